@@ -1,0 +1,255 @@
+/**
+ * bench/webhooks: webhook delivery on SQLite next to the ceiling measured in the same run: a bare
+ * sender posting the same signed payloads to the same receiver with no storage.
+ *
+ * 1. Throughput (alternating rounds, medians), target at least half the ceiling:
+ *    a. end to end: N events emitted as fast as one transaction each allows, the worker delivering
+ *       meanwhile; deliveries per second from the first emit to the last arrival;
+ *    b. the delivery pipeline alone: N events already in the outbox, drained by the worker.
+ * 2. Latency at a fixed rate (1,000 events/s by default): event emitted → request arrived at the
+ *    receiver, p50 and p99. Target: p99 under 250 ms.
+ *
+ * Loopback only, bounded by the event counts and a deadline.
+ *
+ *   node --import tsx bench/webhooks/run.ts [--events 5000] [--rounds 3] [--rate 1000] [--seconds 10] [--separate-worker]
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../src/config.ts';
+import { createContext } from '../../src/context.ts';
+import { postWebhook } from '../../src/domains/events/sender.ts';
+import { envelopeJson, signatureHeaders } from '../../src/domains/events/signing.ts';
+import { Worker } from '../../src/jobs/worker.ts';
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '5000' },
+    rate: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    'separate-worker': { type: 'boolean', default: false },
+  },
+});
+const EVENTS = Number(values.events);
+const RATE = Number(values.rate);
+const RATE_SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
+/** The scale-out shape: the worker role in its own process (`purser worker`), emits in this one. */
+const SEPARATE_WORKER = values['separate-worker'] === true;
+const DEADLINE_MS = 120_000;
+
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+
+// ---- receiver process ----
+const receiver: ChildProcess = fork(new URL('./receiver.ts', import.meta.url).pathname, [], {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const { port } = await new Promise<{ port: number }>((resolve) => receiver.once('message', resolve as never));
+const url = new URL(`http://127.0.0.1:${port}/hooks`);
+const destination = { address: '127.0.0.1', family: 4 as const };
+
+/** Arrivals the receiver has recorded since the last drain: event id → arrival time. */
+async function drain(): Promise<Map<string, number>> {
+  receiver.send({ type: 'drain' });
+  const { arrivals } = await new Promise<{ arrivals: string[] }>((resolve) =>
+    receiver.once('message', resolve as never),
+  );
+  return new Map(
+    arrivals.map((line) => {
+      const [id, at] = line.split(' ');
+      return [id as string, Number(at)];
+    }),
+  );
+}
+
+async function waitForArrivals(ids: Set<string>, seen: Map<string, number>): Promise<void> {
+  const deadline = Date.now() + DEADLINE_MS;
+  while ([...ids].some((id) => !seen.has(id))) {
+    if (Date.now() > deadline) throw new Error(`only ${seen.size} of ${ids.size} arrived`);
+    for (const [id, at] of await drain()) if (!seen.has(id)) seen.set(id, at);
+    await sleep(20);
+  }
+}
+
+// ---- Purser on SQLite ----
+const dir = mkdtempSync(join(tmpdir(), 'purser-bench-webhooks-'));
+const config = loadConfig({
+  ...process.env,
+  DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  LOG_LEVEL: 'warn',
+});
+const ctx = await createContext(config);
+const org = await ctx.orgs.createOrganization({ name: 'Bench', billingEmail: 'bench@example.test' });
+const owner = { organizationId: org.organization_id, livemode: false };
+const endpoint = await ctx.events.createEndpoint(owner, { url: url.toString(), enabled_events: ['*'] });
+const secret = endpoint.secret!;
+const data = { id: 'card_bench', last4: '4242', balance_cents: 1000, status: 'active' };
+const worker = new Worker(ctx, { info: () => {}, error: (f, m) => console.error(m, f) });
+let workerProcess: ChildProcess | null = null;
+async function startWorker(): Promise<void> {
+  if (!SEPARATE_WORKER) return worker.start();
+  workerProcess = fork(new URL('../../bin/purser.js', import.meta.url).pathname, ['worker'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: config.databaseUrl,
+      ENCRYPTION_KEY: config.encryptionKey!,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve) =>
+    workerProcess!.stdout!.on(
+      'data',
+      (chunk: Buffer) => chunk.toString().includes('worker started') && resolve(),
+    ),
+  );
+}
+async function stopWorker(): Promise<void> {
+  if (!workerProcess) return worker.stop();
+  workerProcess.kill('SIGTERM');
+  await new Promise((resolve) => workerProcess!.once('exit', resolve));
+}
+
+async function emitOne(i: number): Promise<{ id: string; at: number }> {
+  const at = now();
+  const { id } = await ctx.db.transaction().execute((trx) =>
+    ctx.events.emit(trx, {
+      organizationId: org.organization_id,
+      livemode: false,
+      type: 'card.updated',
+      data: { ...data, i },
+    }),
+  );
+  return { id, at };
+}
+
+// ---- the bare sender: same payloads, same signing, same HTTP client, same concurrency, no storage ----
+let bareSeq = 0;
+async function bareSend(): Promise<{ id: string; at: number }> {
+  const at = now();
+  const id = `evt_bare${bareSeq++}`;
+  const body = envelopeJson({
+    id,
+    type: 'card.updated',
+    created_at: Date.now(),
+    livemode: 0,
+    data: JSON.stringify(data),
+  });
+  const headers = {
+    ...signatureHeaders(secret, body, Math.floor(Date.now() / 1000)),
+    'Service-Event-Id': id,
+    'Service-Delivery-Attempt': '1',
+  };
+  const result = await postWebhook(url, destination, headers, body, 10_000);
+  if (!result.ok) throw new Error(`bare send failed: ${result.error}`);
+  return { id, at };
+}
+
+async function bareThroughput(): Promise<number> {
+  const concurrency = config.webhooks.concurrency;
+  const ids = new Set<string>();
+  const started = now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < EVENTS) {
+        next++;
+        ids.add((await bareSend()).id);
+      }
+    }),
+  );
+  const seen = new Map<string, number>();
+  await waitForArrivals(ids, seen);
+  return ids.size / ((Math.max(...seen.values()) - started) / 1000);
+}
+
+async function purserThroughput(): Promise<number> {
+  const ids = new Set<string>();
+  const started = now();
+  for (let i = 0; i < EVENTS; i++) ids.add((await emitOne(i)).id);
+  const seen = new Map<string, number>();
+  await waitForArrivals(ids, seen);
+  return ids.size / ((Math.max(...[...ids].map((id) => seen.get(id)!)) - started) / 1000);
+}
+
+/** The delivery pipeline alone: N events already in the outbox, drained by the worker. */
+async function purserDrain(): Promise<number> {
+  await stopWorker();
+  const ids = new Set<string>();
+  for (let i = 0; i < EVENTS; i++) ids.add((await emitOne(i)).id);
+  const started = now();
+  await startWorker();
+  const seen = new Map<string, number>();
+  await waitForArrivals(ids, seen);
+  return ids.size / ((Math.max(...[...ids].map((id) => seen.get(id)!)) - started) / 1000);
+}
+
+/** Open loop at RATE per second for RATE_SECONDS: latencies in ms from start (emit) to arrival. */
+async function atRate(send: (i: number) => Promise<{ id: string; at: number }>): Promise<number[]> {
+  const total = RATE * RATE_SECONDS;
+  const startedAt = new Map<string, number>();
+  const begin = now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = begin + (i * 1000) / RATE;
+    const wait = due - now();
+    if (wait > 1) await sleep(wait);
+    sends.push(send(i).then(({ id, at }) => void startedAt.set(id, at)));
+  }
+  await Promise.all(sends);
+  const seen = new Map<string, number>();
+  await waitForArrivals(new Set(startedAt.keys()), seen);
+  return [...startedAt].map(([id, at]) => seen.get(id)! - at).sort((a, b) => a - b);
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
+
+try {
+  // Warm both paths (JIT, keep-alive sockets, SQLite pages).
+  await startWorker();
+  for (let i = 0; i < 200; i++) await bareSend();
+  for (let i = 0; i < 200; i++) await emitOne(i);
+  await sleep(500);
+  await drain();
+
+  // Alternating rounds, compared by their medians: a shared machine drifts within a run.
+  const bareRounds: number[] = [];
+  const purserRounds: number[] = [];
+  const drainRounds: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bareRounds.push(await bareThroughput());
+    purserRounds.push(await purserThroughput());
+    drainRounds.push(await purserDrain());
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  const ceiling = median(bareRounds);
+  const purser = median(purserRounds);
+  const drained = median(drainRounds);
+  const bareLatency = await atRate(() => bareSend());
+  const purserLatency = await atRate(emitOne);
+  await stopWorker();
+
+  const ratio = purser / ceiling;
+  const p99 = quantile(purserLatency, 0.99);
+  const lines = [
+    `webhooks on SQLite${SEPARATE_WORKER ? ' (worker in its own process)' : ' (one process, like serve)'}, ${ROUNDS} alternating rounds of ${EVENTS} events for throughput, ${RATE}/s for ${RATE_SECONDS} s for latency, concurrency ${config.webhooks.concurrency}, poll ${config.webhooks.pollIntervalMs} ms`,
+    `  throughput  bare signed sender (ceiling): ${fmt(ceiling)} deliveries/s (rounds: ${bareRounds.map(fmt).join(', ')})`,
+    `              Purser (emit → store → claim → sign → POST → record): ${fmt(purser)} deliveries/s (rounds: ${purserRounds.map(fmt).join(', ')})\n              ratio ${ratio.toFixed(2)} (target ≥ 0.5 ${ratio >= 0.5 ? 'met' : 'NOT met'})`,
+    `              Purser delivering a backlog (claim → sign → POST → record): ${fmt(drained)} deliveries/s (rounds: ${drainRounds.map(fmt).join(', ')})\n              ratio ${(drained / ceiling).toFixed(2)} (target ≥ 0.5 ${drained / ceiling >= 0.5 ? 'met' : 'NOT met'})`,
+    `  latency at ${RATE}/s  bare: p50 ${quantile(bareLatency, 0.5).toFixed(1)} ms  p99 ${quantile(bareLatency, 0.99).toFixed(1)} ms`,
+    `                  Purser: p50 ${quantile(purserLatency, 0.5).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms (target p99 < 250 ms ${p99 < 250 ? 'met' : 'NOT met'})`,
+  ];
+  console.log(lines.join('\n'));
+} finally {
+  receiver.send({ type: 'stop' });
+  await ctx.close();
+  rmSync(dir, { recursive: true, force: true });
+}

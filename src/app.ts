@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import FindMyWay from 'find-my-way';
+import type { AppContext } from './context.ts';
+import { installErrorHandler, sendError } from './core/error-handler.ts';
+import { ApiError } from './core/errors.ts';
+import { authRoutes } from './domains/auth/routes.ts';
+import { connectRoutes } from './domains/connect/routes.ts';
+import { eventRoutes } from './domains/events/routes.ts';
+import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
+import { docsRoutes } from './web/docs.ts';
+import { kycPageRoutes } from './web/kyc/page.ts';
+import { operationsRoutes } from './web/operations.ts';
+import { testDocumentRoutes } from './web/test-documents.ts';
+
+export interface AppOptions {
+  /** A pino destination for the request log (tests capture it); defaults to stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the HTTP surface: core plugins, then each domain's routes. */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: ctx.config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Credentials never reach the log: headers that carry them are redacted, bodies are not logged.
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        censor: '[redacted]',
+      },
+    },
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: ctx.config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming)
+        ? incoming
+        : `req_${randomUUID().replaceAll('-', '')}`;
+    },
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array' } },
+    return503OnClosing: true,
+  });
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  installErrorHandler(app, ctx.config.baseUrl);
+  installNotFound(app, ctx.config.baseUrl);
+
+  // JSON only, except where a route says otherwise (the token endpoint takes form bodies).
+  app.removeContentTypeParser('text/plain');
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Purser platform API',
+        version: '2.0.0',
+        description: 'Connect users, verify identity, issue cards, buy for users, receive signed webhooks.',
+      },
+      servers: [{ url: ctx.config.baseUrl }],
+      components: {
+        securitySchemes: {
+          platformToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Platform token from POST /api/v2/oauth/token',
+          },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'v1 API key (sk_test_… / sk_live_…)' },
+        },
+      },
+    },
+  });
+
+  await app.register(operationsRoutes, { ctx });
+  await app.register(docsRoutes, { ctx });
+  await app.register(authRoutes, { ctx });
+  await app.register(connectRoutes, { ctx });
+  await app.register(eventRoutes, { ctx });
+  await app.register(kycRoutes, { ctx });
+  await app.register(kycReviewRoutes, { ctx });
+  await app.register(kycPageRoutes, { ctx });
+  await app.register(testDocumentRoutes);
+  return app;
+}
+
+/**
+ * Unknown paths answer 404 and known paths with the wrong method 405, both in the error body.
+ * Fastify's router cannot tell the two apart, so a second router records every path.
+ */
+function installNotFound(app: FastifyInstance, baseUrl: string): void {
+  const known = FindMyWay();
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    let set = methodsByPath.get(route.url);
+    if (!set) {
+      set = new Set();
+      methodsByPath.set(route.url, set);
+      known.on('GET', route.url, () => {}, { path: route.url });
+    }
+    for (const method of methods) set.add(method);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const match = known.find('GET', request.url.split('?')[0] ?? '/');
+    const allowed = match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
+    if (allowed && allowed.size > 0) {
+      const allow = [...allowed].sort().join(', ');
+      return sendError(
+        reply.header('allow', allow),
+        new ApiError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}.`),
+        baseUrl,
+      );
+    }
+    return sendError(
+      reply,
+      new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      baseUrl,
+    );
+  });
+}

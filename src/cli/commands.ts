@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import type { AppContext } from '../context.ts';
+import { isoTime } from '../core/clock.ts';
+import { EVENTS_USAGE, runEventsCommand } from '../domains/events/cli.ts';
+import { KYC_USAGE, runKycCommand } from '../domains/kyc/cli.ts';
+import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
+
+export const USAGE = `Usage: purser <command>
+
+  serve                               run the API and the worker (default)
+  worker                              run the worker alone: webhook deliveries, retries, sweeps
+  migrate                             apply database migrations
+  org create --name N --billing-email E [--json]
+  org update ORG_ID [--status active|suspended] [--subscription active|none]
+                    [--name N] [--billing-email E]
+                    [--connect-email-subject S] [--connect-email-text-file F] [--connect-email-html-file F]
+                    [--connect-email-default] [--json]
+  client create ORG_ID --mode sandbox|production [--public] [--name N] [--redirect-uri URI]... [--json]
+  client rotate-secret CLIENT_ID [--json]
+  client revoke CLIENT_ID [--json]
+  key create ORG_ID --mode sandbox|production [--json]
+  key rotate ORG_ID --mode sandbox|production [--json]
+${EVENTS_USAGE}
+${KYC_USAGE}
+  outbox [--limit N] [--json]         messages kept locally instead of sent (sandbox, or no SMTP/SMS)
+
+Settings come from the environment (DATABASE_URL, …); see the README.`;
+
+const MODES = ['sandbox', 'production'] as const;
+
+/** Runs one operator command against the context's database. */
+export async function runCommand(ctx: AppContext, argv: string[], print: Print): Promise<void> {
+  const [group, action, ...rest] = argv;
+  const json = { type: 'boolean' } as const;
+
+  if (group === 'org' && action === 'create') {
+    const { values } = parse(rest, { name: { type: 'string' }, 'billing-email': { type: 'string' }, json });
+    const created = await ctx.orgs.createOrganization({
+      name: required(values.name, 'name'),
+      billingEmail: required(values['billing-email'], 'billing-email'),
+    });
+    return show(print, values.json, created);
+  }
+
+  if (group === 'org' && action === 'update') {
+    const { values, positionals } = parse(rest, {
+      status: { type: 'string' },
+      subscription: { type: 'string' },
+      name: { type: 'string' },
+      'billing-email': { type: 'string' },
+      'connect-email-subject': { type: 'string' },
+      'connect-email-text-file': { type: 'string' },
+      'connect-email-html-file': { type: 'string' },
+      'connect-email-default': { type: 'boolean' },
+      json,
+    });
+    const orgId = required(positionals[0], 'ORG_ID');
+    const branded =
+      values['connect-email-subject'] !== undefined ||
+      values['connect-email-text-file'] !== undefined ||
+      values['connect-email-html-file'] !== undefined;
+    const read = (path: string | undefined) => (path === undefined ? null : readFileSync(path, 'utf8'));
+    const org = await ctx.orgs.updateOrganization(orgId, {
+      status: oneOf(values.status, 'status', ['active', 'suspended'] as const),
+      subscription: oneOf(values.subscription, 'subscription', ['active', 'none'] as const),
+      name: values.name,
+      billingEmail: values['billing-email'],
+      connectEmail: values['connect-email-default']
+        ? { subject: null, text: null, html: null }
+        : branded
+          ? {
+              subject: values['connect-email-subject'] ?? null,
+              text: read(values['connect-email-text-file']),
+              html: read(values['connect-email-html-file']),
+            }
+          : undefined,
+    });
+    return show(print, values.json, {
+      organization_id: org.id,
+      name: org.name,
+      billing_email: org.billing_email,
+      status: org.status,
+      subscription: org.subscription,
+      branded_connect_email: org.connect_email_text !== null || org.connect_email_html !== null,
+    });
+  }
+
+  if (group === 'client' && action === 'create') {
+    const { values, positionals } = parse(rest, {
+      mode: { type: 'string' },
+      public: { type: 'boolean' },
+      name: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      json,
+    });
+    const created = await ctx.orgs.createClient(required(positionals[0], 'ORG_ID'), {
+      mode: oneOf(required(values.mode, 'mode'), 'mode', MODES) as (typeof MODES)[number],
+      type: values.public ? 'public' : 'confidential',
+      name: values.name,
+      redirectUris: values['redirect-uri'] as string[] | undefined,
+    });
+    return show(print, values.json, created);
+  }
+
+  if (group === 'client' && (action === 'rotate-secret' || action === 'revoke')) {
+    const { values, positionals } = parse(rest, { json });
+    const clientId = required(positionals[0], 'CLIENT_ID');
+    const result =
+      action === 'revoke'
+        ? await ctx.orgs.revokeClient(clientId)
+        : await ctx.orgs.rotateClientSecret(clientId);
+    return show(print, values.json, result);
+  }
+
+  if (group === 'key' && (action === 'create' || action === 'rotate')) {
+    const { values, positionals } = parse(rest, { mode: { type: 'string' }, json });
+    const orgId = required(positionals[0], 'ORG_ID');
+    const mode = oneOf(required(values.mode, 'mode'), 'mode', MODES) as (typeof MODES)[number];
+    const key =
+      action === 'create'
+        ? await ctx.orgs.createApiKey(orgId, mode)
+        : await ctx.orgs.rotateApiKey(orgId, mode);
+    return show(print, values.json, key);
+  }
+
+  if (group === 'outbox') {
+    const { values } = parse(argv.slice(1), { limit: { type: 'string' }, json });
+    const limit = Number(values.limit ?? 20);
+    if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+    const messages = await ctx.notifications.outbox(limit);
+    if (values.json) return print(JSON.stringify(messages, null, 2));
+    if (messages.length === 0) return print('The outbox is empty.');
+    for (const m of messages) {
+      print(`--- ${isoTime(m.created_at)}  ${m.channel} to ${m.recipient}${m.livemode ? '' : '  (sandbox)'}`);
+      if (m.subject) print(`Subject: ${m.subject}`);
+      print(m.body);
+    }
+    return;
+  }
+
+  if (await runEventsCommand(ctx, argv, print)) return;
+
+  if (await runKycCommand(ctx, argv, print)) return;
+
+  throw new UsageError(`unknown command: ${argv.join(' ') || '(none)'}`);
+}

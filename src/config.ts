@@ -1,0 +1,88 @@
+import { boolean, ConfigError, type Env, integer, optional } from './core/env.ts';
+import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.ts';
+import { type KycConfig, loadKycConfig } from './domains/kyc/config.ts';
+
+export { ConfigError };
+
+/**
+ * Every setting of the service, read once from the environment and validated. The README's
+ * configuration table lists the same names and defaults; keep the two in step.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  baseUrl: string;
+  mcpUrl: string;
+  redisUrl: string | null;
+  logLevel: string;
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+  tokenRateLimit: { max: number; windowSeconds: number };
+  refreshTokenTtlDays: number;
+  /** How long a process may reuse a token lookup; revocations elsewhere reach it within this. */
+  authCacheTtlMs: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
+  /** Sandbox never sends real email or SMS unless this is set. */
+  sandboxRealDelivery: boolean;
+  shutdownTimeoutMs: number;
+  /** AES-256-GCM key for data read back (base64, 32 bytes); older keys still open what they sealed. */
+  encryptionKey: string | null;
+  encryptionPreviousKeys: string[];
+  webhooks: WebhookConfig;
+  kyc: KycConfig;
+}
+
+function url(name: string, value: string): string {
+  try {
+    const parsed = new URL(value);
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${value}"`);
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/purser.db';
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+  }
+  const baseUrl = url('BASE_URL', env.BASE_URL || `http://localhost:${port}`);
+  const smsApiUrl = optional(env, 'SMS_API_URL');
+  return {
+    port,
+    host: env.HOST || 'localhost',
+    databaseUrl,
+    baseUrl,
+    mcpUrl: url('MCP_URL', env.MCP_URL || baseUrl),
+    redisUrl: optional(env, 'REDIS_URL'),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    tokenRateLimit: {
+      max: integer(env, 'TOKEN_RATE_LIMIT', 30, 1),
+      windowSeconds: integer(env, 'TOKEN_RATE_WINDOW_SECONDS', 300, 1),
+    },
+    refreshTokenTtlDays: integer(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1),
+    authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 1000, 0, 60_000),
+    smtpUrl: optional(env, 'SMTP_URL'),
+    mailFrom: env.MAIL_FROM || 'Purser <no-reply@purser.localhost>',
+    sms: smsApiUrl
+      ? {
+          apiUrl: url('SMS_API_URL', smsApiUrl),
+          accountSid: env.SMS_ACCOUNT_SID ?? '',
+          authToken: env.SMS_AUTH_TOKEN ?? '',
+          from: env.SMS_FROM ?? '',
+        }
+      : null,
+    sandboxRealDelivery: boolean(env, 'SANDBOX_REAL_DELIVERY', false),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    encryptionKey: optional(env, 'ENCRYPTION_KEY'),
+    encryptionPreviousKeys: (env.ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
+    webhooks: loadWebhookConfig(env),
+    kyc: loadKycConfig(env),
+  };
+}

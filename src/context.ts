@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { type Clock, systemClock } from './core/clock.ts';
+import { loadAead, type Sealer } from './core/crypto-aead.ts';
+import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './core/rate-limit.ts';
+import { type DatabaseHandle, type Db, type Dialect, migrateToLatest, openDatabase } from './db/index.ts';
+import { instanceSecret } from './db/instance-secrets.ts';
+import { AuthService } from './domains/auth/service.ts';
+import { ConnectService } from './domains/connect/service.ts';
+import { EventService } from './domains/events/service.ts';
+import { ManualReviewQueue } from './domains/kyc/review.ts';
+import { KycService } from './domains/kyc/service.ts';
+import { SmtpMailer } from './domains/notifications/mailer.ts';
+import { NotificationService } from './domains/notifications/service.ts';
+import { HttpSmsSender } from './domains/notifications/sms.ts';
+import { OrgService } from './domains/orgs/service.ts';
+
+/** Everything a role needs, built once per process from the configuration. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  orgs: OrgService;
+  auth: AuthService;
+  notifications: NotificationService;
+  connect: ConnectService;
+  /** AES-256-GCM for data read back (core/crypto-aead). */
+  aead: Sealer;
+  events: EventService;
+  kyc: KycService;
+  tokenRateLimiter: RateLimiter;
+  close(): Promise<void>;
+}
+
+export async function createContext(
+  config: Config,
+  options: { clock?: Clock; migrate?: boolean } = {},
+): Promise<AppContext> {
+  const clock = options.clock ?? systemClock;
+  const handle: DatabaseHandle = await openDatabase(config.databaseUrl);
+  if (options.migrate ?? true) await migrateToLatest(handle);
+  const { db } = handle;
+
+  const tokenRateLimiter: RateLimiter = config.redisUrl
+    ? new RedisRateLimiter(
+        new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
+        config.tokenRateLimit,
+        'purser:rl:token',
+      )
+    : new MemoryRateLimiter(config.tokenRateLimit, clock);
+
+  const orgs = new OrgService(db, clock);
+  const auth = new AuthService(handle, clock, orgs, config.authCacheTtlMs);
+  const notifications = new NotificationService(db, clock, {
+    mailer: config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
+    sms: config.sms ? new HttpSmsSender(config.sms) : null,
+    sandboxRealDelivery: config.sandboxRealDelivery,
+  });
+  const connect = new ConnectService(db, clock, config, { auth, orgs, notifications });
+  const aead = await loadAead(
+    config,
+    () => instanceSecret(db, 'encryption_key', () => randomBytes(32).toString('base64'), clock.now()),
+    (warning) => process.stderr.write(`purser: ${warning}\n`),
+  );
+  const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
+  const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
+  const kyc = new KycService(
+    db,
+    clock,
+    { baseUrl: config.baseUrl, kyc: { ...config.kyc, linkSecret } },
+    { connect, events, sealer: aead, reviewer: new ManualReviewQueue() },
+  );
+
+  return {
+    config,
+    db,
+    dialect: handle.dialect,
+    clock,
+    orgs,
+    auth,
+    notifications,
+    connect,
+    aead,
+    events,
+    kyc,
+    tokenRateLimiter,
+    async close() {
+      await tokenRateLimiter.close();
+      await notifications.close();
+      await handle.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+/**
+ * AES-256-GCM for data that must be read back (webhook signing secrets, later card numbers and
+ * provider tokens). A sealed value is `v1.<key id>.<iv>.<ciphertext>.<tag>` (base64url parts): the
+ * key id names the key that sealed it, so keys can rotate while old values still open. The
+ * additional data binds a value to its row (e.g. the endpoint id), so a ciphertext copied onto
+ * another row does not open.
+ */
+export class Aead {
+  private readonly keys = new Map<string, Buffer>();
+  private readonly currentId: string;
+
+  /** `current` seals; `previous` keys only open what they sealed before a rotation. */
+  constructor(current: Buffer, previous: Buffer[] = []) {
+    this.currentId = keyId(current);
+    for (const key of [current, ...previous]) {
+      if (key.length !== 32) throw new Error('an AES-256-GCM key is 32 bytes');
+      this.keys.set(keyId(key), key);
+    }
+  }
+
+  get keyId(): string {
+    return this.currentId;
+  }
+
+  /** A key for another purpose (e.g. signing links), derived from the current key (HKDF, RFC 5869). */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(
+      hkdfSync('sha256', this.keys.get(this.currentId)!, Buffer.alloc(0), `purser:${purpose}`, 32),
+    );
+  }
+
+  seal(plaintext: string, additionalData: string): string {
+    const key = this.keys.get(this.currentId)!;
+    // NIST SP 800-38D §8.2.2: a random 96-bit IV per message.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(additionalData, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    const tag = cipher.getAuthTag();
+    return ['v1', this.currentId, b64(iv), b64(ciphertext), b64(tag)].join('.');
+  }
+
+  /** Throws when the value is malformed, sealed under an unknown key, or altered. */
+  open(sealed: string, additionalData: string): string {
+    const [version, id, iv, ciphertext, tag] = sealed.split('.');
+    if (version !== 'v1' || !id || iv === undefined || ciphertext === undefined || tag === undefined) {
+      throw new Error('not a sealed value');
+    }
+    const key = this.keys.get(id);
+    if (!key) throw new Error(`sealed under unknown key ${id}; set it in ENCRYPTION_PREVIOUS_KEYS`);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(additionalData, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
+  }
+}
+
+const b64 = (bytes: Buffer) => bytes.toString('base64url');
+
+/** A short public name for a key: the first 8 hex digits of its SHA-256. */
+function keyId(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+export function parseKey(name: string, base64: string): Buffer {
+  const key = Buffer.from(base64.trim(), 'base64');
+  if (key.length !== 32)
+    throw new Error(`${name} must be 32 bytes, base64-encoded (openssl rand -base64 32)`);
+  return key;
+}
+
+/**
+ * The service's AEAD from `ENCRYPTION_KEY`. Without it, a key is generated once, with a warning:
+ * for SQLite in a file beside the database (`<db>.key`, mode 0600), for PostgreSQL in the database
+ * itself (`storedKey`), so that every process shares it. Either is fine for development but keeps
+ * the key beside the data it protects: production sets ENCRYPTION_KEY.
+ */
+export async function loadAead(
+  settings: { encryptionKey: string | null; encryptionPreviousKeys: string[]; databaseUrl: string },
+  storedKey: () => Promise<{ value: string; created: boolean }>,
+  warn: (message: string) => void,
+): Promise<Aead> {
+  const previous = settings.encryptionPreviousKeys.map((k) => parseKey('ENCRYPTION_PREVIOUS_KEYS', k));
+  if (settings.encryptionKey) return new Aead(parseKey('ENCRYPTION_KEY', settings.encryptionKey), previous);
+  const sqlitePath = settings.databaseUrl.startsWith('sqlite:')
+    ? settings.databaseUrl.slice('sqlite:'.length)
+    : null;
+  if (sqlitePath === null) {
+    const stored = await storedKey();
+    if (stored.created)
+      warn(
+        'ENCRYPTION_KEY is not set: generated a key and stored it in the database. Set ENCRYPTION_KEY in production.',
+      );
+    return new Aead(parseKey('the stored key', stored.value), previous);
+  }
+  if (sqlitePath === '' || sqlitePath === ':memory:') return new Aead(randomBytes(32), previous);
+  const file = `${sqlitePath}.key`;
+  try {
+    // `wx`: when two processes start together, exactly one writes the key and both read it.
+    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    warn(`ENCRYPTION_KEY is not set: generated a key in ${file}. Set ENCRYPTION_KEY in production.`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return new Aead(parseKey(file, readFileSync(file, 'utf8')), previous);
+}
+
+export type Sealer = Pick<Aead, 'seal' | 'open' | 'keyId'>;

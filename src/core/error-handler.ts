@@ -1,0 +1,109 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './errors.ts';
+
+/** How a route renders errors: the v2 body everywhere, the OAuth body on token endpoints. */
+export type ErrorFormat = 'v2' | 'oauth';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errorFormat?: ErrorFormat;
+  }
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns schema failures into `field_errors`: one readable message per bad field. */
+export function fieldErrorsOf(validation: AjvError[], context: string | undefined): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const error of validation) {
+    let field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    let message = error.message ?? 'is invalid';
+    if (error.keyword === 'required') {
+      field = [field, String(error.params.missingProperty)].filter(Boolean).join('.');
+      message = 'is required';
+    } else if (error.keyword === 'additionalProperties') {
+      field = [field, String(error.params.additionalProperty)].filter(Boolean).join('.');
+      message = 'is not a recognised field';
+    } else if (error.keyword === 'format') {
+      message = `must be a valid ${String(error.params.format).replace('-', ' ')}`;
+    } else if (error.keyword === 'maxLength') {
+      message = `must be at most ${String(error.params.limit)} characters`;
+    } else if (error.keyword === 'minLength') {
+      message =
+        Number(error.params.limit) === 1
+          ? 'must not be empty'
+          : `must be at least ${error.params.limit} characters`;
+    } else if (error.keyword === 'type') {
+      const type = String(error.params.type);
+      message = `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+    } else if (error.keyword === 'enum') {
+      message = `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    }
+    if (!field) field = context ?? 'body';
+    fields[field] ??= message;
+  }
+  return fields;
+}
+
+/** Framework errors (bad JSON, media type, size) mapped to the spec's codes. */
+function fromFrameworkError(error: FastifyError): ApiError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', 'The request body is too large.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'invalid_request', 'The JSON body is empty.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, 'invalid_request', 'The body is not valid JSON.');
+  }
+  if (error instanceof SyntaxError)
+    return new ApiError(400, 'invalid_request', 'The body is not valid JSON.');
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500)
+    return new ApiError(status, 'invalid_request', 'The request is malformed.');
+  return new ApiError(500, 'internal_error', 'Something went wrong on our side. Try again.');
+}
+
+export function docsUrl(baseUrl: string, code: string): string {
+  return `${baseUrl}/docs/errors#${code}`;
+}
+
+export function sendError(reply: FastifyReply, error: ApiError, baseUrl: string): FastifyReply {
+  reply.code(error.status).headers(error.headers);
+  if (reply.request.routeOptions.config?.errorFormat === 'oauth') {
+    reply.header('cache-control', 'no-store');
+    return reply.send({ error: error.code, error_description: error.message });
+  }
+  return reply.send({
+    error: {
+      code: error.code,
+      message: error.message,
+      docs: docsUrl(baseUrl, error.code),
+      field_errors: error.fieldErrors,
+      warnings: error.warnings,
+    },
+  });
+}
+
+export function installErrorHandler(app: FastifyInstance, baseUrl: string): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else if (error.validation) {
+      const fieldErrors = fieldErrorsOf(error.validation as AjvError[], error.validationContext);
+      const names = Object.keys(fieldErrors);
+      apiError = new ApiError(400, 'invalid_request', `Invalid ${names.join(', ')}.`, { fieldErrors });
+    } else {
+      apiError = fromFrameworkError(error);
+    }
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, apiError, baseUrl);
+  });
+}

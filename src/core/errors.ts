@@ -1,0 +1,39 @@
+/**
+ * The one error type of the service. Thrown anywhere; rendered by the error handler as the
+ * v2 body `{ error: { code, message, docs, field_errors, warnings } }`, or as the OAuth body
+ * `{ error, error_description }` on the token endpoints.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fieldErrors: Record<string, string>;
+  readonly warnings: string[];
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: {
+      fieldErrors?: Record<string, string>;
+      warnings?: string[];
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = options.fieldErrors ?? {};
+    this.warnings = options.warnings ?? [];
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function invalidRequest(message: string, fieldErrors: Record<string, string> = {}): ApiError {
+  return new ApiError(400, 'invalid_request', message, { fieldErrors });
+}
+
+export function notFound(message = 'The requested resource does not exist.'): ApiError {
+  return new ApiError(404, 'not_found', message);
+}

@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Random base62 text carrying `bytes * 8` bits of entropy (rejection sampling keeps it unbiased). */
+export function randomToken(bytes = 16): string {
+  const length = Math.ceil((bytes * 8) / Math.log2(62));
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length)) {
+      // 248 = 62 * 4: values at or above it would bias the first characters.
+      if (b < 248 && out.length < length) out += ALPHABET[b % 62];
+    }
+  }
+  return out;
+}
+
+/** A prefixed, unguessable identifier (128 bits of randomness): `org_…`, `usr_…`, `evt_…`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomToken(16)}`;
+}
+
+/** A prefixed secret (256 bits of randomness), e.g. `sk_test_…`, `whsec_…`. */
+export function newSecret(prefix: string): string {
+  return `${prefix}${randomToken(32)}`;
+}

@@ -1,0 +1,148 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  type CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Transaction,
+} from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+/** What a store function runs its queries on: the database or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** The PostgreSQL schema chosen by the URL, if any. */
+  schema: string | null;
+  /** SQLite only: a read-only connection for hot lookups (sees committed data only). */
+  reader: SQLite.Database | null;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold millisecond times and counters, all far below 2^53.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+/**
+ * Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://…`. A `schema` query parameter on a
+ * PostgreSQL URL selects (and creates) a schema, which is how tests keep their runs apart.
+ */
+export async function openDatabase(url: string): Promise<DatabaseHandle> {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length) || ':memory:';
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const sqlite = new SQLite(path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
+    reader?.pragma('busy_timeout = 5000');
+    const close = async () => {
+      reader?.close();
+      await db.destroy();
+    };
+    return { db, dialect: 'sqlite', schema: null, reader, close };
+  }
+
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  if (schema !== null && !/^[a-z_][a-z0-9_]*$/.test(schema))
+    throw new Error('invalid schema name in DATABASE_URL');
+  if (schema) {
+    const admin = new pg.Client({ connectionString: parsed.toString() });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', schema, reader: null, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; SQLite's parse and plan cost more than the query itself on the
+ * hot paths (token lookups). Statements are reused by SQL text. Kysely runs one query at a time on
+ * its single SQLite connection, so a statement is never used by two queries at once.
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = (source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = sqlite.prepare(source);
+      if (cache.size >= 500) cache.delete(cache.keys().next().value as string);
+      cache.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      return property === 'prepare' ? prepare : Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+/**
+ * A read query built once and run with new parameters on each call, for the hottest paths (the
+ * token lookup of every authenticated request). On SQLite it runs synchronously on the read-only
+ * connection, skipping Kysely's per-query work; elsewhere it goes through Kysely as usual.
+ */
+export function preparedLookup<Row>(
+  handle: Pick<DatabaseHandle, 'db' | 'reader'>,
+  query: { compile(): CompiledQuery<Row> },
+): (...parameters: unknown[]) => Promise<Row | undefined> {
+  const compiled = query.compile();
+  if (handle.reader) {
+    const statement = handle.reader.prepare(compiled.sql);
+    return async (...parameters) => statement.get(...parameters) as Row | undefined;
+  }
+  return async (...parameters) => (await handle.db.executeQuery<Row>({ ...compiled, parameters })).rows[0];
+}
+
+export async function migrateToLatest({
+  db,
+  schema,
+}: Pick<DatabaseHandle, 'db' | 'schema'>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Kysely looks its bookkeeping tables up by name; name the schema so another schema's don't count.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** A unique-constraint violation on either dialect (for insert races decided by the database). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string };
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}

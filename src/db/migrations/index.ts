@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import * as foundation from './0001_foundation.ts';
+import * as events from './0002_events.ts';
+import * as kyc from './0003_kyc.ts';
+import * as instanceSecrets from './0004_instance_secrets.ts';
+
+/** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+  '0002_events': events,
+  '0003_kyc': kyc,
+  '0004_instance_secrets': instanceSecrets,
+};

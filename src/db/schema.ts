@@ -1,0 +1,297 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+/*
+ * Table types, written once. Conventions shared by every table:
+ * - times are integer milliseconds since the Unix epoch (`*_at`);
+ * - booleans are integers 0/1 (the same on SQLite and PostgreSQL);
+ * - lists and objects are JSON text;
+ * - every row that belongs to an organization carries `livemode`.
+ */
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  billing_email: string;
+  status: 'active' | 'suspended';
+  subscription: 'active' | 'none';
+  /** Branded connect email; null fields fall back to the default template. */
+  connect_email_subject: string | null;
+  connect_email_text: string | null;
+  connect_email_html: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ClientsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  name: string;
+  type: 'confidential' | 'public';
+  /** SHA-256 of the secret; null for public clients. */
+  secret_digest: string | null;
+  /** JSON string[] of OAuth grant types this client may use. */
+  grant_types: string;
+  /** JSON string[] of registered redirect URIs (user-facing OAuth flow). */
+  redirect_uris: string;
+  status: 'active' | 'revoked';
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  key_digest: string;
+  /** First characters of the key, safe to show (`sk_test_AbCd`). */
+  key_prefix: string;
+  status: 'active' | 'revoked';
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AccessTokensTable {
+  token_digest: string;
+  /** `platform`: minted by the client-credentials grant; `connection`: acts for one user. */
+  kind: 'platform' | 'connection';
+  organization_id: string;
+  client_id: string;
+  livemode: number;
+  connection_id: string | null;
+  user_id: string | null;
+  /** Refresh-token family of a connection token; the whole family is revoked on reuse. */
+  family_id: string | null;
+  expires_at: number;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  email: string | null;
+  phone: string | null;
+  created_at: number;
+}
+
+export interface ConnectAttemptsTable {
+  id: string;
+  organization_id: string;
+  client_id: string;
+  livemode: number;
+  channel: 'email' | 'phone';
+  email: string | null;
+  phone: string | null;
+  external_user_id: string | null;
+  code_digest: string;
+  failed_attempts: number;
+  /** `pending` until verified; `verified`, `locked` (too many wrong codes) and `undeliverable` are final. */
+  status: 'pending' | 'verified' | 'locked' | 'undeliverable';
+  expires_at: number;
+  created_at: number;
+  verified_at: number | null;
+}
+
+export interface ConnectionsTable {
+  id: string;
+  organization_id: string;
+  client_id: string;
+  user_id: string;
+  livemode: number;
+  external_user_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RefreshTokensTable {
+  token_digest: string;
+  connection_id: string;
+  family_id: string;
+  expires_at: number;
+  /** Set when this token was exchanged; presenting it again is reuse. */
+  rotated_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export interface ConsentsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  terms_version: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OutboxMessagesTable {
+  id: string;
+  organization_id: string | null;
+  livemode: number;
+  channel: 'email' | 'sms';
+  recipient: string;
+  subject: string | null;
+  body: string;
+  created_at: number;
+}
+
+export interface EventsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  type: string;
+  /** JSON object text: the envelope's `data`, delivered byte for byte. */
+  data: string;
+  created_at: number;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  url: string;
+  description: string | null;
+  /** JSON string[]: exact names, `*`, or prefixes such as `card.*`. */
+  enabled_events: string;
+  status: 'active' | 'disabled';
+  /** The `whsec_…` signing secret sealed with AES-256-GCM (core/crypto-aead). */
+  secret_ciphertext: string;
+  consecutive_failures: number;
+  /** Time of the first failure since the last success; null while healthy. */
+  failing_since: number | null;
+  disabled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  organization_id: string;
+  livemode: number;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  /** Attempts recorded so far. */
+  attempts: number;
+  /** When the next attempt is due; while a worker holds the delivery, when its lease ends. */
+  next_attempt_at: number;
+  /** Set by the claim; results are recorded only by the holder of the current lease. */
+  lease_token: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  attempted_at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  /** The first bytes of the response body. */
+  response_excerpt: string | null;
+  succeeded: number;
+}
+
+export interface KycVerificationsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  /** One verification per user (users already belong to one organization and mode). */
+  user_id: string;
+  status:
+    | 'awaiting_documents'
+    | 'needs_information'
+    | 'requires_verification'
+    | 'pending'
+    | 'approved'
+    | 'rejected';
+  /** End-user-safe text shown with the status, or null. */
+  reason: string | null;
+  /** JSON string[] on needs_information, else null. */
+  required_fields: string | null;
+  document_type: 'drivers_license' | 'state_id' | 'passport' | null;
+  issuing_country: string | null;
+  /** JSON objects: what the reader read off each side (`extracted`). */
+  front_extracted: string | null;
+  back_extracted: string | null;
+  /** JSON object: fields submitted or confirmed by the user, without the national id number. */
+  information: string | null;
+  /** SHA-256 of the national id number; the number itself is never stored. */
+  national_id_digest: string | null;
+  /** SHA-256 of country, document kind and number: finds the same document verified for another user. */
+  document_key: string | null;
+  front_at: number | null;
+  back_at: number | null;
+  face_scan_at: number | null;
+  /** When it last entered pending (the review queue's order). */
+  submitted_at: number | null;
+  decided_at: number | null;
+  /** The nonce of the newest hosted-page link; older links stop working. */
+  link_nonce: string | null;
+  /** SHA-256 of the open hosted page's session token. */
+  session_digest: string | null;
+  session_expires_at: number | null;
+  /** Bumped on every write: concurrent changes are detected by compare-and-set. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface KycTransitionsTable {
+  id: string;
+  verification_id: string;
+  from_status: string;
+  to_status: string;
+  move: string;
+  condition: string;
+  reason: string | null;
+  /** `api`, `hosted_page`, `simulate`, `review:<reviewer>`. */
+  actor: string;
+  created_at: number;
+}
+
+/** Secrets generated once per installation (the encryption key when none is configured on PostgreSQL). */
+export interface InstanceSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+export interface Database {
+  instance_secrets: InstanceSecretsTable;
+  organizations: OrganizationsTable;
+  clients: ClientsTable;
+  api_keys: ApiKeysTable;
+  access_tokens: AccessTokensTable;
+  users: UsersTable;
+  connect_attempts: ConnectAttemptsTable;
+  connections: ConnectionsTable;
+  refresh_tokens: RefreshTokensTable;
+  consents: ConsentsTable;
+  outbox_messages: OutboxMessagesTable;
+  kyc_verifications: KycVerificationsTable;
+  kyc_transitions: KycTransitionsTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export type Organization = Selectable<OrganizationsTable>;
+export type Client = Selectable<ClientsTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
+export type AccessToken = Selectable<AccessTokensTable>;
+export type User = Selectable<UsersTable>;
+export type ConnectAttempt = Selectable<ConnectAttemptsTable>;
+export type Connection = Selectable<ConnectionsTable>;
+export type Consent = Selectable<ConsentsTable>;
+export type OutboxMessage = Selectable<OutboxMessagesTable>;
+export type NewOrganization = Insertable<OrganizationsTable>;
+export type OrganizationUpdate = Updateable<OrganizationsTable>;

@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../core/errors.ts';
+import type { AuthService, Principal } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the platform guard; null on unauthenticated routes. */
+    principal: Principal | null;
+  }
+}
+
+/** The bearer token of an `Authorization: Bearer …` header (RFC 6750 §2.1), or null. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
+  return match ? (match[1] as string) : null;
+}
+
+function unauthorized(tokenPresented: boolean): ApiError {
+  // RFC 6750 §3: challenge with the Bearer scheme; name invalid_token when one was sent.
+  const challenge = tokenPresented ? 'Bearer realm="purser", error="invalid_token"' : 'Bearer realm="purser"';
+  return new ApiError(401, 'unauthorized', 'A valid platform access token is required.', {
+    headers: { 'www-authenticate': challenge },
+  });
+}
+
+/**
+ * onRequest hook for v2 platform endpoints, so it runs before the body is parsed: the bearer must be
+ * a live platform token minted by the client-credentials grant. A connection (user) token is refused
+ * with `client_credentials_required`.
+ */
+export function platformGuard(auth: AuthService) {
+  return async function requirePlatformToken(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const token = bearerToken(request);
+    if (!token) throw unauthorized(request.headers.authorization !== undefined);
+    const principal = await auth.authenticate(token);
+    if (!principal) throw unauthorized(true);
+    if (principal.kind !== 'platform') {
+      throw new ApiError(
+        400,
+        'client_credentials_required',
+        'This endpoint needs a platform token minted from client credentials, not a connection token.',
+      );
+    }
+    if (!principal.organizationActive)
+      throw new ApiError(403, 'access_denied', 'The organization is suspended.');
+    request.principal = principal;
+  };
+}

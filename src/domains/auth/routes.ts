@@ -1,0 +1,140 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../core/errors.ts';
+import { platformGuard } from './guard.ts';
+import { oauthError } from './service.ts';
+
+const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer(),
+  scope: Type.Literal('api'),
+});
+
+const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() });
+
+const TokenRequest = Type.Object({
+  grant_type: Type.String({ description: 'Only `client_credentials`.' }),
+  client_id: Type.Optional(Type.String()),
+  client_secret: Type.Optional(Type.String()),
+});
+
+export const Introspection = Type.Object({
+  object: Type.Literal('api_v2'),
+  organization_id: Type.String(),
+  test_mode: Type.Boolean(),
+  mode: Type.Enum(['sandbox', 'production'], { deprecated: true }),
+});
+
+/** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */
+function basicCredentials(request: FastifyRequest): { clientId: string; clientSecret: string } | null {
+  const header = request.headers.authorization;
+  if (!header || !/^Basic /i.test(header)) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw oauthError.invalidClient(true);
+  const formDecode = (value: string) => {
+    try {
+      return decodeURIComponent(value.replace(/\+/g, ' '));
+    } catch {
+      throw oauthError.invalidClient(true);
+    }
+  };
+  return {
+    clientId: formDecode(decoded.slice(0, colon)),
+    clientSecret: formDecode(decoded.slice(colon + 1)),
+  };
+}
+
+function field(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  // RFC 6749 §4.4.2: the token request is form-encoded. Only this plugin's routes parse forms.
+  await app.register(formbody);
+
+  app.post(
+    '/api/v2/oauth/token',
+    {
+      config: { errorFormat: 'oauth' },
+      schema: {
+        summary: 'Mint a platform access token (client-credentials grant)',
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        tags: ['Authentication'],
+        description:
+          'Form-encoded (JSON also accepted). Credentials in the body or as HTTP Basic. ' +
+          `Rate limited to ${ctx.config.tokenRateLimit.max} requests per ${ctx.config.tokenRateLimit.windowSeconds} seconds per client IP.`,
+        // Documented only: the handler validates by hand so that every failure is an OAuth error body.
+        body: TokenRequest,
+        response: {
+          200: TokenResponse,
+          400: OAuthErrorBody,
+          401: OAuthErrorBody,
+          403: OAuthErrorBody,
+          429: OAuthErrorBody,
+        },
+      },
+      attachValidation: true,
+      onRequest: async (request) => {
+        const decision = await ctx.tokenRateLimiter.hit(request.ip);
+        if (!decision.allowed) {
+          throw new ApiError(429, 'rate_limited', 'Too many token requests; retry later.', {
+            headers: { 'retry-after': String(decision.retryAfterSeconds) },
+          });
+        }
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as unknown;
+      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+        throw oauthError.invalidRequest('The body must be form-encoded parameters.');
+      }
+      const basic = basicCredentials(request);
+      const bodyClientId = field(body, 'client_id');
+      // RFC 6749 §2.3: a client must not use more than one authentication method per request.
+      if (
+        basic &&
+        (field(body, 'client_secret') !== undefined || (bodyClientId && bodyClientId !== basic.clientId))
+      ) {
+        throw oauthError.invalidRequest(
+          'Send the client credentials either as HTTP Basic or in the body, not both.',
+        );
+      }
+      const token = await ctx.auth.clientCredentialsGrant({
+        grantType: field(body, 'grant_type'),
+        clientId: basic?.clientId ?? bodyClientId,
+        clientSecret: basic?.clientSecret ?? field(body, 'client_secret'),
+        viaBasic: basic !== null,
+      });
+      // RFC 6749 §5.1: token responses must not be cached.
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return token;
+    },
+  );
+
+  app.get(
+    '/api/v2',
+    {
+      onRequest: platformGuard(ctx.auth),
+      schema: {
+        summary: 'Introspect the calling credential',
+        tags: ['Authentication'],
+        security: [{ platformToken: [] }],
+        response: { 200: Introspection },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      return {
+        object: 'api_v2' as const,
+        organization_id: principal.organizationId,
+        test_mode: !principal.livemode,
+        mode: principal.livemode ? ('production' as const) : ('sandbox' as const),
+      };
+    },
+  );
+}

@@ -1,0 +1,176 @@
+import type { Clock } from '../../core/clock.ts';
+import { digest } from '../../core/crypto.ts';
+import { ApiError } from '../../core/errors.ts';
+import { randomToken } from '../../core/ids.ts';
+import type { DatabaseHandle, Db, Executor } from '../../db/index.ts';
+import type { OrgService } from '../orgs/service.ts';
+import * as store from './store.ts';
+
+/** Lifetime of platform and connection access tokens (spec §8). */
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+/** Who is calling, as established from the bearer token. */
+export interface Principal {
+  kind: 'platform' | 'connection';
+  organizationId: string;
+  clientId: string;
+  livemode: boolean;
+  userId: string | null;
+  connectionId: string | null;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: 'api';
+}
+
+/** Errors of the token endpoint, rendered in the OAuth body (RFC 6749 §5.2). */
+export const oauthError = {
+  invalidRequest: (description: string) => new ApiError(400, 'invalid_request', description),
+  unsupportedGrantType: () =>
+    new ApiError(400, 'unsupported_grant_type', 'grant_type must be client_credentials.'),
+  unauthorizedClient: () =>
+    new ApiError(
+      400,
+      'unauthorized_client',
+      'This client is not allowed to use the client_credentials grant.',
+    ),
+  invalidClient: (basic: boolean) =>
+    new ApiError(401, 'invalid_client', 'Client authentication failed.', {
+      // RFC 6749 §5.2: a 401 after HTTP Basic must carry the matching challenge.
+      headers: basic ? { 'www-authenticate': 'Basic realm="purser"' } : {},
+    }),
+  accessDenied: () => new ApiError(403, 'access_denied', 'The organization is suspended.'),
+};
+
+type AccessTokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof store.accessTokenLookup>>>>;
+
+/** Most tokens remembered at once; beyond it the oldest are forgotten first. */
+const CACHE_LIMIT = 10_000;
+
+export class AuthService {
+  private readonly db: Db;
+  private readonly findAccessToken: ReturnType<typeof store.accessTokenLookup>;
+  /**
+   * Token rows seen in the last `cacheTtlMs`, by digest. Every revocation in this process clears it
+   * at once; other processes see a revocation within the TTL (AUTH_CACHE_TTL_MS, 0 turns it off).
+   */
+  private readonly recent = new Map<string, { row: AccessTokenRow; until: number }>();
+
+  constructor(
+    database: Pick<DatabaseHandle, 'db' | 'reader'>,
+    private readonly clock: Clock,
+    private readonly orgs: OrgService,
+    private readonly cacheTtlMs = 0,
+  ) {
+    this.db = database.db;
+    this.findAccessToken = store.accessTokenLookup(database);
+    orgs.onAccessChanged = () => this.recent.clear();
+  }
+
+  /** RFC 6749 §4.4: the client-credentials grant. */
+  async clientCredentialsGrant(input: {
+    grantType: string | undefined;
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+    viaBasic: boolean;
+  }): Promise<TokenResponse> {
+    if (input.grantType !== 'client_credentials') throw oauthError.unsupportedGrantType();
+    if (!input.clientId) throw oauthError.invalidClient(input.viaBasic);
+    const client = await this.orgs.findClient(input.clientId);
+    if (!client || client.status !== 'active') throw oauthError.invalidClient(input.viaBasic);
+    // A public client cannot authenticate, so it can never use this grant (RFC 6749 §4.4).
+    if (client.type === 'public') throw oauthError.unauthorizedClient();
+    if (!input.clientSecret || !this.orgs.secretMatches(client, input.clientSecret)) {
+      throw oauthError.invalidClient(input.viaBasic);
+    }
+    if (!(JSON.parse(client.grant_types) as string[]).includes('client_credentials')) {
+      throw oauthError.unauthorizedClient();
+    }
+    const organization = await this.orgs.getOrganization(client.organization_id);
+    if (organization.status !== 'active') throw oauthError.accessDenied();
+
+    const accessToken = await this.issueAccessToken(this.db, {
+      kind: 'platform',
+      organizationId: client.organization_id,
+      clientId: client.id,
+      livemode: client.livemode === 1,
+    });
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+      scope: 'api',
+    };
+  }
+
+  /** Mints an opaque access token and stores only its digest. */
+  async issueAccessToken(
+    db: Executor,
+    input: {
+      kind: 'platform' | 'connection';
+      organizationId: string;
+      clientId: string;
+      livemode: boolean;
+      connectionId?: string;
+      userId?: string;
+      familyId?: string;
+    },
+  ): Promise<string> {
+    const token = `${input.kind === 'platform' ? 'pat' : 'cat'}_${randomToken(32)}`;
+    const now = this.clock.now();
+    await store.insertAccessToken(db, {
+      token_digest: digest(token),
+      kind: input.kind,
+      organization_id: input.organizationId,
+      client_id: input.clientId,
+      livemode: input.livemode ? 1 : 0,
+      connection_id: input.connectionId ?? null,
+      user_id: input.userId ?? null,
+      family_id: input.familyId ?? null,
+      expires_at: now + ACCESS_TOKEN_TTL_SECONDS * 1000,
+      revoked_at: null,
+      created_at: now,
+    });
+    return token;
+  }
+
+  /** The principal behind a bearer token, or null when it is unknown, expired or revoked. */
+  async authenticate(bearer: string): Promise<(Principal & { organizationActive: boolean }) | null> {
+    const now = this.clock.now();
+    const row = await this.lookup(digest(bearer), now);
+    if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
+    return {
+      kind: row.kind,
+      organizationId: row.organization_id,
+      clientId: row.client_id,
+      livemode: row.livemode === 1,
+      userId: row.user_id,
+      connectionId: row.connection_id,
+      organizationActive: row.organization_status === 'active',
+    };
+  }
+
+  async revokeFamily(db: Executor, familyId: string): Promise<void> {
+    await store.revokeAccessTokenFamily(db, familyId, this.clock.now());
+    this.recent.clear();
+  }
+
+  private async lookup(tokenDigest: string, now: number): Promise<AccessTokenRow | undefined> {
+    if (this.cacheTtlMs === 0) return this.findAccessToken(tokenDigest);
+    const cached = this.recent.get(tokenDigest);
+    if (cached && cached.until > now) return cached.row;
+    const row = await this.findAccessToken(tokenDigest);
+    if (row) {
+      if (this.recent.size >= CACHE_LIMIT) this.recent.delete(this.recent.keys().next().value as string);
+      this.recent.set(tokenDigest, { row, until: now + this.cacheTtlMs });
+    }
+    return row;
+  }
+
+  async sweepExpired(): Promise<number> {
+    return store.deleteExpiredAccessTokens(this.db, this.clock.now());
+  }
+}

@@ -1,0 +1,298 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { Config } from '../../config.ts';
+import { type Clock, DAY, isoTime, MINUTE } from '../../core/clock.ts';
+import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
+import { ApiError, invalidRequest } from '../../core/errors.ts';
+import { newId, randomToken } from '../../core/ids.ts';
+import type { Db } from '../../db/index.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, type AuthService, type Principal } from '../auth/service.ts';
+import type { NotificationService } from '../notifications/service.ts';
+import type { OrgService } from '../orgs/service.ts';
+import { connectEmail, connectSms } from './email.ts';
+import * as store from './store.ts';
+
+/** Connect code validity (spec §8). */
+export const CODE_TTL_MINUTES = 10;
+/** In sandbox the code is always this constant (spec §4, Connect). */
+export const SANDBOX_CODE = '111111';
+
+export interface ConnectAttemptObject {
+  object: 'connect_attempt';
+  id: string;
+  channel: 'email' | 'phone';
+  expires_at: string;
+}
+
+export interface ConnectionObject {
+  object: 'connection';
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  user?: { id: string; email: string | null; phone: string | null };
+}
+
+export interface ConsentObject {
+  object: 'consent';
+  id: string;
+  user_id: string;
+  terms_version: string | null;
+  created_at: string;
+}
+
+const invalidAttempt = () =>
+  new ApiError(
+    400,
+    'invalid_connect_attempt',
+    'This connect attempt is unknown, already used or no longer valid.',
+  );
+const invalidCode = () => new ApiError(401, 'invalid_code', 'The code is invalid or has expired.');
+const invalidRefreshToken = () =>
+  new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or has expired.');
+
+export class ConnectService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: Config,
+    private readonly deps: { auth: AuthService; orgs: OrgService; notifications: NotificationService },
+  ) {}
+
+  /** Sends a one-time code by email or SMS and opens an attempt valid for 10 minutes. */
+  async start(
+    principal: Principal,
+    input: { email?: string; phone?: string; external_user_id?: string },
+  ): Promise<ConnectAttemptObject> {
+    if ((input.email === undefined) === (input.phone === undefined)) {
+      const message = 'Send exactly one of email or phone.';
+      throw invalidRequest(message, { email: message, phone: message });
+    }
+    const channel = input.email !== undefined ? 'email' : 'phone';
+    const email = input.email?.trim().toLowerCase() ?? null;
+    const phone = input.phone !== undefined ? normalisePhone(input.phone) : null;
+
+    const now = this.clock.now();
+    const code = principal.livemode ? numericCode(6) : SANDBOX_CODE;
+    const attempt = {
+      id: newId('ca'),
+      organization_id: principal.organizationId,
+      client_id: principal.clientId,
+      livemode: principal.livemode ? 1 : 0,
+      channel,
+      email,
+      phone,
+      external_user_id: input.external_user_id ?? null,
+      code_digest: digest(code),
+      failed_attempts: 0,
+      status: 'pending',
+      expires_at: now + CODE_TTL_MINUTES * MINUTE,
+      created_at: now,
+      verified_at: null,
+    } as const;
+    await store.insertAttempt(this.db, attempt);
+
+    const organization = await this.deps.orgs.getOrganization(principal.organizationId);
+    const sender = { organizationId: organization.id, livemode: principal.livemode };
+    try {
+      if (email !== null) {
+        await this.deps.notifications.sendEmail(
+          sender,
+          connectEmail(organization, email, code, CODE_TTL_MINUTES),
+        );
+      } else {
+        await this.deps.notifications.sendSms(sender, {
+          to: phone as string,
+          body: connectSms(organization, code, CODE_TTL_MINUTES),
+        });
+      }
+    } catch {
+      // An attempt whose code never left must not be verifiable later.
+      await store.markUndeliverable(this.db, attempt.id);
+      throw new ApiError(502, 'auth_provider_error', 'The code could not be sent. Try again.');
+    }
+    return { object: 'connect_attempt', id: attempt.id, channel, expires_at: isoTime(attempt.expires_at) };
+  }
+
+  /** Verifying the code is the authorization: it connects the user to the calling client. */
+  async verify(principal: Principal, input: { connect_id: string; code: string }): Promise<ConnectionObject> {
+    const attempt = await store.findAttempt(this.db, input.connect_id);
+    if (
+      !attempt ||
+      attempt.organization_id !== principal.organizationId ||
+      attempt.client_id !== principal.clientId ||
+      attempt.livemode !== (principal.livemode ? 1 : 0) ||
+      attempt.status !== 'pending'
+    ) {
+      throw invalidAttempt();
+    }
+    const now = this.clock.now();
+    if (attempt.expires_at <= now) throw invalidCode();
+    // At most MAX_FAILED_CODES comparisons per attempt, however many requests arrive at once.
+    if (!(await store.takeCodeCheck(this.db, attempt.id))) throw invalidAttempt();
+    if (!safeEqual(digest(input.code), attempt.code_digest)) {
+      await store.lockIfExhausted(this.db, attempt.id);
+      throw invalidCode();
+    }
+
+    return this.db.transaction().execute(async (trx) => {
+      // Exactly one verify wins; a parallel or later one finds the attempt no longer pending.
+      if (!(await store.claimAttempt(trx, attempt.id, now))) throw invalidAttempt();
+      const user = await store.findOrCreateUser(trx, {
+        id: newId('usr'),
+        organization_id: attempt.organization_id,
+        livemode: attempt.livemode,
+        email: attempt.email,
+        phone: attempt.phone,
+        created_at: now,
+      });
+      const connectionId = await store.upsertConnection(trx, {
+        id: newId('conn'),
+        organization_id: attempt.organization_id,
+        client_id: attempt.client_id,
+        user_id: user.id,
+        livemode: attempt.livemode,
+        external_user_id: attempt.external_user_id,
+        now,
+      });
+      const tokens = await this.issueTokenPair(trx, principal, {
+        connectionId,
+        userId: user.id,
+        familyId: newId('fam'),
+      });
+      return { ...tokens, user: { id: user.id, email: user.email, phone: user.phone } };
+    });
+  }
+
+  /** Records the user's consent; a repeat updates the same record and keeps its id. */
+  async consent(
+    principal: Principal,
+    input: { user_id: string; terms_version?: string },
+  ): Promise<ConsentObject> {
+    await this.requireConnection(principal, input.user_id);
+    const consent = await store.upsertConsent(this.db, {
+      id: newId('cns'),
+      organization_id: principal.organizationId,
+      livemode: principal.livemode ? 1 : 0,
+      user_id: input.user_id,
+      terms_version: input.terms_version ?? null,
+      now: this.clock.now(),
+    });
+    return {
+      object: 'consent',
+      id: consent.id,
+      user_id: consent.user_id,
+      terms_version: consent.terms_version,
+      created_at: isoTime(consent.created_at),
+    };
+  }
+
+  /**
+   * Exchanges a refresh token for a new pair. The old token stops at once; presenting it again is
+   * treated as theft and revokes the whole token family (OAuth 2.0 Security BCP §4.14.2).
+   */
+  async refresh(principal: Principal, input: { refresh_token: string }): Promise<ConnectionObject> {
+    const tokenDigest = digest(input.refresh_token);
+    const token = await store.findRefreshToken(this.db, tokenDigest);
+    if (
+      !token ||
+      token.organization_id !== principal.organizationId ||
+      token.client_id !== principal.clientId ||
+      token.livemode !== (principal.livemode ? 1 : 0) ||
+      token.revoked_at !== null
+    ) {
+      throw invalidRefreshToken();
+    }
+    const now = this.clock.now();
+    if (token.rotated_at !== null) {
+      await this.revokeFamily(token.family_id);
+      throw invalidRefreshToken();
+    }
+    if (token.expires_at <= now) throw invalidRefreshToken();
+
+    const rotated = await this.db.transaction().execute(async (trx) => {
+      if (!(await store.rotateRefreshToken(trx, tokenDigest, now))) return null;
+      return this.issueTokenPair(trx, principal, {
+        connectionId: token.connection_id,
+        userId: token.user_id,
+        familyId: token.family_id,
+      });
+    });
+    if (rotated) return rotated;
+    // Lost the race to a parallel refresh with the same token: that too is reuse.
+    await this.revokeFamily(token.family_id);
+    throw invalidRefreshToken();
+  }
+
+  /** 404 `connection_not_found` unless the user is connected to the calling client. */
+  async requireConnection(principal: Principal, userId: string) {
+    const connection = await store.findConnection(this.db, userId, principal.clientId);
+    if (
+      !connection ||
+      connection.organization_id !== principal.organizationId ||
+      connection.livemode !== (principal.livemode ? 1 : 0)
+    ) {
+      throw new ApiError(404, 'connection_not_found', 'No connection for that user under this client.');
+    }
+    return connection;
+  }
+
+  async hasConsent(userId: string): Promise<boolean> {
+    return (await store.findConsent(this.db, userId)) !== undefined;
+  }
+
+  private async revokeFamily(familyId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await store.revokeRefreshFamily(trx, familyId, this.clock.now());
+      await this.deps.auth.revokeFamily(trx, familyId);
+    });
+  }
+
+  private async issueTokenPair(
+    trx: Parameters<AuthService['issueAccessToken']>[0],
+    principal: Principal,
+    ids: { connectionId: string; userId: string; familyId: string },
+  ): Promise<ConnectionObject> {
+    const now = this.clock.now();
+    const accessToken = await this.deps.auth.issueAccessToken(trx, {
+      kind: 'connection',
+      organizationId: principal.organizationId,
+      clientId: principal.clientId,
+      livemode: principal.livemode,
+      ...ids,
+    });
+    const refreshToken = `crt_${randomToken(32)}`;
+    await store.insertRefreshToken(trx, {
+      token_digest: digest(refreshToken),
+      connection_id: ids.connectionId,
+      family_id: ids.familyId,
+      expires_at: now + this.config.refreshTokenTtlDays * DAY,
+      rotated_at: null,
+      revoked_at: null,
+      created_at: now,
+    });
+    return {
+      object: 'connection',
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    };
+  }
+}
+
+/** E.164 only: a leading `+` and a number the numbering plan knows (libphonenumber metadata). */
+function normalisePhone(raw: string): string {
+  const value = raw.trim();
+  const parsed = /^\+[1-9]\d{1,14}$/.test(value) ? parsePhoneNumberFromString(value) : undefined;
+  if (!parsed?.isValid()) {
+    throw new ApiError(
+      400,
+      'invalid_phone',
+      'The phone number must be a valid number in E.164 form, e.g. +14155550123.',
+      {
+        fieldErrors: { phone: 'must be a valid E.164 phone number' },
+      },
+    );
+  }
+  return parsed.number;
+}

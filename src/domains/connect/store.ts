@@ -1,0 +1,200 @@
+import { type Insertable, sql } from 'kysely';
+import type { Executor } from '../../db/index.ts';
+import type { ConnectAttempt, ConnectAttemptsTable, RefreshTokensTable, User } from '../../db/schema.ts';
+
+/** After this many wrong codes an attempt is locked for good, so codes cannot be guessed. */
+export const MAX_FAILED_CODES = 5;
+
+export async function insertAttempt(db: Executor, row: Insertable<ConnectAttemptsTable>): Promise<void> {
+  await db.insertInto('connect_attempts').values(row).execute();
+}
+
+export async function findAttempt(db: Executor, id: string): Promise<ConnectAttempt | undefined> {
+  return db.selectFrom('connect_attempts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function markUndeliverable(db: Executor, id: string): Promise<void> {
+  await db.updateTable('connect_attempts').set({ status: 'undeliverable' }).where('id', '=', id).execute();
+}
+
+/**
+ * Takes one of the attempt's code checks before the code is compared; false when none is left or
+ * the attempt is no longer pending. Taking it first, atomically, is what keeps parallel guesses
+ * within the limit: counting only after a wrong comparison lets every request in flight compare.
+ * (`failed_attempts` therefore counts checks taken; the one that succeeds ends the attempt anyway.)
+ */
+export async function takeCodeCheck(db: Executor, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('connect_attempts')
+    .set({ failed_attempts: sql`failed_attempts + 1` })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('failed_attempts', '<', MAX_FAILED_CODES)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** After a wrong code: the attempt locks for good once its last check is spent. */
+export async function lockIfExhausted(db: Executor, id: string): Promise<void> {
+  await db
+    .updateTable('connect_attempts')
+    .set({ status: 'locked' })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('failed_attempts', '>=', MAX_FAILED_CODES)
+    .execute();
+}
+
+/** Claims a pending attempt as verified; false when another request got there first. */
+export async function claimAttempt(db: Executor, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('connect_attempts')
+    .set({ status: 'verified', verified_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The user of this organization and mode with that email or phone, created on first sight. */
+export async function findOrCreateUser(
+  db: Executor,
+  user: {
+    id: string;
+    organization_id: string;
+    livemode: number;
+    email: string | null;
+    phone: string | null;
+    created_at: number;
+  },
+): Promise<User> {
+  const column = user.email !== null ? 'email' : 'phone';
+  const value = (user.email ?? user.phone) as string;
+  await db
+    .insertInto('users')
+    .values(user)
+    .onConflict((oc) => oc.columns(['organization_id', 'livemode', column]).doNothing())
+    .execute();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', user.organization_id)
+    .where('livemode', '=', user.livemode)
+    .where(column, '=', value)
+    .executeTakeFirstOrThrow();
+}
+
+export async function upsertConnection(
+  db: Executor,
+  row: {
+    id: string;
+    organization_id: string;
+    client_id: string;
+    user_id: string;
+    livemode: number;
+    external_user_id: string | null;
+    now: number;
+  },
+): Promise<string> {
+  const { now, ...values } = row;
+  await db
+    .insertInto('connections')
+    .values({ ...values, created_at: now, updated_at: now })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'client_id']).doUpdateSet((eb) => ({
+        updated_at: now,
+        external_user_id: eb.fn.coalesce(
+          eb.ref('excluded.external_user_id'),
+          eb.ref('connections.external_user_id'),
+        ),
+      })),
+    )
+    .execute();
+  const connection = await db
+    .selectFrom('connections')
+    .select('id')
+    .where('user_id', '=', row.user_id)
+    .where('client_id', '=', row.client_id)
+    .executeTakeFirstOrThrow();
+  return connection.id;
+}
+
+export async function findConnection(db: Executor, userId: string, clientId: string) {
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+}
+
+export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTokensTable>): Promise<void> {
+  await db.insertInto('refresh_tokens').values(row).execute();
+}
+
+export async function findRefreshToken(db: Executor, tokenDigest: string) {
+  return db
+    .selectFrom('refresh_tokens')
+    .innerJoin('connections', 'connections.id', 'refresh_tokens.connection_id')
+    .select([
+      'refresh_tokens.token_digest',
+      'refresh_tokens.family_id',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.rotated_at',
+      'refresh_tokens.revoked_at',
+      'connections.id as connection_id',
+      'connections.organization_id',
+      'connections.client_id',
+      'connections.user_id',
+      'connections.livemode',
+    ])
+    .where('refresh_tokens.token_digest', '=', tokenDigest)
+    .executeTakeFirst();
+}
+
+/** Marks a refresh token as exchanged; false when it already was (reuse, or a parallel refresh). */
+export async function rotateRefreshToken(db: Executor, tokenDigest: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ rotated_at: now })
+    .where('token_digest', '=', tokenDigest)
+    .where('rotated_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function revokeRefreshFamily(db: Executor, familyId: string, now: number): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function upsertConsent(
+  db: Executor,
+  row: {
+    id: string;
+    organization_id: string;
+    livemode: number;
+    user_id: string;
+    terms_version: string | null;
+    now: number;
+  },
+) {
+  const { now, ...values } = row;
+  await db
+    .insertInto('consents')
+    .values({ ...values, created_at: now, updated_at: now })
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({ terms_version: row.terms_version, updated_at: now }),
+    )
+    .execute();
+  return db.selectFrom('consents').selectAll().where('user_id', '=', row.user_id).executeTakeFirstOrThrow();
+}
+
+export async function findConsent(db: Executor, userId: string) {
+  return db.selectFrom('consents').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}

@@ -1,0 +1,133 @@
+import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/args.ts';
+import type { AppContext } from '../../context.ts';
+import type { Owner } from './service.ts';
+
+export const EVENTS_USAGE = `  webhook create ORG_ID --mode sandbox|production --url URL --events T[,T…] [--description D] [--json]
+  webhook list ORG_ID --mode sandbox|production [--json]
+  webhook test WH_ID [--type T] [--json]         send a signed test event to one endpoint
+  webhook deliveries WH_ID [--event EVT_ID] [--limit N] [--json]
+  webhook resend WH_ID EVT_ID [--json]
+  webhook enable|disable|roll-secret|delete WH_ID [--json]
+  events list ORG_ID --mode sandbox|production [--type T]... [--limit N] [--json]`;
+
+const MODES = ['sandbox', 'production'] as const;
+
+const ownerOf = (orgId: string, mode: string | undefined): Owner => ({
+  organizationId: orgId,
+  livemode: oneOf(required(mode, 'mode'), 'mode', MODES) === 'production',
+});
+
+function limitOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const limit = Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit must be 1 to 100');
+  return limit;
+}
+
+/** `webhook …` and `events …`; false when argv is not one of them. */
+export async function runEventsCommand(ctx: AppContext, argv: string[], print: Print): Promise<boolean> {
+  const [group, action, ...rest] = argv;
+  const json = { type: 'boolean' } as const;
+  if (group === 'events' && action === 'list') {
+    const { values, positionals } = parse(rest, {
+      mode: { type: 'string' },
+      type: { type: 'string', multiple: true },
+      limit: { type: 'string' },
+      json,
+    });
+    const page = await ctx.events.listEvents(ownerOf(required(positionals[0], 'ORG_ID'), values.mode), {
+      type: values.type as string[] | undefined,
+      limit: limitOf(values.limit),
+    });
+    if (values.json) show(print, true, page);
+    else for (const e of page.data) print(`${e.id}  ${new Date(e.created * 1000).toISOString()}  ${e.type}`);
+    return true;
+  }
+  if (group !== 'webhook') return false;
+
+  if (action === 'create') {
+    const { values, positionals } = parse(rest, {
+      mode: { type: 'string' },
+      url: { type: 'string' },
+      events: { type: 'string' },
+      description: { type: 'string' },
+      json,
+    });
+    const endpoint = await ctx.events.createEndpoint(
+      ownerOf(required(positionals[0], 'ORG_ID'), values.mode),
+      {
+        url: required(values.url, 'url'),
+        enabled_events: required(values.events, 'events').split(','),
+        description: values.description,
+      },
+    );
+    show(print, values.json, endpoint);
+    return true;
+  }
+  if (action === 'list') {
+    const { values, positionals } = parse(rest, { mode: { type: 'string' }, json });
+    const page = await ctx.events.listEndpoints(ownerOf(required(positionals[0], 'ORG_ID'), values.mode), {
+      limit: 100,
+    });
+    if (values.json) show(print, true, page);
+    else for (const e of page.data) print(`${e.id}  ${e.status}  ${e.url}  [${e.enabled_events.join(', ')}]`);
+    return true;
+  }
+
+  const { values, positionals } = parse(rest, {
+    type: { type: 'string' },
+    event: { type: 'string' },
+    limit: { type: 'string' },
+    json,
+  });
+  const endpointId = required(positionals[0], 'WH_ID');
+  const owner = await ctx.events.ownerOfEndpoint(endpointId);
+  switch (action) {
+    case 'test':
+      show(print, values.json, await ctx.events.sendTestEvent(owner, endpointId, values.type));
+      return true;
+    case 'resend':
+      show(
+        print,
+        values.json,
+        await ctx.events.resend(owner, endpointId, required(positionals[1], 'EVT_ID')),
+      );
+      return true;
+    case 'enable':
+    case 'disable':
+      show(
+        print,
+        values.json,
+        await ctx.events.updateEndpoint(owner, endpointId, {
+          status: action === 'enable' ? 'active' : 'disabled',
+        }),
+      );
+      return true;
+    case 'roll-secret':
+      show(print, values.json, await ctx.events.rollSecret(owner, endpointId));
+      return true;
+    case 'delete':
+      show(print, values.json, await ctx.events.deleteEndpoint(owner, endpointId));
+      return true;
+    case 'deliveries': {
+      const page = await ctx.events.listDeliveries(
+        owner,
+        { endpointId, eventId: values.event },
+        { limit: limitOf(values.limit) },
+      );
+      if (values.json) {
+        show(print, true, page);
+        return true;
+      }
+      for (const d of page.data) {
+        print(`${d.id}  ${d.event_id}  ${d.event_type}  ${d.status}  attempts: ${d.attempt_count}`);
+        for (const a of d.attempts) {
+          const when = new Date(a.attempted_at * 1000).toISOString();
+          print(`    #${a.attempt}  ${when}  ${a.status_code ?? '-'}  ${a.duration_ms} ms  ${a.error ?? ''}`);
+        }
+      }
+      return true;
+    }
+  }
+  throw new UsageError(`unknown command: webhook ${action ?? ''}`);
+}

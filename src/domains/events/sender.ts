@@ -1,0 +1,102 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { ResolvedDestination } from './ssrf.ts';
+
+/** How many bytes of a receiver's answer the delivery log keeps. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+export type SendResult =
+  | { ok: boolean; statusCode: number; excerpt: string; durationMs: number; error: null }
+  | { ok: false; statusCode: null; excerpt: null; durationMs: number; error: string };
+
+// Keep-alive pools: a receiver taking thousands of deliveries is not paying a handshake for each.
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
+
+/**
+ * POSTs the body to the URL, connecting to the address the SSRF guard checked (never resolving the
+ * name again), without following redirects. Any 2xx is success; another status, a network error or
+ * no complete answer within `timeoutMs` is a failure.
+ */
+export function postWebhook(
+  url: URL,
+  destination: ResolvedDestination,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  // Node may ask for every address (`all`, for happy eyeballs) or for one.
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: destination.address, family: destination.family }]);
+    else callback(null, destination.address, destination.family);
+  };
+  const secure = url.protocol === 'https:';
+  const payload = Buffer.from(body, 'utf8');
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const fail = (error: string) =>
+      finish({ ok: false, statusCode: null, excerpt: null, durationMs: elapsed(), error });
+
+    const request = (secure ? https : http).request(
+      url,
+      {
+        method: 'POST',
+        agent: secure ? agents.https : agents.http,
+        lookup: pinned,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          'user-agent': 'Purser-Webhooks/1.0',
+        },
+      },
+      (response) => {
+        const statusCode = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const done = () =>
+          finish({
+            ok: statusCode >= 200 && statusCode < 300,
+            statusCode,
+            excerpt: Buffer.concat(chunks).toString('utf8'),
+            durationMs: elapsed(),
+            error: null,
+          });
+        response.on('data', (chunk: Buffer) => {
+          if (kept < RESPONSE_EXCERPT_BYTES) {
+            const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept);
+            chunks.push(part);
+            kept += part.length;
+          }
+          // Enough to log; the rest of a large answer is not worth reading.
+          if (kept >= RESPONSE_EXCERPT_BYTES) {
+            done();
+            response.destroy();
+          }
+        });
+        response.on('end', done);
+        response.on('error', () => done());
+      },
+    );
+    const timer = setTimeout(() => {
+      fail(`timeout: no answer within ${timeoutMs} ms`);
+      request.destroy();
+    }, timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      fail(`network error: ${error.code ?? error.message}`),
+    );
+    request.end(payload);
+  });
+}

@@ -1,0 +1,573 @@
+import { sql } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
+import { DAY, unixSeconds } from '../../core/clock.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
+import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
+import { newId, newSecret } from '../../core/ids.ts';
+import type { Db, Dialect, Executor } from '../../db/index.ts';
+import type { NotificationService } from '../notifications/service.ts';
+import type { OrgService } from '../orgs/service.ts';
+import type { WebhookConfig } from './config.ts';
+import { DeliveryRunner } from './delivery.ts';
+import { isEventType, isSubscription, matchesSubscription } from './matching.ts';
+import { urlProblem } from './ssrf.ts';
+import type { Owner } from './store.ts';
+import * as store from './store.ts';
+
+export type { Owner } from './store.ts';
+
+/** Spec §6 "Envelope": exactly these fields, as listed and as delivered. */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  created: number;
+  livemode: boolean;
+  data: Record<string, unknown>;
+}
+
+export interface WebhookEndpointView {
+  object: 'webhook_endpoint';
+  id: string;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  status: 'active' | 'disabled';
+  livemode: boolean;
+  /** Consecutive failed attempts since the last success. */
+  failure_count: number;
+  disabled_at: number | null;
+  created: number;
+  /** Only when created and when rolled: the `whsec_…` signing secret. */
+  secret?: string;
+}
+
+export interface WebhookAttemptView {
+  attempt: number;
+  attempted_at: number;
+  status_code: number | null;
+  duration_ms: number;
+  succeeded: boolean;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface WebhookDeliveryView {
+  object: 'webhook_delivery';
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string | null;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  attempt_count: number;
+  next_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created: number;
+  completed_at: number | null;
+  attempts: WebhookAttemptView[];
+}
+
+export interface ListPage<T> {
+  object: 'list';
+  url: string;
+  data: T[];
+  has_more: boolean;
+  /** Pass as `starting_after` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface EventListQuery {
+  type?: string[];
+  'created[gt]'?: number;
+  'created[gte]'?: number;
+  'created[lt]'?: number;
+  'created[lte]'?: number;
+  limit?: number;
+  starting_after?: string;
+}
+
+export interface EndpointInput {
+  url?: string;
+  enabled_events?: string[];
+  description?: string | null;
+  status?: 'active' | 'disabled';
+}
+
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
+/** The PostgreSQL NOTIFY channel that announces new deliveries. */
+export const DELIVERIES_CHANNEL = 'purser_webhook_deliveries';
+const DEFAULT_LIMIT = 10;
+
+const seconds = (ms: number) => unixSeconds(ms);
+const livemodeInt = (owner: Owner) => (owner.livemode ? 1 : 0);
+
+/**
+ * Events and their webhook delivery. Domains call `emit` inside their own transaction
+ * (transactional outbox): the event and the deliveries it owes commit or roll back with the change.
+ * The worker (src/jobs) then delivers through `deliveries`.
+ */
+export class EventService {
+  readonly deliveries: DeliveryRunner;
+  private readonly emitListeners = new Set<() => void>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+    private readonly clock: Clock,
+    private readonly config: WebhookConfig,
+    private readonly aead: Sealer,
+    private readonly deps: { orgs: OrgService; notifications: NotificationService },
+  ) {
+    this.deliveries = new DeliveryRunner(db, dialect, clock, config, aead, (endpointId) =>
+      this.notifyDisabled(endpointId),
+    );
+  }
+
+  /** Writes the event (and its owed deliveries) in the caller's transaction: the transactional outbox. */
+  async emit(
+    trx: Executor,
+    event: { organizationId: string; livemode: boolean; type: string; data: Record<string, unknown> },
+  ): Promise<{ id: string }> {
+    if (!isEventType(event.type)) throw new Error(`not an event type: ${event.type}`);
+    const id = newId('evt');
+    const now = this.clock.now();
+    const livemode = event.livemode ? 1 : 0;
+    await store.insertEvent(trx, {
+      id,
+      organization_id: event.organizationId,
+      livemode,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: now,
+    });
+    const endpoints = await store.activeEndpoints(trx, event.organizationId, livemode);
+    const owed = endpoints.filter((e) => matchesSubscription(JSON.parse(e.enabled_events), event.type));
+    await store.insertDeliveries(
+      trx,
+      owed.map((endpoint) => this.newDelivery(id, endpoint.id, event.organizationId, livemode, now)),
+    );
+    if (owed.length > 0) {
+      // PostgreSQL delivers a NOTIFY on commit (and drops it on rollback): workers in other
+      // processes, LISTENing on this channel, wake at once instead of at their next poll.
+      if (this.dialect === 'postgres') await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
+      for (const listener of this.emitListeners) listener();
+    }
+    return { id };
+  }
+
+  /**
+   * Tells an in-process worker that deliveries were just written, so an idle one need not wait for
+   * its next poll. Only a hint: the deliveries are visible once the caller's transaction commits.
+   */
+  onEmit(listener: () => void): () => void {
+    this.emitListeners.add(listener);
+    return () => this.emitListeners.delete(listener);
+  }
+
+  // ---- events API ----
+
+  async getEvent(owner: Owner, id: string): Promise<EventEnvelope> {
+    const row = await store.findEvent(this.db, owner, id);
+    if (!row) throw notFound(`No event ${id}.`);
+    return envelope(row);
+  }
+
+  async listEvents(owner: Owner, query: EventListQuery): Promise<ListPage<EventEnvelope>> {
+    const patterns = (query.type ?? [])
+      .flatMap((t) => t.split(','))
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const bad = patterns.find((p) => !isSubscription(p));
+    if (bad) {
+      throw invalidRequest(`type "${bad}" is not an event type, "*" or a prefix like "card.*".`, {
+        type: 'must be event types, "*" or prefixes like "card.*"',
+      });
+    }
+    const everything = patterns.includes('*');
+    const bounds = [
+      query['created[gte]'] !== undefined ? query['created[gte]'] * 1000 : null,
+      query['created[gt]'] !== undefined ? (query['created[gt]'] + 1) * 1000 : null,
+    ].filter((v): v is number => v !== null);
+    const uppers = [
+      query['created[lte]'] !== undefined ? (query['created[lte]'] + 1) * 1000 : null,
+      query['created[lt]'] !== undefined ? query['created[lt]'] * 1000 : null,
+    ].filter((v): v is number => v !== null);
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    let position: store.Position | null = null;
+    if (query.starting_after) {
+      const cursor = await store.findEvent(this.db, owner, query.starting_after);
+      if (!cursor) {
+        throw invalidRequest('starting_after is not an event of this organization and mode.', {
+          starting_after: 'is not a known event id',
+        });
+      }
+      position = cursor;
+    }
+    const rows = await store.listEvents(
+      this.db,
+      owner,
+      {
+        exactTypes: everything ? [] : patterns.filter((p) => !p.endsWith('.*')),
+        typePrefixes: everything ? [] : patterns.filter((p) => p.endsWith('.*')).map((p) => p.slice(0, -1)),
+        createdFrom: bounds.length ? Math.max(...bounds) : null,
+        createdBefore: uppers.length ? Math.min(...uppers) : null,
+      },
+      position,
+      limit + 1,
+    );
+    return page('/api/v2/events', rows.map(envelope), limit);
+  }
+
+  // ---- endpoints ----
+
+  async createEndpoint(owner: Owner, input: EndpointInput): Promise<WebhookEndpointView> {
+    const url = this.checkUrl(owner, input.url);
+    const enabledEvents = checkSubscriptions(input.enabled_events);
+    const id = newId('wh');
+    const secret = newSecret('whsec_');
+    const now = this.clock.now();
+    await store.insertEndpoint(this.db, {
+      id,
+      organization_id: owner.organizationId,
+      livemode: livemodeInt(owner),
+      url,
+      description: input.description ?? null,
+      enabled_events: JSON.stringify(enabledEvents),
+      status: 'active',
+      secret_ciphertext: this.aead.seal(secret, id),
+      consecutive_failures: 0,
+      failing_since: null,
+      disabled_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    return { ...endpointView(await this.endpoint(owner, id)), secret };
+  }
+
+  async getEndpoint(owner: Owner, id: string): Promise<WebhookEndpointView> {
+    return endpointView(await this.endpoint(owner, id));
+  }
+
+  async listEndpoints(
+    owner: Owner,
+    query: { limit?: number; starting_after?: string },
+  ): Promise<ListPage<WebhookEndpointView>> {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const position = query.starting_after ? await this.endpoint(owner, query.starting_after) : null;
+    const rows = await store.listEndpoints(this.db, owner, position, limit + 1);
+    return page('/api/v1/webhook_endpoints', rows.map(endpointView), limit);
+  }
+
+  /** Spec §3: `status: "active"` re-enables a disabled endpoint and resets its failure counter. */
+  async updateEndpoint(owner: Owner, id: string, input: EndpointInput): Promise<WebhookEndpointView> {
+    const current = await this.endpoint(owner, id);
+    const now = this.clock.now();
+    const changes: store.EndpointChanges = { updated_at: now };
+    if (input.url !== undefined) changes.url = this.checkUrl(owner, input.url);
+    if (input.enabled_events !== undefined)
+      changes.enabled_events = JSON.stringify(checkSubscriptions(input.enabled_events));
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.status === 'active') {
+      Object.assign(changes, {
+        status: 'active',
+        consecutive_failures: 0,
+        failing_since: null,
+        disabled_at: null,
+      });
+    } else if (input.status === 'disabled' && current.status !== 'disabled') {
+      Object.assign(changes, { status: 'disabled', disabled_at: now });
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await store.updateEndpoint(trx, id, changes);
+      if (changes.status === 'disabled') await store.cancelPending(trx, id, now, 'endpoint disabled');
+    });
+    return endpointView(await this.endpoint(owner, id));
+  }
+
+  async deleteEndpoint(
+    owner: Owner,
+    id: string,
+  ): Promise<{ object: 'webhook_endpoint'; id: string; deleted: true }> {
+    await this.endpoint(owner, id);
+    await this.db.transaction().execute((trx) => store.deleteEndpoint(trx, id));
+    return { object: 'webhook_endpoint', id, deleted: true };
+  }
+
+  /** Hard cutover (spec §6 "Signature" 4): the old secret stops signing at once. */
+  async rollSecret(owner: Owner, id: string): Promise<WebhookEndpointView> {
+    await this.endpoint(owner, id);
+    const secret = newSecret('whsec_');
+    await store.updateEndpoint(this.db, id, {
+      secret_ciphertext: this.aead.seal(secret, id),
+      updated_at: this.clock.now(),
+    });
+    return { ...endpointView(await this.endpoint(owner, id)), secret };
+  }
+
+  /** A test event for one endpoint only, whatever it subscribes to; delivered and signed like any other. */
+  async sendTestEvent(
+    owner: Owner,
+    id: string,
+    type: string | undefined,
+  ): Promise<{ object: 'webhook_test'; event_id: string; delivery_id: string }> {
+    const endpoint = await this.endpoint(owner, id);
+    if (endpoint.status !== 'active') throw endpointDisabled(id);
+    const eventType = type ?? TEST_EVENT_TYPE;
+    if (!isEventType(eventType)) {
+      throw invalidRequest('type is not an event type.', {
+        type: 'must be an event type such as card.created',
+      });
+    }
+    const eventId = newId('evt');
+    const now = this.clock.now();
+    const delivery = this.newDelivery(eventId, id, owner.organizationId, livemodeInt(owner), now);
+    await this.db.transaction().execute(async (trx) => {
+      await store.insertEvent(trx, {
+        id: eventId,
+        organization_id: owner.organizationId,
+        livemode: livemodeInt(owner),
+        type: eventType,
+        data: JSON.stringify({ test: true, endpoint_id: id, message: 'A test event sent to this endpoint.' }),
+        created_at: now,
+      });
+      await store.insertDeliveries(trx, [delivery]);
+    });
+    return { object: 'webhook_test', event_id: eventId, delivery_id: delivery.id };
+  }
+
+  /** Owes the event to the endpoint once more, with a fresh set of attempts. */
+  async resend(owner: Owner, endpointId: string, eventId: string): Promise<WebhookDeliveryView> {
+    const endpoint = await this.endpoint(owner, endpointId);
+    if (endpoint.status !== 'active') throw endpointDisabled(endpointId);
+    const event = await store.findEvent(this.db, owner, eventId);
+    if (!event) throw notFound(`No event ${eventId}.`);
+    const delivery = this.newDelivery(
+      eventId,
+      endpointId,
+      owner.organizationId,
+      livemodeInt(owner),
+      this.clock.now(),
+    );
+    await store.insertDeliveries(this.db, [delivery]);
+    return (
+      await this.deliveryViews([
+        { ...delivery, last_status_code: null, last_error: null, completed_at: null },
+      ])
+    )[0]!;
+  }
+
+  /** The delivery log, per endpoint or per event, newest first, each delivery with its attempts. */
+  async listDeliveries(
+    owner: Owner,
+    filter: { endpointId?: string; eventId?: string },
+    query: { limit?: number; starting_after?: string },
+  ): Promise<ListPage<WebhookDeliveryView>> {
+    if (filter.endpointId) await this.endpoint(owner, filter.endpointId);
+    if (filter.eventId && !(await store.findEvent(this.db, owner, filter.eventId))) {
+      throw notFound(`No event ${filter.eventId}.`);
+    }
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    let position: store.Position | null = null;
+    if (query.starting_after) {
+      const cursor = await store.findDelivery(this.db, query.starting_after);
+      if (
+        !cursor ||
+        cursor.organization_id !== owner.organizationId ||
+        cursor.livemode !== livemodeInt(owner)
+      ) {
+        throw invalidRequest('starting_after is not a known delivery.', {
+          starting_after: 'is not a known delivery id',
+        });
+      }
+      position = cursor;
+    }
+    const rows = await store.listDeliveries(this.db, owner, filter, position, limit + 1);
+    const url = filter.endpointId
+      ? `/api/v1/webhook_endpoints/${filter.endpointId}/deliveries`
+      : `/api/v1/events/${filter.eventId}/deliveries`;
+    return page(url, await this.deliveryViews(rows), limit);
+  }
+
+  /** For operators (CLI): the owner of an endpoint, by id alone. */
+  async ownerOfEndpoint(id: string): Promise<Owner> {
+    const row = await store.findEndpointById(this.db, id);
+    if (!row) throw notFound(`No webhook endpoint ${id}.`);
+    return { organizationId: row.organization_id, livemode: row.livemode === 1 };
+  }
+
+  /** Retention sweep: events older than the retention period, once nothing is owed for them. */
+  async pruneExpired(): Promise<number> {
+    return store.pruneBefore(this.db, this.clock.now() - this.config.eventRetentionDays * DAY);
+  }
+
+  // ---- internals ----
+
+  private newDelivery(
+    eventId: string,
+    endpointId: string,
+    organizationId: string,
+    livemode: number,
+    now: number,
+  ) {
+    return {
+      id: newId('whd'),
+      event_id: eventId,
+      endpoint_id: endpointId,
+      organization_id: organizationId,
+      livemode,
+      status: 'pending' as const,
+      attempts: 0,
+      next_attempt_at: now,
+      lease_token: null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  private async endpoint(owner: Owner, id: string): Promise<store.EndpointRow> {
+    const row = await store.findEndpoint(this.db, owner, id);
+    if (!row) throw notFound(`No webhook endpoint ${id}.`);
+    return row;
+  }
+
+  private checkUrl(owner: Owner, url: string | undefined): string {
+    if (url === undefined || url === '') throw invalidRequest('url is required.', { url: 'is required' });
+    if (url.length > 2048)
+      throw invalidRequest('url is too long.', { url: 'must be at most 2048 characters' });
+    const problem = urlProblem(url, {
+      livemode: owner.livemode,
+      allowPrivate: this.config.allowPrivateDestinations,
+    });
+    if (problem) throw invalidRequest(`url ${problem}.`, { url: problem });
+    return new URL(url).toString();
+  }
+
+  private async deliveryViews(
+    rows: Pick<
+      store.DeliveryRow,
+      | 'id'
+      | 'endpoint_id'
+      | 'event_id'
+      | 'status'
+      | 'attempts'
+      | 'next_attempt_at'
+      | 'last_status_code'
+      | 'last_error'
+      | 'created_at'
+      | 'completed_at'
+    >[],
+  ): Promise<WebhookDeliveryView[]> {
+    const attempts = await store.attemptsOf(
+      this.db,
+      rows.map((r) => r.id),
+    );
+    const types = await store.eventTypesOf(this.db, [...new Set(rows.map((r) => r.event_id))]);
+    return rows.map((row) => ({
+      object: 'webhook_delivery',
+      id: row.id,
+      endpoint_id: row.endpoint_id,
+      event_id: row.event_id,
+      event_type: types.get(row.event_id) ?? null,
+      status: row.status,
+      attempt_count: row.attempts,
+      next_attempt_at: row.status === 'pending' ? seconds(row.next_attempt_at) : null,
+      last_status_code: row.last_status_code,
+      last_error: row.last_error,
+      created: seconds(row.created_at),
+      completed_at: row.completed_at === null ? null : seconds(row.completed_at),
+      attempts: attempts
+        .filter((a) => a.delivery_id === row.id)
+        .map((a) => ({
+          attempt: a.attempt,
+          attempted_at: seconds(a.attempted_at),
+          status_code: a.status_code,
+          duration_ms: a.duration_ms,
+          succeeded: a.succeeded === 1,
+          error: a.error,
+          response_excerpt: a.response_excerpt,
+        })),
+    }));
+  }
+
+  /** Spec §3: the organization's billing email is told when an endpoint is disabled. */
+  private async notifyDisabled(endpointId: string): Promise<void> {
+    const endpoint = await store.findEndpointById(this.db, endpointId);
+    if (!endpoint) return;
+    const organization = await this.deps.orgs.getOrganization(endpoint.organization_id);
+    const days = Math.round(this.config.disableAfterMs / DAY);
+    await this.deps.notifications.sendEmail(
+      { organizationId: endpoint.organization_id, livemode: endpoint.livemode === 1 },
+      {
+        to: organization.billing_email,
+        subject: `Webhook endpoint ${endpoint.id} was disabled`,
+        text: [
+          `Every delivery to your ${endpoint.livemode ? 'production' : 'sandbox'} webhook endpoint`,
+          `  ${endpoint.url}  (${endpoint.id})`,
+          `has failed for ${days >= 1 ? `${days} consecutive days` : 'too long'}, so it has been disabled and no`,
+          'further events will be sent to it.',
+          '',
+          'Once the endpoint answers again, re-enable it with PATCH /api/v1/webhook_endpoints/' +
+            `${endpoint.id} and the body {"status": "active"}. Events from the time it was disabled can`,
+          'be fetched from GET /api/v2/events.',
+        ].join('\n'),
+      },
+    );
+  }
+}
+
+function endpointDisabled(id: string): ApiError {
+  return new ApiError(409, 'endpoint_disabled', `Webhook endpoint ${id} is disabled; re-enable it first.`);
+}
+
+function checkSubscriptions(events: string[] | undefined): string[] {
+  if (!events || events.length === 0) {
+    throw invalidRequest('enabled_events is required.', {
+      enabled_events: 'must list event types, "*" or prefixes like "card.*"',
+    });
+  }
+  const bad = events.find((e) => !isSubscription(e));
+  if (bad) {
+    throw invalidRequest(`enabled_events: "${bad}" is not an event type, "*" or a prefix like "card.*".`, {
+      enabled_events: `"${bad}" is not an event type, "*" or a prefix like "card.*"`,
+    });
+  }
+  return [...new Set(events)];
+}
+
+function envelope(row: store.EventRow): EventEnvelope {
+  return {
+    id: row.id,
+    type: row.type,
+    created: seconds(row.created_at),
+    livemode: row.livemode === 1,
+    data: JSON.parse(row.data),
+  };
+}
+
+function endpointView(row: store.EndpointRow): WebhookEndpointView {
+  return {
+    object: 'webhook_endpoint',
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    enabled_events: JSON.parse(row.enabled_events),
+    status: row.status,
+    livemode: row.livemode === 1,
+    failure_count: row.consecutive_failures,
+    disabled_at: row.disabled_at === null ? null : seconds(row.disabled_at),
+    created: seconds(row.created_at),
+  };
+}
+
+/** `rows` holds one more than `limit` when there is a next page. */
+function page<T extends { id: string }>(url: string, rows: T[], limit: number): ListPage<T> {
+  const data = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  return {
+    object: 'list',
+    url,
+    data,
+    has_more: hasMore,
+    next_cursor: hasMore ? data[data.length - 1]!.id : null,
+  };
+}

@@ -1,0 +1,441 @@
+import { type Insertable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import type { Dialect, Executor } from '../../db/index.ts';
+import type {
+  EventsTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from '../../db/schema.ts';
+
+export type EventRow = EventsTable;
+export type EndpointRow = WebhookEndpointsTable;
+export type DeliveryRow = WebhookDeliveriesTable;
+export type AttemptRow = WebhookAttemptsTable;
+
+export interface Owner {
+  organizationId: string;
+  livemode: boolean;
+}
+
+/** Keyset position of a row in a newest-first list. */
+export interface Position {
+  created_at: number;
+  id: string;
+}
+
+/** Rows strictly after `position` in (created_at desc, id desc) order. */
+function after<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  position: Position | null,
+  table: string,
+): SelectQueryBuilder<DB, TB, O> {
+  if (!position) return query;
+  const createdAt = sql.ref(`${table}.created_at`);
+  const id = sql.ref(`${table}.id`);
+  return query.where(
+    sql<boolean>`(${createdAt} < ${position.created_at} or (${createdAt} = ${position.created_at} and ${id} < ${position.id}))`,
+  );
+}
+
+// ---- events ----
+
+export async function insertEvent(db: Executor, row: Insertable<EventsTable>): Promise<void> {
+  await db.insertInto('events').values(row).execute();
+}
+
+export async function findEvent(db: Executor, owner: Owner, id: string): Promise<EventRow | undefined> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', owner.livemode ? 1 : 0)
+    .executeTakeFirst();
+}
+
+export interface EventFilter {
+  /** Exact types and prefixes (`card.` for `card.*`); empty means every type. */
+  exactTypes: string[];
+  typePrefixes: string[];
+  /** Inclusive lower and exclusive upper bound on created_at, in ms. */
+  createdFrom: number | null;
+  createdBefore: number | null;
+}
+
+/** `!` escapes LIKE's wildcards: type names contain `_`. */
+const likePrefix = (prefix: string) => `${prefix.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+
+export async function listEvents(
+  db: Executor,
+  owner: Owner,
+  filter: EventFilter,
+  position: Position | null,
+  limit: number,
+): Promise<EventRow[]> {
+  let query = db
+    .selectFrom('events')
+    .selectAll()
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', owner.livemode ? 1 : 0);
+  if (filter.exactTypes.length > 0 || filter.typePrefixes.length > 0) {
+    query = query.where((eb) =>
+      eb.or([
+        ...(filter.exactTypes.length > 0 ? [eb('type', 'in', filter.exactTypes)] : []),
+        ...filter.typePrefixes.map((prefix) => sql<boolean>`type like ${likePrefix(prefix)} escape '!'`),
+      ]),
+    );
+  }
+  if (filter.createdFrom !== null) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdBefore !== null) query = query.where('created_at', '<', filter.createdBefore);
+  return after(query, position, 'events')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+// ---- endpoints ----
+
+export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpointsTable>): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export async function findEndpoint(db: Executor, owner: Owner, id: string): Promise<EndpointRow | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', owner.livemode ? 1 : 0)
+    .executeTakeFirst();
+}
+
+export async function findEndpointById(db: Executor, id: string): Promise<EndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listEndpoints(
+  db: Executor,
+  owner: Owner,
+  position: Position | null,
+  limit: number,
+): Promise<EndpointRow[]> {
+  const query = db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', owner.livemode ? 1 : 0);
+  return after(query, position, 'webhook_endpoints')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The endpoints an emitted event may go to. */
+export async function activeEndpoints(
+  db: Executor,
+  organizationId: string,
+  livemode: number,
+): Promise<Pick<EndpointRow, 'id' | 'enabled_events'>[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'enabled_events'])
+    .where('organization_id', '=', organizationId)
+    .where('livemode', '=', livemode)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+export async function updateEndpoint(
+  db: Executor,
+  id: string,
+  changes: Updateable<WebhookEndpointsTable>,
+): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the endpoint with its deliveries and their attempts. */
+export async function deleteEndpoint(db: Executor, id: string): Promise<void> {
+  await db
+    .deleteFrom('webhook_attempts')
+    .where('delivery_id', 'in', (eb) =>
+      eb.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', id),
+    )
+    .execute();
+  await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+  await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+// ---- deliveries ----
+
+export async function insertDeliveries(
+  db: Executor,
+  rows: Insertable<WebhookDeliveriesTable>[],
+): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+/**
+ * Claims up to `limit` due deliveries for one lease: a pending delivery whose `next_attempt_at`
+ * has passed is due, and claiming moves `next_attempt_at` to the end of the lease. A worker that
+ * dies therefore loses its deliveries when the lease ends, and they are claimed again.
+ * PostgreSQL: `FOR UPDATE SKIP LOCKED` lets concurrent workers claim disjoint rows without
+ * waiting. SQLite has one writer at a time, so the single UPDATE is already atomic.
+ */
+export async function claimDue(
+  db: Executor,
+  dialect: Dialect,
+  input: { now: number; leaseUntil: number; leaseToken: string; limit: number },
+): Promise<{ id: string; attempts: number }[]> {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: input.leaseUntil, lease_token: input.leaseToken })
+    .where('id', 'in', (eb) => {
+      const due = eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', input.now)
+        .orderBy('next_attempt_at')
+        .limit(input.limit);
+      return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+    })
+    .returning(['id', 'attempts'])
+    .execute();
+}
+
+/** What a worker needs to make an attempt: the delivery, its event and its endpoint. */
+export async function loadForDelivery(db: Executor, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .leftJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .select([
+      'd.id',
+      'd.lease_token',
+      'd.attempts',
+      'd.organization_id',
+      'd.livemode',
+      'e.id as event_id',
+      'e.type as event_type',
+      'e.created_at as event_created_at',
+      'e.data as event_data',
+      'w.id as endpoint_id',
+      'w.url',
+      'w.status as endpoint_status',
+      'w.secret_ciphertext',
+    ])
+    .where('d.id', 'in', ids)
+    .execute();
+}
+
+export type DeliveryToMake = Awaited<ReturnType<typeof loadForDelivery>>[number];
+
+/** Writes one attempt's outcome, only while `leaseToken` still holds the delivery. */
+export async function settleDelivery(
+  db: Executor,
+  id: string,
+  leaseToken: string,
+  changes: Updateable<WebhookDeliveriesTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ ...changes, lease_token: null })
+    .where('id', '=', id)
+    // The lease token alone fences the write: it is set only by a claim and cleared by every
+    // settle and cancel. (A status condition here would also tempt SQLite's planner into scanning
+    // the status index instead of using the primary key.)
+    .where('lease_token', '=', leaseToken)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Records many successful attempts that share a lease, an attempt number and a status code in one
+ * statement; answers the ids it settled (those whose lease still held).
+ */
+export async function settleSucceeded(
+  db: Executor,
+  ids: string[],
+  leaseToken: string,
+  input: { attempts: number; statusCode: number; now: number },
+): Promise<Set<string>> {
+  const settled = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: 'succeeded',
+        attempts: input.attempts,
+        next_attempt_at: input.now,
+        last_status_code: input.statusCode,
+        last_error: null,
+        lease_token: null,
+        updated_at: input.now,
+        completed_at: input.now,
+      })
+      .where('id', 'in', ids.slice(i, i + 500))
+      .where('lease_token', '=', leaseToken)
+      .returning('id')
+      .execute();
+    for (const row of rows) settled.add(row.id);
+  }
+  return settled;
+}
+
+export async function insertAttempts(db: Executor, rows: Insertable<WebhookAttemptsTable>[]): Promise<void> {
+  // 100 rows × 9 columns stays far below either database's limit on bound parameters.
+  for (let i = 0; i < rows.length; i += 100) {
+    await db
+      .insertInto('webhook_attempts')
+      .values(rows.slice(i, i + 100))
+      .execute();
+  }
+}
+
+/** A success resets the endpoint's failure run (written only when there is one, to spare the row). */
+export async function markEndpointHealthy(db: Executor, endpointId: string, now: number): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ consecutive_failures: 0, failing_since: null, updated_at: now })
+    .where('id', '=', endpointId)
+    .where((eb) => eb.or([eb('failing_since', 'is not', null), eb('consecutive_failures', '!=', 0)]))
+    .execute();
+}
+
+/** Counts failures; answers when the current failure run began. */
+export async function markEndpointFailing(
+  db: Executor,
+  endpointId: string,
+  now: number,
+  failures = 1,
+): Promise<{ failing_since: number | null; status: string } | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      consecutive_failures: eb('consecutive_failures', '+', failures),
+      failing_since: eb.fn.coalesce('failing_since', sql.lit(now)),
+      updated_at: now,
+    }))
+    .where('id', '=', endpointId)
+    .returning(['failing_since', 'status'])
+    .executeTakeFirst();
+}
+
+/** Disables an active endpoint; true for the one caller that did it. */
+export async function disableEndpoint(db: Executor, endpointId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_at: now, updated_at: now })
+    .where('id', '=', endpointId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Stops what is still owed to an endpoint (it was disabled or deleted). */
+export async function cancelPending(db: Executor, endpointId: string, now: number, reason: string) {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'cancelled', last_error: reason, lease_token: null, updated_at: now, completed_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function cancelDelivery(
+  db: Executor,
+  id: string,
+  leaseToken: string,
+  now: number,
+  reason: string,
+) {
+  await settleDelivery(db, id, leaseToken, {
+    status: 'cancelled',
+    last_error: reason,
+    updated_at: now,
+    completed_at: now,
+  });
+}
+
+export async function findDelivery(db: Executor, id: string): Promise<DeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listDeliveries(
+  db: Executor,
+  owner: Owner,
+  filter: { endpointId?: string; eventId?: string },
+  position: Position | null,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', owner.livemode ? 1 : 0);
+  if (filter.endpointId) query = query.where('endpoint_id', '=', filter.endpointId);
+  if (filter.eventId) query = query.where('event_id', '=', filter.eventId);
+  return after(query, position, 'webhook_deliveries')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function attemptsOf(db: Executor, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('delivery_id')
+    .orderBy('attempt')
+    .execute();
+}
+
+export async function eventTypesOf(db: Executor, eventIds: string[]): Promise<Map<string, string>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await db.selectFrom('events').select(['id', 'type']).where('id', 'in', eventIds).execute();
+  return new Map(rows.map((r) => [r.id, r.type]));
+}
+
+/**
+ * Retention: events older than `before` go, with their finished deliveries and attempts. Anything
+ * still owed is kept until it is settled, so no delivery is dropped by the sweep.
+ */
+export async function pruneBefore(db: Executor, before: number): Promise<number> {
+  await db
+    .deleteFrom('webhook_attempts')
+    .where('delivery_id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('created_at', '<', before)
+        .where('status', '!=', 'pending'),
+    )
+    .execute();
+  await db
+    .deleteFrom('webhook_deliveries')
+    .where('created_at', '<', before)
+    .where('status', '!=', 'pending')
+    .execute();
+  const result = await db
+    .deleteFrom('events')
+    .where('created_at', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries')
+            .select('webhook_deliveries.id')
+            .whereRef('webhook_deliveries.event_id', '=', 'events.id'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export type EndpointChanges = Updateable<WebhookEndpointsTable>;

@@ -1,0 +1,89 @@
+import { parse, required, UsageError } from '../../cli/args.ts';
+import type { AppContext } from '../../context.ts';
+import { INFORMATION_FIELDS, type InformationField } from './fields.ts';
+import type { ReviewDecision } from './review.ts';
+
+export const KYC_USAGE = `  kyc review list [--org ORG_ID] [--limit N] [--json]          live verifications waiting for review
+  kyc review approve VERIFICATION_ID [--reviewer NAME] [--json]
+  kyc review reject VERIFICATION_ID --reason TEXT [--reviewer NAME] [--json]
+  kyc review request-information VERIFICATION_ID --field F [--field F]... --reason TEXT [--json]
+  kyc review request-documents VERIFICATION_ID --reason TEXT [--json]`;
+
+type Print = (text: string) => void;
+
+/** `purser kyc review …`: the manual review queue from the command line. False when argv is not ours. */
+export async function runKycCommand(ctx: AppContext, argv: string[], print: Print): Promise<boolean> {
+  const [group, sub, action, ...rest] = argv;
+  if (group !== 'kyc') return false;
+  if (sub !== 'review')
+    throw new UsageError(
+      'usage: purser kyc review list|approve|reject|request-information|request-documents',
+    );
+  const json = { type: 'boolean' } as const;
+
+  if (action === 'list') {
+    const { values } = parse(rest, { org: { type: 'string' }, limit: { type: 'string' }, json });
+    const limit = Number(values.limit ?? 50);
+    if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+    const queue = await ctx.kyc.reviewQueue({ limit, ...(values.org ? { organizationId: values.org } : {}) });
+    if (values.json) {
+      print(JSON.stringify(queue, null, 2));
+      return true;
+    }
+    if (queue.length === 0) {
+      print('No verifications are waiting for review.');
+      return true;
+    }
+    for (const item of queue) {
+      const name = [
+        item.extracted.first_name ?? item.information.first_name,
+        item.extracted.last_name ?? item.information.last_name,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      print(
+        `${item.id}  ${item.organization_id}  ${item.user_id}  ${item.document_type ?? '-'} ${item.issuing_country ?? ''}  ${name}  since ${item.submitted_at ?? '-'}`,
+      );
+    }
+    return true;
+  }
+
+  const decisions: Record<string, true> = {
+    approve: true,
+    reject: true,
+    'request-information': true,
+    'request-documents': true,
+  };
+  if (action === undefined || !decisions[action])
+    throw new UsageError(`unknown kyc review action: ${action ?? '(none)'}`);
+  const { values, positionals } = parse(rest, {
+    reason: { type: 'string' },
+    field: { type: 'string', multiple: true },
+    reviewer: { type: 'string' },
+    json,
+  });
+  const id = required(positionals[0], 'VERIFICATION_ID');
+  let decision: ReviewDecision;
+  if (action === 'approve') decision = { outcome: 'approved' };
+  else if (action === 'reject') decision = { outcome: 'rejected', reason: required(values.reason, 'reason') };
+  else if (action === 'request-documents')
+    decision = { outcome: 'needs_documents', reason: required(values.reason, 'reason') };
+  else {
+    const fields = (values.field as string[] | undefined) ?? [];
+    const unknown = fields.filter((f) => !(INFORMATION_FIELDS as readonly string[]).includes(f));
+    if (fields.length === 0 || unknown.length > 0)
+      throw new UsageError(`--field must name one or more of: ${INFORMATION_FIELDS.join(', ')}`);
+    decision = {
+      outcome: 'needs_information',
+      fields: fields as InformationField[],
+      reason: required(values.reason, 'reason'),
+    };
+  }
+  const result = await ctx.kyc.applyReview(
+    id,
+    decision,
+    typeof values.reviewer === 'string' ? values.reviewer : 'cli',
+  );
+  print(values.json ? JSON.stringify(result, null, 2) : `${result.id}: ${result.status}`);
+  return true;
+}

@@ -1,0 +1,37 @@
+import { ConfigError, type Env, integer } from '../../core/env.ts';
+
+/** Identity-verification settings (`KYC_*`); docs/kyc.md lists them. */
+export interface KycConfig {
+  /** HMAC key of hosted-page links; null derives one from the encryption key (stable across processes). */
+  linkSecret: string | null;
+  /** Lifetime of a hosted-page link (`iframe_url`). */
+  linkTtlSeconds: number;
+  /** Lifetime of an opened hosted page (its form posts). */
+  sessionTtlSeconds: number;
+  /** Body limit of the document upload and face-scan routes (base64 images). */
+  uploadLimitBytes: number;
+  /** Bearer token of the manual review API (`/operator/kyc/reviews`); the API answers 404 when unset. */
+  reviewerToken: string | null;
+}
+
+export function loadKycConfig(env: Env): KycConfig {
+  const linkSecret = env.KYC_LINK_SECRET || null;
+  if (linkSecret !== null && linkSecret.length < 32)
+    throw new ConfigError('KYC_LINK_SECRET must be at least 32 characters');
+  const reviewerToken = env.KYC_REVIEWER_TOKEN || null;
+  if (reviewerToken !== null && reviewerToken.length < 24)
+    throw new ConfigError('KYC_REVIEWER_TOKEN must be at least 24 characters');
+  return {
+    linkSecret,
+    linkTtlSeconds: integer(env, 'KYC_LINK_TTL_SECONDS', 900, 30, 86_400),
+    sessionTtlSeconds: integer(env, 'KYC_SESSION_TTL_SECONDS', 1800, 60, 86_400),
+    uploadLimitBytes: integer(
+      env,
+      'KYC_UPLOAD_LIMIT_BYTES',
+      15 * 1024 * 1024,
+      1024 * 1024,
+      100 * 1024 * 1024,
+    ),
+    reviewerToken,
+  };
+}

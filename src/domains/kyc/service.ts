@@ -1,0 +1,728 @@
+import type { Clock } from '../../core/clock.ts';
+import { digest } from '../../core/crypto.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
+import { ApiError, invalidRequest } from '../../core/errors.ts';
+import { newId, randomToken } from '../../core/ids.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import type { Principal } from '../auth/service.ts';
+import type { KycConfig } from './config.ts';
+import { checkFaceScan } from './face.ts';
+import {
+  INFORMATION_FIELDS,
+  type Information,
+  type InformationField,
+  PREFILLABLE,
+  requiredProfile,
+  validateInformation,
+} from './fields.ts';
+import { type LinkClaims, linkSignatureValid, parseLink, signLink } from './links.ts';
+import { type DocumentType, type Extracted, type ReadResult, readDocument } from './reader/index.ts';
+import { unsafeReason } from './reason.ts';
+import type { KycReviewer, ReviewDecision } from './review.ts';
+import {
+  ACTIONABLE,
+  allows,
+  type KycCondition,
+  type KycMove,
+  type KycStatus,
+  nextStatus,
+  REASON_ALLOWED,
+} from './states.ts';
+import type { KycVerification, KycVerificationChanges } from './store.ts';
+import * as store from './store.ts';
+
+export type { KycStatus } from './states.ts';
+
+/** The KYC state object (spec §2): the single status contract of every KYC answer. */
+export interface KycStateObject {
+  object: 'kyc';
+  status: KycStatus;
+  required_fields?: InformationField[];
+  iframe_url?: string;
+  warnings?: string[];
+  extracted?: Partial<Extracted>;
+  reason?: string;
+}
+
+/** The transactional outbox of the events domain (`ctx.events`). */
+export interface KycEventEmitter {
+  emit(
+    trx: Executor,
+    event: { organizationId: string; livemode: boolean; type: string; data: Record<string, unknown> },
+  ): Promise<{ id: string }>;
+}
+
+export const KYC_EVENT = 'identity.verification.updated';
+
+export interface DocumentUpload {
+  user_id: string;
+  image: string;
+  mime_type?: 'image/jpeg' | 'image/png';
+  document_type: DocumentType;
+  issuing_country: string;
+}
+
+export type SimulateOutcome = 'approved' | 'rejected' | 'requires_input';
+
+/** End-user-safe texts the service itself sets. */
+const TEXT = {
+  underage: 'The holder of this document must be at least 18 years old to be verified.',
+  needsInformation: 'We need a few more details to finish verifying your identity.',
+  simulatedRejected: 'We could not verify your identity.',
+  simulatedRequiresInput: 'We could not verify your document photos. Please upload new photos of both sides.',
+} as const;
+
+const ADULT_AGE = 18;
+
+/** What the hosted page shows, decided from the verification behind a valid link. */
+export interface PageView {
+  verification: KycVerification;
+  sessionToken: string;
+  /** Fields to show prefilled for confirmation or correction. */
+  prefill: Partial<Record<InformationField, string>>;
+  /** Fields the user must fill in (never prefilled). */
+  required: InformationField[];
+  faceScan: boolean;
+}
+
+export type PageLinkProblem = 'malformed' | 'expired' | 'superseded';
+
+const invalidState = (status: KycStatus, what: string) =>
+  new ApiError(409, 'invalid_kyc_state', `The verification is ${status}; ${what}`);
+const concurrentChange = () =>
+  new ApiError(
+    409,
+    'invalid_kyc_state',
+    'The verification changed while this request ran; read it and retry.',
+  );
+
+type PersonalColumn = 'front_extracted' | 'back_extracted' | 'information';
+
+function json<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+function ageAt(dateOfBirth: string, now: number): number {
+  const today = new Date(now).toISOString().slice(0, 10);
+  const years = Number(today.slice(0, 4)) - Number(dateOfBirth.slice(0, 4));
+  return today.slice(5) >= dateOfBirth.slice(5) ? years : years - 1;
+}
+
+/** Clears everything a document upload produced: a new document starts the document step over. */
+const DOCUMENT_RESET: KycVerificationChanges = {
+  document_type: null,
+  issuing_country: null,
+  front_extracted: null,
+  back_extracted: null,
+  information: null,
+  national_id_digest: null,
+  document_key: null,
+  front_at: null,
+  back_at: null,
+  face_scan_at: null,
+};
+
+export class KycService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: { baseUrl: string; kyc: KycConfig & { linkSecret: string } },
+    private readonly deps: {
+      connect: { requireConnection(principal: Principal, userId: string): Promise<unknown> };
+      events: KycEventEmitter | null;
+      /** Seals the personal data read off documents or submitted (core/crypto-aead). */
+      sealer: Sealer;
+      reviewer: KycReviewer;
+    },
+  ) {}
+
+  // ---- platform API -------------------------------------------------------------------------
+
+  /** GET /api/v2/kyc: the current state (a verification starts at awaiting_documents). */
+  async state(principal: Principal, userId: string): Promise<KycStateObject> {
+    const row = await this.verificationOf(principal, userId);
+    return this.present(row);
+  }
+
+  /** POST /api/v2/kyc/documents/{front,back}. */
+  async uploadDocument(
+    principal: Principal,
+    side: 'front' | 'back',
+    input: DocumentUpload,
+  ): Promise<KycStateObject> {
+    const row = await this.verificationOf(principal, input.user_id);
+    const passport = input.document_type === 'passport';
+    if (side === 'back' && passport) {
+      const message = 'A passport has one data page: upload it as the front.';
+      throw invalidRequest(message, { document_type: message });
+    }
+    const move: KycMove =
+      side === 'back' ? 'back_accepted' : passport ? 'passport_page_accepted' : 'front_accepted';
+    if (!allows(row.status, move)) throw invalidState(row.status, 'it does not take documents now.');
+    if (side === 'back') {
+      if (row.front_at === null || row.document_type === null)
+        throw invalidState(row.status, 'upload the front of the document first.');
+      const fieldErrors: Record<string, string> = {};
+      if (row.document_type !== input.document_type)
+        fieldErrors.document_type = `must match the front (${row.document_type})`;
+      if (row.issuing_country !== input.issuing_country)
+        fieldErrors.issuing_country = `must match the front (${row.issuing_country})`;
+      if (Object.keys(fieldErrors).length > 0)
+        throw invalidRequest('The back must belong to the same document as the front.', fieldErrors);
+    }
+
+    const image = decodeBase64Image(input.image);
+    const read = await this.read({
+      side,
+      image,
+      mimeType: input.mime_type ?? 'image/jpeg',
+      documentType: input.document_type,
+      issuingCountry: input.issuing_country,
+      now: new Date(this.clock.now()),
+    });
+    if (!read.ok) {
+      if (read.code === 'unsupported_image')
+        throw invalidRequest(read.reason, { image: 'must be a JPEG or PNG image' });
+      throw new ApiError(422, read.code, read.reason, { warnings: read.warnings });
+    }
+    const extracted = read.extracted;
+    const documentKey = extracted.document_number
+      ? digest(
+          [
+            'kyc-document.v1',
+            extracted.issuing_country ?? input.issuing_country,
+            passport ? 'passport' : 'licence',
+            extracted.document_number.replace(/[\s-]/g, '').toUpperCase(),
+          ].join('|'),
+        )
+      : null;
+    if (documentKey) {
+      const holder = await store.findApprovedDocumentHolder(this.db, {
+        organizationId: row.organization_id,
+        livemode: row.livemode,
+        documentKey,
+        exceptUserId: row.user_id,
+      });
+      if (holder)
+        throw new ApiError(
+          409,
+          'user_conflict',
+          'This document is already verified for another user of this platform.',
+          { warnings: read.warnings },
+        );
+    }
+
+    const now = this.clock.now();
+    let updated: KycVerification;
+    if (move === 'front_accepted') {
+      updated = await this.transition(row, move, 'accepted', {
+        actor: 'api',
+        changes: {
+          ...DOCUMENT_RESET,
+          document_type: input.document_type,
+          issuing_country: input.issuing_country,
+          front_extracted: this.seal(row.id, 'front_extracted', extracted),
+          front_at: now,
+        },
+      });
+    } else {
+      const documentChanges: KycVerificationChanges =
+        move === 'passport_page_accepted'
+          ? {
+              ...DOCUMENT_RESET,
+              document_type: input.document_type,
+              issuing_country: input.issuing_country,
+              front_extracted: this.seal(row.id, 'front_extracted', extracted),
+              front_at: now,
+              document_key: documentKey,
+            }
+          : {
+              back_extracted: this.seal(row.id, 'back_extracted', extracted),
+              back_at: now,
+              document_key: documentKey,
+            };
+      const merged = {
+        ...(move === 'back_accepted' ? (this.open<Partial<Extracted>>(row, 'front_extracted') ?? {}) : {}),
+        ...extracted,
+      };
+      const branch = this.branch(merged, input.issuing_country);
+      updated = await this.transition(row, move, branch.when, {
+        actor: 'api',
+        changes: documentChanges,
+        reason: branch.reason,
+        requiredFields: branch.missing,
+      });
+    }
+    return { ...(await this.present(updated)), warnings: read.warnings, extracted };
+  }
+
+  /** POST /api/v2/kyc/information: exactly the fields `required_fields` listed. */
+  async submitInformation(
+    principal: Principal,
+    input: { user_id: string } & Information,
+  ): Promise<KycStateObject> {
+    const row = await this.verificationOf(principal, input.user_id);
+    if (!allows(row.status, 'information_submitted'))
+      throw invalidState(row.status, 'no information is requested now.');
+    const { user_id: _userId, ...fields } = input;
+    const updated = await this.acceptInformation(row, fields, { actor: 'api', exact: true });
+    return this.present(updated);
+  }
+
+  /** POST /api/v2/kyc/simulate: test mode only; decides the verification from any status. */
+  async simulate(
+    principal: Principal,
+    input: { user_id: string; outcome: SimulateOutcome; reason?: string },
+  ): Promise<KycStateObject> {
+    if (principal.livemode)
+      throw new ApiError(403, 'sandbox_only', 'Simulating an outcome needs a test-mode credential.');
+    const row = await this.verificationOf(principal, input.user_id);
+    const reason = input.reason?.trim() || undefined;
+    if (reason !== undefined) {
+      const problem = unsafeReason(reason);
+      if (problem) throw new ApiError(400, 'invalid_reason', problem, { fieldErrors: { reason: problem } });
+    }
+    const defaults: Record<SimulateOutcome, string | undefined> = {
+      approved: undefined,
+      rejected: TEXT.simulatedRejected,
+      requires_input: TEXT.simulatedRequiresInput,
+    };
+    const now = this.clock.now();
+    await this.transition(row, 'simulate', input.outcome, {
+      actor: 'simulate',
+      reason: reason ?? defaults[input.outcome],
+      alwaysEmit: true,
+      changes:
+        input.outcome === 'requires_input'
+          ? { ...DOCUMENT_RESET, submitted_at: null, decided_at: null }
+          : { decided_at: now },
+    });
+    return this.state(principal, input.user_id);
+  }
+
+  // ---- production review ----------------------------------------------------------------------
+
+  /** The manual review queue: live verifications in pending, oldest first. */
+  async reviewQueue(input: { limit?: number; organizationId?: string } = {}) {
+    const rows = await store.listPending(this.db, {
+      livemode: 1,
+      limit: Math.min(Math.max(input.limit ?? 50, 1), 500),
+      ...(input.organizationId ? { organizationId: input.organizationId } : {}),
+    });
+    return rows.map((row) => this.reviewItem(row));
+  }
+
+  /** Applies a review verdict to a live verification in pending (spec §3: review results). */
+  async applyReview(verificationId: string, decision: ReviewDecision, reviewer: string) {
+    const row = await store.findById(this.db, verificationId);
+    if (!row) throw new ApiError(404, 'not_found', 'No such verification.');
+    if (row.livemode !== 1)
+      throw invalidState(row.status, 'test-mode verifications are decided with the simulate call.');
+    if (row.status !== 'pending')
+      throw invalidState(row.status, 'only pending verifications can be reviewed.');
+    const reason = decision.outcome === 'approved' ? undefined : decision.reason.trim();
+    if (decision.outcome !== 'approved') {
+      if (!reason) throw invalidRequest('A reason is required.', { reason: 'is required' });
+      if (reason.length > 300)
+        throw invalidRequest('The reason is too long.', { reason: 'must be at most 300 characters' });
+      const problem = unsafeReason(reason);
+      if (problem) throw new ApiError(400, 'invalid_reason', problem, { fieldErrors: { reason: problem } });
+    }
+    let requiredFields: InformationField[] | undefined;
+    if (decision.outcome === 'needs_information') {
+      const unknown = decision.fields.filter((f) => !INFORMATION_FIELDS.includes(f));
+      if (decision.fields.length === 0 || unknown.length > 0)
+        throw invalidRequest('Name the fields to collect again.', {
+          fields: `must be one or more of: ${INFORMATION_FIELDS.join(', ')}`,
+        });
+      requiredFields = [...new Set(decision.fields)];
+    }
+    const when: Record<ReviewDecision['outcome'], KycCondition> = {
+      approved: 'approved',
+      rejected: 'rejected',
+      needs_information: 'detail_mismatch',
+      needs_documents: 'images_unusable',
+    };
+    const updated = await this.transition(row, 'review_result', when[decision.outcome], {
+      actor: `review:${reviewer}`,
+      ...(reason !== undefined ? { reason } : {}),
+      ...(requiredFields ? { requiredFields } : {}),
+      changes:
+        decision.outcome === 'needs_documents'
+          ? { ...DOCUMENT_RESET, decided_at: null }
+          : { decided_at: decision.outcome === 'needs_information' ? null : this.clock.now() },
+    });
+    return this.reviewItem(updated);
+  }
+
+  // ---- hosted page ----------------------------------------------------------------------------
+
+  /**
+   * Opens the hosted page from a link. Only the newest unexpired link of a verification opens it;
+   * opening starts the page's session, which its form posts carry (links rotate on every poll,
+   * so the session, not the link, authorises the page's own requests). One session at a time.
+   */
+  async openPage(token: string): Promise<PageView | PageLinkProblem> {
+    const parts = parseLink(token);
+    if (!parts) return 'malformed';
+    const row = await store.findById(this.db, parts.verificationId);
+    if (!row) return 'malformed';
+    const claims: LinkClaims = {
+      verificationId: row.id,
+      userId: row.user_id,
+      nonce: parts.nonce,
+      expires: parts.expires,
+    };
+    if (!linkSignatureValid(this.config.kyc.linkSecret, claims, parts.sig)) return 'malformed';
+    if (parts.expires * 1000 <= this.clock.now()) return 'expired';
+    if (row.link_nonce !== parts.nonce) return 'superseded';
+    const sessionToken = `kys_${randomToken(32)}`;
+    await store.setSession(this.db, row.id, {
+      digest: digest(sessionToken),
+      expiresAt: this.clock.now() + this.config.kyc.sessionTtlSeconds * 1000,
+    });
+    return { ...this.pageFields(row), verification: row, sessionToken };
+  }
+
+  /** The verification behind an open page session, or null when the session is unknown or over. */
+  async pageSession(sessionToken: string): Promise<KycVerification | null> {
+    if (!/^kys_[A-Za-z0-9]{20,64}$/.test(sessionToken)) return null;
+    const row = await store.findBySession(this.db, digest(sessionToken));
+    if (!row || row.session_expires_at === null || row.session_expires_at <= this.clock.now()) return null;
+    return row;
+  }
+
+  /**
+   * The hosted page's submission: the requested fields, corrections of the prefilled ones, and at
+   * `requires_verification` the face-scan frames. Returns the new state.
+   */
+  async submitPage(
+    sessionToken: string,
+    input: { fields: Information; frames?: string[] },
+  ): Promise<KycStateObject> {
+    let row = await this.pageSession(sessionToken);
+    if (!row)
+      throw new ApiError(
+        401,
+        'session_expired',
+        'This page has expired. Return to the app and open it again.',
+      );
+    const view = this.pageFields(row);
+    const allowed = new Set<string>([...view.required, ...Object.keys(view.prefill)]);
+    const fieldErrors: Record<string, string> = {};
+    for (const key of Object.keys(input.fields))
+      if (!allowed.has(key)) fieldErrors[key] = 'was not asked for';
+    if (Object.keys(fieldErrors).length > 0)
+      throw invalidRequest('Some fields were not asked for.', fieldErrors);
+    // The scan is checked before anything is saved, so a failed scan leaves the page as it was.
+    if (view.faceScan) {
+      const problem = checkFaceScan((input.frames ?? []).map(decodeBase64Image));
+      if (problem) throw new ApiError(422, 'face_scan_failed', problem);
+    }
+
+    if (row.status === 'needs_information') {
+      row = await this.acceptInformation(row, input.fields, { actor: 'hosted_page', exact: false });
+    } else if (row.status === 'requires_verification') {
+      const { values, fieldErrors: errors } = validateInformation(input.fields, {
+        country: this.countryOf(row),
+        now: this.clock.now(),
+      });
+      if (Object.keys(errors).length > 0) throw invalidRequest('Some details are not valid.', errors);
+      row = await this.withInformation(row, values);
+    } else {
+      throw invalidState(row.status, 'there is nothing to complete on this page.');
+    }
+
+    if (row.status === 'requires_verification' && view.faceScan) {
+      const now = this.clock.now();
+      row = await this.transition(row, 'verification_completed', 'complete', {
+        actor: 'hosted_page',
+        changes: { face_scan_at: now, submitted_at: now },
+      });
+      await this.submitForReview(row);
+    }
+    return this.present(row, { link: false });
+  }
+
+  /** What the page shows for a verification: confirm/correct the read values, fill in the rest. */
+  pageFields(row: KycVerification): Omit<PageView, 'verification' | 'sessionToken'> {
+    const merged = this.extractedOf(row);
+    const information = this.open<Information>(row, 'information') ?? {};
+    const prefill: Partial<Record<InformationField, string>> = {};
+    if (row.status === 'needs_information' || row.status === 'requires_verification') {
+      for (const field of PREFILLABLE) {
+        const value = information[field] ?? merged[field as keyof Extracted];
+        if (value !== undefined) prefill[field] = value;
+      }
+    }
+    const required =
+      row.status === 'needs_information' ? (json<InformationField[]>(row.required_fields) ?? []) : [];
+    for (const field of required) delete prefill[field];
+    return {
+      prefill,
+      required,
+      faceScan:
+        row.status === 'requires_verification' ||
+        (row.status === 'needs_information' && row.face_scan_at === null),
+    };
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  private async verificationOf(principal: Principal, userId: string): Promise<KycVerification> {
+    await this.deps.connect.requireConnection(principal, userId);
+    const existing = await store.findByUser(this.db, userId);
+    if (existing) return existing;
+    const now = this.clock.now();
+    return store.findOrCreate(this.db, {
+      id: newId('kyc'),
+      organization_id: principal.organizationId,
+      livemode: principal.livemode ? 1 : 0,
+      user_id: userId,
+      status: 'awaiting_documents',
+      reason: null,
+      required_fields: null,
+      ...DOCUMENT_RESET,
+      submitted_at: null,
+      decided_at: null,
+      link_nonce: null,
+      session_digest: null,
+      session_expires_at: null,
+      version: 0,
+      created_at: now,
+      updated_at: now,
+    } as Parameters<typeof store.findOrCreate>[1]);
+  }
+
+  private async read(input: Parameters<typeof readDocument>[0]): Promise<ReadResult> {
+    try {
+      return await readDocument(input);
+    } catch {
+      throw new ApiError(
+        502,
+        'verification_error',
+        'The document could not be checked right now. Try again.',
+      );
+    }
+  }
+
+  /** The branch point: what is still missing, or why the document cannot be accepted. */
+  private branch(
+    merged: Partial<Extracted>,
+    issuingCountry: string,
+  ): { when: KycCondition; missing?: InformationField[]; reason?: string } {
+    if (merged.date_of_birth && ageAt(merged.date_of_birth, this.clock.now()) < ADULT_AGE)
+      return { when: 'not_verifiable', reason: TEXT.underage };
+    const country = merged.address_country ?? merged.issuing_country ?? issuingCountry;
+    const missing = requiredProfile(country).filter((f) => merged[f as keyof Extracted] === undefined);
+    if (missing.length > 0) return { when: 'fields_missing', missing, reason: TEXT.needsInformation };
+    return { when: 'complete' };
+  }
+
+  private countryOf(row: KycVerification): string | null {
+    const merged = this.extractedOf(row);
+    const information = this.open<Information>(row, 'information') ?? {};
+    return information.address_country ?? merged.address_country ?? row.issuing_country;
+  }
+
+  private extractedOf(row: KycVerification): Partial<Extracted> {
+    return {
+      ...(this.open<Partial<Extracted>>(row, 'front_extracted') ?? {}),
+      ...(this.open<Partial<Extracted>>(row, 'back_extracted') ?? {}),
+    };
+  }
+
+  /** Validates an information submission and applies it (API: exactly the requested fields). */
+  private async acceptInformation(
+    row: KycVerification,
+    fields: Information,
+    options: { actor: string; exact: boolean },
+  ): Promise<KycVerification> {
+    const requested = json<InformationField[]>(row.required_fields) ?? [];
+    const fieldErrors: Record<string, string> = {};
+    for (const key of Object.keys(fields) as InformationField[]) {
+      if (options.exact && !requested.includes(key)) fieldErrors[key] = 'was not requested';
+    }
+    for (const key of requested) if (fields[key] === undefined) fieldErrors[key] = 'is required';
+    const { values, fieldErrors: formatErrors } = validateInformation(fields, {
+      country: this.countryOf(row),
+      now: this.clock.now(),
+    });
+    const errors = { ...formatErrors, ...fieldErrors };
+    if (Object.keys(errors).length > 0)
+      throw invalidRequest(`Invalid ${Object.keys(errors).join(', ')}.`, errors);
+    const { national_id_number: nationalId, ...rest } = values;
+    const information = { ...(this.open<Information>(row, 'information') ?? {}), ...rest };
+    const updated = await this.transition(
+      row,
+      'information_submitted',
+      row.face_scan_at === null ? 'face_scan_pending' : 'face_scan_done',
+      {
+        actor: options.actor,
+        changes: {
+          information: this.seal(row.id, 'information', information),
+          ...(nationalId ? { national_id_digest: digest(`kyc-national-id.v1|${nationalId}`) } : {}),
+          ...(row.face_scan_at !== null ? { submitted_at: this.clock.now() } : {}),
+        },
+      },
+    );
+    if (updated.status === 'pending') await this.submitForReview(updated);
+    return updated;
+  }
+
+  /** Stores confirmed or corrected values without a status change. */
+  private async withInformation(row: KycVerification, values: Information): Promise<KycVerification> {
+    const { national_id_number: _ignored, ...rest } = values;
+    const information = { ...(this.open<Information>(row, 'information') ?? {}), ...rest };
+    if (
+      !(await store.update(this.db, row.id, row.version, {
+        information: this.seal(row.id, 'information', information),
+        updated_at: this.clock.now(),
+      }))
+    )
+      throw concurrentChange();
+    return (await store.findById(this.db, row.id)) as KycVerification;
+  }
+
+  /**
+   * The one way a status changes: looks the move up in the transition table, writes the row by
+   * compare-and-set, records the transition and emits the event, all in one transaction.
+   */
+  private async transition(
+    row: KycVerification,
+    move: KycMove,
+    when: KycCondition,
+    options: {
+      actor: string;
+      changes?: KycVerificationChanges;
+      reason?: string | undefined;
+      requiredFields?: InformationField[] | undefined;
+      alwaysEmit?: boolean;
+    },
+  ): Promise<KycVerification> {
+    const to = nextStatus(row.status, move, when);
+    if (!to) throw invalidState(row.status, 'that step is not possible now.');
+    const now = this.clock.now();
+    const reason = REASON_ALLOWED.has(to) ? (options.reason ?? null) : null;
+    const requiredFields = to === 'needs_information' ? (options.requiredFields ?? []) : null;
+    return this.db.transaction().execute(async (trx) => {
+      const changed = await store.update(trx, row.id, row.version, {
+        ...options.changes,
+        status: to,
+        reason,
+        required_fields: requiredFields ? JSON.stringify(requiredFields) : null,
+        updated_at: now,
+      });
+      if (!changed) throw concurrentChange();
+      await store.insertTransition(trx, {
+        id: newId('kyt'),
+        verification_id: row.id,
+        from_status: row.status,
+        to_status: to,
+        move,
+        condition: when,
+        reason,
+        actor: options.actor,
+        created_at: now,
+      });
+      // An event whenever what the state reports changes (status, reason, required fields), and on every simulate.
+      const visibleChange =
+        row.status !== to ||
+        row.reason !== reason ||
+        row.required_fields !== (requiredFields ? JSON.stringify(requiredFields) : null);
+      if ((visibleChange || options.alwaysEmit) && this.deps.events) {
+        await this.deps.events.emit(trx, {
+          organizationId: row.organization_id,
+          livemode: row.livemode === 1,
+          type: KYC_EVENT,
+          data: { user_id: row.user_id, status: to, reason, required_fields: requiredFields },
+        });
+      }
+      return (await store.findById(trx, row.id)) as KycVerification;
+    });
+  }
+
+  private async submitForReview(row: KycVerification): Promise<void> {
+    // Sandbox stays pending until simulated (spec §4: test verifications never complete by themselves).
+    if (row.livemode !== 1 || row.status !== 'pending') return;
+    try {
+      await this.deps.reviewer.submit({
+        verificationId: row.id,
+        organizationId: row.organization_id,
+        userId: row.user_id,
+        documentType: row.document_type,
+        issuingCountry: row.issuing_country,
+        extracted: this.extractedOf(row) as Record<string, string>,
+        information: this.open<Record<string, string>>(row, 'information') ?? {},
+      });
+    } catch {
+      throw new ApiError(
+        502,
+        'verification_error',
+        'The verification could not be sent for review. Try again.',
+      );
+    }
+  }
+
+  /** The state object; actionable statuses get a freshly signed link that retires the older ones. */
+  private async present(row: KycVerification, options: { link?: boolean } = {}): Promise<KycStateObject> {
+    const state: KycStateObject = { object: 'kyc', status: row.status };
+    if (row.status === 'needs_information')
+      state.required_fields = json<InformationField[]>(row.required_fields) ?? [];
+    if (ACTIONABLE.has(row.status) && options.link !== false) state.iframe_url = await this.issueLink(row);
+    if (row.reason !== null && REASON_ALLOWED.has(row.status)) state.reason = row.reason;
+    return state;
+  }
+
+  private async issueLink(row: KycVerification): Promise<string> {
+    const nonce = randomToken(12);
+    const expires = Math.floor(this.clock.now() / 1000) + this.config.kyc.linkTtlSeconds;
+    await store.setLinkNonce(this.db, row.id, nonce);
+    const token = signLink(this.config.kyc.linkSecret, {
+      verificationId: row.id,
+      userId: row.user_id,
+      nonce,
+      expires,
+    });
+    return `${this.config.baseUrl}/kyc/verify/${token}`;
+  }
+
+  /** Personal data is sealed at rest, bound to its row and column (a copy onto another row does not open). */
+  private seal(id: string, column: PersonalColumn, value: object): string {
+    return this.deps.sealer.seal(JSON.stringify(value), `kyc_verifications.${column}:${id}`);
+  }
+
+  private open<T>(row: KycVerification, column: PersonalColumn): T | null {
+    const sealed = row[column];
+    return sealed === null
+      ? null
+      : (JSON.parse(this.deps.sealer.open(sealed, `kyc_verifications.${column}:${row.id}`)) as T);
+  }
+
+  private reviewItem(row: KycVerification) {
+    return {
+      object: 'kyc_review' as const,
+      id: row.id,
+      organization_id: row.organization_id,
+      user_id: row.user_id,
+      status: row.status,
+      document_type: row.document_type,
+      issuing_country: row.issuing_country,
+      extracted: this.extractedOf(row) as Record<string, string>,
+      information: this.open<Record<string, string>>(row, 'information') ?? {},
+      national_id_submitted: row.national_id_digest !== null,
+      face_scan_at: row.face_scan_at === null ? null : new Date(row.face_scan_at).toISOString(),
+      submitted_at: row.submitted_at === null ? null : new Date(row.submitted_at).toISOString(),
+    };
+  }
+}
+
+/** Base64 (standard or URL-safe, an optional `data:` prefix and line breaks allowed) to bytes. */
+export function decodeBase64Image(value: string): Buffer {
+  const body = value.replace(/^data:[\w/+.-]+;base64,/, '').replace(/\s+/g, '');
+  if (body === '' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(body) || body.length % 4 === 1)
+    throw invalidRequest('The image must be base64-encoded.', {
+      image: 'must be base64-encoded image bytes',
+    });
+  return Buffer.from(body, /[-_]/.test(body) ? 'base64url' : 'base64');
+}

@@ -1,0 +1,241 @@
+import type { Clock } from '../../core/clock.ts';
+import { digest, matchesDigest } from '../../core/crypto.ts';
+import { ApiError } from '../../core/errors.ts';
+import { newId, newSecret } from '../../core/ids.ts';
+import type { Db } from '../../db/index.ts';
+import type { Client, Organization } from '../../db/schema.ts';
+import * as store from './store.ts';
+
+export type Mode = 'sandbox' | 'production';
+
+export const modeOf = (livemode: boolean | number): Mode => (livemode ? 'production' : 'sandbox');
+export const livemodeOf = (mode: Mode): number => (mode === 'production' ? 1 : 0);
+
+export interface Credentials {
+  client_id: string;
+  client_secret: string;
+  api_key: string;
+}
+
+export interface CreatedOrganization {
+  organization_id: string;
+  sandbox: Credentials;
+  production: Credentials;
+}
+
+const CONFIDENTIAL_GRANTS = ['client_credentials', 'authorization_code', 'refresh_token'];
+const PUBLIC_GRANTS = ['authorization_code', 'refresh_token'];
+
+function apiKeyPrefix(mode: Mode): string {
+  return mode === 'production' ? 'sk_live_' : 'sk_test_';
+}
+
+function clientSecretPrefix(mode: Mode): string {
+  return mode === 'production' ? 'cs_live_' : 'cs_test_';
+}
+
+export class OrgService {
+  /** Called after any change that can end a token's validity (revocation, suspension). */
+  onAccessChanged: () => void = () => {};
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** An organization with, per mode, one confidential client and one API key. Secrets are returned once. */
+  async createOrganization(input: { name: string; billingEmail: string }): Promise<CreatedOrganization> {
+    const now = this.clock.now();
+    const organizationId = newId('org');
+    return this.db.transaction().execute(async (trx) => {
+      await store.insertOrganization(trx, {
+        id: organizationId,
+        name: input.name,
+        billing_email: input.billingEmail,
+        status: 'active',
+        subscription: 'none',
+        connect_email_subject: null,
+        connect_email_text: null,
+        connect_email_html: null,
+        created_at: now,
+        updated_at: now,
+      });
+      const credentials = async (mode: Mode): Promise<Credentials> => {
+        const client = await this.insertClient(trx, organizationId, {
+          mode,
+          type: 'confidential',
+          name: 'Default',
+        });
+        const apiKey = await this.insertApiKey(trx, organizationId, mode);
+        return {
+          client_id: client.client_id,
+          client_secret: client.client_secret as string,
+          api_key: apiKey.api_key,
+        };
+      };
+      return {
+        organization_id: organizationId,
+        sandbox: await credentials('sandbox'),
+        production: await credentials('production'),
+      };
+    });
+  }
+
+  async getOrganization(id: string): Promise<Organization> {
+    const org = await store.findOrganization(this.db, id);
+    if (!org) throw new ApiError(404, 'not_found', `No organization ${id}.`);
+    return org;
+  }
+
+  async countOrganizations(): Promise<number> {
+    return store.countOrganizations(this.db);
+  }
+
+  async updateOrganization(
+    id: string,
+    changes: {
+      status?: 'active' | 'suspended';
+      subscription?: 'active' | 'none';
+      name?: string;
+      billingEmail?: string;
+      connectEmail?: { subject: string | null; text: string | null; html: string | null };
+    },
+  ): Promise<Organization> {
+    await this.getOrganization(id);
+    await store.updateOrganization(this.db, id, {
+      ...(changes.status ? { status: changes.status } : {}),
+      ...(changes.subscription ? { subscription: changes.subscription } : {}),
+      ...(changes.name ? { name: changes.name } : {}),
+      ...(changes.billingEmail ? { billing_email: changes.billingEmail } : {}),
+      ...(changes.connectEmail
+        ? {
+            connect_email_subject: changes.connectEmail.subject,
+            connect_email_text: changes.connectEmail.text,
+            connect_email_html: changes.connectEmail.html,
+          }
+        : {}),
+      updated_at: this.clock.now(),
+    });
+    if (changes.status) this.onAccessChanged();
+    return this.getOrganization(id);
+  }
+
+  async createClient(
+    organizationId: string,
+    input: { mode: Mode; type: 'confidential' | 'public'; name?: string; redirectUris?: string[] },
+  ): Promise<{ client_id: string; client_secret: string | null; type: string; mode: Mode }> {
+    await this.getOrganization(organizationId);
+    const created = await this.insertClient(this.db, organizationId, input);
+    return { ...created, type: input.type, mode: input.mode };
+  }
+
+  async rotateClientSecret(clientId: string): Promise<{ client_id: string; client_secret: string }> {
+    const client = await this.activeClient(clientId);
+    if (client.type === 'public')
+      throw new ApiError(400, 'invalid_request', 'A public client has no secret.');
+    const secret = newSecret(clientSecretPrefix(modeOf(client.livemode)));
+    await store.updateClient(this.db, clientId, { secret_digest: digest(secret) });
+    return { client_id: clientId, client_secret: secret };
+  }
+
+  /** Revokes the client and every token it minted. */
+  async revokeClient(clientId: string): Promise<{ client_id: string; status: 'revoked' }> {
+    await this.activeClient(clientId);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      await store.updateClient(trx, clientId, { status: 'revoked', revoked_at: now });
+      await store.revokeClientTokens(trx, clientId, now);
+    });
+    this.onAccessChanged();
+    return { client_id: clientId, status: 'revoked' };
+  }
+
+  async createApiKey(
+    organizationId: string,
+    mode: Mode,
+  ): Promise<{ id: string; api_key: string; mode: Mode }> {
+    await this.getOrganization(organizationId);
+    return { ...(await this.insertApiKey(this.db, organizationId, mode)), mode };
+  }
+
+  /** Replaces every active key of that mode with a new one; the old keys stop at once. */
+  async rotateApiKey(
+    organizationId: string,
+    mode: Mode,
+  ): Promise<{ id: string; api_key: string; mode: Mode }> {
+    await this.getOrganization(organizationId);
+    return this.db.transaction().execute(async (trx) => {
+      await store.revokeActiveApiKeys(trx, organizationId, livemodeOf(mode), this.clock.now());
+      return { ...(await this.insertApiKey(trx, organizationId, mode)), mode };
+    });
+  }
+
+  async findClient(clientId: string): Promise<Client | undefined> {
+    return store.findClient(this.db, clientId);
+  }
+
+  /** Checks a client's secret in constant time. */
+  secretMatches(client: Client, secret: string): boolean {
+    return client.secret_digest !== null && matchesDigest(secret, client.secret_digest);
+  }
+
+  /** The organization and mode of an active v1 API key, or null. */
+  async authenticateApiKey(
+    key: string,
+  ): Promise<{ organizationId: string; livemode: boolean; keyId: string } | null> {
+    // Lookup by digest: the key has 256 bits of entropy, so the indexed lookup leaks nothing useful.
+    const row = await store.findApiKeyByDigest(this.db, digest(key));
+    if (!row || row.status !== 'active') return null;
+    return { organizationId: row.organization_id, livemode: row.livemode === 1, keyId: row.id };
+  }
+
+  private async activeClient(clientId: string): Promise<Client> {
+    const client = await store.findClient(this.db, clientId);
+    if (!client || client.status !== 'active')
+      throw new ApiError(404, 'not_found', `No active client ${clientId}.`);
+    return client;
+  }
+
+  private async insertClient(
+    db: Parameters<typeof store.insertClient>[0],
+    organizationId: string,
+    input: { mode: Mode; type: 'confidential' | 'public'; name?: string; redirectUris?: string[] },
+  ): Promise<{ client_id: string; client_secret: string | null }> {
+    const clientId = newId('cli');
+    const secret = input.type === 'confidential' ? newSecret(clientSecretPrefix(input.mode)) : null;
+    await store.insertClient(db, {
+      id: clientId,
+      organization_id: organizationId,
+      livemode: livemodeOf(input.mode),
+      name: input.name ?? 'Default',
+      type: input.type,
+      secret_digest: secret ? digest(secret) : null,
+      grant_types: JSON.stringify(input.type === 'confidential' ? CONFIDENTIAL_GRANTS : PUBLIC_GRANTS),
+      redirect_uris: JSON.stringify(input.redirectUris ?? []),
+      status: 'active',
+      created_at: this.clock.now(),
+      revoked_at: null,
+    });
+    return { client_id: clientId, client_secret: secret };
+  }
+
+  private async insertApiKey(
+    db: Parameters<typeof store.insertApiKey>[0],
+    organizationId: string,
+    mode: Mode,
+  ): Promise<{ id: string; api_key: string }> {
+    const id = newId('key');
+    const key = newSecret(apiKeyPrefix(mode));
+    await store.insertApiKey(db, {
+      id,
+      organization_id: organizationId,
+      livemode: livemodeOf(mode),
+      key_digest: digest(key),
+      key_prefix: key.slice(0, 12),
+      status: 'active',
+      created_at: this.clock.now(),
+      revoked_at: null,
+    });
+    return { id, api_key: key };
+  }
+}

@@ -1,0 +1,83 @@
+import type { Insertable } from 'kysely';
+import type { Executor } from '../../db/index.ts';
+import type {
+  ApiKey,
+  ApiKeysTable,
+  Client,
+  ClientsTable,
+  NewOrganization,
+  Organization,
+  OrganizationUpdate,
+} from '../../db/schema.ts';
+
+export async function insertOrganization(db: Executor, row: NewOrganization): Promise<void> {
+  await db.insertInto('organizations').values(row).execute();
+}
+
+export async function findOrganization(db: Executor, id: string): Promise<Organization | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countOrganizations(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function updateOrganization(
+  db: Executor,
+  id: string,
+  changes: OrganizationUpdate,
+): Promise<void> {
+  await db.updateTable('organizations').set(changes).where('id', '=', id).execute();
+}
+
+export async function insertClient(db: Executor, row: Insertable<ClientsTable>): Promise<void> {
+  await db.insertInto('clients').values(row).execute();
+}
+
+export async function findClient(db: Executor, id: string): Promise<Client | undefined> {
+  return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateClient(db: Executor, id: string, changes: Partial<Client>): Promise<void> {
+  await db.updateTable('clients').set(changes).where('id', '=', id).execute();
+}
+
+export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function findApiKeyByDigest(db: Executor, keyDigest: string): Promise<ApiKey | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_digest', '=', keyDigest).executeTakeFirst();
+}
+
+export async function findApiKey(db: Executor, id: string): Promise<ApiKey | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function revokeActiveApiKeys(
+  db: Executor,
+  organizationId: string,
+  livemode: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ status: 'revoked', revoked_at: now })
+    .where('organization_id', '=', organizationId)
+    .where('livemode', '=', livemode)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+export async function revokeClientTokens(db: Executor, clientId: string, now: number): Promise<void> {
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,209 @@
+import pg from 'pg';
+import type { AppContext } from '../context.ts';
+import { HOUR } from '../core/clock.ts';
+import type { ClaimedDelivery } from '../domains/events/delivery.ts';
+import { DELIVERIES_CHANNEL } from '../domains/events/service.ts';
+
+export interface WorkerLog {
+  info(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+const consoleLog: WorkerLog = {
+  info: (fields, message) =>
+    process.stdout.write(`${JSON.stringify({ level: 'info', msg: message, ...fields })}\n`),
+  error: (fields, message) =>
+    process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...fields })}\n`),
+};
+
+/** Periodic chores of the worker role, each run at most once per interval. */
+const SWEEP_INTERVAL_MS = HOUR;
+
+/**
+ * The worker role: delivers webhooks and runs the periodic sweeps. Deliveries are claimed from the
+ * database under a lease (see events/store.ts `claimDue`), so any number of workers can run, and a
+ * delivery held by a worker that dies is claimed again when its lease ends: at-least-once.
+ *
+ * `start()` runs the loop until `stop()`; `runOnce()` is one deterministic pass for tests: it
+ * delivers everything due at the clock's current time and returns when all of it is recorded.
+ */
+export class Worker {
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  /** Attempts not yet recorded. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Of those, the ones still talking to their receiver. */
+  private sending = 0;
+  private wake: (() => void) | null = null;
+  private idle = false;
+  /** Set by a wake-up that came while the loop was busy, so that it is not lost. */
+  private wakeRequested = false;
+  private listening: Promise<unknown> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+  private lastSweep = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: WorkerLog = consoleLog,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    // An event emitted in this process wakes an idle loop; the claim then queues behind the
+    // emitting transaction on SQLite's single connection, so it sees the new deliveries.
+    const wakeIfIdle = () => {
+      this.wakeRequested = true;
+      if (this.idle) setImmediate(() => this.wake?.());
+    };
+    const unsubscribe = this.ctx.events.onEmit(wakeIfIdle);
+    // On PostgreSQL, events emitted by other processes announce themselves on commit.
+    const listener = this.ctx.dialect === 'postgres' ? this.listen(wakeIfIdle) : null;
+    this.listening = listener ?? Promise.resolve();
+    this.unsubscribe = () => {
+      unsubscribe();
+      void listener?.then((client) => client?.end()).catch(() => {});
+    };
+    this.loopDone = this.loop();
+  }
+
+  /** Resolves once the worker hears other processes' new deliveries (PostgreSQL LISTEN), or polls only. */
+  async ready(): Promise<void> {
+    await this.listening;
+  }
+
+  /** Stops claiming, then waits for the attempts in flight to be recorded. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake?.();
+    await this.loopDone;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Delivers every delivery due now, waits for each to be recorded, and runs due sweeps. */
+  async runOnce(): Promise<number> {
+    const { concurrency } = this.ctx.config.webhooks;
+    let attempted = 0;
+    for (;;) {
+      const claimed = await this.ctx.events.deliveries.claim(concurrency);
+      if (claimed.length === 0) break;
+      attempted += claimed.length;
+      await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+    }
+    await this.sweep();
+    return attempted;
+  }
+
+  private async loop(): Promise<void> {
+    const { concurrency, pollIntervalMs } = this.ctx.config.webhooks;
+    const half = Math.floor(concurrency / 2);
+    while (this.running) {
+      // A wake-up from here on may announce deliveries this claim does not see yet: keep it.
+      this.wakeRequested = false;
+      let claimed: ClaimedDelivery[] = [];
+      // Requests in flight are bounded by `concurrency`; attempts awaiting their record by as much again.
+      const free = Math.min(concurrency - this.sending, 2 * concurrency - this.inFlight.size);
+      if (free > 0) {
+        try {
+          claimed = await this.ctx.events.deliveries.claim(free);
+        } catch (error) {
+          this.log.error({ err: String(error) }, 'claiming deliveries failed');
+        }
+        for (const delivery of claimed) {
+          this.sending++;
+          const sent = () => {
+            this.sending--;
+            // Half the capacity came free: claim again (in one batch) without waiting for the poll.
+            if (this.sending === half) this.wake?.();
+          };
+          const attempt = this.attempt(delivery, sent).finally(() => {
+            this.inFlight.delete(attempt);
+            if (this.inFlight.size === concurrency) this.wake?.();
+          });
+          this.inFlight.add(attempt);
+        }
+      }
+      await this.sweep();
+      // Found work and room for more: look again at once. Idle: wait for the poll. Busy: wait
+      // until half the slots are free, so that claims come in batches.
+      const busy = this.sending > half || this.inFlight.size >= 2 * concurrency;
+      if (busy || (claimed.length === 0 && !this.wakeRequested)) {
+        this.idle = claimed.length === 0;
+        await this.pause(pollIntervalMs);
+        this.idle = false;
+      }
+    }
+  }
+
+  /** One attempt, recorded; `onSent` is called exactly once, when the receiver is done with. */
+  private async attempt(delivery: ClaimedDelivery, onSent: () => void = () => {}): Promise<void> {
+    let sentCalled = false;
+    const sent = () => {
+      if (!sentCalled) {
+        sentCalled = true;
+        onSent();
+      }
+    };
+    try {
+      const outcome = await this.ctx.events.deliveries.attempt(delivery, sent);
+      if (outcome !== 'succeeded' && outcome !== 'lost') {
+        this.log.info({ delivery_id: delivery.id, event_id: delivery.event_id, outcome }, 'webhook attempt');
+      }
+    } catch (error) {
+      // The lease ends and another pass retries it; nothing is dropped.
+      this.log.error({ delivery_id: delivery.id, err: String(error) }, 'webhook attempt failed to record');
+    } finally {
+      sent();
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    const now = this.ctx.clock.now();
+    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    try {
+      const pruned = await this.ctx.events.pruneExpired();
+      const tokens = await this.ctx.auth.sweepExpired();
+      if (pruned > 0 || tokens > 0)
+        this.log.info({ events: pruned, access_tokens: tokens }, 'retention sweep');
+    } catch (error) {
+      this.log.error({ err: String(error) }, 'retention sweep failed');
+    }
+  }
+
+  /** A dedicated connection LISTENing for new deliveries; polling still covers anything it misses. */
+  private async listen(onNotify: () => void): Promise<pg.Client | null> {
+    const url = new URL(this.ctx.config.databaseUrl);
+    url.searchParams.delete('schema');
+    const client = new pg.Client({ connectionString: url.toString() });
+    try {
+      await client.connect();
+      client.on('notification', onNotify);
+      client.on('error', (error) =>
+        this.log.error({ err: String(error) }, 'LISTEN connection failed; polling'),
+      );
+      await client.query(`LISTEN ${DELIVERIES_CHANNEL}`);
+      return client;
+    } catch (error) {
+      this.log.error({ err: String(error) }, 'LISTEN unavailable; polling');
+      await client.end().catch(() => {});
+      return null;
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}

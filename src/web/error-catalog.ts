@@ -1,0 +1,113 @@
+/** Every error code the API answers with, and when. Rendered at /docs/errors; `docs` links point here. */
+export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
+  {
+    code: 'invalid_request',
+    status: 400,
+    when: 'A field is missing, malformed or too long; `field_errors` names each one.',
+  },
+  {
+    code: 'unsupported_grant_type',
+    status: 400,
+    when: 'Token endpoint: grant_type is not client_credentials.',
+  },
+  {
+    code: 'unauthorized_client',
+    status: 400,
+    when: 'Token endpoint: this client cannot use the grant (public clients).',
+  },
+  { code: 'invalid_client', status: 401, when: 'Token endpoint: unknown client or bad credentials.' },
+  { code: 'access_denied', status: 403, when: 'The organization is suspended.' },
+  {
+    code: 'rate_limited',
+    status: 429,
+    when: 'Too many requests; wait for the number of seconds in Retry-After.',
+  },
+  { code: 'unauthorized', status: 401, when: 'Missing, unknown or expired bearer token on a platform call.' },
+  {
+    code: 'client_credentials_required',
+    status: 400,
+    when: 'A connection (user) token was used where a platform token is needed.',
+  },
+  {
+    code: 'invalid_phone',
+    status: 400,
+    when: 'Connect start: the phone number is not a valid E.164 number.',
+  },
+  {
+    code: 'invalid_connect_attempt',
+    status: 400,
+    when: 'Connect verify: the attempt is unknown, already used, or locked after too many wrong codes.',
+  },
+  { code: 'invalid_code', status: 401, when: 'Connect verify: the code is wrong or has expired.' },
+  {
+    code: 'invalid_refresh_token',
+    status: 401,
+    when: 'Connect refresh: the refresh token is unknown, expired, rotated out or revoked.',
+  },
+  {
+    code: 'connection_not_found',
+    status: 404,
+    when: 'No connection for that user under the calling client.',
+  },
+  { code: 'auth_provider_error', status: 502, when: 'The code could not be sent; try again.' },
+  {
+    code: 'auth_unavailable',
+    status: 503,
+    when: 'Authentication is temporarily unavailable; retry shortly.',
+  },
+  { code: 'not_found', status: 404, when: 'No such route or resource.' },
+  {
+    code: 'method_not_allowed',
+    status: 405,
+    when: 'The path exists but not with this method; see the Allow header.',
+  },
+  {
+    code: 'unsupported_media_type',
+    status: 415,
+    when: 'The body is not application/json (or form-encoded on the token endpoint).',
+  },
+  { code: 'payload_too_large', status: 413, when: 'The body is larger than the limit.' },
+  {
+    code: 'endpoint_disabled',
+    status: 409,
+    when: 'Webhook endpoints: the endpoint is disabled; PATCH it with status active first.',
+  },
+  {
+    code: 'document_unreadable',
+    status: 422,
+    when: 'KYC upload: the photo could not be read as the document (blurry, cut off, no barcode or machine-readable lines); the message says what to retake.',
+  },
+  { code: 'document_expired', status: 422, when: 'KYC upload: the document has expired.' },
+  {
+    code: 'user_conflict',
+    status: 409,
+    when: 'KYC upload: this document is already verified for another user of the organization.',
+  },
+  {
+    code: 'invalid_kyc_state',
+    status: 409,
+    when: 'KYC: the verification is not in a status that takes this call (e.g. a back before the front, documents once pending); read the state and follow it.',
+  },
+  {
+    code: 'verification_error',
+    status: 502,
+    when: 'KYC: the document check or the review could not be reached; try again.',
+  },
+  { code: 'sandbox_only', status: 403, when: 'KYC simulate: the call needs a test-mode credential.' },
+  {
+    code: 'invalid_reason',
+    status: 400,
+    when: 'KYC simulate and review: the reason names an internal provider, identifier, address or link.',
+  },
+  {
+    code: 'face_scan_failed',
+    status: 422,
+    when: 'Hosted verification page: the face scan frames were missing, blank or not from a live camera.',
+  },
+  {
+    code: 'session_expired',
+    status: 401,
+    when: 'Hosted verification page: the page was opened too long ago or from an older link; reopen the newest iframe_url.',
+  },
+  { code: 'internal_error', status: 500, when: 'Something went wrong on our side; retry later.' },
+];

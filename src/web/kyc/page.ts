@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { errorResponses } from '../../core/schemas.ts';
+import type { InformationField } from '../../domains/kyc/fields.ts';
+import type { PageView } from '../../domains/kyc/service.ts';
+import { escapeHtml } from '../html.ts';
+import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
+
+/**
+ * Who may frame the hosted page (CSP `frame-ancestors`). The organization's embed origins decide
+ * once that endpoint exists; until then only loopback origins, for local development and tests.
+ */
+export const LOOPBACK_ANCESTORS = ['http://localhost:*', 'http://127.0.0.1:*'];
+
+export function frameAncestors(_organizationId: string | null): string[] {
+  return LOOPBACK_ANCESTORS;
+}
+
+const LABELS: Record<InformationField, string> = {
+  first_name: 'First name',
+  last_name: 'Last name',
+  date_of_birth: 'Date of birth (YYYY-MM-DD)',
+  national_id_number: 'Social Security number',
+  phone_number: 'Phone number (e.g. +14155550123)',
+  address_line1: 'Address',
+  address_line2: 'Address line 2',
+  address_city: 'City',
+  address_region: 'State, province or region',
+  address_postal_code: 'Postal code',
+  address_country: 'Country (two letters, e.g. US)',
+};
+
+const MESSAGES = {
+  awaiting_documents: {
+    title: 'Photograph your document',
+    text: 'Upload photos of the front and back of your ID (or your passport photo page) in the app, then come back here.',
+  },
+  pending: { title: 'Thank you', text: 'We are checking your details. You can close this page.' },
+  approved: { title: 'You are verified', text: 'Your identity has been verified. You can close this page.' },
+  rejected: { title: 'We could not verify your identity', text: 'You can close this page.' },
+} as const;
+
+function securityHeaders(reply: FastifyReply, nonce: string, organizationId: string | null): void {
+  reply
+    .header(
+      'content-security-policy',
+      [
+        "default-src 'none'",
+        `script-src 'nonce-${nonce}'`,
+        `style-src 'nonce-${nonce}'`,
+        "img-src 'self' data: blob:",
+        "media-src 'self' blob: mediastream:",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        `frame-ancestors ${frameAncestors(organizationId).join(' ')}`,
+      ].join('; '),
+    )
+    // The link carries a credential: never leak it in a Referer, never cache the page.
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .header('permissions-policy', 'camera=(self), microphone=(self)')
+    .type('text/html; charset=utf-8');
+}
+
+function layout(nonce: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Verify your identity</title><style nonce="${nonce}">${PAGE_STYLE}</style></head>
+<body>${body}</body></html>`;
+}
+
+function field(name: InformationField, value: string | undefined, required: boolean): string {
+  const type = name === 'date_of_birth' ? 'text' : name === 'phone_number' ? 'tel' : 'text';
+  const extra = name === 'national_id_number' ? ' autocomplete="off" inputmode="numeric"' : '';
+  return `<label for="f_${name}">${escapeHtml(LABELS[name])}</label>
+<input id="f_${name}" name="${name}" type="${type}" value="${escapeHtml(value ?? '')}"${required ? ' required' : ''}${extra}>
+<p class="field-error" data-error-for="${name}"></p>`;
+}
+
+export function renderPage(view: PageView, nonce: string): string {
+  const row = view.verification;
+  const status = row.status;
+  const reason = row.reason ? `<p class="reason">${escapeHtml(row.reason)}</p>` : '';
+  if (status !== 'needs_information' && status !== 'requires_verification') {
+    const message = MESSAGES[status];
+    return layout(
+      nonce,
+      `<main id="kyc" data-status="${escapeHtml(status)}"><h1>${escapeHtml(message.title)}</h1>${status === 'pending' || status === 'approved' ? '' : reason}<p>${escapeHtml(message.text)}</p></main>`,
+    );
+  }
+  const prefilled = Object.entries(view.prefill) as [InformationField, string][];
+  const confirm =
+    prefilled.length > 0
+      ? `<fieldset><legend>Check your details</legend><p class="hint">We read these from your document. Correct anything that is wrong.</p>${prefilled.map(([name, value]) => field(name, value, true)).join('')}</fieldset>`
+      : '';
+  const required =
+    view.required.length > 0
+      ? `<fieldset><legend>A few more details</legend>${view.required.map((name) => field(name, undefined, name !== 'address_line2')).join('')}</fieldset>`
+      : '';
+  const faceScan = view.faceScan
+    ? `<fieldset id="face"><legend>Face scan</legend>
+<p class="hint">We take a few pictures of your face to match it with your document. Allow camera access when asked.</p>
+<video id="camera" playsinline muted></video>
+<button type="button" id="scan">Start face scan</button>
+<p id="scan-status" role="status"></p></fieldset>`
+    : '';
+  return layout(
+    nonce,
+    `<main id="kyc" data-status="${escapeHtml(status)}" data-session="${escapeHtml(view.sessionToken)}" data-face-scan="${view.faceScan ? '1' : '0'}">
+<h1>Verify your identity</h1>${reason}
+<form id="details" novalidate>${confirm}${required}${faceScan}
+<p id="form-error" class="form-error" role="alert"></p>
+<button type="submit" id="finish">Finish</button></form>
+<section id="done" hidden><h2>Thank you</h2><p>We are checking your details. You can close this page.</p></section>
+</main><script nonce="${nonce}">${PAGE_SCRIPT}</script>`,
+  );
+}
+
+function renderLinkProblem(nonce: string, problem: 'malformed' | 'expired' | 'superseded'): string {
+  const text =
+    problem === 'malformed'
+      ? 'This verification link is not valid.'
+      : 'This verification link has expired or was replaced by a newer one. Return to the app to continue.';
+  return layout(
+    nonce,
+    `<main id="kyc" data-status="link_${problem}"><h1>Link no longer valid</h1><p>${escapeHtml(text)}</p></main>`,
+  );
+}
+
+/** The hosted verification page behind `iframe_url`, and its form endpoint. */
+export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  app.get(
+    '/kyc/verify/:token',
+    { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const opened = await ctx.kyc.openPage((request.params as { token: string }).token);
+      if (typeof opened === 'string') {
+        securityHeaders(reply, nonce, null);
+        reply.code(opened === 'malformed' ? 404 : 410);
+        return renderLinkProblem(nonce, opened);
+      }
+      securityHeaders(reply, nonce, opened.verification.organization_id);
+      return renderPage(opened, nonce);
+    },
+  );
+
+  app.post(
+    '/kyc/verify/submit',
+    {
+      bodyLimit: ctx.config.kyc.uploadLimitBytes,
+      schema: {
+        hide: true,
+        body: Type.Object(
+          {
+            session: Type.String({ maxLength: 100 }),
+            fields: Type.Record(Type.String(), Type.String({ maxLength: 200 }), { maxProperties: 20 }),
+            frames: Type.Optional(Type.Array(Type.String({ maxLength: 2_000_000 }), { maxItems: 10 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: errorResponses(400, 401, 409, 422, 502),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { session: string; fields: Record<string, string>; frames?: string[] };
+      reply.header('cache-control', 'no-store');
+      return ctx.kyc.submitPage(body.session, {
+        fields: body.fields,
+        ...(body.frames ? { frames: body.frames } : {}),
+      });
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { AppContext } from '../context.ts';
+import { ping } from '../db/index.ts';
+
+/** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
+async function operations(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'purser_' });
+  const requests = new Counter({
+    name: 'purser_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'purser_http_request_duration_seconds',
+    help: 'HTTP request latency by route and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  // Label sets resolved once per route, method and status: prom-client hashes labels on every
+  // call otherwise, which shows on the hottest routes.
+  const series = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+  const seriesOf = (route: string, method: string, status: number) => {
+    const key = `${route} ${method} ${status}`;
+    let found = series.get(key);
+    if (!found) {
+      const counter = requests.labels(route, method, String(status));
+      const histogram = latency.labels(route, method);
+      found = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
+      series.set(key, found);
+    }
+    return found;
+  };
+
+  // Each route gets its own hook that knows its path (reading `request.routeOptions` builds an
+  // object per call); requests no route matched share one label.
+  type Measure = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
+  const measure =
+    (route: string): Measure =>
+    (request, reply, done) => {
+      const measured = seriesOf(route, request.method, reply.statusCode);
+      measured.count();
+      measured.observe(reply.elapsedTime / 1000);
+      done();
+    };
+  app.addHook('onRoute', (route) => {
+    const own = route.onResponse ? [route.onResponse].flat() : [];
+    route.onResponse = [...own, measure(route.url) as onResponseHookHandler];
+  });
+  const unmatched = measure('unmatched');
+  app.addHook('onResponse', (request, reply, done) =>
+    request.is404 ? unmatched(request, reply, done) : done(),
+  );
+
+  const hide = { schema: { hide: true } };
+  app.get('/healthz', hide, async () => ({ status: 'ok' }));
+  app.get('/readyz', hide, async (_request, reply) => {
+    try {
+      await ping(ctx.db);
+      return { status: 'ready', database: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+  app.get('/metrics', hide, async (_request, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+}
+
+/** Not encapsulated: the metrics hook must see every route of the app. */
+export const operationsRoutes = fp(operations, { name: 'operations' });

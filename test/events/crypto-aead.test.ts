@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Aead, loadAead } from '../../src/core/crypto-aead.ts';
+import { migrateToLatest, openDatabase } from '../../src/db/index.ts';
+import { instanceSecret } from '../../src/db/instance-secrets.ts';
+import { freshDatabaseUrl } from '../helpers/harness.ts';
+
+describe('AES-256-GCM sealing', () => {
+  it('seals and opens, with a fresh IV each time and the key id in the value', () => {
+    const aead = new Aead(randomBytes(32));
+    const a = aead.seal('whsec_abc', 'wh_1');
+    const b = aead.seal('whsec_abc', 'wh_1');
+    expect(a).not.toBe(b);
+    expect(a.split('.')[1]).toBe(aead.keyId);
+    expect(aead.open(a, 'wh_1')).toBe('whsec_abc');
+  });
+
+  it('refuses a value moved to another row, altered, or sealed under an unknown key', () => {
+    const aead = new Aead(randomBytes(32));
+    const sealed = aead.seal('whsec_abc', 'wh_1');
+    expect(() => aead.open(sealed, 'wh_2')).toThrow();
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('tampered').toString('base64url');
+    expect(() => aead.open(parts.join('.'), 'wh_1')).toThrow();
+    expect(() => new Aead(randomBytes(32)).open(sealed, 'wh_1')).toThrow(/unknown key/);
+  });
+
+  it('rotates: a new key seals, the previous one still opens what it sealed', () => {
+    const oldKey = randomBytes(32);
+    const sealed = new Aead(oldKey).seal('whsec_old', 'wh_1');
+    const rotated = new Aead(randomBytes(32), [oldKey]);
+    expect(rotated.open(sealed, 'wh_1')).toBe('whsec_old');
+    expect(rotated.seal('x', 'wh_1').split('.')[1]).not.toBe(sealed.split('.')[1]);
+  });
+
+  it('without ENCRYPTION_KEY on SQLite, generates a key file beside the database once, with a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'purser-aead-'));
+    try {
+      const warnings: string[] = [];
+      const settings = {
+        encryptionKey: null,
+        encryptionPreviousKeys: [],
+        databaseUrl: `sqlite:${join(dir, 'p.db')}`,
+      };
+      const unused = () => Promise.reject(new Error('SQLite keeps its key in a file'));
+      const first = await loadAead(settings, unused, (w) => warnings.push(w));
+      const second = await loadAead(settings, unused, (w) => warnings.push(w));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/ENCRYPTION_KEY/);
+      expect(second.open(first.seal('s', 'r'), 'r')).toBe('s');
+      expect(Buffer.from(readFileSync(join(dir, 'p.db.key'), 'utf8').trim(), 'base64')).toHaveLength(32);
+      expect(statSync(join(dir, 'p.db.key')).mode & 0o077).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('on PostgreSQL without a key, generates one key in the database, shared by every process, with a warning', async () => {
+    const database = freshDatabaseUrl();
+    const handle = await openDatabase(database.url);
+    try {
+      await migrateToLatest(handle);
+      const warnings: string[] = [];
+      const settings = {
+        encryptionKey: null,
+        encryptionPreviousKeys: [],
+        databaseUrl: 'postgres://db/purser',
+      };
+      const stored = () =>
+        instanceSecret(handle.db, 'encryption_key', () => randomBytes(32).toString('base64'), 0);
+      const first = await loadAead(settings, stored, (w) => warnings.push(w));
+      const second = await loadAead(settings, stored, (w) => warnings.push(w));
+      expect(warnings).toEqual([expect.stringMatching(/ENCRYPTION_KEY is not set/)]);
+      expect(second.open(first.seal('s', 'r'), 'r')).toBe('s');
+      expect(first.deriveKey('kyc-links').equals(second.deriveKey('kyc-links'))).toBe(true);
+      expect(first.deriveKey('kyc-links').equals(first.deriveKey('other'))).toBe(false);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+
+  it('refuses a configured key that is not 32 bytes', async () => {
+    await expect(
+      loadAead(
+        { encryptionKey: 'c2hvcnQ=', encryptionPreviousKeys: [], databaseUrl: 'sqlite::memory:' },
+        () => Promise.reject(new Error('not used')),
+        () => {},
+      ),
+    ).rejects.toThrow(/32 bytes/);
+  });
+});

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
+import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
+import type { TestApp } from '../../helpers/harness.ts';
+import {
+  docs,
+  expectError,
+  expectState,
+  getState,
+  type KycUser,
+  newUser,
+  simulate,
+  startKycApp,
+  upload,
+} from './helpers.ts';
+
+let t: TestApp;
+let org: CreatedOrganization;
+let sandbox: string;
+
+beforeAll(async () => {
+  t = await startKycApp();
+  org = await t.createOrg();
+  sandbox = await t.platformToken(org.sandbox);
+});
+afterAll(async () => {
+  await t.close();
+  await closeReader();
+});
+
+describe('GET /api/v2/kyc', () => {
+  it('starts at awaiting_documents with an iframe_url and nothing else', async () => {
+    const u = await newUser(t, sandbox);
+    const body = expectState(await getState(t, u), 'awaiting_documents');
+    expect(Object.keys(body).sort()).toEqual(['iframe_url', 'object', 'status']);
+    expect(body.iframe_url).toMatch(/^http:\/\/purser\.test\/kyc\/verify\/kyc_/);
+  });
+
+  it('issues a fresh iframe_url on every read', async () => {
+    const u = await newUser(t, sandbox);
+    const a = expectState(await getState(t, u), 'awaiting_documents');
+    const b = expectState(await getState(t, u), 'awaiting_documents');
+    expect(a.iframe_url).not.toBe(b.iframe_url);
+  });
+
+  it('answers 404 connection_not_found for a user not connected to the calling client', async () => {
+    const u = await newUser(t, sandbox);
+    const other = await t.createOrg('Other');
+    const otherToken = await t.platformToken(other.sandbox);
+    expectError(await getState(t, { token: otherToken, userId: u.userId }), 404, 'connection_not_found');
+    // The same organization's production client does not see the sandbox user either.
+    const live = await t.platformToken(org.production);
+    expectError(await getState(t, { token: live, userId: u.userId }), 404, 'connection_not_found');
+    expectError(await getState(t, { token: sandbox, userId: 'usr_unknown' }), 404, 'connection_not_found');
+  });
+
+  it('answers 401 without a platform token and 400 without user_id', async () => {
+    expectError(await t.call('GET', '/api/v2/kyc?user_id=usr_x'), 401, 'unauthorized');
+    const res = await t.call('GET', '/api/v2/kyc', { token: sandbox });
+    expect(expectError(res, 400, 'invalid_request').field_errors).toHaveProperty('user_id');
+  });
+});
+
+describe('US driver licence: front, then back (branch point)', () => {
+  let u: KycUser;
+  beforeAll(async () => {
+    u = await newUser(t, sandbox);
+  });
+
+  it('front accepted stays awaiting_documents, with warnings and extracted', async () => {
+    const body = expectState(await upload(t, u, 'front', await docs.usFront()), 'awaiting_documents');
+    expect(body.warnings).toEqual([]);
+    expect(body.extracted).toMatchObject({ document_type: 'drivers_license', issuing_country: 'US' });
+    expect(body.extracted).not.toHaveProperty('national_id_number');
+    expect(body.iframe_url).toEqual(expect.any(String));
+  });
+
+  it('back reads the barcode and asks for the national id number only', async () => {
+    const body = expectState(await upload(t, u, 'back', await docs.usBack()), 'needs_information');
+    expect(body.required_fields).toEqual(['national_id_number']);
+    expect(body.extracted).toMatchObject({
+      first_name: 'JORDAN',
+      last_name: 'SAMPLE',
+      date_of_birth: '1990-01-15',
+      address_line1: '123 MAIN ST',
+      address_city: 'SACRAMENTO',
+      address_region: 'CA',
+      address_postal_code: '95823',
+      address_country: 'US',
+      document_number: 'D1234567',
+      document_type: 'drivers_license',
+      issuing_country: 'US',
+    });
+    expect(body.extracted).not.toHaveProperty('national_id_number');
+    expect(body.reason).toEqual(expect.any(String));
+    // What the reader extracted is sealed at rest: no name, address or document number in the row.
+    const row = await t.ctx.db
+      .selectFrom('kyc_verifications')
+      .select(['front_extracted', 'back_extracted'])
+      .where('user_id', '=', u.userId)
+      .executeTakeFirstOrThrow();
+    for (const plain of ['SAMPLE', 'SACRAMENTO', 'D1234567', '1990-01-15']) {
+      expect(JSON.stringify(row)).not.toContain(plain);
+    }
+    // The poll reports the same status, without upload-only fields.
+    const polled = expectState(await getState(t, u), 'needs_information');
+    expect(polled.required_fields).toEqual(['national_id_number']);
+    expect(polled).not.toHaveProperty('extracted');
+    expect(polled).not.toHaveProperty('warnings');
+  });
+});
+
+describe('other documents at the branch point', () => {
+  it('a Canadian licence (JPEG) reads complete and goes to requires_verification', async () => {
+    const u = await newUser(t, sandbox);
+    expectState(
+      await upload(t, u, 'front', await docs.caFront(), { issuing_country: 'CA' }),
+      'awaiting_documents',
+    );
+    const body = expectState(
+      await upload(t, u, 'back', await docs.caBackJpeg(), { issuing_country: 'CA', mime_type: 'image/jpeg' }),
+      'requires_verification',
+    );
+    expect(body.extracted).toMatchObject({
+      last_name: 'TREMBLAY',
+      date_of_birth: '1985-11-03',
+      address_country: 'CA',
+    });
+    expect(body.iframe_url).toEqual(expect.any(String));
+  });
+
+  it('a US state ID works like a licence', async () => {
+    const u = await newUser(t, sandbox);
+    const extra = { document_type: 'state_id' };
+    expectState(await upload(t, u, 'front', await docs.usFront(), extra), 'awaiting_documents');
+    const body = expectState(
+      await upload(t, u, 'back', await docs.stateIdBack(), extra),
+      'needs_information',
+    );
+    expect(body.extracted?.document_number).toBe('S1112223');
+  });
+
+  it('a passport data page, uploaded as the front, is the branch point', async () => {
+    const u = await newUser(t, sandbox);
+    const body = expectState(
+      await upload(t, u, 'front', await docs.passport(), { document_type: 'passport' }),
+      'needs_information',
+    );
+    expect(body.extracted).toMatchObject({
+      last_name: 'SAMPLE',
+      first_name: 'JORDAN LEE',
+      document_number: 'X12345678',
+    });
+    expect(body.required_fields).toEqual([
+      'address_line1',
+      'address_city',
+      'address_region',
+      'address_postal_code',
+      'address_country',
+      'national_id_number',
+    ]);
+  });
+
+  it('a passport has no back: 400', async () => {
+    const u = await newUser(t, sandbox);
+    const res = await upload(t, u, 'back', await docs.passport(), { document_type: 'passport' });
+    expect(expectError(res, 400, 'invalid_request').field_errors).toHaveProperty('document_type');
+  });
+
+  it('an under-age holder is rejected at the branch point, with a user-safe reason', async () => {
+    const u = await newUser(t, sandbox);
+    await upload(t, u, 'front', await docs.usFront());
+    const body = expectState(await upload(t, u, 'back', await docs.usBackMinor()), 'rejected');
+    expect(body.reason).toMatch(/18/);
+    expect(body).not.toHaveProperty('iframe_url');
+  });
+});
+
+describe('document errors', () => {
+  it('422 document_expired for an expired licence, state unchanged', async () => {
+    const u = await newUser(t, sandbox);
+    await upload(t, u, 'front', await docs.usFront());
+    const error = expectError(
+      await upload(t, u, 'back', await docs.usBackExpired()),
+      422,
+      'document_expired',
+    );
+    expect(error.message).toMatch(/expired/i);
+    expectState(await getState(t, u), 'awaiting_documents');
+  });
+
+  it('422 document_unreadable for an image with no document, with the reason as message', async () => {
+    const u = await newUser(t, sandbox);
+    const error = expectError(
+      await upload(t, u, 'front', await docs.blank(), { mime_type: 'image/jpeg' }),
+      422,
+      'document_unreadable',
+    );
+    expect(error.message.length).toBeGreaterThan(10);
+  });
+
+  it('422 document_unreadable when the back has no barcode', async () => {
+    const u = await newUser(t, sandbox);
+    await upload(t, u, 'front', await docs.usFront());
+    expectError(await upload(t, u, 'back', await docs.usFront()), 422, 'document_unreadable');
+  });
+
+  it('400 for bad base64, bytes that are not an image, an unknown field, a bad mime type or country', async () => {
+    const u = await newUser(t, sandbox);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ image: '%%%not base64%%%' }, 'image'],
+      [{ image: Buffer.from('GIF89a................').toString('base64') }, 'image'],
+      [{ colour: 'red' }, 'colour'],
+      [{ mime_type: 'image/gif' }, 'mime_type'],
+      [{ issuing_country: 'us' }, 'issuing_country'],
+      [{ issuing_country: 'XX' }, 'issuing_country'],
+      [{ document_type: 'library_card' }, 'document_type'],
+    ];
+    for (const [extra, field] of cases) {
+      const res = await upload(t, u, 'front', (extra.image as string) ?? (await docs.usFront()), extra);
+      expect(expectError(res, 400, 'invalid_request').field_errors, JSON.stringify(extra)).toHaveProperty(
+        field,
+      );
+    }
+  });
+
+  it('409 invalid_kyc_state for a back before the front', async () => {
+    const u = await newUser(t, sandbox);
+    expectError(await upload(t, u, 'back', await docs.usBack()), 409, 'invalid_kyc_state');
+  });
+
+  it('400 when the back names another document type or country than the front', async () => {
+    const u = await newUser(t, sandbox);
+    await upload(t, u, 'front', await docs.usFront());
+    const res = await upload(t, u, 'back', await docs.usBack(), {
+      document_type: 'state_id',
+      issuing_country: 'CA',
+    });
+    const error = expectError(res, 400, 'invalid_request');
+    expect(Object.keys(error.field_errors).sort()).toEqual(['document_type', 'issuing_country']);
+  });
+
+  it('409 user_conflict when the document is already verified for another user of the organization', async () => {
+    const first = await newUser(t, sandbox);
+    await upload(t, first, 'front', await docs.usFront());
+    await upload(t, first, 'back', await docs.usBackOther());
+    expectState(await simulate(t, first, 'approved'), 'approved');
+
+    const second = await newUser(t, sandbox);
+    await upload(t, second, 'front', await docs.usFront());
+    expectError(await upload(t, second, 'back', await docs.usBackOther()), 409, 'user_conflict');
+    expectState(await getState(t, second), 'awaiting_documents');
+
+    // Another organization may verify the same document.
+    const other = await t.createOrg('Elsewhere');
+    const elsewhere = await newUser(t, await t.platformToken(other.sandbox));
+    await upload(t, elsewhere, 'front', await docs.usFront());
+    expectState(await upload(t, elsewhere, 'back', await docs.usBackOther()), 'needs_information');
+  });
+
+  it('409 invalid_kyc_state for uploads once approved, rejected or pending', async () => {
+    const u = await newUser(t, sandbox);
+    expectState(await simulate(t, u, 'approved'), 'approved');
+    expectError(await upload(t, u, 'front', await docs.usFront()), 409, 'invalid_kyc_state');
+    expectState(await simulate(t, u, 'rejected'), 'rejected');
+    expectError(await upload(t, u, 'front', await docs.usFront()), 409, 'invalid_kyc_state');
+  });
+
+  it('413 payload_too_large over the upload limit; images over the global JSON limit are accepted', async () => {
+    const small = await startKycApp({ KYC_UPLOAD_LIMIT_BYTES: String(1024 * 1024) });
+    try {
+      const o = await small.createOrg();
+      const u = await newUser(small, await small.platformToken(o.sandbox));
+      const big = Buffer.alloc(900 * 1024, 1).toString('base64');
+      expectError(await upload(small, u, 'front', big), 413, 'payload_too_large');
+    } finally {
+      await small.close();
+    }
+    // The global JSON limit is 1 MiB; the upload routes take more (here 1.5 MiB of base64).
+    const u = await newUser(t, sandbox);
+    const large = Buffer.alloc(1100 * 1024, 7).toString('base64');
+    expectError(await upload(t, u, 'front', large), 422, 'document_unreadable');
+  });
+});

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
+import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
+import type { TestApp } from '../../helpers/harness.ts';
+import {
+  cameraFrames,
+  docs,
+  driveTo,
+  expectError,
+  expectState,
+  getState,
+  information,
+  kycEvents,
+  newUser,
+  openPage,
+  pagePath,
+  startKycApp,
+  submitPage,
+  upload,
+} from './helpers.ts';
+
+let t: TestApp;
+let org: CreatedOrganization;
+let sandbox: string;
+
+beforeAll(async () => {
+  t = await startKycApp();
+  org = await t.createOrg();
+  sandbox = await t.platformToken(org.sandbox);
+});
+// Tests move the clock by minutes or days: a fresh platform token for each.
+beforeEach(async () => {
+  sandbox = await t.platformToken(org.sandbox);
+});
+afterAll(async () => {
+  await t.close();
+  await closeReader();
+});
+
+describe('the hosted page link (iframe_url)', () => {
+  it('opens a server-rendered page framable only by loopback origins, never cached or referred', async () => {
+    const u = await newUser(t, sandbox);
+    const state = expectState(await getState(t, u), 'awaiting_documents');
+    const res = await t.request({ method: 'GET', url: pagePath(state.iframe_url as string) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain('frame-ancestors http://localhost:* http://127.0.0.1:*');
+    expect(csp).toMatch(/script-src 'nonce-[^']+'/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toContain('front and back');
+  });
+
+  it('only the newest link works: an older one answers 410 once a newer one is issued', async () => {
+    const u = await newUser(t, sandbox);
+    const older = expectState(await getState(t, u), 'awaiting_documents').iframe_url as string;
+    const newer = expectState(await getState(t, u), 'awaiting_documents').iframe_url as string;
+    expect((await t.request({ method: 'GET', url: pagePath(older) })).statusCode).toBe(410);
+    expect((await t.request({ method: 'GET', url: pagePath(newer) })).statusCode).toBe(200);
+  });
+
+  it('expires: 410 after KYC_LINK_TTL_SECONDS (900 by default)', async () => {
+    const u = await newUser(t, sandbox);
+    const link = expectState(await getState(t, u), 'awaiting_documents').iframe_url as string;
+    t.clock.advance(899_000);
+    expect((await t.request({ method: 'GET', url: pagePath(link) })).statusCode).toBe(200);
+    t.clock.advance(2_000);
+    expect((await t.request({ method: 'GET', url: pagePath(link) })).statusCode).toBe(410);
+  });
+
+  it('is bound to its verification and user: a changed part or another verification id answers 404', async () => {
+    const a = await newUser(t, sandbox);
+    const b = await newUser(t, sandbox);
+    const linkA = pagePath(expectState(await getState(t, a), 'awaiting_documents').iframe_url as string);
+    const linkB = pagePath(expectState(await getState(t, b), 'awaiting_documents').iframe_url as string);
+    const [idA, nonceA, expA, sigA] = linkA.split('/').pop()!.split('.');
+    const [idB] = linkB.split('/').pop()!.split('.');
+    const tampered = [
+      `/kyc/verify/${idB}.${nonceA}.${expA}.${sigA}`,
+      `/kyc/verify/${idA}.${nonceA}.${Number(expA) + 3600}.${sigA}`,
+      `/kyc/verify/${idA}.${nonceA}.${expA}.${sigA!.slice(0, -1)}${sigA!.endsWith('A') ? 'B' : 'A'}`,
+      '/kyc/verify/nonsense',
+    ];
+    for (const url of tampered) expect((await t.request({ method: 'GET', url })).statusCode, url).toBe(404);
+  });
+});
+
+describe('the hosted page form', () => {
+  it('prefills the read values for confirmation, never the document number, and collects the rest', async () => {
+    const u = await newUser(t, sandbox);
+    const state = await driveTo(t, u, 'needs_information');
+    const { html } = await openPage(t, state.iframe_url as string);
+    expect(html).toContain('value="JORDAN"');
+    expect(html).toContain('value="123 MAIN ST"');
+    expect(html).toMatch(/id="f_national_id_number" name="national_id_number" type="text" value=""/);
+    expect(html).not.toContain('D1234567');
+    expect(html).toContain('getUserMedia');
+  });
+
+  it('escapes everything it renders', async () => {
+    const u = await newUser(t, sandbox);
+    await upload(t, u, 'front', await docs.passport(), { document_type: 'passport' });
+    const attack = '"><img src=x onerror=alert(1)>';
+    const state = expectState(
+      await information(t, u, {
+        address_line1: attack,
+        address_city: '<script>alert(1)</script>',
+        address_region: 'CA',
+        address_postal_code: '95014',
+        address_country: 'US',
+        national_id_number: '123456789',
+      }),
+      'requires_verification',
+    );
+    const { html } = await openPage(t, state.iframe_url as string);
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('needs_information: the required fields and the face scan in one go move to pending (two events)', async () => {
+    const u = await newUser(t, sandbox);
+    const state = await driveTo(t, u, 'needs_information');
+    const { session } = await openPage(t, state.iframe_url as string);
+    const res = await submitPage(t, session, {
+      fields: { national_id_number: '123-45-6789', first_name: 'Jordan' },
+      frames: cameraFrames(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ object: 'kyc', status: 'pending' });
+    // The two moves of this one submission share a timestamp, so compare without order.
+    expect((await kycEvents(t, u)).map((e) => e.data.status).sort()).toEqual([
+      'needs_information',
+      'pending',
+      'requires_verification',
+    ]);
+  });
+
+  it('refuses a missing, still or blank face scan (422 face_scan_failed) without saving anything', async () => {
+    const u = await newUser(t, sandbox);
+    const state = await driveTo(t, u, 'requires_verification');
+    const { session } = await openPage(t, state.iframe_url as string);
+    const still = cameraFrames(1)[0] as string;
+    for (const frames of [[], [still, still, still], cameraFrames(2)]) {
+      expectError(await submitPage(t, session, { fields: {}, frames }), 422, 'face_scan_failed');
+    }
+    expectState(await getState(t, u), 'requires_verification');
+  });
+
+  it('refuses fields it did not ask for and bad formats', async () => {
+    const u = await newUser(t, sandbox);
+    const state = await driveTo(t, u, 'requires_verification');
+    const { session } = await openPage(t, state.iframe_url as string);
+    let error = expectError(
+      await submitPage(t, session, { fields: { national_id_number: '123456789' }, frames: cameraFrames() }),
+      400,
+      'invalid_request',
+    );
+    expect(error.field_errors).toEqual({ national_id_number: 'was not asked for' });
+    error = expectError(
+      await submitPage(t, session, { fields: { date_of_birth: '03/11/1985' }, frames: cameraFrames() }),
+      400,
+      'invalid_request',
+    );
+    expect(error.field_errors).toHaveProperty('date_of_birth');
+  });
+
+  it('a page session ends when a newer link is opened, and after KYC_SESSION_TTL_SECONDS', async () => {
+    const u = await newUser(t, sandbox);
+    const state = await driveTo(t, u, 'requires_verification');
+    const first = await openPage(t, state.iframe_url as string);
+    const second = await openPage(
+      t,
+      expectState(await getState(t, u), 'requires_verification').iframe_url as string,
+    );
+    expectError(
+      await submitPage(t, first.session, { fields: {}, frames: cameraFrames() }),
+      401,
+      'session_expired',
+    );
+    t.clock.advance(1801_000);
+    expectError(
+      await submitPage(t, second.session, { fields: {}, frames: cameraFrames() }),
+      401,
+      'session_expired',
+    );
+  });
+
+  it('polling the API while the page is open does not break the open page', async () => {
+    const u = await newUser(t, sandbox);
+    const state = await driveTo(t, u, 'requires_verification');
+    const { session } = await openPage(t, state.iframe_url as string);
+    expectState(await getState(t, u), 'requires_verification');
+    expect(
+      (await submitPage(t, session, { fields: { last_name: 'Tremblay-Roy' }, frames: cameraFrames() }))
+        .statusCode,
+    ).toBe(200);
+    expectState(await getState(t, u), 'pending');
+  });
+});

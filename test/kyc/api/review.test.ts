@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCommand } from '../../../src/cli/commands.ts';
+import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
+import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
+import { startTestApp, type TestApp } from '../../helpers/harness.ts';
+import {
+  cameraFrames,
+  driveTo,
+  expectError,
+  expectState,
+  getState,
+  type KycUser,
+  kycEvents,
+  newUser,
+  openPage,
+  REVIEWER_TOKEN,
+  review,
+  startKycApp,
+  submitPage,
+  verificationId,
+} from './helpers.ts';
+
+let t: TestApp;
+let org: CreatedOrganization;
+let sandbox: string;
+
+beforeAll(async () => {
+  t = await startKycApp();
+});
+beforeEach(async () => {
+  // A fresh organization per test: an approved document would conflict with the next test's user.
+  org = await t.createOrg('Reviewed');
+  sandbox = await t.platformToken(org.sandbox);
+});
+afterAll(async () => {
+  await t.close();
+  await closeReader();
+});
+
+async function pendingLive(): Promise<{ u: KycUser; id: string }> {
+  const u = await newUser(t, await t.platformToken(org.production), { production: true });
+  await driveTo(t, u, 'pending');
+  return { u, id: await verificationId(t, u) };
+}
+
+describe('manual review queue API (/operator/kyc/reviews)', () => {
+  it('lists live pending verifications with what was read and confirmed, never sandbox ones', async () => {
+    const { u, id } = await pendingLive();
+    const s = await newUser(t, sandbox);
+    await driveTo(t, s, 'pending');
+    const res = await t.call('GET', `/operator/kyc/reviews?organization_id=${org.organization_id}`, {
+      token: REVIEWER_TOKEN,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { data } = res.json();
+    expect(data).toHaveLength(1);
+    expect(data[0]).toMatchObject({
+      object: 'kyc_review',
+      id,
+      user_id: u.userId,
+      status: 'pending',
+      document_type: 'drivers_license',
+      issuing_country: 'CA',
+      extracted: { last_name: 'TREMBLAY', document_number: 'T1234-56789-51103' },
+      national_id_submitted: false,
+    });
+    expect(data[0].face_scan_at).toEqual(expect.any(String));
+  });
+
+  it('keeps corrections made on the hosted page for the reviewer', async () => {
+    const u = await newUser(t, await t.platformToken(org.production), { production: true });
+    const state = await driveTo(t, u, 'requires_verification');
+    const { session } = await openPage(t, state.iframe_url as string);
+    const res = await submitPage(t, session, { fields: { first_name: 'Alexandra' }, frames: cameraFrames() });
+    expect(res.statusCode, res.body).toBe(200);
+    const [item] = (await ctxQueue()).filter((i) => i.user_id === u.userId);
+    expect(item?.information.first_name).toBe('Alexandra');
+  });
+
+  it('answers 401 without the reviewer token (a platform token is not one) and 404 when the queue API is off', async () => {
+    const { id } = await pendingLive();
+    expectError(await t.call('GET', '/operator/kyc/reviews'), 401, 'unauthorized');
+    expectError(
+      await t.call('POST', `/operator/kyc/reviews/${id}/approve`, { token: sandbox }),
+      401,
+      'unauthorized',
+    );
+    const off = await startTestApp();
+    try {
+      expectError(
+        await off.call('GET', '/operator/kyc/reviews', { token: REVIEWER_TOKEN }),
+        404,
+        'not_found',
+      );
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('needs an end-user-safe reason to reject, ask for information or documents', async () => {
+    const { id } = await pendingLive();
+    expect(
+      expectError(await review(t, id, 'reject', {}), 400, 'invalid_request').field_errors,
+    ).toHaveProperty('reason');
+    expectError(await review(t, id, 'reject', { reason: 'Flagged by Onfido' }), 400, 'invalid_reason');
+    expectError(
+      await review(t, id, 'request_information', { fields: ['shoe_size'], reason: 'Check it.' }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('refuses verifications that are not pending (409) and unknown ones (404)', async () => {
+    const { id } = await pendingLive();
+    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    expectError(await review(t, id, 'approve'), 409, 'invalid_kyc_state');
+    expectError(await review(t, 'kyc_unknown', 'approve'), 404, 'not_found');
+  });
+});
+
+async function ctxQueue() {
+  return t.ctx.kyc.reviewQueue({ organizationId: org.organization_id });
+}
+
+describe('purser kyc review (CLI)', () => {
+  const cli = async (...argv: string[]) => {
+    const lines: string[] = [];
+    await runCommand(t.ctx, argv, (line) => lines.push(line));
+    return lines.join('\n');
+  };
+
+  it('lists, approves and rejects, each firing the event', async () => {
+    const a = await pendingLive();
+    const b = await pendingLive();
+    const list = JSON.parse(await cli('kyc', 'review', 'list', '--org', org.organization_id, '--json'));
+    expect(list.map((i: { id: string }) => i.id).sort()).toEqual([a.id, b.id].sort());
+    expect(await cli('kyc', 'review', 'list', '--org', org.organization_id)).toContain(a.id);
+
+    expect(await cli('kyc', 'review', 'approve', a.id, '--reviewer', 'alice')).toBe(`${a.id}: approved`);
+    expectState(await getState(t, a.u), 'approved');
+    expect(
+      await cli('kyc', 'review', 'reject', b.id, '--reason', 'We could not match your face to the document.'),
+    ).toBe(`${b.id}: rejected`);
+    expect(expectState(await getState(t, b.u), 'rejected').reason).toBe(
+      'We could not match your face to the document.',
+    );
+    expect((await kycEvents(t, b.u)).at(-1)?.data.status).toBe('rejected');
+    const transitions = await t.ctx.db
+      .selectFrom('kyc_transitions')
+      .select(['actor', 'to_status'])
+      .where('verification_id', '=', a.id)
+      .where('to_status', '=', 'approved')
+      .execute();
+    expect(transitions).toEqual([{ actor: 'review:alice', to_status: 'approved' }]);
+  });
+
+  it('asks for information or new documents', async () => {
+    const a = await pendingLive();
+    await cli(
+      'kyc',
+      'review',
+      'request-information',
+      a.id,
+      '--field',
+      'last_name',
+      '--reason',
+      'Your last name does not match.',
+    );
+    expect(expectState(await getState(t, a.u), 'needs_information').required_fields).toEqual(['last_name']);
+    const b = await pendingLive();
+    await cli('kyc', 'review', 'request-documents', b.id, '--reason', 'The photos were unreadable.');
+    expectState(await getState(t, b.u), 'awaiting_documents');
+    await expect(cli('kyc', 'review', 'request-information', b.id, '--reason', 'x')).rejects.toThrow(
+      /--field/,
+    );
+    await expect(cli('kyc', 'review', 'reject', b.id)).rejects.toThrow(/--reason/);
+  });
+});
