@@ -39,6 +39,8 @@ export class Worker {
   /** Set by a wake-up that came while the loop was busy, so that it is not lost. */
   private wakeRequested = false;
   private listening: Promise<unknown> = Promise.resolve();
+  private firstPassDone: () => void = () => {};
+  private firstPass: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
   private lastSweep = Number.NEGATIVE_INFINITY;
 
@@ -60,6 +62,9 @@ export class Worker {
     // On PostgreSQL, events emitted by other processes announce themselves on commit.
     const listener = this.ctx.dialect === 'postgres' ? this.listen(wakeIfIdle) : null;
     this.listening = listener ?? Promise.resolve();
+    this.firstPass = new Promise((resolve) => {
+      this.firstPassDone = resolve;
+    });
     this.unsubscribe = () => {
       unsubscribe();
       void listener?.then((client) => client?.end()).catch(() => {});
@@ -67,9 +72,12 @@ export class Worker {
     this.loopDone = this.loop();
   }
 
-  /** Resolves once the worker hears other processes' new deliveries (PostgreSQL LISTEN), or polls only. */
+  /**
+   * Resolves once the worker has made its first pass and hears other processes' new deliveries
+   * (PostgreSQL LISTEN; on SQLite it polls only).
+   */
   async ready(): Promise<void> {
-    await this.listening;
+    await Promise.all([this.listening, this.firstPass]);
   }
 
   /** Stops claiming, then waits for the attempts in flight to be recorded. */
@@ -126,9 +134,12 @@ export class Worker {
         }
       }
       await this.sweep();
+      this.firstPassDone();
       // Found work and room for more: look again at once. Idle: wait for the poll. Busy: wait
       // until half the slots are free, so that claims come in batches.
       const busy = this.sending > half || this.inFlight.size >= 2 * concurrency;
+      // `stop()` may have come while this pass was claiming, when there was no pause to cut short.
+      if (!this.running) break;
       if (busy || (claimed.length === 0 && !this.wakeRequested)) {
         this.idle = claimed.length === 0;
         await this.pause(pollIntervalMs);
