@@ -53,17 +53,17 @@ export async function createContext(
 
   const orgs = new OrgService(db, clock);
   const auth = new AuthService(handle, clock, orgs, config.authCacheTtlMs);
-  const notifications = new NotificationService(db, clock, {
-    mailer: config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
-    sms: config.sms ? new HttpSmsSender(config.sms) : null,
-    sandboxRealDelivery: config.sandboxRealDelivery,
-  });
-  const connect = new ConnectService(db, clock, config, { auth, orgs, notifications });
   const aead = await loadAead(
     config,
     () => instanceSecret(db, 'encryption_key', () => randomBytes(32).toString('base64'), clock.now()),
     (warning) => process.stderr.write(`purser: ${warning}\n`),
   );
+  const notifications = new NotificationService(db, clock, aead, {
+    mailer: config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
+    sms: config.sms ? new HttpSmsSender(config.sms) : null,
+    sandboxRealDelivery: config.sandboxRealDelivery,
+  });
+  const connect = new ConnectService(db, clock, config, { auth, orgs, notifications });
   const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
   const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
   const kyc = new KycService(

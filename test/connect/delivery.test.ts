@@ -318,6 +318,11 @@ describe('without a transport', () => {
       expect(outbox.find((m) => m.recipient === '+14155552675')?.channel).toBe('sms');
       const emailCode = await outboxCode(t, email);
       const smsCode = await outboxCode(t, '+14155552675');
+      // At rest the live codes are sealed: neither appears in the stored rows.
+      const stored = JSON.stringify(await t.ctx.db.selectFrom('outbox_messages').selectAll().execute());
+      expect(stored).toContain(email);
+      expect(stored).not.toContain(emailCode);
+      expect(stored).not.toContain(smsCode);
       expect((await verify(t, token, { connect_id: byEmail, code: emailCode })).statusCode).toBe(200);
       expect((await verify(t, token, { connect_id: byPhone, code: smsCode })).statusCode).toBe(200);
     } finally {

@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
 import type { OutboxMessage } from '../../db/schema.ts';
@@ -14,12 +15,15 @@ export interface Sender {
 /**
  * Email and SMS to people. A real transport is used when one is configured, and in sandbox only
  * when `SANDBOX_REAL_DELIVERY` allows it; otherwise the message lands in the local outbox
- * (`npx purser outbox`), which is how development and sandbox read their codes.
+ * (`npx purser outbox`), which is how development and sandbox read their codes. A message can
+ * carry a live one-time code, so its subject and body are sealed at rest (AES-256-GCM, bound to
+ * the message id) and opened only when the outbox is read.
  */
 export class NotificationService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly sealer: Sealer,
     private readonly transports: {
       mailer: Mailer | null;
       sms: SmsSender | null;
@@ -40,7 +44,12 @@ export class NotificationService {
   }
 
   async outbox(limit = 20): Promise<OutboxMessage[]> {
-    return store.listOutboxMessages(this.db, limit);
+    const rows = await store.listOutboxMessages(this.db, limit);
+    return rows.map((row) => ({
+      ...row,
+      subject: row.subject === null ? null : this.sealer.open(row.subject, `outbox.subject|${row.id}`),
+      body: this.sealer.open(row.body, `outbox.body|${row.id}`),
+    }));
   }
 
   async close(): Promise<void> {
@@ -58,14 +67,15 @@ export class NotificationService {
     subject: string | null,
     body: string,
   ): Promise<void> {
+    const id = newId('msg');
     await store.insertOutboxMessage(this.db, {
-      id: newId('msg'),
+      id,
       organization_id: sender.organizationId,
       livemode: sender.livemode ? 1 : 0,
       channel,
       recipient,
-      subject,
-      body,
+      subject: subject === null ? null : this.sealer.seal(subject, `outbox.subject|${id}`),
+      body: this.sealer.seal(body, `outbox.body|${id}`),
       created_at: this.clock.now(),
     });
   }
