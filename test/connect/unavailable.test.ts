@@ -3,7 +3,7 @@ import { startTestApp } from '../helpers/harness.ts';
 import { connectUser, expectError, startAttempt, uniqueEmail } from './helpers.ts';
 
 describe('when the database is unavailable', () => {
-  it('answers 503 auth_unavailable on every connect endpoint, never a bare 500', async () => {
+  it('answers 503 auth_unavailable on every connect endpoint and when a token cannot be checked, never a bare 500', async () => {
     const t = await startTestApp();
     try {
       const org = await t.createOrg();
@@ -16,8 +16,13 @@ describe('when the database is unavailable', () => {
         ['/api/v2/connect/consent', { user_id: user.userId }],
         ['/api/v2/connect/refresh', { refresh_token: user.refreshToken }],
       ];
-      // The database goes away under the running app.
-      await t.ctx.db.destroy();
+      // Minted now, checked only once the database is gone.
+      const unchecked = await t.platformToken(org.sandbox);
+      // The database (both its connections) goes away under the running app.
+      await t.ctx.close();
+      const introspection = await t.call('GET', '/api/v2', { token: unchecked });
+      expectError(introspection, 503, 'auth_unavailable');
+      expect(Number(introspection.headers['retry-after'])).toBeGreaterThan(0);
       for (const [url, body] of calls) {
         const res = await t.call('POST', url, { token, body });
         expectError(res, 503, 'auth_unavailable');

@@ -34,7 +34,21 @@ export function platformGuard(auth: AuthService) {
   return async function requirePlatformToken(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const token = bearerToken(request);
     if (!token) throw unauthorized(request.headers.authorization !== undefined);
-    const principal = await auth.authenticate(token);
+    let principal: Awaited<ReturnType<AuthService['authenticate']>>;
+    try {
+      principal = await auth.authenticate(token);
+    } catch (error) {
+      // Spec §7: the token could not be checked (its store is down): retry shortly, never a bare 500.
+      request.log.error({ err: error }, 'authentication unavailable');
+      throw new ApiError(
+        503,
+        'auth_unavailable',
+        'Authentication is temporarily unavailable; retry shortly.',
+        {
+          headers: { 'retry-after': '1' },
+        },
+      );
+    }
     if (!principal) throw unauthorized(true);
     if (principal.kind !== 'platform') {
       throw new ApiError(

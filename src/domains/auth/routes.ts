@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
+import { errorResponses } from '../../core/schemas.ts';
 import { platformGuard } from './guard.ts';
 import { oauthError } from './service.ts';
 
@@ -124,7 +125,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         summary: 'Introspect the calling credential',
         tags: ['Authentication'],
         security: [{ platformToken: [] }],
-        response: { 200: Introspection },
+        response: { 200: Introspection, ...errorResponses(401, 403, 503) },
       },
     },
     async (request) => {

@@ -62,7 +62,7 @@ function unavailableOnFailure<R>(
 
 export async function connectRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   // onRequest: the token is checked before the body is even parsed.
-  const common = { onRequest: unavailableOnFailure(platformGuard(ctx.auth)) };
+  const common = { onRequest: platformGuard(ctx.auth) };
   const tags = ['Connect'];
   const security = [{ platformToken: [] }];
   const errors = errorResponses(400, 401, 403, 404, 502, 503);
