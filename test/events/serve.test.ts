@@ -70,7 +70,7 @@ describe('purser serve', () => {
       expect(test.status).toBe(202);
       const { event_id: eventId } = await test.json();
       const start = receiver.received.length;
-      await receiver.waitFor(start + 1, 10_000);
+      await receiver.waitFor(start + 1, 20_000);
       const request = receiver.received.at(-1)!;
       expect(JSON.parse(request.body).id).toBe(eventId);
       expect(
