@@ -1,5 +1,6 @@
 import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { Forwarder, tailEvents } from './listen.ts';
 import type { Owner } from './service.ts';
 
 export const EVENTS_USAGE = `  webhook create ORG_ID --mode sandbox|production --url URL --events T[,T…] [--description D] [--json]
@@ -8,7 +9,9 @@ export const EVENTS_USAGE = `  webhook create ORG_ID --mode sandbox|production -
   webhook deliveries WH_ID [--event EVT_ID] [--limit N] [--json]
   webhook resend WH_ID EVT_ID [--json]
   webhook enable|disable|roll-secret|delete WH_ID [--json]
-  events list ORG_ID --mode sandbox|production [--type T]... [--limit N] [--json]`;
+  events list ORG_ID --mode sandbox|production [--type T]... [--limit N] [--json]
+  events listen ORG_ID --mode sandbox|production [--type T]... [--forward-to URL] [--json]
+                                                 print (and forward, signed) new events until Ctrl-C`;
 
 const MODES = ['sandbox', 'production'] as const;
 
@@ -41,6 +44,10 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
     });
     if (values.json) show(print, true, page);
     else for (const e of page.data) print(`${e.id}  ${new Date(e.created * 1000).toISOString()}  ${e.type}`);
+    return true;
+  }
+  if (group === 'events' && action === 'listen') {
+    await listen(ctx, rest, print);
     return true;
   }
   if (group !== 'webhook') return false;
@@ -130,4 +137,49 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
     }
   }
   throw new UsageError(`unknown command: webhook ${action ?? ''}`);
+}
+
+/**
+ * `events listen`: one line per new event (the envelope as JSON with --json), forwarded with
+ * --forward-to as a signed POST whose secret is printed at start; runs until SIGINT or SIGTERM.
+ */
+async function listen(ctx: AppContext, argv: string[], print: Print): Promise<void> {
+  const { values, positionals } = parse(argv, {
+    mode: { type: 'string' },
+    type: { type: 'string', multiple: true },
+    'forward-to': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const owner = ownerOf(required(positionals[0], 'ORG_ID'), values.mode);
+  await ctx.orgs.getOrganization(owner.organizationId);
+  let forwarder: Forwarder | null = null;
+  if (values['forward-to'] !== undefined) {
+    const url = URL.canParse(values['forward-to']) ? new URL(values['forward-to']) : null;
+    if (!url || !['http:', 'https:'].includes(url.protocol))
+      throw new UsageError('--forward-to must be an http(s) URL');
+    forwarder = new Forwarder(url, ctx.clock, ctx.config.webhooks.timeoutMs);
+  }
+  const mode = owner.livemode ? 'production' : 'sandbox';
+  const note = (line: string) => process.stderr.write(`${line}\n`);
+  note(`Listening for ${mode} events of ${owner.organizationId}; Ctrl-C stops.`);
+  if (forwarder) note(`Forwarding to ${values['forward-to']}, signed with ${forwarder.secret}`);
+
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.once('SIGINT', abort).once('SIGTERM', abort);
+  try {
+    await tailEvents(ctx.events, owner, ctx.clock, {
+      type: values.type,
+      pollIntervalMs: 250,
+      signal: stop.signal,
+      async onEvent(tailed) {
+        const { id, type, created } = tailed.event;
+        if (values.json) print(JSON.stringify(tailed.event));
+        else print(`${new Date(created * 1000).toISOString()}  ${type}  ${id}`);
+        if (forwarder) note(`${id} -> ${await forwarder.forward(tailed)}`);
+      },
+    });
+  } finally {
+    process.off('SIGINT', abort).off('SIGTERM', abort);
+  }
 }

@@ -10,6 +10,7 @@ import type { OrgService } from '../orgs/service.ts';
 import type { WebhookConfig } from './config.ts';
 import { DeliveryRunner } from './delivery.ts';
 import { isEventType, isSubscription, matchesSubscription } from './matching.ts';
+import { envelopeJson } from './signing.ts';
 import { urlProblem } from './ssrf.ts';
 import type { Owner } from './store.ts';
 import * as store from './store.ts';
@@ -84,6 +85,13 @@ export interface EventListQuery {
   'created[lte]'?: number;
   limit?: number;
   starting_after?: string;
+}
+
+export interface TailedEvent {
+  event: EventEnvelope;
+  /** The envelope exactly as a delivery sends it. */
+  body: string;
+  position: store.Position;
 }
 
 export interface EndpointInput {
@@ -173,17 +181,7 @@ export class EventService {
   }
 
   async listEvents(owner: Owner, query: EventListQuery): Promise<ListPage<EventEnvelope>> {
-    const patterns = (query.type ?? [])
-      .flatMap((t) => t.split(','))
-      .map((t) => t.trim())
-      .filter(Boolean);
-    const bad = patterns.find((p) => !isSubscription(p));
-    if (bad) {
-      throw invalidRequest(`type "${bad}" is not an event type, "*" or a prefix like "card.*".`, {
-        type: 'must be event types, "*" or prefixes like "card.*"',
-      });
-    }
-    const everything = patterns.includes('*');
+    const types = typeFilter(query.type);
     const bounds = [
       query['created[gte]'] !== undefined ? query['created[gte]'] * 1000 : null,
       query['created[gt]'] !== undefined ? (query['created[gt]'] + 1) * 1000 : null,
@@ -207,8 +205,7 @@ export class EventService {
       this.db,
       owner,
       {
-        exactTypes: everything ? [] : patterns.filter((p) => !p.endsWith('.*')),
-        typePrefixes: everything ? [] : patterns.filter((p) => p.endsWith('.*')).map((p) => p.slice(0, -1)),
+        ...types,
         createdFrom: bounds.length ? Math.max(...bounds) : null,
         createdBefore: uppers.length ? Math.min(...uppers) : null,
       },
@@ -216,6 +213,29 @@ export class EventService {
       limit + 1,
     );
     return page('/api/v2/events', rows.map(envelope), limit);
+  }
+
+  /**
+   * Events created at or after `fromMs`, oldest first, strictly after `position`: one page of a
+   * tail (`purser events listen`). Each comes with its delivered body and its keyset position.
+   */
+  async eventsFrom(
+    owner: Owner,
+    query: { type?: string[]; fromMs: number; position: store.Position | null; limit: number },
+  ): Promise<TailedEvent[]> {
+    const rows = await store.listEvents(
+      this.db,
+      owner,
+      { ...typeFilter(query.type), createdFrom: query.fromMs, createdBefore: null },
+      query.position,
+      query.limit,
+      'oldest',
+    );
+    return rows.map((row) => ({
+      event: envelope(row),
+      body: envelopeJson(row),
+      position: { created_at: row.created_at, id: row.id },
+    }));
   }
 
   // ---- endpoints ----
@@ -532,6 +552,25 @@ function checkSubscriptions(events: string[] | undefined): string[] {
     });
   }
   return [...new Set(events)];
+}
+
+/** `type` filters (exact names, `*`, prefixes like `card.*`; comma lists allowed) as a store filter. */
+function typeFilter(types: string[] | undefined): Pick<store.EventFilter, 'exactTypes' | 'typePrefixes'> {
+  const patterns = (types ?? [])
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const bad = patterns.find((p) => !isSubscription(p));
+  if (bad) {
+    throw invalidRequest(`type "${bad}" is not an event type, "*" or a prefix like "card.*".`, {
+      type: 'must be event types, "*" or prefixes like "card.*"',
+    });
+  }
+  if (patterns.includes('*')) return { exactTypes: [], typePrefixes: [] };
+  return {
+    exactTypes: patterns.filter((p) => !p.endsWith('.*')),
+    typePrefixes: patterns.filter((p) => p.endsWith('.*')).map((p) => p.slice(0, -1)),
+  };
 }
 
 function envelope(row: store.EventRow): EventEnvelope {

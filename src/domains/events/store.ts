@@ -23,17 +23,19 @@ export interface Position {
   id: string;
 }
 
-/** Rows strictly after `position` in (created_at desc, id desc) order. */
+/** Rows strictly after `position` in (created_at, id) order, newest first unless `oldest`. */
 function after<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   position: Position | null,
   table: string,
+  order: 'newest' | 'oldest' = 'newest',
 ): SelectQueryBuilder<DB, TB, O> {
   if (!position) return query;
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
+  const beyond = sql.raw(order === 'newest' ? '<' : '>');
   return query.where(
-    sql<boolean>`(${createdAt} < ${position.created_at} or (${createdAt} = ${position.created_at} and ${id} < ${position.id}))`,
+    sql<boolean>`(${createdAt} ${beyond} ${position.created_at} or (${createdAt} = ${position.created_at} and ${id} ${beyond} ${position.id}))`,
   );
 }
 
@@ -71,6 +73,7 @@ export async function listEvents(
   filter: EventFilter,
   position: Position | null,
   limit: number,
+  order: 'newest' | 'oldest' = 'newest',
 ): Promise<EventRow[]> {
   let query = db
     .selectFrom('events')
@@ -87,9 +90,10 @@ export async function listEvents(
   }
   if (filter.createdFrom !== null) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdBefore !== null) query = query.where('created_at', '<', filter.createdBefore);
-  return after(query, position, 'events')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+  const direction = order === 'newest' ? 'desc' : 'asc';
+  return after(query, position, 'events', order)
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
     .limit(limit)
     .execute();
 }

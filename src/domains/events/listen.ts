@@ -1,0 +1,82 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../../core/clock.ts';
+import { newSecret } from '../../core/ids.ts';
+import type { EventService, TailedEvent } from './service.ts';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, signatureHeaders } from './signing.ts';
+import type { Owner, Position } from './store.ts';
+
+/**
+ * A transaction may commit after one that started later: every poll looks this far back behind
+ * the newest event it has seen, and skips the ids it has already shown.
+ */
+const LATE_COMMIT_MS = 5_000;
+const PAGE = 500;
+
+export interface TailOptions {
+  type?: string[];
+  pollIntervalMs: number;
+  signal: AbortSignal;
+  onEvent(event: TailedEvent): Promise<void>;
+}
+
+/**
+ * Calls `onEvent` once for every event of `owner` created from now on, oldest first, until the
+ * signal aborts: what `purser events listen` prints and forwards. A development tool that reads the
+ * events table; it neither creates an endpoint nor touches deliveries.
+ */
+export async function tailEvents(events: EventService, owner: Owner, clock: Clock, options: TailOptions) {
+  const started = clock.now();
+  let newest = started;
+  /** Ids already shown, with their creation time, back to the look-back window. */
+  const shown = new Map<string, number>();
+  while (!options.signal.aborted) {
+    const fromMs = Math.max(started, newest - LATE_COMMIT_MS);
+    let position: Position | null = null;
+    for (;;) {
+      const page = await events.eventsFrom(owner, { type: options.type, fromMs, position, limit: PAGE });
+      for (const tailed of page) {
+        if (shown.has(tailed.event.id)) continue;
+        shown.set(tailed.event.id, tailed.position.created_at);
+        newest = Math.max(newest, tailed.position.created_at);
+        await options.onEvent(tailed);
+      }
+      if (page.length < PAGE) break;
+      position = (page.at(-1) as TailedEvent).position;
+    }
+    for (const [id, createdAt] of shown) if (createdAt < newest - LATE_COMMIT_MS) shown.delete(id);
+    await sleep(options.pollIntervalMs, undefined, { signal: options.signal }).catch(() => {});
+  }
+}
+
+/** Forwards tailed events to a local URL, signed like a delivery with a secret of this session. */
+export class Forwarder {
+  readonly secret = newSecret('whsec_');
+
+  constructor(
+    private readonly url: URL,
+    private readonly clock: Clock,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** The receiver's status code, or the reason nothing came back. */
+  async forward(tailed: TailedEvent): Promise<number | string> {
+    try {
+      const response = await fetch(this.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...signatureHeaders(this.secret, tailed.body, Math.floor(this.clock.now() / 1000)),
+          [EVENT_ID_HEADER]: tailed.event.id,
+          [ATTEMPT_HEADER]: '1',
+        },
+        body: tailed.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      await response.body?.cancel();
+      return response.status;
+    } catch (error) {
+      return (error as Error).name === 'TimeoutError' ? 'timeout' : `error: ${(error as Error).message}`;
+    }
+  }
+}
