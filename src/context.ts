@@ -9,6 +9,7 @@ import { instanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
 import { EventService } from './domains/events/service.ts';
+import { documentReader } from './domains/kyc/reader/pool.ts';
 import { ManualReviewQueue } from './domains/kyc/review.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
@@ -66,11 +67,15 @@ export async function createContext(
   const connect = new ConnectService(db, clock, config, { auth, orgs, notifications });
   const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
   const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
+  const reader = documentReader({
+    threads: config.kyc.readerThreads,
+    timeoutMs: config.kyc.readerTimeoutMs,
+  });
   const kyc = new KycService(
     db,
     clock,
     { baseUrl: config.baseUrl, kyc: { ...config.kyc, linkSecret } },
-    { connect, events, sealer: aead, reviewer: new ManualReviewQueue() },
+    { connect, events, sealer: aead, reviewer: new ManualReviewQueue(), reader },
   );
 
   return {
@@ -89,6 +94,7 @@ export async function createContext(
     async close() {
       await tokenRateLimiter.close();
       await notifications.close();
+      await reader.close();
       await handle.close();
     },
   };

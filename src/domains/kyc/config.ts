@@ -10,6 +10,10 @@ export interface KycConfig {
   sessionTtlSeconds: number;
   /** Body limit of the document upload and face-scan routes (base64 images). */
   uploadLimitBytes: number;
+  /** Worker threads that read document photos (0: read on the API's own thread). */
+  readerThreads: number;
+  /** A document read taking longer fails (502 verification_error) and its thread is replaced. */
+  readerTimeoutMs: number;
   /** Bearer token of the manual review API (`/operator/kyc/reviews`); the API answers 404 when unset. */
   reviewerToken: string | null;
 }
@@ -32,6 +36,8 @@ export function loadKycConfig(env: Env): KycConfig {
       1024 * 1024,
       100 * 1024 * 1024,
     ),
+    readerThreads: integer(env, 'KYC_READER_THREADS', 1, 0, 16),
+    readerTimeoutMs: integer(env, 'KYC_READER_TIMEOUT_MS', 30_000, 1_000, 300_000),
     reviewerToken,
   };
 }

@@ -16,7 +16,8 @@ import {
   validateInformation,
 } from './fields.ts';
 import { type LinkClaims, linkSignatureValid, parseLink, signLink } from './links.ts';
-import { type DocumentType, type Extracted, type ReadResult, readDocument } from './reader/index.ts';
+import type { DocumentType, Extracted, ReadDocumentInput, ReadResult } from './reader/index.ts';
+import type { DocumentReader } from './reader/pool.ts';
 import { unsafeReason } from './reason.ts';
 import type { KycReviewer, ReviewDecision } from './review.ts';
 import {
@@ -133,6 +134,7 @@ export class KycService {
       /** Seals the personal data read off documents or submitted (core/crypto-aead). */
       sealer: Sealer;
       reviewer: KycReviewer;
+      reader: DocumentReader;
     },
   ) {}
 
@@ -494,9 +496,9 @@ export class KycService {
     } as Parameters<typeof store.findOrCreate>[1]);
   }
 
-  private async read(input: Parameters<typeof readDocument>[0]): Promise<ReadResult> {
+  private async read(input: ReadDocumentInput): Promise<ReadResult> {
     try {
-      return await readDocument(input);
+      return await this.deps.reader.read(input);
     } catch {
       throw new ApiError(
         502,

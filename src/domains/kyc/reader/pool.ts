@@ -1,0 +1,103 @@
+import { Worker } from 'node:worker_threads';
+import { closeReader, readDocument } from './index.ts';
+import type { ReadDocumentInput, ReadResult } from './types.ts';
+
+/** Reads documents for the KYC service; `close` releases whatever it runs on. */
+export interface DocumentReader {
+  read(input: ReadDocumentInput): Promise<ReadResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Reading a photo decodes and scans megapixels of image in JavaScript and WebAssembly: 0.1 s for a
+ * small scan, nearly 2 s for a 12-megapixel phone photo. On the API's event loop that would stall
+ * every other request meanwhile, so reads run on `threads` worker threads (0: on the calling
+ * thread, for debugging). A read that outlives `timeoutMs` loses its thread and fails.
+ */
+export function documentReader(options: { threads: number; timeoutMs: number }): DocumentReader {
+  if (options.threads === 0) return { read: readDocument, close: closeReader };
+  return new ReaderPool(options.threads, options.timeoutMs);
+}
+
+interface Job {
+  input: ReadDocumentInput;
+  resolve(result: ReadResult): void;
+  reject(error: Error): void;
+}
+
+type Reply = { result: ReadResult } | { error: string };
+
+const THREAD_ENTRY = new URL('./thread.js', import.meta.url);
+
+class ReaderPool implements DocumentReader {
+  private readonly idle: Worker[] = [];
+  private readonly queue: Job[] = [];
+  private readonly busy = new Map<Worker, { job: Job; timer: NodeJS.Timeout }>();
+  private threads = 0;
+  private closed = false;
+
+  constructor(
+    private readonly maxThreads: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  read(input: ReadDocumentInput): Promise<ReadResult> {
+    if (this.closed) return Promise.reject(new Error('the document reader is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ input, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('the document reader is closed'));
+    const all = [...this.idle.splice(0), ...this.busy.keys()];
+    await Promise.all(all.map((worker) => worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const worker = this.idle.pop() ?? (this.threads < this.maxThreads ? this.spawn() : null);
+      if (!worker) return;
+      const job = this.queue.shift() as Job;
+      // The thread is stuck (or the image pathological): end it; its exit fails the job.
+      const timer = setTimeout(() => void worker.terminate(), this.timeoutMs);
+      this.busy.set(worker, { job, timer });
+      worker.postMessage(job.input);
+    }
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(THREAD_ENTRY);
+    this.threads++;
+    // Idle threads do not keep the process alive.
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const running = this.finish(worker);
+      if (!running) return;
+      if ('result' in reply) running.resolve(reply.result);
+      else running.reject(new Error(`document reader: ${reply.error}`));
+      if (!this.closed) this.idle.push(worker);
+      this.dispatch();
+    });
+    worker.on('error', () => {});
+    worker.on('exit', (code) => {
+      this.threads--;
+      const index = this.idle.indexOf(worker);
+      if (index >= 0) this.idle.splice(index, 1);
+      this.finish(worker)?.reject(new Error(`document reader thread ended (${code}) before answering`));
+      if (!this.closed) this.dispatch();
+    });
+    return worker;
+  }
+
+  /** The job `worker` was running, now no longer running. */
+  private finish(worker: Worker): Job | undefined {
+    const running = this.busy.get(worker);
+    if (!running) return undefined;
+    clearTimeout(running.timer);
+    this.busy.delete(worker);
+    return running.job;
+  }
+}
