@@ -18,9 +18,11 @@ export class ApiError extends Error {
       fieldErrors?: Record<string, string>;
       warnings?: string[];
       headers?: Record<string, string>;
+      /** What went wrong below, for the log (never rendered to the client). */
+      cause?: unknown;
     } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.status = status;
     this.code = code;

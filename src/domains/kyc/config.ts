@@ -37,7 +37,7 @@ export function loadKycConfig(env: Env): KycConfig {
       100 * 1024 * 1024,
     ),
     readerThreads: integer(env, 'KYC_READER_THREADS', 1, 0, 16),
-    readerTimeoutMs: integer(env, 'KYC_READER_TIMEOUT_MS', 30_000, 1_000, 300_000),
+    readerTimeoutMs: integer(env, 'KYC_READER_TIMEOUT_MS', 30_000, 1, 300_000),
     reviewerToken,
   };
 }

@@ -499,11 +499,14 @@ export class KycService {
   private async read(input: ReadDocumentInput): Promise<ReadResult> {
     try {
       return await this.deps.reader.read(input);
-    } catch {
+    } catch (cause) {
       throw new ApiError(
         502,
         'verification_error',
         'The document could not be checked right now. Try again.',
+        {
+          cause,
+        },
       );
     }
   }

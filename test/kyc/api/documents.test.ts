@@ -8,6 +8,7 @@ import {
   expectState,
   getState,
   type KycUser,
+  kycEvents,
   newUser,
   simulate,
   startKycApp,
@@ -280,5 +281,25 @@ describe('document errors', () => {
     const u = await newUser(t, sandbox);
     const large = Buffer.alloc(1100 * 1024, 7).toString('base64');
     expectError(await upload(t, u, 'front', large), 422, 'document_unreadable');
+  });
+
+  it('502 verification_error when the reader does not answer in time; nothing changes, the cause is logged', async () => {
+    // No read of a real image finishes within 1 ms: every read is cut short.
+    const slow = await startKycApp({ KYC_READER_TIMEOUT_MS: '1' });
+    try {
+      const o = await slow.createOrg();
+      const u = await newUser(slow, await slow.platformToken(o.sandbox));
+      const response = await upload(slow, u, 'front', await docs.usFront());
+      expect(expectError(response, 502, 'verification_error').message).not.toMatch(/thread/);
+      expect(Object.keys(expectState(await getState(slow, u), 'awaiting_documents')).sort()).toEqual([
+        'iframe_url',
+        'object',
+        'status',
+      ]);
+      expect(await kycEvents(slow, u)).toEqual([]);
+      expect(slow.logs.text).toMatch(/document reader thread ended/);
+    } finally {
+      await slow.close();
+    }
   });
 });

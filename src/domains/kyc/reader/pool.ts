@@ -81,12 +81,17 @@ class ReaderPool implements DocumentReader {
       if (!this.closed) this.idle.push(worker);
       this.dispatch();
     });
-    worker.on('error', () => {});
+    let failure = '';
+    worker.on('error', (error) => {
+      failure = `: ${error.message}`;
+    });
     worker.on('exit', (code) => {
       this.threads--;
       const index = this.idle.indexOf(worker);
       if (index >= 0) this.idle.splice(index, 1);
-      this.finish(worker)?.reject(new Error(`document reader thread ended (${code}) before answering`));
+      this.finish(worker)?.reject(
+        new Error(`document reader thread ended (${code}) before answering${failure}`),
+      );
       if (!this.closed) this.dispatch();
     });
     return worker;
