@@ -70,6 +70,7 @@ export async function createContext(
   const reader = documentReader({
     threads: config.kyc.readerThreads,
     timeoutMs: config.kyc.readerTimeoutMs,
+    queue: config.kyc.readerQueue,
   });
   const kyc = new KycService(
     db,

@@ -14,6 +14,8 @@ export interface KycConfig {
   readerThreads: number;
   /** A document read taking longer fails (502 verification_error) and its thread is replaced. */
   readerTimeoutMs: number;
+  /** Reads that may wait for a thread; more fail at once (502 verification_error). */
+  readerQueue: number;
   /** Bearer token of the manual review API (`/operator/kyc/reviews`); the API answers 404 when unset. */
   reviewerToken: string | null;
 }
@@ -38,6 +40,7 @@ export function loadKycConfig(env: Env): KycConfig {
     ),
     readerThreads: integer(env, 'KYC_READER_THREADS', 1, 0, 16),
     readerTimeoutMs: integer(env, 'KYC_READER_TIMEOUT_MS', 30_000, 1, 300_000),
+    readerQueue: integer(env, 'KYC_READER_QUEUE', 32, 0, 10_000),
     reviewerToken,
   };
 }

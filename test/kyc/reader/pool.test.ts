@@ -30,7 +30,7 @@ async function samples(): Promise<ReadDocumentInput[]> {
 
 describe('the document reader on worker threads', () => {
   it('answers exactly what reading on this thread answers, several reads at once', async () => {
-    const pool = documentReader({ threads: 2, timeoutMs: 60_000 });
+    const pool = documentReader({ threads: 2, timeoutMs: 60_000, queue: 8 });
     try {
       const inputs = await samples();
       const pooled = await Promise.all(inputs.map((input) => pool.read(input)));
@@ -45,7 +45,7 @@ describe('the document reader on worker threads', () => {
 
   it('ends a read that outlives the timeout by ending its thread, and fails it', async () => {
     // No read can finish in 1 ms, so each is cut short: only possible off this thread.
-    const pool = documentReader({ threads: 1, timeoutMs: 1 });
+    const pool = documentReader({ threads: 1, timeoutMs: 1, queue: 8 });
     try {
       const [input] = await samples();
       await expect(pool.read(input!)).rejects.toThrow(/thread ended/);
@@ -56,8 +56,22 @@ describe('the document reader on worker threads', () => {
     }
   });
 
+  it('fails a read at once when the queue is full, and serves the others', async () => {
+    const pool = documentReader({ threads: 1, timeoutMs: 60_000, queue: 1 });
+    try {
+      const [input] = await samples();
+      // One read runs, one waits, the third finds the queue full.
+      const [first, second, third] = [pool.read(input!), pool.read(input!), pool.read(input!)];
+      await expect(third).rejects.toThrow(/busy: 1 reads are waiting/);
+      expect((await first).ok).toBe(true);
+      expect((await second).ok).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses reads once closed', async () => {
-    const pool = documentReader({ threads: 1, timeoutMs: 60_000 });
+    const pool = documentReader({ threads: 1, timeoutMs: 60_000, queue: 8 });
     await pool.close();
     const [input] = await samples();
     await expect(pool.read(input!)).rejects.toThrow(/closed/);

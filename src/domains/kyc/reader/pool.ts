@@ -12,11 +12,16 @@ export interface DocumentReader {
  * Reading a photo decodes and scans megapixels of image in JavaScript and WebAssembly: 0.1 s for a
  * small scan, nearly 2 s for a 12-megapixel phone photo. On the API's event loop that would stall
  * every other request meanwhile, so reads run on `threads` worker threads (0: on the calling
- * thread, for debugging). A read that outlives `timeoutMs` loses its thread and fails.
+ * thread, for debugging). A read that outlives `timeoutMs` loses its thread and fails. At most
+ * `queue` reads wait for a thread (each holds its image in memory); beyond that a read fails at once.
  */
-export function documentReader(options: { threads: number; timeoutMs: number }): DocumentReader {
+export function documentReader(options: {
+  threads: number;
+  timeoutMs: number;
+  queue: number;
+}): DocumentReader {
   if (options.threads === 0) return { read: readDocument, close: closeReader };
-  return new ReaderPool(options.threads, options.timeoutMs);
+  return new ReaderPool(options.threads, options.timeoutMs, options.queue);
 }
 
 interface Job {
@@ -39,6 +44,7 @@ class ReaderPool implements DocumentReader {
   constructor(
     private readonly maxThreads: number,
     private readonly timeoutMs: number,
+    private readonly maxQueue: number,
   ) {}
 
   read(input: ReadDocumentInput): Promise<ReadResult> {
@@ -46,6 +52,10 @@ class ReaderPool implements DocumentReader {
     return new Promise((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
       this.dispatch();
+      if (this.queue.length > this.maxQueue) {
+        this.queue.pop();
+        reject(new Error(`the document reader is busy: ${this.maxQueue} reads are waiting`));
+      }
     });
   }
 
