@@ -11,6 +11,7 @@ import { ConnectService } from './domains/connect/service.ts';
 import { EventService } from './domains/events/service.ts';
 import { documentReader } from './domains/kyc/reader/pool.ts';
 import { ManualReviewQueue } from './domains/kyc/review.ts';
+import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
@@ -72,11 +73,19 @@ export async function createContext(
     timeoutMs: config.kyc.readerTimeoutMs,
     queue: config.kyc.readerQueue,
   });
+  const reviewer = config.kyc.reviewUrl
+    ? new HttpReviewer({
+        url: config.kyc.reviewUrl,
+        apiKey: config.kyc.reviewApiKey,
+        baseUrl: config.baseUrl,
+        timeoutMs: 10_000,
+      })
+    : new ManualReviewQueue();
   const kyc = new KycService(
     db,
     clock,
     { baseUrl: config.baseUrl, kyc: { ...config.kyc, linkSecret } },
-    { connect, events, sealer: aead, reviewer: new ManualReviewQueue(), reader },
+    { connect, events, sealer: aead, reviewer, reader },
   );
 
   return {

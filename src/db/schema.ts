@@ -223,8 +223,10 @@ export interface KycVerificationsTable {
   back_extracted: string | null;
   /** JSON object: fields submitted or confirmed by the user, without the national id number. */
   information: string | null;
-  /** SHA-256 of the national id number; the number itself is never stored. */
+  /** SHA-256 of the national id number (kept for the review's record). */
   national_id_digest: string | null;
+  /** The number itself, sealed, only until the reviewer has taken the verification; then erased. */
+  national_id_sealed: string | null;
   /** SHA-256 of country, document kind and number: finds the same document verified for another user. */
   document_key: string | null;
   front_at: number | null;
@@ -232,6 +234,8 @@ export interface KycVerificationsTable {
   face_scan_at: number | null;
   /** When it last entered pending (the review queue's order). */
   submitted_at: number | null;
+  /** When the reviewer took it since; null while the hand-over is owed (the worker retries). */
+  review_submitted_at: number | null;
   decided_at: number | null;
   /** The nonce of the newest hosted-page link; older links stop working. */
   link_nonce: string | null;

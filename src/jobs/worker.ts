@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { AppContext } from '../context.ts';
-import { HOUR } from '../core/clock.ts';
+import { HOUR, MINUTE } from '../core/clock.ts';
 import type { ClaimedDelivery } from '../domains/events/delivery.ts';
 import { DELIVERIES_CHANNEL } from '../domains/events/service.ts';
 
@@ -16,8 +16,10 @@ const consoleLog: WorkerLog = {
     process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...fields })}\n`),
 };
 
-/** Periodic chores of the worker role, each run at most once per interval. */
-const SWEEP_INTERVAL_MS = HOUR;
+/** Retention: expired events, delivery logs and access tokens. */
+const RETENTION_INTERVAL_MS = HOUR;
+/** Owed hand-overs of live identity verifications to the reviewer (KycService.retryReviewSubmissions). */
+const REVIEW_RETRY_INTERVAL_MS = MINUTE;
 
 /**
  * The worker role: delivers webhooks and runs the periodic sweeps. Deliveries are claimed from the
@@ -42,7 +44,8 @@ export class Worker {
   private firstPassDone: () => void = () => {};
   private firstPass: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
-  private lastSweep = Number.NEGATIVE_INFINITY;
+  /** When each periodic chore last ran. */
+  private readonly lastRun = { retention: Number.NEGATIVE_INFINITY, reviews: Number.NEGATIVE_INFINITY };
 
   constructor(
     private readonly ctx: AppContext,
@@ -170,17 +173,32 @@ export class Worker {
     }
   }
 
+  /** The periodic chores that are due, each at most once per its interval. */
   private async sweep(): Promise<void> {
     const now = this.ctx.clock.now();
-    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
-    this.lastSweep = now;
-    try {
-      const pruned = await this.ctx.events.pruneExpired();
-      const tokens = await this.ctx.auth.sweepExpired();
-      if (pruned > 0 || tokens > 0)
-        this.log.info({ events: pruned, access_tokens: tokens }, 'retention sweep');
-    } catch (error) {
-      this.log.error({ err: String(error) }, 'retention sweep failed');
+    if (now - this.lastRun.retention >= RETENTION_INTERVAL_MS) {
+      this.lastRun.retention = now;
+      try {
+        const pruned = await this.ctx.events.pruneExpired();
+        const tokens = await this.ctx.auth.sweepExpired();
+        if (pruned > 0 || tokens > 0)
+          this.log.info({ events: pruned, access_tokens: tokens }, 'retention sweep');
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'retention sweep failed');
+      }
+    }
+    if (now - this.lastRun.reviews >= REVIEW_RETRY_INTERVAL_MS) {
+      this.lastRun.reviews = now;
+      try {
+        const { submitted, failed } = await this.ctx.kyc.retryReviewSubmissions(REVIEW_RETRY_INTERVAL_MS);
+        if (submitted > 0 || failed > 0)
+          this.log[failed > 0 ? 'error' : 'info'](
+            { submitted, failed },
+            'identity review hand-overs retried',
+          );
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'identity review hand-over retry failed');
+      }
     }
   }
 

@@ -3,6 +3,7 @@ import * as foundation from './0001_foundation.ts';
 import * as events from './0002_events.ts';
 import * as kyc from './0003_kyc.ts';
 import * as instanceSecrets from './0004_instance_secrets.ts';
+import * as kycReviewSubmission from './0005_kyc_review_submission.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_events': events,
   '0003_kyc': kyc,
   '0004_instance_secrets': instanceSecrets,
+  '0005_kyc_review_submission': kycReviewSubmission,
 };

@@ -16,6 +16,10 @@ export interface KycConfig {
   readerTimeoutMs: number;
   /** Reads that may wait for a thread; more fail at once (502 verification_error). */
   readerQueue: number;
+  /** The identity-review provider's endpoint (HttpReviewer); null keeps review in the manual queue. */
+  reviewUrl: string | null;
+  /** Bearer the provider expects from us. */
+  reviewApiKey: string | null;
   /** Bearer token of the manual review API (`/operator/kyc/reviews`); the API answers 404 when unset. */
   reviewerToken: string | null;
 }
@@ -27,8 +31,22 @@ export function loadKycConfig(env: Env): KycConfig {
   const reviewerToken = env.KYC_REVIEWER_TOKEN || null;
   if (reviewerToken !== null && reviewerToken.length < 24)
     throw new ConfigError('KYC_REVIEWER_TOKEN must be at least 24 characters');
+  const reviewUrl = env.KYC_REVIEW_URL || null;
+  if (reviewUrl !== null) {
+    const url = URL.canParse(reviewUrl) ? new URL(reviewUrl) : null;
+    const local = url !== null && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    // Review requests carry personal data and the national id number: TLS, except on this machine.
+    if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && local)))
+      throw new ConfigError('KYC_REVIEW_URL must be an https URL (http only for localhost)');
+    if (!reviewerToken)
+      throw new ConfigError(
+        'KYC_REVIEW_URL needs KYC_REVIEWER_TOKEN: the provider answers through the review API',
+      );
+  }
   return {
     linkSecret,
+    reviewUrl,
+    reviewApiKey: env.KYC_REVIEW_API_KEY || null,
     linkTtlSeconds: integer(env, 'KYC_LINK_TTL_SECONDS', 900, 30, 86_400),
     sessionTtlSeconds: integer(env, 'KYC_SESSION_TTL_SECONDS', 1800, 60, 86_400),
     uploadLimitBytes: integer(

@@ -15,6 +15,8 @@ export interface KycReviewer {
 
 export interface ReviewSubmission {
   verificationId: string;
+  /** When it entered pending (ms): with the id, names this hand-over. */
+  submittedAt: number | null;
   organizationId: string;
   userId: string;
   documentType: string | null;
@@ -22,6 +24,8 @@ export interface ReviewSubmission {
   /** What was read off the documents, merged, and what the user confirmed or submitted. */
   extracted: Record<string, string>;
   information: Record<string, string>;
+  /** As the user submitted it, when asked for; erased from storage once the reviewer has it. */
+  nationalIdNumber: string | null;
 }
 
 /** The verdicts a review can reach (spec §3: review results from pending). */

@@ -97,7 +97,7 @@ const concurrentChange = () =>
     'The verification changed while this request ran; read it and retry.',
   );
 
-type PersonalColumn = 'front_extracted' | 'back_extracted' | 'information';
+type PersonalColumn = 'front_extracted' | 'back_extracted' | 'information' | 'national_id_sealed';
 
 function json<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
@@ -117,6 +117,7 @@ const DOCUMENT_RESET: KycVerificationChanges = {
   back_extracted: null,
   information: null,
   national_id_digest: null,
+  national_id_sealed: null,
   document_key: null,
   front_at: null,
   back_at: null,
@@ -486,6 +487,7 @@ export class KycService {
       required_fields: null,
       ...DOCUMENT_RESET,
       submitted_at: null,
+      review_submitted_at: null,
       decided_at: null,
       link_nonce: null,
       session_digest: null,
@@ -566,7 +568,14 @@ export class KycService {
         actor: options.actor,
         changes: {
           information: this.seal(row.id, 'information', information),
-          ...(nationalId ? { national_id_digest: digest(`kyc-national-id.v1|${nationalId}`) } : {}),
+          ...(nationalId
+            ? {
+                national_id_digest: digest(`kyc-national-id.v1|${nationalId}`),
+                national_id_sealed: this.seal(row.id, 'national_id_sealed', {
+                  national_id_number: nationalId,
+                }),
+              }
+            : {}),
           ...(row.face_scan_at !== null ? { submitted_at: this.clock.now() } : {}),
         },
       },
@@ -613,6 +622,8 @@ export class KycService {
     return this.db.transaction().execute(async (trx) => {
       const changed = await store.update(trx, row.id, row.version, {
         ...options.changes,
+        // Every entry into pending owes the reviewer a fresh hand-over (see submitForReview).
+        ...(to === 'pending' ? { review_submitted_at: null } : {}),
         status: to,
         reason,
         required_fields: requiredFields ? JSON.stringify(requiredFields) : null,
@@ -647,26 +658,44 @@ export class KycService {
     });
   }
 
-  private async submitForReview(row: KycVerification): Promise<void> {
+  /**
+   * Hands a live verification that entered pending to the reviewer, after that move committed. A
+   * failed hand-over leaves it owed (`review_submitted_at` null) for `retryReviewSubmissions`; the
+   * caller's answer does not change: the verification is pending either way. Once the reviewer has
+   * it, the sealed national id number is erased. True when handed over (or nothing was owed).
+   */
+  private async submitForReview(row: KycVerification): Promise<boolean> {
     // Sandbox stays pending until simulated (spec §4: test verifications never complete by themselves).
-    if (row.livemode !== 1 || row.status !== 'pending') return;
+    if (row.livemode !== 1 || row.status !== 'pending' || row.review_submitted_at !== null) return true;
     try {
       await this.deps.reviewer.submit({
         verificationId: row.id,
+        submittedAt: row.submitted_at,
         organizationId: row.organization_id,
         userId: row.user_id,
         documentType: row.document_type,
         issuingCountry: row.issuing_country,
         extracted: this.extractedOf(row) as Record<string, string>,
         information: this.open<Record<string, string>>(row, 'information') ?? {},
+        nationalIdNumber:
+          this.open<{ national_id_number: string }>(row, 'national_id_sealed')?.national_id_number ?? null,
       });
     } catch {
-      throw new ApiError(
-        502,
-        'verification_error',
-        'The verification could not be sent for review. Try again.',
-      );
+      return false;
     }
+    await store.markReviewSubmitted(this.db, row.id, row.submitted_at, this.clock.now());
+    return true;
+  }
+
+  /**
+   * Worker chore: hands over again every live pending verification whose hand-over is owed and
+   * older than `graceMs` (so as not to race the one made right after the move).
+   */
+  async retryReviewSubmissions(graceMs: number, limit = 100): Promise<{ submitted: number; failed: number }> {
+    const owed = await store.listOwedReviews(this.db, { before: this.clock.now() - graceMs, limit });
+    let submitted = 0;
+    for (const row of owed) if (await this.submitForReview(row)) submitted++;
+    return { submitted, failed: owed.length - submitted };
   }
 
   /** The state object; actionable statuses get a freshly signed link that retires the older ones. */

@@ -94,6 +94,43 @@ export async function listPending(
   return query.orderBy('submitted_at').orderBy('id').limit(input.limit).execute();
 }
 
+/** Live verifications in pending, entered before `before`, whose hand-over to the reviewer is owed. */
+export async function listOwedReviews(
+  db: Executor,
+  input: { before: number; limit: number },
+): Promise<KycVerification[]> {
+  return db
+    .selectFrom('kyc_verifications')
+    .selectAll()
+    .where('livemode', '=', 1)
+    .where('status', '=', 'pending')
+    .where('review_submitted_at', 'is', null)
+    .where('submitted_at', '<=', input.before)
+    .orderBy('submitted_at')
+    .limit(input.limit)
+    .execute();
+}
+
+/**
+ * The reviewer took the verification that entered pending at `submittedAt`: record it and erase the
+ * sealed national id number. A verification that moved on since is left alone.
+ */
+export async function markReviewSubmitted(
+  db: Executor,
+  id: string,
+  submittedAt: number | null,
+  now: number,
+): Promise<void> {
+  if (submittedAt === null) return;
+  await db
+    .updateTable('kyc_verifications')
+    .set({ review_submitted_at: now, national_id_sealed: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('submitted_at', '=', submittedAt)
+    .execute();
+}
+
 /** Records the newest hosted-page link; every older link stops opening the page. */
 export async function setLinkNonce(db: Executor, id: string, nonce: string): Promise<void> {
   await db.updateTable('kyc_verifications').set({ link_nonce: nonce }).where('id', '=', id).execute();

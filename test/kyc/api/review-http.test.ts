@@ -1,0 +1,169 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.ts';
+import { MINUTE } from '../../../src/core/clock.ts';
+import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
+import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
+import { Worker } from '../../../src/jobs/worker.ts';
+import type { TestApp } from '../../helpers/harness.ts';
+import {
+  cameraFrames,
+  driveTo,
+  expectState,
+  getState,
+  information,
+  type KycUser,
+  newUser,
+  openPage,
+  REVIEWER_TOKEN,
+  review,
+  startKycApp,
+  submitPage,
+  verificationId,
+} from './helpers.ts';
+
+/** A local stand-in for an identity-review provider: records requests, answers as told. */
+class FakeProvider {
+  readonly requests: { headers: http.IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
+  status = 202;
+  private readonly server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      this.requests.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      res.writeHead(this.status).end();
+    });
+  });
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/reviews`;
+  }
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const provider = new FakeProvider();
+let t: TestApp;
+let org: CreatedOrganization;
+const quiet = { info: () => {}, error: () => {} };
+
+beforeAll(async () => {
+  t = await startKycApp({ KYC_REVIEW_URL: await provider.start(), KYC_REVIEW_API_KEY: 'provider-key-123' });
+});
+beforeEach(async () => {
+  org = await t.createOrg('Provider-reviewed');
+  provider.status = 202;
+});
+afterAll(async () => {
+  await t.close();
+  await provider.close();
+  await closeReader();
+});
+
+async function liveUser(): Promise<KycUser> {
+  return newUser(t, await t.platformToken(org.production), { production: true });
+}
+
+async function row(u: KycUser) {
+  return t.ctx.db
+    .selectFrom('kyc_verifications')
+    .select(['review_submitted_at', 'national_id_sealed', 'national_id_digest'])
+    .where('user_id', '=', u.userId)
+    .executeTakeFirstOrThrow();
+}
+
+describe('identity review by an HTTP provider (KYC_REVIEW_URL)', () => {
+  it('hands a live verification over on entering pending, with the national id number, then erases it', async () => {
+    const u = await liveUser();
+    // A US licence asks for the SSN; the face scan then moves it to pending.
+    await driveTo(t, u, 'needs_information');
+    const next = expectState(
+      await information(t, u, { national_id_number: '123-45-6789' }),
+      'requires_verification',
+    );
+    const { session } = await openPage(t, next.iframe_url as string);
+    expect((await submitPage(t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
+    expectState(await getState(t, u), 'pending');
+
+    const id = await verificationId(t, u);
+    const sent = provider.requests.filter((r) => r.body.id === id);
+    expect(sent).toHaveLength(1);
+    const [{ headers, body }] = sent as [(typeof sent)[number]];
+    expect(headers.authorization).toBe('Bearer provider-key-123');
+    expect(headers['idempotency-key']).toMatch(new RegExp(`^${id}\\.\\d+$`));
+    expect(body).toMatchObject({
+      object: 'kyc_review_request',
+      id,
+      organization_id: org.organization_id,
+      user_id: u.userId,
+      document_type: 'drivers_license',
+      issuing_country: 'US',
+      extracted: { last_name: expect.any(String), date_of_birth: expect.any(String) },
+      national_id_number: '123456789',
+      decide: {
+        approve: `http://purser.test/operator/kyc/reviews/${id}/approve`,
+        reject: `http://purser.test/operator/kyc/reviews/${id}/reject`,
+        request_information: `http://purser.test/operator/kyc/reviews/${id}/request_information`,
+        request_documents: `http://purser.test/operator/kyc/reviews/${id}/request_documents`,
+      },
+    });
+    // The provider has it: the number itself is gone from storage, its digest stays.
+    const stored = await row(u);
+    expect(stored.review_submitted_at).toEqual(expect.any(Number));
+    expect(stored.national_id_sealed).toBeNull();
+    expect(stored.national_id_digest).toEqual(expect.any(String));
+
+    // The provider's verdict comes back through the review API.
+    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    expectState(await getState(t, u), 'approved');
+  });
+
+  it('keeps a failed hand-over owed: the user still sees pending, and the worker retries until the provider takes it', async () => {
+    provider.status = 503;
+    const u = await liveUser();
+    await driveTo(t, u, 'pending');
+    const id = await verificationId(t, u);
+    expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(1);
+    expect((await row(u)).review_submitted_at).toBeNull();
+
+    const worker = new Worker(t.ctx, quiet);
+    provider.status = 200;
+    // Within a minute of the move the worker leaves it to the hand-over in flight.
+    await worker.runOnce();
+    expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(1);
+    t.clock.advance(2 * MINUTE);
+    await worker.runOnce();
+    const sent = provider.requests.filter((r) => r.body.id === id);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.headers['idempotency-key']).toBe(sent[0]?.headers['idempotency-key']);
+    expect((await row(u)).review_submitted_at).toEqual(expect.any(Number));
+    // Handed over: no more requests.
+    t.clock.advance(2 * MINUTE);
+    await worker.runOnce();
+    expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(2);
+    expectState(await getState(t, u), 'pending');
+  });
+
+  it('never sends sandbox verifications: they wait for the simulate call', async () => {
+    const u = await newUser(t, await t.platformToken(org.sandbox));
+    await driveTo(t, u, 'pending');
+    const id = await verificationId(t, u);
+    t.clock.advance(2 * MINUTE);
+    await new Worker(t.ctx, quiet).runOnce();
+    expect(provider.requests.filter((r) => r.body.id === id)).toEqual([]);
+  });
+
+  it('refuses a provider URL without TLS (except on localhost) or without the review API to answer through', () => {
+    const base = { KYC_REVIEWER_TOKEN: REVIEWER_TOKEN };
+    expect(() => loadConfig({ ...base, KYC_REVIEW_URL: 'http://review.example/requests' })).toThrow(/https/);
+    expect(() => loadConfig({ ...base, KYC_REVIEW_URL: 'not a url' })).toThrow(/https/);
+    expect(() => loadConfig({ KYC_REVIEW_URL: 'https://review.example/requests' })).toThrow(
+      /KYC_REVIEWER_TOKEN/,
+    );
+    expect(loadConfig({ ...base, KYC_REVIEW_URL: 'https://review.example/requests' }).kyc.reviewUrl).toBe(
+      'https://review.example/requests',
+    );
+  });
+});
