@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import AjvCompiler from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import FindMyWay from 'find-my-way';
@@ -9,6 +10,7 @@ import { authRoutes } from './domains/auth/routes.ts';
 import { connectRoutes } from './domains/connect/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
+import { orgRoutes } from './domains/orgs/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
 import { operationsRoutes } from './web/operations.ts';
@@ -20,6 +22,24 @@ export interface AppOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Query strings and path parameters arrive as text, so their validator coerces (`?limit=10`, a
+ * single `?type=` as a list); a JSON body is validated as sent: `{"limit": "10"}` or a string where
+ * a list belongs is a 400, not silently converted.
+ */
+const validatorsByPart: AjvCompiler.BuildCompilerFromPool = (externalSchemas, options) => {
+  const build = AjvCompiler();
+  const common = { allErrors: true, removeAdditional: false } as const;
+  const plugins = options?.plugins ?? [];
+  const coercing = build(externalSchemas, { plugins, customOptions: { ...common, coerceTypes: 'array' } });
+  const strict = build(externalSchemas, { plugins, customOptions: { ...common, coerceTypes: false } });
+  // Fastify calls the validator factory with its route definition, not a bare schema.
+  return ((route: { httpPart?: string }) =>
+    (route.httpPart === 'body' ? strict : coercing)(
+      route as never,
+    )) as unknown as ReturnType<AjvCompiler.BuildCompilerFromPool>;
+};
 
 /** Builds the HTTP surface: core plugins, then each domain's routes. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -42,7 +62,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         ? incoming
         : `req_${randomUUID().replaceAll('-', '')}`;
     },
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array' } },
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     return503OnClosing: true,
   });
 
@@ -83,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(docsRoutes, { ctx });
   await app.register(authRoutes, { ctx });
   await app.register(connectRoutes, { ctx });
+  await app.register(orgRoutes, { ctx });
   await app.register(eventRoutes, { ctx });
   await app.register(kycRoutes, { ctx });
   await app.register(kycReviewRoutes, { ctx });

@@ -268,9 +268,19 @@ export interface InstanceSecretsTable {
   created_at: number;
 }
 
+/** The origins allowed to frame the organization's hosted pages, in one mode. */
+export interface EmbedOriginsTable {
+  organization_id: string;
+  livemode: number;
+  /** JSON string[] of normalized origins (`https://app.example.com`). */
+  origins: string;
+  updated_at: number;
+}
+
 export interface Database {
   instance_secrets: InstanceSecretsTable;
   organizations: OrganizationsTable;
+  embed_origins: EmbedOriginsTable;
   clients: ClientsTable;
   api_keys: ApiKeysTable;
   access_tokens: AccessTokensTable;

@@ -55,6 +55,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 503,
     when: 'Authentication is temporarily unavailable; retry shortly.',
   },
+  {
+    code: 'invalid_origin',
+    status: 400,
+    when: 'Embed origins: an entry is not an https origin (http only for loopback hosts); the message names it.',
+  },
   { code: 'not_found', status: 404, when: 'No such route or resource.' },
   {
     code: 'method_not_allowed',

@@ -96,6 +96,24 @@ describe('the v2 error body', () => {
     expectErrorBody(res.json(), 'invalid_request');
   });
 
+  it('validates a JSON body as sent (no type coercion), while query strings are read from text', async () => {
+    // A number where the spec says string, a string where it says a list: 400, not converted.
+    const res = await t.call('POST', '/api/v2/connect/verify', {
+      token,
+      body: { connect_id: 'cat_x', code: 111111 },
+    });
+    expectErrorBody(res.json(), 'invalid_request');
+    expect(Object.keys(res.json().error.field_errors)).toEqual(['code']);
+    const list = await t.call('PUT', '/api/v2/embed_origins', {
+      token,
+      body: { origins: 'https://a.example' },
+    });
+    expect(list.statusCode).toBe(400);
+    expect(Object.keys(list.json().error.field_errors)).toEqual(['origins']);
+    // `?limit=2` is a number and a single `?type=` a list of one.
+    expect((await t.call('GET', '/api/v2/events?limit=2&type=card.*', { token })).statusCode).toBe(200);
+  });
+
   it('checks authentication before the body', async () => {
     const res = await t.call('POST', '/api/v2/connect/verify', { body: {} });
     expect(res.statusCode).toBe(401);

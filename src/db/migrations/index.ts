@@ -4,6 +4,7 @@ import * as events from './0002_events.ts';
 import * as kyc from './0003_kyc.ts';
 import * as instanceSecrets from './0004_instance_secrets.ts';
 import * as kycReviewSubmission from './0005_kyc_review_submission.ts';
+import * as embedOrigins from './0006_embed_origins.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_kyc': kyc,
   '0004_instance_secrets': instanceSecrets,
   '0005_kyc_review_submission': kycReviewSubmission,
+  '0006_embed_origins': embedOrigins,
 };

@@ -4,6 +4,7 @@ import { ApiError } from '../../core/errors.ts';
 import { newId, newSecret } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
 import type { Client, Organization } from '../../db/schema.ts';
+import { parseEmbedOrigin } from './embed-origins.ts';
 import * as store from './store.ts';
 
 export type Mode = 'sandbox' | 'production';
@@ -85,6 +86,39 @@ export class OrgService {
     const org = await store.findOrganization(this.db, id);
     if (!org) throw new ApiError(404, 'not_found', `No organization ${id}.`);
     return org;
+  }
+
+  /** The origins allowed to frame the organization's hosted pages in one mode (empty until set). */
+  async embedOrigins(owner: { organizationId: string; livemode: boolean }): Promise<string[]> {
+    const row = await store.findEmbedOrigins(this.db, owner.organizationId, owner.livemode ? 1 : 0);
+    return row ? (JSON.parse(row.origins) as string[]) : [];
+  }
+
+  /**
+   * `PUT /api/v2/embed_origins`: replaces the whole list with the given origins, canonical and
+   * without duplicates. The first refused value is `400 invalid_origin`, naming it; nothing changes.
+   */
+  async setEmbedOrigins(
+    owner: { organizationId: string; livemode: boolean },
+    origins: string[],
+  ): Promise<string[]> {
+    const canonical: string[] = [];
+    for (const [index, value] of origins.entries()) {
+      const parsed = parseEmbedOrigin(value);
+      if ('problem' in parsed) {
+        throw new ApiError(400, 'invalid_origin', `"${value}" ${parsed.problem}.`, {
+          fieldErrors: { [`origins[${index}]`]: parsed.problem },
+        });
+      }
+      if (!canonical.includes(parsed.origin)) canonical.push(parsed.origin);
+    }
+    await store.saveEmbedOrigins(this.db, {
+      organization_id: owner.organizationId,
+      livemode: owner.livemode ? 1 : 0,
+      origins: JSON.stringify(canonical),
+      updated_at: this.clock.now(),
+    });
+    return canonical;
   }
 
   async countOrganizations(): Promise<number> {

@@ -5,6 +5,7 @@ import type {
   ApiKeysTable,
   Client,
   ClientsTable,
+  EmbedOriginsTable,
   NewOrganization,
   Organization,
   OrganizationUpdate,
@@ -79,5 +80,30 @@ export async function revokeClientTokens(db: Executor, clientId: string, now: nu
     .set({ revoked_at: now })
     .where('client_id', '=', clientId)
     .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function findEmbedOrigins(
+  db: Executor,
+  organizationId: string,
+  livemode: number,
+): Promise<EmbedOriginsTable | undefined> {
+  return db
+    .selectFrom('embed_origins')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('livemode', '=', livemode)
+    .executeTakeFirst();
+}
+
+export async function saveEmbedOrigins(db: Executor, row: EmbedOriginsTable): Promise<void> {
+  await db
+    .insertInto('embed_origins')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['organization_id', 'livemode'])
+        .doUpdateSet({ origins: row.origins, updated_at: row.updated_at }),
+    )
     .execute();
 }

@@ -8,15 +8,22 @@ import type { PageView } from '../../domains/kyc/service.ts';
 import { escapeHtml } from '../html.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
 
-/**
- * Who may frame the hosted page (CSP `frame-ancestors`). The organization's embed origins decide
- * once that endpoint exists; until then only loopback origins, for local development and tests.
- */
+/** Test mode may always be framed from loopback origins, for local development. */
 export const LOOPBACK_ANCESTORS = ['http://localhost:*', 'http://127.0.0.1:*'];
 
-export function frameAncestors(_organizationId: string | null): string[] {
-  return LOOPBACK_ANCESTORS;
+/**
+ * Who may frame a verification's page (CSP `frame-ancestors`): its organization's embed origins for
+ * its mode (`PUT /api/v2/embed_origins`), plus loopback in test mode; nobody when that is empty.
+ */
+async function frameAncestors(ctx: AppContext, verification: PageView['verification']): Promise<string[]> {
+  const livemode = verification.livemode === 1;
+  const origins = await ctx.orgs.embedOrigins({ organizationId: verification.organization_id, livemode });
+  const ancestors = livemode ? origins : [...LOOPBACK_ANCESTORS, ...origins];
+  return ancestors.length > 0 ? ancestors : ["'none'"];
 }
+
+/** A page saying the link no longer works carries nothing to protect: any site may frame it. */
+const ANY_ANCESTOR = ['*'];
 
 const LABELS: Record<InformationField, string> = {
   first_name: 'First name',
@@ -42,7 +49,7 @@ const MESSAGES = {
   rejected: { title: 'We could not verify your identity', text: 'You can close this page.' },
 } as const;
 
-function securityHeaders(reply: FastifyReply, nonce: string, organizationId: string | null): void {
+function securityHeaders(reply: FastifyReply, nonce: string, ancestors: string[]): void {
   reply
     .header(
       'content-security-policy',
@@ -55,7 +62,7 @@ function securityHeaders(reply: FastifyReply, nonce: string, organizationId: str
         "connect-src 'self'",
         "form-action 'self'",
         "base-uri 'none'",
-        `frame-ancestors ${frameAncestors(organizationId).join(' ')}`,
+        `frame-ancestors ${ancestors.join(' ')}`,
       ].join('; '),
     )
     // The link carries a credential: never leak it in a Referer, never cache the page.
@@ -140,11 +147,11 @@ export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const nonce = randomBytes(16).toString('base64');
       const opened = await ctx.kyc.openPage((request.params as { token: string }).token);
       if (typeof opened === 'string') {
-        securityHeaders(reply, nonce, null);
+        securityHeaders(reply, nonce, ANY_ANCESTOR);
         reply.code(opened === 'malformed' ? 404 : 410);
         return renderLinkProblem(nonce, opened);
       }
-      securityHeaders(reply, nonce, opened.verification.organization_id);
+      securityHeaders(reply, nonce, await frameAncestors(ctx, opened.verification));
       return renderPage(opened, nonce);
     },
   );

@@ -54,6 +54,32 @@ describe('the hosted page link (iframe_url)', () => {
     expect(res.body).toContain('front and back');
   });
 
+  it('may be framed by the embed origins of its organization and mode (plus loopback in test mode), else by none', async () => {
+    const frameAncestors = async (token: string, production = false) => {
+      const u = await newUser(t, token, { production });
+      const state = expectState(await getState(t, u), 'awaiting_documents');
+      const res = await t.request({ method: 'GET', url: pagePath(state.iframe_url as string) });
+      return /frame-ancestors ([^;]+)/.exec(String(res.headers['content-security-policy']))?.[1];
+    };
+    const o = await t.createOrg('Embedding');
+    const test = await t.platformToken(o.sandbox);
+    const live = await t.platformToken(o.production);
+    expect(await frameAncestors(live, true)).toBe("'none'");
+    const put = (token: string, origins: string[]) =>
+      t.call('PUT', '/api/v2/embed_origins', { token, body: { origins } });
+    expect((await put(live, ['https://app.example.com', 'https://www.example.com'])).statusCode).toBe(200);
+    expect((await put(test, ['https://staging.example.com'])).statusCode).toBe(200);
+    expect(await frameAncestors(live, true)).toBe('https://app.example.com https://www.example.com');
+    expect(await frameAncestors(test)).toBe(
+      'http://localhost:* http://127.0.0.1:* https://staging.example.com',
+    );
+    // Another organization's origins never apply.
+    expect(await frameAncestors(sandbox)).toBe('http://localhost:* http://127.0.0.1:*');
+    // A dead link's page holds nothing to protect.
+    const dead = await t.request({ method: 'GET', url: '/kyc/verify/not-a-link' });
+    expect(String(dead.headers['content-security-policy'])).toContain('frame-ancestors *');
+  });
+
   it('only the newest link works: an older one answers 410 once a newer one is issued', async () => {
     const u = await newUser(t, sandbox);
     const older = expectState(await getState(t, u), 'awaiting_documents').iframe_url as string;

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { errorResponses } from '../../core/schemas.ts';
+import { platformGuard } from '../auth/guard.ts';
+import { MAX_EMBED_ORIGINS } from './embed-origins.ts';
+
+const EmbedOrigins = Type.Object({
+  object: Type.Literal('embed_origins'),
+  origins: Type.Array(Type.String()),
+});
+
+/** Organization settings a platform manages with its platform token. */
+export async function orgRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const common = {
+    onRequest: platformGuard(ctx.auth),
+  };
+  const schemaBase = { tags: ['Embed origins'], security: [{ platformToken: [] }] };
+  const owner = (principal: { organizationId: string; livemode: boolean } | null) => ({
+    organizationId: principal!.organizationId,
+    livemode: principal!.livemode,
+  });
+
+  app.get(
+    '/api/v2/embed_origins',
+    {
+      ...common,
+      schema: {
+        ...schemaBase,
+        summary: 'The origins allowed to embed hosted pages',
+        response: { 200: EmbedOrigins, ...errorResponses(401, 403, 503) },
+      },
+    },
+    async (request) => ({
+      object: 'embed_origins' as const,
+      origins: await ctx.orgs.embedOrigins(owner(request.principal)),
+    }),
+  );
+
+  app.put(
+    '/api/v2/embed_origins',
+    {
+      ...common,
+      schema: {
+        ...schemaBase,
+        summary: 'Replace the origins allowed to embed hosted pages',
+        description:
+          'Replaces the whole list for the calling mode. Each entry is an origin (`https://app.example.com`, ' +
+          '`https` only except loopback hosts such as `http://localhost:3000`); they are stored canonical and ' +
+          `without duplicates. At most ${MAX_EMBED_ORIGINS}. Hosted pages (the identity verification page) may ` +
+          'be framed only by these origins (and, in test mode, by loopback origins).',
+        body: Type.Object(
+          {
+            origins: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: MAX_EMBED_ORIGINS }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: EmbedOrigins, ...errorResponses(400, 401, 403, 503) },
+      },
+    },
+    async (request) => ({
+      object: 'embed_origins' as const,
+      origins: await ctx.orgs.setEmbedOrigins(
+        owner(request.principal),
+        (request.body as { origins: string[] }).origins,
+      ),
+    }),
+  );
+}
