@@ -622,8 +622,10 @@ export class KycService {
     return this.db.transaction().execute(async (trx) => {
       const changed = await store.update(trx, row.id, row.version, {
         ...options.changes,
-        // Every entry into pending owes the reviewer a fresh hand-over (see submitForReview).
+        // Every entry into pending owes the reviewer a fresh hand-over (see submitForReview); once
+        // the review is over, the number kept for it goes, handed over or not.
         ...(to === 'pending' ? { review_submitted_at: null } : {}),
+        ...(row.status === 'pending' && to !== 'pending' ? { national_id_sealed: null } : {}),
         status: to,
         reason,
         required_fields: requiredFields ? JSON.stringify(requiredFields) : null,

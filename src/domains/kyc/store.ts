@@ -113,7 +113,7 @@ export async function listOwedReviews(
 
 /**
  * The reviewer took the verification that entered pending at `submittedAt`: record it and erase the
- * sealed national id number. A verification that moved on since is left alone.
+ * sealed national id number (also when the verdict already came back). A later round is left alone.
  */
 export async function markReviewSubmitted(
   db: Executor,
@@ -126,7 +126,6 @@ export async function markReviewSubmitted(
     .updateTable('kyc_verifications')
     .set({ review_submitted_at: now, national_id_sealed: null })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
     .where('submitted_at', '=', submittedAt)
     .execute();
 }

@@ -66,6 +66,20 @@ async function liveUser(): Promise<KycUser> {
   return newUser(t, await t.platformToken(org.production), { production: true });
 }
 
+/** A live US verification in pending: the licence asks for the SSN, the face scan follows. */
+async function pendingWithNationalId(): Promise<KycUser> {
+  const u = await liveUser();
+  await driveTo(t, u, 'needs_information');
+  const next = expectState(
+    await information(t, u, { national_id_number: '123-45-6789' }),
+    'requires_verification',
+  );
+  const { session } = await openPage(t, next.iframe_url as string);
+  expect((await submitPage(t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
+  expectState(await getState(t, u), 'pending');
+  return u;
+}
+
 async function row(u: KycUser) {
   return t.ctx.db
     .selectFrom('kyc_verifications')
@@ -76,17 +90,7 @@ async function row(u: KycUser) {
 
 describe('identity review by an HTTP provider (KYC_REVIEW_URL)', () => {
   it('hands a live verification over on entering pending, with the national id number, then erases it', async () => {
-    const u = await liveUser();
-    // A US licence asks for the SSN; the face scan then moves it to pending.
-    await driveTo(t, u, 'needs_information');
-    const next = expectState(
-      await information(t, u, { national_id_number: '123-45-6789' }),
-      'requires_verification',
-    );
-    const { session } = await openPage(t, next.iframe_url as string);
-    expect((await submitPage(t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
-    expectState(await getState(t, u), 'pending');
-
+    const u = await pendingWithNationalId();
     const id = await verificationId(t, u);
     const sent = provider.requests.filter((r) => r.body.id === id);
     expect(sent).toHaveLength(1);
@@ -144,6 +148,20 @@ describe('identity review by an HTTP provider (KYC_REVIEW_URL)', () => {
     await worker.runOnce();
     expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(2);
     expectState(await getState(t, u), 'pending');
+  });
+
+  it('a verdict given while the hand-over is still owed ends it, and the number is erased all the same', async () => {
+    provider.status = 503;
+    const u = await pendingWithNationalId();
+    expect((await row(u)).national_id_sealed).toEqual(expect.any(String));
+    const id = await verificationId(t, u);
+    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    expect((await row(u)).national_id_sealed).toBeNull();
+    // Nothing is owed any more: the worker sends nothing.
+    provider.status = 200;
+    t.clock.advance(2 * MINUTE);
+    await new Worker(t.ctx, quiet).runOnce();
+    expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(1);
   });
 
   it('never sends sandbox verifications: they wait for the simulate call', async () => {
