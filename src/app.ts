@@ -6,6 +6,7 @@ import FindMyWay from 'find-my-way';
 import type { AppContext } from './context.ts';
 import { installErrorHandler, sendError } from './core/error-handler.ts';
 import { ApiError } from './core/errors.ts';
+import { installIdempotency } from './core/idempotency.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { connectRoutes } from './domains/connect/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
@@ -73,6 +74,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   installErrorHandler(app, ctx.config.baseUrl);
+  installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
   installNotFound(app, ctx.config.baseUrl);
 
   // JSON only, except where a route says otherwise (the token endpoint takes form bodies).

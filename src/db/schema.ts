@@ -277,7 +277,24 @@ export interface EmbedOriginsTable {
   updated_at: number;
 }
 
+/** The first answer to a POST sent with an `Idempotency-Key` (core/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  organization_id: string;
+  livemode: number;
+  key: string;
+  /** SHA-256 of method, path and body: the same key with another request is refused. */
+  request_digest: string;
+  /** Null while the first request runs. */
+  status_code: number | null;
+  /** The answer's body, sealed (it may hold secrets such as tokens). */
+  response: string | null;
+  /** Until then a running first request holds the key; after, a retry may take it over. */
+  locked_until: number;
+  created_at: number;
+}
+
 export interface Database {
+  idempotency_keys: IdempotencyKeysTable;
   instance_secrets: InstanceSecretsTable;
   organizations: OrganizationsTable;
   embed_origins: EmbedOriginsTable;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { AppContext } from '../context.ts';
 import { HOUR, MINUTE } from '../core/clock.ts';
+import { pruneIdempotencyKeys } from '../core/idempotency.ts';
 import type { ClaimedDelivery } from '../domains/events/delivery.ts';
 import { DELIVERIES_CHANNEL } from '../domains/events/service.ts';
 
@@ -16,7 +17,7 @@ const consoleLog: WorkerLog = {
     process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...fields })}\n`),
 };
 
-/** Retention: expired events, delivery logs and access tokens. */
+/** Retention: expired events, delivery logs, access tokens and idempotency keys. */
 const RETENTION_INTERVAL_MS = HOUR;
 /** Owed hand-overs of live identity verifications to the reviewer (KycService.retryReviewSubmissions). */
 const REVIEW_RETRY_INTERVAL_MS = MINUTE;
@@ -181,8 +182,9 @@ export class Worker {
       try {
         const pruned = await this.ctx.events.pruneExpired();
         const tokens = await this.ctx.auth.sweepExpired();
-        if (pruned > 0 || tokens > 0)
-          this.log.info({ events: pruned, access_tokens: tokens }, 'retention sweep');
+        const keys = await pruneIdempotencyKeys(this.ctx.db, now);
+        if (pruned > 0 || tokens > 0 || keys > 0)
+          this.log.info({ events: pruned, access_tokens: tokens, idempotency_keys: keys }, 'retention sweep');
       } catch (error) {
         this.log.error({ err: String(error) }, 'retention sweep failed');
       }

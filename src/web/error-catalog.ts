@@ -60,6 +60,16 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 400,
     when: 'Embed origins: an entry is not an https origin (http only for loopback hosts); the message names it.',
   },
+  {
+    code: 'idempotency_key_reused',
+    status: 400,
+    when: 'The Idempotency-Key was first used with another request (method, path or body); use a new key.',
+  },
+  {
+    code: 'idempotency_key_in_use',
+    status: 409,
+    when: 'A request with this Idempotency-Key is still running; retry shortly (Retry-After).',
+  },
   { code: 'not_found', status: 404, when: 'No such route or resource.' },
   {
     code: 'method_not_allowed',

@@ -104,7 +104,7 @@ const SimulateBody = Type.Object(
 );
 
 export async function kycRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const common = { preHandler: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(ctx.auth) };
   const tags = ['Identity verification'];
   const security = [{ platformToken: [] }];
 

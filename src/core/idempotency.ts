@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
+import { type Clock, HOUR, MINUTE } from './clock.ts';
+import { digest } from './crypto.ts';
+import type { Sealer } from './crypto-aead.ts';
+import { ApiError } from './errors.ts';
+
+/** How long a key is remembered (Stripe: 24 hours); after that it acts anew. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * HOUR;
+/** A first request still running holds its key this long; a retry after that (it died) takes over. */
+const LOCK_MS = MINUTE;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+interface Claim {
+  organizationId: string;
+  livemode: number;
+  key: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when this request holds an `Idempotency-Key` and must record its answer. */
+    idempotencyClaim: Claim | null;
+  }
+}
+
+/**
+ * Stripe's convention: a POST retried with the same `Idempotency-Key` never acts twice. The first
+ * answer (2xx or 4xx) is kept for 24 hours per credential scope (organization and mode) and
+ * replayed with `Idempotent-Replayed: true`; the same key with another request is
+ * `400 idempotency_key_reused`; while the first request runs, `409 idempotency_key_in_use`. A 5xx
+ * is not kept, so a retry acts again. Requests refused before they run (authentication,
+ * validation) never claim the key. Answers are sealed at rest: they can carry tokens and secrets.
+ *
+ * The claim and the handler's writes are separate transactions: a process killed between the
+ * handler's commit and the recording of its answer leaves the key to be taken over after a minute,
+ * and the retry acts again.
+ */
+export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock; sealer: Sealer }) {
+  app.decorateRequest('idempotencyClaim', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return;
+    const owner = request.principal ?? request.apiKey;
+    // Unauthenticated routes (the token endpoint, hosted pages) have no scope to remember keys in.
+    if (!owner) return;
+    if (typeof key !== 'string' || !KEY.test(key)) {
+      const problem = 'must be 1 to 255 printable ASCII characters';
+      throw new ApiError(400, 'invalid_request', `Idempotency-Key ${problem}.`, {
+        fieldErrors: { 'Idempotency-Key': problem },
+      });
+    }
+    const claim = { organizationId: owner.organizationId, livemode: owner.livemode ? 1 : 0, key };
+    const requestDigest = digest(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+    const outcome = await claimKey(deps, claim, requestDigest);
+    if (outcome === 'claimed') {
+      request.idempotencyClaim = claim;
+      return;
+    }
+    if (outcome === 'reused')
+      throw new ApiError(
+        400,
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with another request; use a new key for a new request.',
+      );
+    if (outcome === 'in_use')
+      throw new ApiError(
+        409,
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still running; retry shortly.',
+        { headers: { 'retry-after': '1' } },
+      );
+    return replay(reply, outcome.statusCode, deps.sealer.open(outcome.response, aad(claim)));
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    request.idempotencyClaim = null;
+    try {
+      if (reply.statusCode >= 500 || typeof payload !== 'string') {
+        // Not an answer to keep: the key is free again for a retry.
+        await deps.db.deleteFrom('idempotency_keys').where(sameKey(claim)).execute();
+      } else {
+        await deps.db
+          .updateTable('idempotency_keys')
+          .set({ status_code: reply.statusCode, response: deps.sealer.seal(payload, aad(claim)) })
+          .where(sameKey(claim))
+          .execute();
+      }
+    } catch (error) {
+      // The answer still goes out; the key stays held and is taken over once its lock ends.
+      request.log.error({ err: error }, 'recording an idempotent answer failed');
+    }
+    return payload;
+  });
+}
+
+/** Retention: forgets keys older than 24 hours. */
+export async function pruneIdempotencyKeys(db: Db, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', now - IDEMPOTENCY_KEY_TTL_MS)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+const aad = (claim: Claim) => `idempotency_keys:${claim.organizationId}:${claim.livemode}:${claim.key}`;
+
+const sameKey = (claim: Claim) => (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+  eb.and({ organization_id: claim.organizationId, livemode: claim.livemode, key: claim.key });
+
+type ClaimOutcome = 'claimed' | 'reused' | 'in_use' | { statusCode: number; response: string };
+
+/** Takes the key for this request, or says why not: one conditional write, so two racers never both win. */
+async function claimKey(
+  deps: { db: Db; clock: Clock },
+  claim: Claim,
+  requestDigest: string,
+): Promise<ClaimOutcome> {
+  const now = deps.clock.now();
+  const fresh = {
+    request_digest: requestDigest,
+    status_code: null,
+    response: null,
+    locked_until: now + LOCK_MS,
+    created_at: now,
+  };
+  const inserted = await deps.db
+    .insertInto('idempotency_keys')
+    .values({ organization_id: claim.organizationId, livemode: claim.livemode, key: claim.key, ...fresh })
+    .onConflict((oc) => oc.columns(['organization_id', 'livemode', 'key']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return 'claimed';
+
+  const existing = await deps.db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where(sameKey(claim))
+    .executeTakeFirst();
+  if (!existing) return claimKey(deps, claim, requestDigest);
+  const expired = existing.created_at < now - IDEMPOTENCY_KEY_TTL_MS;
+  if (!expired && existing.request_digest !== requestDigest) return 'reused';
+  if (!expired && existing.status_code !== null && existing.response !== null)
+    return { statusCode: existing.status_code, response: existing.response };
+  if (!expired && existing.locked_until > now) return 'in_use';
+  // Forgotten (older than 24 hours) or abandoned by a request that died: take it over, unless
+  // another retry just did.
+  const taken = await deps.db
+    .updateTable('idempotency_keys')
+    .set(fresh)
+    .where(sameKey(claim))
+    .where('locked_until', '=', existing.locked_until)
+    .where('created_at', '=', existing.created_at)
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) === 1 ? 'claimed' : 'in_use';
+}
+
+function replay(reply: FastifyReply, statusCode: number, body: string): FastifyReply {
+  return reply
+    .code(statusCode)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('idempotent-replayed', 'true')
+    .send(body);
+}
