@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
@@ -41,63 +41,85 @@ declare module 'fastify' {
 export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock; sealer: Sealer }) {
   app.decorateRequest('idempotencyClaim', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST') return;
-    const key = request.headers['idempotency-key'];
-    if (key === undefined) return;
-    const owner = request.principal ?? request.apiKey;
-    // Unauthenticated routes (the token endpoint, hosted pages) have no scope to remember keys in.
-    if (!owner) return;
-    if (typeof key !== 'string' || !KEY.test(key)) {
-      const problem = 'must be 1 to 255 printable ASCII characters';
-      throw new ApiError(400, 'invalid_request', `Idempotency-Key ${problem}.`, {
-        fieldErrors: { 'Idempotency-Key': problem },
-      });
-    }
-    const claim = { organizationId: owner.organizationId, livemode: owner.livemode ? 1 : 0, key };
-    const requestDigest = digest(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
-    const outcome = await claimKey(deps, claim, requestDigest);
-    if (outcome === 'claimed') {
-      request.idempotencyClaim = claim;
-      return;
-    }
-    if (outcome === 'reused')
-      throw new ApiError(
-        400,
-        'idempotency_key_reused',
-        'This Idempotency-Key was used with another request; use a new key for a new request.',
-      );
-    if (outcome === 'in_use')
-      throw new ApiError(
-        409,
-        'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still running; retry shortly.',
-        { headers: { 'retry-after': '1' } },
-      );
-    return replay(reply, outcome.statusCode, deps.sealer.open(outcome.response, aad(claim)));
+  // Callback hooks: nearly every request is not an idempotent POST, and pays no promise for it.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined) return done();
+    // A replay has answered: the handler must not run (and `done` must not be called).
+    claimOrReplay(deps, request, reply).then((replayed) => replayed || done(), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const claim = request.idempotencyClaim;
-    if (!claim) return payload;
+    if (!claim) return done(null, payload);
     request.idempotencyClaim = null;
-    try {
-      if (reply.statusCode >= 500 || typeof payload !== 'string') {
-        // Not an answer to keep: the key is free again for a retry.
-        await deps.db.deleteFrom('idempotency_keys').where(sameKey(claim)).execute();
-      } else {
-        await deps.db
-          .updateTable('idempotency_keys')
-          .set({ status_code: reply.statusCode, response: deps.sealer.seal(payload, aad(claim)) })
-          .where(sameKey(claim))
-          .execute();
-      }
-    } catch (error) {
-      // The answer still goes out; the key stays held and is taken over once its lock ends.
-      request.log.error({ err: error }, 'recording an idempotent answer failed');
-    }
-    return payload;
+    record(deps, claim, reply.statusCode, payload).then(
+      () => done(null, payload),
+      (error) => {
+        // The answer still goes out; the key stays held and is taken over once its lock ends.
+        request.log.error({ err: error }, 'recording an idempotent answer failed');
+        done(null, payload);
+      },
+    );
   });
+}
+
+/** Claims the request's key, or answers for it: a replay (true), or an ApiError thrown. */
+async function claimOrReplay(
+  deps: { db: Db; clock: Clock; sealer: Sealer },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
+  const key = request.headers['idempotency-key'];
+  const owner = request.principal ?? request.apiKey;
+  // Unauthenticated routes (the token endpoint, hosted pages) have no scope to remember keys in.
+  if (!owner) return false;
+  if (typeof key !== 'string' || !KEY.test(key)) {
+    const problem = 'must be 1 to 255 printable ASCII characters';
+    throw new ApiError(400, 'invalid_request', `Idempotency-Key ${problem}.`, {
+      fieldErrors: { 'Idempotency-Key': problem },
+    });
+  }
+  const claim = { organizationId: owner.organizationId, livemode: owner.livemode ? 1 : 0, key };
+  const requestDigest = digest(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+  const outcome = await claimKey(deps, claim, requestDigest);
+  if (outcome === 'claimed') {
+    request.idempotencyClaim = claim;
+    return false;
+  }
+  if (outcome === 'reused')
+    throw new ApiError(
+      400,
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with another request; use a new key for a new request.',
+    );
+  if (outcome === 'in_use')
+    throw new ApiError(
+      409,
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is still running; retry shortly.',
+      {
+        headers: { 'retry-after': '1' },
+      },
+    );
+  reply
+    .code(outcome.statusCode)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('idempotent-replayed', 'true')
+    .send(deps.sealer.open(outcome.response, aad(claim)));
+  return true;
+}
+
+/** Keeps the answer (sealed), or frees the key when it is not one to keep (a 5xx). */
+async function record(deps: { db: Db; sealer: Sealer }, claim: Claim, statusCode: number, payload: unknown) {
+  if (statusCode >= 500 || typeof payload !== 'string') {
+    await deps.db.deleteFrom('idempotency_keys').where(sameKey(claim)).execute();
+    return;
+  }
+  await deps.db
+    .updateTable('idempotency_keys')
+    .set({ status_code: statusCode, response: deps.sealer.seal(payload, aad(claim)) })
+    .where(sameKey(claim))
+    .execute();
 }
 
 /** Retention: forgets keys older than 24 hours. */
@@ -158,12 +180,4 @@ async function claimKey(
     .where('created_at', '=', existing.created_at)
     .executeTakeFirst();
   return Number(taken.numUpdatedRows) === 1 ? 'claimed' : 'in_use';
-}
-
-function replay(reply: FastifyReply, statusCode: number, body: string): FastifyReply {
-  return reply
-    .code(statusCode)
-    .header('content-type', 'application/json; charset=utf-8')
-    .header('idempotent-replayed', 'true')
-    .send(body);
 }
