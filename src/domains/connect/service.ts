@@ -236,6 +236,23 @@ export class ConnectService {
     return connection;
   }
 
+  /**
+   * For operator tools acting in a platform's place (`purser kyc simulate`): the platform principal
+   * of the client the user last connected to; 404 `connection_not_found` for a user never connected.
+   */
+  async actAsConnectedClient(userId: string): Promise<Principal> {
+    const connection = await store.findLatestConnection(this.db, userId);
+    if (!connection) throw new ApiError(404, 'connection_not_found', `No connection for user ${userId}.`);
+    return {
+      kind: 'platform',
+      organizationId: connection.organization_id,
+      clientId: connection.client_id,
+      livemode: connection.livemode === 1,
+      userId: null,
+      connectionId: null,
+    };
+  }
+
   async hasConsent(userId: string): Promise<boolean> {
     return (await store.findConsent(this.db, userId)) !== undefined;
   }

@@ -128,6 +128,17 @@ export async function findConnection(db: Executor, userId: string, clientId: str
     .executeTakeFirst();
 }
 
+/** The user's most recently made connection, whichever client it is with. */
+export async function findLatestConnection(db: Executor, userId: string) {
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTokensTable>): Promise<void> {
   await db.insertInto('refresh_tokens').values(row).execute();
 }

@@ -1,9 +1,12 @@
-import { parse, required, UsageError } from '../../cli/args.ts';
+import { oneOf, parse, required, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
 import { INFORMATION_FIELDS, type InformationField } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
+import { SIMULATE_OUTCOMES, type SimulateOutcome } from './service.ts';
 
-export const KYC_USAGE = `  kyc review list [--org ORG_ID] [--limit N] [--json]          live verifications waiting for review
+export const KYC_USAGE = `  kyc simulate USER_ID --outcome approved|rejected|requires_input [--reason TEXT] [--json]
+                                                 test mode: decide a verification as the simulate call does
+  kyc review list [--org ORG_ID] [--limit N] [--json]          live verifications waiting for review
   kyc review approve VERIFICATION_ID [--reviewer NAME] [--json]
   kyc review reject VERIFICATION_ID --reason TEXT [--reviewer NAME] [--json]
   kyc review request-information VERIFICATION_ID --field F [--field F]... --reason TEXT [--json]
@@ -11,15 +14,37 @@ export const KYC_USAGE = `  kyc review list [--org ORG_ID] [--limit N] [--json] 
 
 type Print = (text: string) => void;
 
-/** `purser kyc review …`: the manual review queue from the command line. False when argv is not ours. */
+/**
+ * `purser kyc simulate …` (a sandbox scenario) and `purser kyc review …` (the manual review queue)
+ * from the command line. False when argv is not ours.
+ */
 export async function runKycCommand(ctx: AppContext, argv: string[], print: Print): Promise<boolean> {
   const [group, sub, action, ...rest] = argv;
   if (group !== 'kyc') return false;
-  if (sub !== 'review')
-    throw new UsageError(
-      'usage: purser kyc review list|approve|reject|request-information|request-documents',
-    );
   const json = { type: 'boolean' } as const;
+  if (sub === 'simulate') {
+    const { values, positionals } = parse(action === undefined ? rest : [action, ...rest], {
+      outcome: { type: 'string' },
+      reason: { type: 'string' },
+      json,
+    });
+    const userId = required(positionals[0], 'USER_ID');
+    const outcome: SimulateOutcome = oneOf(
+      required(values.outcome, 'outcome'),
+      'outcome',
+      SIMULATE_OUTCOMES,
+    )!;
+    const principal = await ctx.connect.actAsConnectedClient(userId);
+    const state = await ctx.kyc.simulate(principal, {
+      user_id: userId,
+      outcome,
+      ...(values.reason !== undefined ? { reason: values.reason } : {}),
+    });
+    if (values.json) print(JSON.stringify(state, null, 2));
+    else print(`${userId}: ${state.status}${state.reason ? ` (${state.reason})` : ''}`);
+    return true;
+  }
+  if (sub !== 'review') throw new UsageError('usage: purser kyc simulate|review …');
 
   if (action === 'list') {
     const { values } = parse(rest, { org: { type: 'string' }, limit: { type: 'string' }, json });

@@ -63,7 +63,8 @@ export interface DocumentUpload {
   issuing_country: string;
 }
 
-export type SimulateOutcome = 'approved' | 'rejected' | 'requires_input';
+export const SIMULATE_OUTCOMES = ['approved', 'rejected', 'requires_input'] as const;
+export type SimulateOutcome = (typeof SIMULATE_OUTCOMES)[number];
 
 /** End-user-safe texts the service itself sets. */
 const TEXT = {

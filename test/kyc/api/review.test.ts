@@ -175,4 +175,35 @@ describe('purser kyc review (CLI)', () => {
     );
     await expect(cli('kyc', 'review', 'reject', b.id)).rejects.toThrow(/--reason/);
   });
+
+  it('kyc simulate decides a test-mode verification like the simulate call, and refuses live ones', async () => {
+    const u = await newUser(t, sandbox);
+    expect(await cli('kyc', 'simulate', u.userId, '--outcome', 'approved')).toBe(`${u.userId}: approved`);
+    expectState(await getState(t, u), 'approved');
+    expect((await kycEvents(t, u)).at(-1)?.data).toMatchObject({ status: 'approved' });
+    const json = JSON.parse(
+      await cli(
+        'kyc',
+        'simulate',
+        u.userId,
+        '--outcome',
+        'rejected',
+        '--reason',
+        'Try another ID.',
+        '--json',
+      ),
+    );
+    expect(json).toMatchObject({ object: 'kyc', status: 'rejected', reason: 'Try another ID.' });
+
+    const live = await newUser(t, await t.platformToken(org.production), { production: true });
+    await expect(cli('kyc', 'simulate', live.userId, '--outcome', 'approved')).rejects.toMatchObject({
+      status: 403,
+      code: 'sandbox_only',
+    });
+    await expect(cli('kyc', 'simulate', 'usr_unknown', '--outcome', 'approved')).rejects.toMatchObject({
+      status: 404,
+      code: 'connection_not_found',
+    });
+    await expect(cli('kyc', 'simulate', u.userId, '--outcome', 'maybe')).rejects.toThrow(/--outcome/);
+  });
 });
