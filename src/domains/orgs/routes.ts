@@ -12,14 +12,9 @@ const EmbedOrigins = Type.Object({
 
 /** Organization settings a platform manages with its platform token. */
 export async function orgRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const common = {
-    onRequest: platformGuard(ctx.auth),
-  };
+  // onRequest: the token is checked before the body is even parsed.
+  const common = { onRequest: platformGuard(ctx.auth) };
   const schemaBase = { tags: ['Embed origins'], security: [{ platformToken: [] }] };
-  const owner = (principal: { organizationId: string; livemode: boolean } | null) => ({
-    organizationId: principal!.organizationId,
-    livemode: principal!.livemode,
-  });
 
   app.get(
     '/api/v2/embed_origins',
@@ -33,7 +28,7 @@ export async function orgRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     },
     async (request) => ({
       object: 'embed_origins' as const,
-      origins: await ctx.orgs.embedOrigins(owner(request.principal)),
+      origins: await ctx.orgs.embedOrigins(request.principal!),
     }),
   );
 
@@ -61,7 +56,7 @@ export async function orgRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     async (request) => ({
       object: 'embed_origins' as const,
       origins: await ctx.orgs.setEmbedOrigins(
-        owner(request.principal),
+        request.principal!,
         (request.body as { origins: string[] }).origins,
       ),
     }),
