@@ -23,7 +23,7 @@ export async function runKycCommand(ctx: AppContext, argv: string[], print: Prin
   if (group !== 'kyc') return false;
   const json = { type: 'boolean' } as const;
   if (sub === 'simulate') {
-    const { values, positionals } = parse(action === undefined ? rest : [action, ...rest], {
+    const { values, positionals } = parse(argv.slice(2), {
       outcome: { type: 'string' },
       reason: { type: 'string' },
       json,

@@ -7,7 +7,7 @@ import { errorResponses } from '../../core/schemas.ts';
 import { bearerToken, platformGuard } from '../auth/guard.ts';
 import { INFORMATION_FIELDS, type Information, type InformationField, isCountryCode } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
-import type { DocumentUpload, SimulateOutcome } from './service.ts';
+import { type DocumentUpload, SIMULATE_OUTCOMES, type SimulateOutcome } from './service.ts';
 import { KYC_STATUSES } from './states.ts';
 
 const UserId = Type.String({
@@ -92,7 +92,7 @@ const InformationBody = Type.Object(
 const SimulateBody = Type.Object(
   {
     user_id: UserId,
-    outcome: Type.Union([Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('requires_input')]),
+    outcome: Type.Union(SIMULATE_OUTCOMES.map((o) => Type.Literal(o))),
     reason: Type.Optional(
       Type.String({
         maxLength: 300,
