@@ -442,9 +442,15 @@ export class KycService {
    * A page with a form starts a session, which its form posts carry (body and cookie): the session,
    * not the link, authorises the page's own requests. The session belongs to the browser that opened
    * it (`browserSession`, the page cookie it sent): the same browser opening the link again gets the
-   * same session; another browser gets `open_elsewhere` while that session lives, never a new one.
+   * same session; another browser gets `open_elsewhere` while that session lives, never a new one,
+   * unless its user explicitly chose to continue there (`takeOver`, the button of that page), which
+   * ends the other browser's session.
    */
-  async openPage(token: string, browserSession?: string): Promise<PageView | PageLinkProblem> {
+  async openPage(
+    token: string,
+    browserSession?: string,
+    options: { takeOver?: boolean } = {},
+  ): Promise<PageView | PageLinkProblem> {
     const parts = parseLink(token);
     if (!parts) return 'malformed';
     const row = await store.findById(this.db, parts.verificationId);
@@ -469,17 +475,18 @@ export class KycService {
         browserSession !== undefined &&
         SESSION_TOKEN.test(browserSession) &&
         safeEqual(digest(browserSession), row.session_digest as string);
-      if (!sameBrowser) return 'open_elsewhere';
-      return {
-        ...view,
-        verification: row,
-        sessionToken: browserSession,
-        sessionExpiresAt: row.session_expires_at as number,
-      };
+      if (!sameBrowser && !options.takeOver) return 'open_elsewhere';
+      if (sameBrowser)
+        return {
+          ...view,
+          verification: row,
+          sessionToken: browserSession as string,
+          sessionExpiresAt: row.session_expires_at as number,
+        };
     }
     const sessionToken = `kys_${randomToken(32)}`;
     const sessionExpiresAt = now + this.config.kyc.sessionTtlSeconds * 1000;
-    // Compare-and-set on the ended session: of two browsers opening at once, one gets the page.
+    // Compare-and-set on the session it replaces: of two browsers opening at once, one gets the page.
     const started = await store.startSession(this.db, row.id, {
       digest: digest(sessionToken),
       expiresAt: sessionExpiresAt,

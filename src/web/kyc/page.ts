@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -127,13 +128,13 @@ export function renderPage(view: PageView, nonce: string): string {
   );
 }
 
-function renderLinkProblem(nonce: string, problem: PageLinkProblem, sessionMinutes: number): string {
+function renderLinkProblem(nonce: string, problem: PageLinkProblem, token: string): string {
   if (problem === 'open_elsewhere')
     return layout(
       nonce,
-      `<main id="kyc" data-status="open_elsewhere"><h1>Already open in another browser</h1><p>${escapeHtml(
-        `This verification is open in another browser or on another device. Finish it there, or open the link here again once that page has expired (at most ${sessionMinutes} minutes after it was opened).`,
-      )}</p></main>`,
+      `<main id="kyc" data-status="open_elsewhere"><h1>Already open in another browser</h1>
+<p>This verification is open in another browser or on another device. Finish it there, or continue here: the page open elsewhere will then stop working.</p>
+<form method="post" action="/kyc/verify/${escapeHtml(encodeURIComponent(token))}"><button type="submit" id="take-over">Continue in this browser</button></form></main>`,
     );
   const text =
     problem === 'malformed'
@@ -193,7 +194,7 @@ export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       if (typeof opened === 'string') {
         securityHeaders(reply, nonce, ANY_ANCESTOR);
         reply.code(LINK_PROBLEM_STATUS[opened]);
-        return renderLinkProblem(nonce, opened, Math.round(ctx.config.kyc.sessionTtlSeconds / 60));
+        return renderLinkProblem(nonce, opened, token);
       }
       securityHeaders(reply, nonce, await frameAncestors(ctx, opened.verification));
       if (opened.sessionToken !== '')
@@ -202,6 +203,31 @@ export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           sessionCookie(opened, ctx.config.baseUrl.startsWith('https:'), ctx.clock.now()),
         );
       return renderPage(opened, nonce);
+    },
+  );
+
+  // The "Continue in this browser" button of the open-elsewhere page (a plain form post: no script).
+  await app.register(formbody);
+  app.post(
+    '/kyc/verify/:token',
+    { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const { token } = request.params as { token: string };
+      const opened = await ctx.kyc.openPage(token, undefined, { takeOver: true });
+      if (typeof opened === 'string') {
+        securityHeaders(reply, nonce, ANY_ANCESTOR);
+        reply.code(LINK_PROBLEM_STATUS[opened]);
+        return renderLinkProblem(nonce, opened, token);
+      }
+      if (opened.sessionToken !== '')
+        reply.header(
+          'set-cookie',
+          sessionCookie(opened, ctx.config.baseUrl.startsWith('https:'), ctx.clock.now()),
+        );
+      // Post/redirect/get: the page itself is the GET, which now finds this browser's cookie.
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(`/kyc/verify/${encodeURIComponent(token)}`, 303);
     },
   );
 

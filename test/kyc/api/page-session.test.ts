@@ -142,6 +142,51 @@ describe('a hosted page session is bound to the browser that opened it', () => {
     expect((await submitPage(t, second.session, finish)).statusCode).toBe(200);
   });
 
+  it('the other browser may take over only by its explicit choice ("Continue in this browser"), which ends the first page', async () => {
+    const u = await newUser(t, sandbox);
+    const state = await driveTo(t, u, 'requires_verification');
+    const link = pagePath(state.iframe_url as string);
+    const first = await openPage(t, state.iframe_url as string);
+    const elsewhere = await t.request({ method: 'GET', url: link });
+    expect(elsewhere.statusCode).toBe(409);
+    // The open-elsewhere page offers the choice as a plain form posting to the link itself.
+    expect(elsewhere.body).toContain(`<form method="post" action="${link}">`);
+
+    const taken = await t.request({
+      method: 'POST',
+      url: link,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(taken.statusCode).toBe(303);
+    expect(taken.headers.location).toBe(link);
+    const cookie = String(taken.headers['set-cookie']).split(';')[0] as string;
+    const second = await openPage(t, state.iframe_url as string, { cookie });
+    expect(second.session).not.toBe(first.session);
+    expectError(await submitPage(t, first.session, finish), 401, 'session_expired');
+    // The first browser is now the other one.
+    const back = await t.request({ method: 'GET', url: link, headers: { cookie: first.cookie } });
+    expect(back.statusCode).toBe(409);
+    expect((await submitPage(t, second.session, finish)).statusCode).toBe(200);
+  });
+
+  it('taking over needs the newest valid link: a replaced, expired or forged one changes nothing', async () => {
+    const u = await newUser(t, sandbox);
+    const state = await driveTo(t, u, 'requires_verification');
+    const first = await openPage(t, state.iframe_url as string);
+    const link = pagePath(state.iframe_url as string);
+    const forged = `${link.slice(0, -1)}${link.endsWith('A') ? 'B' : 'A'}`;
+    expect((await t.request({ method: 'POST', url: forged })).statusCode).toBe(404);
+    t.clock.advance(700_000);
+    expectState(await getState(t, u), 'requires_verification'); // renews the link
+    expect((await t.request({ method: 'POST', url: link })).statusCode).toBe(410);
+    const before = await row(u);
+    t.clock.advance(300_000);
+    expect((await t.request({ method: 'POST', url: link })).statusCode).toBe(410);
+    expect(await row(u)).toEqual(before);
+    expect((await submitPage(t, first.session, finish)).statusCode).toBe(200);
+  });
+
   it('a page that only shows a message takes no session: any browser may open it', async () => {
     const u = await newUser(t, sandbox);
     const link = expectState(await getState(t, u), 'awaiting_documents').iframe_url as string;
