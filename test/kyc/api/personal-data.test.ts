@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Migrator } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOUR } from '../../../src/core/clock.ts';
+import { migrateToLatest } from '../../../src/db/index.ts';
+import { migrations } from '../../../src/db/migrations/index.ts';
 import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
 import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
 import { Worker } from '../../../src/jobs/worker.ts';
@@ -164,6 +167,54 @@ describe('low-entropy identifiers are kept as keyed digests', () => {
     expect(stored.document_key).toMatch(/^[0-9a-f]{64}$/);
     const later = await newUser(t, token);
     expectError(await upload(t, later, 'front', await docs.usFrontOther()), 409, 'user_conflict');
+  });
+});
+
+describe('migration 0008 (upgrading a database with unkeyed digests)', () => {
+  it('erases the unkeyed digests, dates sealed numbers, and the worker derives the document keys again', async () => {
+    const o = await t.createOrg('Upgrade');
+    const token = await t.platformToken(o.sandbox);
+    const holder = await newUser(t, token);
+    await approvedHolder(t, holder);
+    const pending = await newUser(t, token);
+    await withNationalId(t, pending);
+    const sealed = (await row(t, pending)).national_id_sealed;
+
+    // Back to the schema before 0008, with rows as the release before wrote them.
+    const schema = new URL(t.ctx.config.databaseUrl).searchParams.get('schema');
+    const migrator = new Migrator({
+      db: t.ctx.db,
+      provider: { getMigrations: async () => migrations },
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    });
+    const down = await migrator.migrateTo('0007_idempotency_keys');
+    expect(down.error).toBeUndefined();
+    // biome-ignore lint/suspicious/noExplicitAny: the columns of the schema before 0008
+    const old = t.ctx.db as any;
+    await old
+      .updateTable('kyc_verifications')
+      .set({ document_key: sha256('kyc-document.v1|US|licence|D7654321') })
+      .where('user_id', '=', holder.userId)
+      .execute();
+    await old
+      .updateTable('kyc_verifications')
+      .set({ national_id_digest: sha256(`kyc-national-id.v1|${SSN}`), national_id_sealed: sealed })
+      .where('user_id', '=', pending.userId)
+      .execute();
+    expect(await migrateToLatest({ db: t.ctx.db, schema })).toEqual(['0008_kyc_keyed_digests']);
+
+    const upgraded = await row(t, holder);
+    expect(upgraded.document_key).toBeNull();
+    expect(upgraded.document_key_key_id).toBe('legacy');
+    const waiting = await row(t, pending);
+    expect(waiting.national_id_digest).toBeNull();
+    expect(waiting.national_id_sealed).toBe(sealed);
+    expect(waiting.national_id_sealed_at).toBe(waiting.updated_at);
+
+    await new Worker(t.ctx, quiet).runOnce();
+    expect((await row(t, holder)).document_key_key_id).toBe(t.ctx.aead.keyId);
+    const another = await newUser(t, token);
+    expectError(await upload(t, another, 'front', await docs.usFrontOther()), 409, 'user_conflict');
   });
 });
 
