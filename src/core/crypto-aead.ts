@@ -32,6 +32,17 @@ export class Aead {
     );
   }
 
+  /**
+   * The same derived key under every key of the ring, current first: for keyed digests that must
+   * still match what was computed before a rotation (the key id says which key each came from).
+   */
+  derivedKeys(purpose: string): { keyId: string; key: Buffer }[] {
+    return [...this.keys].map(([id, key]) => ({
+      keyId: id,
+      key: Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `purser:${purpose}`, 32)),
+    }));
+  }
+
   seal(plaintext: string, additionalData: string): string {
     const key = this.keys.get(this.currentId)!;
     // NIST SP 800-38D §8.2.2: a random 96-bit IV per message.

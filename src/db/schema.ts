@@ -223,12 +223,17 @@ export interface KycVerificationsTable {
   back_extracted: string | null;
   /** JSON object: fields submitted or confirmed by the user, without the national id number. */
   information: string | null;
-  /** SHA-256 of the national id number (kept for the review's record). */
+  /** HMAC-SHA-256 of the national id number (kept for the review's record), under `national_id_digest_key_id`. */
   national_id_digest: string | null;
+  national_id_digest_key_id: string | null;
   /** The number itself, sealed, only until the reviewer has taken the verification; then erased. */
   national_id_sealed: string | null;
-  /** SHA-256 of country, document kind and number: finds the same document verified for another user. */
+  /** When it was sealed (null with it): a number left behind is erased once its time is up. */
+  national_id_sealed_at: number | null;
+  /** HMAC-SHA-256 of country, document kind and number: finds the same document verified for another user. */
   document_key: string | null;
+  /** The key id of `document_key`; `legacy` when an unkeyed digest was erased and must be derived again. */
+  document_key_key_id: string | null;
   front_at: number | null;
   back_at: number | null;
   face_scan_at: number | null;
@@ -239,6 +244,8 @@ export interface KycVerificationsTable {
   decided_at: number | null;
   /** The nonce of the newest hosted-page link; older links stop working. */
   link_nonce: string | null;
+  /** When that link expires (ms): polls return it unchanged until shortly before. */
+  link_expires_at: number | null;
   /** SHA-256 of the open hosted page's session token. */
   session_digest: string | null;
   session_expires_at: number | null;

@@ -21,6 +21,8 @@ const consoleLog: WorkerLog = {
 const RETENTION_INTERVAL_MS = HOUR;
 /** Owed hand-overs of live identity verifications to the reviewer (KycService.retryReviewSubmissions). */
 const REVIEW_RETRY_INTERVAL_MS = MINUTE;
+/** Sealed national ids past their moment and stale document keys (KycService.sweepPersonalData). */
+const KYC_DATA_SWEEP_INTERVAL_MS = 15 * MINUTE;
 
 /**
  * The worker role: delivers webhooks and runs the periodic sweeps. Deliveries are claimed from the
@@ -46,7 +48,11 @@ export class Worker {
   private firstPass: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
   /** When each periodic chore last ran. */
-  private readonly lastRun = { retention: Number.NEGATIVE_INFINITY, reviews: Number.NEGATIVE_INFINITY };
+  private readonly lastRun = {
+    retention: Number.NEGATIVE_INFINITY,
+    reviews: Number.NEGATIVE_INFINITY,
+    kycData: Number.NEGATIVE_INFINITY,
+  };
 
   constructor(
     private readonly ctx: AppContext,
@@ -200,6 +206,19 @@ export class Worker {
           );
       } catch (error) {
         this.log.error({ err: String(error) }, 'identity review hand-over retry failed');
+      }
+    }
+    if (now - this.lastRun.kycData >= KYC_DATA_SWEEP_INTERVAL_MS) {
+      this.lastRun.kycData = now;
+      try {
+        const { nationalIdsErased, documentKeysRekeyed } = await this.ctx.kyc.sweepPersonalData();
+        if (nationalIdsErased > 0 || documentKeysRekeyed > 0)
+          this.log.info(
+            { national_ids_erased: nationalIdsErased, document_keys_rekeyed: documentKeysRekeyed },
+            'identity data sweep',
+          );
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'identity data sweep failed');
       }
     }
   }

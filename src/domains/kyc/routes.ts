@@ -47,7 +47,7 @@ export const KycState = Type.Object(
     iframe_url: Type.Optional(
       Type.String({
         description:
-          'On awaiting_documents, needs_information and requires_verification: the hosted page. Short-lived; only the newest works. Embed with allow="camera; microphone".',
+          'On awaiting_documents, needs_information and requires_verification: the hosted page. Polls return the same URL while it is valid (a new one, retiring it, once a third of its lifetime is left); only the newest works. Embed with allow="camera; microphone".',
       }),
     ),
     warnings: Type.Optional(

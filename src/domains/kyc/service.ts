@@ -1,11 +1,13 @@
 import type { Clock } from '../../core/clock.ts';
-import { digest } from '../../core/crypto.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
+import { digest, safeEqual } from '../../core/crypto.ts';
+import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { Principal } from '../auth/service.ts';
 import type { KycConfig } from './config.ts';
+import { documentIdentity, IdentifierDigests } from './digests.ts';
+import { backMismatches } from './document-match.ts';
 import { checkFaceScan } from './face.ts';
 import {
   INFORMATION_FIELDS,
@@ -72,14 +74,35 @@ const TEXT = {
   needsInformation: 'We need a few more details to finish verifying your identity.',
   simulatedRejected: 'We could not verify your identity.',
   simulatedRequiresInput: 'We could not verify your document photos. Please upload new photos of both sides.',
+  uploadBack: 'We have the front of your document. Next, upload a photo of its back.',
 } as const;
 
 const ADULT_AGE = 18;
 
+/**
+ * A sealed national id number that has not reached the reviewer this long after it was submitted is
+ * erased (the verification was abandoned, or the reviewer stayed out of reach): docs/kyc.md.
+ */
+export const NATIONAL_ID_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Polls return the same `iframe_url` while it has more than this share of its lifetime left; after
+ * that, a new one (which retires it), so that a returned link is always good for a while.
+ */
+const LINK_RENEW_SHARE = 1 / 3;
+
+/** The cookie that binds an open hosted page to the browser that opened it (one per verification). */
+export function pageCookieName(verificationId: string): string {
+  return `kyc_${verificationId}`;
+}
+
 /** What the hosted page shows, decided from the verification behind a valid link. */
 export interface PageView {
   verification: KycVerification;
+  /** Empty on a page without a form (it takes no session). */
   sessionToken: string;
+  /** When the session ends (ms): the page cookie's lifetime. */
+  sessionExpiresAt: number;
   /** Fields to show prefilled for confirmation or correction. */
   prefill: Partial<Record<InformationField, string>>;
   /** Fields the user must fill in (never prefilled). */
@@ -87,10 +110,18 @@ export interface PageView {
   faceScan: boolean;
 }
 
-export type PageLinkProblem = 'malformed' | 'expired' | 'superseded';
+/** `open_elsewhere`: the page is open, under a live session, in another browser. */
+export type PageLinkProblem = 'malformed' | 'expired' | 'superseded' | 'open_elsewhere';
 
 const invalidState = (status: KycStatus, what: string) =>
   new ApiError(409, 'invalid_kyc_state', `The verification is ${status}; ${what}`);
+const documentMismatch = (fieldErrors: Record<string, string>, warnings: string[] = []) =>
+  new ApiError(
+    422,
+    'document_mismatch',
+    'The back does not belong to the same document as the front. Upload the back of that document, or start again with a new front.',
+    { fieldErrors, warnings },
+  );
 const concurrentChange = () =>
   new ApiError(
     409,
@@ -99,6 +130,13 @@ const concurrentChange = () =>
   );
 
 type PersonalColumn = 'front_extracted' | 'back_extracted' | 'information' | 'national_id_sealed';
+
+const SESSION_TOKEN = /^kys_[A-Za-z0-9]{20,64}$/;
+
+/** The statuses whose page has a form (and so a session): the others only show a message. */
+function hasForm(status: KycStatus): boolean {
+  return status === 'needs_information' || status === 'requires_verification';
+}
 
 function json<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
@@ -110,6 +148,30 @@ function ageAt(dateOfBirth: string, now: number): number {
   return today.slice(5) >= dateOfBirth.slice(5) ? years : years - 1;
 }
 
+/**
+ * May the sealed national id number stay through this move? Only while it waits for the reviewer:
+ * before pending (the information is in, the face scan may follow) and into a live pending (the
+ * hand-over erases it). It goes when the review round ends (leaving pending), when a test-mode
+ * verification enters pending (no reviewer ever reads it), and on every decision or return to the
+ * documents, whatever caused it (review, simulate, branch point).
+ */
+function keepsNationalId(row: KycVerification, to: KycStatus): boolean {
+  if (row.status === 'pending') return false;
+  if (to === 'pending') return row.livemode === 1;
+  return to === 'needs_information' || to === 'requires_verification';
+}
+
+/**
+ * What the user does next when no decision gave a reason: after a licence front, its back. Derived
+ * from the row (not stored), so it answers the upload and every poll but fires no event: the status
+ * has not changed.
+ */
+function nextStep(row: KycVerification): string | null {
+  return row.status === 'awaiting_documents' && row.front_at !== null && row.back_at === null
+    ? TEXT.uploadBack
+    : null;
+}
+
 /** Clears everything a document upload produced: a new document starts the document step over. */
 const DOCUMENT_RESET: KycVerificationChanges = {
   document_type: null,
@@ -118,14 +180,19 @@ const DOCUMENT_RESET: KycVerificationChanges = {
   back_extracted: null,
   information: null,
   national_id_digest: null,
+  national_id_digest_key_id: null,
   national_id_sealed: null,
+  national_id_sealed_at: null,
   document_key: null,
+  document_key_key_id: null,
   front_at: null,
   back_at: null,
   face_scan_at: null,
 };
 
 export class KycService {
+  private readonly digests: IdentifierDigests;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -133,12 +200,14 @@ export class KycService {
     private readonly deps: {
       connect: { requireConnection(principal: Principal, userId: string): Promise<unknown> };
       events: KycEventEmitter | null;
-      /** Seals the personal data read off documents or submitted (core/crypto-aead). */
-      sealer: Sealer;
+      /** Seals the personal data read off documents or submitted, and keys identifier digests (core/crypto-aead). */
+      sealer: Sealer & Pick<Aead, 'derivedKeys'>;
       reviewer: KycReviewer;
       reader: DocumentReader;
     },
-  ) {}
+  ) {
+    this.digests = new IdentifierDigests(deps.sealer);
+  }
 
   // ---- platform API -------------------------------------------------------------------------
 
@@ -156,23 +225,25 @@ export class KycService {
   ): Promise<KycStateObject> {
     const row = await this.verificationOf(principal, input.user_id);
     const passport = input.document_type === 'passport';
-    if (side === 'back' && passport) {
+    const move: KycMove =
+      side === 'back' ? 'back_accepted' : passport ? 'passport_page_accepted' : 'front_accepted';
+    // A back is checked against the front the verification holds: the front decides the document.
+    const front =
+      side === 'back' && allows(row.status, move) && row.front_at !== null
+        ? (this.open<Partial<Extracted>>(row, 'front_extracted') ?? {})
+        : null;
+    if (side === 'back' && front === null && passport) {
       const message = 'A passport has one data page: upload it as the front.';
       throw invalidRequest(message, { document_type: message });
     }
-    const move: KycMove =
-      side === 'back' ? 'back_accepted' : passport ? 'passport_page_accepted' : 'front_accepted';
     if (!allows(row.status, move)) throw invalidState(row.status, 'it does not take documents now.');
     if (side === 'back') {
-      if (row.front_at === null || row.document_type === null)
-        throw invalidState(row.status, 'upload the front of the document first.');
-      const fieldErrors: Record<string, string> = {};
-      if (row.document_type !== input.document_type)
-        fieldErrors.document_type = `must match the front (${row.document_type})`;
-      if (row.issuing_country !== input.issuing_country)
-        fieldErrors.issuing_country = `must match the front (${row.issuing_country})`;
-      if (Object.keys(fieldErrors).length > 0)
-        throw invalidRequest('The back must belong to the same document as the front.', fieldErrors);
+      if (front === null) throw invalidState(row.status, 'upload the front of the document first.');
+      const declared = backMismatches(
+        { document_type: row.document_type ?? undefined, issuing_country: row.issuing_country ?? undefined },
+        { document_type: input.document_type, issuing_country: input.issuing_country },
+      );
+      if (Object.keys(declared).length > 0) throw documentMismatch(declared);
     }
 
     const image = decodeBase64Image(input.image);
@@ -190,21 +261,23 @@ export class KycService {
       throw new ApiError(422, read.code, read.reason, { warnings: read.warnings });
     }
     const extracted = read.extracted;
-    const documentKey = extracted.document_number
-      ? digest(
-          [
-            'kyc-document.v1',
-            extracted.issuing_country ?? input.issuing_country,
-            passport ? 'passport' : 'licence',
-            extracted.document_number.replace(/[\s-]/g, '').toUpperCase(),
-          ].join('|'),
-        )
+    if (front) {
+      const mismatches = backMismatches(front, extracted);
+      if (Object.keys(mismatches).length > 0) throw documentMismatch(mismatches, read.warnings);
+    }
+    const identity = extracted.document_number
+      ? documentIdentity({
+          issuingCountry: extracted.issuing_country ?? input.issuing_country,
+          documentType: input.document_type,
+          documentNumber: extracted.document_number,
+        })
       : null;
-    if (documentKey) {
+    const documentKey = identity ? this.digests.current('document', identity) : null;
+    if (identity) {
       const holder = await store.findApprovedDocumentHolder(this.db, {
         organizationId: row.organization_id,
         livemode: row.livemode,
-        documentKey,
+        candidates: this.digests.candidates('document', identity),
         exceptUserId: row.user_id,
       });
       if (holder)
@@ -238,18 +311,21 @@ export class KycService {
               issuing_country: input.issuing_country,
               front_extracted: this.seal(row.id, 'front_extracted', extracted),
               front_at: now,
-              document_key: documentKey,
+              document_key: documentKey?.digest ?? null,
+              document_key_key_id: documentKey?.keyId ?? null,
             }
           : {
               back_extracted: this.seal(row.id, 'back_extracted', extracted),
               back_at: now,
-              document_key: documentKey,
+              document_key: documentKey?.digest ?? null,
+              document_key_key_id: documentKey?.keyId ?? null,
             };
-      const merged = {
-        ...(move === 'back_accepted' ? (this.open<Partial<Extracted>>(row, 'front_extracted') ?? {}) : {}),
-        ...extracted,
-      };
-      const branch = this.branch(merged, input.issuing_country);
+      // The back agrees with the front (checked above) and adds what only it carries (the address).
+      const merged = { ...(front ?? {}), ...extracted };
+      const branch = this.branch(
+        merged,
+        front?.issuing_country ?? extracted.issuing_country ?? input.issuing_country,
+      );
       updated = await this.transition(row, move, branch.when, {
         actor: 'api',
         changes: documentChanges,
@@ -362,11 +438,19 @@ export class KycService {
   // ---- hosted page ----------------------------------------------------------------------------
 
   /**
-   * Opens the hosted page from a link. Only the newest unexpired link of a verification opens it;
-   * opening starts the page's session, which its form posts carry (links rotate on every poll,
-   * so the session, not the link, authorises the page's own requests). One session at a time.
+   * Opens the hosted page from a link. Only the newest unexpired link of a verification opens it.
+   * A page with a form starts a session, which its form posts carry (body and cookie): the session,
+   * not the link, authorises the page's own requests. The session belongs to the browser that opened
+   * it (`browserSession`, the page cookie it sent): the same browser opening the link again gets the
+   * same session; another browser gets `open_elsewhere` while that session lives, never a new one,
+   * unless its user explicitly chose to continue there (`takeOver`, the button of that page), which
+   * ends the other browser's session.
    */
-  async openPage(token: string): Promise<PageView | PageLinkProblem> {
+  async openPage(
+    token: string,
+    browserSession?: string,
+    options: { takeOver?: boolean } = {},
+  ): Promise<PageView | PageLinkProblem> {
     const parts = parseLink(token);
     if (!parts) return 'malformed';
     const row = await store.findById(this.db, parts.verificationId);
@@ -378,21 +462,53 @@ export class KycService {
       expires: parts.expires,
     };
     if (!linkSignatureValid(this.config.kyc.linkSecret, claims, parts.sig)) return 'malformed';
-    if (parts.expires * 1000 <= this.clock.now()) return 'expired';
+    const now = this.clock.now();
+    if (parts.expires * 1000 <= now) return 'expired';
     if (row.link_nonce !== parts.nonce) return 'superseded';
+    const view = this.pageFields(row);
+    // A page that only shows a message (documents still to upload, or the outcome) takes no session.
+    if (!hasForm(row.status)) return { ...view, verification: row, sessionToken: '', sessionExpiresAt: now };
+    const live =
+      row.session_digest !== null && row.session_expires_at !== null && row.session_expires_at > now;
+    if (live) {
+      const sameBrowser =
+        browserSession !== undefined &&
+        SESSION_TOKEN.test(browserSession) &&
+        safeEqual(digest(browserSession), row.session_digest as string);
+      if (!sameBrowser && !options.takeOver) return 'open_elsewhere';
+      if (sameBrowser)
+        return {
+          ...view,
+          verification: row,
+          sessionToken: browserSession as string,
+          sessionExpiresAt: row.session_expires_at as number,
+        };
+    }
     const sessionToken = `kys_${randomToken(32)}`;
-    await store.setSession(this.db, row.id, {
+    const sessionExpiresAt = now + this.config.kyc.sessionTtlSeconds * 1000;
+    // Compare-and-set on the session it replaces: of two browsers opening at once, one gets the page.
+    const started = await store.startSession(this.db, row.id, {
       digest: digest(sessionToken),
-      expiresAt: this.clock.now() + this.config.kyc.sessionTtlSeconds * 1000,
+      expiresAt: sessionExpiresAt,
+      replacing: row.session_digest,
     });
-    return { ...this.pageFields(row), verification: row, sessionToken };
+    if (!started) return 'open_elsewhere';
+    return { ...view, verification: row, sessionToken, sessionExpiresAt };
   }
 
-  /** The verification behind an open page session, or null when the session is unknown or over. */
-  async pageSession(sessionToken: string): Promise<KycVerification | null> {
-    if (!/^kys_[A-Za-z0-9]{20,64}$/.test(sessionToken)) return null;
+  /**
+   * The verification behind an open page session, or null when the session is unknown or over, or
+   * the request does not come from the browser that opened it (its page cookie carries the token).
+   */
+  async pageSession(
+    sessionToken: string,
+    cookies: Record<string, string> = {},
+  ): Promise<KycVerification | null> {
+    if (!SESSION_TOKEN.test(sessionToken)) return null;
     const row = await store.findBySession(this.db, digest(sessionToken));
     if (!row || row.session_expires_at === null || row.session_expires_at <= this.clock.now()) return null;
+    const cookie = cookies[pageCookieName(row.id)];
+    if (cookie === undefined || !safeEqual(cookie, sessionToken)) return null;
     return row;
   }
 
@@ -403,8 +519,9 @@ export class KycService {
   async submitPage(
     sessionToken: string,
     input: { fields: Information; frames?: string[] },
+    cookies: Record<string, string> = {},
   ): Promise<KycStateObject> {
-    let row = await this.pageSession(sessionToken);
+    let row = await this.pageSession(sessionToken, cookies);
     if (!row)
       throw new ApiError(
         401,
@@ -449,7 +566,7 @@ export class KycService {
   }
 
   /** What the page shows for a verification: confirm/correct the read values, fill in the rest. */
-  pageFields(row: KycVerification): Omit<PageView, 'verification' | 'sessionToken'> {
+  pageFields(row: KycVerification): Omit<PageView, 'verification' | 'sessionToken' | 'sessionExpiresAt'> {
     const merged = this.extractedOf(row);
     const information = this.open<Information>(row, 'information') ?? {};
     const prefill: Partial<Record<InformationField, string>> = {};
@@ -491,6 +608,7 @@ export class KycService {
       review_submitted_at: null,
       decided_at: null,
       link_nonce: null,
+      link_expires_at: null,
       session_digest: null,
       session_expires_at: null,
       version: 0,
@@ -517,12 +635,14 @@ export class KycService {
   /** The branch point: what is still missing, or why the document cannot be accepted. */
   private branch(
     merged: Partial<Extracted>,
-    issuingCountry: string,
+    documentCountry: string,
   ): { when: KycCondition; missing?: InformationField[]; reason?: string } {
     if (merged.date_of_birth && ageAt(merged.date_of_birth, this.clock.now()) < ADULT_AGE)
       return { when: 'not_verifiable', reason: TEXT.underage };
-    const country = merged.address_country ?? merged.issuing_country ?? issuingCountry;
-    const missing = requiredProfile(country).filter((f) => merged[f as keyof Extracted] === undefined);
+    // The document's country (the front's) decides the profile, e.g. the SSN for a US document.
+    const missing = requiredProfile(documentCountry).filter(
+      (f) => merged[f as keyof Extracted] === undefined,
+    );
     if (missing.length > 0) return { when: 'fields_missing', missing, reason: TEXT.needsInformation };
     return { when: 'complete' };
   }
@@ -569,20 +689,24 @@ export class KycService {
         actor: options.actor,
         changes: {
           information: this.seal(row.id, 'information', information),
-          ...(nationalId
-            ? {
-                national_id_digest: digest(`kyc-national-id.v1|${nationalId}`),
-                national_id_sealed: this.seal(row.id, 'national_id_sealed', {
-                  national_id_number: nationalId,
-                }),
-              }
-            : {}),
+          ...(nationalId ? this.nationalIdChanges(row.id, nationalId) : {}),
           ...(row.face_scan_at !== null ? { submitted_at: this.clock.now() } : {}),
         },
       },
     );
     if (updated.status === 'pending') await this.submitForReview(updated);
     return updated;
+  }
+
+  /** Keeps a submitted national id number: its keyed digest for the record, the number sealed for the review. */
+  private nationalIdChanges(id: string, nationalId: string): KycVerificationChanges {
+    const { digest: keyed, keyId } = this.digests.current('national_id', nationalId);
+    return {
+      national_id_digest: keyed,
+      national_id_digest_key_id: keyId,
+      national_id_sealed: this.seal(id, 'national_id_sealed', { national_id_number: nationalId }),
+      national_id_sealed_at: this.clock.now(),
+    };
   }
 
   /** Stores confirmed or corrected values without a status change. */
@@ -623,10 +747,9 @@ export class KycService {
     return this.db.transaction().execute(async (trx) => {
       const changed = await store.update(trx, row.id, row.version, {
         ...options.changes,
-        // Every entry into pending owes the reviewer a fresh hand-over (see submitForReview); once
-        // the review is over, the number kept for it goes, handed over or not.
+        // Every entry into pending owes the reviewer a fresh hand-over (see submitForReview).
         ...(to === 'pending' ? { review_submitted_at: null } : {}),
-        ...(row.status === 'pending' && to !== 'pending' ? { national_id_sealed: null } : {}),
+        ...(keepsNationalId(row, to) ? {} : { national_id_sealed: null, national_id_sealed_at: null }),
         status: to,
         reason,
         required_fields: requiredFields ? JSON.stringify(requiredFields) : null,
@@ -701,25 +824,70 @@ export class KycService {
     return { submitted, failed: owed.length - submitted };
   }
 
-  /** The state object; actionable statuses get a freshly signed link that retires the older ones. */
+  /**
+   * Worker chore for the personal data kept: erases the sealed national id numbers whose moment has
+   * passed while nothing ran (see `store.eraseOverdueNationalIds`), and derives again, under the
+   * current key, the document keys computed under a previous key or erased as unkeyed (`legacy`),
+   * from the sealed reads of the document. One batch of `limit` rows each time.
+   */
+  async sweepPersonalData(limit = 100): Promise<{ nationalIdsErased: number; documentKeysRekeyed: number }> {
+    const nationalIdsErased = await store.eraseOverdueNationalIds(this.db, {
+      sealedBefore: this.clock.now() - NATIONAL_ID_RETENTION_MS,
+    });
+    const stale = await store.listDocumentKeysToRekey(this.db, {
+      currentKeyId: this.digests.currentKeyId,
+      limit,
+    });
+    for (const row of stale) {
+      let key: { digest: string | null; keyId: string | null } = { digest: null, keyId: null };
+      try {
+        const merged = this.extractedOf(row);
+        if (merged.document_number && row.document_type && row.issuing_country) {
+          const identity = documentIdentity({
+            issuingCountry: merged.issuing_country ?? row.issuing_country,
+            documentType: row.document_type,
+            documentNumber: merged.document_number,
+          });
+          key = this.digests.current('document', identity);
+        }
+      } catch {
+        // Reads sealed under a key no longer in the ring cannot be opened: nothing left to match on.
+      }
+      await store.setDocumentKey(this.db, row.id, key);
+    }
+    return { nationalIdsErased, documentKeysRekeyed: stale.length };
+  }
+
+  /** The state object; actionable statuses get the hosted-page link (see issueLink). */
   private async present(row: KycVerification, options: { link?: boolean } = {}): Promise<KycStateObject> {
     const state: KycStateObject = { object: 'kyc', status: row.status };
     if (row.status === 'needs_information')
       state.required_fields = json<InformationField[]>(row.required_fields) ?? [];
     if (ACTIONABLE.has(row.status) && options.link !== false) state.iframe_url = await this.issueLink(row);
-    if (row.reason !== null && REASON_ALLOWED.has(row.status)) state.reason = row.reason;
+    const reason = row.reason ?? nextStep(row);
+    if (reason !== null && REASON_ALLOWED.has(row.status)) state.reason = reason;
     return state;
   }
 
+  /**
+   * The current link while it has more than a third of its lifetime left (polls return the same URL,
+   * so an open page is never retired by a poll); otherwise a new one, which retires the older ones.
+   */
   private async issueLink(row: KycVerification): Promise<string> {
-    const nonce = randomToken(12);
-    const expires = Math.floor(this.clock.now() / 1000) + this.config.kyc.linkTtlSeconds;
-    await store.setLinkNonce(this.db, row.id, nonce);
+    const now = this.clock.now();
+    const ttlMs = this.config.kyc.linkTtlSeconds * 1000;
+    let nonce = row.link_nonce;
+    let expiresAt = row.link_expires_at;
+    if (nonce === null || expiresAt === null || expiresAt - now <= ttlMs * LINK_RENEW_SHARE) {
+      nonce = randomToken(12);
+      expiresAt = (Math.floor(now / 1000) + this.config.kyc.linkTtlSeconds) * 1000;
+      await store.setLink(this.db, row.id, { nonce, expiresAt });
+    }
     const token = signLink(this.config.kyc.linkSecret, {
       verificationId: row.id,
       userId: row.user_id,
       nonce,
-      expires,
+      expires: expiresAt / 1000,
     });
     return `${this.config.baseUrl}/kyc/verify/${token}`;
   }
@@ -747,7 +915,7 @@ export class KycService {
       issuing_country: row.issuing_country,
       extracted: this.extractedOf(row) as Record<string, string>,
       information: this.open<Record<string, string>>(row, 'information') ?? {},
-      national_id_submitted: row.national_id_digest !== null,
+      national_id_submitted: row.national_id_digest !== null || row.national_id_sealed !== null,
       face_scan_at: row.face_scan_at === null ? null : new Date(row.face_scan_at).toISOString(),
       submitted_at: row.submitted_at === null ? null : new Date(row.submitted_at).toISOString(),
     };

@@ -63,21 +63,89 @@ export async function listTransitions(db: Executor, verificationId: string) {
     .execute();
 }
 
-/** Another user's approved verification of the same document in this organization and mode. */
+/**
+ * Another user's approved verification of the same document in this organization and mode. The
+ * document key is looked for under every key of the ring (`candidates`: digest and key id pairs).
+ */
 export async function findApprovedDocumentHolder(
   db: Executor,
-  input: { organizationId: string; livemode: number; documentKey: string; exceptUserId: string },
+  input: {
+    organizationId: string;
+    livemode: number;
+    candidates: { digest: string; keyId: string }[];
+    exceptUserId: string;
+  },
 ): Promise<string | undefined> {
   const row = await db
     .selectFrom('kyc_verifications')
     .select('user_id')
     .where('organization_id', '=', input.organizationId)
     .where('livemode', '=', input.livemode)
-    .where('document_key', '=', input.documentKey)
+    .where((eb) =>
+      eb.or(
+        input.candidates.map((c) =>
+          eb.and([eb('document_key', '=', c.digest), eb('document_key_key_id', '=', c.keyId)]),
+        ),
+      ),
+    )
     .where('status', '=', 'approved')
     .where('user_id', '!=', input.exceptUserId)
     .executeTakeFirst();
   return row?.user_id;
+}
+
+/** Approved verifications whose document key is not under the current key (`legacy` or a previous one). */
+export async function listDocumentKeysToRekey(
+  db: Executor,
+  input: { currentKeyId: string; limit: number },
+): Promise<KycVerification[]> {
+  return db
+    .selectFrom('kyc_verifications')
+    .selectAll()
+    .where('document_key_key_id', 'is not', null)
+    .where('document_key_key_id', '!=', input.currentKeyId)
+    .orderBy('id')
+    .limit(input.limit)
+    .execute();
+}
+
+/** Sets a document key (or erases it: null, null) without touching anything else of the row. */
+export async function setDocumentKey(
+  db: Executor,
+  id: string,
+  key: { digest: string | null; keyId: string | null },
+): Promise<void> {
+  await db
+    .updateTable('kyc_verifications')
+    .set({ document_key: key.digest, document_key_key_id: key.keyId })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Erases every sealed national id number whose moment has passed (docs/kyc.md, "Data kept"): sealed
+ * before `sealedBefore`; on a verification past the review (approved, rejected) or back at the
+ * documents; a test-mode one in pending (no reviewer ever reads it); or one the reviewer has taken.
+ * The digest stays for the record. Returns how many were erased.
+ */
+export async function eraseOverdueNationalIds(
+  db: Executor,
+  input: { sealedBefore: number },
+): Promise<number> {
+  const result = await db
+    .updateTable('kyc_verifications')
+    .set({ national_id_sealed: null, national_id_sealed_at: null })
+    .where('national_id_sealed_at', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('national_id_sealed_at', '<=', input.sealedBefore),
+        eb('status', 'in', ['approved', 'rejected', 'awaiting_documents']),
+        eb.and([eb('status', '=', 'pending'), eb('livemode', '=', 0)]),
+        eb.and([eb('status', '=', 'pending'), eb('review_submitted_at', 'is not', null)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** The manual review queue: live verifications waiting in pending, oldest first. */
@@ -124,28 +192,45 @@ export async function markReviewSubmitted(
   if (submittedAt === null) return;
   await db
     .updateTable('kyc_verifications')
-    .set({ review_submitted_at: now, national_id_sealed: null })
+    .set({ review_submitted_at: now, national_id_sealed: null, national_id_sealed_at: null })
     .where('id', '=', id)
     .where('submitted_at', '=', submittedAt)
     .execute();
 }
 
 /** Records the newest hosted-page link; every older link stops opening the page. */
-export async function setLinkNonce(db: Executor, id: string, nonce: string): Promise<void> {
-  await db.updateTable('kyc_verifications').set({ link_nonce: nonce }).where('id', '=', id).execute();
-}
-
-/** Starts the hosted page's session, ending any other one. */
-export async function setSession(
+export async function setLink(
   db: Executor,
   id: string,
-  session: { digest: string; expiresAt: number },
+  link: { nonce: string; expiresAt: number },
 ): Promise<void> {
   await db
     .updateTable('kyc_verifications')
-    .set({ session_digest: session.digest, session_expires_at: session.expiresAt })
+    .set({ link_nonce: link.nonce, link_expires_at: link.expiresAt })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Starts the hosted page's session in place of `replacing` (null, or one that has ended): false when
+ * another browser started one in between (compare-and-set).
+ */
+export async function startSession(
+  db: Executor,
+  id: string,
+  session: { digest: string; expiresAt: number; replacing: string | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('kyc_verifications')
+    .set({ session_digest: session.digest, session_expires_at: session.expiresAt })
+    .where('id', '=', id)
+    .where((eb) =>
+      session.replacing === null
+        ? eb('session_digest', 'is', null)
+        : eb('session_digest', '=', session.replacing),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function findBySession(

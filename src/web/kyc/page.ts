@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { errorResponses } from '../../core/schemas.ts';
 import type { InformationField } from '../../domains/kyc/fields.ts';
-import type { PageView } from '../../domains/kyc/service.ts';
+import { type PageLinkProblem, type PageView, pageCookieName } from '../../domains/kyc/service.ts';
 import { escapeHtml } from '../html.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
 
@@ -127,7 +128,14 @@ export function renderPage(view: PageView, nonce: string): string {
   );
 }
 
-function renderLinkProblem(nonce: string, problem: 'malformed' | 'expired' | 'superseded'): string {
+function renderLinkProblem(nonce: string, problem: PageLinkProblem, token: string): string {
+  if (problem === 'open_elsewhere')
+    return layout(
+      nonce,
+      `<main id="kyc" data-status="open_elsewhere"><h1>Already open in another browser</h1>
+<p>This verification is open in another browser or on another device. Finish it there, or continue here: the page open elsewhere will then stop working.</p>
+<form method="post" action="/kyc/verify/${escapeHtml(encodeURIComponent(token))}"><button type="submit" id="take-over">Continue in this browser</button></form></main>`,
+    );
   const text =
     problem === 'malformed'
       ? 'This verification link is not valid.'
@@ -138,6 +146,41 @@ function renderLinkProblem(nonce: string, problem: 'malformed' | 'expired' | 'su
   );
 }
 
+const LINK_PROBLEM_STATUS: Record<PageLinkProblem, number> = {
+  malformed: 404,
+  expired: 410,
+  superseded: 410,
+  open_elsewhere: 409,
+};
+
+/** The request's cookies by name (RFC 6265 §5.4 `Cookie` header: `name=value` pairs split by `;`). */
+export function requestCookies(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0) cookies[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return cookies;
+}
+
+/**
+ * The cookie binding an open page's session to this browser: HttpOnly (the page's script never needs
+ * it), scoped to the page's paths, living as long as the session. Over https it is `SameSite=None;
+ * Secure; Partitioned` so that it reaches the page inside a platform's iframe (a cross-site frame),
+ * kept apart per embedding site; over plain http (development) browsers refuse `SameSite=None`
+ * without `Secure`, so it is `Lax` (same-site frames only).
+ */
+function sessionCookie(view: PageView, secure: boolean, now: number): string {
+  const maxAge = Math.max(0, Math.floor((view.sessionExpiresAt - now) / 1000));
+  return [
+    `${pageCookieName(view.verification.id)}=${view.sessionToken}`,
+    'Path=/kyc/verify',
+    `Max-Age=${maxAge}`,
+    'HttpOnly',
+    ...(secure ? ['Secure', 'SameSite=None', 'Partitioned'] : ['SameSite=Lax']),
+  ].join('; ');
+}
+
 /** The hosted verification page behind `iframe_url`, and its form endpoint. */
 export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   app.get(
@@ -145,14 +188,46 @@ export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
-      const opened = await ctx.kyc.openPage((request.params as { token: string }).token);
+      const cookies = requestCookies(request.headers.cookie);
+      const { token } = request.params as { token: string };
+      const opened = await ctx.kyc.openPage(token, cookies[pageCookieName(token.split('.')[0] ?? '')]);
       if (typeof opened === 'string') {
         securityHeaders(reply, nonce, ANY_ANCESTOR);
-        reply.code(opened === 'malformed' ? 404 : 410);
-        return renderLinkProblem(nonce, opened);
+        reply.code(LINK_PROBLEM_STATUS[opened]);
+        return renderLinkProblem(nonce, opened, token);
       }
       securityHeaders(reply, nonce, await frameAncestors(ctx, opened.verification));
+      if (opened.sessionToken !== '')
+        reply.header(
+          'set-cookie',
+          sessionCookie(opened, ctx.config.baseUrl.startsWith('https:'), ctx.clock.now()),
+        );
       return renderPage(opened, nonce);
+    },
+  );
+
+  // The "Continue in this browser" button of the open-elsewhere page (a plain form post: no script).
+  await app.register(formbody);
+  app.post(
+    '/kyc/verify/:token',
+    { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const { token } = request.params as { token: string };
+      const opened = await ctx.kyc.openPage(token, undefined, { takeOver: true });
+      if (typeof opened === 'string') {
+        securityHeaders(reply, nonce, ANY_ANCESTOR);
+        reply.code(LINK_PROBLEM_STATUS[opened]);
+        return renderLinkProblem(nonce, opened, token);
+      }
+      if (opened.sessionToken !== '')
+        reply.header(
+          'set-cookie',
+          sessionCookie(opened, ctx.config.baseUrl.startsWith('https:'), ctx.clock.now()),
+        );
+      // Post/redirect/get: the page itself is the GET, which now finds this browser's cookie.
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(`/kyc/verify/${encodeURIComponent(token)}`, 303);
     },
   );
 
@@ -176,10 +251,11 @@ export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     async (request, reply) => {
       const body = request.body as { session: string; fields: Record<string, string>; frames?: string[] };
       reply.header('cache-control', 'no-store');
-      return ctx.kyc.submitPage(body.session, {
-        fields: body.fields,
-        ...(body.frames ? { frames: body.frames } : {}),
-      });
+      return ctx.kyc.submitPage(
+        body.session,
+        { fields: body.fields, ...(body.frames ? { frames: body.frames } : {}) },
+        requestCookies(request.headers.cookie),
+      );
     },
   );
 }

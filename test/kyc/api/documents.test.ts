@@ -37,11 +37,16 @@ describe('GET /api/v2/kyc', () => {
     expect(body.iframe_url).toMatch(/^http:\/\/purser\.test\/kyc\/verify\/kyc_/);
   });
 
-  it('issues a fresh iframe_url on every read', async () => {
+  it('returns the same iframe_url while it is valid, a new one once less than a third of its lifetime is left', async () => {
     const u = await newUser(t, sandbox);
-    const a = expectState(await getState(t, u), 'awaiting_documents');
-    const b = expectState(await getState(t, u), 'awaiting_documents');
-    expect(a.iframe_url).not.toBe(b.iframe_url);
+    const a = expectState(await getState(t, u), 'awaiting_documents').iframe_url;
+    expect(expectState(await getState(t, u), 'awaiting_documents').iframe_url).toBe(a);
+    t.clock.advance(599_000); // 301 s of 900 left
+    expect(expectState(await getState(t, u), 'awaiting_documents').iframe_url).toBe(a);
+    t.clock.advance(2_000); // 299 s left: renewed
+    const b = expectState(await getState(t, u), 'awaiting_documents').iframe_url;
+    expect(b).not.toBe(a);
+    expect(expectState(await getState(t, u), 'awaiting_documents').iframe_url).toBe(b);
   });
 
   it('answers 404 connection_not_found for a user not connected to the calling client', async () => {
@@ -68,8 +73,13 @@ describe('US driver licence: front, then back (branch point)', () => {
     u = await newUser(t, sandbox);
   });
 
-  it('front accepted stays awaiting_documents, with warnings and extracted', async () => {
+  it('front accepted stays awaiting_documents, with warnings and extracted, and says the back comes next', async () => {
     const body = expectState(await upload(t, u, 'front', await docs.usFront()), 'awaiting_documents');
+    expect(body.reason).toMatch(/back/);
+    // The poll says the same, with the same link.
+    const polled = expectState(await getState(t, u), 'awaiting_documents');
+    expect(polled.reason).toBe(body.reason);
+    expect(polled.iframe_url).toBe(body.iframe_url);
     expect(body.warnings).toEqual([]);
     expect(body.extracted).toMatchObject({ document_type: 'drivers_license', issuing_country: 'US' });
     expect(body.extracted).not.toHaveProperty('national_id_number');
@@ -133,7 +143,7 @@ describe('other documents at the branch point', () => {
   it('a US state ID works like a licence', async () => {
     const u = await newUser(t, sandbox);
     const extra = { document_type: 'state_id' };
-    expectState(await upload(t, u, 'front', await docs.usFront(), extra), 'awaiting_documents');
+    expectState(await upload(t, u, 'front', await docs.stateIdFront(), extra), 'awaiting_documents');
     const body = expectState(
       await upload(t, u, 'back', await docs.stateIdBack(), extra),
       'needs_information',
@@ -170,7 +180,7 @@ describe('other documents at the branch point', () => {
 
   it('an under-age holder is rejected at the branch point, with a user-safe reason', async () => {
     const u = await newUser(t, sandbox);
-    await upload(t, u, 'front', await docs.usFront());
+    await upload(t, u, 'front', await docs.usFrontMinor());
     const body = expectState(await upload(t, u, 'back', await docs.usBackMinor()), 'rejected');
     expect(body.reason).toMatch(/18/);
     expect(body).not.toHaveProperty('iframe_url');
@@ -230,32 +240,34 @@ describe('document errors', () => {
     expectError(await upload(t, u, 'back', await docs.usBack()), 409, 'invalid_kyc_state');
   });
 
-  it('400 when the back names another document type or country than the front', async () => {
+  it('422 document_mismatch when the back names another document type or country than the front', async () => {
     const u = await newUser(t, sandbox);
     await upload(t, u, 'front', await docs.usFront());
     const res = await upload(t, u, 'back', await docs.usBack(), {
       document_type: 'state_id',
       issuing_country: 'CA',
     });
-    const error = expectError(res, 400, 'invalid_request');
+    const error = expectError(res, 422, 'document_mismatch');
     expect(Object.keys(error.field_errors).sort()).toEqual(['document_type', 'issuing_country']);
   });
 
   it('409 user_conflict when the document is already verified for another user of the organization', async () => {
     const first = await newUser(t, sandbox);
-    await upload(t, first, 'front', await docs.usFront());
+    await upload(t, first, 'front', await docs.usFrontOther());
     await upload(t, first, 'back', await docs.usBackOther());
     expectState(await simulate(t, first, 'approved'), 'approved');
 
+    // The front already names the document; the back does as well.
     const second = await newUser(t, sandbox);
-    await upload(t, second, 'front', await docs.usFront());
-    expectError(await upload(t, second, 'back', await docs.usBackOther()), 409, 'user_conflict');
+    expectError(await upload(t, second, 'front', await docs.usFrontOther()), 409, 'user_conflict');
     expectState(await getState(t, second), 'awaiting_documents');
+    await upload(t, second, 'front', await docs.usFront());
+    expectError(await upload(t, second, 'back', await docs.usBackOther()), 422, 'document_mismatch');
 
     // Another organization may verify the same document.
     const other = await t.createOrg('Elsewhere');
     const elsewhere = await newUser(t, await t.platformToken(other.sandbox));
-    await upload(t, elsewhere, 'front', await docs.usFront());
+    await upload(t, elsewhere, 'front', await docs.usFrontOther());
     expectState(await upload(t, elsewhere, 'back', await docs.usBackOther()), 'needs_information');
   });
 

@@ -33,6 +33,30 @@ function memo(key: string, make: () => Promise<Buffer> | Buffer): Promise<string
 /** Synthetic documents (from the testdocs generator), base64-encoded, generated once per file. */
 export const docs = {
   usFront: () => memo('usFront', () => generateLicenceFront({ ...SAMPLE_US_LICENCE, country: 'US' })),
+  /** The fronts of the documents whose backs follow (same number, name and birth date). */
+  usFrontOther: () =>
+    memo('usFrontOther', () =>
+      generateLicenceFront({ ...SAMPLE_US_LICENCE, documentNumber: 'D7654321', country: 'US' }),
+    ),
+  usFrontMinor: () =>
+    memo('usFrontMinor', () => {
+      const year = new Date().getUTCFullYear() - 15;
+      return generateLicenceFront({
+        ...SAMPLE_US_LICENCE,
+        documentNumber: 'D5550001',
+        dateOfBirth: `${year}-03-04`,
+        country: 'US',
+      });
+    }),
+  stateIdFront: () =>
+    memo('stateIdFront', () =>
+      generateLicenceFront({
+        ...SAMPLE_US_LICENCE,
+        documentNumber: 'S1112223',
+        documentType: 'state_id',
+        country: 'US',
+      }),
+    ),
   usBack: () =>
     memo('usBack', () => generateLicenceBack({ ...SAMPLE_US_LICENCE, country: 'US', aamvaVersion: 10 })),
   usBackOther: () =>
@@ -209,17 +233,49 @@ export function pagePath(iframeUrl: string): string {
   return url.pathname;
 }
 
-/** Opens the hosted page and returns its session token (embedded in the page). */
-export async function openPage(t: TestApp, iframeUrl: string): Promise<{ html: string; session: string }> {
-  const res = await t.request({ method: 'GET', url: pagePath(iframeUrl) });
+/** The page cookie each opened session was bound to, as a browser would keep it. */
+const pageCookies = new Map<string, string>();
+
+/**
+ * Opens the hosted page as a browser would (sending `cookie`, the page cookie it holds, if any) and
+ * returns its session token (embedded in the page) and the page cookie it set (`name=value`).
+ */
+export async function openPage(
+  t: TestApp,
+  iframeUrl: string,
+  options: { cookie?: string } = {},
+): Promise<{ html: string; session: string; cookie: string }> {
+  const res = await t.request({
+    method: 'GET',
+    url: pagePath(iframeUrl),
+    headers: options.cookie ? { cookie: options.cookie } : {},
+  });
   expect(res.statusCode, res.body).toBe(200);
   const match = /data-session="(kys_[A-Za-z0-9]+)"/.exec(res.body);
   expect(match, 'session token in page').not.toBeNull();
-  return { html: res.body, session: match![1]! };
+  const session = match![1]!;
+  const setCookie = res.headers['set-cookie'];
+  const cookie = (typeof setCookie === 'string' ? setCookie.split(';')[0] : undefined) ?? options.cookie;
+  expect(cookie, 'page cookie').toEqual(expect.any(String));
+  pageCookies.set(session, cookie as string);
+  return { html: res.body, session, cookie: cookie as string };
 }
 
-export function submitPage(t: TestApp, session: string, body: Record<string, unknown>) {
-  return tick(t, t.call('POST', '/kyc/verify/submit', { body: { session, ...body } }));
+/** Posts the hosted page's form with the page cookie its session was opened with (or `cookie`). */
+export function submitPage(
+  t: TestApp,
+  session: string,
+  body: Record<string, unknown>,
+  options: { cookie?: string | null } = {},
+) {
+  const cookie = options.cookie === undefined ? pageCookies.get(session) : options.cookie;
+  return tick(
+    t,
+    t.call('POST', '/kyc/verify/submit', {
+      body: { session, ...body },
+      headers: cookie ? { cookie } : {},
+    }),
+  );
 }
 
 /** Drives a user to the given status through the API and the hosted page (sandbox or live). */

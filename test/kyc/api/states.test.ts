@@ -123,7 +123,7 @@ describe('every row through the API', () => {
   });
   it('awaiting_documents --back (not verifiable)--> rejected', async () => {
     const u = await newUser(t, sandbox);
-    await upload(t, u, 'front', await docs.usFront());
+    await upload(t, u, 'front', await docs.usFrontMinor());
     expectState(await upload(t, u, 'back', await docs.usBackMinor()), 'rejected');
     await expectEvent(u, 0, 'rejected');
   });
