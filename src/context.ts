@@ -13,6 +13,7 @@ import { documentReader } from './domains/kyc/reader/pool.ts';
 import { ManualReviewQueue } from './domains/kyc/review.ts';
 import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
+import { LedgerService } from './domains/ledger/service.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
@@ -32,6 +33,8 @@ export interface AppContext {
   aead: Sealer;
   events: EventService;
   kyc: KycService;
+  /** The only code that moves money. */
+  ledger: LedgerService;
   tokenRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -88,6 +91,8 @@ export async function createContext(
     { connect, events, sealer: aead, reviewer, reader },
   );
 
+  const ledger = new LedgerService(handle, clock);
+
   return {
     config,
     db,
@@ -100,6 +105,7 @@ export async function createContext(
     aead,
     events,
     kyc,
+    ledger,
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();

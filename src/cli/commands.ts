@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { isoTime } from '../core/clock.ts';
 import { EVENTS_USAGE, runEventsCommand } from '../domains/events/cli.ts';
 import { KYC_USAGE, runKycCommand } from '../domains/kyc/cli.ts';
+import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
 
 export const USAGE = `Usage: purser <command>
@@ -22,6 +23,7 @@ export const USAGE = `Usage: purser <command>
   key rotate ORG_ID --mode sandbox|production [--json]
 ${EVENTS_USAGE}
 ${KYC_USAGE}
+${LEDGER_USAGE}
   outbox [--limit N] [--json]         messages kept locally instead of sent (sandbox, or no SMTP/SMS)
 
 Settings come from the environment (DATABASE_URL, …); see the README.`;
@@ -141,6 +143,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
   if (await runEventsCommand(ctx, argv, print)) return;
 
   if (await runKycCommand(ctx, argv, print)) return;
+  if (await runLedgerCommand(ctx, argv, print)) return;
 
   throw new UsageError(`unknown command: ${argv.join(' ') || '(none)'}`);
 }

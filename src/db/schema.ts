@@ -313,6 +313,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_transfers: LedgerTransfersTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -326,3 +328,42 @@ export type Consent = Selectable<ConsentsTable>;
 export type OutboxMessage = Selectable<OutboxMessagesTable>;
 export type NewOrganization = Insertable<OrganizationsTable>;
 export type OrganizationUpdate = Updateable<OrganizationsTable>;
+
+/** A ledger account: integer cents, totals cached by the ledger alone (see domains/ledger). */
+export interface LedgerAccountsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  kind: 'company_pool' | 'user_wallet' | 'card' | 'funding_source' | 'network_settlement' | 'rewards';
+  /** The organization, user or card the account belongs to. */
+  owner_id: string;
+  /** Bit set of `AccountFlags` (debits must not exceed credits, or the reverse). */
+  flags: number;
+  currency: string;
+  debits_pending: number;
+  debits_posted: number;
+  credits_pending: number;
+  credits_posted: number;
+  created_at: number;
+}
+
+/** A transfer: rows are never changed, except a pending hold's `pending_state` when it ends. */
+export interface LedgerTransfersTable {
+  /** Chosen by the caller, so that a retried transfer is recognised. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  kind: 'posted' | 'pending' | 'post_pending' | 'void_pending';
+  debit_account_id: string;
+  credit_account_id: string;
+  amount: number;
+  /** The hold a `post_pending` or `void_pending` ends. */
+  pending_id: string | null;
+  /** On `pending` rows only: `open` until posted, voided or expired. */
+  pending_state: 'open' | 'posted' | 'voided' | 'expired' | null;
+  timeout_at: number | null;
+  /** What the money moved for (`card_funding`, `authorization`, …). */
+  code: string;
+  metadata: string | null;
+  created_at: number;
+}
