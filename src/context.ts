@@ -7,6 +7,7 @@ import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './core/ra
 import { type DatabaseHandle, type Db, type Dialect, migrateToLatest, openDatabase } from './db/index.ts';
 import { instanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
+import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
 import { EventService } from './domains/events/service.ts';
 import { documentReader } from './domains/kyc/reader/pool.ts';
@@ -35,6 +36,8 @@ export interface AppContext {
   kyc: KycService;
   /** The only code that moves money. */
   ledger: LedgerService;
+  /** Cardholders, wallets, cards and the card network. */
+  cards: CardService;
   tokenRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -92,6 +95,22 @@ export async function createContext(
   );
 
   const ledger = new LedgerService(handle, clock);
+  const cards = new CardService(db, clock, config.cards, {
+    ledger,
+    events,
+    sealer: aead,
+    dialect: handle.dialect,
+    users: {
+      findUser: (organizationId, livemode, userId) => connect.findUser(organizationId, livemode, userId),
+      approvedIdentity: (organizationId, livemode, userId) =>
+        kyc.approvedIdentity(organizationId, livemode, userId),
+    },
+  });
+  // An approved verification makes the user a cardholder, in the transaction that approves it.
+  kyc.onApproved(async (trx, approval) => {
+    const user = await connect.findUser(approval.organizationId, approval.livemode, approval.userId, trx);
+    if (user) await cards.cardholders.ensureForUser(trx, approval, user, approval.identity);
+  });
 
   return {
     config,
@@ -106,6 +125,7 @@ export async function createContext(
     events,
     kyc,
     ledger,
+    cards,
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();

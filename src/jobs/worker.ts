@@ -21,6 +21,8 @@ const consoleLog: WorkerLog = {
 const RETENTION_INTERVAL_MS = HOUR;
 /** Owed hand-overs of live identity verifications to the reviewer (KycService.retryReviewSubmissions). */
 const REVIEW_RETRY_INTERVAL_MS = MINUTE;
+/** Expiring holds: card authorizations never cleared, and ledger holds past their expiry. */
+const HOLD_EXPIRY_INTERVAL_MS = MINUTE;
 
 /**
  * The worker role: delivers webhooks and runs the periodic sweeps. Deliveries are claimed from the
@@ -46,7 +48,11 @@ export class Worker {
   private firstPass: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
   /** When each periodic chore last ran. */
-  private readonly lastRun = { retention: Number.NEGATIVE_INFINITY, reviews: Number.NEGATIVE_INFINITY };
+  private readonly lastRun = {
+    retention: Number.NEGATIVE_INFINITY,
+    reviews: Number.NEGATIVE_INFINITY,
+    holds: Number.NEGATIVE_INFINITY,
+  };
 
   constructor(
     private readonly ctx: AppContext,
@@ -200,6 +206,16 @@ export class Worker {
           );
       } catch (error) {
         this.log.error({ err: String(error) }, 'identity review hand-over retry failed');
+      }
+    }
+    if (now - this.lastRun.holds >= HOLD_EXPIRY_INTERVAL_MS) {
+      this.lastRun.holds = now;
+      try {
+        const authorizations = await this.ctx.cards.network.expireAuthorizations();
+        const holds = await this.ctx.ledger.expireDue();
+        if (authorizations > 0 || holds > 0) this.log.info({ authorizations, holds }, 'expired holds voided');
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'hold expiry failed');
       }
     }
   }

@@ -54,12 +54,6 @@ export interface TransferOutcome {
   created: boolean;
 }
 
-/** Called in the transaction that voids an expired hold, so its owner can record what it means. */
-export type ExpiryHandler = (
-  trx: Executor,
-  hold: TransferState & { organization_id: string; livemode: number },
-) => Promise<void>;
-
 /**
  * The only code that moves money. Every change is a batch of transfers applied in the caller's
  * write transaction (see `transaction`), all or nothing: a refused transfer throws `LedgerRefusal`,
@@ -67,7 +61,6 @@ export type ExpiryHandler = (
  */
 export class LedgerService {
   private readonly store: LedgerStore;
-  private readonly expiryHandlers = new Map<string, ExpiryHandler>();
 
   constructor(
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
@@ -207,11 +200,6 @@ export class LedgerService {
     }
   }
 
-  /** Lets the owner of holds with this `code` act in the transaction that expires one. */
-  onExpiry(code: string, handler: ExpiryHandler): void {
-    this.expiryHandlers.set(code, handler);
-  }
-
   /** Voids holds whose expiry has passed (the worker's sweep); returns how many it voided. */
   async expireDue(limit = 100): Promise<number> {
     const due = await this.store.expiredHolds(this.handle.db, this.clock.now(), limit);
@@ -221,11 +209,7 @@ export class LedgerService {
         const [outcome] = await this.execute(trx, [
           { type: 'void_pending', id: `${hold.id}.expiry`, pendingId: hold.id },
         ]);
-        if (!outcome?.created) return false;
-        const pending = await this.store.transferById(trx, hold.id);
-        const handler = this.expiryHandlers.get(hold.code);
-        if (handler && pending) await handler(trx, pending);
-        return true;
+        return outcome?.created === true;
       }).catch((error) => {
         // Posted or voided since it was listed: nothing left to expire.
         if (error instanceof LedgerRefusal) return false;
