@@ -26,6 +26,8 @@ export interface CardsFixture {
   wallet(userId: string): Promise<number>;
   /** The data of this organization's events of one type, oldest first. */
   events(type: string): Promise<Record<string, unknown>[]>;
+  /** Mints new platform tokens (after the clock moved past their hour). */
+  renewTokens(): Promise<void>;
   /** Every ledger invariant holds. */
   expectSound(): Promise<void>;
   close(): Promise<void>;
@@ -42,12 +44,12 @@ export async function startCards(env: Record<string, string> = {}): Promise<Card
     token,
     liveToken,
     async connectedUser() {
-      return (await connectUser(t, token, { email: uniqueEmail('card') })).userId;
+      return (await connectUser(t, fixture.token, { email: uniqueEmail('card') })).userId;
     },
     async approvedUser(fund = 0) {
       const userId = await fixture.connectedUser();
       const approved = await t.call('POST', '/api/v2/kyc/simulate', {
-        token,
+        token: fixture.token,
         body: { user_id: userId, outcome: 'approved' },
       });
       expect(approved.statusCode, approved.body).toBe(200);
@@ -56,12 +58,12 @@ export async function startCards(env: Record<string, string> = {}): Promise<Card
     },
     fund: (userId, amountCents) =>
       t.call('POST', '/api/v2/simulate/wallet_funding', {
-        token,
+        token: fixture.token,
         body: { user_id: userId, amount_cents: amountCents },
       }),
     async createCard(userId, amountCents, type = 'multi_use') {
       const response = await t.call('POST', '/api/v2/cards', {
-        token,
+        token: fixture.token,
         body: { user_id: userId, amount_cents: amountCents, type },
       });
       expect(response.statusCode, response.body).toBe(201);
@@ -69,14 +71,14 @@ export async function startCards(env: Record<string, string> = {}): Promise<Card
     },
     async authorize(cardId, amountCents, merchant = 'Corner Shop') {
       const response = await t.call('POST', '/api/v2/simulate/authorize', {
-        token,
+        token: fixture.token,
         body: { card_id: cardId, amount_cents: amountCents, merchant, mcc: '5411' },
       });
       expect(response.statusCode, response.body).toBe(200);
       return response.json();
     },
     async wallet(userId) {
-      const response = await t.call('GET', `/api/v2/users/${userId}/wallet`, { token });
+      const response = await t.call('GET', `/api/v2/users/${userId}/wallet`, { token: fixture.token });
       expect(response.statusCode, response.body).toBe(200);
       return response.json().balance_cents;
     },
@@ -90,6 +92,10 @@ export async function startCards(env: Record<string, string> = {}): Promise<Card
         .orderBy('id')
         .execute();
       return rows.map((row) => JSON.parse(row.data));
+    },
+    async renewTokens() {
+      fixture.token = await t.platformToken(org.sandbox);
+      fixture.liveToken = await t.platformToken(org.production);
     },
     async expectSound() {
       expect(await t.ctx.ledger.verify()).toEqual([]);
