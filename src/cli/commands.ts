@@ -15,7 +15,7 @@ export const USAGE = `Usage: purser <command>
   org update ORG_ID [--status active|suspended] [--subscription active|none]
                     [--name N] [--billing-email E]
                     [--connect-email-subject S] [--connect-email-text-file F] [--connect-email-html-file F]
-                    [--connect-email-default] [--json]
+                    [--connect-email-default] [--live-card-details on|off] [--json]
   client create ORG_ID --mode sandbox|production [--public] [--name N] [--redirect-uri URI]... [--json]
   client rotate-secret CLIENT_ID [--json]
   client revoke CLIENT_ID [--json]
@@ -54,9 +54,11 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       'connect-email-text-file': { type: 'string' },
       'connect-email-html-file': { type: 'string' },
       'connect-email-default': { type: 'boolean' },
+      'live-card-details': { type: 'string' },
       json,
     });
     const orgId = required(positionals[0], 'ORG_ID');
+    const liveCardDetails = oneOf(values['live-card-details'], 'live-card-details', ['on', 'off'] as const);
     const branded =
       values['connect-email-subject'] !== undefined ||
       values['connect-email-text-file'] !== undefined ||
@@ -77,6 +79,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
             }
           : undefined,
     });
+    if (liveCardDetails) await ctx.cards.setLiveCardDetails(orgId, liveCardDetails === 'on');
     return show(print, values.json, {
       organization_id: org.id,
       name: org.name,

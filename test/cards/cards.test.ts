@@ -336,3 +336,57 @@ describe('lifecycle', () => {
     expect(f.t.logs.text).not.toContain(details.number);
   });
 });
+
+describe('production card numbers', () => {
+  it('are revealed only where the operator enabled it', async () => {
+    // A live user, approved and funded as a review and a deposit would (neither runs in a test).
+    const { connectUser, uniqueEmail } = await import('../connect/helpers.ts');
+    const { userId } = await connectUser(
+      f.t,
+      f.liveToken,
+      { email: uniqueEmail('live') },
+      { production: true },
+    );
+    expect((await f.t.call('GET', `/api/v2/kyc?user_id=${userId}`, { token: f.liveToken })).statusCode).toBe(
+      200,
+    );
+    await f.t.ctx.db
+      .updateTable('kyc_verifications')
+      .set({ status: 'approved' })
+      .where('user_id', '=', userId)
+      .execute();
+    const scope = { organizationId: f.org.organization_id, livemode: true };
+    const source = await f.t.ctx.ledger.account(f.t.ctx.db, {
+      ...scope,
+      kind: 'funding_source',
+      ownerId: scope.organizationId,
+    });
+    const wallet = await f.t.ctx.ledger.account(f.t.ctx.db, {
+      ...scope,
+      kind: 'user_wallet',
+      ownerId: userId,
+    });
+    await f.t.ctx.ledger.move([
+      {
+        type: 'posted',
+        id: 'live_deposit',
+        debitAccountId: source.id,
+        creditAccountId: wallet.id,
+        amount: 1_000,
+        code: 'deposit',
+      },
+    ]);
+    const created = await f.t.call('POST', '/api/v2/cards', {
+      token: f.liveToken,
+      body: { user_id: userId, amount_cents: 400, type: 'single_use' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const details = `/api/v2/cards/${created.json().id}/details`;
+    expectError(await f.t.call('GET', details, { token: f.liveToken }), 403, 'card_details_unavailable');
+    await f.t.ctx.cards.setLiveCardDetails(f.org.organization_id, true);
+    const revealed = await f.t.call('GET', details, { token: f.liveToken });
+    expect(revealed.statusCode).toBe(200);
+    expect(revealed.headers['cache-control']).toBe('no-store');
+    expectError(await f.t.call('GET', details, { token: f.token }), 404, 'not_found');
+  });
+});

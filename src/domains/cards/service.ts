@@ -316,6 +316,11 @@ export class CardService {
     return this.revenueConfig(organizationId);
   }
 
+  /** The operator's PCI decision: may this organization reveal production card numbers? */
+  async setLiveCardDetails(organizationId: string, enabled: boolean): Promise<void> {
+    await this.store.setLiveCardDetails(this.db, organizationId, enabled, this.clock.now());
+  }
+
   // ---- shared with the network
 
   async balanceOf(exec: Executor, card: Pick<Card, 'id' | 'organization_id' | 'livemode'>): Promise<number> {

@@ -147,7 +147,10 @@ export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: Ap
       reply
         .header('deprecation', `@${Math.floor(Date.UTC(2026, 10, 1) / 1000)}`)
         .header('sunset', PAYMENT_METHOD_SUNSET)
-        .header('link', `<${ctx.config.baseUrl}/docs/errors#payment-method-status>; rel="deprecation"`);
+        .header(
+          'link',
+          `<${ctx.config.baseUrl}/docs#/Cardholders%20(v1)/getPaymentMethodStatus>; rel="deprecation"`,
+        );
       return { hasPaymentMethod: false };
     },
   );
