@@ -8,6 +8,8 @@ import { installErrorHandler, sendError } from './core/error-handler.ts';
 import { ApiError } from './core/errors.ts';
 import { installIdempotency } from './core/idempotency.ts';
 import { authRoutes } from './domains/auth/routes.ts';
+import { cardRoutes } from './domains/cards/routes.ts';
+import { cardV1Routes } from './domains/cards/v1-routes.ts';
 import { connectRoutes } from './domains/connect/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
@@ -114,6 +116,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(kycRoutes, { ctx });
   await app.register(kycReviewRoutes, { ctx });
   await app.register(kycPageRoutes, { ctx });
+  await app.register(cardRoutes, { ctx });
+  await app.register(cardV1Routes, { ctx });
   await app.register(testDocumentRoutes);
   return app;
 }

@@ -1,4 +1,5 @@
 import { boolean, ConfigError, type Env, integer, optional } from './core/env.ts';
+import { type CardConfig, loadCardConfig } from './domains/cards/config.ts';
 import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.ts';
 import { type KycConfig, loadKycConfig } from './domains/kyc/config.ts';
 
@@ -33,6 +34,7 @@ export interface Config {
   encryptionPreviousKeys: string[];
   webhooks: WebhookConfig;
   kyc: KycConfig;
+  cards: CardConfig;
 }
 
 function url(name: string, value: string): string {
@@ -84,5 +86,6 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionPreviousKeys: (env.ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
     webhooks: loadWebhookConfig(env),
     kyc: loadKycConfig(env),
+    cards: loadCardConfig(env),
   };
 }

@@ -7,12 +7,14 @@ import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './core/ra
 import { type DatabaseHandle, type Db, type Dialect, migrateToLatest, openDatabase } from './db/index.ts';
 import { instanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
+import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
 import { EventService } from './domains/events/service.ts';
 import { documentReader } from './domains/kyc/reader/pool.ts';
 import { ManualReviewQueue } from './domains/kyc/review.ts';
 import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
+import { LedgerService } from './domains/ledger/service.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
@@ -32,6 +34,10 @@ export interface AppContext {
   aead: Sealer;
   events: EventService;
   kyc: KycService;
+  /** The only code that moves money. */
+  ledger: LedgerService;
+  /** Cardholders, wallets, cards and the card network. */
+  cards: CardService;
   tokenRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -88,6 +94,24 @@ export async function createContext(
     { connect, events, sealer: aead, reviewer, reader },
   );
 
+  const ledger = new LedgerService(handle, clock);
+  const cards = new CardService(db, clock, config.cards, {
+    ledger,
+    events,
+    sealer: aead,
+    dialect: handle.dialect,
+    users: {
+      findUser: (organizationId, livemode, userId) => connect.findUser(organizationId, livemode, userId),
+      approvedIdentity: (organizationId, livemode, userId) =>
+        kyc.approvedIdentity(organizationId, livemode, userId),
+    },
+  });
+  // An approved verification makes the user a cardholder, in the transaction that approves it.
+  kyc.onApproved(async (trx, approval) => {
+    const user = await connect.findUser(approval.organizationId, approval.livemode, approval.userId, trx);
+    if (user) await cards.cardholders.ensureForUser(trx, approval, user, approval.identity);
+  });
+
   return {
     config,
     db,
@@ -100,6 +124,8 @@ export async function createContext(
     aead,
     events,
     kyc,
+    ledger,
+    cards,
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();

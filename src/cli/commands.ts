@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { isoTime } from '../core/clock.ts';
 import { EVENTS_USAGE, runEventsCommand } from '../domains/events/cli.ts';
 import { KYC_USAGE, runKycCommand } from '../domains/kyc/cli.ts';
+import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
 
 export const USAGE = `Usage: purser <command>
@@ -14,7 +15,7 @@ export const USAGE = `Usage: purser <command>
   org update ORG_ID [--status active|suspended] [--subscription active|none]
                     [--name N] [--billing-email E]
                     [--connect-email-subject S] [--connect-email-text-file F] [--connect-email-html-file F]
-                    [--connect-email-default] [--json]
+                    [--connect-email-default] [--live-card-details on|off] [--json]
   client create ORG_ID --mode sandbox|production [--public] [--name N] [--redirect-uri URI]... [--json]
   client rotate-secret CLIENT_ID [--json]
   client revoke CLIENT_ID [--json]
@@ -22,6 +23,7 @@ export const USAGE = `Usage: purser <command>
   key rotate ORG_ID --mode sandbox|production [--json]
 ${EVENTS_USAGE}
 ${KYC_USAGE}
+${LEDGER_USAGE}
   outbox [--limit N] [--json]         messages kept locally instead of sent (sandbox, or no SMTP/SMS)
 
 Settings come from the environment (DATABASE_URL, …); see the README.`;
@@ -52,9 +54,11 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       'connect-email-text-file': { type: 'string' },
       'connect-email-html-file': { type: 'string' },
       'connect-email-default': { type: 'boolean' },
+      'live-card-details': { type: 'string' },
       json,
     });
     const orgId = required(positionals[0], 'ORG_ID');
+    const liveCardDetails = oneOf(values['live-card-details'], 'live-card-details', ['on', 'off'] as const);
     const branded =
       values['connect-email-subject'] !== undefined ||
       values['connect-email-text-file'] !== undefined ||
@@ -75,6 +79,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
             }
           : undefined,
     });
+    if (liveCardDetails) await ctx.cards.setLiveCardDetails(orgId, liveCardDetails === 'on');
     return show(print, values.json, {
       organization_id: org.id,
       name: org.name,
@@ -141,6 +146,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
   if (await runEventsCommand(ctx, argv, print)) return;
 
   if (await runKycCommand(ctx, argv, print)) return;
+  if (await runLedgerCommand(ctx, argv, print)) return;
 
   throw new UsageError(`unknown command: ${argv.join(' ') || '(none)'}`);
 }

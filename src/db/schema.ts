@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /*
  * Table types, written once. Conventions shared by every table:
@@ -18,6 +18,10 @@ export interface OrganizationsTable {
   connect_email_subject: string | null;
   connect_email_text: string | null;
   connect_email_html: string | null;
+  /** Share of the interchange routed to users as rewards, in basis points (0–10000). */
+  reward_share_bps: Generated<number>;
+  /** 1 when the organization may reveal production card numbers (a PCI decision; see docs/cards.md). */
+  live_card_details: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -320,6 +324,12 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_transfers: LedgerTransfersTable;
+  cardholders: CardholdersTable;
+  cards: CardsTable;
+  card_transactions: CardTransactionsTable;
+  card_detail_reveals: CardDetailRevealsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -333,3 +343,116 @@ export type Consent = Selectable<ConsentsTable>;
 export type OutboxMessage = Selectable<OutboxMessagesTable>;
 export type NewOrganization = Insertable<OrganizationsTable>;
 export type OrganizationUpdate = Updateable<OrganizationsTable>;
+
+/** A ledger account: integer cents, totals cached by the ledger alone (see domains/ledger). */
+export interface LedgerAccountsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  kind: 'company_pool' | 'user_wallet' | 'card' | 'funding_source' | 'network_settlement' | 'rewards';
+  /** The organization, user or card the account belongs to. */
+  owner_id: string;
+  /** Bit set of `AccountFlags` (debits must not exceed credits, or the reverse). */
+  flags: number;
+  currency: string;
+  debits_pending: number;
+  debits_posted: number;
+  credits_pending: number;
+  credits_posted: number;
+  created_at: number;
+}
+
+/** A transfer: rows are never changed, except a pending hold's `pending_state` when it ends. */
+export interface LedgerTransfersTable {
+  /** Chosen by the caller, so that a retried transfer is recognised. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  kind: 'posted' | 'pending' | 'post_pending' | 'void_pending';
+  debit_account_id: string;
+  credit_account_id: string;
+  amount: number;
+  /** The hold a `post_pending` or `void_pending` ends. */
+  pending_id: string | null;
+  /** On `pending` rows only: `open` until posted, voided or expired. */
+  pending_state: 'open' | 'posted' | 'voided' | 'expired' | null;
+  timeout_at: number | null;
+  /** What the money moved for (`card_funding`, `authorization`, …). */
+  code: string;
+  metadata: string | null;
+  created_at: number;
+}
+
+export interface CardholdersTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  /** The connected user this cardholder is, once linked (both ways: one cardholder per user). */
+  user_id: string | null;
+  external_user_id: string | null;
+  /** Sealed JSON: first_name, last_name, email, date_of_birth, phone_number (personal data). */
+  details_sealed: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CardsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  cardholder_id: string;
+  /** The client whose token created it. */
+  client_id: string;
+  type: 'single_use' | 'multi_use';
+  status: 'ACTIVE' | 'PAUSED' | 'CLOSED';
+  last4: string;
+  /** `MM/YY`. */
+  expiry: string;
+  pan_sealed: string;
+  cvv_sealed: string;
+  /** What the card has been funded with in all; its balance is in the ledger. */
+  spend_limit_cents: number;
+  memo: string | null;
+  closed_reason: 'manual' | 'single_use_spent' | 'balance_exhausted' | 'provider_closed' | null;
+  /** The issuer's token for the card (Lithic), null on the built-in sandbox network. */
+  provider_ref: string | null;
+  /** The company-funded transfer that created it, null for direct issuance. */
+  transfer_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CardTransactionsTable {
+  /** The network's transaction id, stable from authorization through clearing. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  card_id: string;
+  user_id: string;
+  status: 'PENDING' | 'SETTLED' | 'VOIDED' | 'DECLINED';
+  /** Authorized amount (held while PENDING). */
+  amount_cents: number;
+  /** Final amount once SETTLED. */
+  settled_cents: number | null;
+  merchant: string;
+  mcc: string | null;
+  decline_reason: string | null;
+  /** The ledger hold of an approved authorization. */
+  hold_id: string | null;
+  /** A PENDING authorization not cleared by then is voided by the worker. */
+  expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Every reveal of a card number, for the audit. */
+export interface CardDetailRevealsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  card_id: string;
+  client_id: string;
+  request_id: string;
+  created_at: number;
+}

@@ -23,6 +23,8 @@ const RETENTION_INTERVAL_MS = HOUR;
 const REVIEW_RETRY_INTERVAL_MS = MINUTE;
 /** Sealed national ids past their moment and stale document keys (KycService.sweepPersonalData). */
 const KYC_DATA_SWEEP_INTERVAL_MS = 15 * MINUTE;
+/** Expiring holds: card authorizations never cleared, and ledger holds past their expiry. */
+const HOLD_EXPIRY_INTERVAL_MS = MINUTE;
 
 /**
  * The worker role: delivers webhooks and runs the periodic sweeps. Deliveries are claimed from the
@@ -52,6 +54,7 @@ export class Worker {
     retention: Number.NEGATIVE_INFINITY,
     reviews: Number.NEGATIVE_INFINITY,
     kycData: Number.NEGATIVE_INFINITY,
+    holds: Number.NEGATIVE_INFINITY,
   };
 
   constructor(
@@ -219,6 +222,16 @@ export class Worker {
           );
       } catch (error) {
         this.log.error({ err: String(error) }, 'identity data sweep failed');
+      }
+    }
+    if (now - this.lastRun.holds >= HOLD_EXPIRY_INTERVAL_MS) {
+      this.lastRun.holds = now;
+      try {
+        const authorizations = await this.ctx.cards.network.expireAuthorizations();
+        const holds = await this.ctx.ledger.expireDue();
+        if (authorizations > 0 || holds > 0) this.log.info({ authorizations, holds }, 'expired holds voided');
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'hold expiry failed');
       }
     }
   }

@@ -108,7 +108,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 502,
     when: 'KYC: the document check or the review could not be reached; try again.',
   },
-  { code: 'sandbox_only', status: 403, when: 'KYC simulate: the call needs a test-mode credential.' },
+  {
+    code: 'sandbox_only',
+    status: 403,
+    when: 'Simulations (KYC outcomes, wallet funding, the sandbox card network) need a test-mode credential.',
+  },
   {
     code: 'invalid_reason',
     status: 400,
@@ -125,4 +129,35 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Hosted verification page: the page was opened too long ago or from an older link; reopen the newest iframe_url.',
   },
   { code: 'internal_error', status: 500, when: 'Something went wrong on our side; retry later.' },
+  {
+    code: 'insufficient_funds',
+    status: 402,
+    when: "Cards: the user's wallet (or, when clearing for more than authorized, the card) does not cover the amount.",
+  },
+  { code: 'kyc_required', status: 422, when: "Cards: the user's identity verification is not approved." },
+  {
+    code: 'card_closed',
+    status: 409,
+    when: 'Cards: the card is closed and can no longer be paused, resumed or changed.',
+  },
+  {
+    code: 'card_not_multi_use',
+    status: 409,
+    when: 'Cards: only a multi-use card has a spend limit to change.',
+  },
+  {
+    code: 'spend_limit_below_spent',
+    status: 409,
+    when: 'Cards: the card has already spent or holds more than the lower spend limit would leave it.',
+  },
+  {
+    code: 'card_details_unavailable',
+    status: 403,
+    when: 'Cards: revealing production card numbers is not enabled for the organization (an operator setting).',
+  },
+  {
+    code: 'transaction_not_pending',
+    status: 409,
+    when: 'Sandbox network: only a PENDING authorization can be cleared or voided.',
+  },
 ];

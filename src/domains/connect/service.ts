@@ -4,7 +4,7 @@ import { type Clock, DAY, isoTime, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
-import type { Db } from '../../db/index.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AuthService, type Principal } from '../auth/service.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
@@ -251,6 +251,11 @@ export class ConnectService {
       userId: null,
       connectionId: null,
     };
+  }
+
+  /** The user of this organization and mode, if any (no connection to the caller needed). */
+  findUser(organizationId: string, livemode: boolean, userId: string, exec: Executor = this.db) {
+    return store.findUser(exec, organizationId, livemode ? 1 : 0, userId);
   }
 
   async hasConsent(userId: string): Promise<boolean> {

@@ -84,6 +84,17 @@ export async function findOrCreateUser(
     .executeTakeFirstOrThrow();
 }
 
+/** A user of this organization and mode, by id. */
+export function findUser(db: Executor, organizationId: string, livemode: number, id: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .where('livemode', '=', livemode)
+    .executeTakeFirst();
+}
+
 export async function upsertConnection(
   db: Executor,
   row: {

@@ -190,8 +190,22 @@ const DOCUMENT_RESET: KycVerificationChanges = {
   face_scan_at: null,
 };
 
+/** Told in the transaction that approves a verification (the cards domain makes the cardholder). */
+export type ApprovalListener = (
+  trx: Executor,
+  approval: { organizationId: string; livemode: boolean; userId: string; identity: ApprovedIdentity },
+) => Promise<void>;
+
+/** What an approved verification established about the person. */
+export interface ApprovedIdentity {
+  first_name?: string;
+  last_name?: string;
+  date_of_birth?: string;
+}
+
 export class KycService {
   private readonly digests: IdentifierDigests;
+  private readonly approvalListeners: ApprovalListener[] = [];
 
   constructor(
     private readonly db: Db,
@@ -207,6 +221,31 @@ export class KycService {
     },
   ) {
     this.digests = new IdentifierDigests(deps.sealer);
+  }
+
+  /** Runs `listener` in every transaction that moves a verification into `approved`. */
+  onApproved(listener: ApprovalListener): void {
+    this.approvalListeners.push(listener);
+  }
+
+  /** The identity an approved verification established, or null while the user is not approved. */
+  async approvedIdentity(
+    organizationId: string,
+    livemode: boolean,
+    userId: string,
+  ): Promise<ApprovedIdentity | null> {
+    const row = await store.findByUser(this.db, userId);
+    if (!row || row.organization_id !== organizationId || row.livemode !== (livemode ? 1 : 0)) return null;
+    return row.status === 'approved' ? this.identityOf(row) : null;
+  }
+
+  private identityOf(row: KycVerification): ApprovedIdentity {
+    const merged = { ...this.extractedOf(row), ...(this.open<Information>(row, 'information') ?? {}) };
+    return {
+      ...(merged.first_name ? { first_name: merged.first_name } : {}),
+      ...(merged.last_name ? { last_name: merged.last_name } : {}),
+      ...(merged.date_of_birth ? { date_of_birth: merged.date_of_birth } : {}),
+    };
   }
 
   // ---- platform API -------------------------------------------------------------------------
@@ -779,6 +818,15 @@ export class KycService {
           type: KYC_EVENT,
           data: { user_id: row.user_id, status: to, reason, required_fields: requiredFields },
         });
+      }
+      if (to === 'approved' && row.status !== 'approved') {
+        const approval = {
+          organizationId: row.organization_id,
+          livemode: row.livemode === 1,
+          userId: row.user_id,
+          identity: this.identityOf(row),
+        };
+        for (const listener of this.approvalListeners) await listener(trx, approval);
       }
       return (await store.findById(trx, row.id)) as KycVerification;
     });

@@ -1,0 +1,114 @@
+/**
+ * bench/cards: card authorizations through `POST /api/v2/simulate/authorize` (decision, ledger
+ * hold, transaction row and events in one transaction) next to a bare route doing one SQLite
+ * insert, in the same run on loopback. Prints throughput of both and their ratio (target ≥ 0.5),
+ * then the decision latency p50/p99 at a fixed 1,000 authorizations per second (target p99 < 10 ms).
+ *
+ *   node --import tsx bench/cards/run.ts [--seconds 5] [--rounds 3] [--connections 16]
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+  },
+});
+const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 10;
+const FIXED_RATE = 1_000;
+
+const servers = spawn(
+  process.execPath,
+  ['--import', 'tsx', new URL('./servers.ts', import.meta.url).pathname],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const line = await new Promise<string>((resolve) =>
+  createInterface({ input: servers.stdout }).once('line', resolve),
+);
+const { purserUrl, bareUrl, token, cardIds } = JSON.parse(line) as {
+  purserUrl: string;
+  bareUrl: string;
+  token: string;
+  cardIds: string[];
+};
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+let next = 0;
+async function measure(url: string, options: { duration: number; overallRate?: number }): Promise<Run> {
+  const result = await autocannon({
+    url: `${url}/api/v2/simulate/authorize`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    connections,
+    duration: options.duration,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+    requests: [
+      {
+        // One cent on the next card in turn: every request is a fresh authorization.
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({
+            card_id: cardIds[next++ % cardIds.length],
+            amount_cents: 1,
+            merchant: 'Bench Shop',
+            mcc: '5411',
+          }),
+        }),
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (runs: Run[], key: keyof Run) => {
+  const sorted = runs.map((r) => r[key]).sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+
+await measure(bareUrl, { duration: 1 });
+await measure(purserUrl, { duration: 1 });
+const bare: Run[] = [];
+const purser: Run[] = [];
+for (let round = 0; round < rounds; round++) {
+  bare.push(await measure(bareUrl, { duration: seconds }));
+  purser.push(await measure(purserUrl, { duration: seconds }));
+}
+const bareFixed = await measure(bareUrl, { duration: seconds * 2, overallRate: FIXED_RATE });
+const purserFixed = await measure(purserUrl, { duration: seconds * 2, overallRate: FIXED_RATE });
+servers.kill('SIGTERM');
+const verified = await new Promise<number>((resolve) => servers.once('exit', (code) => resolve(code ?? 1)));
+
+const ratio = median(purser, 'rps') / median(bare, 'rps');
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+console.log(`bench/cards  (${rounds} × ${seconds}s each, ${connections} connections, loopback, SQLite)`);
+console.log(`  bare route, one SQLite insert:          median ${median(bare, 'rps').toFixed(0)} req/s`);
+console.log(`  Purser authorize (hold + row + events): median ${median(purser, 'rps').toFixed(0)} auth/s`);
+console.log(
+  `  rounds: bare ${bare.map((r) => r.rps.toFixed(0)).join(', ')}; purser ${purser.map((r) => r.rps.toFixed(0)).join(', ')}`,
+);
+console.log(`  ratio ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`);
+console.log(`  at a fixed ${FIXED_RATE}/s for ${seconds * 2}s:`);
+console.log(
+  `    bare   p50 ${bareFixed.p50} ms  p99 ${bareFixed.p99} ms  (${bareFixed.rps.toFixed(0)} req/s)`,
+);
+console.log(
+  `    Purser p50 ${purserFixed.p50} ms  p99 ${purserFixed.p99} ms  (${purserFixed.rps.toFixed(0)} auth/s; target p99 < ${TARGET_P99_MS} ms: ${verdict(purserFixed.p99 < TARGET_P99_MS)})`,
+);
+console.log(`  purser ledger verify after the run: ${verified === 0 ? 'ok' : 'FAILED'}`);

@@ -1,0 +1,168 @@
+import type { Selectable } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
+import { isoTime } from '../../core/clock.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import type { CardholdersTable } from '../../db/schema.ts';
+import type { EventEmitter } from './events.ts';
+import { CARDHOLDER_FIELDS, type CardholderDetails } from './objects.ts';
+import type { CardStore } from './store.ts';
+
+type Cardholder = Selectable<CardholdersTable>;
+
+export interface Scope {
+  organizationId: string;
+  livemode: boolean;
+}
+
+export interface NewCardholder extends CardholderDetails {
+  external_user_id?: string | undefined;
+}
+
+/** Cardholders (v1): the person cards are issued to; personal details are sealed at rest. */
+export class Cardholders {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly store: CardStore,
+    private readonly sealer: Sealer,
+    private readonly events: EventEmitter,
+  ) {}
+
+  async create(scope: Scope, input: NewCardholder) {
+    return this.db.transaction().execute((trx) => this.insert(trx, scope, input, null));
+  }
+
+  async get(scope: Scope, id: string) {
+    return this.present(await this.find(this.db, scope, id));
+  }
+
+  async update(scope: Scope, id: string, changes: Partial<NewCardholder>) {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.find(trx, scope, id);
+      const details = this.details(row);
+      const updated: string[] = [];
+      for (const field of CARDHOLDER_FIELDS) {
+        const value = changes[field];
+        if (value !== undefined && value !== details[field]) {
+          (details as unknown as Record<string, unknown>)[field] = value;
+          updated.push(field);
+        }
+      }
+      const external = changes.external_user_id;
+      const externalChanged = external !== undefined && external !== row.external_user_id;
+      if (updated.length === 0 && !externalChanged) return this.present(row);
+      const now = this.clock.now();
+      await this.store.updateCardholder(trx, row.id, {
+        details_sealed: this.seal(row.id, details),
+        ...(externalChanged ? { external_user_id: external } : {}),
+        updated_at: now,
+      });
+      if (updated.length > 0) {
+        await this.events.emit(trx, {
+          organizationId: scope.organizationId,
+          livemode: scope.livemode,
+          type: 'cardholder.updated',
+          data: { id: row.id, ...details, updated_fields: updated, updated_at: isoTime(now) },
+        });
+      }
+      return this.present({ ...row, details_sealed: this.seal(row.id, details), updated_at: now });
+    });
+  }
+
+  /**
+   * The cardholder of a connected user, made once when the user's verification is approved (or on
+   * their first card when approval came earlier), from what the verification established.
+   */
+  async ensureForUser(
+    trx: Executor,
+    scope: Scope,
+    user: { id: string; email: string | null; phone: string | null },
+    identity: {
+      first_name?: string | undefined;
+      last_name?: string | undefined;
+      date_of_birth?: string | undefined;
+    },
+  ): Promise<Cardholder> {
+    const livemode = scope.livemode ? 1 : 0;
+    const existing = await this.store.cardholderOfUser(trx, scope.organizationId, livemode, user.id);
+    if (existing) return existing;
+    const created = await this.insert(
+      trx,
+      scope,
+      {
+        first_name: identity.first_name ?? '',
+        last_name: identity.last_name ?? '',
+        email: user.email,
+        date_of_birth: identity.date_of_birth ?? null,
+        phone_number: user.phone,
+      },
+      user.id,
+    );
+    return (await this.store.cardholder(trx, scope.organizationId, livemode, created.id)) as Cardholder;
+  }
+
+  cardholderOfUser(exec: Executor, scope: Scope, userId: string) {
+    return this.store.cardholderOfUser(exec, scope.organizationId, scope.livemode ? 1 : 0, userId);
+  }
+
+  private async insert(trx: Executor, scope: Scope, input: NewCardholder, userId: string | null) {
+    const id = newId('ch');
+    const now = this.clock.now();
+    const details: CardholderDetails = {
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email,
+      date_of_birth: input.date_of_birth,
+      phone_number: input.phone_number,
+    };
+    const row: Cardholder = {
+      id,
+      organization_id: scope.organizationId,
+      livemode: scope.livemode ? 1 : 0,
+      user_id: userId,
+      external_user_id: input.external_user_id ?? null,
+      details_sealed: this.seal(id, details),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.insertCardholder(trx, row);
+    await this.events.emit(trx, {
+      organizationId: scope.organizationId,
+      livemode: scope.livemode,
+      type: 'cardholder.created',
+      data: { id, ...details, created_at: isoTime(now) },
+    });
+    return this.present(row);
+  }
+
+  private async find(exec: Executor, scope: Scope, id: string): Promise<Cardholder> {
+    const row = await this.store.cardholder(exec, scope.organizationId, scope.livemode ? 1 : 0, id);
+    if (!row) throw notFound('No such cardholder.');
+    return row;
+  }
+
+  present(row: Cardholder) {
+    return {
+      object: 'cardholder' as const,
+      id: row.id,
+      ...this.details(row),
+      external_user_id: row.external_user_id,
+      user_id: row.user_id,
+      created_at: isoTime(row.created_at),
+      updated_at: isoTime(row.updated_at),
+    };
+  }
+
+  details(row: Pick<Cardholder, 'id' | 'details_sealed'>): CardholderDetails {
+    return JSON.parse(
+      this.sealer.open(row.details_sealed, `cardholders.details:${row.id}`),
+    ) as CardholderDetails;
+  }
+
+  private seal(id: string, details: CardholderDetails): string {
+    return this.sealer.seal(JSON.stringify(details), `cardholders.details:${id}`);
+  }
+}

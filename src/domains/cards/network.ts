@@ -1,0 +1,419 @@
+import type { Selectable } from 'kysely';
+import { type Clock, DAY } from '../../core/clock.ts';
+import { ApiError, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import type { CardTransactionsTable } from '../../db/schema.ts';
+import { LedgerRefusal, type LedgerService } from '../ledger/service.ts';
+import type { CardConfig } from './config.ts';
+import { cardObject, cardUpdatedData, transactionData, transactionObject } from './objects.ts';
+import type { Card, CardService, Scope } from './service.ts';
+
+export type CardTransaction = Selectable<CardTransactionsTable>;
+
+/** Why the engine declines a charge (spec §6 `decline_reason`). */
+export type DeclineReason = 'CARD_CLOSED' | 'CARD_PAUSED' | 'SPEND_LIMIT_EXCEEDED' | 'INSUFFICIENT_FUNDS';
+
+/** A charge as any network presents it: the sandbox simulator, a merchant, or the issuer's webhook. */
+export interface ChargeRequest {
+  /** The network's id, stable through clearing; a repeat of it is the same authorization. */
+  transactionId?: string | undefined;
+  amountCents: number;
+  merchant: string;
+  mcc?: string | null | undefined;
+}
+
+/** The balance at or under which a transaction also fires `balance.low` (spec §8). */
+export const LOW_BALANCE_CENTS = 1_000;
+
+/**
+ * The one authorization engine: every charge, from whichever network, is decided here, and an
+ * approval places its hold in the same transaction as the decision and its events. Then clearing,
+ * voids, upstream closes and the expiry of authorizations never cleared (spec §3).
+ */
+export class CardNetwork {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: CardConfig,
+    private readonly deps: { ledger: LedgerService; cards: CardService },
+  ) {}
+
+  /** Decides a charge on a card: approved (PENDING, funds held) or DECLINED (nothing moves). */
+  async authorize(scope: Scope, cardId: string, charge: ChargeRequest) {
+    const id = charge.transactionId ?? newId('txn');
+    try {
+      return await this.deps.ledger.transaction(async (trx) => {
+        const card = await this.deps.cards.lockCard(trx, scope, cardId);
+        const earlier = await this.deps.cards.store.transactionById(trx, id);
+        if (earlier) return this.present(trx, earlier);
+        const balance = await this.deps.cards.balanceOf(trx, card);
+        const decline = decide(card, charge.amountCents, balance);
+        if (decline) return this.record(trx, card, id, charge, { decline });
+        return this.record(trx, card, id, charge, { approve: true });
+      });
+    } catch (error) {
+      // The decision read the balance under the card's lock; a refusal here means the books moved
+      // some other way. Decline rather than fail the charge: the hold was rolled back with it.
+      if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
+      return this.deps.ledger.transaction(async (trx) => {
+        const card = await this.deps.cards.lockCard(trx, scope, cardId);
+        return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' });
+      });
+    }
+  }
+
+  /**
+   * Settles an authorization at its final amount: less than held releases the rest, more is
+   * charged when the card's balance allows it (else `402 insufficient_funds`, nothing changes).
+   */
+  async clear(scope: Scope, transactionId: string, amountCents?: number) {
+    return this.deps.ledger.transaction(async (trx) => {
+      const { card, txn } = await this.lockPending(trx, scope, transactionId);
+      const final = amountCents ?? txn.amount_cents;
+      const [account, network] = await Promise.all([
+        this.deps.cards.cardAccount(trx, scope, card.id),
+        this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
+      ]);
+      const before = await this.deps.cards.balanceOf(trx, card);
+      const held = txn.amount_cents;
+      await this.deps.ledger
+        .execute(trx, [
+          {
+            type: 'post_pending',
+            id: `${txn.id}.clear`,
+            pendingId: txn.hold_id as string,
+            amount: Math.min(final, held),
+          },
+          ...(final > held
+            ? [
+                {
+                  type: 'posted' as const,
+                  id: `${txn.id}.clear.extra`,
+                  debitAccountId: account,
+                  creditAccountId: network,
+                  amount: final - held,
+                  code: 'card_clearing',
+                },
+              ]
+            : []),
+        ])
+        .catch((error: unknown) => {
+          if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') {
+            throw new ApiError(
+              402,
+              'insufficient_funds',
+              'The card balance does not cover the amount over the authorization.',
+            );
+          }
+          throw error;
+        });
+      const settled = {
+        ...txn,
+        status: 'SETTLED' as const,
+        settled_cents: final,
+        expires_at: null,
+        updated_at: this.clock.now(),
+      };
+      await this.deps.cards.store.updateTransaction(trx, txn.id, {
+        status: 'SETTLED',
+        settled_cents: final,
+        expires_at: null,
+        updated_at: settled.updated_at,
+      });
+      await this.afterMove(trx, card, settled, 'transaction.cleared', before);
+      await this.reward(trx, card, settled);
+      return this.present(trx, settled);
+    });
+  }
+
+  /** Reverses an authorization: all of it (VOIDED), or part (it stays PENDING for the rest). */
+  async void(scope: Scope, transactionId: string, amountCents?: number) {
+    return this.deps.ledger.transaction(async (trx) => {
+      const { card, txn } = await this.lockPending(trx, scope, transactionId);
+      return this.voidLocked(trx, card, txn, amountCents);
+    });
+  }
+
+  /** The issuer closed the card upstream. */
+  async providerClose(scope: Scope, cardId: string) {
+    return this.deps.ledger.transaction(async (trx) => {
+      const card = await this.deps.cards.lockCard(trx, scope, cardId);
+      const closed =
+        card.status === 'CLOSED' ? card : await this.deps.cards.closeLocked(trx, card, 'provider_closed');
+      return cardObject(closed, await this.deps.cards.balanceOf(trx, closed));
+    });
+  }
+
+  async getTransaction(scope: Scope, id: string) {
+    const txn = await this.deps.cards.store.transaction(
+      this.db,
+      scope.organizationId,
+      scope.livemode ? 1 : 0,
+      id,
+    );
+    if (!txn) throw notFound('No such transaction.');
+    return this.present(this.db, txn);
+  }
+
+  async listTransactions(
+    scope: Scope,
+    query: { card_id?: string; user_id?: string; limit: number; starting_after?: string },
+  ) {
+    const livemode = scope.livemode ? 1 : 0;
+    const after = query.starting_after
+      ? await this.deps.cards.store.transaction(this.db, scope.organizationId, livemode, query.starting_after)
+      : undefined;
+    if (query.starting_after && !after) throw notFound('No such transaction.');
+    const rows = await this.deps.cards.store.listTransactions(this.db, {
+      organizationId: scope.organizationId,
+      livemode,
+      cardId: query.card_id,
+      userId: query.user_id,
+      startingAfter: after,
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    return {
+      object: 'list' as const,
+      data: await Promise.all(page.map((txn) => this.present(this.db, txn))),
+      has_more: rows.length > query.limit,
+    };
+  }
+
+  /** The worker's sweep: authorizations never cleared are voided once they expire. */
+  async expireAuthorizations(limit = 100): Promise<number> {
+    const due = await this.db
+      .selectFrom('card_transactions')
+      .select(['id', 'organization_id', 'livemode'])
+      .where('status', '=', 'PENDING')
+      .where('expires_at', '<=', this.clock.now())
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+    let voided = 0;
+    for (const row of due) {
+      const scope = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+      const done = await this.deps.ledger.transaction(async (trx) => {
+        const txn = await this.deps.cards.store.transactionById(trx, row.id);
+        if (!txn) return false;
+        const card = await this.deps.cards.lockCard(trx, scope, txn.card_id);
+        // Re-read under the card's lock: a clearing may have won the race.
+        const current = await this.deps.cards.store.transactionById(trx, row.id);
+        if (current?.status !== 'PENDING') return false;
+        await this.voidLocked(trx, card, current);
+        return true;
+      });
+      if (done) voided++;
+    }
+    return voided;
+  }
+
+  // ---- steps
+
+  private async record(
+    trx: Executor,
+    card: Card,
+    id: string,
+    charge: ChargeRequest,
+    outcome: { approve: true } | { decline: DeclineReason },
+  ) {
+    const now = this.clock.now();
+    const txn: CardTransaction = {
+      id,
+      organization_id: card.organization_id,
+      livemode: card.livemode,
+      card_id: card.id,
+      user_id: card.user_id,
+      status: 'approve' in outcome ? 'PENDING' : 'DECLINED',
+      amount_cents: charge.amountCents,
+      settled_cents: null,
+      merchant: charge.merchant,
+      mcc: charge.mcc ?? null,
+      decline_reason: 'decline' in outcome ? outcome.decline : null,
+      hold_id: 'approve' in outcome ? `${id}.hold` : null,
+      expires_at: 'approve' in outcome ? now + this.config.authorizationExpiryDays * DAY : null,
+      created_at: now,
+      updated_at: now,
+    };
+    if ('decline' in outcome) {
+      await this.deps.cards.store.insertTransaction(trx, txn);
+      const balance = await this.deps.cards.balanceOf(trx, card);
+      await this.deps.cards.emit(trx, card, 'transaction.declined', transactionData(txn, card, balance));
+      return this.present(trx, txn);
+    }
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const [account, network] = await Promise.all([
+      this.deps.cards.cardAccount(trx, scope, card.id),
+      this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
+    ]);
+    const before = await this.deps.cards.balanceOf(trx, card);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'pending',
+        id: txn.hold_id as string,
+        debitAccountId: account,
+        creditAccountId: network,
+        amount: charge.amountCents,
+        code: 'card_authorization',
+      },
+    ]);
+    await this.deps.cards.store.insertTransaction(trx, txn);
+    // A single-use card is spent by its first approved charge (spec §3): what is left goes home.
+    const after =
+      card.type === 'single_use' ? await this.deps.cards.closeLocked(trx, card, 'single_use_spent') : card;
+    await this.afterMove(trx, after, txn, 'transaction.authorized', before);
+    return this.present(trx, txn);
+  }
+
+  private async voidLocked(trx: Executor, card: Card, txn: CardTransaction, amountCents?: number) {
+    const before = await this.deps.cards.balanceOf(trx, card);
+    const now = this.clock.now();
+    const partial = amountCents !== undefined && amountCents < txn.amount_cents;
+    if (!partial) {
+      await this.deps.ledger.execute(trx, [
+        { type: 'void_pending', id: `${txn.id}.void`, pendingId: txn.hold_id as string },
+      ]);
+      const voided = { ...txn, status: 'VOIDED' as const, expires_at: null, updated_at: now };
+      await this.deps.cards.store.updateTransaction(trx, txn.id, {
+        status: 'VOIDED',
+        expires_at: null,
+        updated_at: now,
+      });
+      await this.afterMove(trx, card, voided, 'transaction.voided', before);
+      return this.present(trx, voided);
+    }
+    // A partial reversal: the hold is replaced by a smaller one under a new id.
+    const rest = txn.amount_cents - amountCents;
+    const hold = await this.deps.ledger.transfer(trx, txn.hold_id as string);
+    const replacement = `${txn.id}.hold.${newId('r')}`;
+    await this.deps.ledger.execute(trx, [
+      { type: 'void_pending', id: `${txn.hold_id}.reversal`, pendingId: txn.hold_id as string },
+      {
+        type: 'pending',
+        id: replacement,
+        debitAccountId: hold?.debit_account_id as string,
+        creditAccountId: hold?.credit_account_id as string,
+        amount: rest,
+        code: 'card_authorization',
+      },
+    ]);
+    const reduced = { ...txn, amount_cents: rest, hold_id: replacement, updated_at: now };
+    await this.deps.cards.store.updateTransaction(trx, txn.id, {
+      amount_cents: rest,
+      hold_id: replacement,
+      updated_at: now,
+    });
+    await this.afterMove(trx, card, reduced, null, before);
+    return this.present(trx, reduced);
+  }
+
+  /**
+   * After money moved on a card: the transaction's event, `balance.low` alongside it when the card
+   * is left at 1000 cents or less but above zero, `card.updated` when its balance changed, what a
+   * closed card gets back returned to the wallet, and a multi-use card spent to zero closed.
+   */
+  private async afterMove(
+    trx: Executor,
+    card: Card,
+    txn: CardTransaction,
+    type: 'transaction.authorized' | 'transaction.cleared' | 'transaction.voided' | null,
+    before: number,
+  ) {
+    if (card.status === 'CLOSED')
+      await this.deps.cards.returnToWallet(trx, card, `${txn.id}.release.${newId('r')}`);
+    const balance = await this.deps.cards.balanceOf(trx, card);
+    if (type) await this.deps.cards.emit(trx, card, type, transactionData(txn, card, balance));
+    if (balance !== before && balance > 0 && balance <= LOW_BALANCE_CENTS) {
+      await this.deps.cards.emit(trx, card, 'balance.low', {
+        card_id: card.id,
+        last4: card.last4,
+        balance_cents: balance,
+      });
+    }
+    if (card.status === 'CLOSED') return;
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const totals = await this.deps.ledger.balance(
+      trx,
+      await this.deps.cards.cardAccount(trx, scope, card.id),
+    );
+    if (
+      card.type === 'multi_use' &&
+      totals.available_cents === 0 &&
+      totals.pending_cents === 0 &&
+      txn.status === 'SETTLED'
+    ) {
+      await this.deps.cards.closeLocked(trx, card, 'balance_exhausted');
+      return;
+    }
+    if (balance !== before)
+      await this.deps.cards.emit(trx, card, 'card.updated', cardUpdatedData(card, balance));
+  }
+
+  /**
+   * Rewards (docs/cards.md): the settled amount × interchange is the organization's pool, and
+   * `reward_share_bps` of it goes to the user as tokens, 1 token = 1 cent of credit, rounded down.
+   */
+  private async reward(trx: Executor, card: Card, txn: CardTransaction) {
+    const settings = await this.deps.cards.store.organizationMoneySettings(trx, card.organization_id);
+    const share = settings?.reward_share_bps ?? 0;
+    const tokens = Math.floor(((txn.settled_cents ?? 0) * this.config.interchangeBps * share) / 100_000_000);
+    if (tokens <= 0) return;
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const [rewards, wallet] = await Promise.all([
+      this.deps.cards.systemAccount(trx, scope, 'rewards'),
+      this.deps.cards.walletAccount(trx, scope, card.user_id),
+    ]);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: `${txn.id}.reward`,
+        debitAccountId: rewards,
+        creditAccountId: wallet,
+        amount: tokens,
+        code: 'reward',
+      },
+    ]);
+    await this.deps.cards.emit(trx, card, 'reward.earned', {
+      tokens,
+      merchant: txn.merchant,
+      card_id: card.id,
+      user_id: card.user_id,
+    });
+  }
+
+  private async lockPending(trx: Executor, scope: Scope, transactionId: string) {
+    const livemode = scope.livemode ? 1 : 0;
+    const found = await this.deps.cards.store.transaction(trx, scope.organizationId, livemode, transactionId);
+    if (!found) throw notFound('No such transaction.');
+    const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
+    const txn = (await this.deps.cards.store.transactionById(trx, transactionId)) as CardTransaction;
+    if (txn.status !== 'PENDING') {
+      throw new ApiError(
+        409,
+        'transaction_not_pending',
+        `The transaction is ${txn.status}; only a PENDING one can move.`,
+      );
+    }
+    return { card, txn };
+  }
+
+  private async present(exec: Executor, txn: CardTransaction) {
+    const card = (await this.deps.cards.store.card(
+      exec,
+      txn.organization_id,
+      txn.livemode,
+      txn.card_id,
+    )) as Card;
+    return transactionObject(txn, card);
+  }
+}
+
+/** The engine's rules, in the order a network reports them. */
+export function decide(card: Card, amountCents: number, balanceCents: number): DeclineReason | null {
+  if (card.status === 'CLOSED') return 'CARD_CLOSED';
+  if (card.status === 'PAUSED') return 'CARD_PAUSED';
+  if (amountCents > card.spend_limit_cents) return 'SPEND_LIMIT_EXCEEDED';
+  if (amountCents > balanceCents) return 'INSUFFICIENT_FUNDS';
+  return null;
+}

@@ -1,0 +1,471 @@
+import type { Selectable } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
+import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import type { CardsTable } from '../../db/schema.ts';
+import type { Principal } from '../auth/service.ts';
+import { LedgerRefusal, type LedgerService } from '../ledger/service.ts';
+import { Cardholders } from './cardholders.ts';
+import type { CardConfig } from './config.ts';
+import type { EventEmitter } from './events.ts';
+import { CardNetwork } from './network.ts';
+import { sandboxCardNumber } from './numbers.ts';
+import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
+import { CardStore } from './store.ts';
+
+export type Card = Selectable<CardsTable>;
+export type ClosedReason = NonNullable<Card['closed_reason']>;
+
+/** What cards need to know of a user: that they exist here, and what their verification says. */
+export interface CardUsers {
+  findUser(
+    organizationId: string,
+    livemode: boolean,
+    userId: string,
+  ): Promise<{ id: string; email: string | null; phone: string | null } | undefined>;
+  approvedIdentity(
+    organizationId: string,
+    livemode: boolean,
+    userId: string,
+  ): Promise<{ first_name?: string; last_name?: string; date_of_birth?: string } | null>;
+}
+
+export interface Scope {
+  organizationId: string;
+  livemode: boolean;
+}
+
+const insufficientFunds = () =>
+  new ApiError(402, 'insufficient_funds', "The user's wallet does not cover this amount.");
+const cardClosed = () => new ApiError(409, 'card_closed', 'The card is closed; it can no longer change.');
+
+/**
+ * Wallets and cards (spec §2 Card, §3 Card status): the door other domains and the routes call.
+ * Money moves only through the ledger, in the same write transaction as the card row and events.
+ */
+export class CardService {
+  readonly store: CardStore;
+  readonly cardholders: Cardholders;
+  readonly network: CardNetwork;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    readonly config: CardConfig,
+    private readonly deps: {
+      ledger: LedgerService;
+      events: EventEmitter;
+      sealer: Sealer;
+      users: CardUsers;
+      dialect: 'sqlite' | 'postgres';
+    },
+  ) {
+    this.store = new CardStore(deps.dialect);
+    this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
+    this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
+  }
+
+  // ---- wallets
+
+  async wallet(scope: Scope, userId: string) {
+    await this.requireUser(scope, userId);
+    const account = await this.walletAccount(this.db, scope, userId);
+    const balance = await this.deps.ledger.balance(this.db, account);
+    return {
+      object: 'wallet' as const,
+      user_id: userId,
+      balance_cents: balance.available_cents,
+      pending_cents: balance.pending_cents,
+      currency: 'usd' as const,
+      test_mode: !scope.livemode,
+    };
+  }
+
+  /** Sandbox funding: money from the organization's test funding source into a user's wallet. */
+  async fundWallet(principal: Principal, input: { user_id: string; amount_cents: number }) {
+    const scope = sandboxScope(principal, 'Funding a wallet by simulation');
+    await this.requireUser(scope, input.user_id);
+    await this.deps.ledger.transaction(async (trx) => {
+      const [source, wallet] = await Promise.all([
+        this.systemAccount(trx, scope, 'funding_source'),
+        this.walletAccount(trx, scope, input.user_id),
+      ]);
+      await this.deps.ledger.execute(trx, [
+        {
+          type: 'posted',
+          id: newId('fund'),
+          debitAccountId: source,
+          creditAccountId: wallet,
+          amount: input.amount_cents,
+          code: 'sandbox_wallet_funding',
+        },
+      ]);
+    });
+    return this.wallet(scope, input.user_id);
+  }
+
+  // ---- cards
+
+  async createCard(
+    principal: Principal,
+    input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined },
+  ) {
+    const scope = scopeOf(principal);
+    this.checkAmount('amount_cents', input.amount_cents);
+    const user = await this.requireUser(scope, input.user_id);
+    const identity = await this.deps.users.approvedIdentity(scope.organizationId, scope.livemode, user.id);
+    if (!identity) {
+      throw new ApiError(422, 'kyc_required', "The user's identity verification must be approved first.");
+    }
+    const id = newId('card');
+    const number = sandboxCardNumber(this.clock.now());
+    const now = this.clock.now();
+    return this.deps.ledger.transaction(async (trx) => {
+      const cardholder = await this.cardholders.ensureForUser(trx, scope, user, identity);
+      const [wallet, account] = await Promise.all([
+        this.walletAccount(trx, scope, user.id),
+        this.cardAccount(trx, scope, id),
+      ]);
+      await this.move(trx, [
+        {
+          type: 'posted',
+          id: `${id}.funding`,
+          debitAccountId: wallet,
+          creditAccountId: account,
+          amount: input.amount_cents,
+          code: 'card_funding',
+        },
+      ]);
+      const card: Card = {
+        id,
+        organization_id: scope.organizationId,
+        livemode: scope.livemode ? 1 : 0,
+        user_id: user.id,
+        cardholder_id: cardholder.id,
+        client_id: principal.clientId,
+        type: input.type,
+        status: 'ACTIVE',
+        last4: number.pan.slice(-4),
+        expiry: number.expiry,
+        pan_sealed: this.deps.sealer.seal(number.pan, `cards.pan:${id}`),
+        cvv_sealed: this.deps.sealer.seal(number.cvv, `cards.cvv:${id}`),
+        spend_limit_cents: input.amount_cents,
+        memo: input.memo ?? null,
+        closed_reason: null,
+        provider_ref: null,
+        transfer_id: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await this.store.insertCard(trx, card);
+      await this.emit(trx, card, 'card.created', cardCreatedData(card, input.amount_cents));
+      return cardObject(card, input.amount_cents);
+    });
+  }
+
+  async getCard(scope: Scope, id: string) {
+    const card = await this.findCard(this.db, scope, id);
+    return cardObject(card, await this.balanceOf(this.db, card));
+  }
+
+  async listCards(
+    scope: Scope,
+    query: { user_id?: string; status?: Card['status']; limit: number; starting_after?: string },
+  ) {
+    const after = query.starting_after
+      ? await this.findCard(this.db, scope, query.starting_after)
+      : undefined;
+    const rows = await this.store.listCards(this.db, {
+      organizationId: scope.organizationId,
+      livemode: scope.livemode ? 1 : 0,
+      userId: query.user_id,
+      status: query.status,
+      startingAfter: after,
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    return {
+      object: 'list' as const,
+      data: await Promise.all(
+        page.map(async (card) => cardObject(card, await this.balanceOf(this.db, card))),
+      ),
+      has_more: rows.length > query.limit,
+    };
+  }
+
+  /** Spec §4: closing answers 200 also for a closed card; its unused balance returns to the wallet. */
+  async closeCard(scope: Scope, id: string) {
+    return this.deps.ledger.transaction(async (trx) => {
+      const card = await this.lockCard(trx, scope, id);
+      if (card.status !== 'CLOSED') await this.closeLocked(trx, card, 'manual');
+      const closed = await this.findCard(trx, scope, id);
+      return cardObject(closed, await this.balanceOf(trx, closed));
+    });
+  }
+
+  async pauseCard(scope: Scope, id: string) {
+    return this.setStatus(scope, id, 'PAUSED');
+  }
+
+  async resumeCard(scope: Scope, id: string) {
+    return this.setStatus(scope, id, 'ACTIVE');
+  }
+
+  /** Multi-use cards: a higher limit takes the difference from the wallet, a lower one returns it. */
+  async updateSpendLimit(scope: Scope, id: string, spendLimitCents: number) {
+    this.checkAmount('spend_limit_cents', spendLimitCents);
+    return this.deps.ledger.transaction(async (trx) => {
+      const card = await this.lockCard(trx, scope, id);
+      if (card.status === 'CLOSED') throw cardClosed();
+      if (card.type !== 'multi_use') {
+        throw new ApiError(409, 'card_not_multi_use', 'Only a multi-use card has a spend limit to change.');
+      }
+      const difference = spendLimitCents - card.spend_limit_cents;
+      if (difference !== 0) {
+        const [wallet, account] = await Promise.all([
+          this.walletAccount(trx, scope, card.user_id),
+          this.cardAccount(trx, scope, card.id),
+        ]);
+        const transfer = {
+          type: 'posted' as const,
+          id: newId('limit'),
+          amount: Math.abs(difference),
+          code: 'card_spend_limit',
+          ...(difference > 0
+            ? { debitAccountId: wallet, creditAccountId: account }
+            : { debitAccountId: account, creditAccountId: wallet }),
+        };
+        await this.deps.ledger.execute(trx, [transfer]).catch((error: unknown) => {
+          if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
+          if (difference > 0) throw insufficientFunds();
+          throw new ApiError(
+            409,
+            'spend_limit_below_spent',
+            'The card has already spent or holds more than the new limit leaves it.',
+          );
+        });
+        const updated = { ...card, spend_limit_cents: spendLimitCents, updated_at: this.clock.now() };
+        await this.store.updateCard(trx, card.id, {
+          spend_limit_cents: spendLimitCents,
+          updated_at: updated.updated_at,
+        });
+        await this.emit(
+          trx,
+          updated,
+          'card.updated',
+          cardUpdatedData(updated, await this.balanceOf(trx, updated)),
+        );
+      }
+      const after = await this.findCard(trx, scope, id);
+      return cardObject(after, await this.balanceOf(trx, after));
+    });
+  }
+
+  /**
+   * The card number, to the platform only, with each reveal recorded. Production numbers are
+   * revealed only where the operator enabled it (docs/cards.md: holding them widens PCI scope).
+   */
+  async revealDetails(principal: Principal, id: string, requestId: string) {
+    const scope = scopeOf(principal);
+    const card = await this.findCard(this.db, scope, id);
+    if (scope.livemode) {
+      const settings = await this.store.organizationMoneySettings(this.db, scope.organizationId);
+      if (!settings?.live_card_details) {
+        throw new ApiError(
+          403,
+          'card_details_unavailable',
+          'Revealing production card numbers is not enabled for this organization.',
+        );
+      }
+    }
+    await this.store.insertReveal(this.db, {
+      id: newId('rvl'),
+      organization_id: scope.organizationId,
+      livemode: scope.livemode ? 1 : 0,
+      card_id: card.id,
+      client_id: principal.clientId,
+      request_id: requestId,
+      created_at: this.clock.now(),
+    });
+    return {
+      object: 'card_details' as const,
+      id: card.id,
+      number: this.deps.sealer.open(card.pan_sealed, `cards.pan:${card.id}`),
+      cvv: this.deps.sealer.open(card.cvv_sealed, `cards.cvv:${card.id}`),
+      expiry: card.expiry,
+      last4: card.last4,
+    };
+  }
+
+  // ---- revenue
+
+  async revenueConfig(organizationId: string) {
+    const settings = await this.store.organizationMoneySettings(this.db, organizationId);
+    if (!settings) throw notFound('No such organization.');
+    return {
+      object: 'revenue_config' as const,
+      organization_id: organizationId,
+      rewardShareBps: settings.reward_share_bps,
+    };
+  }
+
+  async setRewardShare(organizationId: string, bps: number) {
+    await this.store.setRewardShare(this.db, organizationId, bps, this.clock.now());
+    return this.revenueConfig(organizationId);
+  }
+
+  /** The operator's PCI decision: may this organization reveal production card numbers? */
+  async setLiveCardDetails(organizationId: string, enabled: boolean): Promise<void> {
+    await this.store.setLiveCardDetails(this.db, organizationId, enabled, this.clock.now());
+  }
+
+  // ---- shared with the network
+
+  async balanceOf(exec: Executor, card: Pick<Card, 'id' | 'organization_id' | 'livemode'>): Promise<number> {
+    const account = await this.cardAccount(
+      exec,
+      { organizationId: card.organization_id, livemode: card.livemode === 1 },
+      card.id,
+    );
+    return (await this.deps.ledger.balance(exec, account)).available_cents;
+  }
+
+  /**
+   * Closes a locked card: what it can still spend returns to the wallet in the same transaction, and
+   * `card.closed` says why. Holds still open stay; what they release later returns too (network.ts).
+   */
+  async closeLocked(trx: Executor, card: Card, reason: ClosedReason): Promise<Card> {
+    await this.returnToWallet(trx, card, `${card.id}.close`);
+    const closed: Card = { ...card, status: 'CLOSED', closed_reason: reason, updated_at: this.clock.now() };
+    await this.store.updateCard(trx, card.id, {
+      status: 'CLOSED',
+      closed_reason: reason,
+      updated_at: closed.updated_at,
+    });
+    await this.emit(trx, closed, 'card.closed', cardClosedData(closed));
+    return closed;
+  }
+
+  /** Moves what a card can still spend back to its user's wallet (a no-op at zero). */
+  async returnToWallet(trx: Executor, card: Card, transferId: string): Promise<void> {
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const account = await this.cardAccount(trx, scope, card.id);
+    const { available_cents: available } = await this.deps.ledger.balance(trx, account);
+    if (available <= 0) return;
+    const wallet = await this.walletAccount(trx, scope, card.user_id);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: transferId,
+        debitAccountId: account,
+        creditAccountId: wallet,
+        amount: available,
+        code: 'card_return',
+      },
+    ]);
+  }
+
+  async lockCard(trx: Executor, scope: Scope, id: string): Promise<Card> {
+    const card = await this.store.lockCard(trx, id);
+    if (
+      !card ||
+      card.organization_id !== scope.organizationId ||
+      card.livemode !== (scope.livemode ? 1 : 0)
+    ) {
+      throw notFound('No such card.');
+    }
+    return card;
+  }
+
+  emit(
+    trx: Executor,
+    card: Pick<Card, 'organization_id' | 'livemode'>,
+    type: string,
+    data: Record<string, unknown>,
+  ) {
+    return this.deps.events.emit(trx, {
+      organizationId: card.organization_id,
+      livemode: card.livemode === 1,
+      type,
+      data,
+    });
+  }
+
+  async cardAccount(exec: Executor, scope: Scope, cardId: string): Promise<string> {
+    return (await this.deps.ledger.account(exec, { ...scope, kind: 'card', ownerId: cardId })).id;
+  }
+
+  async walletAccount(exec: Executor, scope: Scope, userId: string): Promise<string> {
+    return (await this.deps.ledger.account(exec, { ...scope, kind: 'user_wallet', ownerId: userId })).id;
+  }
+
+  async systemAccount(
+    exec: Executor,
+    scope: Scope,
+    kind: 'funding_source' | 'network_settlement' | 'rewards',
+  ): Promise<string> {
+    return (await this.deps.ledger.account(exec, { ...scope, kind, ownerId: scope.organizationId })).id;
+  }
+
+  // ---- helpers
+
+  private async setStatus(scope: Scope, id: string, status: 'ACTIVE' | 'PAUSED') {
+    return this.deps.ledger.transaction(async (trx) => {
+      const card = await this.lockCard(trx, scope, id);
+      if (card.status === 'CLOSED') throw cardClosed();
+      if (card.status !== status) {
+        const updated = { ...card, status, updated_at: this.clock.now() };
+        await this.store.updateCard(trx, card.id, { status, updated_at: updated.updated_at });
+        await this.emit(
+          trx,
+          updated,
+          'card.updated',
+          cardUpdatedData(updated, await this.balanceOf(trx, updated)),
+        );
+      }
+      const after = await this.findCard(trx, scope, id);
+      return cardObject(after, await this.balanceOf(trx, after));
+    });
+  }
+
+  private async move(trx: Executor, requests: Parameters<LedgerService['execute']>[1]) {
+    try {
+      return await this.deps.ledger.execute(trx, requests);
+    } catch (error) {
+      if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') throw insufficientFunds();
+      throw error;
+    }
+  }
+
+  private checkAmount(field: string, amount: number): void {
+    const { minAmountCents: min, maxAmountCents: max } = this.config;
+    if (amount < min || amount > max) {
+      const message = `must be between ${min} and ${max} cents`;
+      throw invalidRequest(`${field} ${message}.`, { [field]: message });
+    }
+  }
+
+  async findCard(exec: Executor, scope: Scope, id: string): Promise<Card> {
+    const card = await this.store.card(exec, scope.organizationId, scope.livemode ? 1 : 0, id);
+    if (!card) throw notFound('No such card.');
+    return card;
+  }
+
+  async requireUser(scope: Scope, userId: string) {
+    const user = await this.deps.users.findUser(scope.organizationId, scope.livemode, userId);
+    if (!user) throw notFound('No such user.');
+    return user;
+  }
+}
+
+export function scopeOf(principal: Pick<Principal, 'organizationId' | 'livemode'>): Scope {
+  return { organizationId: principal.organizationId, livemode: principal.livemode };
+}
+
+/** Simulations act only in test mode (spec §7: a live token gets `403 sandbox_only`). */
+export function sandboxScope(principal: Pick<Principal, 'organizationId' | 'livemode'>, what: string): Scope {
+  if (principal.livemode) throw new ApiError(403, 'sandbox_only', `${what} needs a test-mode credential.`);
+  return scopeOf(principal);
+}

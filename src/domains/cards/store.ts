@@ -1,0 +1,204 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Dialect, Executor } from '../../db/index.ts';
+import type {
+  CardDetailRevealsTable,
+  CardholdersTable,
+  CardsTable,
+  CardTransactionsTable,
+} from '../../db/schema.ts';
+
+/** The only code that touches cardholders, cards, card transactions and reveals. */
+export class CardStore {
+  constructor(private readonly dialect: Dialect) {}
+
+  // ---- cardholders
+
+  async insertCardholder(exec: Executor, row: Insertable<CardholdersTable>): Promise<void> {
+    await exec.insertInto('cardholders').values(row).execute();
+  }
+
+  cardholder(exec: Executor, organizationId: string, livemode: number, id: string) {
+    return exec
+      .selectFrom('cardholders')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .executeTakeFirst();
+  }
+
+  cardholderOfUser(exec: Executor, organizationId: string, livemode: number, userId: string) {
+    return exec
+      .selectFrom('cardholders')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  async updateCardholder(exec: Executor, id: string, changes: Updateable<CardholdersTable>): Promise<void> {
+    await exec.updateTable('cardholders').set(changes).where('id', '=', id).execute();
+  }
+
+  // ---- cards
+
+  async insertCard(exec: Executor, row: Insertable<CardsTable>): Promise<void> {
+    await exec.insertInto('cards').values(row).execute();
+  }
+
+  card(exec: Executor, organizationId: string, livemode: number, id: string) {
+    return exec
+      .selectFrom('cards')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .executeTakeFirst();
+  }
+
+  cardByProviderRef(exec: Executor, providerRef: string) {
+    return exec.selectFrom('cards').selectAll().where('provider_ref', '=', providerRef).executeTakeFirst();
+  }
+
+  /**
+   * Reads a card to change it. On PostgreSQL the row is locked first, before any ledger row, so
+   * everything that moves a card's money queues on the card in one order.
+   */
+  lockCard(exec: Executor, id: string) {
+    let query = exec.selectFrom('cards').selectAll().where('id', '=', id);
+    if (this.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
+
+  async updateCard(exec: Executor, id: string, changes: Updateable<CardsTable>): Promise<void> {
+    await exec.updateTable('cards').set(changes).where('id', '=', id).execute();
+  }
+
+  listCards(
+    exec: Executor,
+    filter: {
+      organizationId: string;
+      livemode: number;
+      userId?: string | undefined;
+      status?: CardsTable['status'] | undefined;
+      startingAfter?: { created_at: number; id: string } | undefined;
+      limit: number;
+    },
+  ) {
+    let query = exec
+      .selectFrom('cards')
+      .selectAll()
+      .where('organization_id', '=', filter.organizationId)
+      .where('livemode', '=', filter.livemode);
+    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    const after = filter.startingAfter;
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+        ]),
+      );
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  }
+
+  // ---- transactions
+
+  async insertTransaction(exec: Executor, row: Insertable<CardTransactionsTable>): Promise<void> {
+    await exec.insertInto('card_transactions').values(row).execute();
+  }
+
+  transaction(exec: Executor, organizationId: string, livemode: number, id: string) {
+    return exec
+      .selectFrom('card_transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .executeTakeFirst();
+  }
+
+  transactionById(exec: Executor, id: string) {
+    return exec.selectFrom('card_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  transactionByHold(exec: Executor, holdId: string) {
+    return exec.selectFrom('card_transactions').selectAll().where('hold_id', '=', holdId).executeTakeFirst();
+  }
+
+  async updateTransaction(
+    exec: Executor,
+    id: string,
+    changes: Updateable<CardTransactionsTable>,
+  ): Promise<void> {
+    await exec.updateTable('card_transactions').set(changes).where('id', '=', id).execute();
+  }
+
+  listTransactions(
+    exec: Executor,
+    filter: {
+      organizationId: string;
+      livemode: number;
+      cardId?: string | undefined;
+      userId?: string | undefined;
+      startingAfter?: { created_at: number; id: string } | undefined;
+      limit: number;
+    },
+  ) {
+    let query = exec
+      .selectFrom('card_transactions')
+      .selectAll()
+      .where('organization_id', '=', filter.organizationId)
+      .where('livemode', '=', filter.livemode);
+    if (filter.cardId !== undefined) query = query.where('card_id', '=', filter.cardId);
+    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    const after = filter.startingAfter;
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+        ]),
+      );
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  }
+
+  // ---- reveals and organization settings
+
+  async insertReveal(exec: Executor, row: Insertable<CardDetailRevealsTable>): Promise<void> {
+    await exec.insertInto('card_detail_reveals').values(row).execute();
+  }
+
+  organizationMoneySettings(exec: Executor, organizationId: string) {
+    return exec
+      .selectFrom('organizations')
+      .select(['reward_share_bps', 'live_card_details'])
+      .where('id', '=', organizationId)
+      .executeTakeFirst();
+  }
+
+  async setRewardShare(exec: Executor, organizationId: string, bps: number, now: number): Promise<void> {
+    await exec
+      .updateTable('organizations')
+      .set({ reward_share_bps: bps, updated_at: now })
+      .where('id', '=', organizationId)
+      .execute();
+  }
+
+  async setLiveCardDetails(
+    exec: Executor,
+    organizationId: string,
+    enabled: boolean,
+    now: number,
+  ): Promise<void> {
+    await exec
+      .updateTable('organizations')
+      .set({ live_card_details: enabled ? 1 : 0, updated_at: now })
+      .where('id', '=', organizationId)
+      .execute();
+  }
+}

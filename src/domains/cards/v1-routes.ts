@@ -1,0 +1,234 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { invalidRequest, notFound } from '../../core/errors.ts';
+import { errorResponses, Nullable } from '../../core/schemas.ts';
+import { apiKeyGuard } from '../auth/api-key-guard.ts';
+
+const CardholderObject = Type.Object({
+  object: Type.Literal('cardholder'),
+  id: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: Nullable(Type.String()),
+  date_of_birth: Nullable(Type.String()),
+  phone_number: Nullable(Type.String()),
+  external_user_id: Nullable(Type.String()),
+  user_id: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Email = Type.String({ format: 'email', maxLength: 320 });
+const BirthDate = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD' });
+const Phone = Type.String({ maxLength: 32, description: 'E.164, e.g. +14155550123' });
+const ExternalUserId = Type.String({ maxLength: 255 });
+
+/** The spec's deprecated payment-method status endpoint sunsets ~30 days after wallet funding (§9.4). */
+const PAYMENT_METHOD_SUNSET = 'Wed, 30 Dec 2026 00:00:00 GMT';
+
+/**
+ * v1 endpoints for cards (API key, spec §4 "v1 endpoints referenced"): cardholders, the deprecated
+ * payment-method status, and the organization's revenue configuration. Errors use the v2 body.
+ */
+export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  app.decorateRequest('apiKey', null);
+  const v1 = { onRequest: apiKeyGuard(ctx.orgs) };
+  const schemaBase = { tags: ['Cardholders (v1)'], security: [{ apiKey: [] }] };
+  const scope = (request: { apiKey: { organizationId: string; livemode: boolean } | null }) => ({
+    organizationId: request.apiKey!.organizationId,
+    livemode: request.apiKey!.livemode,
+  });
+  const Params = Type.Object({ id: Type.String() });
+
+  app.post(
+    '/api/v1/cardholders',
+    {
+      ...v1,
+      schema: {
+        ...schemaBase,
+        operationId: 'createCardholder',
+        summary: 'Create a cardholder',
+        description: 'Fires `cardholder.created`. Personal details are sealed at rest.',
+        body: Type.Object(
+          {
+            first_name: Name,
+            last_name: Name,
+            email: Email,
+            date_of_birth: BirthDate,
+            phone_number: Phone,
+            external_user_id: Type.Optional(ExternalUserId),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: CardholderObject, ...errorResponses(400, 401, 403, 503) },
+      },
+    },
+    async (request, reply) => {
+      checkDetails(request.body, ctx.clock.now());
+      return reply.code(201).send(await ctx.cards.cardholders.create(scope(request), request.body));
+    },
+  );
+
+  app.get(
+    '/api/v1/cardholders/:id',
+    {
+      ...v1,
+      schema: {
+        ...schemaBase,
+        operationId: 'getCardholder',
+        summary: 'A cardholder',
+        params: Params,
+        response: { 200: CardholderObject, ...errorResponses(401, 403, 404, 503) },
+      },
+    },
+    async (request) => ctx.cards.cardholders.get(scope(request), request.params.id),
+  );
+
+  app.patch(
+    '/api/v1/cardholders/:id',
+    {
+      ...v1,
+      schema: {
+        ...schemaBase,
+        operationId: 'updateCardholder',
+        summary: "Change a cardholder's details",
+        description: 'Fires `cardholder.updated` naming the `updated_fields` when a detail changed.',
+        params: Params,
+        body: Type.Object(
+          {
+            first_name: Type.Optional(Name),
+            last_name: Type.Optional(Name),
+            email: Type.Optional(Email),
+            date_of_birth: Type.Optional(BirthDate),
+            phone_number: Type.Optional(Phone),
+            external_user_id: Type.Optional(ExternalUserId),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: CardholderObject, ...errorResponses(400, 401, 403, 404, 503) },
+      },
+    },
+    async (request) => {
+      checkDetails(request.body, ctx.clock.now());
+      return ctx.cards.cardholders.update(scope(request), request.params.id, request.body);
+    },
+  );
+
+  app.get(
+    '/api/v1/cardholders/:id/payment-method/status',
+    {
+      ...v1,
+      schema: {
+        ...schemaBase,
+        operationId: 'getPaymentMethodStatus',
+        summary: 'Deprecated: whether the cardholder has a stored payment method',
+        description:
+          'Deprecated (answered with `Deprecation` and `Sunset` headers): cards are funded from the wallet. ' +
+          'A payment method is a card stored in the hosted vault; until the vault exists, none is.',
+        deprecated: true,
+        params: Params,
+        response: {
+          200: Type.Object({
+            hasPaymentMethod: Type.Boolean(),
+            paymentMethodId: Type.Optional(Type.String()),
+          }),
+          ...errorResponses(401, 403, 404, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      await ctx.cards.cardholders.get(scope(request), request.params.id);
+      // RFC 9745 (Deprecation), RFC 8594 (Sunset), and a link to the migration note.
+      reply
+        .header('deprecation', `@${Math.floor(Date.UTC(2026, 10, 1) / 1000)}`)
+        .header('sunset', PAYMENT_METHOD_SUNSET)
+        .header(
+          'link',
+          `<${ctx.config.baseUrl}/docs#/Cardholders%20(v1)/getPaymentMethodStatus>; rel="deprecation"`,
+        );
+      return { hasPaymentMethod: false };
+    },
+  );
+
+  const revenue = { tags: ['Revenue (v1)'], security: [{ apiKey: [] }] };
+  const RevenueConfig = Type.Object({
+    object: Type.Literal('revenue_config'),
+    organization_id: Type.String(),
+    rewardShareBps: Type.Integer(),
+  });
+  const OrgParams = Type.Object({ orgId: Type.String() });
+  const ownOrganization = (request: {
+    apiKey: { organizationId: string } | null;
+    params: { orgId: string };
+  }) => {
+    // Another organization's id answers 404, never 403.
+    if (request.params.orgId !== request.apiKey!.organizationId) throw notFound('No such organization.');
+    return request.params.orgId;
+  };
+
+  app.get(
+    '/orgs/:orgId/revenue-config',
+    {
+      ...v1,
+      schema: {
+        ...revenue,
+        operationId: 'getRevenueConfig',
+        summary: 'The share of interchange routed to users as rewards',
+        params: OrgParams,
+        response: { 200: RevenueConfig, ...errorResponses(401, 403, 404, 503) },
+      },
+    },
+    async (request) => ctx.cards.revenueConfig(ownOrganization(request)),
+  );
+
+  app.patch(
+    '/orgs/:orgId/revenue-config',
+    {
+      ...v1,
+      schema: {
+        ...revenue,
+        operationId: 'updateRevenueConfig',
+        summary: 'Set the share of interchange routed to users as rewards',
+        params: OrgParams,
+        body: Type.Object(
+          {
+            rewardShareBps: Type.Integer({
+              minimum: 0,
+              maximum: 10_000,
+              description: 'Basis points, 0 to 10000',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: RevenueConfig, ...errorResponses(400, 401, 403, 404, 503) },
+      },
+    },
+    async (request) => ctx.cards.setRewardShare(ownOrganization(request), request.body.rewardShareBps),
+  );
+}
+
+/** What a schema cannot say: a real past birth date and a dialable E.164 number. */
+function checkDetails(
+  details: { date_of_birth?: string | undefined; phone_number?: string | undefined },
+  now: number,
+) {
+  const errors: Record<string, string> = {};
+  if (details.date_of_birth !== undefined) {
+    const date = new Date(`${details.date_of_birth}T00:00:00Z`);
+    const real = !Number.isNaN(date.getTime()) && date.toISOString().startsWith(details.date_of_birth);
+    if (!real || date.getTime() > now || date.getUTCFullYear() < 1900) {
+      errors.date_of_birth = 'must be a real past date, YYYY-MM-DD';
+    }
+  }
+  if (details.phone_number !== undefined) {
+    const phone = details.phone_number;
+    const parsed = /^\+[1-9]\d{1,14}$/.test(phone) ? parsePhoneNumberFromString(phone) : undefined;
+    if (!parsed?.isValid()) errors.phone_number = 'must be a valid E.164 phone number';
+  }
+  if (Object.keys(errors).length > 0) throw invalidRequest('Some cardholder details are invalid.', errors);
+}

@@ -1,0 +1,227 @@
+import type { Clock } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
+import { type DatabaseHandle, type Executor, isUniqueViolation } from '../../db/index.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
+import {
+  AccountFlags,
+  type AccountState,
+  applyTransfer,
+  available,
+  LedgerRefusal,
+  type RefusalCode,
+  sameTransfer,
+  type TransferRequest,
+  type TransferState,
+} from './rules.ts';
+import { type AccountKind, LedgerStore } from './store.ts';
+import { type Violation, verifyLedger } from './verify.ts';
+
+export { AccountFlags, LedgerRefusal, type RefusalCode, type TransferRequest } from './rules.ts';
+export type { AccountKind } from './store.ts';
+export type { Violation } from './verify.ts';
+
+/** Accounts that hold someone's money can never go below zero; system accounts mirror the world. */
+const FLAGS_BY_KIND: Record<AccountKind, number> = {
+  company_pool: AccountFlags.debitsMustNotExceedCredits,
+  user_wallet: AccountFlags.debitsMustNotExceedCredits,
+  card: AccountFlags.debitsMustNotExceedCredits,
+  funding_source: 0,
+  network_settlement: 0,
+  rewards: 0,
+};
+
+export interface AccountSpec {
+  organizationId: string;
+  livemode: boolean;
+  kind: AccountKind;
+  /** The organization (pools and system accounts), user (wallet) or card the account is for. */
+  ownerId: string;
+}
+
+export interface AccountBalance {
+  account_id: string;
+  /** Received less spent (held money still counts here until posted or released). */
+  posted_cents: number;
+  /** Held by open pending transfers. */
+  pending_cents: number;
+  /** What can still be spent: posted less held. */
+  available_cents: number;
+}
+
+export interface TransferOutcome {
+  transfer: TransferState;
+  /** False when the id was already recorded with the same fields: a retry, which changed nothing. */
+  created: boolean;
+}
+
+/**
+ * The only code that moves money. Every change is a batch of transfers applied in the caller's
+ * write transaction (see `transaction`), all or nothing: a refused transfer throws `LedgerRefusal`,
+ * which rolls the whole transaction back, the caller's other writes and events included.
+ */
+export class LedgerService {
+  private readonly store: LedgerStore;
+
+  constructor(
+    private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
+    private readonly clock: Clock,
+  ) {
+    this.store = new LedgerStore(handle.dialect);
+  }
+
+  /** A write transaction for money moves (see db/write-transaction.ts). */
+  transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+    return writeTransaction(this.handle, work);
+  }
+
+  /** The account for this owner, opened on first use. */
+  async account(
+    exec: Executor,
+    spec: AccountSpec,
+  ): Promise<AccountState & { kind: AccountKind; owner_id: string }> {
+    const livemode = spec.livemode ? 1 : 0;
+    const found = await this.store.findAccount(exec, spec.organizationId, livemode, spec.kind, spec.ownerId);
+    if (found) return found;
+    await this.store.insertAccountIfAbsent(exec, {
+      id: newId('lac'),
+      organization_id: spec.organizationId,
+      livemode,
+      kind: spec.kind,
+      owner_id: spec.ownerId,
+      flags: FLAGS_BY_KIND[spec.kind],
+      currency: 'usd',
+      created_at: this.clock.now(),
+    });
+    const created = await this.store.findAccount(
+      exec,
+      spec.organizationId,
+      livemode,
+      spec.kind,
+      spec.ownerId,
+    );
+    if (!created) throw new Error(`ledger account ${spec.kind}/${spec.ownerId} could not be opened`);
+    return created;
+  }
+
+  async balance(exec: Executor, accountId: string): Promise<AccountBalance> {
+    const account = await this.store.accountById(exec, accountId);
+    if (!account) throw new Error(`no ledger account ${accountId}`);
+    return {
+      account_id: account.id,
+      posted_cents: account.credits_posted - account.debits_posted,
+      pending_cents: account.debits_pending,
+      available_cents: available(account),
+    };
+  }
+
+  transfer(exec: Executor, id: string) {
+    return this.store.transferById(exec, id);
+  }
+
+  /**
+   * Applies a batch in order inside `exec` (a write transaction). Holds that the batch ends are
+   * locked first, then every account it touches, each in id order (PostgreSQL), and only then are
+   * earlier transfers with the same ids looked for, so a concurrent retry sees the first one.
+   */
+  async execute(exec: Executor, requests: TransferRequest[]): Promise<TransferOutcome[]> {
+    const now = this.clock.now();
+    const endsHold = (r: TransferRequest) => r.type === 'post_pending' || r.type === 'void_pending';
+    const holdIds = requests.flatMap((r) => (endsHold(r) ? [(r as { pendingId: string }).pendingId] : []));
+    const holds = new Map((await this.store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]));
+    const accountIds = requests.flatMap((r) =>
+      r.type === 'posted' || r.type === 'pending' ? [r.debitAccountId, r.creditAccountId] : [],
+    );
+    for (const hold of holds.values()) accountIds.push(hold.debit_account_id, hold.credit_account_id);
+    const accounts = new Map((await this.store.lockAccounts(exec, accountIds)).map((a) => [a.id, a]));
+    const earlier = new Map(
+      (
+        await this.store.transfersByIds(
+          exec,
+          requests.map((r) => r.id),
+        )
+      ).map((t) => [t.id, t]),
+    );
+
+    const outcomes: TransferOutcome[] = [];
+    const touched = new Set<string>();
+    for (const [index, request] of requests.entries()) {
+      const stored = earlier.get(request.id);
+      if (stored) {
+        if (!sameTransfer(stored, request))
+          throw new LedgerRefusal('exists_with_different_fields', index, request.id);
+        outcomes.push({ transfer: stored, created: false });
+        continue;
+      }
+      const hold = endsHold(request)
+        ? (holds.get((request as { pendingId: string }).pendingId) ?? null)
+        : null;
+      const applied = applyTransfer(request, accounts, hold, now);
+      if (typeof applied === 'string') throw new LedgerRefusal(applied, index, request.id);
+      const { transfer, endsPending } = applied;
+      const ledger = accounts.get(transfer.debit_account_id) as AccountState;
+      const metadata = 'metadata' in request && request.metadata ? JSON.stringify(request.metadata) : null;
+      await this.store.insertTransfer(exec, {
+        ...transfer,
+        organization_id: ledger.organization_id,
+        livemode: ledger.livemode,
+        metadata,
+        created_at: now,
+      });
+      if (endsPending) {
+        await this.store.endPending(exec, endsPending.id, endsPending.state);
+        const ended = holds.get(endsPending.id);
+        if (ended) ended.pending_state = endsPending.state;
+      }
+      // A later request of the same batch may end a hold this one opened, or retry it.
+      if (transfer.kind === 'pending') holds.set(transfer.id, { ...transfer });
+      earlier.set(transfer.id, transfer);
+      touched.add(transfer.debit_account_id).add(transfer.credit_account_id);
+      outcomes.push({ transfer, created: true });
+    }
+    for (const id of touched) await this.store.writeTotals(exec, accounts.get(id) as AccountState);
+    return outcomes;
+  }
+
+  /**
+   * A batch in a transaction of its own, for callers with nothing else to write. A refusal is
+   * returned, not thrown; two first attempts racing with one id resolve to one transfer.
+   */
+  async move(
+    requests: TransferRequest[],
+  ): Promise<{ ok: true; outcomes: TransferOutcome[] } | { ok: false; code: RefusalCode; index: number }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return { ok: true, outcomes: await this.transaction((trx) => this.execute(trx, requests)) };
+      } catch (error) {
+        if (error instanceof LedgerRefusal) return { ok: false, code: error.code, index: error.index };
+        if (attempt === 0 && isUniqueViolation(error)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Voids holds whose expiry has passed (the worker's sweep); returns how many it voided. */
+  async expireDue(limit = 100): Promise<number> {
+    const due = await this.store.expiredHolds(this.handle.db, this.clock.now(), limit);
+    let expired = 0;
+    for (const hold of due) {
+      const done = await this.transaction(async (trx) => {
+        const [outcome] = await this.execute(trx, [
+          { type: 'void_pending', id: `${hold.id}.expiry`, pendingId: hold.id },
+        ]);
+        return outcome?.created === true;
+      }).catch((error) => {
+        // Posted or voided since it was listed: nothing left to expire.
+        if (error instanceof LedgerRefusal) return false;
+        throw error;
+      });
+      if (done) expired++;
+    }
+    return expired;
+  }
+
+  /** Every invariant of the ledger, checked against the stored transfers (`purser ledger verify`). */
+  verify(): Promise<Violation[]> {
+    return verifyLedger(this.handle.db);
+  }
+}

@@ -1,0 +1,151 @@
+import type { Dialect, Executor } from '../../db/index.ts';
+import type { LedgerAccountsTable } from '../../db/schema.ts';
+import type { AccountState, TransferState } from './rules.ts';
+
+export type AccountKind = LedgerAccountsTable['kind'];
+
+const TRANSFER_COLUMNS = [
+  'id',
+  'kind',
+  'debit_account_id',
+  'credit_account_id',
+  'amount',
+  'pending_id',
+  'pending_state',
+  'timeout_at',
+  'code',
+] as const;
+
+const ACCOUNT_COLUMNS = [
+  'id',
+  'organization_id',
+  'livemode',
+  'currency',
+  'flags',
+  'debits_pending',
+  'debits_posted',
+  'credits_pending',
+  'credits_posted',
+] as const;
+
+/** The only code that touches the ledger's tables. */
+export class LedgerStore {
+  constructor(private readonly dialect: Dialect) {}
+
+  async insertAccountIfAbsent(
+    exec: Executor,
+    account: {
+      id: string;
+      organization_id: string;
+      livemode: number;
+      kind: AccountKind;
+      owner_id: string;
+      flags: number;
+      currency: string;
+      created_at: number;
+    },
+  ): Promise<void> {
+    await exec
+      .insertInto('ledger_accounts')
+      .values({ ...account, debits_pending: 0, debits_posted: 0, credits_pending: 0, credits_posted: 0 })
+      .onConflict((oc) => oc.columns(['organization_id', 'livemode', 'kind', 'owner_id']).doNothing())
+      .execute();
+  }
+
+  findAccount(exec: Executor, organizationId: string, livemode: number, kind: AccountKind, ownerId: string) {
+    return exec
+      .selectFrom('ledger_accounts')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .where('kind', '=', kind)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+  }
+
+  accountById(exec: Executor, id: string) {
+    return exec.selectFrom('ledger_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Reads accounts for a change. On PostgreSQL they are locked in id order, the one order every
+   * ledger transaction takes them in, so two transactions never wait on each other in a cycle.
+   */
+  async lockAccounts(exec: Executor, ids: string[]): Promise<AccountState[]> {
+    if (ids.length === 0) return [];
+    let query = exec
+      .selectFrom('ledger_accounts')
+      .select(ACCOUNT_COLUMNS)
+      .where('id', 'in', [...new Set(ids)].sort())
+      .orderBy('id');
+    if (this.dialect === 'postgres') query = query.forUpdate();
+    return query.execute();
+  }
+
+  /** Reads holds a batch ends, locked first (before any account) and in id order on PostgreSQL. */
+  async lockTransfers(exec: Executor, ids: string[]): Promise<TransferState[]> {
+    if (ids.length === 0) return [];
+    let query = exec
+      .selectFrom('ledger_transfers')
+      .select(TRANSFER_COLUMNS)
+      .where('id', 'in', [...new Set(ids)].sort())
+      .orderBy('id');
+    if (this.dialect === 'postgres') query = query.forUpdate();
+    return query.execute();
+  }
+
+  transfersByIds(exec: Executor, ids: string[]): Promise<TransferState[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return exec.selectFrom('ledger_transfers').select(TRANSFER_COLUMNS).where('id', 'in', ids).execute();
+  }
+
+  async insertTransfer(
+    exec: Executor,
+    transfer: TransferState & {
+      organization_id: string;
+      livemode: number;
+      metadata: string | null;
+      created_at: number;
+    },
+  ): Promise<void> {
+    await exec.insertInto('ledger_transfers').values(transfer).execute();
+  }
+
+  async endPending(exec: Executor, id: string, state: 'posted' | 'voided' | 'expired'): Promise<void> {
+    await exec
+      .updateTable('ledger_transfers')
+      .set({ pending_state: state })
+      .where('id', '=', id)
+      .where('pending_state', '=', 'open')
+      .execute();
+  }
+
+  async writeTotals(exec: Executor, account: AccountState): Promise<void> {
+    await exec
+      .updateTable('ledger_accounts')
+      .set({
+        debits_pending: account.debits_pending,
+        debits_posted: account.debits_posted,
+        credits_pending: account.credits_pending,
+        credits_posted: account.credits_posted,
+      })
+      .where('id', '=', account.id)
+      .execute();
+  }
+
+  /** Open holds whose expiry has passed, oldest first. */
+  expiredHolds(exec: Executor, now: number, limit: number) {
+    return exec
+      .selectFrom('ledger_transfers')
+      .select(['id', 'code', 'organization_id', 'livemode'])
+      .where('pending_state', '=', 'open')
+      .where('timeout_at', '<=', now)
+      .orderBy('timeout_at')
+      .limit(limit)
+      .execute();
+  }
+
+  transferById(exec: Executor, id: string) {
+    return exec.selectFrom('ledger_transfers').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+}

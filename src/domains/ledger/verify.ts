@@ -1,0 +1,195 @@
+import type { Db } from '../../db/index.ts';
+import { AccountFlags, checkLimits, type Totals } from './rules.ts';
+
+export interface Violation {
+  invariant:
+    | 'transfer_shape'
+    | 'double_entry'
+    | 'cached_totals'
+    | 'account_limit'
+    | 'pending_hold'
+    | 'hold_ending';
+  /** The account or transfer at fault. */
+  subject: string;
+  detail: string;
+}
+
+const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, credits_posted: 0 };
+
+/**
+ * Proves the ledger's invariants from the transfers themselves, trusting no cached total:
+ * 1. every transfer moves a positive amount between two different accounts of one ledger;
+ * 2. every account's cached totals equal the sums of its transfers (posted: `posted` and
+ *    `post_pending` rows; pending: `pending` rows still open), so debits equal credits overall;
+ * 3. no account flagged against it is overdrawn;
+ * 4. every hold is open with no ending, or ended exactly once by a matching post or void.
+ */
+export async function verifyLedger(db: Db): Promise<Violation[]> {
+  const violations: Violation[] = [];
+
+  const badShapes = await db
+    .selectFrom('ledger_transfers as t')
+    .innerJoin('ledger_accounts as d', 'd.id', 't.debit_account_id')
+    .innerJoin('ledger_accounts as c', 'c.id', 't.credit_account_id')
+    .select([
+      't.id',
+      't.amount',
+      't.debit_account_id',
+      't.credit_account_id',
+      't.organization_id',
+      't.livemode',
+    ])
+    .select([
+      'd.organization_id as d_org',
+      'd.livemode as d_mode',
+      'c.organization_id as c_org',
+      'c.livemode as c_mode',
+    ])
+    .where((eb) =>
+      eb.or([
+        eb('t.amount', '<=', 0),
+        eb('t.debit_account_id', '=', eb.ref('t.credit_account_id')),
+        eb('d.organization_id', '!=', eb.ref('c.organization_id')),
+        eb('d.livemode', '!=', eb.ref('c.livemode')),
+        eb('t.organization_id', '!=', eb.ref('d.organization_id')),
+      ]),
+    )
+    .execute();
+  for (const t of badShapes) {
+    violations.push({
+      invariant: 'transfer_shape',
+      subject: t.id,
+      detail: `amount ${t.amount} from ${t.debit_account_id} (${t.d_org}/${t.d_mode}) to ${t.credit_account_id} (${t.c_org}/${t.c_mode})`,
+    });
+  }
+
+  const derived = new Map<string, Totals>();
+  const add = (id: string, key: keyof Totals, amount: number) => {
+    const totals = derived.get(id) ?? { ...ZERO };
+    totals[key] += Number(amount);
+    derived.set(id, totals);
+  };
+  for (const side of ['debit', 'credit'] as const) {
+    const rows = await db
+      .selectFrom('ledger_transfers')
+      .select([`${side}_account_id as account_id`, 'kind', 'pending_state'])
+      .select((eb) => eb.fn.sum<number>('amount').as('total'))
+      .groupBy([`${side}_account_id`, 'kind', 'pending_state'])
+      .execute();
+    for (const row of rows) {
+      if (row.kind === 'posted' || row.kind === 'post_pending')
+        add(row.account_id, `${side}s_posted`, row.total);
+      if (row.kind === 'pending' && row.pending_state === 'open')
+        add(row.account_id, `${side}s_pending`, row.total);
+    }
+  }
+
+  const accounts = await db.selectFrom('ledger_accounts').selectAll().execute();
+  const sums = { ...ZERO };
+  for (const account of accounts) {
+    const expected = derived.get(account.id) ?? ZERO;
+    for (const key of Object.keys(ZERO) as (keyof Totals)[]) {
+      sums[key] += Number(account[key]);
+      if (Number(account[key]) !== expected[key]) {
+        violations.push({
+          invariant: 'cached_totals',
+          subject: account.id,
+          detail: `${key} is ${account[key]} but its transfers sum to ${expected[key]}`,
+        });
+      }
+    }
+    const limit = checkLimits(account);
+    if (limit) {
+      const rule =
+        limit === 'exceeds_credits'
+          ? AccountFlags.debitsMustNotExceedCredits
+          : AccountFlags.creditsMustNotExceedDebits;
+      violations.push({
+        invariant: 'account_limit',
+        subject: account.id,
+        detail: `${account.kind} ${account.owner_id} breaks flag ${rule} (${limit}): ${JSON.stringify({
+          debits_pending: account.debits_pending,
+          debits_posted: account.debits_posted,
+          credits_pending: account.credits_pending,
+          credits_posted: account.credits_posted,
+        })}`,
+      });
+    }
+  }
+  if (sums.debits_posted !== sums.credits_posted || sums.debits_pending !== sums.credits_pending) {
+    violations.push({
+      invariant: 'double_entry',
+      subject: 'ledger',
+      detail: `debits ${sums.debits_posted} posted / ${sums.debits_pending} pending, credits ${sums.credits_posted} posted / ${sums.credits_pending} pending`,
+    });
+  }
+
+  const holds = await db
+    .selectFrom('ledger_transfers as p')
+    .leftJoin('ledger_transfers as e', 'e.pending_id', 'p.id')
+    .select(['p.id', 'p.kind', 'p.pending_state', 'p.amount', 'p.debit_account_id', 'p.credit_account_id'])
+    .select([
+      'e.id as e_id',
+      'e.kind as e_kind',
+      'e.amount as e_amount',
+      'e.debit_account_id as e_debit',
+      'e.credit_account_id as e_credit',
+    ])
+    .where((eb) => eb.or([eb('p.kind', '=', 'pending'), eb('e.id', 'is not', null)]))
+    .execute();
+  for (const h of holds) {
+    const problem = holdProblem(h);
+    if (problem) violations.push({ invariant: 'pending_hold', subject: h.id, detail: problem });
+  }
+
+  const strayEndings = await db
+    .selectFrom('ledger_transfers as e')
+    .leftJoin('ledger_transfers as p', 'p.id', 'e.pending_id')
+    .select(['e.id', 'e.kind', 'e.pending_id'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('e.kind', 'in', ['post_pending', 'void_pending']), eb('p.id', 'is', null)]),
+        eb.and([eb('e.kind', 'in', ['posted', 'pending']), eb('e.pending_id', 'is not', null)]),
+      ]),
+    )
+    .execute();
+  for (const e of strayEndings) {
+    violations.push({
+      invariant: 'hold_ending',
+      subject: e.id,
+      detail: `${e.kind} names hold ${e.pending_id}`,
+    });
+  }
+  return violations;
+}
+
+function holdProblem(h: {
+  kind: string;
+  pending_state: string | null;
+  amount: number;
+  debit_account_id: string;
+  credit_account_id: string;
+  e_id: string | null;
+  e_kind: string | null;
+  e_amount: number | null;
+  e_debit: string | null;
+  e_credit: string | null;
+}): string | null {
+  if (h.kind !== 'pending') return `a ${h.e_kind} (${h.e_id}) ends a ${h.kind} transfer`;
+  if (h.pending_state === 'open') return h.e_id ? `open, yet ended by ${h.e_id}` : null;
+  if (!h.e_id) return `${h.pending_state} without a transfer that ended it`;
+  if (h.e_debit !== h.debit_account_id || h.e_credit !== h.credit_account_id) {
+    return `ended by ${h.e_id} between other accounts`;
+  }
+  const wanted = h.pending_state === 'posted' ? 'post_pending' : 'void_pending';
+  if (h.e_kind !== wanted) return `${h.pending_state} but ended by a ${h.e_kind} (${h.e_id})`;
+  if (wanted === 'post_pending' && Number(h.e_amount) > Number(h.amount)) {
+    return `posted ${h.e_amount}, more than its ${h.amount}`;
+  }
+  if (wanted === 'void_pending' && Number(h.e_amount) !== Number(h.amount)) {
+    return `voided ${h.e_amount} of its ${h.amount}`;
+  }
+  if (!['posted', 'voided', 'expired'].includes(h.pending_state ?? ''))
+    return `unknown state ${h.pending_state}`;
+  return null;
+}

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CardsFixture, expectError, startCards } from './helpers.ts';
+
+let f: CardsFixture;
+beforeAll(async () => {
+  f = await startCards();
+});
+afterAll(async () => {
+  await f.close();
+});
+
+const v1 = (method: string, url: string, body?: unknown, key = f.org.sandbox.api_key) =>
+  f.t.call(method, url, { body, headers: { authorization: `Bearer ${key}` } });
+
+const ada = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  date_of_birth: '1990-12-10',
+  phone_number: '+14155550123',
+};
+
+describe('v1 cardholders', () => {
+  it('creates a cardholder and fires cardholder.created with exactly the spec fields', async () => {
+    const response = await v1('POST', '/api/v1/cardholders', { ...ada, external_user_id: 'ext-1' });
+    expect(response.statusCode).toBe(201);
+    const cardholder = response.json();
+    expect(cardholder).toEqual({
+      object: 'cardholder',
+      id: expect.stringMatching(/^ch_/),
+      ...ada,
+      external_user_id: 'ext-1',
+      user_id: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const [event] = (await f.events('cardholder.created')).filter((e) => e.id === cardholder.id);
+    expect(event).toEqual({ id: cardholder.id, ...ada, created_at: cardholder.created_at });
+    expect((await v1('GET', `/api/v1/cardholders/${cardholder.id}`)).json()).toEqual(cardholder);
+    // Personal details are sealed at rest.
+    const row = await f.t.ctx.db
+      .selectFrom('cardholders')
+      .selectAll()
+      .where('id', '=', cardholder.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain('Lovelace');
+    expect(JSON.stringify(row)).not.toContain('1990-12-10');
+  });
+
+  it('updates details and fires cardholder.updated naming what changed', async () => {
+    const created = (await v1('POST', '/api/v1/cardholders', ada)).json();
+    f.t.clock.advance(1_000);
+    const response = await v1('PATCH', `/api/v1/cardholders/${created.id}`, {
+      last_name: 'King',
+      email: ada.email,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ last_name: 'King', email: ada.email });
+    const updates = (await f.events('cardholder.updated')).filter((e) => e.id === created.id);
+    expect(updates).toEqual([
+      {
+        id: created.id,
+        ...ada,
+        last_name: 'King',
+        updated_fields: ['last_name'],
+        updated_at: response.json().updated_at,
+      },
+    ]);
+    // Nothing changed: no event.
+    await v1('PATCH', `/api/v1/cardholders/${created.id}`, { last_name: 'King' });
+    expect((await f.events('cardholder.updated')).filter((e) => e.id === created.id)).toHaveLength(1);
+  });
+
+  it('refuses bad details with field errors and changes nothing', async () => {
+    for (const bad of [
+      { ...ada, date_of_birth: '1990-02-30' },
+      { ...ada, date_of_birth: '2999-01-01' },
+      { ...ada, date_of_birth: '10/12/1990' },
+      { ...ada, phone_number: '4155550123' },
+      { ...ada, phone_number: '+1415' },
+      { ...ada, email: 'not-an-email' },
+      { ...ada, first_name: '' },
+      { ...ada, nickname: 'A' },
+      { last_name: 'Lovelace' },
+    ]) {
+      const response = await v1('POST', '/api/v1/cardholders', bad);
+      expectError(response, 400, 'invalid_request');
+    }
+    const created = (await v1('POST', '/api/v1/cardholders', ada)).json();
+    expectError(await v1('PATCH', `/api/v1/cardholders/${created.id}`, {}), 400, 'invalid_request');
+    expectError(
+      await v1('PATCH', `/api/v1/cardholders/${created.id}`, { date_of_birth: '1990-13-01' }),
+      400,
+      'invalid_request',
+    );
+    expect((await v1('GET', `/api/v1/cardholders/${created.id}`)).json()).toEqual(created);
+  });
+
+  it('keeps organizations and modes apart (404) and needs an API key (401)', async () => {
+    const created = (await v1('POST', '/api/v1/cardholders', ada)).json();
+    expectError(
+      await v1('GET', `/api/v1/cardholders/${created.id}`, undefined, f.org.production.api_key),
+      404,
+      'not_found',
+    );
+    const other = await f.t.createOrg('Other');
+    expectError(
+      await v1('GET', `/api/v1/cardholders/${created.id}`, undefined, other.sandbox.api_key),
+      404,
+      'not_found',
+    );
+    expectError(
+      await v1('PATCH', `/api/v1/cardholders/${created.id}`, { last_name: 'X' }, other.sandbox.api_key),
+      404,
+      'not_found',
+    );
+    expectError(
+      await f.t.call('GET', `/api/v1/cardholders/${created.id}`, { token: f.token }),
+      401,
+      'unauthorized',
+    );
+    expectError(await f.t.call('GET', `/api/v1/cardholders/${created.id}`), 401, 'unauthorized');
+  });
+
+  it('answers the deprecated payment-method status with Deprecation and Sunset headers', async () => {
+    const created = (await v1('POST', '/api/v1/cardholders', ada)).json();
+    const response = await v1('GET', `/api/v1/cardholders/${created.id}/payment-method/status`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ hasPaymentMethod: false });
+    expect(response.headers.deprecation).toMatch(/^@\d+$/);
+    expect(new Date(response.headers.sunset as string).getTime()).toBeGreaterThan(0);
+    expect(response.headers.link).toContain('rel="deprecation"');
+    expectError(await v1('GET', '/api/v1/cardholders/ch_nope/payment-method/status'), 404, 'not_found');
+  });
+});
+
+describe('approved users', () => {
+  it('become cardholders once, linked both ways, with what the verification established', async () => {
+    const userId = await f.connectedUser();
+    const simulate = (outcome: string) =>
+      f.t.call('POST', '/api/v2/kyc/simulate', { token: f.token, body: { user_id: userId, outcome } });
+    await simulate('approved');
+    await simulate('rejected');
+    await simulate('approved');
+    const row = await f.t.ctx.db
+      .selectFrom('cardholders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .execute();
+    expect(row).toHaveLength(1);
+    const created = (await f.events('cardholder.created')).filter((e) => e.id === row[0]?.id);
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ email: expect.stringContaining('@example.com'), phone_number: null });
+    const cardholder = (await v1('GET', `/api/v1/cardholders/${row[0]?.id}`)).json();
+    expect(cardholder.user_id).toBe(userId);
+    await f.fund(userId, 500);
+    const card = await f.createCard(userId, 500);
+    expect(card.cardholder_id).toBe(cardholder.id);
+  });
+});
