@@ -201,7 +201,8 @@ describe('migration 0008 (upgrading a database with unkeyed digests)', () => {
       .set({ national_id_digest: sha256(`kyc-national-id.v1|${SSN}`), national_id_sealed: sealed })
       .where('user_id', '=', pending.userId)
       .execute();
-    expect(await migrateToLatest({ db: t.ctx.db, schema })).toEqual(['0008_kyc_keyed_digests']);
+    // 0008 runs first again; the migrations after it come back as they were.
+    expect((await migrateToLatest({ db: t.ctx.db, schema }))[0]).toBe('0008_kyc_keyed_digests');
 
     const upgraded = await row(t, holder);
     expect(upgraded.document_key).toBeNull();
