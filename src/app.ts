@@ -89,8 +89,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         version: '2.0.0',
         description:
           'Connect users, verify identity, issue cards, buy for users, receive signed webhooks. Any ' +
-          'authenticated POST may carry an `Idempotency-Key` header (1–255 printable ASCII characters): a ' +
-          'retry with the same key and request within 24 hours gets the first answer again, marked ' +
+          'authenticated POST, PUT, PATCH or DELETE may carry an `Idempotency-Key` header (1–255 printable ' +
+          'ASCII characters): a retry by the same credential with the same key, method, path and body within ' +
+          '24 hours gets the first answer again, marked ' +
           '`Idempotent-Replayed: true`, instead of acting twice.',
       },
       servers: [{ url: ctx.config.baseUrl }],

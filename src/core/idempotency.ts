@@ -13,10 +13,18 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * HOUR;
 const LOCK_MS = MINUTE;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * Where a key lives: the credential that sent it, the method and the path. A client is one
+ * credential whatever platform token it presents (tokens are short-lived; a client retrying after
+ * minting a new one must still reach its key); an API key is another.
+ */
 interface Claim {
+  credentialId: string;
+  method: string;
+  path: string;
+  key: string;
   organizationId: string;
   livemode: number;
-  key: string;
 }
 
 declare module 'fastify' {
@@ -26,13 +34,21 @@ declare module 'fastify' {
   }
 }
 
+/** RFC 9110 §9.2.1: the methods that may act; a key on GET, HEAD or OPTIONS is ignored. */
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
- * Stripe's convention: a POST retried with the same `Idempotency-Key` never acts twice. The first
- * answer (2xx or 4xx) is kept for 24 hours per credential scope (organization and mode) and
- * replayed with `Idempotent-Replayed: true`; the same key with another request is
- * `400 idempotency_key_reused`; while the first request runs, `409 idempotency_key_in_use`. A 5xx
+ * Stripe's convention: a request retried with the same `Idempotency-Key` never acts twice. The
+ * first answer (2xx or 4xx) is kept for 24 hours per credential, method and path, and replayed
+ * with `Idempotent-Replayed: true`; the same key with another body (or query) is
+ * `422 idempotency_key_reused`; while the first request runs, `409 idempotency_key_in_use`. A 5xx
  * is not kept, so a retry acts again. Requests refused before they run (authentication,
- * validation) never claim the key. Answers are sealed at rest: they can carry tokens and secrets.
+ * validation) never claim the key.
+ *
+ * Answers are sealed at rest (AES-256-GCM, bound to their scope): they can carry tokens and
+ * secrets (connect verify, a webhook endpoint's `roll_secret`). Replaying them is the point: the
+ * caller that lost the answer of a `roll_secret` has no other way to learn the new secret, the old
+ * one being already dead. Only the credential that sent the key can replay it.
  *
  * The claim and the handler's writes are separate transactions: a process killed between the
  * handler's commit and the recording of its answer leaves the key to be taken over after a minute,
@@ -41,9 +57,10 @@ declare module 'fastify' {
 export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock; sealer: Sealer }) {
   app.decorateRequest('idempotencyClaim', null);
 
-  // Callback hooks: nearly every request is not an idempotent POST, and pays no promise for it.
+  // Callback hooks: nearly every request is not an idempotent one, and pays no promise for it.
   app.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined) return done();
+    if (!UNSAFE_METHODS.has(request.method) || request.headers['idempotency-key'] === undefined)
+      return done();
     // A replay has answered: the handler must not run (and `done` must not be called).
     claimOrReplay(deps, request, reply).then((replayed) => replayed || done(), done);
   });
@@ -63,6 +80,15 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
   });
 }
 
+/** The credential behind an authenticated request: its platform token's client, or its API key. */
+function credentialOf(
+  request: FastifyRequest,
+): { credentialId: string; organizationId: string; livemode: boolean } | null {
+  if (request.principal) return { ...request.principal, credentialId: request.principal.clientId };
+  if (request.apiKey) return { ...request.apiKey, credentialId: request.apiKey.keyId };
+  return null;
+}
+
 /** Claims the request's key, or answers for it: a replay (true), or an ApiError thrown. */
 async function claimOrReplay(
   deps: { db: Db; clock: Clock; sealer: Sealer },
@@ -70,16 +96,23 @@ async function claimOrReplay(
   reply: FastifyReply,
 ): Promise<boolean> {
   const key = request.headers['idempotency-key'];
-  const owner = request.principal ?? request.apiKey;
-  // Unauthenticated routes (the token endpoint, hosted pages) have no scope to remember keys in.
-  if (!owner) return false;
+  const credential = credentialOf(request);
+  // Unauthenticated routes (the token endpoint, hosted pages) have no credential to keep keys for.
+  if (!credential) return false;
   if (typeof key !== 'string' || !KEY.test(key)) {
     const problem = 'must be 1 to 255 printable ASCII characters';
     throw new ApiError(400, 'invalid_request', `Idempotency-Key ${problem}.`, {
       fieldErrors: { 'Idempotency-Key': problem },
     });
   }
-  const claim = { organizationId: owner.organizationId, livemode: owner.livemode ? 1 : 0, key };
+  const claim: Claim = {
+    credentialId: credential.credentialId,
+    method: request.method,
+    path: request.url.split('?', 1)[0] as string,
+    key,
+    organizationId: credential.organizationId,
+    livemode: credential.livemode ? 1 : 0,
+  };
   const requestDigest = digest(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
   const outcome = await claimKey(deps, claim, requestDigest);
   if (outcome === 'claimed') {
@@ -88,9 +121,9 @@ async function claimOrReplay(
   }
   if (outcome === 'reused')
     throw new ApiError(
-      400,
+      422,
       'idempotency_key_reused',
-      'This Idempotency-Key was used with another request; use a new key for a new request.',
+      'This Idempotency-Key was used with another request body; use a new key for a new request.',
     );
   if (outcome === 'in_use')
     throw new ApiError(
@@ -131,10 +164,12 @@ export async function pruneIdempotencyKeys(db: Db, now: number): Promise<number>
   return Number(result.numDeletedRows);
 }
 
-const aad = (claim: Claim) => `idempotency_keys:${claim.organizationId}:${claim.livemode}:${claim.key}`;
+/** Binds a sealed answer to its scope: copied onto another credential's row, it does not open. */
+const aad = (claim: Claim) =>
+  `idempotency_keys:${claim.credentialId}:${claim.method}:${claim.path}:${claim.key}`;
 
 const sameKey = (claim: Claim) => (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
-  eb.and({ organization_id: claim.organizationId, livemode: claim.livemode, key: claim.key });
+  eb.and({ credential_id: claim.credentialId, method: claim.method, path: claim.path, key: claim.key });
 
 type ClaimOutcome = 'claimed' | 'reused' | 'in_use' | { statusCode: number; response: string };
 
@@ -154,8 +189,16 @@ async function claimKey(
   };
   const inserted = await deps.db
     .insertInto('idempotency_keys')
-    .values({ organization_id: claim.organizationId, livemode: claim.livemode, key: claim.key, ...fresh })
-    .onConflict((oc) => oc.columns(['organization_id', 'livemode', 'key']).doNothing())
+    .values({
+      credential_id: claim.credentialId,
+      method: claim.method,
+      path: claim.path,
+      key: claim.key,
+      organization_id: claim.organizationId,
+      livemode: claim.livemode,
+      ...fresh,
+    })
+    .onConflict((oc) => oc.columns(['credential_id', 'method', 'path', 'key']).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return 'claimed';
 

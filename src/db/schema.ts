@@ -290,10 +290,16 @@ export interface EmbedOriginsTable {
 
 /** The first answer to a POST sent with an `Idempotency-Key` (core/idempotency.ts). */
 export interface IdempotencyKeysTable {
+  /** The credential that sent the key: a client id (`cli_…`, for all its platform tokens) or an API key id (`key_…`). */
+  credential_id: string;
+  method: string;
+  /** The request path, without its query string. */
+  path: string;
+  key: string;
+  /** Whose credential it is (for operators; the scope is the credential). */
   organization_id: string;
   livemode: number;
-  key: string;
-  /** SHA-256 of method, path and body: the same key with another request is refused. */
+  /** SHA-256 of method, URL and body: the same key with another body is refused. */
   request_digest: string;
   /** Null while the first request runs. */
   status_code: number | null;

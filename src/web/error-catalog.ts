@@ -62,8 +62,8 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   },
   {
     code: 'idempotency_key_reused',
-    status: 400,
-    when: 'The Idempotency-Key was first used with another request (method, path or body); use a new key.',
+    status: 422,
+    when: 'The Idempotency-Key was first used, by this credential on this method and path, with another body; use a new key.',
   },
   {
     code: 'idempotency_key_in_use',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../src/core/clock.ts';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { Worker } from '../../src/jobs/worker.ts';
-import { expectError, uniqueEmail } from '../connect/helpers.ts';
+import { connectUser, expectError, uniqueEmail } from '../connect/helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
 
 let t: TestApp;
@@ -54,12 +54,21 @@ describe('Idempotency-Key on POST', () => {
     expect(ids.size).toBe(1);
   });
 
-  it('refuses the same key with another request (400 idempotency_key_reused), acting on nothing', async () => {
+  it('refuses the same key with another body or query (422 idempotency_key_reused), acting on nothing', async () => {
     const email = uniqueEmail();
     await start({ email }, 'key-reused');
     const other = uniqueEmail();
-    expectError(await start({ email: other }, 'key-reused'), 400, 'idempotency_key_reused');
+    expectError(await start({ email: other }, 'key-reused'), 422, 'idempotency_key_reused');
     expect(await attempts(other)).toBe(0);
+    const withQuery = await t.call('POST', '/api/v2/connect/start?again=1', {
+      token,
+      body: { email },
+      headers: { 'idempotency-key': 'key-reused' },
+    });
+    expectError(withQuery, 422, 'idempotency_key_reused');
+    expect(await attempts(email)).toBe(1);
+    // The first answer is still there for the true retry.
+    expect((await start({ email }, 'key-reused')).headers['idempotent-replayed']).toBe('true');
   });
 
   it('replays a 4xx the request earned, and keeps nothing for a request refused before it ran', async () => {
@@ -84,17 +93,6 @@ describe('Idempotency-Key on POST', () => {
     // A request refused by its schema never runs: the key stays free.
     expectError(await start({ email: 42 }, 'key-after-invalid'), 400, 'invalid_request');
     expect((await start({ email: uniqueEmail() }, 'key-after-invalid')).statusCode).toBe(201);
-  });
-
-  it('keeps keys per organization and mode', async () => {
-    const production = await t.platformToken(org.production);
-    const other = await t.platformToken((await t.createOrg('Other')).sandbox);
-    const email = uniqueEmail();
-    for (const bearer of [token, production, other]) {
-      const res = await start({ email }, 'key-scoped', bearer);
-      expect(res.statusCode).toBe(201);
-      expect(res.headers['idempotent-replayed']).toBeUndefined();
-    }
   });
 
   it('answers 409 idempotency_key_in_use while the first request runs, and lets a retry take over a dead one', async () => {
@@ -163,5 +161,195 @@ describe('Idempotency-Key on POST', () => {
     expect(again.json().id).toBe(first.json().id);
     const list = await t.call('GET', '/api/v1/webhook_endpoints', { token: org.sandbox.api_key });
     expect(list.json().data).toHaveLength(1);
+  });
+});
+
+describe('Idempotency-Key scope: the credential that sent it, the method and the path', () => {
+  const isReplay = (res: { headers: Record<string, unknown> }) =>
+    res.headers['idempotent-replayed'] === 'true';
+
+  /** Another confidential client of the same organization and mode, and a token for it. */
+  const secondClientToken = async (mode: 'sandbox' | 'production' = 'sandbox') => {
+    const client = await t.ctx.orgs.createClient(org.organization_id, { mode, type: 'confidential' });
+    return t.platformToken({
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+      api_key: '',
+    });
+  };
+
+  it("never replays one client's answer to another client of the same organization", async () => {
+    const other = await secondClientToken();
+    const email = uniqueEmail();
+    const first = await start({ email }, 'key-two-clients');
+    const second = await start({ email }, 'key-two-clients', other);
+    expect(second.statusCode).toBe(201);
+    expect(isReplay(second)).toBe(false);
+    expect(second.json().id).not.toBe(first.json().id);
+    expect(await attempts(email)).toBe(2);
+    // Each client's own retry gets its own answer.
+    expect((await start({ email }, 'key-two-clients', other)).json()).toEqual(second.json());
+    expect((await start({ email }, 'key-two-clients')).json()).toEqual(first.json());
+
+    // The issue's case: a user connected through one client is unknown to another (404); with the
+    // same key, that other client must get its own 404, not the first client's consent.
+    const user = await connectUser(t, token, { email: uniqueEmail() });
+    const consent = (bearer: string) =>
+      t.call('POST', '/api/v2/connect/consent', {
+        token: bearer,
+        body: { user_id: user.userId, terms_version: '2026-01' },
+        headers: { 'idempotency-key': 'key-consent' },
+      });
+    expect(isReplay(await consent(token))).toBe(false);
+    const theirs = await consent(other);
+    expectError(theirs, 404, 'connection_not_found');
+    expect(isReplay(theirs)).toBe(false);
+  });
+
+  it('shares keys between the platform tokens of one client: the client is the credential', async () => {
+    const email = uniqueEmail();
+    const first = await start({ email }, 'key-one-client');
+    const later = await t.platformToken(org.sandbox);
+    expect(later).not.toBe(token);
+    const again = await start({ email }, 'key-one-client', later);
+    expect(isReplay(again)).toBe(true);
+    expect(again.json()).toEqual(first.json());
+    expectError(
+      await start({ email: uniqueEmail() }, 'key-one-client', later),
+      422,
+      'idempotency_key_reused',
+    );
+    expect(await attempts(email)).toBe(1);
+  });
+
+  it('keeps keys apart across organizations and modes', async () => {
+    const production = await t.platformToken(org.production);
+    const other = await t.platformToken((await t.createOrg('Other')).sandbox);
+    const email = uniqueEmail();
+    for (const bearer of [token, production, other]) {
+      const res = await start({ email }, 'key-scoped', bearer);
+      expect(res.statusCode).toBe(201);
+      expect(isReplay(res)).toBe(false);
+    }
+    expect(await attempts(email)).toBe(3);
+  });
+
+  it('keeps API keys apart from each other and from platform tokens', async () => {
+    const second = await t.ctx.orgs.createApiKey(org.organization_id, 'sandbox');
+    const create = (apiKey: string) =>
+      t.call('POST', '/api/v1/webhook_endpoints', {
+        token: apiKey,
+        body: { url: 'http://localhost:9/hook', enabled_events: ['*'] },
+        headers: { 'idempotency-key': 'key-credentials' },
+      });
+    // The platform token of the same organization and mode used the key first, elsewhere.
+    expect((await start({ email: uniqueEmail() }, 'key-credentials')).statusCode).toBe(201);
+    const first = await create(org.sandbox.api_key);
+    expect(first.statusCode).toBe(201);
+    expect(isReplay(first)).toBe(false);
+    const other = await create(second.api_key);
+    expect(other.statusCode).toBe(201);
+    expect(isReplay(other)).toBe(false);
+    expect(other.json().id).not.toBe(first.json().id);
+    expect(isReplay(await create(org.sandbox.api_key))).toBe(true);
+  });
+
+  it('keeps a key per path and per method: the same key elsewhere acts, and is not a reuse', async () => {
+    const email = uniqueEmail();
+    const attempt = (await start({ email }, 'key-everywhere')).json().id as string;
+    const verified = await t.call('POST', '/api/v2/connect/verify', {
+      token,
+      body: { connect_id: attempt, code: '111111' },
+      headers: { 'idempotency-key': 'key-everywhere' },
+    });
+    expect(verified.statusCode).toBe(200);
+    expect(isReplay(verified)).toBe(false);
+
+    const apiKey = org.sandbox.api_key;
+    const endpoint = (
+      await t.call('POST', '/api/v1/webhook_endpoints', {
+        token: apiKey,
+        body: { url: 'http://localhost:9/hook', enabled_events: ['*'] },
+      })
+    ).json().id as string;
+    const headers = { 'idempotency-key': 'key-methods' };
+    const path = `/api/v1/webhook_endpoints/${endpoint}`;
+    const patch = () => t.call('PATCH', path, { token: apiKey, body: { description: 'renamed' }, headers });
+    expect(isReplay(await patch())).toBe(false);
+    expect(isReplay(await patch())).toBe(true);
+    // DELETE on the same path with the same key: another scope, so it acts.
+    const deleted = await t.call('DELETE', path, { token: apiKey, headers });
+    expect(deleted.statusCode).toBe(200);
+    expect(isReplay(deleted)).toBe(false);
+    // Its retry gets the first answer again rather than a 404.
+    const retried = await t.call('DELETE', path, { token: apiKey, headers });
+    expect(retried.statusCode).toBe(200);
+    expect(isReplay(retried)).toBe(true);
+    expect(retried.json()).toEqual(deleted.json());
+    expect((await t.call('DELETE', path, { token: apiKey })).statusCode).toBe(404);
+    // Safe methods ignore the header.
+    const read = await t.call('GET', '/api/v1/webhook_endpoints', { token: apiKey, headers });
+    expect(read.statusCode).toBe(200);
+    expect(isReplay(read)).toBe(false);
+  });
+});
+
+describe('Idempotency-Key answers that carry secrets', () => {
+  /** Every secret-looking token the service issues, by prefix. */
+  const SECRET = /(whsec_|cs_test_|cs_live_|sk_test_|sk_live_|pat_|cat_|crt_)[A-Za-z0-9_-]{16,}/;
+  const SEALED = /^v1\.[0-9a-f]{8}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/;
+
+  it('replays a rolled signing secret to the credential that rolled it, and to no other', async () => {
+    const apiKey = org.sandbox.api_key;
+    const endpoint = (
+      await t.call('POST', '/api/v1/webhook_endpoints', {
+        token: apiKey,
+        body: { url: 'http://localhost:9/hook', enabled_events: ['*'] },
+        headers: { 'idempotency-key': 'key-create-endpoint' },
+      })
+    ).json();
+    const roll = (bearer: string) =>
+      t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/roll_secret`, {
+        token: bearer,
+        headers: { 'idempotency-key': 'key-roll' },
+      });
+    const rolled = await roll(apiKey);
+    expect(rolled.statusCode).toBe(200);
+    expect(rolled.json().secret).toMatch(/^whsec_/);
+    // The caller lost the answer: its retry is the only way to learn the new secret.
+    const again = await roll(apiKey);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().secret).toBe(rolled.json().secret);
+    // Another API key of the same organization and mode cannot read it: its request acts anew.
+    const other = await t.ctx.orgs.createApiKey(org.organization_id, 'sandbox');
+    const theirs = await roll(other.api_key);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json().secret).not.toBe(rolled.json().secret);
+
+    // Nothing in the table holds a secret in clear: the answers are sealed, the rest names no secret.
+    const attempt = (await start({ email: uniqueEmail() })).json().id as string;
+    const connected = await t.call('POST', '/api/v2/connect/verify', {
+      token,
+      body: { connect_id: attempt, code: '111111' },
+      headers: { 'idempotency-key': 'key-verify-secrets' },
+    });
+    const { access_token, refresh_token } = connected.json();
+    const secrets = [
+      endpoint.secret,
+      rolled.json().secret,
+      theirs.json().secret,
+      access_token,
+      refresh_token,
+    ];
+    for (const secret of secrets) expect(secret).toMatch(SECRET);
+    const rows = await t.ctx.db.selectFrom('idempotency_keys').selectAll().execute();
+    expect(rows.length).toBeGreaterThan(0);
+    const raw = JSON.stringify(rows);
+    for (const secret of secrets) expect(raw).not.toContain(secret);
+    for (const row of rows) {
+      expect(row.response).toMatch(SEALED);
+      const { response: _sealed, ...rest } = row;
+      expect(JSON.stringify(rest)).not.toMatch(SECRET);
+    }
   });
 });

@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { frameAncestorsDirective, parseEmbedOrigin } from '../../src/domains/orgs/embed-origins.ts';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { expectError } from '../connect/helpers.ts';
-import { startTestApp, type TestApp } from '../helpers/harness.ts';
+import type { TestApp } from '../helpers/harness.ts';
+import { expectState, getState, newUser, pagePath, startKycApp } from '../kyc/api/helpers.ts';
 
 let t: TestApp;
 let org: CreatedOrganization;
@@ -9,7 +12,7 @@ let sandbox: string;
 let production: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startKycApp();
   org = await t.createOrg();
   sandbox = await t.platformToken(org.sandbox);
   production = await t.platformToken(org.production);
@@ -21,6 +24,85 @@ afterAll(async () => {
 const put = (token: string, body: unknown) => t.call('PUT', '/api/v2/embed_origins', { token, body });
 const get = (token: string) => t.call('GET', '/api/v2/embed_origins', { token });
 
+/**
+ * Values that are not exactly `scheme://host[:port]`: CSP injection (the list becomes the hosted
+ * page's `frame-ancestors`), whitespace and control characters, anything past the origin, hosts that
+ * are not one DNS name or IP address, bad ports, and plain http outside loopback.
+ */
+const REFUSED = [
+  // Another directive or source smuggled into the header.
+  'https://a.example;sandbox',
+  'https://a.example; sandbox',
+  'https://a.example;script-src *',
+  'https://a.example,https://b.example',
+  'https://a.example https://b.example',
+  'https://a.example；sandbox', // fullwidth semicolon: IDNA maps it to ';'
+  'https://a%3Bsandbox.example',
+  'https://a.example/;sandbox',
+  "https://a.example'",
+  '"https://a.example"',
+  "'self'",
+  "'none'",
+  '*',
+  'https://*.example.com',
+  'https://a.example:*',
+  // Whitespace and control characters, at either end or inside.
+  ' https://a.example',
+  'https://a.example ',
+  'https://a.example\t',
+  'https://a.example\r\nX-Injected: 1',
+  'https://a.example\n',
+  'https://a.example\u0000',
+  'https://a.\u200bexample',
+  'https://a.example\u00a0',
+  // More than an origin.
+  'https://a.example//',
+  'https://a.example/path',
+  'https://app.example.com/?q=1',
+  'https://a.example?',
+  'https://a.example#',
+  'https://a.example#frag',
+  'https://user@a.example',
+  'https://user:pass@app.example.com',
+  'https://a.example\\path',
+  // Not one valid host.
+  'https://a_b.example',
+  'https://-a.example',
+  'https://a-.example',
+  'https://a..example',
+  'https://a.example.',
+  `https://${'a'.repeat(64)}.example`,
+  'https://%61pp.example',
+  'https://0x7f.0.0.1',
+  'https://127.1',
+  'https://2130706433',
+  'https://010.0.0.1',
+  'https://[::1',
+  'https://[not-an-ip]',
+  'https://[fe80::1%25eth0]',
+  'https://',
+  // Bad ports.
+  'https://a.example:0',
+  'https://a.example:65536',
+  'https://a.example:',
+  'https://a.example:80a',
+  'https://a.example:+443',
+  'https://a.example:443:443',
+  // Not an https origin.
+  'http://app.example.com',
+  'http://10.0.0.1:8080',
+  'ftp://files.example.com',
+  'javascript://a.example',
+  'data:text/html,x',
+  'blob:https://a.example',
+  'https:a.example',
+  'https:/a.example',
+  '//a.example',
+  'a.example',
+  '',
+  'not a url',
+];
+
 describe('PUT /api/v2/embed_origins', () => {
   it('replaces the whole list, canonical and without duplicates, and GET reads it back', async () => {
     expect((await get(sandbox)).json()).toEqual({ object: 'embed_origins', origins: [] });
@@ -28,10 +110,14 @@ describe('PUT /api/v2/embed_origins', () => {
       origins: [
         'https://App.Example.com',
         'https://app.example.com:443/',
-        'https://shop.example.com:8443',
+        'HTTPS://SHOP.example.com:8443',
         'http://localhost:5173',
         'http://127.0.0.1:8080',
         'http://[::1]:3000',
+        'https://bücher.example',
+        'https://192.0.2.10:9443',
+        'https://[2001:DB8:0:0::1]:65535',
+        'http://app.localhost:80',
       ],
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -43,6 +129,10 @@ describe('PUT /api/v2/embed_origins', () => {
         'http://localhost:5173',
         'http://127.0.0.1:8080',
         'http://[::1]:3000',
+        'https://xn--bcher-kva.example',
+        'https://192.0.2.10:9443',
+        'https://[2001:db8::1]:65535',
+        'http://app.localhost',
       ],
     };
     expect(res.json()).toEqual(expected);
@@ -57,15 +147,7 @@ describe('PUT /api/v2/embed_origins', () => {
 
   it('answers 400 invalid_origin naming the refused value, and changes nothing', async () => {
     await put(sandbox, { origins: ['https://kept.example'] });
-    for (const bad of [
-      'http://app.example.com',
-      'https://app.example.com/path',
-      'https://app.example.com/?q=1',
-      'https://user:pass@app.example.com',
-      'ftp://files.example.com',
-      'https://*.example.com',
-      'not a url',
-    ]) {
+    for (const bad of REFUSED) {
       const res = await put(sandbox, { origins: ['https://fine.example', bad] });
       const error = expectError(res, 400, 'invalid_origin');
       expect(error.message).toContain(bad);
@@ -94,5 +176,130 @@ describe('PUT /api/v2/embed_origins', () => {
     expect((await get(await t.platformToken(other.sandbox))).json().origins).toEqual([]);
     expectError(await t.call('GET', '/api/v2/embed_origins'), 401, 'unauthorized');
     expectError(await put('nope', { origins: [] }), 401, 'unauthorized');
+  });
+});
+
+/** The served CSP of a new user's hosted verification page, as its list of directives. */
+async function hostedPageCsp(token: string, production = false): Promise<string[]> {
+  const user = await newUser(t, token, { production });
+  const state = expectState(await getState(t, user), 'awaiting_documents');
+  const res = await t.request({ method: 'GET', url: pagePath(state.iframe_url as string) });
+  expect(res.statusCode).toBe(200);
+  return String(res.headers['content-security-policy']).split('; ');
+}
+
+const DIRECTIVES = [
+  'default-src',
+  'script-src',
+  'style-src',
+  'img-src',
+  'media-src',
+  'connect-src',
+  'form-action',
+  'base-uri',
+  'frame-ancestors',
+];
+// CSP Level 3 §2.3.1 host-source, as the serializer writes it: no quotes, separators or spaces.
+const SOURCE = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::(?:\d{1,5}|\*))?$/;
+
+describe("the hosted page's Content-Security-Policy", () => {
+  it('serves the embed origins, serialized from their parsed parts, as frame-ancestors', async () => {
+    const o = await t.createOrg('Framing');
+    const live = await t.platformToken(o.production);
+    const test = await t.platformToken(o.sandbox);
+    await put(live, {
+      origins: ['https://App.Example.com:443/', 'https://[2001:DB8::1]:8443', 'https://bücher.example'],
+    });
+    const csp = await hostedPageCsp(live, true);
+    expect(csp.map((directive) => directive.split(' ')[0])).toEqual(DIRECTIVES);
+    expect(csp.at(-1)).toBe(
+      'frame-ancestors https://app.example.com https://[2001:db8::1]:8443 https://xn--bcher-kva.example',
+    );
+    await put(test, { origins: ['https://staging.example.com'] });
+    expect((await hostedPageCsp(test)).at(-1)).toBe(
+      'frame-ancestors http://localhost:* http://127.0.0.1:* https://staging.example.com',
+    );
+  });
+
+  it('ignores stored values the strict parser refuses (written before it), in the header and in GET', async () => {
+    const o = await t.createOrg('Legacy');
+    const live = await t.platformToken(o.production);
+    await put(live, { origins: ['https://kept.example'] });
+    // What the old parser let through: URL() keeps ';', ',' and quotes in a host.
+    await t.ctx.db
+      .updateTable('embed_origins')
+      .set({
+        origins: JSON.stringify([
+          'https://a.example;sandbox',
+          "https://b.example;script-src 'unsafe-inline'",
+          'https://c.example,https://d.example',
+          'https://App.Kept.example:443',
+          'https://kept.example',
+        ]),
+      })
+      .where('organization_id', '=', o.organization_id)
+      .where('livemode', '=', 1)
+      .execute();
+    const csp = await hostedPageCsp(live, true);
+    expect(csp.map((directive) => directive.split(' ')[0])).toEqual(DIRECTIVES);
+    expect(csp.at(-1)).toBe('frame-ancestors https://app.kept.example https://kept.example');
+    expect((await get(live)).json().origins).toEqual(['https://app.kept.example', 'https://kept.example']);
+
+    // Only invalid values stored: nobody may frame the page.
+    await t.ctx.db
+      .updateTable('embed_origins')
+      .set({ origins: JSON.stringify(['https://a.example;sandbox']) })
+      .where('organization_id', '=', o.organization_id)
+      .execute();
+    expect((await hostedPageCsp(live, true)).at(-1)).toBe("frame-ancestors 'none'");
+  });
+
+  it('refuses every probe of REFUSED in the header builder too', () => {
+    for (const bad of REFUSED) expect(parseEmbedOrigin(bad)).toHaveProperty('problem');
+    expect(frameAncestorsDirective(REFUSED, { loopback: false })).toBe("frame-ancestors 'none'");
+  });
+
+  it('only ever accepts values whose serialization is one CSP host-source, stable under re-parsing', () => {
+    // Origin-shaped values with hostile characters mixed into every part.
+    const unit = fc.oneof(
+      { weight: 30, arbitrary: fc.constantFrom(...'abz09-ü'.split('')) },
+      { weight: 1, arbitrary: fc.constantFrom(...'._;,\'"* %；．\t\n\u0000\u200b'.split('')) },
+    );
+    const label = fc.string({ unit, minLength: 1, maxLength: 6 });
+    const candidate = fc
+      .tuple(
+        fc.constantFrom('https://', 'http://', 'HTTPS://', 'ftp://', 'https:/', ''),
+        fc.oneof(
+          fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => labels.join('.')),
+          fc.constantFrom(
+            'localhost',
+            'app.localhost',
+            '127.0.0.1',
+            '127.1',
+            '[::1]',
+            '[2001:DB8::1]',
+            '[::1',
+          ),
+        ),
+        fc.constantFrom('', ':443', ':80', ':8080', ':0', ':65536', ':', ':*', ':1;'),
+        fc.constantFrom('', '/', '//', '/x', '?', '#', ';sandbox', ' ', '\n', ',https://b.example'),
+      )
+      .map((parts) => parts.join(''));
+    let accepted = 0;
+    fc.assert(
+      fc.property(candidate, (value) => {
+        const parsed = parseEmbedOrigin(value);
+        if ('problem' in parsed) return;
+        accepted += 1;
+        expect(parsed.origin).toMatch(SOURCE);
+        expect(parseEmbedOrigin(parsed.origin)).toEqual(parsed);
+        expect(frameAncestorsDirective([parsed.origin], { loopback: false })).toBe(
+          `frame-ancestors ${parsed.origin}`,
+        );
+      }),
+      { numRuns: 3000 },
+    );
+    // The property is not vacuous: some of the candidates (about 2%) are origins.
+    expect(accepted).toBeGreaterThan(30);
   });
 });

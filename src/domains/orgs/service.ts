@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors.ts';
 import { newId, newSecret } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
 import type { Client, Organization } from '../../db/schema.ts';
-import { parseEmbedOrigin } from './embed-origins.ts';
+import { frameAncestorsDirective, parseEmbedOrigin, validEmbedOrigins } from './embed-origins.ts';
 import * as store from './store.ts';
 
 export type Mode = 'sandbox' | 'production';
@@ -91,7 +91,12 @@ export class OrgService {
   /** The origins allowed to frame the organization's hosted pages in one mode (empty until set). */
   async embedOrigins(owner: { organizationId: string; livemode: boolean }): Promise<string[]> {
     const row = await store.findEmbedOrigins(this.db, owner.organizationId, owner.livemode ? 1 : 0);
-    return row ? (JSON.parse(row.origins) as string[]) : [];
+    return row ? validEmbedOrigins(JSON.parse(row.origins) as string[]) : [];
+  }
+
+  /** The CSP `frame-ancestors` directive of the organization's hosted pages in one mode. */
+  async frameAncestors(owner: { organizationId: string; livemode: boolean }): Promise<string> {
+    return frameAncestorsDirective(await this.embedOrigins(owner), { loopback: !owner.livemode });
   }
 
   /**

@@ -6,25 +6,23 @@ import type { AppContext } from '../../context.ts';
 import { errorResponses } from '../../core/schemas.ts';
 import type { InformationField } from '../../domains/kyc/fields.ts';
 import { type PageLinkProblem, type PageView, pageCookieName } from '../../domains/kyc/service.ts';
+import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import { escapeHtml } from '../html.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
-
-/** Test mode may always be framed from loopback origins, for local development. */
-export const LOOPBACK_ANCESTORS = ['http://localhost:*', 'http://127.0.0.1:*'];
 
 /**
  * Who may frame a verification's page (CSP `frame-ancestors`): its organization's embed origins for
  * its mode (`PUT /api/v2/embed_origins`), plus loopback in test mode; nobody when that is empty.
  */
-async function frameAncestors(ctx: AppContext, verification: PageView['verification']): Promise<string[]> {
-  const livemode = verification.livemode === 1;
-  const origins = await ctx.orgs.embedOrigins({ organizationId: verification.organization_id, livemode });
-  const ancestors = livemode ? origins : [...LOOPBACK_ANCESTORS, ...origins];
-  return ancestors.length > 0 ? ancestors : ["'none'"];
+function frameAncestors(ctx: AppContext, verification: PageView['verification']): Promise<string> {
+  return ctx.orgs.frameAncestors({
+    organizationId: verification.organization_id,
+    livemode: verification.livemode === 1,
+  });
 }
 
 /** A page saying the link no longer works carries nothing to protect: any site may frame it. */
-const ANY_ANCESTOR = ['*'];
+const ANY_ANCESTOR = ANY_FRAME_ANCESTOR;
 
 const LABELS: Record<InformationField, string> = {
   first_name: 'First name',
@@ -50,7 +48,7 @@ const MESSAGES = {
   rejected: { title: 'We could not verify your identity', text: 'You can close this page.' },
 } as const;
 
-function securityHeaders(reply: FastifyReply, nonce: string, ancestors: string[]): void {
+function securityHeaders(reply: FastifyReply, nonce: string, frameAncestors: string): void {
   reply
     .header(
       'content-security-policy',
@@ -63,7 +61,7 @@ function securityHeaders(reply: FastifyReply, nonce: string, ancestors: string[]
         "connect-src 'self'",
         "form-action 'self'",
         "base-uri 'none'",
-        `frame-ancestors ${ancestors.join(' ')}`,
+        frameAncestors,
       ].join('; '),
     )
     // The link carries a credential: never leak it in a Referer, never cache the page.
