@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../src/cli/commands.ts';
 import { EVENT_TYPES } from '../../src/domains/events/catalog.ts';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
@@ -69,6 +70,30 @@ describe('subscriptions name known event types', () => {
     }
   });
 
+  it('the CLI refuses an unknown type the same way', async () => {
+    const run = (events: string) =>
+      runCommand(
+        t.ctx,
+        [
+          'webhook',
+          'create',
+          org.organization_id,
+          '--mode',
+          'sandbox',
+          '--url',
+          'https://hooks.example.com/c',
+          '--events',
+          events,
+        ],
+        () => {},
+      );
+    await expect(run('card.created,card.clossed')).rejects.toMatchObject({
+      code: 'invalid_event_type',
+      message: expect.stringContaining('"card.closed"'),
+    });
+    await expect(run('card.created, transfer.*')).resolves.not.toThrow();
+  });
+
   it('refuses an unknown type on update too, and changes nothing', async () => {
     const endpoint = (await create(['card.created'])).json();
     const res = await t.call('PATCH', `/api/v1/webhook_endpoints/${endpoint.id}`, {
@@ -106,6 +131,22 @@ describe('test events', () => {
       );
       expect(event.type).toBe('webhook_endpoint.test');
     }
+  });
+
+  it('refuses a test event to a destination the rules no longer allow', async () => {
+    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
+    const endpoint = (
+      await t.call('POST', '/api/v1/webhook_endpoints', {
+        token: org.sandbox.api_key,
+        body: { url: 'http://127.0.0.1:9/x', enabled_events: ['*'] },
+      })
+    ).json();
+    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: false };
+    const res = await t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/test`, {
+      token: org.sandbox.api_key,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.field_errors.url).toMatch(/loopback/);
   });
 
   it('sandbox sends any known type, and refuses unknown ones with the closest', async () => {

@@ -369,6 +369,9 @@ export class EventService {
   ): Promise<{ object: 'webhook_test'; event_id: string; delivery_id: string }> {
     const endpoint = await this.endpoint(owner, id);
     if (endpoint.status !== 'active') throw endpointDisabled(id);
+    // The destination as the rules stand now (they may have tightened since it was registered);
+    // the delivery checks the resolved address again.
+    this.checkUrl(owner, endpoint.url);
     const eventType = type ?? TEST_EVENT_TYPE;
     if (owner.livemode && eventType !== TEST_EVENT_TYPE) {
       throw invalidRequest(`A production test event has only the type ${TEST_EVENT_TYPE}.`, {
