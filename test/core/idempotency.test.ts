@@ -151,7 +151,7 @@ describe('Idempotency-Key on POST', () => {
     const create = () =>
       t.call('POST', '/api/v1/webhook_endpoints', {
         token: org.sandbox.api_key,
-        body: { url: 'http://localhost:9/hook', enabled_events: ['*'] },
+        body: { url: 'https://hooks.example.com/hook', enabled_events: ['*'] },
         headers: { 'idempotency-key': 'v1-endpoint' },
       });
     const first = await create();

@@ -25,6 +25,8 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
     // vitest sets BASE_URL=/ for its own use; the worker needs a real one.
     BASE_URL: 'http://purser.test',
+    // The receivers listen on 127.0.0.1: a private destination, allowed here explicitly.
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
   });
   ctx = await createContext(loadConfig(env));
   receiver = await Receiver.start();

@@ -10,7 +10,8 @@ describe('waking workers in other processes', () => {
     'on PostgreSQL a worker polling once a minute still delivers at once: NOTIFY on commit wakes it',
     async () => {
       const key = testEncryptionKey();
-      const t = await startTestApp({ ENCRYPTION_KEY: key });
+      // The receiver listens on 127.0.0.1: a private destination, allowed here explicitly.
+      const t = await startTestApp({ ENCRYPTION_KEY: key, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true' });
       const receiver = await Receiver.start();
       // Another "process": its own context, pool and LISTEN connection on the same database.
       const other = await createContext(
@@ -18,6 +19,7 @@ describe('waking workers in other processes', () => {
           DATABASE_URL: t.ctx.config.databaseUrl,
           ENCRYPTION_KEY: key,
           WEBHOOK_POLL_INTERVAL_MS: '60000',
+          WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
         }),
       );
       const worker = new Worker(other, { info: () => {}, error: () => {} });

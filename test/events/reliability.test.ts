@@ -15,6 +15,8 @@ beforeAll(async () => {
     ENCRYPTION_KEY: testEncryptionKey(),
     WEBHOOK_RETRY_JITTER_PERCENT: '0',
     WEBHOOK_LEASE_MS: '30000',
+    // The receivers listen on 127.0.0.1: a private destination, allowed here explicitly.
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
   });
   org = await t.createOrg();
   receiver = await Receiver.start();
@@ -87,6 +89,12 @@ describe('auto-disable after 7 days of total failure', () => {
     expect(mail).toHaveLength(1);
     expect(mail[0]).toMatchObject({ recipient: 'billing@acme.test', organization_id: org.organization_id });
     expect(mail[0]!.subject).toContain('disabled');
+    // And the operator sees a warning in the app's log, naming the endpoint but not its URL.
+    const warning = t.logs.lines
+      .map((l) => JSON.parse(l))
+      .find((l) => l.endpoint_id === endpoint.id && l.level === 40);
+    expect(warning?.msg).toBe('webhook endpoint disabled after repeated failures');
+    expect(JSON.stringify(warning)).not.toContain('127.0.0.1');
 
     // Disabled: nothing new is owed to it, and test/resend are refused.
     const seen = receiver.received.length;

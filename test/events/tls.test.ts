@@ -63,6 +63,8 @@ beforeAll(async () => {
     DATABASE_URL: database.url,
     ENCRYPTION_KEY: testEncryptionKey(),
     BASE_URL: 'http://purser.test',
+    // The receivers listen on 127.0.0.1: a private destination, allowed here explicitly.
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
     LOG_LEVEL: 'warn',
     WEBHOOK_POLL_INTERVAL_MS: '50',
   });

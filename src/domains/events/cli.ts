@@ -64,7 +64,9 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
       ownerOf(required(positionals[0], 'ORG_ID'), values.mode),
       {
         url: required(values.url, 'url'),
-        enabled_events: required(values.events, 'events').split(','),
+        enabled_events: required(values.events, 'events')
+          .split(',')
+          .map((type) => type.trim()),
         description: values.description,
       },
     );

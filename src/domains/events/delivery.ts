@@ -5,7 +5,7 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable } from '../../db/schema.ts';
-import type { WebhookConfig } from './config.ts';
+import { destinationPolicy, type WebhookConfig } from './config.ts';
 import { postWebhook, type SendResult } from './sender.ts';
 import {
   ATTEMPT_HEADER,
@@ -38,6 +38,7 @@ export class DeliveryRunner {
     private readonly config: WebhookConfig,
     private readonly aead: Sealer,
     private readonly onDisabled: (endpointId: string) => Promise<void>,
+    private readonly onRefused: (delivery: ClaimedDelivery, reason: string) => void = () => {},
   ) {}
 
   /** Attempts allowed per delivery: the first plus one per retry of the schedule (spec §8: 5). */
@@ -89,10 +90,11 @@ export class DeliveryRunner {
     const started = performance.now();
     try {
       const url = new URL(delivery.url!);
-      const destination = await resolveDestination(url, {
-        livemode: delivery.livemode === 1,
-        allowPrivate: this.config.allowPrivateDestinations,
-      });
+      const destination = await resolveDestination(
+        url,
+        destinationPolicy(this.config, delivery.livemode === 1),
+        this.config.resolveHost,
+      );
       const body = envelopeJson({
         id: delivery.event_id,
         type: delivery.event_type,
@@ -109,6 +111,7 @@ export class DeliveryRunner {
       };
       return await postWebhook(url, destination, headers, body, this.config.timeoutMs);
     } catch (error) {
+      if (error instanceof DestinationRefused) this.onRefused(delivery, error.message);
       const message =
         error instanceof DestinationRefused
           ? `destination refused: ${error.message}`

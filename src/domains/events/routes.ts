@@ -18,7 +18,8 @@ const Event = Type.Object({
 const Subscriptions = Type.Array(Type.String({ maxLength: 100 }), {
   minItems: 1,
   maxItems: 100,
-  description: 'Exact event types, `*` for every type, or prefixes such as `card.*`.',
+  description:
+    'Known event types, `*` for every type, or prefixes of known families such as `card.*`; an unknown name is `invalid_event_type`.',
 });
 
 const WebhookEndpoint = Type.Object({
@@ -64,7 +65,8 @@ const WebhookDelivery = Type.Object({
       succeeded: Type.Boolean(),
       error: Type.Union([Type.String(), Type.Null()]),
       response_excerpt: Type.Union([Type.String(), Type.Null()], {
-        description: 'First 1 KB of the answer.',
+        description:
+          'First 1 KB of the answer; always null for a private (loopback, private or link-local) destination.',
       }),
     }),
   ),
@@ -94,6 +96,8 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   app.decorateRequest('apiKey', null);
+  // Refused destinations and disabled endpoints are warnings an operator should see in the app's log.
+  ctx.events.useLog(app.log);
   // roll_secret and test take no (or an optional) body: an empty one sent as application/json is
   // no body, not malformed JSON.
   app.addHook('onRequest', async (request) => {
@@ -283,7 +287,11 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           Type.Object(
             {
               type: Type.Optional(
-                Type.String({ maxLength: 100, description: 'Default `webhook_endpoint.test`.' }),
+                Type.String({
+                  maxLength: 100,
+                  description:
+                    'Default `webhook_endpoint.test`, the only type allowed in production; sandbox accepts any known type.',
+                }),
               ),
             },
             { additionalProperties: false },

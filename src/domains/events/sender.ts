@@ -7,7 +7,7 @@ import type { ResolvedDestination } from './ssrf.ts';
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 export type SendResult =
-  | { ok: boolean; statusCode: number; excerpt: string; durationMs: number; error: null }
+  | { ok: boolean; statusCode: number; excerpt: string | null; durationMs: number; error: null }
   | { ok: false; statusCode: null; excerpt: null; durationMs: number; error: string };
 
 // Keep-alive pools: a receiver taking thousands of deliveries is not paying a handshake for each.
@@ -19,7 +19,9 @@ const agents = {
 /**
  * POSTs the body to the URL, connecting to the address the SSRF guard checked (never resolving the
  * name again), without following redirects. Any 2xx is success; another status, a network error or
- * no complete answer within `timeoutMs` is a failure.
+ * no complete answer within `timeoutMs` is a failure. The answer's first bytes are kept for the
+ * delivery log only from a public address: from a private one (allowed in sandbox for local
+ * development) they would let a sandbox user read the operator's internal services.
  */
 export function postWebhook(
   url: URL,
@@ -36,6 +38,7 @@ export function postWebhook(
     else callback(null, destination.address, destination.family);
   };
   const secure = url.protocol === 'https:';
+  const keepBody = destination.kind === 'public';
   const payload = Buffer.from(body, 'utf8');
 
   return new Promise((resolve) => {
@@ -70,7 +73,7 @@ export function postWebhook(
           finish({
             ok: statusCode >= 200 && statusCode < 300,
             statusCode,
-            excerpt: Buffer.concat(chunks).toString('utf8'),
+            excerpt: keepBody ? Buffer.concat(chunks).toString('utf8') : null,
             durationMs: elapsed(),
             error: null,
           });

@@ -7,7 +7,8 @@ import { newId, newSecret } from '../../core/ids.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
-import type { WebhookConfig } from './config.ts';
+import { closestKnown, isKnownEventType, isKnownSubscription, TEST_EVENT_TYPE } from './catalog.ts';
+import { destinationPolicy, type WebhookConfig } from './config.ts';
 import { DeliveryRunner } from './delivery.ts';
 import { isEventType, isSubscription, matchesSubscription } from './matching.ts';
 import { envelopeJson } from './signing.ts';
@@ -94,6 +95,16 @@ export interface TailedEvent {
   position: store.Position;
 }
 
+/** Where the domain reports what an operator should look at (pino's API; the app's logger when serving). */
+export interface EventLog {
+  warn(fields: object, message: string): void;
+}
+
+const stderrLog: EventLog = {
+  warn: (fields, message) =>
+    process.stderr.write(`${JSON.stringify({ level: 'warn', msg: message, ...fields })}\n`),
+};
+
 export interface EndpointInput {
   url?: string;
   enabled_events?: string[];
@@ -101,7 +112,7 @@ export interface EndpointInput {
   status?: 'active' | 'disabled';
 }
 
-export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
+export { TEST_EVENT_TYPE } from './catalog.ts';
 /** The PostgreSQL NOTIFY channel that announces new deliveries. */
 export const DELIVERIES_CHANNEL = 'purser_webhook_deliveries';
 const DEFAULT_LIMIT = 10;
@@ -117,6 +128,7 @@ const livemodeInt = (owner: Owner) => (owner.livemode ? 1 : 0);
 export class EventService {
   readonly deliveries: DeliveryRunner;
   private readonly emitListeners = new Set<() => void>();
+  private log: EventLog = stderrLog;
 
   constructor(
     private readonly db: Db,
@@ -126,9 +138,29 @@ export class EventService {
     private readonly aead: Sealer,
     private readonly deps: { orgs: OrgService; notifications: NotificationService },
   ) {
-    this.deliveries = new DeliveryRunner(db, dialect, clock, config, aead, (endpointId) =>
-      this.notifyDisabled(endpointId),
+    this.deliveries = new DeliveryRunner(
+      db,
+      dialect,
+      clock,
+      config,
+      aead,
+      (endpointId) => this.notifyDisabled(endpointId),
+      (delivery, reason) =>
+        this.log.warn(
+          {
+            delivery_id: delivery.id,
+            endpoint_id: delivery.endpoint_id,
+            livemode: delivery.livemode === 1,
+            reason,
+          },
+          'webhook destination refused at delivery',
+        ),
     );
+  }
+
+  /** Sends this domain's warnings to the app's logger (pino) instead of stderr. */
+  useLog(log: EventLog): void {
+    this.log = log;
   }
 
   /** Writes the event (and its owed deliveries) in the caller's transaction: the transactional outbox. */
@@ -175,6 +207,7 @@ export class EventService {
   // ---- events API ----
 
   async getEvent(owner: Owner, id: string): Promise<EventEnvelope> {
+    requireId('evt', id, 'event');
     const row = await store.findEvent(this.db, owner, id);
     if (!row) throw notFound(`No event ${id}.`);
     return envelope(row);
@@ -324,7 +357,11 @@ export class EventService {
     return { ...endpointView(await this.endpoint(owner, id)), secret };
   }
 
-  /** A test event for one endpoint only, whatever it subscribes to; delivered and signed like any other. */
+  /**
+   * A test event for one endpoint only, whatever it subscribes to; delivered and signed like any
+   * other. In production it carries only the test type, so a receiver cannot be made to act on what
+   * looks like a real `card.created`; sandbox may send any known type to exercise a receiver.
+   */
   async sendTestEvent(
     owner: Owner,
     id: string,
@@ -332,11 +369,25 @@ export class EventService {
   ): Promise<{ object: 'webhook_test'; event_id: string; delivery_id: string }> {
     const endpoint = await this.endpoint(owner, id);
     if (endpoint.status !== 'active') throw endpointDisabled(id);
+    // The destination as the rules stand now (they may have tightened since it was registered);
+    // the delivery checks the resolved address again.
+    this.checkUrl(owner, endpoint.url);
     const eventType = type ?? TEST_EVENT_TYPE;
-    if (!isEventType(eventType)) {
-      throw invalidRequest('type is not an event type.', {
-        type: 'must be an event type such as card.created',
+    if (owner.livemode && eventType !== TEST_EVENT_TYPE) {
+      throw invalidRequest(`A production test event has only the type ${TEST_EVENT_TYPE}.`, {
+        type: `must be ${TEST_EVENT_TYPE} in production (any event type in sandbox)`,
       });
+    }
+    if (!isKnownEventType(eventType)) {
+      const closest = closestKnown(eventType);
+      throw new ApiError(
+        400,
+        'invalid_event_type',
+        `type "${eventType}" is not a known event type; did you mean "${closest}"?`,
+        {
+          fieldErrors: { type: `is not a known event type; closest: ${closest}` },
+        },
+      );
     }
     const eventId = newId('evt');
     const now = this.clock.now();
@@ -382,9 +433,13 @@ export class EventService {
     filter: { endpointId?: string; eventId?: string },
     query: { limit?: number; starting_after?: string },
   ): Promise<ListPage<WebhookDeliveryView>> {
-    if (filter.endpointId) await this.endpoint(owner, filter.endpointId);
-    if (filter.eventId && !(await store.findEvent(this.db, owner, filter.eventId))) {
-      throw notFound(`No event ${filter.eventId}.`);
+    // An empty or malformed id names nothing: never "no filter", which would list every delivery.
+    if (filter.endpointId === undefined && filter.eventId === undefined) throw notFound('No deliveries.');
+    if (filter.endpointId !== undefined) await this.endpoint(owner, filter.endpointId);
+    if (filter.eventId !== undefined) {
+      requireId('evt', filter.eventId, 'event');
+      if (!(await store.findEvent(this.db, owner, filter.eventId)))
+        throw notFound(`No event ${filter.eventId}.`);
     }
     const limit = query.limit ?? DEFAULT_LIMIT;
     let position: store.Position | null = null;
@@ -445,6 +500,7 @@ export class EventService {
   }
 
   private async endpoint(owner: Owner, id: string): Promise<store.EndpointRow> {
+    requireId('wh', id, 'webhook endpoint');
     const row = await store.findEndpoint(this.db, owner, id);
     if (!row) throw notFound(`No webhook endpoint ${id}.`);
     return row;
@@ -454,11 +510,20 @@ export class EventService {
     if (url === undefined || url === '') throw invalidRequest('url is required.', { url: 'is required' });
     if (url.length > 2048)
       throw invalidRequest('url is too long.', { url: 'must be at most 2048 characters' });
-    const problem = urlProblem(url, {
-      livemode: owner.livemode,
-      allowPrivate: this.config.allowPrivateDestinations,
-    });
-    if (problem) throw invalidRequest(`url ${problem}.`, { url: problem });
+    const problem = urlProblem(url, destinationPolicy(this.config, owner.livemode));
+    if (problem) {
+      // The host only: a refused URL may carry credentials in its user info or query.
+      this.log.warn(
+        {
+          organization_id: owner.organizationId,
+          livemode: owner.livemode,
+          host: hostOf(url),
+          reason: problem,
+        },
+        'webhook destination refused',
+      );
+      throw invalidRequest(`url ${problem}.`, { url: problem });
+    }
     return new URL(url).toString();
   }
 
@@ -515,6 +580,14 @@ export class EventService {
     if (!endpoint) return;
     const organization = await this.deps.orgs.getOrganization(endpoint.organization_id);
     const days = Math.round(this.config.disableAfterMs / DAY);
+    this.log.warn(
+      {
+        endpoint_id: endpoint.id,
+        organization_id: endpoint.organization_id,
+        livemode: endpoint.livemode === 1,
+      },
+      'webhook endpoint disabled after repeated failures',
+    );
     await this.deps.notifications.sendEmail(
       { organizationId: endpoint.organization_id, livemode: endpoint.livemode === 1 },
       {
@@ -535,6 +608,11 @@ export class EventService {
   }
 }
 
+/** A path id that is empty, malformed or of another kind names nothing here: 404, like an unknown one. */
+function requireId(prefix: string, id: string, what: string): void {
+  if (!new RegExp(`^${prefix}_[0-9A-Za-z]{1,60}$`).test(id)) throw notFound(`No ${what} ${id}.`);
+}
+
 function endpointDisabled(id: string): ApiError {
   return new ApiError(409, 'endpoint_disabled', `Webhook endpoint ${id} is disabled; re-enable it first.`);
 }
@@ -551,7 +629,27 @@ function checkSubscriptions(events: string[] | undefined): string[] {
       enabled_events: `"${bad}" is not an event type, "*" or a prefix like "card.*"`,
     });
   }
+  // A misspelt name would be accepted and then never match: refuse what the catalog does not know.
+  const unknown = events.find((e) => !isKnownSubscription(e));
+  if (unknown) {
+    const closest = closestKnown(unknown);
+    throw new ApiError(
+      400,
+      'invalid_event_type',
+      `enabled_events: "${unknown}" is not a known event type; did you mean "${closest}"?`,
+      { fieldErrors: { enabled_events: `"${unknown}" is not a known event type; closest: ${closest}` } },
+    );
+  }
   return [...new Set(events)];
+}
+
+/** The host of a URL for a log line, without user info, path or query. */
+function hostOf(raw: string): string | null {
+  try {
+    return new URL(raw).host;
+  } catch {
+    return null;
+  }
 }
 
 /** `type` filters (exact names, `*`, prefixes like `card.*`; comma lists allowed) as a store filter. */
