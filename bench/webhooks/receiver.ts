@@ -1,6 +1,6 @@
 /**
  * The bench's receiver, in its own process so it does not share the sender's event loop: answers
- * 200 to every POST and reports `<event id> <arrival ms>` lines to its parent on demand.
+ * 200 to every POST and reports `<event id> <acknowledged ms>` lines to its parent on demand.
  */
 import http from 'node:http';
 
@@ -9,10 +9,11 @@ const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const at = performance.timeOrigin + performance.now();
     const id = req.headers['service-event-id'];
-    arrivals.push(`${id} ${at.toFixed(3)}`);
-    res.writeHead(200).end();
+    // Counted once acknowledged: the 200 is written.
+    res.writeHead(200).end(() => {
+      arrivals.push(`${id} ${(performance.timeOrigin + performance.now()).toFixed(3)}`);
+    });
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -85,6 +85,8 @@ const config = loadConfig({
   DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
   ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
   LOG_LEVEL: 'warn',
+  // The receiver is on loopback, which deliveries refuse unless the operator allows it.
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
 });
 const ctx = await createContext(config);
 const org = await ctx.orgs.createOrganization({ name: 'Bench', billingEmail: 'bench@example.test' });
@@ -102,6 +104,7 @@ async function startWorker(): Promise<void> {
       DATABASE_URL: config.databaseUrl,
       ENCRYPTION_KEY: config.encryptionKey!,
       LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
     },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });

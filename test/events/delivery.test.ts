@@ -194,4 +194,38 @@ describe('webhook delivery', () => {
     expect(receiver.received.length).toBe(start);
     await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
+
+  it('owes each event to the endpoints matching it when it is emitted, as they change between emits', async () => {
+    const first = await createEndpoint({ url: receiver.url, enabled_events: ['card.*'] });
+    let second: typeof first | undefined;
+    /** Which endpoints the event went to, told apart by the secret that signed each request. */
+    const owedTo = async (type: string) => {
+      const { id } = await emit(type);
+      const start = receiver.received.length;
+      await worker.runOnce();
+      return receiver.received
+        .slice(start)
+        .filter((r) => JSON.parse(r.body).id === id)
+        .map((r) => {
+          const signature = String(r.headers['service-signature']);
+          const t0 = Number(/^t=(\d+),/.exec(signature)![1]);
+          const signedBy = (e: typeof first) =>
+            expectedSignatures(e.secret, r.body, t0).current === signature;
+          return signedBy(first) ? 'first' : second && signedBy(second) ? 'second' : 'unknown';
+        })
+        .sort();
+    };
+    expect(await owedTo('card.created')).toEqual(['first']);
+    second = await createEndpoint({ url: receiver.url, enabled_events: ['*'] });
+    expect(await owedTo('card.created')).toEqual(['first', 'second']);
+    expect(await owedTo('balance.low')).toEqual(['second']);
+    const disabled = await t.call('PATCH', `/api/v1/webhook_endpoints/${first.id}`, {
+      token: key(),
+      body: { status: 'disabled' },
+    });
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    expect(await owedTo('card.created')).toEqual(['second']);
+    for (const { id } of [first, second])
+      await t.call('DELETE', `/api/v1/webhook_endpoints/${id}`, { token: key() });
+  });
 });
