@@ -6,7 +6,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { Principal } from '../auth/service.ts';
 import type { KycConfig } from './config.ts';
-import { checkFaceScan } from './face.ts';
+import { FaceScanGate } from './face.ts';
 import {
   INFORMATION_FIELDS,
   type Information,
@@ -126,6 +126,9 @@ const DOCUMENT_RESET: KycVerificationChanges = {
 };
 
 export class KycService {
+  /** The hosted page's face-scan check (per-session budget, frames decoded on the reader's threads). */
+  private readonly faceScan: FaceScanGate;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -138,7 +141,9 @@ export class KycService {
       reviewer: KycReviewer;
       reader: DocumentReader;
     },
-  ) {}
+  ) {
+    this.faceScan = new FaceScanGate(deps.reader, config.kyc, clock);
+  }
 
   // ---- platform API -------------------------------------------------------------------------
 
@@ -183,6 +188,7 @@ export class KycService {
       documentType: input.document_type,
       issuingCountry: input.issuing_country,
       now: new Date(this.clock.now()),
+      limits: this.config.kyc.documentLimits,
     });
     if (!read.ok) {
       if (read.code === 'unsupported_image')
@@ -420,8 +426,8 @@ export class KycService {
       throw invalidRequest('Some fields were not asked for.', fieldErrors);
     // The scan is checked before anything is saved, so a failed scan leaves the page as it was.
     if (view.faceScan) {
-      const problem = checkFaceScan((input.frames ?? []).map(decodeBase64Image));
-      if (problem) throw new ApiError(422, 'face_scan_failed', problem);
+      await this.faceScan.throttle(row.id);
+      await this.faceScan.check((input.frames ?? []).map(decodeBase64Image));
     }
 
     if (row.status === 'needs_information') {

@@ -62,7 +62,7 @@ describe('the document reader on worker threads', () => {
       const [input] = await samples();
       // One read runs, one waits, the third finds the queue full.
       const [first, second, third] = [pool.read(input!), pool.read(input!), pool.read(input!)];
-      await expect(third).rejects.toThrow(/busy: 1 reads are waiting/);
+      await expect(third).rejects.toThrow(/busy: 1 tasks are waiting/);
       expect((await first).ok).toBe(true);
       expect((await second).ok).toBe(true);
     } finally {
