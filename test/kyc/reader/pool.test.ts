@@ -45,7 +45,8 @@ describe('the document reader on worker threads', () => {
     } finally {
       await pool.close();
     }
-  });
+    // Six full reads (a passport's OCR twice): slow on a busy machine.
+  }, 120_000);
 
   it('ends a read that outlives the timeout by ending its thread, and fails it', async () => {
     // No read can finish in 1 ms, so each is cut short: only possible off this thread.
