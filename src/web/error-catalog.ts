@@ -124,6 +124,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Hosted verification page: the face scan frames were missing, blank or not from a live camera.',
   },
   {
+    code: 'image_too_large',
+    status: 422,
+    when: 'KYC upload or face scan: the image is larger (in bytes, or in pixels as its header declares) than the service decodes; send a smaller photo.',
+  },
+  {
     code: 'session_expired',
     status: 401,
     when: 'Hosted verification page: the page was opened too long ago or from an older link; reopen the newest iframe_url.',

@@ -1,4 +1,7 @@
 import { ConfigError, type Env, integer } from '../../core/env.ts';
+import type { RateLimitRule } from '../../core/rate-limit.ts';
+import { FRAME_LIMITS } from './reader/face.ts';
+import { DOCUMENT_LIMITS, type ImageLimits } from './reader/header.ts';
 
 /** Identity-verification settings (`KYC_*`); docs/kyc.md lists them. */
 export interface KycConfig {
@@ -16,6 +19,12 @@ export interface KycConfig {
   readerTimeoutMs: number;
   /** Reads that may wait for a thread; more fail at once (502 verification_error). */
   readerQueue: number;
+  /** Document photos over these are refused from their header (422 image_too_large), never decoded. */
+  documentLimits: ImageLimits;
+  /** Face-scan frames over these are refused from their header (422 image_too_large), never decoded. */
+  frameLimits: ImageLimits;
+  /** Hosted-page submits that check a face scan, per page session (429 rate_limited beyond). */
+  faceScanRateLimit: RateLimitRule;
   /** The identity-review provider's endpoint (HttpReviewer); null keeps review in the manual queue. */
   reviewUrl: string | null;
   /** Bearer the provider expects from us. */
@@ -59,6 +68,25 @@ export function loadKycConfig(env: Env): KycConfig {
     readerThreads: integer(env, 'KYC_READER_THREADS', 1, 0, 16),
     readerTimeoutMs: integer(env, 'KYC_READER_TIMEOUT_MS', 30_000, 1, 300_000),
     readerQueue: integer(env, 'KYC_READER_QUEUE', 32, 0, 10_000),
+    // The decoders refuse more than DOCUMENT_LIMITS.maxPixels whatever the setting: it can only go down.
+    documentLimits: {
+      maxPixels: integer(
+        env,
+        'KYC_IMAGE_MAX_PIXELS',
+        DOCUMENT_LIMITS.maxPixels,
+        10_000,
+        DOCUMENT_LIMITS.maxPixels,
+      ),
+      maxBytes: integer(env, 'KYC_IMAGE_MAX_BYTES', DOCUMENT_LIMITS.maxBytes, 10_000, 100 * 1024 * 1024),
+    },
+    frameLimits: {
+      maxPixels: integer(env, 'KYC_FRAME_MAX_PIXELS', FRAME_LIMITS.maxPixels, 160 * 120, 4096 * 4096),
+      maxBytes: integer(env, 'KYC_FRAME_MAX_BYTES', FRAME_LIMITS.maxBytes, 10_000, 1_500_000),
+    },
+    faceScanRateLimit: {
+      max: integer(env, 'KYC_FACE_SCAN_RATE_LIMIT', 6, 1),
+      windowSeconds: integer(env, 'KYC_FACE_SCAN_RATE_WINDOW_SECONDS', 60, 1, 86_400),
+    },
     reviewerToken,
   };
 }

@@ -8,7 +8,7 @@ import type { Principal } from '../auth/service.ts';
 import type { KycConfig } from './config.ts';
 import { documentIdentity, IdentifierDigests } from './digests.ts';
 import { backMismatches } from './document-match.ts';
-import { checkFaceScan } from './face.ts';
+import { FaceScanGate } from './face.ts';
 import {
   INFORMATION_FIELDS,
   type Information,
@@ -206,6 +206,8 @@ export interface ApprovedIdentity {
 export class KycService {
   private readonly digests: IdentifierDigests;
   private readonly approvalListeners: ApprovalListener[] = [];
+  /** The hosted page's face-scan check (per-session budget, frames decoded on the reader's threads). */
+  private readonly faceScan: FaceScanGate;
 
   constructor(
     private readonly db: Db,
@@ -221,6 +223,7 @@ export class KycService {
     },
   ) {
     this.digests = new IdentifierDigests(deps.sealer);
+    this.faceScan = new FaceScanGate(deps.reader, config.kyc, clock);
   }
 
   /** Runs `listener` in every transaction that moves a verification into `approved`. */
@@ -293,6 +296,7 @@ export class KycService {
       documentType: input.document_type,
       issuingCountry: input.issuing_country,
       now: new Date(this.clock.now()),
+      limits: this.config.kyc.documentLimits,
     });
     if (!read.ok) {
       if (read.code === 'unsupported_image')
@@ -576,8 +580,8 @@ export class KycService {
       throw invalidRequest('Some fields were not asked for.', fieldErrors);
     // The scan is checked before anything is saved, so a failed scan leaves the page as it was.
     if (view.faceScan) {
-      const problem = checkFaceScan((input.frames ?? []).map(decodeBase64Image));
-      if (problem) throw new ApiError(422, 'face_scan_failed', problem);
+      await this.faceScan.throttle(row.id);
+      await this.faceScan.check((input.frames ?? []).map(decodeBase64Image));
     }
 
     if (row.status === 'needs_information') {

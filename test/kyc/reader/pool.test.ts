@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkFaceScan, FRAME_LIMITS } from '../../../src/domains/kyc/reader/face.ts';
 import { closeReader, type ReadDocumentInput, readDocument } from '../../../src/domains/kyc/reader/index.ts';
 import { documentReader } from '../../../src/domains/kyc/reader/pool.ts';
 import {
@@ -7,8 +8,11 @@ import {
   SAMPLE_PASSPORT,
   SAMPLE_US_LICENCE,
 } from '../../../src/domains/kyc/testdocs/index.ts';
+import { cameraFrames } from '../api/helpers.ts';
+import { jpegDeclaring } from '../images.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
+const frames = (count = 3) => cameraFrames(count).map((b64) => Buffer.from(b64, 'base64'));
 
 afterAll(async () => {
   await closeReader();
@@ -41,7 +45,8 @@ describe('the document reader on worker threads', () => {
     } finally {
       await pool.close();
     }
-  });
+    // Six full reads (a passport's OCR twice): slow on a busy machine.
+  }, 120_000);
 
   it('ends a read that outlives the timeout by ending its thread, and fails it', async () => {
     // No read can finish in 1 ms, so each is cut short: only possible off this thread.
@@ -62,7 +67,7 @@ describe('the document reader on worker threads', () => {
       const [input] = await samples();
       // One read runs, one waits, the third finds the queue full.
       const [first, second, third] = [pool.read(input!), pool.read(input!), pool.read(input!)];
-      await expect(third).rejects.toThrow(/busy: 1 reads are waiting/);
+      await expect(third).rejects.toThrow(/busy: 1 tasks are waiting/);
       expect((await first).ok).toBe(true);
       expect((await second).ok).toBe(true);
     } finally {
@@ -75,5 +80,65 @@ describe('the document reader on worker threads', () => {
     await pool.close();
     const [input] = await samples();
     await expect(pool.read(input!)).rejects.toThrow(/closed/);
+  });
+
+  it('checks face-scan frames on a thread, answering exactly what checking here answers', async () => {
+    const pool = documentReader({ threads: 2, timeoutMs: 60_000, queue: 8 });
+    try {
+      const [a] = frames(1);
+      const scans = [frames(), [a!, a!, a!], frames(2), [a!, Buffer.from('nope'), a!]];
+      const pooled = await Promise.all(scans.map((scan) => pool.checkFaceScan(scan, FRAME_LIMITS)));
+      expect(pooled).toEqual(scans.map((scan) => checkFaceScan(scan, FRAME_LIMITS)));
+      expect(pooled.map((p) => p?.code ?? null)).toEqual([
+        null,
+        'face_scan_failed',
+        'face_scan_failed',
+        'face_scan_failed',
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('face scans and document reads share the one bounded queue', async () => {
+    const pool = documentReader({ threads: 1, timeoutMs: 60_000, queue: 1 });
+    try {
+      const [input] = await samples();
+      // A read runs, a face scan waits, then the queue is full for either kind.
+      const running = pool.read(input!);
+      const waiting = pool.checkFaceScan(frames(), FRAME_LIMITS);
+      await expect(pool.checkFaceScan(frames(), FRAME_LIMITS)).rejects.toThrow(/busy: 1 tasks are waiting/);
+      await expect(pool.read(input!)).rejects.toThrow(/busy/);
+      expect((await running).ok).toBe(true);
+      expect(await waiting).toBeNull();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses by header on the calling thread, without a thread or a queue place', async () => {
+    // No queue at all, and the only thread busy: anything that reached the queue would fail as busy.
+    const pool = documentReader({ threads: 1, timeoutMs: 60_000, queue: 0 });
+    try {
+      const [input] = await samples();
+      const running = pool.read(input!);
+      const huge = jpegDeclaring(30_000, 30_000);
+      expect(await pool.checkFaceScan([huge, huge, huge], FRAME_LIMITS)).toEqual({
+        code: 'image_too_large',
+        reason: expect.any(String),
+      });
+      expect(await pool.read({ ...input!, image: huge, mimeType: 'image/jpeg' })).toMatchObject({
+        ok: false,
+        code: 'image_too_large',
+      });
+      expect(await pool.read({ ...input!, mimeType: 'image/gif' })).toMatchObject({
+        ok: false,
+        code: 'unsupported_image',
+      });
+      await expect(pool.checkFaceScan(frames(), FRAME_LIMITS)).rejects.toThrow(/busy/);
+      expect((await running).ok).toBe(true);
+    } finally {
+      await pool.close();
+    }
   });
 });

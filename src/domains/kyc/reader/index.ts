@@ -10,6 +10,7 @@ import { readPdf417 } from './barcode.ts';
 import { toAlpha2 } from './countries.ts';
 import { ADULT_AGE, ageAt, isExpired } from './dates.ts';
 import { readFront } from './front.ts';
+import { checkImageHeader, DOCUMENT_LIMITS } from './header.ts';
 import {
   applyOrientation,
   decodeImage,
@@ -38,6 +39,7 @@ export type { AamvaFields, AamvaRecord, AamvaSubfile } from './aamva.ts';
 export { AamvaParseError, aamvaFields, normalisePostalCode, parseAamva, parseAamvaDate } from './aamva.ts';
 export { toAlpha2 } from './countries.ts';
 export { type FrontFields, parseFrontText, parsePrintedDate } from './front.ts';
+export { checkImageHeader, DOCUMENT_LIMITS } from './header.ts';
 export { MSG as READER_MESSAGES } from './messages.ts';
 export type { MrzData, MrzOutcome } from './mrz.ts';
 export { interpretMrzLines } from './mrz.ts';
@@ -60,8 +62,12 @@ export async function closeReader(): Promise<void> {
   await closeOcr();
 }
 
-/** Reads one side of an identity document. Never throws for bad input; see ReadResult. */
-export async function readDocument(input: ReadDocumentInput): Promise<ReadResult> {
+/**
+ * What can be refused from the declared type, the length and the header alone, without decoding:
+ * not a JPEG or PNG, empty, no readable size, or over the limits. Null when the image is worth
+ * decoding. Cheap: the reader pool runs it on the calling thread before queueing a read.
+ */
+export function refuseBeforeDecoding(input: ReadDocumentInput): ReadFailure | null {
   const mime = String(input.mimeType ?? '')
     .toLowerCase()
     .split(';')[0]!
@@ -69,8 +75,18 @@ export async function readDocument(input: ReadDocumentInput): Promise<ReadResult
   if (!SUPPORTED_MIME.has(mime)) return fail('unsupported_image', MSG.unsupportedImage);
   if (!Buffer.isBuffer(input.image) || input.image.length === 0)
     return fail('document_unreadable', MSG.undecodable);
-  const sniffed = sniffFormat(input.image);
-  if (sniffed === 'other_image') return fail('unsupported_image', MSG.unsupportedImage);
+  if (sniffFormat(input.image) === 'other_image') return fail('unsupported_image', MSG.unsupportedImage);
+  const verdict = checkImageHeader(input.image, input.limits ?? DOCUMENT_LIMITS);
+  if (verdict.ok) return null;
+  return verdict.problem === 'too_large'
+    ? fail('image_too_large', MSG.tooLarge)
+    : fail('document_unreadable', MSG.undecodable);
+}
+
+/** Reads one side of an identity document. Never throws for bad input; see ReadResult. */
+export async function readDocument(input: ReadDocumentInput): Promise<ReadResult> {
+  const refused = refuseBeforeDecoding(input);
+  if (refused) return refused;
 
   let rgba: RgbaImage;
   try {

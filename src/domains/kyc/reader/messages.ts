@@ -8,6 +8,8 @@ export const MSG = {
   lowContrast:
     'The document is hard to make out. Place it on a plain, contrasting background and retake the photo.',
   unsupportedImage: 'This file type is not supported. Upload a JPEG or PNG photo of the document.',
+  tooLarge:
+    'This photo is too large to check. Upload a smaller JPEG or PNG photo of the document; a normal phone photo is fine.',
   undecodable: 'We could not open this image. Upload a JPEG or PNG photo of the document.',
   hopeless:
     'We could not make out a document in this photo. Retake it in good light with the whole document in view.',

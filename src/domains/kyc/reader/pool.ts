@@ -1,36 +1,55 @@
 import { Worker } from 'node:worker_threads';
-import { closeReader, readDocument } from './index.ts';
+import { checkFaceScan, type FaceScanProblem, refuseFramesBeforeDecoding } from './face.ts';
+import type { ImageLimits } from './header.ts';
+import { closeReader, readDocument, refuseBeforeDecoding } from './index.ts';
 import type { ReadDocumentInput, ReadResult } from './types.ts';
 
-/** Reads documents for the KYC service; `close` releases whatever it runs on. */
+/**
+ * All the KYC service's image work: document reads and face-scan checks. `close` releases whatever
+ * it runs on.
+ */
 export interface DocumentReader {
   read(input: ReadDocumentInput): Promise<ReadResult>;
+  /** Checks the hosted page's face-scan frames (face.ts); null when the scan is usable. */
+  checkFaceScan(frames: Buffer[], limits: ImageLimits): Promise<FaceScanProblem | null>;
   close(): Promise<void>;
 }
 
 /**
  * Reading a photo decodes and scans megapixels of image in JavaScript and WebAssembly: 0.1 s for a
- * small scan, nearly 2 s for a 12-megapixel phone photo. On the API's event loop that would stall
- * every other request meanwhile, so reads run on `threads` worker threads (0: on the calling
- * thread, for debugging). A read that outlives `timeoutMs` loses its thread and fails. At most
- * `queue` reads wait for a thread (each holds its image in memory); beyond that a read fails at once.
+ * small scan, nearly 2 s for a 12-megapixel phone photo; a face scan decodes three camera frames.
+ * On the API's event loop that would stall every other request meanwhile, so both run on `threads`
+ * worker threads (0: on the calling thread, for debugging). What the header alone can refuse
+ * (too large, not an image) is refused on the calling thread first, without taking a queue place.
+ * A task that outlives `timeoutMs` loses its thread and fails. At most `queue` tasks wait for a
+ * thread (each holds its images in memory); beyond that a task fails at once.
  */
 export function documentReader(options: {
   threads: number;
   timeoutMs: number;
   queue: number;
 }): DocumentReader {
-  if (options.threads === 0) return { read: readDocument, close: closeReader };
+  if (options.threads === 0)
+    return {
+      read: readDocument,
+      checkFaceScan: async (frames, limits) => checkFaceScan(frames, limits),
+      close: closeReader,
+    };
   return new ReaderPool(options.threads, options.timeoutMs, options.queue);
 }
 
+/** One message to a reader thread (thread-main.ts). */
+export type ReaderTask =
+  | { kind: 'read'; input: ReadDocumentInput }
+  | { kind: 'face_scan'; frames: Buffer[]; limits: ImageLimits };
+
 interface Job {
-  input: ReadDocumentInput;
-  resolve(result: ReadResult): void;
+  task: ReaderTask;
+  resolve(result: unknown): void;
   reject(error: Error): void;
 }
 
-type Reply = { result: ReadResult } | { error: string };
+type Reply = { result: unknown } | { error: string };
 
 const THREAD_ENTRY = new URL('./thread.js', import.meta.url);
 
@@ -48,13 +67,25 @@ class ReaderPool implements DocumentReader {
   ) {}
 
   read(input: ReadDocumentInput): Promise<ReadResult> {
+    const refused = refuseBeforeDecoding(input);
+    if (refused) return Promise.resolve(refused);
+    return this.run({ kind: 'read', input }) as Promise<ReadResult>;
+  }
+
+  checkFaceScan(frames: Buffer[], limits: ImageLimits): Promise<FaceScanProblem | null> {
+    const refused = refuseFramesBeforeDecoding(frames, limits);
+    if (refused) return Promise.resolve(refused);
+    return this.run({ kind: 'face_scan', frames, limits }) as Promise<FaceScanProblem | null>;
+  }
+
+  private run(task: ReaderTask): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('the document reader is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
+      this.queue.push({ task, resolve, reject });
       this.dispatch();
       if (this.queue.length > this.maxQueue) {
         this.queue.pop();
-        reject(new Error(`the document reader is busy: ${this.maxQueue} reads are waiting`));
+        reject(new Error(`the document reader is busy: ${this.maxQueue} tasks are waiting`));
       }
     });
   }
@@ -74,7 +105,7 @@ class ReaderPool implements DocumentReader {
       // The thread is stuck (or the image pathological): end it; its exit fails the job.
       const timer = setTimeout(() => void worker.terminate(), this.timeoutMs);
       this.busy.set(worker, { job, timer });
-      worker.postMessage(job.input);
+      worker.postMessage(job.task);
     }
   }
 

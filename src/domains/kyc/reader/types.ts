@@ -2,6 +2,10 @@
  * Public types of the KYC document reader. See docs/kyc-reader.md.
  */
 
+import type { ImageLimits } from './header.ts';
+
+export type { ImageLimits } from './header.ts';
+
 export type DocumentSide = 'front' | 'back';
 export type DocumentType = 'drivers_license' | 'state_id' | 'passport';
 export type SupportedMimeType = 'image/jpeg' | 'image/png';
@@ -17,6 +21,8 @@ export interface ReadDocumentInput {
   issuingCountry: string;
   /** The clock used for the expiry and age checks. */
   now: Date;
+  /** Refused as `image_too_large` from the header, before decoding; default `DOCUMENT_LIMITS`. */
+  limits?: ImageLimits;
 }
 
 /** The keys of the spec's `extracted` object; they match the information-submission fields. */
@@ -71,7 +77,11 @@ export interface QualityMetrics {
   contrast: number;
 }
 
-export type ReadFailureCode = 'document_unreadable' | 'document_expired' | 'unsupported_image';
+export type ReadFailureCode =
+  | 'document_unreadable'
+  | 'document_expired'
+  | 'unsupported_image'
+  | 'image_too_large';
 
 export interface ReadSuccess {
   ok: true;
