@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backMismatches } from '../../../src/domains/kyc/document-match.ts';
-import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
 import {
   generateLicenceBack,
   generatePassportPage,
   SAMPLE_PASSPORT,
   SAMPLE_US_LICENCE,
 } from '../../../src/domains/kyc/testdocs/index.ts';
-import type { TestApp } from '../../helpers/harness.ts';
 import {
   docs,
   expectError,
@@ -16,21 +14,11 @@ import {
   type KycUser,
   kycEvents,
   newUser,
-  startKycApp,
   upload,
+  useKycApp,
 } from './helpers.ts';
 
-let t: TestApp;
-let sandbox: string;
-
-beforeAll(async () => {
-  t = await startKycApp();
-  sandbox = await t.platformToken((await t.createOrg()).sandbox);
-});
-afterAll(async () => {
-  await t.close();
-  await closeReader();
-});
+const f = useKycApp();
 
 /** A back of the sample US licence with some of its printed facts changed. */
 async function usBackWith(changes: Partial<typeof SAMPLE_US_LICENCE>): Promise<string> {
@@ -44,7 +32,7 @@ async function usBackWith(changes: Partial<typeof SAMPLE_US_LICENCE>): Promise<s
 }
 
 async function row(u: KycUser) {
-  return t.ctx.db
+  return f.t.ctx.db
     .selectFrom('kyc_verifications')
     .selectAll()
     .where('user_id', '=', u.userId)
@@ -69,12 +57,12 @@ describe('the back must belong to the document of the front', () => {
   ];
   for (const [name, image, extra, fields] of cases) {
     it(`${name}: 422 document_mismatch naming ${fields.join(', ')}; nothing changes`, async () => {
-      const u = await newUser(t, sandbox);
-      const front = expectState(await upload(t, u, 'front', await docs.usFront()), 'awaiting_documents');
+      const u = await newUser(f.t, f.sandbox);
+      const front = expectState(await upload(f.t, u, 'front', await docs.usFront()), 'awaiting_documents');
       const before = await row(u);
-      const events = (await kycEvents(t, u)).length;
+      const events = (await kycEvents(f.t, u)).length;
 
-      const error = expectError(await upload(t, u, 'back', await image(), extra), 422, 'document_mismatch');
+      const error = expectError(await upload(f.t, u, 'back', await image(), extra), 422, 'document_mismatch');
       expect(Object.keys(error.field_errors).sort()).toEqual(fields);
       expect(error.message).toMatch(/same document/);
 
@@ -83,33 +71,33 @@ describe('the back must belong to the document of the front', () => {
       expect(after).toEqual(before);
       expect(after.back_extracted).toBeNull();
       expect(after.document_key).toBeNull();
-      const polled = expectState(await getState(t, u), 'awaiting_documents');
+      const polled = expectState(await getState(f.t, u), 'awaiting_documents');
       expect(polled.reason).toBe(front.reason);
-      expect(await kycEvents(t, u)).toHaveLength(events);
+      expect(await kycEvents(f.t, u)).toHaveLength(events);
 
       // The right back is still accepted, and the front (a US licence) decides the requirements.
-      const body = expectState(await upload(t, u, 'back', await docs.usBack()), 'needs_information');
+      const body = expectState(await upload(f.t, u, 'back', await docs.usBack()), 'needs_information');
       expect(body.required_fields).toEqual(['national_id_number']);
     });
   }
 
   it('a US back after a Canadian front is refused: the national id requirement cannot be skipped or added', async () => {
-    const u = await newUser(t, sandbox);
-    await upload(t, u, 'front', await docs.caFront(), { issuing_country: 'CA' });
+    const u = await newUser(f.t, f.sandbox);
+    await upload(f.t, u, 'front', await docs.caFront(), { issuing_country: 'CA' });
     const error = expectError(
-      await upload(t, u, 'back', await docs.usBack(), { issuing_country: 'CA' }),
+      await upload(f.t, u, 'back', await docs.usBack(), { issuing_country: 'CA' }),
       422,
       'document_mismatch',
     );
     expect(error.field_errors).toHaveProperty('issuing_country');
     expect(error.field_errors).toHaveProperty('document_number');
-    expectState(await getState(t, u), 'awaiting_documents');
+    expectState(await getState(f.t, u), 'awaiting_documents');
   });
 
   it('a passport page is not a back, even with no front (400)', async () => {
-    const u = await newUser(t, sandbox);
+    const u = await newUser(f.t, f.sandbox);
     const page = generatePassportPage(SAMPLE_PASSPORT).toString('base64');
-    const res = await upload(t, u, 'back', page, { document_type: 'passport' });
+    const res = await upload(f.t, u, 'back', page, { document_type: 'passport' });
     expect(expectError(res, 400, 'invalid_request').field_errors).toHaveProperty('document_type');
   });
 });

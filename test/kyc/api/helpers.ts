@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import jpeg from 'jpeg-js';
 import { expect } from 'vitest';
+import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
 import {
   generateLicenceBack,
   generateLicenceFront,
@@ -10,14 +11,20 @@ import {
   SAMPLE_US_LICENCE,
 } from '../../../src/domains/kyc/testdocs/index.ts';
 import { connectUser, uniqueEmail } from '../../connect/helpers.ts';
+import { type OrgApp, type UseOrgAppOptions, useOrgApp } from '../../helpers/fixtures.ts';
 import { startTestApp, type TestApp } from '../../helpers/harness.ts';
 
-export { expectError, uniqueEmail } from '../../connect/helpers.ts';
+export { expectError, uniqueEmail } from '../../helpers/fixtures.ts';
 
 export const REVIEWER_TOKEN = 'rvw_test_token_0123456789abcdef';
 
 export function startKycApp(env: Record<string, string> = {}): Promise<TestApp> {
   return startTestApp({ KYC_REVIEWER_TOKEN: REVIEWER_TOKEN, ...env });
+}
+
+/** The KYC app and organization of a test file (`useOrgApp`); the document reader closes after it. */
+export function useKycApp(options: UseOrgAppOptions = {}): OrgApp {
+  return useOrgApp({ start: startKycApp, afterClose: closeReader, ...options });
 }
 
 const cache = new Map<string, Promise<string>>();

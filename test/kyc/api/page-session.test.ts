@@ -1,7 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
-import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
-import type { TestApp } from '../../helpers/harness.ts';
+import { describe, expect, it } from 'vitest';
 import {
   cameraFrames,
   driveTo,
@@ -14,28 +11,15 @@ import {
   pagePath,
   startKycApp,
   submitPage,
+  useKycApp,
 } from './helpers.ts';
 
 /** The hosted page's session belongs to the browser that opened it (its page cookie). */
-let t: TestApp;
-let org: CreatedOrganization;
-let sandbox: string;
-
-beforeAll(async () => {
-  t = await startKycApp();
-  org = await t.createOrg();
-});
-// Tests move the clock by half an hour: a fresh platform token for each.
-beforeEach(async () => {
-  sandbox = await t.platformToken(org.sandbox);
-});
-afterAll(async () => {
-  await t.close();
-  await closeReader();
-});
+// Tests move the clock by half an hour: fresh platform tokens for each.
+const f = useKycApp({ each: 'tokens' });
 
 async function row(u: KycUser) {
-  return t.ctx.db
+  return f.t.ctx.db
     .selectFrom('kyc_verifications')
     .selectAll()
     .where('user_id', '=', u.userId)
@@ -46,9 +30,9 @@ const finish = { fields: {}, frames: cameraFrames() };
 
 describe('a hosted page session is bound to the browser that opened it', () => {
   it('opening sets an HttpOnly, SameSite page cookie scoped to the page, living as long as the session', async () => {
-    const u = await newUser(t, sandbox);
-    const state = await driveTo(t, u, 'requires_verification');
-    const res = await t.request({ method: 'GET', url: pagePath(state.iframe_url as string) });
+    const u = await newUser(f.t, f.sandbox);
+    const state = await driveTo(f.t, u, 'requires_verification');
+    const res = await f.t.request({ method: 'GET', url: pagePath(state.iframe_url as string) });
     expect(res.statusCode).toBe(200);
     const cookie = String(res.headers['set-cookie']);
     const id = (await row(u)).id;
@@ -62,15 +46,15 @@ describe('a hosted page session is bound to the browser that opened it', () => {
   });
 
   it('a second browser opening the same link gets a page saying it is open elsewhere (409), and takes nothing', async () => {
-    const u = await newUser(t, sandbox);
-    const state = await driveTo(t, u, 'requires_verification');
-    const first = await openPage(t, state.iframe_url as string);
+    const u = await newUser(f.t, f.sandbox);
+    const state = await driveTo(f.t, u, 'requires_verification');
+    const first = await openPage(f.t, state.iframe_url as string);
     const before = await row(u);
 
     // Same link, another browser (no cookie), or one with a forged or another page's cookie.
     const id = before.id;
     for (const cookie of [undefined, `kyc_${id}=kys_${'A'.repeat(43)}`, `kyc_${id}=nonsense`]) {
-      const res = await t.request({
+      const res = await f.t.request({
         method: 'GET',
         url: pagePath(state.iframe_url as string),
         headers: cookie ? { cookie } : {},
@@ -84,30 +68,30 @@ describe('a hosted page session is bound to the browser that opened it', () => {
     expect(await row(u)).toEqual(before);
 
     // The first browser's page still works.
-    expect((await submitPage(t, first.session, finish)).statusCode).toBe(200);
-    expectState(await getState(t, u), 'pending');
+    expect((await submitPage(f.t, first.session, finish)).statusCode).toBe(200);
+    expectState(await getState(f.t, u), 'pending');
   });
 
   it('the same browser opening the link again (or a renewed link) gets the same session', async () => {
-    const u = await newUser(t, sandbox);
-    const state = await driveTo(t, u, 'requires_verification');
-    const first = await openPage(t, state.iframe_url as string);
-    const again = await openPage(t, state.iframe_url as string, { cookie: first.cookie });
+    const u = await newUser(f.t, f.sandbox);
+    const state = await driveTo(f.t, u, 'requires_verification');
+    const first = await openPage(f.t, state.iframe_url as string);
+    const again = await openPage(f.t, state.iframe_url as string, { cookie: first.cookie });
     expect(again.session).toBe(first.session);
     // A link renewed near expiry, opened in the same browser.
-    t.clock.advance(700_000);
-    const renewed = expectState(await getState(t, u), 'requires_verification').iframe_url as string;
+    f.t.clock.advance(700_000);
+    const renewed = expectState(await getState(f.t, u), 'requires_verification').iframe_url as string;
     expect(renewed).not.toBe(state.iframe_url);
-    const third = await openPage(t, renewed, { cookie: first.cookie });
+    const third = await openPage(f.t, renewed, { cookie: first.cookie });
     expect(third.session).toBe(first.session);
-    expect((await submitPage(t, first.session, finish)).statusCode).toBe(200);
+    expect((await submitPage(f.t, first.session, finish)).statusCode).toBe(200);
   });
 
   it('every page post needs the page cookie of its session: without it, or with another, 401 and nothing changes', async () => {
-    const u = await newUser(t, sandbox);
-    const v = await newUser(t, sandbox);
-    const page = await openPage(t, (await driveTo(t, u, 'requires_verification')).iframe_url as string);
-    const other = await openPage(t, (await driveTo(t, v, 'requires_verification')).iframe_url as string);
+    const u = await newUser(f.t, f.sandbox);
+    const v = await newUser(f.t, f.sandbox);
+    const page = await openPage(f.t, (await driveTo(f.t, u, 'requires_verification')).iframe_url as string);
+    const other = await openPage(f.t, (await driveTo(f.t, v, 'requires_verification')).iframe_url as string);
     const before = await row(u);
     const id = before.id;
     for (const cookie of [
@@ -117,42 +101,42 @@ describe('a hosted page session is bound to the browser that opened it', () => {
       `kyc_${id}=${page.session}x`,
       `kyc_${(await row(v)).id}=${page.session}`,
     ]) {
-      expectError(await submitPage(t, page.session, finish, { cookie }), 401, 'session_expired');
+      expectError(await submitPage(f.t, page.session, finish, { cookie }), 401, 'session_expired');
     }
     expect(await row(u)).toEqual(before);
-    expectState(await getState(t, u), 'requires_verification');
+    expectState(await getState(f.t, u), 'requires_verification');
     // Both cookies together (one browser, two verifications): each page works.
     const both = `${other.cookie}; ${page.cookie}`;
-    expect((await submitPage(t, page.session, finish, { cookie: both })).statusCode).toBe(200);
-    expect((await submitPage(t, other.session, finish, { cookie: both })).statusCode).toBe(200);
+    expect((await submitPage(f.t, page.session, finish, { cookie: both })).statusCode).toBe(200);
+    expect((await submitPage(f.t, other.session, finish, { cookie: both })).statusCode).toBe(200);
   });
 
   it('once the session has ended, another browser may open the page; the first one is then out', async () => {
-    const u = await newUser(t, sandbox);
-    const state = await driveTo(t, u, 'requires_verification');
-    const first = await openPage(t, state.iframe_url as string);
-    t.clock.advance(1_801_000);
-    const link = expectState(await getState(t, u), 'requires_verification').iframe_url as string;
-    const second = await openPage(t, link);
+    const u = await newUser(f.t, f.sandbox);
+    const state = await driveTo(f.t, u, 'requires_verification');
+    const first = await openPage(f.t, state.iframe_url as string);
+    f.t.clock.advance(1_801_000);
+    const link = expectState(await getState(f.t, u), 'requires_verification').iframe_url as string;
+    const second = await openPage(f.t, link);
     expect(second.session).not.toBe(first.session);
-    expectError(await submitPage(t, first.session, finish), 401, 'session_expired');
+    expectError(await submitPage(f.t, first.session, finish), 401, 'session_expired');
     // The first browser, opening the link again, is now the other one.
-    const res = await t.request({ method: 'GET', url: pagePath(link), headers: { cookie: first.cookie } });
+    const res = await f.t.request({ method: 'GET', url: pagePath(link), headers: { cookie: first.cookie } });
     expect(res.statusCode).toBe(409);
-    expect((await submitPage(t, second.session, finish)).statusCode).toBe(200);
+    expect((await submitPage(f.t, second.session, finish)).statusCode).toBe(200);
   });
 
   it('the other browser may take over only by its explicit choice ("Continue in this browser"), which ends the first page', async () => {
-    const u = await newUser(t, sandbox);
-    const state = await driveTo(t, u, 'requires_verification');
+    const u = await newUser(f.t, f.sandbox);
+    const state = await driveTo(f.t, u, 'requires_verification');
     const link = pagePath(state.iframe_url as string);
-    const first = await openPage(t, state.iframe_url as string);
-    const elsewhere = await t.request({ method: 'GET', url: link });
+    const first = await openPage(f.t, state.iframe_url as string);
+    const elsewhere = await f.t.request({ method: 'GET', url: link });
     expect(elsewhere.statusCode).toBe(409);
     // The open-elsewhere page offers the choice as a plain form posting to the link itself.
     expect(elsewhere.body).toContain(`<form method="post" action="${link}">`);
 
-    const taken = await t.request({
+    const taken = await f.t.request({
       method: 'POST',
       url: link,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -161,37 +145,37 @@ describe('a hosted page session is bound to the browser that opened it', () => {
     expect(taken.statusCode).toBe(303);
     expect(taken.headers.location).toBe(link);
     const cookie = String(taken.headers['set-cookie']).split(';')[0] as string;
-    const second = await openPage(t, state.iframe_url as string, { cookie });
+    const second = await openPage(f.t, state.iframe_url as string, { cookie });
     expect(second.session).not.toBe(first.session);
-    expectError(await submitPage(t, first.session, finish), 401, 'session_expired');
+    expectError(await submitPage(f.t, first.session, finish), 401, 'session_expired');
     // The first browser is now the other one.
-    const back = await t.request({ method: 'GET', url: link, headers: { cookie: first.cookie } });
+    const back = await f.t.request({ method: 'GET', url: link, headers: { cookie: first.cookie } });
     expect(back.statusCode).toBe(409);
-    expect((await submitPage(t, second.session, finish)).statusCode).toBe(200);
+    expect((await submitPage(f.t, second.session, finish)).statusCode).toBe(200);
   });
 
   it('taking over needs the newest valid link: a replaced, expired or forged one changes nothing', async () => {
-    const u = await newUser(t, sandbox);
-    const state = await driveTo(t, u, 'requires_verification');
-    const first = await openPage(t, state.iframe_url as string);
+    const u = await newUser(f.t, f.sandbox);
+    const state = await driveTo(f.t, u, 'requires_verification');
+    const first = await openPage(f.t, state.iframe_url as string);
     const link = pagePath(state.iframe_url as string);
     const forged = `${link.slice(0, -1)}${link.endsWith('A') ? 'B' : 'A'}`;
-    expect((await t.request({ method: 'POST', url: forged })).statusCode).toBe(404);
-    t.clock.advance(700_000);
-    expectState(await getState(t, u), 'requires_verification'); // renews the link
-    expect((await t.request({ method: 'POST', url: link })).statusCode).toBe(410);
+    expect((await f.t.request({ method: 'POST', url: forged })).statusCode).toBe(404);
+    f.t.clock.advance(700_000);
+    expectState(await getState(f.t, u), 'requires_verification'); // renews the link
+    expect((await f.t.request({ method: 'POST', url: link })).statusCode).toBe(410);
     const before = await row(u);
-    t.clock.advance(300_000);
-    expect((await t.request({ method: 'POST', url: link })).statusCode).toBe(410);
+    f.t.clock.advance(300_000);
+    expect((await f.t.request({ method: 'POST', url: link })).statusCode).toBe(410);
     expect(await row(u)).toEqual(before);
-    expect((await submitPage(t, first.session, finish)).statusCode).toBe(200);
+    expect((await submitPage(f.t, first.session, finish)).statusCode).toBe(200);
   });
 
   it('a page that only shows a message takes no session: any browser may open it', async () => {
-    const u = await newUser(t, sandbox);
-    const link = expectState(await getState(t, u), 'awaiting_documents').iframe_url as string;
+    const u = await newUser(f.t, f.sandbox);
+    const link = expectState(await getState(f.t, u), 'awaiting_documents').iframe_url as string;
     for (let i = 0; i < 2; i++) {
-      const res = await t.request({ method: 'GET', url: pagePath(link) });
+      const res = await f.t.request({ method: 'GET', url: pagePath(link) });
       expect(res.statusCode).toBe(200);
       expect(res.headers['set-cookie']).toBeUndefined();
       expect(res.body).not.toContain('data-session');

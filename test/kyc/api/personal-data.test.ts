@@ -1,12 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Migrator } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { HOUR } from '../../../src/core/clock.ts';
 import { migrateToLatest } from '../../../src/db/index.ts';
 import { migrations } from '../../../src/db/migrations/index.ts';
-import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
-import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
 import { Worker } from '../../../src/jobs/worker.ts';
+import { quiet } from '../../helpers/fixtures.ts';
 import { freshDatabaseUrl, type TestApp } from '../../helpers/harness.ts';
 import {
   cameraFrames,
@@ -23,33 +22,19 @@ import {
   startKycApp,
   submitPage,
   upload,
+  useKycApp,
 } from './helpers.ts';
 
 /**
  * What a verification keeps (docs/kyc.md, "Data kept"): keyed digests of the national id and the
  * document, and the sealed national id only until its moment. Every check reads the table.
  */
-const quiet = { info: () => {}, error: () => {} };
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const newKey = () => randomBytes(32).toString('base64');
 const SSN = '123456789';
 
-let t: TestApp;
-let org: CreatedOrganization;
-let sandbox: string;
-
-beforeAll(async () => {
-  t = await startKycApp();
-  org = await t.createOrg();
-});
-// Tests move the clock by a day: a fresh platform token for each.
-beforeEach(async () => {
-  sandbox = await t.platformToken(org.sandbox);
-});
-afterAll(async () => {
-  await t.close();
-  await closeReader();
-});
+// Tests move the clock by a day: fresh platform tokens for each.
+const f = useKycApp({ each: 'tokens' });
 
 async function row(app: TestApp, u: KycUser) {
   return app.ctx.db
@@ -75,10 +60,10 @@ async function approvedHolder(app: TestApp, u: KycUser): Promise<void> {
 
 describe('low-entropy identifiers are kept as keyed digests', () => {
   it('the national id and the document key are HMACs under the key ring, with its key id beside them', async () => {
-    const u = await newUser(t, sandbox);
-    await withNationalId(t, u);
-    const stored = await row(t, u);
-    const keyId = t.ctx.aead.keyId;
+    const u = await newUser(f.t, f.sandbox);
+    await withNationalId(f.t, u);
+    const stored = await row(f.t, u);
+    const keyId = f.t.ctx.aead.keyId;
     expect(stored.national_id_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.national_id_digest_key_id).toBe(keyId);
     expect(stored.document_key).toMatch(/^[0-9a-f]{64}$/);
@@ -148,49 +133,49 @@ describe('low-entropy identifiers are kept as keyed digests', () => {
   });
 
   it('an unkeyed document key erased by the migration (`legacy`) is derived again from the sealed reads', async () => {
-    const o = await t.createOrg('Legacy');
-    const token = await t.platformToken(o.sandbox);
-    const holder = await newUser(t, token);
-    await approvedHolder(t, holder);
+    const o = await f.t.createOrg('Legacy');
+    const token = await f.t.platformToken(o.sandbox);
+    const holder = await newUser(f.t, token);
+    await approvedHolder(f.t, holder);
     // What migration 0008 leaves of a row that had an unkeyed digest.
-    await t.ctx.db
+    await f.t.ctx.db
       .updateTable('kyc_verifications')
       .set({ document_key: null, document_key_key_id: 'legacy' })
       .where('user_id', '=', holder.userId)
       .execute();
-    const early = await newUser(t, token);
-    expectState(await upload(t, early, 'front', await docs.usFrontOther()), 'awaiting_documents');
+    const early = await newUser(f.t, token);
+    expectState(await upload(f.t, early, 'front', await docs.usFrontOther()), 'awaiting_documents');
 
-    await new Worker(t.ctx, quiet).runOnce();
-    const stored = await row(t, holder);
-    expect(stored.document_key_key_id).toBe(t.ctx.aead.keyId);
+    await new Worker(f.t.ctx, quiet).runOnce();
+    const stored = await row(f.t, holder);
+    expect(stored.document_key_key_id).toBe(f.t.ctx.aead.keyId);
     expect(stored.document_key).toMatch(/^[0-9a-f]{64}$/);
-    const later = await newUser(t, token);
-    expectError(await upload(t, later, 'front', await docs.usFrontOther()), 409, 'user_conflict');
+    const later = await newUser(f.t, token);
+    expectError(await upload(f.t, later, 'front', await docs.usFrontOther()), 409, 'user_conflict');
   });
 });
 
 describe('migration 0008 (upgrading a database with unkeyed digests)', () => {
   it('erases the unkeyed digests, dates sealed numbers, and the worker derives the document keys again', async () => {
-    const o = await t.createOrg('Upgrade');
-    const token = await t.platformToken(o.sandbox);
-    const holder = await newUser(t, token);
-    await approvedHolder(t, holder);
-    const pending = await newUser(t, token);
-    await withNationalId(t, pending);
-    const sealed = (await row(t, pending)).national_id_sealed;
+    const o = await f.t.createOrg('Upgrade');
+    const token = await f.t.platformToken(o.sandbox);
+    const holder = await newUser(f.t, token);
+    await approvedHolder(f.t, holder);
+    const pending = await newUser(f.t, token);
+    await withNationalId(f.t, pending);
+    const sealed = (await row(f.t, pending)).national_id_sealed;
 
     // Back to the schema before 0008, with rows as the release before wrote them.
-    const schema = new URL(t.ctx.config.databaseUrl).searchParams.get('schema');
+    const schema = new URL(f.t.ctx.config.databaseUrl).searchParams.get('schema');
     const migrator = new Migrator({
-      db: t.ctx.db,
+      db: f.t.ctx.db,
       provider: { getMigrations: async () => migrations },
       ...(schema ? { migrationTableSchema: schema } : {}),
     });
     const down = await migrator.migrateTo('0007_idempotency_keys');
     expect(down.error).toBeUndefined();
     // biome-ignore lint/suspicious/noExplicitAny: the columns of the schema before 0008
-    const old = t.ctx.db as any;
+    const old = f.t.ctx.db as any;
     await old
       .updateTable('kyc_verifications')
       .set({ document_key: sha256('kyc-document.v1|US|licence|D7654321') })
@@ -202,30 +187,30 @@ describe('migration 0008 (upgrading a database with unkeyed digests)', () => {
       .where('user_id', '=', pending.userId)
       .execute();
     // 0008 runs first again; the migrations after it come back as they were.
-    expect((await migrateToLatest({ db: t.ctx.db, schema }))[0]).toBe('0008_kyc_keyed_digests');
+    expect((await migrateToLatest({ db: f.t.ctx.db, schema }))[0]).toBe('0008_kyc_keyed_digests');
 
-    const upgraded = await row(t, holder);
+    const upgraded = await row(f.t, holder);
     expect(upgraded.document_key).toBeNull();
     expect(upgraded.document_key_key_id).toBe('legacy');
-    const waiting = await row(t, pending);
+    const waiting = await row(f.t, pending);
     expect(waiting.national_id_digest).toBeNull();
     expect(waiting.national_id_sealed).toBe(sealed);
     expect(waiting.national_id_sealed_at).toBe(waiting.updated_at);
 
-    await new Worker(t.ctx, quiet).runOnce();
-    expect((await row(t, holder)).document_key_key_id).toBe(t.ctx.aead.keyId);
-    const another = await newUser(t, token);
-    expectError(await upload(t, another, 'front', await docs.usFrontOther()), 409, 'user_conflict');
+    await new Worker(f.t.ctx, quiet).runOnce();
+    expect((await row(f.t, holder)).document_key_key_id).toBe(f.t.ctx.aead.keyId);
+    const another = await newUser(f.t, token);
+    expectError(await upload(f.t, another, 'front', await docs.usFrontOther()), 409, 'user_conflict');
   });
 });
 
 describe('the sealed national id number is erased at its moment', () => {
   // Each test approves the sample licence: an organization of its own, so none conflicts.
   beforeEach(async () => {
-    sandbox = await t.platformToken((await t.createOrg('Erasure')).sandbox);
+    f.sandbox = await f.t.platformToken((await f.t.createOrg('Erasure')).sandbox);
   });
   const erased = async (u: KycUser) => {
-    const stored = await row(t, u);
+    const stored = await row(f.t, u);
     expect(stored.national_id_sealed).toBeNull();
     expect(stored.national_id_sealed_at).toBeNull();
     return stored;
@@ -233,37 +218,37 @@ describe('the sealed national id number is erased at its moment', () => {
 
   for (const outcome of ['approved', 'rejected'] as const) {
     it(`simulate ${outcome}: erased, the digest stays for the record`, async () => {
-      const u = await newUser(t, sandbox);
-      await withNationalId(t, u);
-      expectState(await simulate(t, u, outcome), outcome);
+      const u = await newUser(f.t, f.sandbox);
+      await withNationalId(f.t, u);
+      expectState(await simulate(f.t, u, outcome), outcome);
       expect((await erased(u)).national_id_digest).toMatch(/^[0-9a-f]{64}$/);
     });
   }
 
   it('simulate requires_input: erased with the documents', async () => {
-    const u = await newUser(t, sandbox);
-    await withNationalId(t, u);
-    expectState(await simulate(t, u, 'requires_input'), 'awaiting_documents');
+    const u = await newUser(f.t, f.sandbox);
+    await withNationalId(f.t, u);
+    expectState(await simulate(f.t, u, 'requires_input'), 'awaiting_documents');
     expect((await erased(u)).national_id_digest).toBeNull();
   });
 
   it('a test-mode verification entering pending: erased (no reviewer ever reads it)', async () => {
-    const u = await newUser(t, sandbox);
-    await withNationalId(t, u);
-    const state = expectState(await getState(t, u), 'requires_verification');
-    const { session } = await openPage(t, state.iframe_url as string);
-    expect((await submitPage(t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
+    const u = await newUser(f.t, f.sandbox);
+    await withNationalId(f.t, u);
+    const state = expectState(await getState(f.t, u), 'requires_verification');
+    const { session } = await openPage(f.t, state.iframe_url as string);
+    expect((await submitPage(f.t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
     await erased(u);
   });
 
   it('abandoned: erased by the worker once 24 hours have passed without the review taking it', async () => {
-    const u = await newUser(t, sandbox);
-    await withNationalId(t, u);
-    t.clock.advance(23 * HOUR);
-    await new Worker(t.ctx, quiet).runOnce();
-    expect((await row(t, u)).national_id_sealed).toEqual(expect.any(String));
-    t.clock.advance(HOUR);
-    await new Worker(t.ctx, quiet).runOnce();
+    const u = await newUser(f.t, f.sandbox);
+    await withNationalId(f.t, u);
+    f.t.clock.advance(23 * HOUR);
+    await new Worker(f.t.ctx, quiet).runOnce();
+    expect((await row(f.t, u)).national_id_sealed).toEqual(expect.any(String));
+    f.t.clock.advance(HOUR);
+    await new Worker(f.t.ctx, quiet).runOnce();
     const stored = await erased(u);
     // Only the number goes: the verification is where it was.
     expect(stored.status).toBe('requires_verification');
@@ -271,16 +256,16 @@ describe('the sealed national id number is erased at its moment', () => {
   });
 
   it('left behind on a decided verification (e.g. while nothing ran, or by an older release): erased by the worker', async () => {
-    const u = await newUser(t, sandbox);
-    await withNationalId(t, u);
-    const sealed = await row(t, u);
-    expectState(await simulate(t, u, 'approved'), 'approved');
-    await t.ctx.db
+    const u = await newUser(f.t, f.sandbox);
+    await withNationalId(f.t, u);
+    const sealed = await row(f.t, u);
+    expectState(await simulate(f.t, u, 'approved'), 'approved');
+    await f.t.ctx.db
       .updateTable('kyc_verifications')
-      .set({ national_id_sealed: sealed.national_id_sealed, national_id_sealed_at: t.clock.now() })
+      .set({ national_id_sealed: sealed.national_id_sealed, national_id_sealed_at: f.t.clock.now() })
       .where('user_id', '=', u.userId)
       .execute();
-    await new Worker(t.ctx, quiet).runOnce();
+    await new Worker(f.t.ctx, quiet).runOnce();
     await erased(u);
   });
 });

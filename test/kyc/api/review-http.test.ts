@@ -1,12 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { MINUTE } from '../../../src/core/clock.ts';
 import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
-import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
 import { Worker } from '../../../src/jobs/worker.ts';
-import type { TestApp } from '../../helpers/harness.ts';
+import { quiet } from '../../helpers/fixtures.ts';
 import {
   cameraFrames,
   driveTo,
@@ -20,6 +19,7 @@ import {
   review,
   startKycApp,
   submitPage,
+  useKycApp,
   verificationId,
 } from './helpers.ts';
 
@@ -45,43 +45,40 @@ class FakeProvider {
 }
 
 const provider = new FakeProvider();
-let t: TestApp;
-let org: CreatedOrganization;
-const quiet = { info: () => {}, error: () => {} };
-
-beforeAll(async () => {
-  t = await startKycApp({ KYC_REVIEW_URL: await provider.start(), KYC_REVIEW_API_KEY: 'provider-key-123' });
+const f = useKycApp({
+  start: async () =>
+    startKycApp({ KYC_REVIEW_URL: await provider.start(), KYC_REVIEW_API_KEY: 'provider-key-123' }),
+  each: 'organization',
+  name: 'Provider-reviewed',
+  afterClose: async () => {
+    await provider.close();
+    await closeReader();
+  },
 });
-beforeEach(async () => {
-  org = await t.createOrg('Provider-reviewed');
+beforeEach(() => {
   provider.status = 202;
-});
-afterAll(async () => {
-  await t.close();
-  await provider.close();
-  await closeReader();
 });
 
 async function liveUser(): Promise<KycUser> {
-  return newUser(t, await t.platformToken(org.production), { production: true });
+  return newUser(f.t, await f.t.platformToken(f.org.production), { production: true });
 }
 
 /** A live US verification in pending: the licence asks for the SSN, the face scan follows. */
 async function pendingWithNationalId(): Promise<KycUser> {
   const u = await liveUser();
-  await driveTo(t, u, 'needs_information');
+  await driveTo(f.t, u, 'needs_information');
   const next = expectState(
-    await information(t, u, { national_id_number: '123-45-6789' }),
+    await information(f.t, u, { national_id_number: '123-45-6789' }),
     'requires_verification',
   );
-  const { session } = await openPage(t, next.iframe_url as string);
-  expect((await submitPage(t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
-  expectState(await getState(t, u), 'pending');
+  const { session } = await openPage(f.t, next.iframe_url as string);
+  expect((await submitPage(f.t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
+  expectState(await getState(f.t, u), 'pending');
   return u;
 }
 
 async function row(u: KycUser) {
-  return t.ctx.db
+  return f.t.ctx.db
     .selectFrom('kyc_verifications')
     .select(['review_submitted_at', 'national_id_sealed', 'national_id_digest'])
     .where('user_id', '=', u.userId)
@@ -91,7 +88,7 @@ async function row(u: KycUser) {
 describe('identity review by an HTTP provider (KYC_REVIEW_URL)', () => {
   it('hands a live verification over on entering pending, with the national id number, then erases it', async () => {
     const u = await pendingWithNationalId();
-    const id = await verificationId(t, u);
+    const id = await verificationId(f.t, u);
     const sent = provider.requests.filter((r) => r.body.id === id);
     expect(sent).toHaveLength(1);
     const [{ headers, body }] = sent as [(typeof sent)[number]];
@@ -100,7 +97,7 @@ describe('identity review by an HTTP provider (KYC_REVIEW_URL)', () => {
     expect(body).toMatchObject({
       object: 'kyc_review_request',
       id,
-      organization_id: org.organization_id,
+      organization_id: f.org.organization_id,
       user_id: u.userId,
       document_type: 'drivers_license',
       issuing_country: 'US',
@@ -120,56 +117,56 @@ describe('identity review by an HTTP provider (KYC_REVIEW_URL)', () => {
     expect(stored.national_id_digest).toEqual(expect.any(String));
 
     // The provider's verdict comes back through the review API.
-    expect((await review(t, id, 'approve')).statusCode).toBe(200);
-    expectState(await getState(t, u), 'approved');
+    expect((await review(f.t, id, 'approve')).statusCode).toBe(200);
+    expectState(await getState(f.t, u), 'approved');
   });
 
   it('keeps a failed hand-over owed: the user still sees pending, and the worker retries until the provider takes it', async () => {
     provider.status = 503;
     const u = await liveUser();
-    await driveTo(t, u, 'pending');
-    const id = await verificationId(t, u);
+    await driveTo(f.t, u, 'pending');
+    const id = await verificationId(f.t, u);
     expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(1);
     expect((await row(u)).review_submitted_at).toBeNull();
 
-    const worker = new Worker(t.ctx, quiet);
+    const worker = new Worker(f.t.ctx, quiet);
     provider.status = 200;
     // Within a minute of the move the worker leaves it to the hand-over in flight.
     await worker.runOnce();
     expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(1);
-    t.clock.advance(2 * MINUTE);
+    f.t.clock.advance(2 * MINUTE);
     await worker.runOnce();
     const sent = provider.requests.filter((r) => r.body.id === id);
     expect(sent).toHaveLength(2);
     expect(sent[1]?.headers['idempotency-key']).toBe(sent[0]?.headers['idempotency-key']);
     expect((await row(u)).review_submitted_at).toEqual(expect.any(Number));
     // Handed over: no more requests.
-    t.clock.advance(2 * MINUTE);
+    f.t.clock.advance(2 * MINUTE);
     await worker.runOnce();
     expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(2);
-    expectState(await getState(t, u), 'pending');
+    expectState(await getState(f.t, u), 'pending');
   });
 
   it('a verdict given while the hand-over is still owed ends it, and the number is erased all the same', async () => {
     provider.status = 503;
     const u = await pendingWithNationalId();
     expect((await row(u)).national_id_sealed).toEqual(expect.any(String));
-    const id = await verificationId(t, u);
-    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    const id = await verificationId(f.t, u);
+    expect((await review(f.t, id, 'approve')).statusCode).toBe(200);
     expect((await row(u)).national_id_sealed).toBeNull();
     // Nothing is owed any more: the worker sends nothing.
     provider.status = 200;
-    t.clock.advance(2 * MINUTE);
-    await new Worker(t.ctx, quiet).runOnce();
+    f.t.clock.advance(2 * MINUTE);
+    await new Worker(f.t.ctx, quiet).runOnce();
     expect(provider.requests.filter((r) => r.body.id === id)).toHaveLength(1);
   });
 
   it('never sends sandbox verifications: they wait for the simulate call', async () => {
-    const u = await newUser(t, await t.platformToken(org.sandbox));
-    await driveTo(t, u, 'pending');
-    const id = await verificationId(t, u);
-    t.clock.advance(2 * MINUTE);
-    await new Worker(t.ctx, quiet).runOnce();
+    const u = await newUser(f.t, await f.t.platformToken(f.org.sandbox));
+    await driveTo(f.t, u, 'pending');
+    const id = await verificationId(f.t, u);
+    f.t.clock.advance(2 * MINUTE);
+    await new Worker(f.t.ctx, quiet).runOnce();
     expect(provider.requests.filter((r) => r.body.id === id)).toEqual([]);
   });
 

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../../src/cli/commands.ts';
-import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
-import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
-import { startTestApp, type TestApp } from '../../helpers/harness.ts';
+import { startTestApp } from '../../helpers/harness.ts';
 import {
   cameraFrames,
   driveTo,
@@ -15,40 +13,26 @@ import {
   openPage,
   REVIEWER_TOKEN,
   review,
-  startKycApp,
   submitPage,
+  useKycApp,
   verificationId,
 } from './helpers.ts';
 
-let t: TestApp;
-let org: CreatedOrganization;
-let sandbox: string;
-
-beforeAll(async () => {
-  t = await startKycApp();
-});
-beforeEach(async () => {
-  // A fresh organization per test: an approved document would conflict with the next test's user.
-  org = await t.createOrg('Reviewed');
-  sandbox = await t.platformToken(org.sandbox);
-});
-afterAll(async () => {
-  await t.close();
-  await closeReader();
-});
+// A fresh organization per test: an approved document would conflict with the next test's user.
+const f = useKycApp({ each: 'organization', name: 'Reviewed' });
 
 async function pendingLive(): Promise<{ u: KycUser; id: string }> {
-  const u = await newUser(t, await t.platformToken(org.production), { production: true });
-  await driveTo(t, u, 'pending');
-  return { u, id: await verificationId(t, u) };
+  const u = await newUser(f.t, await f.t.platformToken(f.org.production), { production: true });
+  await driveTo(f.t, u, 'pending');
+  return { u, id: await verificationId(f.t, u) };
 }
 
 describe('manual review queue API (/operator/kyc/reviews)', () => {
   it('lists live pending verifications with what was read and confirmed, never sandbox ones', async () => {
     const { u, id } = await pendingLive();
-    const s = await newUser(t, sandbox);
-    await driveTo(t, s, 'pending');
-    const res = await t.call('GET', `/operator/kyc/reviews?organization_id=${org.organization_id}`, {
+    const s = await newUser(f.t, f.sandbox);
+    await driveTo(f.t, s, 'pending');
+    const res = await f.t.call('GET', `/operator/kyc/reviews?organization_id=${f.org.organization_id}`, {
       token: REVIEWER_TOKEN,
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -68,10 +52,13 @@ describe('manual review queue API (/operator/kyc/reviews)', () => {
   });
 
   it('keeps corrections made on the hosted page for the reviewer', async () => {
-    const u = await newUser(t, await t.platformToken(org.production), { production: true });
-    const state = await driveTo(t, u, 'requires_verification');
-    const { session } = await openPage(t, state.iframe_url as string);
-    const res = await submitPage(t, session, { fields: { first_name: 'Alexandra' }, frames: cameraFrames() });
+    const u = await newUser(f.t, await f.t.platformToken(f.org.production), { production: true });
+    const state = await driveTo(f.t, u, 'requires_verification');
+    const { session } = await openPage(f.t, state.iframe_url as string);
+    const res = await submitPage(f.t, session, {
+      fields: { first_name: 'Alexandra' },
+      frames: cameraFrames(),
+    });
     expect(res.statusCode, res.body).toBe(200);
     const [item] = (await ctxQueue()).filter((i) => i.user_id === u.userId);
     expect(item?.information.first_name).toBe('Alexandra');
@@ -79,9 +66,9 @@ describe('manual review queue API (/operator/kyc/reviews)', () => {
 
   it('answers 401 without the reviewer token (a platform token is not one) and 404 when the queue API is off', async () => {
     const { id } = await pendingLive();
-    expectError(await t.call('GET', '/operator/kyc/reviews'), 401, 'unauthorized');
+    expectError(await f.t.call('GET', '/operator/kyc/reviews'), 401, 'unauthorized');
     expectError(
-      await t.call('POST', `/operator/kyc/reviews/${id}/approve`, { token: sandbox }),
+      await f.t.call('POST', `/operator/kyc/reviews/${id}/approve`, { token: f.sandbox }),
       401,
       'unauthorized',
     );
@@ -100,11 +87,11 @@ describe('manual review queue API (/operator/kyc/reviews)', () => {
   it('needs an end-user-safe reason to reject, ask for information or documents', async () => {
     const { id } = await pendingLive();
     expect(
-      expectError(await review(t, id, 'reject', {}), 400, 'invalid_request').field_errors,
+      expectError(await review(f.t, id, 'reject', {}), 400, 'invalid_request').field_errors,
     ).toHaveProperty('reason');
-    expectError(await review(t, id, 'reject', { reason: 'Flagged by Onfido' }), 400, 'invalid_reason');
+    expectError(await review(f.t, id, 'reject', { reason: 'Flagged by Onfido' }), 400, 'invalid_reason');
     expectError(
-      await review(t, id, 'request_information', { fields: ['shoe_size'], reason: 'Check it.' }),
+      await review(f.t, id, 'request_information', { fields: ['shoe_size'], reason: 'Check it.' }),
       400,
       'invalid_request',
     );
@@ -112,40 +99,40 @@ describe('manual review queue API (/operator/kyc/reviews)', () => {
 
   it('refuses verifications that are not pending (409) and unknown ones (404)', async () => {
     const { id } = await pendingLive();
-    expect((await review(t, id, 'approve')).statusCode).toBe(200);
-    expectError(await review(t, id, 'approve'), 409, 'invalid_kyc_state');
-    expectError(await review(t, 'kyc_unknown', 'approve'), 404, 'not_found');
+    expect((await review(f.t, id, 'approve')).statusCode).toBe(200);
+    expectError(await review(f.t, id, 'approve'), 409, 'invalid_kyc_state');
+    expectError(await review(f.t, 'kyc_unknown', 'approve'), 404, 'not_found');
   });
 });
 
 async function ctxQueue() {
-  return t.ctx.kyc.reviewQueue({ organizationId: org.organization_id });
+  return f.t.ctx.kyc.reviewQueue({ organizationId: f.org.organization_id });
 }
 
 describe('purser kyc review (CLI)', () => {
   const cli = async (...argv: string[]) => {
     const lines: string[] = [];
-    await runCommand(t.ctx, argv, (line) => lines.push(line));
+    await runCommand(f.t.ctx, argv, (line) => lines.push(line));
     return lines.join('\n');
   };
 
   it('lists, approves and rejects, each firing the event', async () => {
     const a = await pendingLive();
     const b = await pendingLive();
-    const list = JSON.parse(await cli('kyc', 'review', 'list', '--org', org.organization_id, '--json'));
+    const list = JSON.parse(await cli('kyc', 'review', 'list', '--org', f.org.organization_id, '--json'));
     expect(list.map((i: { id: string }) => i.id).sort()).toEqual([a.id, b.id].sort());
-    expect(await cli('kyc', 'review', 'list', '--org', org.organization_id)).toContain(a.id);
+    expect(await cli('kyc', 'review', 'list', '--org', f.org.organization_id)).toContain(a.id);
 
     expect(await cli('kyc', 'review', 'approve', a.id, '--reviewer', 'alice')).toBe(`${a.id}: approved`);
-    expectState(await getState(t, a.u), 'approved');
+    expectState(await getState(f.t, a.u), 'approved');
     expect(
       await cli('kyc', 'review', 'reject', b.id, '--reason', 'We could not match your face to the document.'),
     ).toBe(`${b.id}: rejected`);
-    expect(expectState(await getState(t, b.u), 'rejected').reason).toBe(
+    expect(expectState(await getState(f.t, b.u), 'rejected').reason).toBe(
       'We could not match your face to the document.',
     );
-    expect((await kycEvents(t, b.u)).at(-1)?.data.status).toBe('rejected');
-    const transitions = await t.ctx.db
+    expect((await kycEvents(f.t, b.u)).at(-1)?.data.status).toBe('rejected');
+    const transitions = await f.t.ctx.db
       .selectFrom('kyc_transitions')
       .select(['actor', 'to_status'])
       .where('verification_id', '=', a.id)
@@ -166,10 +153,10 @@ describe('purser kyc review (CLI)', () => {
       '--reason',
       'Your last name does not match.',
     );
-    expect(expectState(await getState(t, a.u), 'needs_information').required_fields).toEqual(['last_name']);
+    expect(expectState(await getState(f.t, a.u), 'needs_information').required_fields).toEqual(['last_name']);
     const b = await pendingLive();
     await cli('kyc', 'review', 'request-documents', b.id, '--reason', 'The photos were unreadable.');
-    expectState(await getState(t, b.u), 'awaiting_documents');
+    expectState(await getState(f.t, b.u), 'awaiting_documents');
     await expect(cli('kyc', 'review', 'request-information', b.id, '--reason', 'x')).rejects.toThrow(
       /--field/,
     );
@@ -177,10 +164,10 @@ describe('purser kyc review (CLI)', () => {
   });
 
   it('kyc simulate decides a test-mode verification like the simulate call, and refuses live ones', async () => {
-    const u = await newUser(t, sandbox);
+    const u = await newUser(f.t, f.sandbox);
     expect(await cli('kyc', 'simulate', u.userId, '--outcome', 'approved')).toBe(`${u.userId}: approved`);
-    expectState(await getState(t, u), 'approved');
-    expect((await kycEvents(t, u)).at(-1)?.data).toMatchObject({ status: 'approved' });
+    expectState(await getState(f.t, u), 'approved');
+    expect((await kycEvents(f.t, u)).at(-1)?.data).toMatchObject({ status: 'approved' });
     const json = JSON.parse(
       await cli(
         'kyc',
@@ -195,7 +182,7 @@ describe('purser kyc review (CLI)', () => {
     );
     expect(json).toMatchObject({ object: 'kyc', status: 'rejected', reason: 'Try another ID.' });
 
-    const live = await newUser(t, await t.platformToken(org.production), { production: true });
+    const live = await newUser(f.t, await f.t.platformToken(f.org.production), { production: true });
     await expect(cli('kyc', 'simulate', live.userId, '--outcome', 'approved')).rejects.toMatchObject({
       status: 403,
       code: 'sandbox_only',

@@ -1,7 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
-import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
-import type { TestApp } from '../../helpers/harness.ts';
+import { describe, expect, it } from 'vitest';
 import {
   docs,
   driveTo,
@@ -13,47 +10,32 @@ import {
   newUser,
   review,
   simulate,
-  startKycApp,
   upload,
+  useKycApp,
   verificationId,
 } from './helpers.ts';
 
-let t: TestApp;
-let org: CreatedOrganization;
-let sandbox: string;
-
-beforeAll(async () => {
-  t = await startKycApp();
-  org = await t.createOrg();
-  sandbox = await t.platformToken(org.sandbox);
-});
-// Tests move the clock by minutes or days: a fresh platform token for each.
-beforeEach(async () => {
-  sandbox = await t.platformToken(org.sandbox);
-});
-afterAll(async () => {
-  await t.close();
-  await closeReader();
-});
+// Tests move the clock by minutes or days: fresh platform tokens for each.
+const f = useKycApp({ each: 'tokens' });
 
 describe('POST /api/v2/kyc/simulate', () => {
   it('answers 403 sandbox_only for a live token', async () => {
-    const live = await t.platformToken(org.production);
-    const u = await newUser(t, live, { production: true });
-    expectError(await simulate(t, u, 'approved'), 403, 'sandbox_only');
-    expectState(await getState(t, u), 'awaiting_documents');
+    const live = await f.t.platformToken(f.org.production);
+    const u = await newUser(f.t, live, { production: true });
+    expectError(await simulate(f.t, u, 'approved'), 403, 'sandbox_only');
+    expectState(await getState(f.t, u), 'awaiting_documents');
   });
 
   it('takes a reason up to 300 characters; 301 is 400 invalid_request', async () => {
-    const u = await newUser(t, sandbox);
-    const ok = expectState(await simulate(t, u, 'rejected', 'x'.repeat(300)), 'rejected');
+    const u = await newUser(f.t, f.sandbox);
+    const ok = expectState(await simulate(f.t, u, 'rejected', 'x'.repeat(300)), 'rejected');
     expect(ok.reason).toBe('x'.repeat(300));
-    const res = await simulate(t, u, 'rejected', 'x'.repeat(301));
+    const res = await simulate(f.t, u, 'rejected', 'x'.repeat(301));
     expect(expectError(res, 400, 'invalid_request').field_errors).toHaveProperty('reason');
   });
 
   it('answers 400 invalid_reason when the reason names internal providers, identifiers or addresses', async () => {
-    const u = await newUser(t, sandbox);
+    const u = await newUser(f.t, f.sandbox);
     for (const reason of [
       `User ${u.userId} failed`,
       'Rejected for org_8d7f6e5d4c3b2a10',
@@ -64,23 +46,23 @@ describe('POST /api/v2/kyc/simulate', () => {
       'Write to ops@example.com',
       'key sk_test_abcdef12345',
     ]) {
-      const error = expectError(await simulate(t, u, 'rejected', reason), 400, 'invalid_reason');
+      const error = expectError(await simulate(f.t, u, 'rejected', reason), 400, 'invalid_reason');
       expect(error.message).not.toContain(reason);
     }
-    expectState(await getState(t, u), 'awaiting_documents');
-    expect(await kycEvents(t, u)).toEqual([]);
+    expectState(await getState(f.t, u), 'awaiting_documents');
+    expect(await kycEvents(f.t, u)).toEqual([]);
   });
 
   it('answers the new state exactly as the read reports it, and the event carries the reason', async () => {
-    const u = await newUser(t, sandbox);
+    const u = await newUser(f.t, f.sandbox);
     const simulated = expectState(
-      await simulate(t, u, 'rejected', 'The document looks altered.'),
+      await simulate(f.t, u, 'rejected', 'The document looks altered.'),
       'rejected',
     );
-    const read = expectState(await getState(t, u), 'rejected');
+    const read = expectState(await getState(f.t, u), 'rejected');
     expect(simulated).toEqual(read);
     expect(simulated.reason).toBe('The document looks altered.');
-    const [event] = await kycEvents(t, u);
+    const [event] = await kycEvents(f.t, u);
     expect(event).toMatchObject({
       type: 'identity.verification.updated',
       livemode: false,
@@ -94,93 +76,93 @@ describe('POST /api/v2/kyc/simulate', () => {
   });
 
   it('requires_input bounces to awaiting_documents and asks for new photos of both sides', async () => {
-    const u = await newUser(t, sandbox);
-    await driveTo(t, u, 'requires_verification');
-    const body = expectState(await simulate(t, u, 'requires_input'), 'awaiting_documents');
+    const u = await newUser(f.t, f.sandbox);
+    await driveTo(f.t, u, 'requires_verification');
+    const body = expectState(await simulate(f.t, u, 'requires_input'), 'awaiting_documents');
     expect(body.reason).toMatch(/photos/);
     expect(body.iframe_url).toEqual(expect.any(String));
     // The earlier front no longer counts: the back alone is refused.
     expectError(
-      await upload(t, u, 'back', await docs.caBackJpeg(), { issuing_country: 'CA' }),
+      await upload(f.t, u, 'back', await docs.caBackJpeg(), { issuing_country: 'CA' }),
       409,
       'invalid_kyc_state',
     );
-    await driveTo(t, u, 'requires_verification');
+    await driveTo(f.t, u, 'requires_verification');
   });
 
   it('re-simulating overwrites, and approved carries no reason', async () => {
-    const u = await newUser(t, sandbox);
-    expectState(await simulate(t, u, 'rejected', 'No.'), 'rejected');
-    const approved = expectState(await simulate(t, u, 'approved', 'ignored on approved'), 'approved');
+    const u = await newUser(f.t, f.sandbox);
+    expectState(await simulate(f.t, u, 'rejected', 'No.'), 'rejected');
+    const approved = expectState(await simulate(f.t, u, 'approved', 'ignored on approved'), 'approved');
     expect(approved).toEqual({ object: 'kyc', status: 'approved' });
-    expect((await kycEvents(t, u)).map((e) => e.data.status)).toEqual(['rejected', 'approved']);
-    expect((await kycEvents(t, u))[1]?.data.reason).toBeNull();
+    expect((await kycEvents(f.t, u)).map((e) => e.data.status)).toEqual(['rejected', 'approved']);
+    expect((await kycEvents(f.t, u))[1]?.data.reason).toBeNull();
   });
 
   it('400 for an unknown outcome; 404 for a user not connected', async () => {
-    const u = await newUser(t, sandbox);
-    expect(expectError(await simulate(t, u, 'maybe'), 400, 'invalid_request').field_errors).toHaveProperty(
+    const u = await newUser(f.t, f.sandbox);
+    expect(expectError(await simulate(f.t, u, 'maybe'), 400, 'invalid_request').field_errors).toHaveProperty(
       'outcome',
     );
     expectError(
-      await simulate(t, { token: sandbox, userId: 'usr_nobody' }, 'approved'),
+      await simulate(f.t, { token: f.sandbox, userId: 'usr_nobody' }, 'approved'),
       404,
       'connection_not_found',
     );
   });
 
   it('sandbox verifications never complete by themselves', async () => {
-    const u = await newUser(t, sandbox);
-    await driveTo(t, u, 'pending');
-    t.clock.advance(7 * 24 * 3600 * 1000);
-    expectState(await getState(t, { ...u, token: await t.platformToken(org.sandbox) }), 'pending');
-    expect((await review(t, await verificationId(t, u), 'approve')).statusCode).toBe(409);
+    const u = await newUser(f.t, f.sandbox);
+    await driveTo(f.t, u, 'pending');
+    f.t.clock.advance(7 * 24 * 3600 * 1000);
+    expectState(await getState(f.t, { ...u, token: await f.t.platformToken(f.org.sandbox) }), 'pending');
+    expect((await review(f.t, await verificationId(f.t, u), 'approve')).statusCode).toBe(409);
   });
 });
 
 describe('POST /api/v2/kyc/information', () => {
   it('takes exactly the requested fields: unrequested, unknown and missing fields are 400 with field_errors', async () => {
-    const u = await newUser(t, sandbox);
-    await driveTo(t, u, 'needs_information');
+    const u = await newUser(f.t, f.sandbox);
+    await driveTo(f.t, u, 'needs_information');
     let error = expectError(
-      await information(t, u, { national_id_number: '123-45-6789', first_name: 'Jo' }),
+      await information(f.t, u, { national_id_number: '123-45-6789', first_name: 'Jo' }),
       400,
       'invalid_request',
     );
     expect(error.field_errors).toEqual({ first_name: 'was not requested' });
-    error = expectError(await information(t, u, {}), 400, 'invalid_request');
+    error = expectError(await information(f.t, u, {}), 400, 'invalid_request');
     expect(error.field_errors).toEqual({ national_id_number: 'is required' });
     error = expectError(
-      await information(t, u, { national_id_number: '123456789', shoe_size: '9' }),
+      await information(f.t, u, { national_id_number: '123456789', shoe_size: '9' }),
       400,
       'invalid_request',
     );
     expect(error.field_errors).toHaveProperty('shoe_size');
     for (const bad of ['12345', '000-12-3456', '666-12-3456', 'abc-de-fghi']) {
-      error = expectError(await information(t, u, { national_id_number: bad }), 400, 'invalid_request');
+      error = expectError(await information(f.t, u, { national_id_number: bad }), 400, 'invalid_request');
       expect(error.field_errors).toHaveProperty('national_id_number');
     }
-    expectState(await getState(t, u), 'needs_information');
+    expectState(await getState(f.t, u), 'needs_information');
   });
 
   it('moves to requires_verification and never stores the national id number', async () => {
-    const u = await newUser(t, sandbox);
-    await driveTo(t, u, 'needs_information');
+    const u = await newUser(f.t, f.sandbox);
+    await driveTo(f.t, u, 'needs_information');
     const body = expectState(
-      await information(t, u, { national_id_number: '123-45-6789' }),
+      await information(f.t, u, { national_id_number: '123-45-6789' }),
       'requires_verification',
     );
     expect(body.iframe_url).toEqual(expect.any(String));
-    const rows = await t.ctx.db.selectFrom('kyc_verifications').selectAll().execute();
+    const rows = await f.t.ctx.db.selectFrom('kyc_verifications').selectAll().execute();
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain('123456789');
     expect(dump).not.toContain('123-45-6789');
   });
 
   it('checks address formats for a passport holder (country, postal code, dates)', async () => {
-    const u = await newUser(t, sandbox);
+    const u = await newUser(f.t, f.sandbox);
     expectState(
-      await upload(t, u, 'front', await docs.passport(), { document_type: 'passport' }),
+      await upload(f.t, u, 'front', await docs.passport(), { document_type: 'passport' }),
       'needs_information',
     );
     const good = {
@@ -192,44 +174,44 @@ describe('POST /api/v2/kyc/information', () => {
       national_id_number: '123456789',
     };
     let error = expectError(
-      await information(t, u, { ...good, address_country: 'USA' }),
+      await information(f.t, u, { ...good, address_country: 'USA' }),
       400,
       'invalid_request',
     );
     expect(Object.keys(error.field_errors)).toEqual(['address_country']);
     error = expectError(
-      await information(t, u, { ...good, address_postal_code: 'ABCDE' }),
+      await information(f.t, u, { ...good, address_postal_code: 'ABCDE' }),
       400,
       'invalid_request',
     );
     expect(Object.keys(error.field_errors)).toEqual(['address_postal_code']);
-    error = expectError(await information(t, u, { ...good, address_city: '   ' }), 400, 'invalid_request');
+    error = expectError(await information(f.t, u, { ...good, address_city: '   ' }), 400, 'invalid_request');
     expect(error.field_errors).toEqual({ address_city: 'must not be empty' });
-    expectState(await information(t, u, good), 'requires_verification');
+    expectState(await information(f.t, u, good), 'requires_verification');
   });
 
   it('checks phone numbers (E.164) and dates of birth when a review asks for them', async () => {
-    const o = await t.createOrg('Phones');
-    const u = await newUser(t, await t.platformToken(o.production), { production: true });
-    await driveTo(t, u, 'pending');
-    const res = await review(t, await verificationId(t, u), 'request_information', {
+    const o = await f.t.createOrg('Phones');
+    const u = await newUser(f.t, await f.t.platformToken(o.production), { production: true });
+    await driveTo(f.t, u, 'pending');
+    const res = await review(f.t, await verificationId(f.t, u), 'request_information', {
       fields: ['phone_number', 'date_of_birth'],
       reason: 'Please confirm your phone number and date of birth.',
     });
     expect(res.statusCode, res.body).toBe(200);
     const error = expectError(
-      await information(t, u, { phone_number: '4155550123', date_of_birth: '1990-02-30' }),
+      await information(f.t, u, { phone_number: '4155550123', date_of_birth: '1990-02-30' }),
       400,
       'invalid_request',
     );
     expect(Object.keys(error.field_errors).sort()).toEqual(['date_of_birth', 'phone_number']);
     expectError(
-      await information(t, u, { phone_number: '+14155550123', date_of_birth: '2999-01-01' }),
+      await information(f.t, u, { phone_number: '+14155550123', date_of_birth: '2999-01-01' }),
       400,
       'invalid_request',
     );
     expectState(
-      await information(t, u, { phone_number: '+14155550123', date_of_birth: '1985-11-03' }),
+      await information(f.t, u, { phone_number: '+14155550123', date_of_birth: '1985-11-03' }),
       'pending',
     );
   });

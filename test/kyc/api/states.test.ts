@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   KYC_STATUSES,
   KYC_TRANSITIONS,
@@ -8,8 +7,6 @@ import {
   nextStatus,
 } from '../../../src/domains/kyc/states.ts';
 import { generatePassportPage, SAMPLE_PASSPORT } from '../../../src/domains/kyc/testdocs/index.ts';
-import type { CreatedOrganization } from '../../../src/domains/orgs/service.ts';
-import type { TestApp } from '../../helpers/harness.ts';
 import {
   cameraFrames,
   docs,
@@ -24,25 +21,13 @@ import {
   openPage,
   review,
   simulate,
-  startKycApp,
   submitPage,
   upload,
+  useKycApp,
   verificationId,
 } from './helpers.ts';
 
-let t: TestApp;
-let org: CreatedOrganization;
-let sandbox: string;
-
-beforeAll(async () => {
-  t = await startKycApp();
-  org = await t.createOrg();
-  sandbox = await t.platformToken(org.sandbox);
-});
-afterAll(async () => {
-  await t.close();
-  await closeReader();
-});
+const f = useKycApp();
 
 const minorPassport = () => {
   const year = new Date().getUTCFullYear() - 16;
@@ -76,15 +61,15 @@ describe('the transition table', () => {
 type Setup = (u: KycUser) => Promise<unknown>;
 const at: Record<string, Setup> = {
   awaiting_documents: async () => {},
-  needs_information: (u) => driveTo(t, u, 'needs_information'),
-  requires_verification: (u) => driveTo(t, u, 'requires_verification'),
-  pending: (u) => driveTo(t, u, 'pending'),
-  approved: async (u) => expectState(await simulate(t, u, 'approved'), 'approved'),
-  rejected: async (u) => expectState(await simulate(t, u, 'rejected'), 'rejected'),
+  needs_information: (u) => driveTo(f.t, u, 'needs_information'),
+  requires_verification: (u) => driveTo(f.t, u, 'requires_verification'),
+  pending: (u) => driveTo(f.t, u, 'pending'),
+  approved: async (u) => expectState(await simulate(f.t, u, 'approved'), 'approved'),
+  rejected: async (u) => expectState(await simulate(f.t, u, 'rejected'), 'rejected'),
 };
 
 async function expectEvent(u: KycUser, before: number, status: string) {
-  const events = await kycEvents(t, u);
+  const events = await kycEvents(f.t, u);
   expect(events.length).toBe(before + 1);
   expect(events.at(-1)?.data).toEqual({
     user_id: u.userId,
@@ -96,12 +81,12 @@ async function expectEvent(u: KycUser, before: number, status: string) {
 
 describe('every row through the API', () => {
   const front = (from: string) => async () => {
-    const u = await newUser(t, sandbox);
+    const u = await newUser(f.t, f.sandbox);
     await at[from]!(u);
-    const before = (await kycEvents(t, u)).length;
-    expectState(await upload(t, u, 'front', await docs.usFront()), 'awaiting_documents');
+    const before = (await kycEvents(f.t, u)).length;
+    expectState(await upload(f.t, u, 'front', await docs.usFront()), 'awaiting_documents');
     if (from !== 'awaiting_documents') await expectEvent(u, before, 'awaiting_documents');
-    else expect((await kycEvents(t, u)).length).toBe(before);
+    else expect((await kycEvents(f.t, u)).length).toBe(before);
   };
   it(
     'awaiting_documents --front--> awaiting_documents (no event: no status change)',
@@ -111,100 +96,100 @@ describe('every row through the API', () => {
   it('requires_verification --front--> awaiting_documents (restart)', front('requires_verification'));
 
   it('awaiting_documents --back (fields missing)--> needs_information', async () => {
-    const u = await newUser(t, sandbox);
-    await upload(t, u, 'front', await docs.usFront());
-    expectState(await upload(t, u, 'back', await docs.usBack()), 'needs_information');
+    const u = await newUser(f.t, f.sandbox);
+    await upload(f.t, u, 'front', await docs.usFront());
+    expectState(await upload(f.t, u, 'back', await docs.usBack()), 'needs_information');
     await expectEvent(u, 0, 'needs_information');
   });
   it('awaiting_documents --back (complete)--> requires_verification', async () => {
-    const u = await newUser(t, sandbox);
-    await driveTo(t, u, 'requires_verification');
+    const u = await newUser(f.t, f.sandbox);
+    await driveTo(f.t, u, 'requires_verification');
     await expectEvent(u, 0, 'requires_verification');
   });
   it('awaiting_documents --back (not verifiable)--> rejected', async () => {
-    const u = await newUser(t, sandbox);
-    await upload(t, u, 'front', await docs.usFrontMinor());
-    expectState(await upload(t, u, 'back', await docs.usBackMinor()), 'rejected');
+    const u = await newUser(f.t, f.sandbox);
+    await upload(f.t, u, 'front', await docs.usFrontMinor());
+    expectState(await upload(f.t, u, 'back', await docs.usBackMinor()), 'rejected');
     await expectEvent(u, 0, 'rejected');
   });
 
   for (const from of ['awaiting_documents', 'needs_information', 'requires_verification']) {
     it(`${from} --passport page (fields missing)--> needs_information`, async () => {
-      const u = await newUser(t, sandbox);
+      const u = await newUser(f.t, f.sandbox);
       await at[from]!(u);
-      const before = (await kycEvents(t, u)).length;
+      const before = (await kycEvents(f.t, u)).length;
       const body = expectState(
-        await upload(t, u, 'front', await docs.passport(), { document_type: 'passport' }),
+        await upload(f.t, u, 'front', await docs.passport(), { document_type: 'passport' }),
         'needs_information',
       );
       expect(body.required_fields).toContain('address_line1');
       await expectEvent(u, before, 'needs_information');
     });
     it(`${from} --passport page (not verifiable)--> rejected`, async () => {
-      const u = await newUser(t, sandbox);
+      const u = await newUser(f.t, f.sandbox);
       await at[from]!(u);
-      expectState(await upload(t, u, 'front', minorPassport(), { document_type: 'passport' }), 'rejected');
+      expectState(await upload(f.t, u, 'front', minorPassport(), { document_type: 'passport' }), 'rejected');
     });
   }
 
   it('needs_information --information (face scan pending)--> requires_verification', async () => {
-    const u = await newUser(t, sandbox);
-    await driveTo(t, u, 'needs_information');
-    expectState(await information(t, u, { national_id_number: '123-45-6789' }), 'requires_verification');
+    const u = await newUser(f.t, f.sandbox);
+    await driveTo(f.t, u, 'needs_information');
+    expectState(await information(f.t, u, { national_id_number: '123-45-6789' }), 'requires_verification');
     await expectEvent(u, 1, 'requires_verification');
   });
 
   it('requires_verification --hosted page completed--> pending', async () => {
-    const u = await newUser(t, sandbox);
-    await driveTo(t, u, 'pending');
+    const u = await newUser(f.t, f.sandbox);
+    await driveTo(f.t, u, 'pending');
     await expectEvent(u, 1, 'pending');
   });
 
   describe('review results from pending (production)', () => {
     // Each in its own organization: an approved document would conflict with the next user's.
     const pendingLive = async () => {
-      const o = await t.createOrg('Live review');
-      const u = await newUser(t, await t.platformToken(o.production), { production: true });
-      await driveTo(t, u, 'pending');
-      return { u, id: await verificationId(t, u) };
+      const o = await f.t.createOrg('Live review');
+      const u = await newUser(f.t, await f.t.platformToken(o.production), { production: true });
+      await driveTo(f.t, u, 'pending');
+      return { u, id: await verificationId(f.t, u) };
     };
     it('pending --review approved--> approved', async () => {
       const { u, id } = await pendingLive();
-      expect((await review(t, id, 'approve')).statusCode).toBe(200);
-      expectState(await getState(t, u), 'approved');
+      expect((await review(f.t, id, 'approve')).statusCode).toBe(200);
+      expectState(await getState(f.t, u), 'approved');
       await expectEvent(u, 2, 'approved');
     });
     it('pending --review rejected--> rejected', async () => {
       const { u, id } = await pendingLive();
       expect(
-        (await review(t, id, 'reject', { reason: 'The document photo does not match you.' })).statusCode,
+        (await review(f.t, id, 'reject', { reason: 'The document photo does not match you.' })).statusCode,
       ).toBe(200);
-      expect(expectState(await getState(t, u), 'rejected').reason).toBe(
+      expect(expectState(await getState(f.t, u), 'rejected').reason).toBe(
         'The document photo does not match you.',
       );
       await expectEvent(u, 2, 'rejected');
     });
     it('pending --review (a detail did not match)--> needs_information, then information re-runs the check', async () => {
       const { u, id } = await pendingLive();
-      const res = await review(t, id, 'request_information', {
+      const res = await review(f.t, id, 'request_information', {
         fields: ['date_of_birth'],
         reason: 'Your date of birth does not match your document.',
       });
       expect(res.statusCode, res.body).toBe(200);
-      const body = expectState(await getState(t, u), 'needs_information');
+      const body = expectState(await getState(f.t, u), 'needs_information');
       expect(body.required_fields).toEqual(['date_of_birth']);
       expect(body.reason).toBe('Your date of birth does not match your document.');
       await expectEvent(u, 2, 'needs_information');
       // needs_information --information (face scan done)--> pending: the check re-runs automatically.
-      expectState(await information(t, u, { date_of_birth: '1985-11-03' }), 'pending');
+      expectState(await information(f.t, u, { date_of_birth: '1985-11-03' }), 'pending');
       await expectEvent(u, 3, 'pending');
     });
     it('pending --review (images unusable)--> awaiting_documents', async () => {
       const { u, id } = await pendingLive();
       expect(
-        (await review(t, id, 'request_documents', { reason: 'The photos were too blurry.' })).statusCode,
+        (await review(f.t, id, 'request_documents', { reason: 'The photos were too blurry.' })).statusCode,
       ).toBe(200);
-      expect(expectState(await getState(t, u), 'awaiting_documents').reason).toBe(
+      expect(expectState(await getState(f.t, u), 'awaiting_documents').reason).toBe(
         'The photos were too blurry.',
       );
       await expectEvent(u, 2, 'awaiting_documents');
@@ -220,15 +205,15 @@ describe('every row through the API', () => {
     'rejected',
   ]) {
     it(`${from} --simulate--> approved / rejected / awaiting_documents (requires_input), each firing the event`, async () => {
-      const u = await newUser(t, sandbox);
+      const u = await newUser(f.t, f.sandbox);
       await at[from]!(u);
-      let before = (await kycEvents(t, u)).length;
+      let before = (await kycEvents(f.t, u)).length;
       for (const [outcome, status] of [
         ['requires_input', 'awaiting_documents'],
         ['rejected', 'rejected'],
         ['approved', 'approved'],
       ] as const) {
-        expectState(await simulate(t, u, outcome), status);
+        expectState(await simulate(f.t, u, outcome), status);
         await expectEvent(u, before, status);
         before += 1;
       }
@@ -236,17 +221,17 @@ describe('every row through the API', () => {
   }
 
   it('information is refused when the status does not ask for it', async () => {
-    const u = await newUser(t, sandbox);
-    expectError(await information(t, u, { national_id_number: '123456789' }), 409, 'invalid_kyc_state');
+    const u = await newUser(f.t, f.sandbox);
+    expectError(await information(f.t, u, { national_id_number: '123456789' }), 409, 'invalid_kyc_state');
   });
 
   it('a second page completion is refused once pending', async () => {
-    const u = await newUser(t, sandbox);
-    const back = await driveTo(t, u, 'requires_verification');
-    const { session } = await openPage(t, back.iframe_url as string);
-    expect((await submitPage(t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
+    const u = await newUser(f.t, f.sandbox);
+    const back = await driveTo(f.t, u, 'requires_verification');
+    const { session } = await openPage(f.t, back.iframe_url as string);
+    expect((await submitPage(f.t, session, { fields: {}, frames: cameraFrames() })).statusCode).toBe(200);
     expectError(
-      await submitPage(t, session, { fields: {}, frames: cameraFrames() }),
+      await submitPage(f.t, session, { fields: {}, frames: cameraFrames() }),
       409,
       'invalid_kyc_state',
     );

@@ -1,0 +1,129 @@
+/**
+ * The fixtures every test area shares (STYLE.md): an app on a fresh database with an organization
+ * and its clients, a connected user, an approved user, a funded wallet. A test file states only what
+ * is particular to it.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
+import { connectUser, uniqueEmail } from '../connect/helpers.ts';
+import { startTestApp, type TestApp } from './harness.ts';
+
+export { expectError, uniqueEmail } from '../connect/helpers.ts';
+
+/** A worker logger that says nothing. */
+export const quiet = { info: () => {}, error: () => {} };
+
+/**
+ * An app on a fresh database with one organization: its sandbox and production clients (their API
+ * keys in `org.sandbox.api_key` and `org.production.api_key`) and a platform token for each.
+ */
+export interface OrgApp {
+  t: TestApp;
+  org: CreatedOrganization;
+  /** Platform tokens of the sandbox and production clients. */
+  sandbox: string;
+  production: string;
+  /** Mints new platform tokens (after the clock moved past their hour). */
+  renewTokens(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OrgAppOptions {
+  /** Settings of the app, over the harness's. */
+  env?: Record<string, string>;
+  /** How the app starts (an area's own variant of `startTestApp`). */
+  start?: (env: Record<string, string>) => Promise<TestApp>;
+  /** Name of the organization. */
+  name?: string;
+}
+
+/**
+ * Starts an app with one organization and its platform tokens, in `target` when given (an object a
+ * test file made before its tests start: see `useOrgApp`).
+ */
+export async function startOrgApp(options: OrgAppOptions = {}, target = {} as OrgApp): Promise<OrgApp> {
+  const t = await (options.start ?? startTestApp)(options.env ?? {});
+  Object.assign(target, {
+    t,
+    org: await t.createOrg(options.name),
+    async renewTokens() {
+      target.sandbox = await t.platformToken(target.org.sandbox);
+      target.production = await t.platformToken(target.org.production);
+    },
+    close: () => t.close(),
+  });
+  await target.renewTokens();
+  return target;
+}
+
+export interface UseOrgAppOptions extends OrgAppOptions {
+  /**
+   * Before each test: `tokens` mints new platform tokens (for tests that move the clock by an hour
+   * or more); `organization` creates a new organization (named `name`) and mints its tokens, for
+   * tests whose data would conflict with the next test's.
+   */
+  each?: 'tokens' | 'organization';
+  /** What else to close once the app is closed. */
+  afterClose?: () => Promise<void>;
+}
+
+/**
+ * The app and organization of a whole test file: started before all its tests, closed after them.
+ * Read the fields inside tests (they are set once the file's tests start).
+ */
+export function useOrgApp(options: UseOrgAppOptions = {}): OrgApp {
+  const fixture = {} as OrgApp;
+  beforeAll(() => startOrgApp(options, fixture));
+  if (options.each === 'tokens') beforeEach(() => fixture.renewTokens());
+  if (options.each === 'organization')
+    beforeEach(async () => {
+      fixture.org = await fixture.t.createOrg(options.name);
+      await fixture.renewTokens();
+    });
+  afterAll(async () => {
+    await fixture.close();
+    await options.afterClose?.();
+  });
+  return fixture;
+}
+
+/** A user connected to the organization of this platform token (sandbox, or `production`); their id. */
+export async function connectedUser(
+  t: TestApp,
+  token: string,
+  options: { prefix?: string; production?: boolean } = {},
+): Promise<string> {
+  const connected = await connectUser(t, token, { email: uniqueEmail(options.prefix) }, options);
+  return connected.userId;
+}
+
+/** Puts `amountCents` in a user's wallet (the sandbox's simulated funding). */
+export function fundWallet(
+  t: TestApp,
+  token: string,
+  userId: string,
+  amountCents: number,
+): Promise<LightMyRequestResponse> {
+  return t.call('POST', '/api/v2/simulate/wallet_funding', {
+    token,
+    body: { user_id: userId, amount_cents: amountCents },
+  });
+}
+
+/** A connected sandbox user whose verification is approved, with `fund` cents in their wallet. */
+export async function approvedUser(
+  t: TestApp,
+  token: string,
+  options: { fund?: number; prefix?: string } = {},
+): Promise<string> {
+  const userId = await connectedUser(t, token, options);
+  const approved = await t.call('POST', '/api/v2/kyc/simulate', {
+    token,
+    body: { user_id: userId, outcome: 'approved' },
+  });
+  expect(approved.statusCode, approved.body).toBe(200);
+  const fund = options.fund ?? 0;
+  if (fund > 0) expect((await fundWallet(t, token, userId, fund)).statusCode).toBe(200);
+  return userId;
+}
