@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { errorResponses } from '../../core/schemas.ts';
+import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
 import type { InformationField } from '../../domains/kyc/fields.ts';
+import { KycState } from '../../domains/kyc/routes.ts';
 import type { PageView } from '../../domains/kyc/service.ts';
 import { escapeHtml } from '../html.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
@@ -139,13 +140,13 @@ function renderLinkProblem(nonce: string, problem: 'malformed' | 'expired' | 'su
 }
 
 /** The hosted verification page behind `iframe_url`, and its form endpoint. */
-export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function kycPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   app.get(
     '/kyc/verify/:token',
     { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
-      const opened = await ctx.kyc.openPage((request.params as { token: string }).token);
+      const opened = await ctx.kyc.openPage(request.params.token);
       if (typeof opened === 'string') {
         securityHeaders(reply, nonce, ANY_ANCESTOR);
         reply.code(opened === 'malformed' ? 404 : 410);
@@ -170,11 +171,11 @@ export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           },
           { additionalProperties: false },
         ),
-        response: errorResponses(400, 401, 409, 422, 502),
+        response: { 200: KycState, ...errorResponses(400, 401, 409, 422, 502) },
       },
     },
     async (request, reply) => {
-      const body = request.body as { session: string; fields: Record<string, string>; frames?: string[] };
+      const body = request.body;
       reply.header('cache-control', 'no-store');
       return ctx.kyc.submitPage(body.session, {
         fields: body.fields,

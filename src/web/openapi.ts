@@ -1,0 +1,126 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { ErrorBody, errorResponse } from '../core/schemas.ts';
+
+const JSON_MEDIA = 'application/json';
+
+/** Any authenticated POST may carry `Idempotency-Key` (src/core/idempotency.ts); nothing else may. */
+function acceptsIdempotencyKey(method: string, security: unknown): boolean {
+  return method.toLowerCase() === 'post' && Array.isArray(security) && security.length > 0;
+}
+
+type ResponseSchema = { $ref?: string; description?: string; examples?: unknown[] };
+
+/**
+ * Documentation only (the route's own schema is untouched): a response that refers to a shared
+ * schema keeps its example beside the reference, where swagger would drop it; and the errors every
+ * route of its kind can answer are listed: 413 and 415 for a body, 409 for an Idempotency-Key still
+ * in use.
+ */
+function documentRoute({
+  schema,
+  url,
+  route,
+}: {
+  schema: Record<string, unknown>;
+  url: string;
+  route: { method: string | string[]; config?: unknown };
+}) {
+  if (!schema || schema.hide) return { schema, url };
+  const methods = [route.method].flat();
+  const oauth = (route.config as { errorFormat?: string } | undefined)?.errorFormat === 'oauth';
+  const responses: Record<string, unknown> = { ...(schema.response as Record<string, unknown>) };
+  const addError = (status: number) => {
+    if (responses[status] !== undefined) return;
+    const { description } = errorResponse(status) as ResponseSchema;
+    // The token endpoint answers in the OAuth error body, which its 400 refers to.
+    responses[status] = oauth
+      ? { $ref: (responses[400] as ResponseSchema).$ref, description }
+      : errorResponse(status);
+  };
+  if (schema.body) {
+    addError(413);
+    addError(415);
+  }
+  if (methods.some((method) => acceptsIdempotencyKey(method, schema.security))) addError(409);
+  for (const [status, response] of Object.entries(responses)) {
+    const { $ref, description, examples } = response as ResponseSchema;
+    if ($ref && examples?.length) {
+      responses[status] = {
+        description,
+        content: { [JSON_MEDIA]: { schema: { $ref }, example: examples[0] } },
+      };
+    }
+  }
+  return { schema: { ...schema, response: responses }, url };
+}
+
+/**
+ * The OpenAPI 3.1 document, generated from the route schemas and served at /api/v2/openapi.json
+ * (src/web/docs.ts). Shared schemas (`$id`, `app.addSchema`) become `components.schemas`, referenced
+ * by name; must be registered before the routes.
+ */
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Purser platform API',
+        version: '2.0.0',
+        description:
+          'Connect users, verify identity, issue cards, buy for users, receive signed webhooks. Any ' +
+          'authenticated POST may carry an `Idempotency-Key` header (1–255 printable ASCII characters): a ' +
+          'retry with the same key and request within 24 hours gets the first answer again, marked ' +
+          '`Idempotent-Replayed: true`, instead of acting twice.',
+      },
+      servers: [{ url: config.baseUrl }],
+      components: {
+        securitySchemes: {
+          platformToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Platform token from POST /api/v2/oauth/token',
+          },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'v1 API key (sk_test_… / sk_live_…)' },
+        },
+        parameters: {
+          IdempotencyKey: {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Makes the POST safe to retry: the first answer (2xx or 4xx) is kept 24 hours per organization ' +
+              'and mode and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and ' +
+              'request. The same key with another request is `400 idempotency_key_reused`; while the first ' +
+              'runs, `409 idempotency_key_in_use`.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+            example: 'order-4711-attempt-1',
+          },
+        },
+      },
+    },
+    // Shared schemas are named by their `$id` in components.schemas (not def-0, def-1, …).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: documentRoute as never,
+    transformObject: (document) => {
+      const openapiObject = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
+      for (const operations of Object.values(openapiObject.paths ?? {})) {
+        for (const [method, operation] of Object.entries(operations as Record<string, OpenApiOperation>)) {
+          if (!acceptsIdempotencyKey(method, operation.security)) continue;
+          operation.parameters = [
+            ...(operation.parameters ?? []),
+            { $ref: '#/components/parameters/IdempotencyKey' },
+          ];
+        }
+      }
+      return openapiObject;
+    },
+  });
+}
+
+interface OpenApiOperation {
+  security?: unknown[];
+  parameters?: unknown[];
+}
