@@ -87,13 +87,17 @@ const ERROR_MEANINGS: Record<number, { description: string; code: string; messag
 };
 
 /** A documented error response: a reference to the shared error body, its meaning and an example. */
-export function errorResponse(status: number, description?: string): TUnsafe<Static<typeof ErrorBody>> {
+export function errorResponse(
+  status: number,
+  description?: string,
+  typical?: { code: string; message: string },
+): TUnsafe<Static<typeof ErrorBody>> {
   const meaning = ERROR_MEANINGS[status];
-  const code = meaning?.code ?? 'internal_error';
+  const code = typical?.code ?? meaning?.code ?? 'internal_error';
   const example: Static<typeof ErrorBody> = {
     error: {
       code,
-      message: meaning?.message ?? 'Something went wrong on our side. Try again.',
+      message: typical?.message ?? meaning?.message ?? 'Something went wrong on our side. Try again.',
       docs: `https://purser.example/docs/errors#${code}`,
       field_errors: code === 'invalid_request' ? { email: 'must be a valid email' } : {},
       warnings: [],

@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import type { Config } from '../config.ts';
 import { ErrorBody, errorResponse } from '../core/schemas.ts';
 
@@ -11,6 +11,11 @@ function acceptsIdempotencyKey(method: string, security: unknown): boolean {
 }
 
 type ResponseSchema = { $ref?: string; description?: string; examples?: unknown[] };
+type DocumentedSchema = FastifySchema & {
+  hide?: boolean;
+  security?: unknown[];
+  response?: Record<string, unknown>;
+};
 
 /**
  * Documentation only (the route's own schema is untouched): a response that refers to a shared
@@ -19,18 +24,19 @@ type ResponseSchema = { $ref?: string; description?: string; examples?: unknown[
  * in use.
  */
 function documentRoute({
-  schema,
+  schema: routeSchema,
   url,
   route,
 }: {
-  schema: Record<string, unknown>;
+  schema: FastifySchema;
   url: string;
-  route: { method: string | string[]; config?: unknown };
+  route: RouteOptions;
 }) {
+  const schema = routeSchema as DocumentedSchema;
   if (!schema || schema.hide) return { schema, url };
   const methods = [route.method].flat();
-  const oauth = (route.config as { errorFormat?: string } | undefined)?.errorFormat === 'oauth';
-  const responses: Record<string, unknown> = { ...(schema.response as Record<string, unknown>) };
+  const oauth = route.config?.errorFormat === 'oauth';
+  const responses = { ...schema.response };
   const addError = (status: number) => {
     if (responses[status] !== undefined) return;
     const { description } = errorResponse(status) as ResponseSchema;
@@ -43,7 +49,21 @@ function documentRoute({
     addError(413);
     addError(415);
   }
-  if (methods.some((method) => acceptsIdempotencyKey(method, schema.security))) addError(409);
+  if (methods.some((method) => acceptsIdempotencyKey(method, schema.security))) {
+    const reused = 'Or the Idempotency-Key was first used with another request (`idempotency_key_reused`).';
+    const inUse =
+      'A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`.';
+    addError(400);
+    const badRequest = responses[400] as ResponseSchema;
+    responses[400] = { ...badRequest, description: `${badRequest.description} ${reused}` };
+    const conflict = responses[409] as ResponseSchema | undefined;
+    responses[409] = conflict
+      ? { ...conflict, description: `${conflict.description} Or: ${inUse}` }
+      : errorResponse(409, inUse, {
+          code: 'idempotency_key_in_use',
+          message: 'A request with this Idempotency-Key is still running; retry shortly.',
+        });
+  }
   for (const [status, response] of Object.entries(responses)) {
     const { $ref, description, examples } = response as ResponseSchema;
     if ($ref && examples?.length) {
@@ -103,7 +123,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     // Shared schemas are named by their `$id` in components.schemas (not def-0, def-1, …).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transform: documentRoute as never,
+    transform: documentRoute,
     transformObject: (document) => {
       const openapiObject = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
       for (const operations of Object.values(openapiObject.paths ?? {})) {

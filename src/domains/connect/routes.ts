@@ -84,7 +84,12 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
   const common = { onRequest: platformGuard(ctx.auth) };
   const tags = ['Connect'];
   const security = [{ platformToken: [] }];
-  const errors = errorResponses(400, 401, 403, 404, 502, 503);
+  const errors = errorResponses(400, 401, 403, 404, 502, 503, {
+    400: 'Invalid request (`invalid_request`, `invalid_phone`), an attempt that cannot be verified (`invalid_connect_attempt`), or a connection token where a platform token belongs (`client_credentials_required`).',
+    401: 'No valid platform token (`unauthorized`), a wrong or expired code (`invalid_code`), or an unusable refresh token (`invalid_refresh_token`).',
+    404: 'No connection between the user and the calling client (`connection_not_found`).',
+    502: 'The code could not be sent (`auth_provider_error`); the attempt cannot be verified, start again.',
+  });
 
   app.post(
     '/api/v2/connect/start',
