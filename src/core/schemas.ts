@@ -86,15 +86,14 @@ const ERROR_MEANINGS: Record<number, { description: string; code: string; messag
   },
 };
 
-/** A documented error response: a reference to the shared error body, its meaning and an example. */
-export function errorResponse(
+/** An example error body for a status: its typical code, unless the caller names one. */
+export function errorExample(
   status: number,
-  description?: string,
   typical?: { code: string; message: string },
-): TUnsafe<Static<typeof ErrorBody>> {
+): Static<typeof ErrorBody> {
   const meaning = ERROR_MEANINGS[status];
   const code = typical?.code ?? meaning?.code ?? 'internal_error';
-  const example: Static<typeof ErrorBody> = {
+  return {
     error: {
       code,
       message: typical?.message ?? meaning?.message ?? 'Something went wrong on our side. Try again.',
@@ -103,7 +102,16 @@ export function errorResponse(
       warnings: [],
     },
   };
-  return documented(ErrorBody, description ?? meaning?.description ?? 'An error.', example);
+}
+
+/** A documented error response: a reference to the shared error body, its meaning and an example. */
+export function errorResponse(
+  status: number,
+  description?: string,
+  typical?: { code: string; message: string },
+): TUnsafe<Static<typeof ErrorBody>> {
+  const meaning = ERROR_MEANINGS[status]?.description ?? 'An error.';
+  return documented(ErrorBody, description ?? meaning, errorExample(status, typical));
 }
 
 /**

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import type { Config } from '../config.ts';
-import { ErrorBody, errorResponse } from '../core/schemas.ts';
+import { ErrorBody, errorExample, errorResponse } from '../core/schemas.ts';
 
 const JSON_MEDIA = 'application/json';
 
@@ -40,9 +40,14 @@ function documentRoute({
   const addError = (status: number) => {
     if (responses[status] !== undefined) return;
     const { description } = errorResponse(status) as ResponseSchema;
+    const { code, message } = errorExample(status).error;
     // The token endpoint answers in the OAuth error body, which its 400 refers to.
     responses[status] = oauth
-      ? { $ref: (responses[400] as ResponseSchema).$ref, description }
+      ? {
+          $ref: (responses[400] as ResponseSchema).$ref,
+          description,
+          examples: [{ error: code, error_description: message }],
+        }
       : errorResponse(status);
   };
   if (schema.body) {
