@@ -325,29 +325,32 @@ export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     },
   );
 
-  // Each decision's route options; its body schema (if any) types the handler that reads it.
-  const decision = <Body extends TSchema | undefined>(body: Body) => ({
+  // A decision's route options; its body schema (if any) types the handler that reads it.
+  const decision = {
     preHandler: requireReviewer,
     schema: {
       ...schemaBase,
       params: Type.Object({ id: Type.String() }),
-      body,
       response: { 200: ReviewItem, ...errorResponses(400, 401, 404, 409) },
     },
+  };
+  const decisionWith = <Body extends TSchema>(body: Body) => ({
+    ...decision,
+    schema: { ...decision.schema, body },
   });
   const ReasonBody = Type.Object({ reason: Reason }, { additionalProperties: false });
   const decide = (request: FastifyRequest, id: string, decided: ReviewDecision) =>
     ctx.kyc.applyReview(id, decided, reviewer(request));
 
-  app.post('/operator/kyc/reviews/:id/approve', decision(undefined), async (request) =>
+  app.post('/operator/kyc/reviews/:id/approve', decision, async (request) =>
     decide(request, request.params.id, { outcome: 'approved' }),
   );
-  app.post('/operator/kyc/reviews/:id/reject', decision(ReasonBody), async (request) =>
+  app.post('/operator/kyc/reviews/:id/reject', decisionWith(ReasonBody), async (request) =>
     decide(request, request.params.id, { outcome: 'rejected', reason: request.body.reason }),
   );
   app.post(
     '/operator/kyc/reviews/:id/request_information',
-    decision(
+    decisionWith(
       Type.Object(
         {
           fields: Type.Array(LiteralUnion(INFORMATION_FIELDS), { minItems: 1 }),
@@ -363,7 +366,7 @@ export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
         reason: request.body.reason,
       }),
   );
-  app.post('/operator/kyc/reviews/:id/request_documents', decision(ReasonBody), async (request) =>
+  app.post('/operator/kyc/reviews/:id/request_documents', decisionWith(ReasonBody), async (request) =>
     decide(request, request.params.id, { outcome: 'needs_documents', reason: request.body.reason }),
   );
 }
