@@ -84,7 +84,7 @@ function documentRoute({
 /**
  * The OpenAPI 3.1 document, generated from the route schemas and served at /api/v2/openapi.json
  * (src/web/docs.ts). Shared schemas (`$id`, `app.addSchema`) become `components.schemas`, referenced
- * by name; must be registered before the routes.
+ * by name. Call it before registering the routes: every route refers to the shared error body.
  */
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   app.addSchema(ErrorBody);
