@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import AjvCompiler from '@fastify/ajv-compiler';
-import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from './context.ts';
@@ -16,6 +15,7 @@ import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
+import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes } from './web/operations.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
 
@@ -81,32 +81,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   // JSON only, except where a route says otherwise (the token endpoint takes form bodies).
   app.removeContentTypeParser('text/plain');
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Purser platform API',
-        version: '2.0.0',
-        description:
-          'Connect users, verify identity, issue cards, buy for users, receive signed webhooks. Any ' +
-          'authenticated POST, PUT, PATCH or DELETE may carry an `Idempotency-Key` header (1–255 printable ' +
-          'ASCII characters): a retry by the same credential with the same key, method, path and body within ' +
-          '24 hours gets the first answer again, marked ' +
-          '`Idempotent-Replayed: true`, instead of acting twice.',
-      },
-      servers: [{ url: ctx.config.baseUrl }],
-      components: {
-        securitySchemes: {
-          platformToken: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'Platform token from POST /api/v2/oauth/token',
-          },
-          apiKey: { type: 'http', scheme: 'bearer', description: 'v1 API key (sk_test_… / sk_live_…)' },
-        },
-      },
-    },
-  });
+  await registerOpenApi(app, ctx.config);
 
   await app.register(operationsRoutes, { ctx });
   await app.register(docsRoutes, { ctx });

@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
+import type { RoutesApp } from '../core/schemas.ts';
 import { ping } from '../db/index.ts';
 
 /** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
-async function operations(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'purser_' });
   const requests = new Counter({
