@@ -114,9 +114,9 @@ const examplesOf = (media: MediaType) => [
   ...Object.values(media.examples ?? {}).map((e) => e.value),
 ];
 
-/** Authenticated POSTs take Idempotency-Key (src/core/idempotency.ts): the document must say so. */
+/** Authenticated POST, PUT, PATCH and DELETE take Idempotency-Key (src/core/idempotency.ts): the document must say so. */
 const acceptsIdempotencyKey = (method: string, operation: Operation) =>
-  method === 'post' && (operation.security ?? []).length > 0;
+  ['post', 'put', 'patch', 'delete'].includes(method) && (operation.security ?? []).length > 0;
 
 describe('the OpenAPI document describes every operation', () => {
   it('gives each a unique camelCase operationId and a summary', async () => {
@@ -183,6 +183,7 @@ describe('the OpenAPI document describes every operation', () => {
         accepting++;
         expect(declared, name).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
         expect(Object.keys(operation.responses), `${name}: idempotency_key_in_use`).toContain('409');
+        expect(Object.keys(operation.responses), `${name}: idempotency_key_reused`).toContain('422');
       } else {
         expect(declared, name).toEqual([]);
       }
