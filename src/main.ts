@@ -5,13 +5,20 @@ import { runCommand, USAGE } from './cli/commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { ApiError } from './core/errors.ts';
+import { watchEventLoop } from './core/event-loop.ts';
 import { migrateToLatest, openDatabase } from './db/index.ts';
 import { Worker } from './jobs/worker.ts';
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
-/** On an empty database, a demo organization whose sandbox credentials are printed this once. */
+/**
+ * The local quick start only (SQLite, not production, not `PURSER_DEMO=off`): on an empty database,
+ * a demo organization whose sandbox credentials are printed this once, as plain lines on standard
+ * output, never inside a JSON log record (log pipelines keep and ship those).
+ */
 async function ensureDemoOrganization(ctx: AppContext): Promise<void> {
+  const { config } = ctx;
+  if (!config.demo || config.production || !config.databaseUrl.startsWith('sqlite:')) return;
   if ((await ctx.orgs.countOrganizations()) > 0) return;
   const demo = await ctx.orgs.createOrganization({
     name: 'Demo organization',
@@ -36,6 +43,7 @@ async function serve(ctx: AppContext): Promise<void> {
   await app.listen({ port: ctx.config.port, host: ctx.config.host });
   const worker = new Worker(ctx, app.log);
   worker.start();
+  watchEventLoop(ctx.config.eventLoopStallMs, (fields, message) => app.log.warn(fields, message));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -61,6 +69,9 @@ async function serve(ctx: AppContext): Promise<void> {
 async function work(ctx: AppContext): Promise<void> {
   const worker = new Worker(ctx);
   worker.start();
+  watchEventLoop(ctx.config.eventLoopStallMs, (fields, message) =>
+    process.stdout.write(`${JSON.stringify({ level: 'warn', ...fields, msg: message })}\n`),
+  );
   process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker started' })}\n`);
   const stop = async () => {
     setTimeout(() => process.exit(1), ctx.config.shutdownTimeoutMs).unref();
