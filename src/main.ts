@@ -40,10 +40,7 @@ async function ensureDemoOrganization(ctx: AppContext): Promise<void> {
 async function serve(ctx: AppContext): Promise<void> {
   await ensureDemoOrganization(ctx);
   const app: FastifyInstance = await buildApp(ctx);
-  await app.listen({ port: ctx.config.port, host: ctx.config.host });
   const worker = new Worker(ctx, app.log);
-  worker.start();
-  watchEventLoop(ctx.config.eventLoopStallMs, (fields, message) => app.log.warn(fields, message));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -61,8 +58,13 @@ async function serve(ctx: AppContext): Promise<void> {
     await ctx.close();
     process.exit(0);
   };
+  // Before listening: a signal that arrives as the server comes up still stops it cleanly.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  await app.listen({ port: ctx.config.port, host: ctx.config.host });
+  if (stopping) return;
+  worker.start();
+  watchEventLoop(ctx.config.eventLoopStallMs, (fields, message) => app.log.warn(fields, message));
 }
 
 /** The worker role alone: deliveries and sweeps; SIGTERM lets the attempts in flight finish. */
