@@ -24,10 +24,10 @@ export function routes(app: FastifyInstance): { method: string; url: string }[] 
 export const isOAuth = (url: string) => url === '/api/v2/oauth/token';
 
 /** The one error body (the OAuth one on the token endpoint), naming `field` when given. */
-export function expectRefusal(url: string, res: { statusCode: number; json(): any }, field?: string) {
+export function expectRefusal(url: string, res: { statusCode: number; json(): unknown }, field?: string) {
   expect(res.statusCode, url).toBeLessThan(500);
   expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
-  const body = res.json();
+  const body = res.json() as { error: { field_errors: Record<string, string> }; error_description: string };
   if (isOAuth(url)) {
     expect(body).toEqual({ error: expect.any(String), error_description: expect.any(String) });
     if (field) expect(body.error_description).toContain(field);
