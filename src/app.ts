@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import AjvCompiler from '@fastify/ajv-compiler';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from './context.ts';
+import { clientErrorHandler, frameworkErrors } from './core/edge-errors.ts';
 import { installErrorHandler, sendError } from './core/error-handler.ts';
 import { ApiError } from './core/errors.ts';
 import { installIdempotency } from './core/idempotency.ts';
+import { requestLogFields } from './core/log-redaction.ts';
+import { installTextGuard } from './core/text-guard.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { cardRoutes } from './domains/cards/routes.ts';
 import { cardV1Routes } from './domains/cards/v1-routes.ts';
@@ -55,6 +58,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
+      // Paths and query strings can carry link tokens: the request line is logged redacted.
+      serializers: { req: (request) => requestLogFields(request as unknown as FastifyRequest) },
     },
     trustProxy: ctx.config.trustProxy,
     bodyLimit: ctx.config.bodyLimitBytes,
@@ -67,6 +72,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
     schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     return503OnClosing: true,
+    frameworkErrors: frameworkErrors(ctx.config.baseUrl),
+    clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
   });
 
   app.decorateRequest('principal', null);
@@ -76,6 +83,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   installErrorHandler(app, ctx.config.baseUrl);
+  installTextGuard(app);
   installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
   installNotFound(app, ctx.config.baseUrl);
 

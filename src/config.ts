@@ -35,6 +35,14 @@ export interface Config {
   webhooks: WebhookConfig;
   kyc: KycConfig;
   cards: CardConfig;
+  /** `NODE_ENV=production`: no generated encryption key, no demo organization. */
+  production: boolean;
+  /** Bearer that `/metrics` requires; unset, `/metrics` answers 404. */
+  metricsToken: string | null;
+  /** Create (and print) a demo organization on an empty local SQLite database (`PURSER_DEMO=off` skips it). */
+  demo: boolean;
+  /** An event-loop delay longer than this is logged at warn level; 0 turns the check off. */
+  eventLoopStallMs: number;
 }
 
 function url(name: string, value: string): string {
@@ -44,6 +52,13 @@ function url(name: string, value: string): string {
   } catch {
     throw new ConfigError(`${name} must be an absolute URL, got "${value}"`);
   }
+}
+
+function metricsToken(env: Env): string | null {
+  const token = optional(env, 'METRICS_TOKEN');
+  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token))
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
+  return token;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -87,5 +102,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: loadWebhookConfig(env),
     kyc: loadKycConfig(env),
     cards: loadCardConfig(env),
+    production: env.NODE_ENV === 'production',
+    metricsToken: metricsToken(env),
+    demo: boolean(env, 'PURSER_DEMO', true),
+    eventLoopStallMs: integer(env, 'EVENT_LOOP_STALL_MS', 200, 0, 60_000),
   };
 }

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './core/rate-limit.ts';
 import { type DatabaseHandle, type Db, type Dialect, migrateToLatest, openDatabase } from './db/index.ts';
-import { instanceSecret } from './db/instance-secrets.ts';
+import { storedInstanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
@@ -63,7 +62,7 @@ export async function createContext(
   const auth = new AuthService(handle, clock, orgs, config.authCacheTtlMs);
   const aead = await loadAead(
     config,
-    () => instanceSecret(db, 'encryption_key', () => randomBytes(32).toString('base64'), clock.now()),
+    () => storedInstanceSecret(db, 'encryption_key'),
     (warning) => process.stderr.write(`purser: ${warning}\n`),
   );
   const notifications = new NotificationService(db, clock, aead, {

@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastif
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
+import { digest, safeEqual } from '../core/crypto.ts';
+import { ApiError, notFound } from '../core/errors.ts';
 import type { RoutesApp } from '../core/schemas.ts';
 import { ping } from '../db/index.ts';
 
@@ -68,7 +70,17 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
       return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
     }
   });
-  app.get('/metrics', hide, async (_request, reply) => {
+  // The metrics name every route and its traffic: only a scraper holding METRICS_TOKEN reads them,
+  // and without one they do not exist on the public port.
+  const metricsToken = ctx.config.metricsToken;
+  app.get('/metrics', hide, async (request, reply) => {
+    if (metricsToken === null) throw notFound(`No route ${request.method} /metrics.`);
+    const presented = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!safeEqual(digest(presented), digest(metricsToken))) {
+      throw new ApiError(401, 'unauthorized', 'Send the metrics token as a bearer token.', {
+        headers: { 'www-authenticate': 'Bearer realm="metrics"' },
+      });
+    }
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
 
 let t: TestApp;
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ METRICS_TOKEN });
 });
 afterAll(() => t.close());
 
@@ -21,7 +22,7 @@ describe('operations', () => {
   it('counts requests by route and status in Prometheus format, with a latency histogram', async () => {
     await t.call('GET', '/api/v2');
     await t.call('GET', '/api/v2/unknown');
-    const res = await t.call('GET', '/metrics');
+    const res = await t.call('GET', '/metrics', { token: METRICS_TOKEN });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.body).toMatch(/purser_http_requests_total\{route="\/api\/v2",method="GET",status="401"\} 1/);
@@ -29,6 +30,31 @@ describe('operations', () => {
     expect(res.body).toMatch(
       /purser_http_request_duration_seconds_bucket\{le="0\.005",route="\/api\/v2",method="GET"\}/,
     );
+  });
+
+  it('serves /metrics only to the holder of METRICS_TOKEN', async () => {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong',
+      `Bearer ${METRICS_TOKEN}x`,
+      `Basic ${METRICS_TOKEN}`,
+    ]) {
+      const res = await t.call('GET', '/metrics', { headers: authorization ? { authorization } : {} });
+      expect(res.statusCode, authorization).toBe(401);
+      expect(res.json().error.code).toBe('unauthorized');
+      expect(res.body).not.toContain('purser_');
+    }
+  });
+
+  it('has no /metrics on the public port when METRICS_TOKEN is unset', async () => {
+    const other = await startTestApp();
+    try {
+      const res = await other.call('GET', '/metrics');
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    } finally {
+      await other.close();
+    }
   });
 
   it('reports not ready when the database is gone', async () => {
