@@ -6,6 +6,7 @@ import * as instanceSecrets from './0004_instance_secrets.ts';
 import * as kycReviewSubmission from './0005_kyc_review_submission.ts';
 import * as embedOrigins from './0006_embed_origins.ts';
 import * as idempotencyKeys from './0007_idempotency_keys.ts';
+import * as abuseLimits from './0009_abuse_limits.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_kyc_review_submission': kycReviewSubmission,
   '0006_embed_origins': embedOrigins,
   '0007_idempotency_keys': idempotencyKeys,
+  '0009_abuse_limits': abuseLimits,
 };

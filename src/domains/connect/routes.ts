@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponses, Nullable } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
+import { maskDestination, StartThrottled } from './throttle.ts';
 
 const ConnectAttempt = Type.Object({
   object: Type.Literal('connect_attempt'),
@@ -66,6 +67,7 @@ export async function connectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const tags = ['Connect'];
   const security = [{ platformToken: [] }];
   const errors = errorResponses(400, 401, 403, 404, 502, 503);
+  const startErrors = errorResponses(400, 401, 403, 404, 429, 502, 503);
 
   app.post(
     '/api/v2/connect/start',
@@ -80,12 +82,32 @@ export async function connectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           phone: Type.Optional(Type.String({ description: 'E.164, e.g. +14155550123', maxLength: 32 })),
           external_user_id: Type.Optional(Type.String({ maxLength: 255 })),
         }),
-        response: { 201: ConnectAttempt, ...errors },
+        response: { 201: ConnectAttempt, ...startErrors },
       },
     },
     unavailableOnFailure(async (request, reply) => {
-      reply.code(201);
-      return ctx.connect.start(request.principal!, request.body as { email?: string; phone?: string });
+      const body = request.body as { email?: string; phone?: string };
+      try {
+        const attempt = await ctx.connect.start(request.principal!, body);
+        reply.code(201);
+        return attempt;
+      } catch (error) {
+        if (error instanceof StartThrottled) {
+          request.log.warn(
+            {
+              rate_limit: `connect_start:${error.rule}`,
+              client_id: request.principal!.clientId,
+              destination: maskDestination({
+                email: body.email?.trim().toLowerCase() ?? null,
+                phone: body.phone?.trim() ?? null,
+              }),
+              retry_after: error.retryAfterSeconds,
+            },
+            'rate limited: connect start',
+          );
+        }
+        throw error;
+      }
     }),
   );
 
