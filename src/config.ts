@@ -72,7 +72,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (rateLimitStore !== 'memory' && rateLimitStore !== 'database' && rateLimitStore !== 'redis') {
     throw new ConfigError('RATE_LIMIT_STORE must be memory, database or redis');
   }
-  if (rateLimitStore === 'redis' && !redisUrl) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
+  if (rateLimitStore === 'redis' && !redisUrl)
+    throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
   return {
     port,
     host: env.HOST || 'localhost',

@@ -41,7 +41,11 @@ export function slide(
     const freesAt = live[0]! + windowMs;
     return {
       hits: live,
-      decision: { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)), remaining: 0 },
+      decision: {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)),
+        remaining: 0,
+      },
     };
   }
   live.push(now);

@@ -1,8 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Config } from '../../config.ts';
 import { type Clock, DAY, isoTime, MINUTE, SECOND } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db, Dialect } from '../../db/index.ts';
@@ -243,8 +243,15 @@ export class ConnectService {
           familyId: token.family_id,
         });
         // Kept sealed on the rotated row, in the same transaction, so a parallel loser finds it.
-        const successor = JSON.stringify({ access_token: pair.access_token, refresh_token: pair.refresh_token });
-        await store.keepSuccessor(trx, tokenDigest, this.deps.sealer.seal(successor, successorAad(tokenDigest)));
+        const successor = JSON.stringify({
+          access_token: pair.access_token,
+          refresh_token: pair.refresh_token,
+        });
+        await store.keepSuccessor(
+          trx,
+          tokenDigest,
+          this.deps.sealer.seal(successor, successorAad(tokenDigest)),
+        );
         return pair;
       });
       if (rotated) {
@@ -262,7 +269,8 @@ export class ConnectService {
   /** The pair a token was rotated into, while the retry grace lasts and the family stands. */
   private async replaySuccessor(tokenDigest: string, now: number): Promise<ConnectionObject | null> {
     const row = await store.findRotation(this.db, tokenDigest);
-    if (!row || row.revoked_at !== null || row.rotated_at === null || row.successor_sealed === null) return null;
+    if (!row || row.revoked_at !== null || row.rotated_at === null || row.successor_sealed === null)
+      return null;
     if (now - row.rotated_at > REFRESH_RETRY_GRACE_SECONDS * SECOND) return null;
     const pair = JSON.parse(this.deps.sealer.open(row.successor_sealed, successorAad(tokenDigest))) as {
       access_token: string;

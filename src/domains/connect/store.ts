@@ -63,7 +63,9 @@ function destination(
     .selectFrom('connect_attempts')
     .where('organization_id', '=', to.organizationId)
     .where('livemode', '=', to.livemode);
-  return to.email !== null ? query.where('email', '=', to.email) : query.where('phone', '=', to.phone as string);
+  return to.email !== null
+    ? query.where('email', '=', to.email)
+    : query.where('phone', '=', to.phone as string);
 }
 
 export async function findAttempt(db: Executor, id: string): Promise<ConnectAttempt | undefined> {
