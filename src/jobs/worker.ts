@@ -201,6 +201,7 @@ export class Worker {
       try {
         const pruned = await this.ctx.events.pruneExpired();
         const tokens = await this.ctx.auth.sweepExpired();
+        await this.ctx.connect.sweepRotatedSuccessors();
         const keys = await pruneIdempotencyKeys(this.ctx.db, now);
         if (pruned > 0 || tokens > 0 || keys > 0)
           this.log.info({ events: pruned, access_tokens: tokens, idempotency_keys: keys }, 'retention sweep');

@@ -40,7 +40,8 @@ describe('Idempotency-Key on POST', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
     expect(await attempts(email)).toBe(1);
-    // Without a key, every POST acts.
+    // Without a key, every POST acts (once the connect/start resend cooldown has passed).
+    t.clock.advance(30_000);
     await start({ email });
     expect(await attempts(email)).toBe(2);
   });

@@ -82,7 +82,7 @@ export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         tags: ['Authentication'],
         description:
           'Form-encoded (JSON also accepted). Credentials in the body or as HTTP Basic. ' +
-          `Rate limited to ${ctx.config.tokenRateLimit.max} requests per ${ctx.config.tokenRateLimit.windowSeconds} seconds per client IP.`,
+          `Rate limited to ${ctx.config.tokenRateLimit.max} requests in any ${ctx.config.tokenRateLimit.windowSeconds} seconds per client IP (sliding window).`,
         // Documented only: the handler validates by hand so that every failure is an OAuth error body.
         body: withExample(TokenRequest, {
           grant_type: 'client_credentials',
@@ -123,6 +123,10 @@ export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       onRequest: async (request) => {
         const decision = await ctx.tokenRateLimiter.hit(request.ip);
         if (!decision.allowed) {
+          request.log.warn(
+            { rate_limit: 'token', ip: request.ip, retry_after: decision.retryAfterSeconds },
+            'rate limited: token endpoint',
+          );
           throw new ApiError(429, 'rate_limited', 'Too many token requests; retry later.', {
             headers: { 'retry-after': String(decision.retryAfterSeconds) },
           });

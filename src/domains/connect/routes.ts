@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
+import { maskDestination, StartThrottled } from './throttle.ts';
 
 const ConnectAttempt = Type.Object(
   {
@@ -84,11 +85,16 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
   const common = { onRequest: platformGuard(ctx.auth) };
   const tags = ['Connect'];
   const security = [{ platformToken: [] }];
-  const errors = errorResponses(400, 401, 403, 404, 502, 503, {
+  const errorDescriptions = {
     400: 'Invalid request (`invalid_request`, `invalid_phone`), an attempt that cannot be verified (`invalid_connect_attempt`), or a connection token where a platform token belongs (`client_credentials_required`).',
     401: 'No valid platform token (`unauthorized`), a wrong or expired code (`invalid_code`), or an unusable refresh token (`invalid_refresh_token`).',
     404: 'No connection between the user and the calling client (`connection_not_found`).',
     502: 'The code could not be sent (`auth_provider_error`); the attempt cannot be verified, start again.',
+  };
+  const errors = errorResponses(400, 401, 403, 404, 502, 503, errorDescriptions);
+  const startErrors = errorResponses(400, 401, 403, 404, 429, 502, 503, {
+    ...errorDescriptions,
+    429: 'Too many codes for this destination or client (`rate_limited`); retry after `Retry-After`.',
   });
 
   app.post(
@@ -115,13 +121,33 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
             channel: 'email',
             expires_at: '2026-01-15T10:10:00.000Z',
           }),
-          ...errors,
+          ...startErrors,
         },
       },
     },
     unavailableOnFailure(async (request, reply) => {
-      reply.code(201);
-      return ctx.connect.start(request.principal!, request.body);
+      const body = request.body;
+      try {
+        const attempt = await ctx.connect.start(request.principal!, body);
+        reply.code(201);
+        return attempt;
+      } catch (error) {
+        if (error instanceof StartThrottled) {
+          request.log.warn(
+            {
+              rate_limit: `connect_start:${error.rule}`,
+              client_id: request.principal!.clientId,
+              destination: maskDestination({
+                email: body.email?.trim().toLowerCase() ?? null,
+                phone: body.phone?.trim() ?? null,
+              }),
+              retry_after: error.retryAfterSeconds,
+            },
+            'rate limited: connect start',
+          );
+        }
+        throw error;
+      }
     }),
   );
 
