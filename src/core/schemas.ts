@@ -39,6 +39,11 @@ const ERROR_MEANINGS: Record<number, { description: string; code: string; messag
     code: 'unauthorized',
     message: 'A valid platform access token is required.',
   },
+  402: {
+    description: 'The money is not there (`insufficient_funds`): fund the wallet and retry.',
+    code: 'insufficient_funds',
+    message: "The user's wallet does not cover this amount.",
+  },
   403: {
     description: 'The organization is suspended (`access_denied`).',
     code: 'access_denied',
