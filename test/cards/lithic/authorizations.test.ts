@@ -102,6 +102,28 @@ describe('Auth Stream Access', () => {
     expect(await transactions()).toEqual([]);
   });
 
+  it('declines when no decision comes within the budget, and voids an approval that lands later', async () => {
+    const { card, upstream } = await liveCard(1_000);
+    const network = l.f.t.ctx.cards.network;
+    const real = network.authorize.bind(network);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    vi.spyOn(network, 'authorize').mockImplementationOnce(async (...args) => {
+      await gate;
+      return real(...args);
+    });
+    const { result, token } = await l.fake.asa(upstream.token, 300);
+    expect(result).toBe('INSUFFICIENT_FUNDS');
+    release();
+    await vi.waitFor(async () => {
+      const txn = await l.f.t.call('GET', `/api/v2/transactions/${token}`, { token: l.f.liveToken });
+      expect(txn.json().status).toBe('VOIDED');
+    });
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(1_000);
+  });
+
   it('refuses unsigned, tampered, stale, future or foreign-signed requests with 401, changing nothing', async () => {
     const { upstream } = await liveCard();
     const body = JSON.stringify({
