@@ -161,4 +161,13 @@ describe('lifecycle mirrored to Lithic', () => {
     expect(await l.liveWallet(user)).toBe(1_000);
     expect(await l.f.events('card.closed')).toHaveLength(1);
   });
+
+  it('closes a card Lithic closed before telling us', async () => {
+    const user = await l.liveUser(1_000);
+    const card = await l.issue(user, 500);
+    l.fake.cardByLast4(card.last4 as string).state = 'CLOSED';
+    const closed = await l.f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: l.f.liveToken });
+    expect(closed.json()).toMatchObject({ status: 'CLOSED', closed_reason: 'manual' });
+    expect(await l.liveWallet(user)).toBe(1_000);
+  });
 });

@@ -63,8 +63,14 @@ export class LithicIssuer implements CardIssuer {
     return this.update(providerRef, { state: 'OPEN' }, idempotencyKey);
   }
 
-  close(providerRef: string, idempotencyKey: string) {
-    return this.update(providerRef, { state: 'CLOSED' }, idempotencyKey);
+  async close(providerRef: string, idempotencyKey: string) {
+    try {
+      await this.update(providerRef, { state: 'CLOSED' }, idempotencyKey);
+    } catch (error) {
+      // Closed there already (by Lithic, before its event reached us): what we asked for is done.
+      const card = await this.client.cards.retrieve(providerRef).catch(() => null);
+      if (card?.state !== 'CLOSED') throw error;
+    }
   }
 
   setSpendLimit(providerRef: string, spendLimitCents: number, idempotencyKey: string) {
