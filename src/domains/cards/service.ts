@@ -270,7 +270,8 @@ export class CardService {
         ? this.upstream(current)
         : null;
     const ref = current.provider_ref ?? '';
-    const key = `${id}.limit.${current.updated_at}`;
+    // A key per attempt: an attempt undone below must not be replayed by the next one.
+    const key = `${id}.limit.${newId('attempt')}`;
     await issuer?.setSpendLimit(ref, spendLimitCents, key);
     try {
       return await this.applySpendLimit(scope, id, spendLimitCents);

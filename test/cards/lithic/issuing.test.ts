@@ -146,6 +146,14 @@ describe('lifecycle mirrored to Lithic', () => {
     expectError(refused, 402, 'insufficient_funds');
     expect(l.fake.cardByLast4(card.last4 as string).spend_limit).toBe(500);
     expect(await l.liveCard(card.id as string)).toMatchObject({ spend_limit_cents: 500 });
+    // Once the wallet covers it, the same change goes through at Lithic too (not a replay of the undone one).
+    await l.deposit(user, 200);
+    const raised = await l.f.t.call('PATCH', `/api/v2/cards/${card.id}`, {
+      token: l.f.liveToken,
+      body: { spend_limit_cents: 700 },
+    });
+    expect(raised.json().spend_limit_cents).toBe(700);
+    expect(l.fake.cardByLast4(card.last4 as string).spend_limit).toBe(700);
   });
 
   it('closes the card when Lithic reports it closed upstream, once', async () => {
