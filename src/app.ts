@@ -10,6 +10,7 @@ import { installIdempotency } from './core/idempotency.ts';
 import { requestLogFields } from './core/log-redaction.ts';
 import { installTextGuard } from './core/text-guard.ts';
 import { authRoutes } from './domains/auth/routes.ts';
+import { lithicWebhookRoutes } from './domains/cards/lithic/routes.ts';
 import { cardRoutes } from './domains/cards/routes.ts';
 import { cardV1Routes } from './domains/cards/v1-routes.ts';
 import { connectRoutes } from './domains/connect/routes.ts';
@@ -102,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(kycPageRoutes, { ctx });
   await app.register(cardRoutes, { ctx });
   await app.register(cardV1Routes, { ctx });
+  await app.register(lithicWebhookRoutes, { ctx });
   await app.register(testDocumentRoutes);
   return app;
 }
