@@ -131,6 +131,14 @@ const cardClosed = errorResponse(409, 'The card is closed (`card_closed`).', {
   code: 'card_closed',
   message: 'The card is closed; it can no longer change.',
 });
+const issuerError = errorResponse(
+  502,
+  'The card issuer failed (`issuer_error`); nothing changed here, try again.',
+  {
+    code: 'issuer_error',
+    message: 'The card issuer did not answer; try again.',
+  },
+);
 const sandboxOnly = 'A live token (`sandbox_only`), or the organization is suspended (`access_denied`).';
 
 const Paging = {
@@ -186,6 +194,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             code: 'kyc_required',
             message: "The user's identity verification must be approved first.",
           }),
+          502: issuerError,
         },
       },
     },
@@ -260,6 +269,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             closed_reason: 'manual',
           }),
           ...errorResponses(401, 403, 404, 503),
+          502: issuerError,
         },
       },
     },
@@ -284,6 +294,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             200: documented(CardObject, `The card, now ${status}.`, { ...cardExample, status }),
             ...errorResponses(401, 403, 404, 503),
             409: cardClosed,
+            502: issuerError,
           },
         },
       },
@@ -327,6 +338,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
               message: 'The card has already spent or holds more than the new limit leaves it.',
             },
           ),
+          502: issuerError,
         },
       },
     },
@@ -456,14 +468,20 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         ...simulate,
         operationId: 'simulateWalletFunding',
         summary: "Test mode: add funds to a user's wallet",
-        body: Type.Object(
-          {
-            user_id: Type.String({ maxLength: 64 }),
-            amount_cents: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
-          },
-          strict,
+        body: withExample(
+          Type.Object(
+            {
+              user_id: Type.String({ maxLength: 64 }),
+              amount_cents: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
+            },
+            strict,
+          ),
+          { user_id: cardExample.user_id, amount_cents: 25000 },
         ),
-        response: { 200: WalletObject, ...errorResponses(400, 401, 403, 404, 503) },
+        response: {
+          200: documented(WalletObject, 'The funded wallet.', walletExample),
+          ...errorResponses(400, 401, 403, 404, 503, { 403: sandboxOnly, 404: 'No such user.' }),
+        },
       },
     },
     async (request) => ctx.cards.fundWallet(request.principal!, request.body),
@@ -528,14 +546,36 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
                 'when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.'
               : 'Reverses all of it (`VOIDED`, `transaction.voided`, held funds return) or, with a smaller ' +
                 '`amount_cents`, that much (the transaction stays `PENDING` for the rest).',
-          body: Type.Object(
-            {
-              transaction_id: Type.String({ maxLength: 128 }),
-              amount_cents: Type.Optional(Cents('The amount')),
-            },
-            strict,
+          body: withExample(
+            Type.Object(
+              {
+                transaction_id: Type.String({ maxLength: 128 }),
+                amount_cents: Type.Optional(Cents('The amount')),
+              },
+              strict,
+            ),
+            { transaction_id: transactionExample.id, amount_cents: 1000 },
           ),
-          response: { 200: TransactionObject, ...errorResponses(400, 401, 402, 403, 404, 409, 503) },
+          response: {
+            200: documented(
+              TransactionObject,
+              action === 'clear'
+                ? 'The settled transaction.'
+                : 'The transaction, VOIDED or PENDING for the rest.',
+              action === 'clear'
+                ? { ...transactionExample, status: 'SETTLED', amount_cents: 1000 }
+                : { ...transactionExample, status: 'VOIDED' },
+            ),
+            ...errorResponses(400, 401, 402, 403, 404, 503, {
+              402: 'Clearing for more than authorized, beyond the card balance (`insufficient_funds`).',
+              403: sandboxOnly,
+              404: 'No such transaction.',
+            }),
+            409: errorResponse(409, 'Only a PENDING transaction moves (`transaction_not_pending`).', {
+              code: 'transaction_not_pending',
+              message: 'The transaction is SETTLED; only a PENDING one can move.',
+            }),
+          },
         },
       },
       async (request) => {

@@ -40,6 +40,8 @@ export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: 
     '/webhooks/lithic/asa',
     {
       schema: {
+        // The issuer's callbacks, not part of the platform API.
+        hide: true,
         summary: 'Lithic Auth Stream Access: decide an authorization (Standard Webhooks signed)',
         tags: ['Issuer webhooks'],
         response: {
@@ -58,6 +60,7 @@ export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: 
     '/webhooks/lithic/events',
     {
       schema: {
+        hide: true,
         summary: 'Lithic events: clearing, voids, cards closed upstream (Standard Webhooks signed)',
         tags: ['Issuer webhooks'],
         response: { 200: Type.Object({ received: Type.Boolean() }), ...errorResponses(400, 401) },
