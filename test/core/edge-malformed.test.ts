@@ -14,7 +14,7 @@ beforeAll(async () => {
   const platform = await t.platformToken(org.sandbox);
   headers = (url) => ({
     authorization: `Bearer ${
-      url.startsWith('/api/v1')
+      url.startsWith('/api/v1') || url.startsWith('/orgs/')
         ? org.sandbox.api_key
         : url.startsWith('/operator')
           ? REVIEWER

@@ -14,7 +14,7 @@ beforeAll(async () => {
   // Each route family gets the credential it takes, so the request reaches the edge check.
   headers = (url) => ({
     authorization: `Bearer ${
-      url.startsWith('/api/v1')
+      url.startsWith('/api/v1') || url.startsWith('/orgs/')
         ? org.sandbox.api_key
         : url.startsWith('/operator')
           ? REVIEWER
