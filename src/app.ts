@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import AjvCompiler from '@fastify/ajv-compiler';
-import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from './context.ts';
+import { clientErrorHandler, frameworkErrors } from './core/edge-errors.ts';
 import { installErrorHandler, sendError } from './core/error-handler.ts';
 import { ApiError } from './core/errors.ts';
 import { installIdempotency } from './core/idempotency.ts';
+import { requestLogFields } from './core/log-redaction.ts';
+import { installTextGuard } from './core/text-guard.ts';
 import { authRoutes } from './domains/auth/routes.ts';
+import { lithicWebhookRoutes } from './domains/cards/lithic/routes.ts';
 import { cardRoutes } from './domains/cards/routes.ts';
 import { cardV1Routes } from './domains/cards/v1-routes.ts';
 import { connectRoutes } from './domains/connect/routes.ts';
@@ -16,6 +19,7 @@ import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
+import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes } from './web/operations.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
 
@@ -55,6 +59,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
+      // Paths and query strings can carry link tokens: the request line is logged redacted.
+      serializers: { req: (request) => requestLogFields(request as unknown as FastifyRequest) },
     },
     trustProxy: ctx.config.trustProxy,
     bodyLimit: ctx.config.bodyLimitBytes,
@@ -67,6 +73,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
     schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     return503OnClosing: true,
+    frameworkErrors: frameworkErrors(ctx.config.baseUrl),
+    clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
   });
 
   app.decorateRequest('principal', null);
@@ -76,37 +84,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   installErrorHandler(app, ctx.config.baseUrl);
+  installTextGuard(app);
   installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
   installNotFound(app, ctx.config.baseUrl);
 
   // JSON only, except where a route says otherwise (the token endpoint takes form bodies).
   app.removeContentTypeParser('text/plain');
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Purser platform API',
-        version: '2.0.0',
-        description:
-          'Connect users, verify identity, issue cards, buy for users, receive signed webhooks. Any ' +
-          'authenticated POST, PUT, PATCH or DELETE may carry an `Idempotency-Key` header (1–255 printable ' +
-          'ASCII characters): a retry by the same credential with the same key, method, path and body within ' +
-          '24 hours gets the first answer again, marked ' +
-          '`Idempotent-Replayed: true`, instead of acting twice.',
-      },
-      servers: [{ url: ctx.config.baseUrl }],
-      components: {
-        securitySchemes: {
-          platformToken: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'Platform token from POST /api/v2/oauth/token',
-          },
-          apiKey: { type: 'http', scheme: 'bearer', description: 'v1 API key (sk_test_… / sk_live_…)' },
-        },
-      },
-    },
-  });
+  await registerOpenApi(app, ctx.config);
 
   await app.register(operationsRoutes, { ctx });
   await app.register(docsRoutes, { ctx });
@@ -119,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(kycPageRoutes, { ctx });
   await app.register(cardRoutes, { ctx });
   await app.register(cardV1Routes, { ctx });
+  await app.register(lithicWebhookRoutes, { ctx });
   await app.register(testDocumentRoutes);
   return app;
 }

@@ -20,6 +20,20 @@ export interface Config {
   trustProxy: boolean;
   bodyLimitBytes: number;
   tokenRateLimit: { max: number; windowSeconds: number };
+  /**
+   * Where rate-limit logs live: `redis` (needs REDIS_URL), `database` (shared by every process on the
+   * database) or `memory` (per process). Default: redis with REDIS_URL, else database on PostgreSQL,
+   * memory on SQLite.
+   */
+  rateLimitStore: 'memory' | 'database' | 'redis';
+  /** `POST /api/v2/connect/start` throttles (docs/decisions.md, Connect). */
+  connectRateLimit: {
+    resendCooldownSeconds: number;
+    destinationMax: number;
+    destinationWindowSeconds: number;
+    clientMax: number;
+    clientWindowSeconds: number;
+  };
   refreshTokenTtlDays: number;
   /** How long a process may reuse a token lookup; revocations elsewhere reach it within this. */
   authCacheTtlMs: number;
@@ -35,6 +49,14 @@ export interface Config {
   webhooks: WebhookConfig;
   kyc: KycConfig;
   cards: CardConfig;
+  /** `NODE_ENV=production`: no generated encryption key, no demo organization. */
+  production: boolean;
+  /** Bearer that `/metrics` requires; unset, `/metrics` answers 404. */
+  metricsToken: string | null;
+  /** Create (and print) a demo organization on an empty local SQLite database (`PURSER_DEMO=off` skips it). */
+  demo: boolean;
+  /** An event-loop delay longer than this is logged at warn level; 0 turns the check off. */
+  eventLoopStallMs: number;
 }
 
 function url(name: string, value: string): string {
@@ -46,6 +68,13 @@ function url(name: string, value: string): string {
   }
 }
 
+function metricsToken(env: Env): string | null {
+  const token = optional(env, 'METRICS_TOKEN');
+  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token))
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
+  return token;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/purser.db';
@@ -54,19 +83,35 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const baseUrl = url('BASE_URL', env.BASE_URL || `http://localhost:${port}`);
   const smsApiUrl = optional(env, 'SMS_API_URL');
+  const redisUrl = optional(env, 'REDIS_URL');
+  const rateLimitStore =
+    env.RATE_LIMIT_STORE || (redisUrl ? 'redis' : databaseUrl.startsWith('sqlite:') ? 'memory' : 'database');
+  if (rateLimitStore !== 'memory' && rateLimitStore !== 'database' && rateLimitStore !== 'redis') {
+    throw new ConfigError('RATE_LIMIT_STORE must be memory, database or redis');
+  }
+  if (rateLimitStore === 'redis' && !redisUrl)
+    throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
   return {
     port,
     host: env.HOST || 'localhost',
     databaseUrl,
     baseUrl,
     mcpUrl: url('MCP_URL', env.MCP_URL || baseUrl),
-    redisUrl: optional(env, 'REDIS_URL'),
+    redisUrl,
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     tokenRateLimit: {
       max: integer(env, 'TOKEN_RATE_LIMIT', 30, 1),
       windowSeconds: integer(env, 'TOKEN_RATE_WINDOW_SECONDS', 300, 1),
+    },
+    rateLimitStore,
+    connectRateLimit: {
+      resendCooldownSeconds: integer(env, 'CONNECT_RESEND_COOLDOWN_SECONDS', 30, 0, 3600),
+      destinationMax: integer(env, 'CONNECT_DESTINATION_RATE_LIMIT', 5, 1),
+      destinationWindowSeconds: integer(env, 'CONNECT_DESTINATION_RATE_WINDOW_SECONDS', 900, 1),
+      clientMax: integer(env, 'CONNECT_CLIENT_RATE_LIMIT', 300, 1),
+      clientWindowSeconds: integer(env, 'CONNECT_CLIENT_RATE_WINDOW_SECONDS', 60, 1),
     },
     refreshTokenTtlDays: integer(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1),
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 1000, 0, 60_000),
@@ -87,5 +132,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: loadWebhookConfig(env),
     kyc: loadKycConfig(env),
     cards: loadCardConfig(env),
+    production: env.NODE_ENV === 'production',
+    metricsToken: metricsToken(env),
+    demo: boolean(env, 'PURSER_DEMO', true),
+    eventLoopStallMs: integer(env, 'EVENT_LOOP_STALL_MS', 200, 0, 60_000),
   };
 }

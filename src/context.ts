@@ -1,11 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
-import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './core/rate-limit.ts';
+import {
+  DatabaseRateLimiter,
+  MemoryRateLimiter,
+  type RateLimiter,
+  type RateLimitRule,
+  RedisRateLimiter,
+} from './core/rate-limit.ts';
 import { type DatabaseHandle, type Db, type Dialect, migrateToLatest, openDatabase } from './db/index.ts';
-import { instanceSecret } from './db/instance-secrets.ts';
+import { storedInstanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
@@ -51,19 +56,25 @@ export async function createContext(
   if (options.migrate ?? true) await migrateToLatest(handle);
   const { db } = handle;
 
-  const tokenRateLimiter: RateLimiter = config.redisUrl
-    ? new RedisRateLimiter(
-        new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
-        config.tokenRateLimit,
-        'purser:rl:token',
-      )
-    : new MemoryRateLimiter(config.tokenRateLimit, clock);
+  // One store for every limiter of the process (config.rateLimitStore; docs/decisions.md).
+  const redis =
+    config.rateLimitStore === 'redis'
+      ? new Redis(config.redisUrl!, { lazyConnect: false, maxRetriesPerRequest: 2 })
+      : null;
+  const rateLimiter = (rule: RateLimitRule, name: string): RateLimiter => {
+    if (redis) return new RedisRateLimiter(redis, rule, `purser:rl:${name}`, clock);
+    if (config.rateLimitStore === 'database') {
+      return new DatabaseRateLimiter(db, handle.dialect, rule, name, clock);
+    }
+    return new MemoryRateLimiter(rule, clock);
+  };
+  const tokenRateLimiter = rateLimiter(config.tokenRateLimit, 'token');
 
   const orgs = new OrgService(db, clock);
   const auth = new AuthService(handle, clock, orgs, config.authCacheTtlMs);
   const aead = await loadAead(
     config,
-    () => instanceSecret(db, 'encryption_key', () => randomBytes(32).toString('base64'), clock.now()),
+    () => storedInstanceSecret(db, 'encryption_key'),
     (warning) => process.stderr.write(`purser: ${warning}\n`),
   );
   const notifications = new NotificationService(db, clock, aead, {
@@ -71,7 +82,13 @@ export async function createContext(
     sms: config.sms ? new HttpSmsSender(config.sms) : null,
     sandboxRealDelivery: config.sandboxRealDelivery,
   });
-  const connect = new ConnectService(db, clock, config, { auth, orgs, notifications });
+  const connect = new ConnectService(db, clock, config, {
+    auth,
+    orgs,
+    notifications,
+    sealer: aead,
+    dialect: handle.dialect,
+  });
   const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
   const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
   const reader = documentReader({
@@ -129,6 +146,7 @@ export async function createContext(
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();
+      redis?.disconnect();
       await notifications.close();
       await reader.close();
       await handle.close();

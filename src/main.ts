@@ -5,13 +5,20 @@ import { runCommand, USAGE } from './cli/commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { ApiError } from './core/errors.ts';
+import { watchEventLoop } from './core/event-loop.ts';
 import { migrateToLatest, openDatabase } from './db/index.ts';
 import { Worker } from './jobs/worker.ts';
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
-/** On an empty database, a demo organization whose sandbox credentials are printed this once. */
+/**
+ * The local quick start only (SQLite, not production, not `PURSER_DEMO=off`): on an empty database,
+ * a demo organization whose sandbox credentials are printed this once, as plain lines on standard
+ * output, never inside a JSON log record (log pipelines keep and ship those).
+ */
 async function ensureDemoOrganization(ctx: AppContext): Promise<void> {
+  const { config } = ctx;
+  if (!config.demo || config.production || !config.databaseUrl.startsWith('sqlite:')) return;
   if ((await ctx.orgs.countOrganizations()) > 0) return;
   const demo = await ctx.orgs.createOrganization({
     name: 'Demo organization',
@@ -33,9 +40,7 @@ async function ensureDemoOrganization(ctx: AppContext): Promise<void> {
 async function serve(ctx: AppContext): Promise<void> {
   await ensureDemoOrganization(ctx);
   const app: FastifyInstance = await buildApp(ctx);
-  await app.listen({ port: ctx.config.port, host: ctx.config.host });
   const worker = new Worker(ctx, app.log);
-  worker.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -53,14 +58,22 @@ async function serve(ctx: AppContext): Promise<void> {
     await ctx.close();
     process.exit(0);
   };
+  // Before listening: a signal that arrives as the server comes up still stops it cleanly.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  await app.listen({ port: ctx.config.port, host: ctx.config.host });
+  if (stopping) return;
+  worker.start();
+  watchEventLoop(ctx.config.eventLoopStallMs, (fields, message) => app.log.warn(fields, message));
 }
 
 /** The worker role alone: deliveries and sweeps; SIGTERM lets the attempts in flight finish. */
 async function work(ctx: AppContext): Promise<void> {
   const worker = new Worker(ctx);
   worker.start();
+  watchEventLoop(ctx.config.eventLoopStallMs, (fields, message) =>
+    process.stdout.write(`${JSON.stringify({ level: 'warn', ...fields, msg: message })}\n`),
+  );
   process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker started' })}\n`);
   const stop = async () => {
     setTimeout(() => process.exit(1), ctx.config.shutdownTimeoutMs).unref();

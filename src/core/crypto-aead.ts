@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { ConfigError } from './env.ts';
 
 /**
  * AES-256-GCM for data that must be read back (webhook signing secrets, later card numbers and
@@ -85,15 +86,26 @@ export function parseKey(name: string, base64: string): Buffer {
   return key;
 }
 
+/** Why the service will not start without `ENCRYPTION_KEY`, and how to make one. */
+export class MissingEncryptionKey extends ConfigError {}
+
+const HOW_TO_MAKE_ONE = 'Generate one with `openssl rand -base64 32` and set it as ENCRYPTION_KEY';
+
 /**
- * The service's AEAD from `ENCRYPTION_KEY`. Without it, a key is generated once, with a warning:
- * for SQLite in a file beside the database (`<db>.key`, mode 0600), for PostgreSQL in the database
- * itself (`storedKey`), so that every process shares it. Either is fine for development but keeps
- * the key beside the data it protects: production sets ENCRYPTION_KEY.
+ * The service's AEAD from `ENCRYPTION_KEY`. Only the zero-configuration local start (SQLite, not
+ * `NODE_ENV=production`) may go without it: a key is then generated once, with a warning, in a file
+ * beside the database (`<db>.key`, mode 0600). On PostgreSQL or in production a missing key refuses
+ * the start: a key kept inside the database it protects protects nothing. A PostgreSQL database
+ * that an earlier version gave a generated key (`storedKey`) is told how to read it out.
  */
 export async function loadAead(
-  settings: { encryptionKey: string | null; encryptionPreviousKeys: string[]; databaseUrl: string },
-  storedKey: () => Promise<{ value: string; created: boolean }>,
+  settings: {
+    encryptionKey: string | null;
+    encryptionPreviousKeys: string[];
+    databaseUrl: string;
+    production: boolean;
+  },
+  storedKey: () => Promise<string | null>,
   warn: (message: string) => void,
 ): Promise<Aead> {
   const previous = settings.encryptionPreviousKeys.map((k) => parseKey('ENCRYPTION_PREVIOUS_KEYS', k));
@@ -102,12 +114,18 @@ export async function loadAead(
     ? settings.databaseUrl.slice('sqlite:'.length)
     : null;
   if (sqlitePath === null) {
-    const stored = await storedKey();
-    if (stored.created)
-      warn(
-        'ENCRYPTION_KEY is not set: generated a key and stored it in the database. Set ENCRYPTION_KEY in production.',
+    if ((await storedKey()) !== null) {
+      throw new MissingEncryptionKey(
+        'ENCRYPTION_KEY is not set. This database holds the key an earlier version generated; move it out ' +
+          'of the database and set it as ENCRYPTION_KEY: `psql "$DATABASE_URL" -Atc "select value from instance_secrets where name = \'encryption_key\'"`.',
       );
-    return new Aead(parseKey('the stored key', stored.value), previous);
+    }
+    throw new MissingEncryptionKey(`ENCRYPTION_KEY is required with PostgreSQL. ${HOW_TO_MAKE_ONE}.`);
+  }
+  if (settings.production) {
+    throw new MissingEncryptionKey(
+      `ENCRYPTION_KEY is required with NODE_ENV=production. ${HOW_TO_MAKE_ONE}.`,
+    );
   }
   if (sqlitePath === '' || sqlitePath === ':memory:') return new Aead(randomBytes(32), previous);
   const file = `${sqlitePath}.key`;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -39,7 +39,7 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 export async function openDatabase(url: string): Promise<DatabaseHandle> {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length) || ':memory:';
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') createPrivately(path);
     const sqlite = new SQLite(path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
@@ -76,6 +76,15 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', schema, reader: null, close: () => db.destroy() };
+}
+
+/**
+ * The database holds digests, sealed data and personal details: a directory this creates is 0700 and
+ * a new database file 0600 (SQLite gives its -wal and -shm files the database file's mode).
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
 }
 
 /**

@@ -23,3 +23,13 @@ export async function instanceSecret(
     .executeTakeFirstOrThrow();
   return { value: row.value, created: Number(result.numInsertedOrUpdatedRows ?? 0) === 1 };
 }
+
+/** A stored secret, or null when none was ever stored (reading never creates one). */
+export async function storedInstanceSecret(db: Db, name: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('instance_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.value ?? null;
+}

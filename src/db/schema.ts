@@ -118,6 +118,16 @@ export interface RefreshTokensTable {
   rotated_at: number | null;
   revoked_at: number | null;
   created_at: number;
+  /** The pair this token was exchanged for, sealed, kept only during the retry grace. */
+  successor_sealed: string | null;
+}
+
+/** One sliding log per rate-limit key: the times (ms) of its admitted hits, as a JSON array. */
+export interface RateLimitLogsTable {
+  key: string;
+  hits: string;
+  /** When the newest hit leaves the window; the row is useless after it. */
+  expires_at: number;
 }
 
 export interface ConsentsTable {
@@ -311,6 +321,7 @@ export interface IdempotencyKeysTable {
 }
 
 export interface Database {
+  rate_limit_logs: RateLimitLogsTable;
   idempotency_keys: IdempotencyKeysTable;
   instance_secrets: InstanceSecretsTable;
   organizations: OrganizationsTable;

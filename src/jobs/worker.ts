@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { AppContext } from '../context.ts';
 import { HOUR, MINUTE } from '../core/clock.ts';
 import { pruneIdempotencyKeys } from '../core/idempotency.ts';
+import { DatabaseRateLimiter } from '../core/rate-limit.ts';
 import type { ClaimedDelivery } from '../domains/events/delivery.ts';
 import { DELIVERIES_CHANNEL } from '../domains/events/service.ts';
 
@@ -201,6 +202,9 @@ export class Worker {
       try {
         const pruned = await this.ctx.events.pruneExpired();
         const tokens = await this.ctx.auth.sweepExpired();
+        await this.ctx.connect.sweepRotatedSuccessors();
+        // Rate-limit logs of every limiter kept in the database whose window has passed.
+        if (this.ctx.tokenRateLimiter instanceof DatabaseRateLimiter) await this.ctx.tokenRateLimiter.sweep();
         const keys = await pruneIdempotencyKeys(this.ctx.db, now);
         if (pruned > 0 || tokens > 0 || keys > 0)
           this.log.info({ events: pruned, access_tokens: tokens, idempotency_keys: keys }, 'retention sweep');

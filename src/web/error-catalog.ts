@@ -141,6 +141,16 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   },
   { code: 'kyc_required', status: 422, when: "Cards: the user's identity verification is not approved." },
   {
+    code: 'issuer_error',
+    status: 502,
+    when: 'Cards: the card issuer (Lithic) refused or could not be reached; nothing changed. Retry later.',
+  },
+  {
+    code: 'invalid_signature',
+    status: 401,
+    when: 'Issuer webhooks: the Standard Webhooks signature is missing, wrong, or more than 5 minutes old.',
+  },
+  {
     code: 'card_closed',
     status: 409,
     when: 'Cards: the card is closed and can no longer be paused, resumed or changed.',

@@ -1,11 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
+import { digest, safeEqual } from '../core/crypto.ts';
+import { ApiError, notFound } from '../core/errors.ts';
+import type { RoutesApp } from '../core/schemas.ts';
 import { ping } from '../db/index.ts';
 
 /** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
-async function operations(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'purser_' });
   const requests = new Counter({
@@ -67,7 +70,17 @@ async function operations(app: FastifyInstance, { ctx }: { ctx: AppContext }): P
       return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
     }
   });
-  app.get('/metrics', hide, async (_request, reply) => {
+  // The metrics name every route and its traffic: only a scraper holding METRICS_TOKEN reads them,
+  // and without one they do not exist on the public port.
+  const metricsToken = ctx.config.metricsToken;
+  app.get('/metrics', hide, async (request, reply) => {
+    if (metricsToken === null) throw notFound(`No route ${request.method} /metrics.`);
+    const presented = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!safeEqual(digest(presented), digest(metricsToken))) {
+      throw new ApiError(401, 'unauthorized', 'Send the metrics token as a bearer token.', {
+        headers: { 'www-authenticate': 'Bearer realm="metrics"' },
+      });
+    }
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../core/errors.ts';
+import type { RoutesApp } from '../core/schemas.ts';
 import { type SampleFile, sampleSet } from '../domains/kyc/testdocs/index.ts';
 import { escapeHtml } from './html.ts';
 
@@ -8,7 +8,7 @@ import { escapeHtml } from './html.ts';
  * backs with real AAMVA PDF417 barcodes, a passport page with a valid MRZ, and degraded photos.
  * They describe nobody, so they are public. Generated once, on first request.
  */
-export async function testDocumentRoutes(app: FastifyInstance): Promise<void> {
+export async function testDocumentRoutes(app: RoutesApp): Promise<void> {
   let samples: Promise<(SampleFile & { bytes: Buffer })[]> | null = null;
   const load = () => {
     samples ??= sampleSet();

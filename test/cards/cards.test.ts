@@ -390,3 +390,25 @@ describe('production card numbers', () => {
     expectError(await f.t.call('GET', details, { token: f.token }), 404, 'not_found');
   });
 });
+
+describe('retries', () => {
+  it('issue one card and move money once for a retried Idempotency-Key, also in parallel', async () => {
+    const userId = await f.approvedUser(5_000);
+    const issue = () =>
+      f.t.call('POST', '/api/v2/cards', {
+        token: f.token,
+        body: { user_id: userId, amount_cents: 1_000, type: 'multi_use' },
+        headers: { 'idempotency-key': 'issue-once' },
+      });
+    const answers = await Promise.all([issue(), issue(), issue()]);
+    const again = await issue();
+    const created = [...answers, again].filter((r) => r.statusCode === 201);
+    expect(new Set(created.map((r) => r.json().id)).size).toBe(1);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await f.wallet(userId)).toBe(4_000);
+    const cards = (await f.t.call('GET', `/api/v2/cards?user_id=${userId}`, { token: f.token })).json().data;
+    expect(cards).toHaveLength(1);
+    await f.expectSound();
+  });
+});

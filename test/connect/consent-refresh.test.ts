@@ -140,6 +140,9 @@ describe('consent across clients', () => {
   });
 });
 
+/** The documented retry grace of a rotated refresh token (docs/decisions.md, Connect). */
+const REFRESH_GRACE_MS = 10_000;
+
 describe('POST /api/v2/connect/refresh', () => {
   it('answers 200 with a new pair and no user key', async () => {
     const c = await connectUser(t, sandbox, { email: uniqueEmail() });
@@ -173,6 +176,8 @@ describe('POST /api/v2/connect/refresh', () => {
   it('invalidates the old refresh token at once and chains on the new one', async () => {
     const c = await connectUser(t, sandbox, { email: uniqueEmail() });
     const next = (await refresh(t, sandbox, { refresh_token: c.refreshToken })).json();
+    // Past the 10-second retry grace, presenting the old token again is reuse.
+    t.clock.advance(REFRESH_GRACE_MS + 1);
     expectError(await refresh(t, sandbox, { refresh_token: c.refreshToken }), 401, 'invalid_refresh_token');
     // That reuse revoked the family, so the chain ends here too (see the next test).
     expectError(
@@ -202,7 +207,8 @@ describe('POST /api/v2/connect/refresh', () => {
       expect(await t.ctx.auth.authenticate(access)).not.toBeNull();
     }
 
-    // Replay of a rotated-out token: theft is assumed.
+    // Replay of a rotated-out token after the retry grace: theft is assumed.
+    t.clock.advance(REFRESH_GRACE_MS + 1);
     expectError(await refresh(t, sandbox, { refresh_token: c.refreshToken }), 401, 'invalid_refresh_token');
 
     expectError(

@@ -55,7 +55,9 @@ describe('the request log', () => {
     ).toBe(201);
     const refreshed = track(await refresh(t, platform, { refresh_token: connection.refresh_token }));
     expect(refreshed.statusCode).toBe(200);
-    // A call authenticated with the connection token (refused), then a replay (rejected).
+    // A call authenticated with the connection token (refused), then a replay past the retry grace
+    // (rejected).
+    t.clock.advance(10_001);
     expectError(
       track(await start(t, connection.access_token, { email })),
       400,

@@ -40,7 +40,8 @@ describe('Idempotency-Key on POST', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
     expect(await attempts(email)).toBe(1);
-    // Without a key, every POST acts.
+    // Without a key, every POST acts (once the connect/start resend cooldown has passed).
+    t.clock.advance(30_000);
     await start({ email });
     expect(await attempts(email)).toBe(2);
   });
@@ -182,6 +183,8 @@ describe('Idempotency-Key scope: the credential that sent it, the method and the
     const other = await secondClientToken();
     const email = uniqueEmail();
     const first = await start({ email }, 'key-two-clients');
+    // Past the resend cooldown of the destination (connect/start throttles), so the second acts.
+    t.clock.advance(31_000);
     const second = await start({ email }, 'key-two-clients', other);
     expect(second.statusCode).toBe(201);
     expect(isReplay(second)).toBe(false);
@@ -239,7 +242,7 @@ describe('Idempotency-Key scope: the credential that sent it, the method and the
     const create = (apiKey: string) =>
       t.call('POST', '/api/v1/webhook_endpoints', {
         token: apiKey,
-        body: { url: 'http://localhost:9/hook', enabled_events: ['*'] },
+        body: { url: 'https://hooks.example.com/hook', enabled_events: ['*'] },
         headers: { 'idempotency-key': 'key-credentials' },
       });
     // The platform token of the same organization and mode used the key first, elsewhere.
@@ -269,7 +272,7 @@ describe('Idempotency-Key scope: the credential that sent it, the method and the
     const endpoint = (
       await t.call('POST', '/api/v1/webhook_endpoints', {
         token: apiKey,
-        body: { url: 'http://localhost:9/hook', enabled_events: ['*'] },
+        body: { url: 'https://hooks.example.com/hook', enabled_events: ['*'] },
       })
     ).json().id as string;
     const headers = { 'idempotency-key': 'key-methods' };
@@ -304,7 +307,7 @@ describe('Idempotency-Key answers that carry secrets', () => {
     const endpoint = (
       await t.call('POST', '/api/v1/webhook_endpoints', {
         token: apiKey,
-        body: { url: 'http://localhost:9/hook', enabled_events: ['*'] },
+        body: { url: 'https://hooks.example.com/hook', enabled_events: ['*'] },
         headers: { 'idempotency-key': 'key-create-endpoint' },
       })
     ).json();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Aead, loadAead } from '../../src/core/crypto-aead.ts';
 import { migrateToLatest, openDatabase } from '../../src/db/index.ts';
-import { instanceSecret } from '../../src/db/instance-secrets.ts';
+import { instanceSecret, storedInstanceSecret } from '../../src/db/instance-secrets.ts';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
 
 describe('AES-256-GCM sealing', () => {
@@ -44,6 +44,7 @@ describe('AES-256-GCM sealing', () => {
         encryptionKey: null,
         encryptionPreviousKeys: [],
         databaseUrl: `sqlite:${join(dir, 'p.db')}`,
+        production: false,
       };
       const unused = () => Promise.reject(new Error('SQLite keeps its key in a file'));
       const first = await loadAead(settings, unused, (w) => warnings.push(w));
@@ -58,25 +59,22 @@ describe('AES-256-GCM sealing', () => {
     }
   });
 
-  it('on PostgreSQL without a key, generates one key in the database, shared by every process, with a warning', async () => {
+  it('refuses to start without ENCRYPTION_KEY on PostgreSQL or in production, saying how to make one', async () => {
     const database = freshDatabaseUrl();
     const handle = await openDatabase(database.url);
     try {
       await migrateToLatest(handle);
-      const warnings: string[] = [];
-      const settings = {
-        encryptionKey: null,
-        encryptionPreviousKeys: [],
-        databaseUrl: 'postgres://db/purser',
-      };
-      const stored = () =>
-        instanceSecret(handle.db, 'encryption_key', () => randomBytes(32).toString('base64'), 0);
-      const first = await loadAead(settings, stored, (w) => warnings.push(w));
-      const second = await loadAead(settings, stored, (w) => warnings.push(w));
-      expect(warnings).toEqual([expect.stringMatching(/ENCRYPTION_KEY is not set/)]);
-      expect(second.open(first.seal('s', 'r'), 'r')).toBe('s');
-      expect(first.deriveKey('kyc-links').equals(second.deriveKey('kyc-links'))).toBe(true);
-      expect(first.deriveKey('kyc-links').equals(first.deriveKey('other'))).toBe(false);
+      const noKey = { encryptionKey: null, encryptionPreviousKeys: [] };
+      const stored = () => storedInstanceSecret(handle.db, 'encryption_key');
+      const postgres = { ...noKey, databaseUrl: 'postgres://db/purser', production: false };
+      await expect(loadAead(postgres, stored, () => {})).rejects.toThrow(/openssl rand -base64 32/);
+      const production = { ...noKey, databaseUrl: 'sqlite:/tmp/never/p.db', production: true };
+      await expect(loadAead(production, stored, () => {})).rejects.toThrow(/NODE_ENV=production/);
+      // A key an earlier version generated inside the database: the refusal says how to read it out.
+      await instanceSecret(handle.db, 'encryption_key', () => randomBytes(32).toString('base64'), 0);
+      await expect(loadAead(postgres, stored, () => {})).rejects.toThrow(
+        /select value from instance_secrets/,
+      );
     } finally {
       await handle.close();
       await database.drop();
@@ -86,7 +84,12 @@ describe('AES-256-GCM sealing', () => {
   it('refuses a configured key that is not 32 bytes', async () => {
     await expect(
       loadAead(
-        { encryptionKey: 'c2hvcnQ=', encryptionPreviousKeys: [], databaseUrl: 'sqlite::memory:' },
+        {
+          encryptionKey: 'c2hvcnQ=',
+          encryptionPreviousKeys: [],
+          databaseUrl: 'sqlite::memory:',
+          production: false,
+        },
         () => Promise.reject(new Error('not used')),
         () => {},
       ),

@@ -1,10 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
 
 let t: TestApp;
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ METRICS_TOKEN });
 });
 afterAll(() => t.close());
 
@@ -19,7 +22,7 @@ describe('operations', () => {
   it('counts requests by route and status in Prometheus format, with a latency histogram', async () => {
     await t.call('GET', '/api/v2');
     await t.call('GET', '/api/v2/unknown');
-    const res = await t.call('GET', '/metrics');
+    const res = await t.call('GET', '/metrics', { token: METRICS_TOKEN });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.body).toMatch(/purser_http_requests_total\{route="\/api\/v2",method="GET",status="401"\} 1/);
@@ -27,6 +30,31 @@ describe('operations', () => {
     expect(res.body).toMatch(
       /purser_http_request_duration_seconds_bucket\{le="0\.005",route="\/api\/v2",method="GET"\}/,
     );
+  });
+
+  it('serves /metrics only to the holder of METRICS_TOKEN', async () => {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong',
+      `Bearer ${METRICS_TOKEN}x`,
+      `Basic ${METRICS_TOKEN}`,
+    ]) {
+      const res = await t.call('GET', '/metrics', { headers: authorization ? { authorization } : {} });
+      expect(res.statusCode, authorization).toBe(401);
+      expect(res.json().error.code).toBe('unauthorized');
+      expect(res.body).not.toContain('purser_');
+    }
+  });
+
+  it('has no /metrics on the public port when METRICS_TOKEN is unset', async () => {
+    const other = await startTestApp();
+    try {
+      const res = await other.call('GET', '/metrics');
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    } finally {
+      await other.close();
+    }
   });
 
   it('reports not ready when the database is gone', async () => {
@@ -77,6 +105,182 @@ describe('documentation', () => {
       'unsupported_grant_type',
     ]) {
       expect(errors.body).toContain(`id="${code}"`);
+    }
+  });
+});
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  security?: unknown[];
+  parameters?: { $ref?: string; name?: string; in?: string }[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, { description?: string; content?: Record<string, MediaType> }>;
+}
+interface MediaType {
+  schema?: { $ref?: string };
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+
+/** Every operation of the served document: new routes are checked as soon as they are documented. */
+async function documentedOperations() {
+  const spec = (await t.call('GET', '/api/v2/openapi.json')).json();
+  const operations: { method: string; path: string; operation: Operation; name: string }[] = [];
+  for (const [path, item] of Object.entries(spec.paths as Record<string, Record<string, Operation>>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      operations.push({ method, path, operation, name: `${method.toUpperCase()} ${path}` });
+    }
+  }
+  return { spec, operations };
+}
+
+const examplesOf = (media: MediaType) => [
+  ...(media.example !== undefined ? [media.example] : []),
+  ...Object.values(media.examples ?? {}).map((e) => e.value),
+];
+
+/** Authenticated POST, PUT, PATCH and DELETE take Idempotency-Key (src/core/idempotency.ts): the document must say so. */
+const acceptsIdempotencyKey = (method: string, operation: Operation) =>
+  ['post', 'put', 'patch', 'delete'].includes(method) && (operation.security ?? []).length > 0;
+
+describe('the OpenAPI document describes every operation', () => {
+  it('gives each a unique camelCase operationId and a summary', async () => {
+    const { operations } = await documentedOperations();
+    expect(operations.length).toBeGreaterThan(20);
+    const ids = new Map<string, string>();
+    for (const { operation, name } of operations) {
+      expect(operation.operationId, name).toMatch(/^[a-z][a-zA-Z0-9]+$/);
+      expect(ids.get(operation.operationId!), `${name} reuses an operationId`).toBeUndefined();
+      ids.set(operation.operationId!, name);
+      expect(operation.summary?.trim(), name).toBeTruthy();
+    }
+  });
+
+  it('describes every response, and gives an example of the request body and of every answer', async () => {
+    const { operations } = await documentedOperations();
+    for (const { operation, name } of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(response.description?.trim(), `${name} ${status}`).toBeTruthy();
+        expect(response.description, `${name} ${status}`).not.toBe('Default Response');
+      }
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        expect(examplesOf(media).length, `${name} request ${type}`).toBeGreaterThan(0);
+      }
+      const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+      expect(success.length, name).toBeGreaterThan(0);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const media of Object.values(response.content ?? {})) {
+          expect(examplesOf(media).length, `${name} ${status}`).toBeGreaterThan(0);
+        }
+      }
+    }
+  });
+
+  it('refers every error response to the shared error body (the OAuth body on the token endpoint)', async () => {
+    const { spec, operations } = await documentedOperations();
+    expect(Object.keys(spec.components.schemas)).toEqual(
+      expect.arrayContaining(['ErrorBody', 'OAuthErrorBody']),
+    );
+    for (const { path, operation, name } of operations) {
+      const errorSchema = path.startsWith('/api/v2/oauth/') ? 'OAuthErrorBody' : 'ErrorBody';
+      const errors = Object.entries(operation.responses).filter(([status]) => /^[45]/.test(status));
+      expect(errors.length, name).toBeGreaterThan(0);
+      for (const [status, response] of errors) {
+        const media = response.content?.['application/json'];
+        expect(media?.schema?.$ref, `${name} ${status}`).toBe(`#/components/schemas/${errorSchema}`);
+      }
+    }
+  });
+
+  it('declares Idempotency-Key, as one shared parameter, on exactly the operations that accept it', async () => {
+    const { spec, operations } = await documentedOperations();
+    expect(spec.components.parameters.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+    });
+    let accepting = 0;
+    for (const { method, operation, name } of operations) {
+      const declared = (operation.parameters ?? []).filter(
+        (p) =>
+          p.$ref === '#/components/parameters/IdempotencyKey' || p.name?.toLowerCase() === 'idempotency-key',
+      );
+      if (acceptsIdempotencyKey(method, operation)) {
+        accepting++;
+        expect(declared, name).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
+        expect(Object.keys(operation.responses), `${name}: idempotency_key_in_use`).toContain('409');
+        expect(Object.keys(operation.responses), `${name}: idempotency_key_reused`).toContain('422');
+      } else {
+        expect(declared, name).toEqual([]);
+      }
+    }
+    expect(accepting).toBeGreaterThan(5);
+  });
+
+  it('declares security only where the route demands a credential (the rule Idempotency-Key follows)', async () => {
+    const { operations } = await documentedOperations();
+    for (const { method, path, operation, name } of operations) {
+      if ((operation.security ?? []).length === 0) continue;
+      const url = path.replace(/\{[^}]+\}/g, 'x_1');
+      const res = await t.call(method.toUpperCase(), url, method === 'get' ? {} : { body: {} });
+      expect(res.statusCode, name).toBe(401);
+    }
+  });
+
+  it('shares the reused objects as components, and every reference resolves', async () => {
+    const { spec } = await documentedOperations();
+    const schemas = spec.components.schemas as Record<string, unknown>;
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining([
+        'ErrorBody',
+        'OAuthErrorBody',
+        'TokenResponse',
+        'Introspection',
+        'ConnectAttempt',
+        'Connection',
+        'Consent',
+        'EmbedOrigins',
+        'Event',
+        'EventList',
+        'WebhookEndpoint',
+        'WebhookEndpointList',
+        'WebhookDelivery',
+        'WebhookDeliveryList',
+        'KycState',
+      ]),
+    );
+    expect(Object.keys(schemas).filter((name) => /^def-\d+$/.test(name))).toEqual([]);
+    const refs = JSON.stringify(spec).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of new Set(refs)) {
+      const [, kind, name] = /"#\/components\/(schemas|parameters)\/([^"]+)"/.exec(ref) ?? [];
+      expect(kind && spec.components[kind][name as string], ref).toBeTruthy();
+    }
+  });
+
+  it('gives examples that match their schemas', async () => {
+    const { spec, operations } = await documentedOperations();
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: 'doc', components: spec.components });
+    const check = (schema: unknown, example: unknown, where: string) => {
+      const validate = ajv.compile(
+        JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')),
+      );
+      expect(validate(example), `${where}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    };
+    for (const { operation, name } of operations) {
+      const media = [
+        ...Object.entries(operation.requestBody?.content ?? {}).map(
+          ([type, m]) => [`request ${type}`, m] as const,
+        ),
+        ...Object.entries(operation.responses).flatMap(([status, r]) =>
+          Object.values(r.content ?? {}).map((m) => [status, m] as const),
+        ),
+      ];
+      for (const [where, m] of media) {
+        for (const example of examplesOf(m)) check(m.schema, example, `${name} ${where}`);
+      }
     }
   });
 });

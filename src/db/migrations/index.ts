@@ -7,6 +7,7 @@ import * as kycReviewSubmission from './0005_kyc_review_submission.ts';
 import * as embedOrigins from './0006_embed_origins.ts';
 import * as idempotencyKeys from './0007_idempotency_keys.ts';
 import * as kycKeyedDigests from './0008_kyc_keyed_digests.ts';
+import * as abuseLimits from './0009_abuse_limits.ts';
 import * as idempotencyScope from './0012_idempotency_scope.ts';
 import * as ledger from './0013_ledger.ts';
 import * as cards from './0014_cards.ts';
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006_embed_origins': embedOrigins,
   '0007_idempotency_keys': idempotencyKeys,
   '0008_kyc_keyed_digests': kycKeyedDigests,
+  '0009_abuse_limits': abuseLimits,
   '0012_idempotency_scope': idempotencyScope,
   '0013_ledger': ledger,
   '0014_cards': cards,

@@ -1,20 +1,29 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
-import { errorResponses } from '../../core/schemas.ts';
+import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { platformGuard } from './guard.ts';
 import { oauthError } from './service.ts';
 
-const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer(),
-  scope: Type.Literal('api'),
-});
+const TokenResponse = Type.Object(
+  {
+    access_token: Type.String(),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer(),
+    scope: Type.Literal('api'),
+  },
+  { $id: 'TokenResponse', description: 'A platform access token (RFC 6749 §5.1).' },
+);
 
-const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() });
+const OAuthErrorBody = Type.Object(
+  { error: Type.String(), error_description: Type.String() },
+  { $id: 'OAuthErrorBody', description: 'The error body of the token endpoint (RFC 6749 §5.2).' },
+);
+
+const oauthErrorResponse = (description: string, error: string, error_description: string) =>
+  documented(OAuthErrorBody, description, { error, error_description });
 
 const TokenRequest = Type.Object({
   grant_type: Type.String({ description: 'Only `client_credentials`.' }),
@@ -22,12 +31,15 @@ const TokenRequest = Type.Object({
   client_secret: Type.Optional(Type.String()),
 });
 
-export const Introspection = Type.Object({
-  object: Type.Literal('api_v2'),
-  organization_id: Type.String(),
-  test_mode: Type.Boolean(),
-  mode: Type.Enum(['sandbox', 'production'], { deprecated: true }),
-});
+export const Introspection = Type.Object(
+  {
+    object: Type.Literal('api_v2'),
+    organization_id: Type.String(),
+    test_mode: Type.Boolean(),
+    mode: Type.Enum(['sandbox', 'production'], { deprecated: true }),
+  },
+  { $id: 'Introspection', description: 'Who the calling platform token acts for.' },
+);
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */
 function basicCredentials(request: FastifyRequest): { clientId: string; clientSecret: string } | null {
@@ -54,7 +66,8 @@ function field(body: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  for (const schema of [TokenResponse, OAuthErrorBody, Introspection]) app.addSchema(schema);
   // RFC 6749 §4.4.2: the token request is form-encoded. Only this plugin's routes parse forms.
   await app.register(formbody);
 
@@ -63,26 +76,57 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     {
       config: { errorFormat: 'oauth' },
       schema: {
+        operationId: 'createPlatformToken',
         summary: 'Mint a platform access token (client-credentials grant)',
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         tags: ['Authentication'],
         description:
           'Form-encoded (JSON also accepted). Credentials in the body or as HTTP Basic. ' +
-          `Rate limited to ${ctx.config.tokenRateLimit.max} requests per ${ctx.config.tokenRateLimit.windowSeconds} seconds per client IP.`,
+          `Rate limited to ${ctx.config.tokenRateLimit.max} requests in any ${ctx.config.tokenRateLimit.windowSeconds} seconds per client IP (sliding window).`,
         // Documented only: the handler validates by hand so that every failure is an OAuth error body.
-        body: TokenRequest,
+        body: withExample(TokenRequest, {
+          grant_type: 'client_credentials',
+          client_id: 'cli_3kTg7xQm2vN8pR4w',
+          client_secret: 'cs_test_9fJ2kL7qW4xZ8mN3bV6cT1yH5gD0sA2e',
+        }),
         response: {
-          200: TokenResponse,
-          400: OAuthErrorBody,
-          401: OAuthErrorBody,
-          403: OAuthErrorBody,
-          429: OAuthErrorBody,
+          200: documented(TokenResponse, 'The token; send it as `Authorization: Bearer …`.', {
+            access_token: 'pat_Xy7kQ2mN9vB4wL6tR8sJ3hF5gD1cZ0aE',
+            token_type: 'Bearer',
+            expires_in: 3600,
+            scope: 'api',
+          }),
+          400: oauthErrorResponse(
+            'The request is malformed (`invalid_request`), the grant is not `client_credentials` ' +
+              '(`unsupported_grant_type`), or the client is public (`unauthorized_client`).',
+            'unsupported_grant_type',
+            'Only the client_credentials grant is supported.',
+          ),
+          401: oauthErrorResponse(
+            'Unknown or revoked client, or a wrong or missing secret (`invalid_client`).',
+            'invalid_client',
+            'Client authentication failed.',
+          ),
+          403: oauthErrorResponse(
+            'The organization is suspended (`access_denied`).',
+            'access_denied',
+            'The organization is suspended.',
+          ),
+          429: oauthErrorResponse(
+            'Too many token requests from this IP (`rate_limited`); retry after `Retry-After` seconds.',
+            'rate_limited',
+            'Too many token requests; retry later.',
+          ),
         },
       },
       attachValidation: true,
       onRequest: async (request) => {
         const decision = await ctx.tokenRateLimiter.hit(request.ip);
         if (!decision.allowed) {
+          request.log.warn(
+            { rate_limit: 'token', ip: request.ip, retry_after: decision.retryAfterSeconds },
+            'rate limited: token endpoint',
+          );
           throw new ApiError(429, 'rate_limited', 'Too many token requests; retry later.', {
             headers: { 'retry-after': String(decision.retryAfterSeconds) },
           });
@@ -90,7 +134,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       },
     },
     async (request, reply) => {
-      const body = request.body as unknown;
+      // Validation is only attached (attachValidation), so the body is whatever was sent.
+      const body: unknown = request.body;
       if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
         throw oauthError.invalidRequest('The body must be form-encoded parameters.');
       }
@@ -122,10 +167,19 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     {
       onRequest: platformGuard(ctx.auth),
       schema: {
+        operationId: 'introspectCredential',
         summary: 'Introspect the calling credential',
         tags: ['Authentication'],
         security: [{ platformToken: [] }],
-        response: { 200: Introspection, ...errorResponses(401, 403, 503) },
+        response: {
+          200: documented(Introspection, 'The organization and mode the token acts for.', {
+            object: 'api_v2',
+            organization_id: 'org_5bHn2QwE8rT4yU7i',
+            test_mode: true,
+            mode: 'sandbox',
+          }),
+          ...errorResponses(401, 403, 503),
+        },
       },
     },
     async (request) => {

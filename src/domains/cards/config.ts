@@ -1,4 +1,15 @@
-import { type Env, integer } from '../../core/env.ts';
+import { isIP } from 'node:net';
+import { ConfigError, type Env, integer, optional } from '../../core/env.ts';
+
+/** Lithic, the production issuer: where its API is, and the secrets it and Purser share. */
+export interface LithicConfig {
+  /** Never logged. */
+  apiKey: string;
+  /** `https`, or `http` only for a loopback host (a local fake in tests). */
+  baseUrl: string;
+  /** The Standard Webhooks secret (`whsec_…`) signing ASA requests and events. Never logged. */
+  webhookSecret: string;
+}
 
 export interface CardConfig {
   /** Smallest and largest `amount_cents` a card may be issued with (and a spend limit may reach). */
@@ -8,14 +19,55 @@ export interface CardConfig {
   authorizationExpiryDays: number;
   /** Interchange earned on a settled charge, in basis points: the organization's reward pool. */
   interchangeBps: number;
+  /**
+   * Who issues production cards: `sandbox` (the built-in network, no real cards) or `lithic`.
+   * Test-mode cards always use the built-in network.
+   */
+  issuer: 'sandbox' | 'lithic';
+  lithic: LithicConfig | null;
 }
 
 export function loadCardConfig(env: Env): CardConfig {
   const minAmountCents = integer(env, 'CARD_MIN_AMOUNT_CENTS', 1, 1, Number.MAX_SAFE_INTEGER);
+  const issuer = optional(env, 'CARD_ISSUER') ?? 'sandbox';
+  if (issuer !== 'sandbox' && issuer !== 'lithic') {
+    throw new ConfigError(`CARD_ISSUER must be sandbox or lithic, got "${issuer}"`);
+  }
   return {
     minAmountCents,
     maxAmountCents: integer(env, 'CARD_MAX_AMOUNT_CENTS', 50_000, minAmountCents, Number.MAX_SAFE_INTEGER),
     authorizationExpiryDays: integer(env, 'CARD_AUTHORIZATION_EXPIRY_DAYS', 7, 1, 90),
     interchangeBps: integer(env, 'INTERCHANGE_BPS', 100, 0, 10_000),
+    issuer,
+    lithic: issuer === 'lithic' ? loadLithicConfig(env) : null,
   };
+}
+
+function loadLithicConfig(env: Env): LithicConfig {
+  const required = (name: string) => {
+    const value = optional(env, name);
+    if (!value) throw new ConfigError(`${name} is required when CARD_ISSUER=lithic`);
+    return value;
+  };
+  const baseUrl = required('LITHIC_BASE_URL');
+  if (!URL.canParse(baseUrl))
+    throw new ConfigError(`LITHIC_BASE_URL must be an absolute URL, got "${baseUrl}"`);
+  const url = new URL(baseUrl);
+  if (!(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))) {
+    throw new ConfigError('LITHIC_BASE_URL must use https (http is allowed only for loopback hosts)');
+  }
+  // The secrets' values never appear in a message: a misconfiguration must not leak them to the log.
+  const webhookSecret = required('LITHIC_WEBHOOK_SECRET');
+  const key = Buffer.from(webhookSecret.replace(/^whsec_/, ''), 'base64');
+  if (key.length < 16 || !/^(whsec_)?[A-Za-z0-9+/]+={0,2}$/.test(webhookSecret)) {
+    throw new ConfigError('LITHIC_WEBHOOK_SECRET must be a Standard Webhooks secret (whsec_ and base64)');
+  }
+  return { apiKey: required('LITHIC_API_KEY'), baseUrl: url.toString().replace(/\/$/, ''), webhookSecret };
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return bare === '::1';
 }

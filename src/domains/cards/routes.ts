@@ -1,8 +1,13 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { errorResponses, Nullable } from '../../core/schemas.ts';
+import {
+  documented,
+  errorResponse,
+  errorResponses,
+  Nullable,
+  type RoutesApp,
+  withExample,
+} from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
 import type { Principal } from '../auth/service.ts';
 import { sandboxScope, scopeOf } from './service.ts';
@@ -12,50 +17,61 @@ const CardType = Type.Union([Type.Literal('single_use'), Type.Literal('multi_use
 const Cents = (description: string) =>
   Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 
-export const CardObject = Type.Object({
-  object: Type.Literal('card'),
-  id: Type.String(),
-  user_id: Type.String(),
-  cardholder_id: Type.String(),
-  type: CardType,
-  last4: Type.String(),
-  expiry: Type.String({ description: 'MM/YY' }),
-  status: CardStatus,
-  spend_limit_cents: Type.Integer(),
-  balance_cents: Type.Integer(),
-  created_at: Type.String(),
-  closed_reason: Nullable(Type.String()),
-});
+export const CardObject = Type.Object(
+  {
+    object: Type.Literal('card'),
+    id: Type.String(),
+    user_id: Type.String(),
+    cardholder_id: Type.String(),
+    type: CardType,
+    last4: Type.String(),
+    expiry: Type.String({ description: 'MM/YY' }),
+    status: CardStatus,
+    spend_limit_cents: Type.Integer(),
+    balance_cents: Type.Integer(),
+    created_at: Type.String(),
+    closed_reason: Nullable(Type.String()),
+  },
+  { $id: 'Card', description: 'A prepaid card; its balance is what it can still spend.' },
+);
 
-const TransactionObject = Type.Object({
-  object: Type.Literal('transaction'),
-  id: Type.String(),
-  card_id: Type.String(),
-  user_id: Type.String(),
-  last4: Type.String(),
-  status: Type.Union([
-    Type.Literal('PENDING'),
-    Type.Literal('SETTLED'),
-    Type.Literal('VOIDED'),
-    Type.Literal('DECLINED'),
-  ]),
-  amount_cents: Type.Integer({ description: 'The settled amount once SETTLED, else the authorized amount' }),
-  authorized_cents: Type.Integer(),
-  merchant: Type.String(),
-  mcc: Nullable(Type.String()),
-  decline_reason: Nullable(Type.String()),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
+const TransactionObject = Type.Object(
+  {
+    object: Type.Literal('transaction'),
+    id: Type.String(),
+    card_id: Type.String(),
+    user_id: Type.String(),
+    last4: Type.String(),
+    status: Type.Union([
+      Type.Literal('PENDING'),
+      Type.Literal('SETTLED'),
+      Type.Literal('VOIDED'),
+      Type.Literal('DECLINED'),
+    ]),
+    amount_cents: Type.Integer({
+      description: 'The settled amount once SETTLED, else the authorized amount',
+    }),
+    authorized_cents: Type.Integer(),
+    merchant: Type.String(),
+    mcc: Nullable(Type.String()),
+    decline_reason: Nullable(Type.String()),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { $id: 'Transaction', description: 'A card transaction, as the network moved it.' },
+);
 
-const WalletObject = Type.Object({
-  object: Type.Literal('wallet'),
-  user_id: Type.String(),
-  balance_cents: Type.Integer(),
-  pending_cents: Type.Integer(),
-  currency: Type.Literal('usd'),
-  test_mode: Type.Boolean(),
-});
+const WalletObject = Type.Object(
+  {
+    object: Type.Literal('wallet'),
+    user_id: Type.String(),
+    balance_cents: Type.Integer(),
+    pending_cents: Type.Integer(),
+    currency: Type.Literal('usd'),
+    test_mode: Type.Boolean(),
+  },
+  { $id: 'Wallet', description: "A user's spending power." },
+);
 
 const CardDetails = Type.Object({
   object: Type.Literal('card_details'),
@@ -66,8 +82,64 @@ const CardDetails = Type.Object({
   last4: Type.String(),
 });
 
-const List = <T extends ReturnType<typeof Type.Object>>(item: T) =>
-  Type.Object({ object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Boolean() });
+const List = <T extends ReturnType<typeof Type.Object>>(item: T, id: string) =>
+  Type.Object(
+    { object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Boolean() },
+    { $id: id, description: 'A page, newest first; pass the last id as `starting_after` for the next.' },
+  );
+const CardList = List(CardObject, 'CardList');
+const TransactionList = List(TransactionObject, 'TransactionList');
+
+const cardExample = {
+  object: 'card' as const,
+  id: 'card_7Hq2LmN4pQr8StUv',
+  user_id: 'usr_3Fk9LmN2pQr7StUv',
+  cardholder_id: 'ch_5Gh8JkL1mNp4QrSt',
+  type: 'multi_use' as const,
+  last4: '4242',
+  expiry: '11/29',
+  status: 'ACTIVE' as const,
+  spend_limit_cents: 5000,
+  balance_cents: 3800,
+  created_at: '2026-11-23T10:00:00.000Z',
+  closed_reason: null,
+};
+const transactionExample = {
+  object: 'transaction' as const,
+  id: 'txn_9Jk3LmN5pQr2StUv',
+  card_id: cardExample.id,
+  user_id: cardExample.user_id,
+  last4: '4242',
+  status: 'PENDING' as const,
+  amount_cents: 1200,
+  authorized_cents: 1200,
+  merchant: 'Corner Shop',
+  mcc: '5411',
+  decline_reason: null,
+  created_at: '2026-11-23T10:05:00.000Z',
+  updated_at: '2026-11-23T10:05:00.000Z',
+};
+const walletExample = {
+  object: 'wallet' as const,
+  user_id: cardExample.user_id,
+  balance_cents: 25000,
+  pending_cents: 0,
+  currency: 'usd' as const,
+  test_mode: true,
+};
+const cardClosed = errorResponse(409, 'The card is closed (`card_closed`).', {
+  code: 'card_closed',
+  message: 'The card is closed; it can no longer change.',
+});
+const issuerError = errorResponse(
+  502,
+  'The card issuer failed (`issuer_error`); nothing changed here, try again.',
+  {
+    code: 'issuer_error',
+    message: 'The card issuer did not answer; try again.',
+  },
+);
+const sandboxOnly = 'A live token (`sandbox_only`), or the organization is suspended (`access_denied`).';
 
 const Paging = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
@@ -78,8 +150,9 @@ const CardParams = Type.Object({ card_id: Type.String() });
 const strict = { additionalProperties: false } as const;
 
 /** Cards, wallets, transactions and the sandbox card network (v2, platform token). */
-export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  for (const schema of [CardObject, TransactionObject, WalletObject, CardList, TransactionList])
+    app.addSchema(schema);
   const common = { onRequest: platformGuard(ctx.auth) };
   const security = [{ platformToken: [] }];
   const cards = { tags: ['Cards'], security };
@@ -97,16 +170,32 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
           "Moves `amount_cents` from the user's wallet to the new card: its spend limit and first balance. " +
           'The user must be approved (`422 kyc_required`) and the wallet must cover it (`402 insufficient_funds`). ' +
           'Fires `card.created` with `transfer_id: null`.',
-        body: Type.Object(
-          {
-            user_id: Type.String({ maxLength: 64 }),
-            amount_cents: Cents('The spend limit and first balance, in cents'),
-            type: CardType,
-            memo: Type.Optional(Type.String({ maxLength: 500 })),
-          },
-          strict,
+        body: withExample(
+          Type.Object(
+            {
+              user_id: Type.String({ maxLength: 64 }),
+              amount_cents: Cents('The spend limit and first balance, in cents'),
+              type: CardType,
+              memo: Type.Optional(Type.String({ maxLength: 500 })),
+            },
+            strict,
+          ),
+          { user_id: cardExample.user_id, amount_cents: 5000, type: 'multi_use', memo: 'Groceries' },
         ),
-        response: { 201: CardObject, ...errorResponses(400, 401, 402, 403, 404, 422, 503) },
+        response: {
+          201: documented(CardObject, 'The new card, funded from the wallet.', {
+            ...cardExample,
+            balance_cents: 5000,
+          }),
+          ...errorResponses(400, 401, 402, 403, 404, 503, {
+            404: 'No such user in this organization and mode.',
+          }),
+          422: errorResponse(422, "The user's identity verification is not approved (`kyc_required`).", {
+            code: 'kyc_required',
+            message: "The user's identity verification must be approved first.",
+          }),
+          502: issuerError,
+        },
       },
     },
     async (request, reply) =>
@@ -129,7 +218,14 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
           },
           strict,
         ),
-        response: { 200: List(CardObject), ...errorResponses(400, 401, 403, 404, 503) },
+        response: {
+          200: documented(CardList, 'The cards, newest first.', {
+            object: 'list',
+            data: [cardExample],
+            has_more: false,
+          }),
+          ...errorResponses(400, 401, 403, 404, 503, { 404: 'The `starting_after` card does not exist.' }),
+        },
       },
     },
     async (request) => ctx.cards.listCards(scope(request), request.query),
@@ -144,7 +240,10 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
         operationId: 'getCard',
         summary: 'A card',
         params: CardParams,
-        response: { 200: CardObject, ...errorResponses(401, 403, 404, 503) },
+        response: {
+          200: documented(CardObject, 'The card.', cardExample),
+          ...errorResponses(401, 403, 404, 503),
+        },
       },
     },
     async (request) => ctx.cards.getCard(scope(request), request.params.card_id),
@@ -162,7 +261,16 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
           "Closing a closed card answers 200 again. What the card can still spend returns to the user's wallet; " +
           'fires `card.closed` with reason `manual`.',
         params: CardParams,
-        response: { 200: CardObject, ...errorResponses(401, 403, 404, 503) },
+        response: {
+          200: documented(CardObject, 'The closed card.', {
+            ...cardExample,
+            status: 'CLOSED',
+            balance_cents: 0,
+            closed_reason: 'manual',
+          }),
+          ...errorResponses(401, 403, 404, 503),
+          502: issuerError,
+        },
       },
     },
     async (request) => ctx.cards.closeCard(scope(request), request.params.card_id),
@@ -182,7 +290,12 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
           summary: action === 'pause' ? 'Pause a card (charges are declined)' : 'Resume a paused card',
           description: `Moves the card to ${status} and fires \`card.updated\`; \`409 card_closed\` on a closed card.`,
           params: CardParams,
-          response: { 200: CardObject, ...errorResponses(401, 403, 404, 409, 503) },
+          response: {
+            200: documented(CardObject, `The card, now ${status}.`, { ...cardExample, status }),
+            ...errorResponses(401, 403, 404, 503),
+            409: cardClosed,
+            502: issuerError,
+          },
         },
       },
       async (request) =>
@@ -204,8 +317,29 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
           'Raising it moves the difference from the wallet (`402 insufficient_funds`); lowering returns it ' +
           '(`409 spend_limit_below_spent` when the card has spent or holds more). Fires `card.updated`.',
         params: CardParams,
-        body: Type.Object({ spend_limit_cents: Cents('The new spend limit, in cents') }, strict),
-        response: { 200: CardObject, ...errorResponses(400, 401, 402, 403, 404, 409, 503) },
+        body: withExample(
+          Type.Object({ spend_limit_cents: Cents('The new spend limit, in cents') }, strict),
+          {
+            spend_limit_cents: 8000,
+          },
+        ),
+        response: {
+          200: documented(CardObject, 'The card with its new limit.', {
+            ...cardExample,
+            spend_limit_cents: 8000,
+            balance_cents: 6800,
+          }),
+          ...errorResponses(400, 401, 402, 403, 404, 503),
+          409: errorResponse(
+            409,
+            'The card is closed (`card_closed`), single-use (`card_not_multi_use`), or has spent or holds more than the lower limit leaves (`spend_limit_below_spent`).',
+            {
+              code: 'spend_limit_below_spent',
+              message: 'The card has already spent or holds more than the new limit leaves it.',
+            },
+          ),
+          502: issuerError,
+        },
       },
     },
     async (request) =>
@@ -224,7 +358,25 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
           'Answered with `Cache-Control: no-store` and recorded in an audit log. Production cards only where ' +
           'the operator enabled it (`403 card_details_unavailable`).',
         params: CardParams,
-        response: { 200: CardDetails, ...errorResponses(401, 403, 404, 503) },
+        response: {
+          200: documented(CardDetails, 'The number and CVV; never cache it.', {
+            object: 'card_details',
+            id: cardExample.id,
+            number: '4000001234564242',
+            cvv: '123',
+            expiry: '11/29',
+            last4: '4242',
+          }),
+          ...errorResponses(401, 404, 503),
+          403: errorResponse(
+            403,
+            'Production numbers are not enabled for the organization (`card_details_unavailable`), or it is suspended.',
+            {
+              code: 'card_details_unavailable',
+              message: 'Revealing production card numbers is not enabled for this organization.',
+            },
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -243,7 +395,10 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
         operationId: 'getWallet',
         summary: "A user's wallet (spending power)",
         params: Type.Object({ user_id: Type.String() }),
-        response: { 200: WalletObject, ...errorResponses(401, 403, 404, 503) },
+        response: {
+          200: documented(WalletObject, 'The wallet.', walletExample),
+          ...errorResponses(401, 403, 404, 503, { 404: 'No such user in this organization and mode.' }),
+        },
       },
     },
     async (request) => ctx.cards.wallet(scope(request), request.params.user_id),
@@ -266,7 +421,16 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
           },
           strict,
         ),
-        response: { 200: List(TransactionObject), ...errorResponses(400, 401, 403, 404, 503) },
+        response: {
+          200: documented(TransactionList, 'The transactions, newest first.', {
+            object: 'list',
+            data: [transactionExample],
+            has_more: false,
+          }),
+          ...errorResponses(400, 401, 403, 404, 503, {
+            404: 'The `starting_after` transaction does not exist.',
+          }),
+        },
       },
     },
     async (request) => ctx.cards.network.listTransactions(scope(request), request.query),
@@ -281,7 +445,10 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
         operationId: 'getTransaction',
         summary: 'A card transaction',
         params: Type.Object({ transaction_id: Type.String() }),
-        response: { 200: TransactionObject, ...errorResponses(401, 403, 404, 503) },
+        response: {
+          200: documented(TransactionObject, 'The transaction.', transactionExample),
+          ...errorResponses(401, 403, 404, 503),
+        },
       },
     },
     async (request) => ctx.cards.network.getTransaction(scope(request), request.params.transaction_id),
@@ -301,14 +468,20 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
         ...simulate,
         operationId: 'simulateWalletFunding',
         summary: "Test mode: add funds to a user's wallet",
-        body: Type.Object(
-          {
-            user_id: Type.String({ maxLength: 64 }),
-            amount_cents: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
-          },
-          strict,
+        body: withExample(
+          Type.Object(
+            {
+              user_id: Type.String({ maxLength: 64 }),
+              amount_cents: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
+            },
+            strict,
+          ),
+          { user_id: cardExample.user_id, amount_cents: 25000 },
         ),
-        response: { 200: WalletObject, ...errorResponses(400, 401, 403, 404, 503) },
+        response: {
+          200: documented(WalletObject, 'The funded wallet.', walletExample),
+          ...errorResponses(400, 401, 403, 404, 503, { 403: sandboxOnly, 404: 'No such user.' }),
+        },
       },
     },
     async (request) => ctx.cards.fundWallet(request.principal!, request.body),
@@ -325,16 +498,26 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
         description:
           'Decided by the authorization engine: approved (`PENDING`, funds held, `transaction.authorized`) or ' +
           '`DECLINED` with `decline_reason` (`CARD_CLOSED`, `CARD_PAUSED`, `SPEND_LIMIT_EXCEEDED`, `INSUFFICIENT_FUNDS`).',
-        body: Type.Object(
-          {
-            card_id: Type.String({ maxLength: 64 }),
-            amount_cents: Cents('The amount to authorize'),
-            merchant: Type.String({ minLength: 1, maxLength: 200 }),
-            mcc: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
-          },
-          strict,
+        body: withExample(
+          Type.Object(
+            {
+              card_id: Type.String({ maxLength: 64 }),
+              amount_cents: Cents('The amount to authorize'),
+              merchant: Type.String({ minLength: 1, maxLength: 200 }),
+              mcc: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
+            },
+            strict,
+          ),
+          { card_id: cardExample.id, amount_cents: 1200, merchant: 'Corner Shop', mcc: '5411' },
         ),
-        response: { 200: TransactionObject, ...errorResponses(400, 401, 403, 404, 503) },
+        response: {
+          200: documented(
+            TransactionObject,
+            'The decision: PENDING (approved, funds held) or DECLINED.',
+            transactionExample,
+          ),
+          ...errorResponses(400, 401, 403, 404, 503, { 403: sandboxOnly, 404: 'No such card.' }),
+        },
       },
     },
     async (request) => {
@@ -363,14 +546,36 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
                 'when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.'
               : 'Reverses all of it (`VOIDED`, `transaction.voided`, held funds return) or, with a smaller ' +
                 '`amount_cents`, that much (the transaction stays `PENDING` for the rest).',
-          body: Type.Object(
-            {
-              transaction_id: Type.String({ maxLength: 128 }),
-              amount_cents: Type.Optional(Cents('The amount')),
-            },
-            strict,
+          body: withExample(
+            Type.Object(
+              {
+                transaction_id: Type.String({ maxLength: 128 }),
+                amount_cents: Type.Optional(Cents('The amount')),
+              },
+              strict,
+            ),
+            { transaction_id: transactionExample.id, amount_cents: 1000 },
           ),
-          response: { 200: TransactionObject, ...errorResponses(400, 401, 402, 403, 404, 409, 503) },
+          response: {
+            200: documented(
+              TransactionObject,
+              action === 'clear'
+                ? 'The settled transaction.'
+                : 'The transaction, VOIDED or PENDING for the rest.',
+              action === 'clear'
+                ? { ...transactionExample, status: 'SETTLED', amount_cents: 1000 }
+                : { ...transactionExample, status: 'VOIDED' },
+            ),
+            ...errorResponses(400, 401, 402, 403, 404, 503, {
+              402: 'Clearing for more than authorized, beyond the card balance (`insufficient_funds`).',
+              403: sandboxOnly,
+              404: 'No such transaction.',
+            }),
+            409: errorResponse(409, 'Only a PENDING transaction moves (`transaction_not_pending`).', {
+              code: 'transaction_not_pending',
+              message: 'The transaction is SETTLED; only a PENDING one can move.',
+            }),
+          },
         },
       },
       async (request) => {
@@ -391,8 +596,18 @@ export async function cardRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
         ...simulate,
         operationId: 'simulateProviderClose',
         summary: 'Test mode: the issuer closes a card upstream',
-        body: Type.Object({ card_id: Type.String({ maxLength: 64 }) }, strict),
-        response: { 200: CardObject, ...errorResponses(400, 401, 403, 404, 503) },
+        body: withExample(Type.Object({ card_id: Type.String({ maxLength: 64 }) }, strict), {
+          card_id: cardExample.id,
+        }),
+        response: {
+          200: documented(CardObject, 'The card, closed upstream.', {
+            ...cardExample,
+            status: 'CLOSED',
+            balance_cents: 0,
+            closed_reason: 'provider_closed',
+          }),
+          ...errorResponses(400, 401, 403, 404, 503, { 403: sandboxOnly, 404: 'No such card.' }),
+        },
       },
     },
     async (request) =>

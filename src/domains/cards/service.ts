@@ -10,8 +10,9 @@ import { LedgerRefusal, type LedgerService } from '../ledger/service.ts';
 import { Cardholders } from './cardholders.ts';
 import type { CardConfig } from './config.ts';
 import type { EventEmitter } from './events.ts';
+import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './issuer.ts';
+import { LithicIssuer } from './lithic/issuer.ts';
 import { CardNetwork } from './network.ts';
-import { sandboxCardNumber } from './numbers.ts';
 import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
 import { CardStore } from './store.ts';
 
@@ -49,6 +50,9 @@ export class CardService {
   readonly store: CardStore;
   readonly cardholders: Cardholders;
   readonly network: CardNetwork;
+  /** Test-mode cards always come from the built-in network; production ones from `CARD_ISSUER`. */
+  private readonly sandboxIssuer: SandboxIssuer;
+  private readonly liveIssuer: CardIssuer;
 
   constructor(
     private readonly db: Db,
@@ -65,6 +69,8 @@ export class CardService {
     this.store = new CardStore(deps.dialect);
     this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
+    this.sandboxIssuer = new SandboxIssuer(() => clock.now());
+    this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
   }
 
   // ---- wallets
@@ -120,8 +126,44 @@ export class CardService {
       throw new ApiError(422, 'kyc_required', "The user's identity verification must be approved first.");
     }
     const id = newId('card');
-    const number = sandboxCardNumber(this.clock.now());
+    // The issuer is called outside the transaction: check the wallet first, so that a refusal
+    // costs no card upstream, and close that card again if the commit is refused after all.
+    const wallet = await this.walletAccount(this.db, scope, user.id);
+    if ((await this.deps.ledger.balance(this.db, wallet)).available_cents < input.amount_cents) {
+      throw insufficientFunds();
+    }
+    const issuer = scope.livemode ? this.liveIssuer : this.sandboxIssuer;
+    const number = await issuer.create({
+      id,
+      type: input.type,
+      spendLimitCents: input.amount_cents,
+      memo: input.memo ?? null,
+    });
     const now = this.clock.now();
+    try {
+      return await this.commitCard(principal, scope, { ...input, id, user, identity, number, now });
+    } catch (error) {
+      if (number.providerRef) {
+        // Best effort: should this fail too, the upstream card has no row, and an authorization
+        // for a card we do not know is always declined (docs/cards.md, Lithic).
+        await issuer.close(number.providerRef, `${id}.compensation`).catch(() => {});
+      }
+      throw error;
+    }
+  }
+
+  private commitCard(
+    principal: Principal,
+    scope: Scope,
+    input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined } & {
+      id: string;
+      user: { id: string; email: string | null; phone: string | null };
+      identity: { first_name?: string; last_name?: string; date_of_birth?: string };
+      number: IssuedCard;
+      now: number;
+    },
+  ) {
+    const { id, user, identity, number, now } = input;
     return this.deps.ledger.transaction(async (trx) => {
       const cardholder = await this.cardholders.ensureForUser(trx, scope, user, identity);
       const [wallet, account] = await Promise.all([
@@ -147,14 +189,14 @@ export class CardService {
         client_id: principal.clientId,
         type: input.type,
         status: 'ACTIVE',
-        last4: number.pan.slice(-4),
+        last4: number.last4,
         expiry: number.expiry,
         pan_sealed: this.deps.sealer.seal(number.pan, `cards.pan:${id}`),
         cvv_sealed: this.deps.sealer.seal(number.cvv, `cards.cvv:${id}`),
         spend_limit_cents: input.amount_cents,
         memo: input.memo ?? null,
         closed_reason: null,
-        provider_ref: null,
+        provider_ref: number.providerRef,
         transfer_id: null,
         created_at: now,
         updated_at: now,
@@ -197,6 +239,10 @@ export class CardService {
 
   /** Spec §4: closing answers 200 also for a closed card; its unused balance returns to the wallet. */
   async closeCard(scope: Scope, id: string) {
+    const current = await this.findCard(this.db, scope, id);
+    // The issuer first: a card still open there could be charged while closed here.
+    if (current.status !== 'CLOSED')
+      await this.upstream(current)?.close(current.provider_ref ?? '', `${id}.close`);
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.lockCard(trx, scope, id);
       if (card.status !== 'CLOSED') await this.closeLocked(trx, card, 'manual');
@@ -216,6 +262,27 @@ export class CardService {
   /** Multi-use cards: a higher limit takes the difference from the wallet, a lower one returns it. */
   async updateSpendLimit(scope: Scope, id: string, spendLimitCents: number) {
     this.checkAmount('spend_limit_cents', spendLimitCents);
+    const current = await this.findCard(this.db, scope, id);
+    const issuer =
+      current.status !== 'CLOSED' &&
+      current.type === 'multi_use' &&
+      current.spend_limit_cents !== spendLimitCents
+        ? this.upstream(current)
+        : null;
+    const ref = current.provider_ref ?? '';
+    // A key per attempt: an attempt undone below must not be replayed by the next one.
+    const key = `${id}.limit.${newId('attempt')}`;
+    await issuer?.setSpendLimit(ref, spendLimitCents, key);
+    try {
+      return await this.applySpendLimit(scope, id, spendLimitCents);
+    } catch (error) {
+      // The wallet refused (or the card moved meanwhile): put the issuer's limit back.
+      await issuer?.setSpendLimit(ref, current.spend_limit_cents, `${key}.undo`).catch(() => {});
+      throw error;
+    }
+  }
+
+  private applySpendLimit(scope: Scope, id: string, spendLimitCents: number) {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.lockCard(trx, scope, id);
       if (card.status === 'CLOSED') throw cardClosed();
@@ -411,7 +478,22 @@ export class CardService {
 
   // ---- helpers
 
+  /** The external issuer holding this card, if any; a card of an issuer no longer configured cannot change. */
+  private upstream(card: Card): CardIssuer | null {
+    if (!card.provider_ref) return null;
+    if (this.liveIssuer.name === 'sandbox') throw issuerError();
+    return this.liveIssuer;
+  }
+
   private async setStatus(scope: Scope, id: string, status: 'ACTIVE' | 'PAUSED') {
+    const current = await this.findCard(this.db, scope, id);
+    if (current.status === 'CLOSED') throw cardClosed();
+    if (current.status !== status) {
+      const issuer = this.upstream(current);
+      const key = `${id}.${status}.${current.updated_at}`;
+      const ref = current.provider_ref ?? '';
+      await (status === 'PAUSED' ? issuer?.pause(ref, key) : issuer?.resume(ref, key));
+    }
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.lockCard(trx, scope, id);
       if (card.status === 'CLOSED') throw cardClosed();

@@ -1,25 +1,44 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest, notFound } from '../../core/errors.ts';
-import { errorResponses, Nullable } from '../../core/schemas.ts';
+import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
 
-const CardholderObject = Type.Object({
-  object: Type.Literal('cardholder'),
-  id: Type.String(),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  email: Nullable(Type.String()),
-  date_of_birth: Nullable(Type.String()),
-  phone_number: Nullable(Type.String()),
-  external_user_id: Nullable(Type.String()),
-  user_id: Nullable(Type.String()),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
+const CardholderObject = Type.Object(
+  {
+    object: Type.Literal('cardholder'),
+    id: Type.String(),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    email: Nullable(Type.String()),
+    date_of_birth: Nullable(Type.String()),
+    phone_number: Nullable(Type.String()),
+    external_user_id: Nullable(Type.String()),
+    user_id: Nullable(Type.String()),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { $id: 'Cardholder', description: 'The person cards are issued to.' },
+);
+
+const details = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  date_of_birth: '1990-12-10',
+  phone_number: '+14155550123',
+};
+const cardholderExample = {
+  object: 'cardholder' as const,
+  id: 'ch_5Gh8JkL1mNp4QrSt',
+  ...details,
+  external_user_id: 'user-42',
+  user_id: null,
+  created_at: '2026-11-23T10:00:00.000Z',
+  updated_at: '2026-11-23T10:00:00.000Z',
+};
+const v1Errors = { 401: 'A valid API key (`sk_test_…` / `sk_live_…`) is required (`unauthorized`).' };
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Email = Type.String({ format: 'email', maxLength: 320 });
@@ -34,9 +53,9 @@ const PAYMENT_METHOD_SUNSET = 'Wed, 30 Dec 2026 00:00:00 GMT';
  * v1 endpoints for cards (API key, spec §4 "v1 endpoints referenced"): cardholders, the deprecated
  * payment-method status, and the organization's revenue configuration. Errors use the v2 body.
  */
-export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+export async function cardV1Routes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   app.decorateRequest('apiKey', null);
+  app.addSchema(CardholderObject);
   const v1 = { onRequest: apiKeyGuard(ctx.orgs) };
   const schemaBase = { tags: ['Cardholders (v1)'], security: [{ apiKey: [] }] };
   const scope = (request: { apiKey: { organizationId: string; livemode: boolean } | null }) => ({
@@ -54,18 +73,24 @@ export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: Ap
         operationId: 'createCardholder',
         summary: 'Create a cardholder',
         description: 'Fires `cardholder.created`. Personal details are sealed at rest.',
-        body: Type.Object(
-          {
-            first_name: Name,
-            last_name: Name,
-            email: Email,
-            date_of_birth: BirthDate,
-            phone_number: Phone,
-            external_user_id: Type.Optional(ExternalUserId),
-          },
-          { additionalProperties: false },
+        body: withExample(
+          Type.Object(
+            {
+              first_name: Name,
+              last_name: Name,
+              email: Email,
+              date_of_birth: BirthDate,
+              phone_number: Phone,
+              external_user_id: Type.Optional(ExternalUserId),
+            },
+            { additionalProperties: false },
+          ),
+          { ...details, external_user_id: 'user-42' },
         ),
-        response: { 201: CardholderObject, ...errorResponses(400, 401, 403, 503) },
+        response: {
+          201: documented(CardholderObject, 'The new cardholder.', cardholderExample),
+          ...errorResponses(400, 401, 403, 503, v1Errors),
+        },
       },
     },
     async (request, reply) => {
@@ -83,7 +108,10 @@ export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: Ap
         operationId: 'getCardholder',
         summary: 'A cardholder',
         params: Params,
-        response: { 200: CardholderObject, ...errorResponses(401, 403, 404, 503) },
+        response: {
+          200: documented(CardholderObject, 'The cardholder.', cardholderExample),
+          ...errorResponses(401, 403, 404, 503, v1Errors),
+        },
       },
     },
     async (request) => ctx.cards.cardholders.get(scope(request), request.params.id),
@@ -99,18 +127,27 @@ export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: Ap
         summary: "Change a cardholder's details",
         description: 'Fires `cardholder.updated` naming the `updated_fields` when a detail changed.',
         params: Params,
-        body: Type.Object(
-          {
-            first_name: Type.Optional(Name),
-            last_name: Type.Optional(Name),
-            email: Type.Optional(Email),
-            date_of_birth: Type.Optional(BirthDate),
-            phone_number: Type.Optional(Phone),
-            external_user_id: Type.Optional(ExternalUserId),
-          },
-          { additionalProperties: false, minProperties: 1 },
+        body: withExample(
+          Type.Object(
+            {
+              first_name: Type.Optional(Name),
+              last_name: Type.Optional(Name),
+              email: Type.Optional(Email),
+              date_of_birth: Type.Optional(BirthDate),
+              phone_number: Type.Optional(Phone),
+              external_user_id: Type.Optional(ExternalUserId),
+            },
+            { additionalProperties: false, minProperties: 1 },
+          ),
+          { last_name: 'King' },
         ),
-        response: { 200: CardholderObject, ...errorResponses(400, 401, 403, 404, 503) },
+        response: {
+          200: documented(CardholderObject, 'The cardholder as changed.', {
+            ...cardholderExample,
+            last_name: 'King',
+          }),
+          ...errorResponses(400, 401, 403, 404, 503, v1Errors),
+        },
       },
     },
     async (request) => {
@@ -133,11 +170,12 @@ export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: Ap
         deprecated: true,
         params: Params,
         response: {
-          200: Type.Object({
-            hasPaymentMethod: Type.Boolean(),
-            paymentMethodId: Type.Optional(Type.String()),
-          }),
-          ...errorResponses(401, 403, 404, 503),
+          200: documented(
+            Type.Object({ hasPaymentMethod: Type.Boolean(), paymentMethodId: Type.Optional(Type.String()) }),
+            'Whether a payment method is stored (none until the vault exists).',
+            { hasPaymentMethod: false },
+          ),
+          ...errorResponses(401, 403, 404, 503, v1Errors),
         },
       },
     },
@@ -161,6 +199,11 @@ export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: Ap
     organization_id: Type.String(),
     rewardShareBps: Type.Integer(),
   });
+  const revenueExample = {
+    object: 'revenue_config' as const,
+    organization_id: 'org_2Df7GhJ9kLm3NpQr',
+    rewardShareBps: 5000,
+  };
   const OrgParams = Type.Object({ orgId: Type.String() });
   const ownOrganization = (request: {
     apiKey: { organizationId: string } | null;
@@ -180,7 +223,10 @@ export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: Ap
         operationId: 'getRevenueConfig',
         summary: 'The share of interchange routed to users as rewards',
         params: OrgParams,
-        response: { 200: RevenueConfig, ...errorResponses(401, 403, 404, 503) },
+        response: {
+          200: documented(RevenueConfig, 'The configuration.', revenueExample),
+          ...errorResponses(401, 403, 404, 503, { ...v1Errors, 404: 'Not the organization of the API key.' }),
+        },
       },
     },
     async (request) => ctx.cards.revenueConfig(ownOrganization(request)),
@@ -195,17 +241,26 @@ export async function cardV1Routes(instance: FastifyInstance, { ctx }: { ctx: Ap
         operationId: 'updateRevenueConfig',
         summary: 'Set the share of interchange routed to users as rewards',
         params: OrgParams,
-        body: Type.Object(
-          {
-            rewardShareBps: Type.Integer({
-              minimum: 0,
-              maximum: 10_000,
-              description: 'Basis points, 0 to 10000',
-            }),
-          },
-          { additionalProperties: false },
+        body: withExample(
+          Type.Object(
+            {
+              rewardShareBps: Type.Integer({
+                minimum: 0,
+                maximum: 10_000,
+                description: 'Basis points, 0 to 10000',
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          { rewardShareBps: 5000 },
         ),
-        response: { 200: RevenueConfig, ...errorResponses(400, 401, 403, 404, 503) },
+        response: {
+          200: documented(RevenueConfig, 'The configuration as set.', revenueExample),
+          ...errorResponses(400, 401, 403, 404, 503, {
+            ...v1Errors,
+            404: 'Not the organization of the API key.',
+          }),
+        },
       },
     },
     async (request) => ctx.cards.setRewardShare(ownOrganization(request), request.body.rewardShareBps),

@@ -1,18 +1,25 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Config } from '../../config.ts';
-import { type Clock, DAY, isoTime, MINUTE } from '../../core/clock.ts';
+import { type Clock, DAY, isoTime, MINUTE, SECOND } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
-import type { Db, Executor } from '../../db/index.ts';
+import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AuthService, type Principal } from '../auth/service.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
 import { connectEmail, connectSms } from './email.ts';
 import * as store from './store.ts';
+import { checkStartThrottles, lockStartScope } from './throttle.ts';
 
 /** Connect code validity (spec §8). */
 export const CODE_TTL_MINUTES = 10;
+/**
+ * An exact retry of a just-rotated refresh token within this many seconds gets the same successor
+ * pair instead of revoking the family (docs/decisions.md, Connect).
+ */
+export const REFRESH_RETRY_GRACE_SECONDS = 10;
 /** In sandbox the code is always this constant (spec §4, Connect). */
 export const SANDBOX_CODE = '111111';
 
@@ -47,6 +54,9 @@ const invalidAttempt = () =>
     'This connect attempt is unknown, already used or no longer valid.',
   );
 const invalidCode = () => new ApiError(401, 'invalid_code', 'The code is invalid or has expired.');
+/** Binds a sealed successor pair to the token row it was rotated from. */
+const successorAad = (tokenDigest: string) => `refresh_tokens:${tokenDigest}:successor`;
+
 const invalidRefreshToken = () =>
   new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or has expired.');
 
@@ -55,7 +65,13 @@ export class ConnectService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: Config,
-    private readonly deps: { auth: AuthService; orgs: OrgService; notifications: NotificationService },
+    private readonly deps: {
+      auth: AuthService;
+      orgs: OrgService;
+      notifications: NotificationService;
+      sealer: Sealer;
+      dialect: Dialect;
+    },
   ) {}
 
   /** Sends a one-time code by email or SMS and opens an attempt valid for 10 minutes. */
@@ -89,7 +105,19 @@ export class ConnectService {
       created_at: now,
       verified_at: null,
     } as const;
-    await store.insertAttempt(this.db, attempt);
+    const scope = {
+      organizationId: principal.organizationId,
+      clientId: principal.clientId,
+      livemode: attempt.livemode,
+      email,
+      phone,
+    };
+    // Checked and inserted under one lock: parallel starts cannot all pass the same check.
+    await this.db.transaction().execute(async (trx) => {
+      await lockStartScope(trx, this.deps.dialect, scope);
+      await checkStartThrottles(trx, this.config.connectRateLimit, scope, now);
+      await store.insertAttempt(trx, attempt);
+    });
 
     const organization = await this.deps.orgs.getOrganization(principal.organizationId);
     const sender = { organizationId: organization.id, livemode: principal.livemode };
@@ -188,7 +216,9 @@ export class ConnectService {
 
   /**
    * Exchanges a refresh token for a new pair. The old token stops at once; presenting it again is
-   * treated as theft and revokes the whole token family (OAuth 2.0 Security BCP §4.14.2).
+   * treated as theft and revokes the whole token family (OAuth 2.0 Security BCP §4.14.2) — except an
+   * exact retry within REFRESH_RETRY_GRACE_SECONDS of the rotation (a client that lost the answer,
+   * or sent twice at once), which gets the same successor pair back.
    */
   async refresh(principal: Principal, input: { refresh_token: string }): Promise<ConnectionObject> {
     const tokenDigest = digest(input.refresh_token);
@@ -203,24 +233,61 @@ export class ConnectService {
       throw invalidRefreshToken();
     }
     const now = this.clock.now();
-    if (token.rotated_at !== null) {
-      await this.revokeFamily(token.family_id);
-      throw invalidRefreshToken();
-    }
-    if (token.expires_at <= now) throw invalidRefreshToken();
-
-    const rotated = await this.db.transaction().execute(async (trx) => {
-      if (!(await store.rotateRefreshToken(trx, tokenDigest, now))) return null;
-      return this.issueTokenPair(trx, principal, {
-        connectionId: token.connection_id,
-        userId: token.user_id,
-        familyId: token.family_id,
+    if (token.rotated_at === null) {
+      if (token.expires_at <= now) throw invalidRefreshToken();
+      const rotated = await this.db.transaction().execute(async (trx) => {
+        if (!(await store.rotateRefreshToken(trx, tokenDigest, now))) return null;
+        const pair = await this.issueTokenPair(trx, principal, {
+          connectionId: token.connection_id,
+          userId: token.user_id,
+          familyId: token.family_id,
+        });
+        // Kept sealed on the rotated row, in the same transaction, so a parallel loser finds it.
+        const successor = JSON.stringify({
+          access_token: pair.access_token,
+          refresh_token: pair.refresh_token,
+        });
+        await store.keepSuccessor(
+          trx,
+          tokenDigest,
+          this.deps.sealer.seal(successor, successorAad(tokenDigest)),
+        );
+        return pair;
       });
-    });
-    if (rotated) return rotated;
-    // Lost the race to a parallel refresh with the same token: that too is reuse.
+      if (rotated) {
+        await store.eraseSuccessors(this.db, now - REFRESH_RETRY_GRACE_SECONDS * SECOND);
+        return rotated;
+      }
+    }
+    // Rotated already, by an earlier request or by a parallel one that just won.
+    const replay = await this.replaySuccessor(tokenDigest, now);
+    if (replay) return replay;
     await this.revokeFamily(token.family_id);
     throw invalidRefreshToken();
+  }
+
+  /** The pair a token was rotated into, while the retry grace lasts and the family stands. */
+  private async replaySuccessor(tokenDigest: string, now: number): Promise<ConnectionObject | null> {
+    const row = await store.findRotation(this.db, tokenDigest);
+    if (!row || row.revoked_at !== null || row.rotated_at === null || row.successor_sealed === null)
+      return null;
+    if (now - row.rotated_at > REFRESH_RETRY_GRACE_SECONDS * SECOND) return null;
+    const pair = JSON.parse(this.deps.sealer.open(row.successor_sealed, successorAad(tokenDigest))) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    return {
+      object: 'connection',
+      access_token: pair.access_token,
+      refresh_token: pair.refresh_token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    };
+  }
+
+  /** Erases sealed successor pairs whose retry grace is over (the worker's retention sweep). */
+  async sweepRotatedSuccessors(): Promise<number> {
+    return store.eraseSuccessors(this.db, this.clock.now() - REFRESH_RETRY_GRACE_SECONDS * SECOND);
   }
 
   /** 404 `connection_not_found` unless the user is connected to the calling client. */

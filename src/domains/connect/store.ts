@@ -9,6 +9,65 @@ export async function insertAttempt(db: Executor, row: Insertable<ConnectAttempt
   await db.insertInto('connect_attempts').values(row).execute();
 }
 
+/** The newest attempt to this destination in the organization and mode. */
+export async function latestAttemptTo(
+  db: Executor,
+  to: { organizationId: string; livemode: number; email: string | null; phone: string | null },
+) {
+  return destination(db, to)
+    .select(['status', 'expires_at', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Creation times (newest first, at most `limit`) of attempts to this destination after `since`. */
+export async function attemptTimesTo(
+  db: Executor,
+  to: { organizationId: string; livemode: number; email: string | null; phone: string | null },
+  since: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await destination(db, to)
+    .select('created_at')
+    .where('created_at', '>', since)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.created_at);
+}
+
+/** Creation times (newest first, at most `limit`) of the client's attempts after `since`. */
+export async function attemptTimesBy(
+  db: Executor,
+  clientId: string,
+  since: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('connect_attempts')
+    .select('created_at')
+    .where('client_id', '=', clientId)
+    .where('created_at', '>', since)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.created_at);
+}
+
+function destination(
+  db: Executor,
+  to: { organizationId: string; livemode: number; email: string | null; phone: string | null },
+) {
+  const query = db
+    .selectFrom('connect_attempts')
+    .where('organization_id', '=', to.organizationId)
+    .where('livemode', '=', to.livemode);
+  return to.email !== null
+    ? query.where('email', '=', to.email)
+    : query.where('phone', '=', to.phone as string);
+}
+
 export async function findAttempt(db: Executor, id: string): Promise<ConnectAttempt | undefined> {
   return db.selectFrom('connect_attempts').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -186,10 +245,38 @@ export async function rotateRefreshToken(db: Executor, tokenDigest: string, now:
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Seals the successor pair onto the row just rotated (erased once the retry grace is over). */
+export async function keepSuccessor(db: Executor, tokenDigest: string, sealed: string): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ successor_sealed: sealed })
+    .where('token_digest', '=', tokenDigest)
+    .execute();
+}
+
+export async function findRotation(db: Executor, tokenDigest: string) {
+  return db
+    .selectFrom('refresh_tokens')
+    .select(['rotated_at', 'revoked_at', 'successor_sealed'])
+    .where('token_digest', '=', tokenDigest)
+    .executeTakeFirst();
+}
+
+/** Forgets the successor pairs of tokens rotated at or before `rotatedBefore`. */
+export async function eraseSuccessors(db: Executor, rotatedBefore: number): Promise<number> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ successor_sealed: null })
+    .where('successor_sealed', 'is not', null)
+    .where('rotated_at', '<', rotatedBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function revokeRefreshFamily(db: Executor, familyId: string, now: number): Promise<void> {
   await db
     .updateTable('refresh_tokens')
-    .set({ revoked_at: now })
+    .set({ revoked_at: now, successor_sealed: null })
     .where('family_id', '=', familyId)
     .where('revoked_at', 'is', null)
     .execute();

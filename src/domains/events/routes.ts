@@ -1,19 +1,21 @@
-import type { FastifyInstance } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { errorResponses } from '../../core/schemas.ts';
+import { documented, errorResponses, type RoutesApp, ref, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
 import { platformGuard } from '../auth/guard.ts';
-import type { EndpointInput, EventListQuery, Owner } from './service.ts';
+import type { Owner } from './service.ts';
 
 /** Spec §6 "Envelope": exactly these five fields. */
-const Event = Type.Object({
-  id: Type.String({ description: 'Stable id, `evt_…`; dedupe on it.' }),
-  type: Type.String(),
-  created: Type.Integer({ description: 'Unix epoch seconds.' }),
-  livemode: Type.Boolean(),
-  data: Type.Object({}, { additionalProperties: true, description: 'Depends on `type`.' }),
-});
+const Event = Type.Object(
+  {
+    id: Type.String({ description: 'Stable id, `evt_…`; dedupe on it.' }),
+    type: Type.String(),
+    created: Type.Integer({ description: 'Unix epoch seconds.' }),
+    livemode: Type.Boolean(),
+    data: Type.Object({}, { additionalProperties: true, description: 'Depends on `type`.' }),
+  },
+  { $id: 'Event', description: 'An event, as delivered to webhooks and listed by the events API.' },
+);
 
 const Subscriptions = Type.Array(Type.String({ maxLength: 100 }), {
   minItems: 1,
@@ -22,66 +24,139 @@ const Subscriptions = Type.Array(Type.String({ maxLength: 100 }), {
     'Known event types, `*` for every type, or prefixes of known families such as `card.*`; an unknown name is `invalid_event_type`.',
 });
 
-const WebhookEndpoint = Type.Object({
-  object: Type.Literal('webhook_endpoint'),
-  id: Type.String({ description: '`wh_…`' }),
-  url: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
-  enabled_events: Type.Array(Type.String()),
-  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
-  livemode: Type.Boolean(),
-  failure_count: Type.Integer({ description: 'Consecutive failed attempts since the last success.' }),
-  disabled_at: Type.Union([Type.Integer(), Type.Null()]),
-  created: Type.Integer(),
-  secret: Type.Optional(
-    Type.String({ description: 'The `whsec_…` signing secret: only in the create and roll_secret answers.' }),
-  ),
-});
-
-const WebhookDelivery = Type.Object({
-  object: Type.Literal('webhook_delivery'),
-  id: Type.String({ description: '`whd_…`' }),
-  endpoint_id: Type.String(),
-  event_id: Type.String(),
-  event_type: Type.Union([Type.String(), Type.Null()]),
-  status: Type.Union([
-    Type.Literal('pending'),
-    Type.Literal('succeeded'),
-    Type.Literal('failed'),
-    Type.Literal('cancelled'),
-  ]),
-  attempt_count: Type.Integer(),
-  next_attempt_at: Type.Union([Type.Integer(), Type.Null()]),
-  last_status_code: Type.Union([Type.Integer(), Type.Null()]),
-  last_error: Type.Union([Type.String(), Type.Null()]),
-  created: Type.Integer(),
-  completed_at: Type.Union([Type.Integer(), Type.Null()]),
-  attempts: Type.Array(
-    Type.Object({
-      attempt: Type.Integer(),
-      attempted_at: Type.Integer(),
-      status_code: Type.Union([Type.Integer(), Type.Null()]),
-      duration_ms: Type.Integer(),
-      succeeded: Type.Boolean(),
-      error: Type.Union([Type.String(), Type.Null()]),
-      response_excerpt: Type.Union([Type.String(), Type.Null()], {
-        description:
-          'First 1 KB of the answer; always null for a private (loopback, private or link-local) destination.',
-      }),
-    }),
-  ),
-});
-
-const list = (item: TSchema) =>
-  Type.Object({
-    object: Type.Literal('list'),
+const WebhookEndpoint = Type.Object(
+  {
+    object: Type.Literal('webhook_endpoint'),
+    id: Type.String({ description: '`wh_…`' }),
     url: Type.String(),
-    data: Type.Array(item),
-    has_more: Type.Boolean(),
-    next_cursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Pass as `starting_after` to read the next page; null on the last one.',
-    }),
-  });
+    description: Type.Union([Type.String(), Type.Null()]),
+    enabled_events: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+    livemode: Type.Boolean(),
+    failure_count: Type.Integer({ description: 'Consecutive failed attempts since the last success.' }),
+    disabled_at: Type.Union([Type.Integer(), Type.Null()]),
+    created: Type.Integer(),
+    secret: Type.Optional(
+      Type.String({
+        description: 'The `whsec_…` signing secret: only in the create and roll_secret answers.',
+      }),
+    ),
+  },
+  { $id: 'WebhookEndpoint', description: 'Where and which events are delivered.' },
+);
+
+const WebhookDelivery = Type.Object(
+  {
+    object: Type.Literal('webhook_delivery'),
+    id: Type.String({ description: '`whd_…`' }),
+    endpoint_id: Type.String(),
+    event_id: Type.String(),
+    event_type: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('succeeded'),
+      Type.Literal('failed'),
+      Type.Literal('cancelled'),
+    ]),
+    attempt_count: Type.Integer(),
+    next_attempt_at: Type.Union([Type.Integer(), Type.Null()]),
+    last_status_code: Type.Union([Type.Integer(), Type.Null()]),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    created: Type.Integer(),
+    completed_at: Type.Union([Type.Integer(), Type.Null()]),
+    attempts: Type.Array(
+      Type.Object({
+        attempt: Type.Integer(),
+        attempted_at: Type.Integer(),
+        status_code: Type.Union([Type.Integer(), Type.Null()]),
+        duration_ms: Type.Integer(),
+        succeeded: Type.Boolean(),
+        error: Type.Union([Type.String(), Type.Null()]),
+        response_excerpt: Type.Union([Type.String(), Type.Null()], {
+          description:
+            'First 1 KB of the answer; always null for a private (loopback, private or link-local) destination.',
+        }),
+      }),
+    ),
+  },
+  { $id: 'WebhookDelivery', description: 'One event owed to one endpoint, with its attempts.' },
+);
+
+/** The list envelope of `item`, shared as `<item>List`. */
+const list = <T extends TSchema>(item: T) => {
+  const { $id } = item as unknown as { $id: string };
+  return Type.Object(
+    {
+      object: Type.Literal('list'),
+      url: Type.String(),
+      data: Type.Array(ref(item)),
+      has_more: Type.Boolean(),
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'Pass as `starting_after` to read the next page; null on the last one.',
+      }),
+    },
+    { $id: `${$id}List`, description: `A page of ${$id} objects, newest first.` },
+  );
+};
+
+const EventList = list(Event);
+const WebhookEndpointList = list(WebhookEndpoint);
+const WebhookDeliveryList = list(WebhookDelivery);
+
+const eventExample = {
+  id: 'evt_8sDf3GhJ6kL9zXcV',
+  type: 'identity.verification.updated',
+  created: 1768471200,
+  livemode: false,
+  data: { user_id: 'usr_7hGt3KqW9mNx2VbR', status: 'approved' },
+};
+
+const endpointExample = {
+  object: 'webhook_endpoint' as const,
+  id: 'wh_2qWe4RtY6uI8oPaS',
+  url: 'https://platform.example.com/purser/webhooks',
+  description: 'Production listener',
+  enabled_events: ['identity.*', 'card.authorization.created'],
+  status: 'active' as const,
+  livemode: false,
+  failure_count: 0,
+  disabled_at: null,
+  created: 1768471200,
+};
+
+const deliveryExample = {
+  object: 'webhook_delivery' as const,
+  id: 'whd_5tGb7YhN9uJm2IkL',
+  endpoint_id: endpointExample.id,
+  event_id: eventExample.id,
+  event_type: eventExample.type,
+  status: 'succeeded' as const,
+  attempt_count: 1,
+  next_attempt_at: null,
+  last_status_code: 200,
+  last_error: null,
+  created: 1768471200,
+  completed_at: 1768471201,
+  attempts: [
+    {
+      attempt: 1,
+      attempted_at: 1768471201,
+      status_code: 200,
+      duration_ms: 84,
+      succeeded: true,
+      error: null,
+      response_excerpt: 'ok',
+    },
+  ],
+};
+
+const listExample = <T>(path: string, item: T) => ({
+  object: 'list' as const,
+  url: path,
+  data: [item],
+  has_more: false,
+  next_cursor: null,
+});
 
 const Paging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Default 10.' })),
@@ -94,7 +169,16 @@ const unixTime = (description: string) => Type.Optional(Type.Integer({ minimum: 
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
-export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  for (const schema of [
+    Event,
+    WebhookEndpoint,
+    WebhookDelivery,
+    EventList,
+    WebhookEndpointList,
+    WebhookDeliveryList,
+  ])
+    app.addSchema(schema);
   app.decorateRequest('apiKey', null);
   // Refused destinations and disabled endpoints are warnings an operator should see in the app's log.
   ctx.events.useLog(app.log);
@@ -120,6 +204,7 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...platform,
       schema: {
         ...events,
+        operationId: 'listEvents',
         summary: 'List events, newest first',
         description:
           'Events of the calling mode, kept at least 30 days. Filter by `type` (repeat it or separate with ' +
@@ -136,10 +221,14 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           },
           { additionalProperties: false },
         ),
-        response: { 200: list(Event), ...errors },
+        response: {
+          200: documented(EventList, 'A page of events.', listExample('/api/v2/events', eventExample)),
+          ...errors,
+          ...errorResponses(503),
+        },
       },
     },
-    async (request) => ctx.events.listEvents(owner(request.principal), request.query as EventListQuery),
+    async (request) => ctx.events.listEvents(owner(request.principal), request.query),
   );
 
   app.get(
@@ -148,12 +237,17 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...platform,
       schema: {
         ...events,
+        operationId: 'getEvent',
         summary: 'Retrieve an event',
         params: IdParams,
-        response: { 200: Event, ...errors },
+        response: {
+          200: documented(Event, 'The event.', eventExample),
+          ...errors,
+          ...errorResponses(503),
+        },
       },
     },
-    async (request) => ctx.events.getEvent(owner(request.principal), (request.params as { id: string }).id),
+    async (request) => ctx.events.getEvent(owner(request.principal), request.params.id),
   );
 
   const EndpointBody = {
@@ -168,14 +262,25 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'createWebhookEndpoint',
         summary: 'Create a webhook endpoint (answers its signing secret, shown once)',
-        body: Type.Object(EndpointBody, { additionalProperties: false }),
-        response: { 201: WebhookEndpoint, ...errors },
+        body: withExample(Type.Object(EndpointBody, { additionalProperties: false }), {
+          url: endpointExample.url,
+          enabled_events: endpointExample.enabled_events,
+          description: endpointExample.description,
+        }),
+        response: {
+          201: documented(WebhookEndpoint, 'The endpoint, with its signing secret (shown only now).', {
+            ...endpointExample,
+            secret: 'whsec_Zx8Cv6Bn4Mq2Wr9Ty7Ui5Op3As1Df0Gh',
+          }),
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
       reply.code(201);
-      return ctx.events.createEndpoint(owner(request.apiKey), request.body as EndpointInput);
+      return ctx.events.createEndpoint(owner(request.apiKey), request.body);
     },
   );
 
@@ -185,16 +290,20 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'listWebhookEndpoints',
         summary: 'List webhook endpoints, newest first',
         querystring: Type.Object(Paging, { additionalProperties: false }),
-        response: { 200: list(WebhookEndpoint), ...errors },
+        response: {
+          200: documented(
+            WebhookEndpointList,
+            'A page of webhook endpoints.',
+            listExample('/api/v1/webhook_endpoints', endpointExample),
+          ),
+          ...errors,
+        },
       },
     },
-    async (request) =>
-      ctx.events.listEndpoints(
-        owner(request.apiKey),
-        request.query as { limit?: number; starting_after?: string },
-      ),
+    async (request) => ctx.events.listEndpoints(owner(request.apiKey), request.query),
   );
 
   app.get(
@@ -203,12 +312,16 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'getWebhookEndpoint',
         summary: 'Retrieve a webhook endpoint',
         params: IdParams,
-        response: { 200: WebhookEndpoint, ...errors },
+        response: {
+          200: documented(WebhookEndpoint, 'The endpoint (without its secret).', endpointExample),
+          ...errors,
+        },
       },
     },
-    async (request) => ctx.events.getEndpoint(owner(request.apiKey), (request.params as { id: string }).id),
+    async (request) => ctx.events.getEndpoint(owner(request.apiKey), request.params.id),
   );
 
   app.patch(
@@ -217,26 +330,28 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'updateWebhookEndpoint',
         summary: 'Update a webhook endpoint; `status: "active"` re-enables it and resets its failure counter',
         params: IdParams,
-        body: Type.Object(
-          {
-            url: Type.Optional(EndpointBody.url),
-            enabled_events: Type.Optional(Subscriptions),
-            description: EndpointBody.description,
-            status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
-          },
-          { additionalProperties: false },
+        body: withExample(
+          Type.Object(
+            {
+              url: Type.Optional(EndpointBody.url),
+              enabled_events: Type.Optional(Subscriptions),
+              description: EndpointBody.description,
+              status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+            },
+            { additionalProperties: false },
+          ),
+          { status: 'active' },
         ),
-        response: { 200: WebhookEndpoint, ...errors },
+        response: {
+          200: documented(WebhookEndpoint, 'The endpoint as updated.', endpointExample),
+          ...errors,
+        },
       },
     },
-    async (request) =>
-      ctx.events.updateEndpoint(
-        owner(request.apiKey),
-        (request.params as { id: string }).id,
-        request.body as EndpointInput,
-      ),
+    async (request) => ctx.events.updateEndpoint(owner(request.apiKey), request.params.id, request.body),
   );
 
   app.delete(
@@ -245,20 +360,24 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'deleteWebhookEndpoint',
         summary: 'Delete a webhook endpoint; what it is still owed is dropped with it',
         params: IdParams,
         response: {
-          200: Type.Object({
-            object: Type.Literal('webhook_endpoint'),
-            id: Type.String(),
-            deleted: Type.Literal(true),
-          }),
+          200: documented(
+            Type.Object({
+              object: Type.Literal('webhook_endpoint'),
+              id: Type.String(),
+              deleted: Type.Literal(true),
+            }),
+            'The endpoint is deleted.',
+            { object: 'webhook_endpoint', id: endpointExample.id, deleted: true },
+          ),
           ...errors,
         },
       },
     },
-    async (request) =>
-      ctx.events.deleteEndpoint(owner(request.apiKey), (request.params as { id: string }).id),
+    async (request) => ctx.events.deleteEndpoint(owner(request.apiKey), request.params.id),
   );
 
   app.post(
@@ -267,12 +386,19 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'rollWebhookEndpointSecret',
         summary: 'Roll the signing secret: answers the new one; the old one stops at once',
         params: IdParams,
-        response: { 200: WebhookEndpoint, ...errors },
+        response: {
+          200: documented(WebhookEndpoint, 'The endpoint with its new signing secret (shown only now).', {
+            ...endpointExample,
+            secret: 'whsec_Lk9Jh7Gf5Ds3Ap1Qw8Er6Ty4Ui2Op0Zx',
+          }),
+          ...errors,
+        },
       },
     },
-    async (request) => ctx.events.rollSecret(owner(request.apiKey), (request.params as { id: string }).id),
+    async (request) => ctx.events.rollSecret(owner(request.apiKey), request.params.id),
   );
 
   app.post(
@@ -281,29 +407,39 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'sendWebhookEndpointTest',
         summary: 'Send a test event to this endpoint only (delivered and signed like any other)',
         params: IdParams,
         body: Type.Optional(
-          Type.Object(
-            {
-              type: Type.Optional(
-                Type.String({
-                  maxLength: 100,
-                  description:
-                    'Default `webhook_endpoint.test`, the only type allowed in production; sandbox accepts any known type.',
-                }),
-              ),
-            },
-            { additionalProperties: false },
+          withExample(
+            Type.Object(
+              {
+                type: Type.Optional(
+                  Type.String({
+                    maxLength: 100,
+                    description:
+                      'Default `webhook_endpoint.test`, the only type allowed in production; sandbox accepts any known type.',
+                  }),
+                ),
+              },
+              { additionalProperties: false },
+            ),
+            { type: 'webhook_endpoint.test' },
           ),
         ),
         response: {
-          202: Type.Object({
-            object: Type.Literal('webhook_test'),
-            event_id: Type.String(),
-            delivery_id: Type.String(),
+          202: documented(
+            Type.Object({
+              object: Type.Literal('webhook_test'),
+              event_id: Type.String(),
+              delivery_id: Type.String(),
+            }),
+            'The test event is queued for delivery to this endpoint.',
+            { object: 'webhook_test', event_id: eventExample.id, delivery_id: deliveryExample.id },
+          ),
+          ...errorResponses(400, 401, 403, 404, 409, {
+            409: 'The endpoint is disabled (`endpoint_disabled`); PATCH it with `status: "active"` first.',
           }),
-          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
       // The body is optional: none means the default test type.
@@ -313,11 +449,7 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (request, reply) => {
       reply.code(202);
-      return ctx.events.sendTestEvent(
-        owner(request.apiKey),
-        (request.params as { id: string }).id,
-        (request.body as { type?: string } | undefined)?.type,
-      );
+      return ctx.events.sendTestEvent(owner(request.apiKey), request.params.id, request.body?.type);
     },
   );
 
@@ -327,20 +459,28 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'listWebhookEndpointDeliveries',
         summary: "The endpoint's delivery log, newest first, each delivery with its attempts",
         params: IdParams,
         querystring: Type.Object(
           { event_id: Type.Optional(Type.String({ maxLength: 64 })), ...Paging },
           { additionalProperties: false },
         ),
-        response: { 200: list(WebhookDelivery), ...errors },
+        response: {
+          200: documented(
+            WebhookDeliveryList,
+            'A page of the endpoint’s deliveries.',
+            listExample(`/api/v1/webhook_endpoints/${endpointExample.id}/deliveries`, deliveryExample),
+          ),
+          ...errors,
+        },
       },
     },
     async (request) => {
-      const query = request.query as { event_id?: string; limit?: number; starting_after?: string };
+      const query = request.query;
       return ctx.events.listDeliveries(
         owner(request.apiKey),
-        { endpointId: (request.params as { id: string }).id, eventId: query.event_id },
+        { endpointId: request.params.id, eventId: query.event_id },
         query,
       );
     },
@@ -352,22 +492,35 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'resendWebhookEvent',
         summary: 'Send one event to this endpoint again, with a fresh set of attempts',
         params: IdParams,
-        body: Type.Object(
-          { event_id: Type.String({ minLength: 1, maxLength: 64 }) },
-          { additionalProperties: false },
+        body: withExample(
+          Type.Object(
+            { event_id: Type.String({ minLength: 1, maxLength: 64 }) },
+            { additionalProperties: false },
+          ),
+          { event_id: eventExample.id },
         ),
-        response: { 202: WebhookDelivery, ...errorResponses(400, 401, 403, 404, 409) },
+        response: {
+          202: documented(WebhookDelivery, 'The new delivery, queued.', {
+            ...deliveryExample,
+            status: 'pending',
+            attempt_count: 0,
+            next_attempt_at: 1768471300,
+            last_status_code: null,
+            completed_at: null,
+            attempts: [],
+          }),
+          ...errorResponses(400, 401, 403, 404, 409, {
+            409: 'The endpoint is disabled (`endpoint_disabled`); PATCH it with `status: "active"` first.',
+          }),
+        },
       },
     },
     async (request, reply) => {
       reply.code(202);
-      return ctx.events.resend(
-        owner(request.apiKey),
-        (request.params as { id: string }).id,
-        (request.body as { event_id: string }).event_id,
-      );
+      return ctx.events.resend(owner(request.apiKey), request.params.id, request.body.event_id);
     },
   );
 
@@ -377,17 +530,21 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       ...v1,
       schema: {
         ...webhooks,
+        operationId: 'listEventDeliveries',
         summary: "An event's deliveries to every endpoint of the mode, each with its attempts",
         params: IdParams,
         querystring: Type.Object(Paging, { additionalProperties: false }),
-        response: { 200: list(WebhookDelivery), ...errors },
+        response: {
+          200: documented(
+            WebhookDeliveryList,
+            'A page of the event’s deliveries.',
+            listExample(`/api/v1/events/${eventExample.id}/deliveries`, deliveryExample),
+          ),
+          ...errors,
+        },
       },
     },
     async (request) =>
-      ctx.events.listDeliveries(
-        owner(request.apiKey),
-        { eventId: (request.params as { id: string }).id },
-        request.query as { limit?: number; starting_after?: string },
-      ),
+      ctx.events.listDeliveries(owner(request.apiKey), { eventId: request.params.id }, request.query),
   );
 }

@@ -1,13 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
-import { errorResponses } from '../../core/schemas.ts';
+import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { bearerToken, platformGuard } from '../auth/guard.ts';
-import { INFORMATION_FIELDS, type Information, type InformationField, isCountryCode } from './fields.ts';
+import { INFORMATION_FIELDS, type InformationField, isCountryCode } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
-import { type DocumentUpload, SIMULATE_OUTCOMES, type SimulateOutcome } from './service.ts';
+import { SIMULATE_OUTCOMES } from './service.ts';
 import { KYC_STATUSES } from './states.ts';
 
 const UserId = Type.String({
@@ -40,7 +40,7 @@ const Extracted = Type.Object(
 export const KycState = Type.Object(
   {
     object: Type.Literal('kyc'),
-    status: Type.Union(KYC_STATUSES.map((s) => Type.Literal(s))),
+    status: LiteralUnion(KYC_STATUSES),
     required_fields: Type.Optional(
       Type.Array(Type.String(), { description: 'Only on needs_information: exactly the fields to submit.' }),
     ),
@@ -56,8 +56,11 @@ export const KycState = Type.Object(
     extracted: Type.Optional(Extracted),
     reason: Type.Optional(Type.String({ description: 'End-user-safe; may be shown verbatim.' })),
   },
-  { description: 'The KYC state: the single status contract of every KYC answer.' },
+  { $id: 'KycState', description: 'The KYC state: the single status contract of every KYC answer.' },
 );
+
+const iframeUrlExample =
+  'https://api.purser.example/kyc/verify/eyJ2IjoxLCJ2aWQiOiJreWNfN2hHdDNLcVc5bU54MlZiUiJ9.c2ln';
 
 const DocumentBody = Type.Object(
   {
@@ -92,7 +95,7 @@ const InformationBody = Type.Object(
 const SimulateBody = Type.Object(
   {
     user_id: UserId,
-    outcome: Type.Union(SIMULATE_OUTCOMES.map((o) => Type.Literal(o))),
+    outcome: LiteralUnion(SIMULATE_OUTCOMES),
     reason: Type.Optional(
       Type.String({
         maxLength: 300,
@@ -103,7 +106,8 @@ const SimulateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export async function kycRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  app.addSchema(KycState);
   const common = { onRequest: platformGuard(ctx.auth) };
   const tags = ['Identity verification'];
   const security = [{ platformToken: [] }];
@@ -115,18 +119,60 @@ export async function kycRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         ...common,
         bodyLimit: ctx.config.kyc.uploadLimitBytes,
         schema: {
+          operationId: side === 'front' ? 'uploadKycDocumentFront' : 'uploadKycDocumentBack',
           summary:
             side === 'front'
               ? 'Upload the front of an ID (or a passport data page: the branch point for passports)'
               : 'Upload the back of a licence or state ID: the branch point',
           tags,
           security,
-          body: DocumentBody,
-          response: { 200: KycState, ...errorResponses(400, 401, 404, 409, 413, 422, 502) },
+          body: withExample(DocumentBody, {
+            user_id: 'usr_7hGt3KqW9mNx2VbR',
+            image:
+              '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/',
+            mime_type: 'image/jpeg',
+            document_type: 'drivers_license',
+            issuing_country: 'US',
+          }),
+          response: {
+            200: documented(
+              KycState,
+              side === 'front'
+                ? 'The photo was read; the state says what comes next (the back, or for a passport the next step).'
+                : 'The photo was read; the state says what comes next.',
+              side === 'front'
+                ? {
+                    object: 'kyc',
+                    status: 'awaiting_documents',
+                    iframe_url: iframeUrlExample,
+                    warnings: [],
+                    extracted: {
+                      first_name: 'ADA',
+                      last_name: 'LOVELACE',
+                      date_of_birth: '1990-12-10',
+                      document_type: 'drivers_license',
+                      issuing_country: 'US',
+                    },
+                  }
+                : {
+                    object: 'kyc',
+                    status: 'requires_verification',
+                    iframe_url: iframeUrlExample,
+                    warnings: [],
+                    extracted: { address_city: 'SPRINGFIELD', address_region: 'IL', address_country: 'US' },
+                  },
+            ),
+            ...errorResponses(400, 401, 404, 409, 413, 422, 502, {
+              404: 'The user is not connected to the calling client.',
+              409: 'The verification does not take this upload now (`invalid_kyc_state`), or the document is verified for another user (`user_conflict`).',
+              422: 'The photo could not be read as the document (`document_unreadable`), or the document has expired (`document_expired`).',
+              502: 'The document check could not be reached (`verification_error`); try again.',
+            }),
+          },
         },
       },
       async (request) => {
-        const body = request.body as DocumentUpload;
+        const body = request.body;
         if (!isCountryCode(body.issuing_country))
           throw invalidRequest('Unknown issuing_country.', {
             issuing_country: 'must be an ISO 3166-1 alpha-2 country code',
@@ -141,15 +187,28 @@ export async function kycRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     {
       ...common,
       schema: {
+        operationId: 'submitKycInformation',
         summary: 'Submit the fields listed in required_fields',
         tags,
         security,
-        body: InformationBody,
-        response: { 200: KycState, ...errorResponses(400, 401, 404, 409, 502) },
+        body: withExample(InformationBody, {
+          user_id: 'usr_7hGt3KqW9mNx2VbR',
+          address_line1: '12 Analytical Way',
+          address_postal_code: '62701',
+        }),
+        response: {
+          200: documented(KycState, 'The fields were accepted; the state says what comes next.', {
+            object: 'kyc',
+            status: 'pending',
+          }),
+          ...errorResponses(400, 401, 404, 409, 502, {
+            409: 'The verification is not waiting for information (`invalid_kyc_state`).',
+            502: 'The review could not be reached (`verification_error`); try again.',
+          }),
+        },
       },
     },
-    async (request) =>
-      ctx.kyc.submitInformation(request.principal!, request.body as { user_id: string } & Information),
+    async (request) => ctx.kyc.submitInformation(request.principal!, request.body),
   );
 
   app.get(
@@ -157,14 +216,24 @@ export async function kycRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     {
       ...common,
       schema: {
+        operationId: 'getKycState',
         summary: 'Read the current KYC state of a user',
         tags,
         security,
         querystring: Type.Object({ user_id: UserId }),
-        response: { 200: KycState, ...errorResponses(400, 401, 404) },
+        response: {
+          200: documented(KycState, "The user's current KYC state.", {
+            object: 'kyc',
+            status: 'needs_information',
+            required_fields: ['address_line1', 'address_postal_code'],
+            iframe_url: iframeUrlExample,
+            reason: 'We need a few more details to finish verifying your identity.',
+          }),
+          ...errorResponses(400, 401, 404, { 404: 'The user is not connected to the calling client.' }),
+        },
       },
     },
-    async (request) => ctx.kyc.state(request.principal!, (request.query as { user_id: string }).user_id),
+    async (request) => ctx.kyc.state(request.principal!, request.query.user_id),
   );
 
   app.post(
@@ -172,20 +241,26 @@ export async function kycRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     {
       ...common,
       schema: {
+        operationId: 'simulateKycOutcome',
         summary: 'Test mode: simulate a review outcome',
         description:
           'Test-mode credential only (403 sandbox_only). `requires_input` is the retryable bounce back to awaiting_documents. Fires identity.verification.updated; re-simulating overwrites. Answers the new state as GET /api/v2/kyc reports it.',
         tags,
         security,
-        body: SimulateBody,
-        response: { 200: KycState, ...errorResponses(400, 401, 403, 404, 409) },
+        body: withExample(SimulateBody, { user_id: 'usr_7hGt3KqW9mNx2VbR', outcome: 'approved' }),
+        response: {
+          200: documented(KycState, 'The new state, as GET /api/v2/kyc reports it.', {
+            object: 'kyc',
+            status: 'approved',
+          }),
+          ...errorResponses(400, 401, 403, 404, 409, {
+            403: 'The credential is not test mode (`sandbox_only`), or the organization is suspended (`access_denied`).',
+            409: 'The verification has no documents to decide on yet (`invalid_kyc_state`).',
+          }),
+        },
       },
     },
-    async (request) =>
-      ctx.kyc.simulate(
-        request.principal!,
-        request.body as { user_id: string; outcome: SimulateOutcome; reason?: string },
-      ),
+    async (request) => ctx.kyc.simulate(request.principal!, request.body),
   );
 }
 
@@ -210,7 +285,7 @@ const Reason = Type.String({ minLength: 1, maxLength: 300, description: 'End-use
  * The built-in manual review queue for operators (not platforms): bearer `KYC_REVIEWER_TOKEN`.
  * Without that setting the routes answer 404, as if they did not exist.
  */
-export async function kycReviewRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   const requireReviewer = async (request: FastifyRequest) => {
     const expected = ctx.config.kyc.reviewerToken;
     if (expected === null)
@@ -241,7 +316,7 @@ export async function kycReviewRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       },
     },
     async (request) => {
-      const query = request.query as { limit?: number; organization_id?: string };
+      const query = request.query;
       const data = await ctx.kyc.reviewQueue({
         ...(query.limit ? { limit: query.limit } : {}),
         ...(query.organization_id ? { organizationId: query.organization_id } : {}),
@@ -250,52 +325,48 @@ export async function kycReviewRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     },
   );
 
-  const decide = (
-    path: string,
-    body: ReturnType<typeof Type.Object> | null,
-    toDecision: (body: Record<string, unknown>) => ReviewDecision,
-  ) =>
-    app.post(
-      `/operator/kyc/reviews/:id/${path}`,
-      {
-        preHandler: requireReviewer,
-        schema: {
-          ...schemaBase,
-          params: Type.Object({ id: Type.String() }),
-          ...(body ? { body } : {}),
-          response: { 200: ReviewItem, ...errorResponses(400, 401, 404, 409) },
-        },
-      },
-      async (request) =>
-        ctx.kyc.applyReview(
-          (request.params as { id: string }).id,
-          toDecision((request.body ?? {}) as Record<string, unknown>),
-          reviewer(request),
-        ),
-    );
+  // A decision's route options; its body schema (if any) types the handler that reads it.
+  const decision = {
+    preHandler: requireReviewer,
+    schema: {
+      ...schemaBase,
+      params: Type.Object({ id: Type.String() }),
+      response: { 200: ReviewItem, ...errorResponses(400, 401, 404, 409) },
+    },
+  };
+  const decisionWith = <Body extends TSchema>(body: Body) => ({
+    ...decision,
+    schema: { ...decision.schema, body },
+  });
+  const ReasonBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+  const decide = (request: FastifyRequest, id: string, decided: ReviewDecision) =>
+    ctx.kyc.applyReview(id, decided, reviewer(request));
 
-  decide('approve', null, () => ({ outcome: 'approved' }));
-  decide('reject', Type.Object({ reason: Reason }, { additionalProperties: false }), (b) => ({
-    outcome: 'rejected',
-    reason: b.reason as string,
-  }));
-  decide(
-    'request_information',
-    Type.Object(
-      {
-        fields: Type.Array(Type.Union(INFORMATION_FIELDS.map((f) => Type.Literal(f))), { minItems: 1 }),
-        reason: Reason,
-      },
-      { additionalProperties: false },
-    ),
-    (b) => ({
-      outcome: 'needs_information',
-      fields: b.fields as InformationField[],
-      reason: b.reason as string,
-    }),
+  app.post('/operator/kyc/reviews/:id/approve', decision, async (request) =>
+    decide(request, request.params.id, { outcome: 'approved' }),
   );
-  decide('request_documents', Type.Object({ reason: Reason }, { additionalProperties: false }), (b) => ({
-    outcome: 'needs_documents',
-    reason: b.reason as string,
-  }));
+  app.post('/operator/kyc/reviews/:id/reject', decisionWith(ReasonBody), async (request) =>
+    decide(request, request.params.id, { outcome: 'rejected', reason: request.body.reason }),
+  );
+  app.post(
+    '/operator/kyc/reviews/:id/request_information',
+    decisionWith(
+      Type.Object(
+        {
+          fields: Type.Array(LiteralUnion(INFORMATION_FIELDS), { minItems: 1 }),
+          reason: Reason,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    async (request) =>
+      decide(request, request.params.id, {
+        outcome: 'needs_information',
+        fields: request.body.fields,
+        reason: request.body.reason,
+      }),
+  );
+  app.post('/operator/kyc/reviews/:id/request_documents', decisionWith(ReasonBody), async (request) =>
+    decide(request, request.params.id, { outcome: 'needs_documents', reason: request.body.reason }),
+  );
 }

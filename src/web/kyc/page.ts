@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { errorResponses } from '../../core/schemas.ts';
+import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
 import type { InformationField } from '../../domains/kyc/fields.ts';
+import { KycState } from '../../domains/kyc/routes.ts';
 import { type PageLinkProblem, type PageView, pageCookieName } from '../../domains/kyc/service.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import { escapeHtml } from '../html.ts';
@@ -180,14 +181,14 @@ function sessionCookie(view: PageView, secure: boolean, now: number): string {
 }
 
 /** The hosted verification page behind `iframe_url`, and its form endpoint. */
-export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function kycPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   app.get(
     '/kyc/verify/:token',
     { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
       const cookies = requestCookies(request.headers.cookie);
-      const { token } = request.params as { token: string };
+      const { token } = request.params;
       const opened = await ctx.kyc.openPage(token, cookies[pageCookieName(token.split('.')[0] ?? '')]);
       if (typeof opened === 'string') {
         securityHeaders(reply, nonce, ANY_ANCESTOR);
@@ -211,7 +212,7 @@ export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
-      const { token } = request.params as { token: string };
+      const { token } = request.params;
       const opened = await ctx.kyc.openPage(token, undefined, { takeOver: true });
       if (typeof opened === 'string') {
         securityHeaders(reply, nonce, ANY_ANCESTOR);
@@ -243,11 +244,11 @@ export async function kycPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           },
           { additionalProperties: false },
         ),
-        response: errorResponses(400, 401, 409, 422, 502),
+        response: { 200: KycState, ...errorResponses(400, 401, 409, 422, 502) },
       },
     },
     async (request, reply) => {
-      const body = request.body as { session: string; fields: Record<string, string>; frames?: string[] };
+      const body = request.body;
       reply.header('cache-control', 'no-store');
       return ctx.kyc.submitPage(
         body.session,

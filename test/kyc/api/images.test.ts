@@ -171,9 +171,10 @@ describe('the face-scan budget of a page session', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(jpegDecodes).not.toHaveBeenCalled();
 
-    // Opening the page again (a new session of the same verification) does not reset the budget.
+    // Opening the page again in the same browser (a new session of the same verification) does not
+    // reset the budget.
     const stateA = expectState(await getState(t, a), 'requires_verification');
-    const reopened = await openPage(t, stateA.iframe_url!);
+    const reopened = await openPage(t, stateA.iframe_url!, { cookie: pageA.cookie });
     const again = await submitPage(t, reopened.session, { fields: {}, frames: cameraFrames() });
     expectError(again, 429, 'rate_limited');
 

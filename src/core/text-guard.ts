@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { refuseOtherCharsets } from './edge-errors.ts';
+import { ApiError } from './errors.ts';
+
+/**
+ * Text the service refuses wherever it comes from: U+0000 (PostgreSQL cannot store it in `text`,
+ * SQLite can, so letting it through makes the two databases disagree) and unpaired UTF-16
+ * surrogates (no UTF-8 form: the drivers store U+FFFD instead, silently altering the value).
+ */
+const BAD_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Headers whose values the service keeps or compares as data (not only routing metadata). */
+const DATA_HEADERS = ['idempotency-key', 'x-request-id'] as const;
+
+const PROBLEM = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+const ENCODING_PROBLEM = 'is not valid percent-encoded UTF-8';
+
+export function isBadText(value: string): boolean {
+  return BAD_TEXT.test(value);
+}
+
+/** The first bad string under `value` (keys included), as a field path such as `body.fields.name`. */
+export function findBadText(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return isBadText(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findBadText(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (isBadText(key)) return `${path}.${safeName(key)}`;
+      const found = findBadText(inner, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** A bad key is named without its bad characters, so the error body itself stays valid text. */
+function safeName(key: string): string {
+  return key.replace(new RegExp(BAD_TEXT.source, 'g'), '\uFFFD');
+}
+
+/**
+ * The raw query string, checked before anyone reads it: the parser keeps a malformed escape
+ * (`%zz`, `%ED%A0%80`, a lone `%C3`) as literal text, which would then be stored or compared as if
+ * the client had meant it. Returns the offending parameter's field path.
+ */
+export function findBadQuery(url: string): string | null {
+  const at = url.indexOf('?');
+  if (at < 0) return null;
+  for (const pair of url.slice(at + 1).split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawName = eq < 0 ? pair : pair.slice(0, eq);
+    const rawValue = eq < 0 ? '' : pair.slice(eq + 1);
+    const name = decodeFormComponent(rawName);
+    if (name === null) return `query.${rawName.replace(/%/g, '')}`;
+    if (decodeFormComponent(rawValue) === null) return `query.${safeName(name)}`;
+  }
+  return null;
+}
+
+function decodeFormComponent(raw: string): string | null {
+  try {
+    // decodeURIComponent refuses bad escapes and bytes that are not UTF-8 (including encoded surrogates).
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+function refusal(field: string, problem: string): ApiError {
+  return new ApiError(400, 'invalid_request', `${field} ${problem}.`, { fieldErrors: { [field]: problem } });
+}
+
+/** Where a request's text is bad, as `[field, problem]`, or null. */
+export function checkRequestText(request: FastifyRequest): [string, string] | null {
+  const badQuery = findBadQuery(request.url);
+  if (badQuery) return [badQuery, ENCODING_PROBLEM];
+  const found =
+    findBadText(request.params, 'params') ??
+    findBadText(request.query, 'query') ??
+    findBadText(request.body, 'body') ??
+    badHeader(request);
+  return found ? [found, PROBLEM] : null;
+}
+
+function badHeader(request: FastifyRequest): string | null {
+  for (const name of DATA_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string' && isBadText(value)) return `header.${name}`;
+  }
+  // HTTP Basic credentials are data too (the token endpoint looks the client id up).
+  const authorization = request.headers.authorization;
+  if (authorization && /^Basic /i.test(authorization)) {
+    const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+    const parts = decoded.split(':').map(decodeFormComponent);
+    if (parts.some((part) => part !== null && isBadText(part))) return 'header.authorization';
+  }
+  return null;
+}
+
+/**
+ * One check at the edge for every route: after parsing, before validation and handlers, every
+ * string of the path parameters, query, body (keys too) and data headers is checked, and a bad one
+ * is `400 invalid_request` naming the field (the OAuth body on the token endpoint, through the
+ * error handler). Nothing below ever sees such text, on either database.
+ */
+export function installTextGuard(app: FastifyInstance): void {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    done(refuseOtherCharsets(request.headers['content-type']) ?? null, payload);
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    const bad = checkRequestText(request);
+    done(bad ? refusal(bad[0], bad[1]) : undefined);
+  });
+}

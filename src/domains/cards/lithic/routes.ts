@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../../context.ts';
+import { ApiError } from '../../../core/errors.ts';
+import { errorResponses } from '../../../core/schemas.ts';
+import { verifyStandardWebhook } from './signature.ts';
+import { LithicWebhooks } from './webhooks.ts';
+
+/**
+ * Lithic's calls to us (docs/cards.md, Lithic): Auth Stream Access and events, both signed with
+ * Standard Webhooks. Present only when `CARD_ISSUER=lithic`; unsigned, badly signed or stale
+ * requests are `401` and change nothing.
+ */
+export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const lithic = ctx.config.cards.lithic;
+  if (!lithic) return;
+  const webhooks = new LithicWebhooks(ctx.db, ctx.cards);
+
+  // The signature covers the bytes as sent: in this plugin only, JSON bodies arrive unparsed.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  /** The parsed payload of a correctly signed, fresh request; otherwise `401`. */
+  const verified = (request: FastifyRequest<{ Body: string }>): unknown => {
+    // No body schema: a request without a body is as unsigned as one without headers (401, not 400).
+    const body = typeof request.body === 'string' ? request.body : '';
+    if (!verifyStandardWebhook(lithic.webhookSecret, request.headers, body, ctx.clock.now())) {
+      throw new ApiError(401, 'invalid_signature', 'The webhook signature is missing, wrong or too old.');
+    }
+    try {
+      return JSON.parse(body);
+    } catch {
+      throw new ApiError(400, 'invalid_request', 'The body is not JSON.');
+    }
+  };
+
+  app.post<{ Body: string }>(
+    '/webhooks/lithic/asa',
+    {
+      schema: {
+        // The issuer's callbacks, not part of the platform API.
+        hide: true,
+        summary: 'Lithic Auth Stream Access: decide an authorization (Standard Webhooks signed)',
+        tags: ['Issuer webhooks'],
+        response: {
+          200: Type.Object({ token: Type.String(), result: Type.String() }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request: FastifyRequest<{ Body: string }>, reply: FastifyReply) => {
+      const payload = verified(request);
+      return reply.send(await webhooks.authorize(payload, request.log));
+    },
+  );
+
+  app.post<{ Body: string }>(
+    '/webhooks/lithic/events',
+    {
+      schema: {
+        hide: true,
+        summary: 'Lithic events: clearing, voids, cards closed upstream (Standard Webhooks signed)',
+        tags: ['Issuer webhooks'],
+        response: { 200: Type.Object({ received: Type.Boolean() }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request: FastifyRequest<{ Body: string }>) => {
+      await webhooks.event(verified(request), request.log);
+      return { received: true };
+    },
+  );
+}

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../../src/config.ts';
+import { type LithicFixture, startLithic } from './helpers.ts';
+
+let l: LithicFixture;
+beforeEach(async () => {
+  l = await startLithic();
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await l.close();
+});
+
+/** A funded live user with a card issued through Lithic, and that card upstream. */
+async function liveCard(amount = 1_000, type: 'single_use' | 'multi_use' = 'multi_use') {
+  const user = await l.liveUser(amount + 1_000);
+  const card = await l.issue(user, amount, type);
+  return { user, card, upstream: l.fake.cardByLast4(card.last4 as string) };
+}
+
+const transactions = () => l.f.t.ctx.db.selectFrom('card_transactions').selectAll().execute();
+
+async function authorize(pan: string, amount: number) {
+  const { token } = await l.driver.transactions.simulateAuthorization({
+    amount,
+    descriptor: 'Corner Shop',
+    pan,
+    mcc: '5411',
+  });
+  return { token: token as string, txn: l.fake.transactions.get(token as string) };
+}
+
+describe('Auth Stream Access', () => {
+  it('approves through the engine: the Lithic token is the transaction id, the hold is placed', async () => {
+    const { card, upstream } = await liveCard();
+    const { token, txn } = await authorize(upstream.pan, 300);
+    expect(txn).toMatchObject({ status: 'PENDING', result: 'APPROVED' });
+    const response = await l.f.t.call('GET', `/api/v2/transactions/${token}`, { token: l.f.liveToken });
+    expect(response.json()).toMatchObject({
+      status: 'PENDING',
+      amount_cents: 300,
+      merchant: 'Corner Shop',
+      mcc: '5411',
+    });
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(700);
+    // Lithic's own card_transaction.updated (still PENDING) was acknowledged and changed nothing.
+    expect(l.fake.deliveries.every((d) => d.status === 200)).toBe(true);
+  });
+
+  it('answers each decline reason in Lithic vocabulary', async () => {
+    const { card, upstream } = await liveCard(1_000);
+    expect((await authorize(upstream.pan, 1_001)).txn?.result).toBe('VELOCITY_EXCEEDED');
+    await authorize(upstream.pan, 800);
+    expect((await authorize(upstream.pan, 300)).txn?.result).toBe('INSUFFICIENT_FUNDS');
+    // Paused or closed here while Lithic still asks (its own state lags or was changed there).
+    await l.f.t.ctx.cards.pauseCard(
+      { organizationId: l.f.org.organization_id, livemode: true },
+      card.id as string,
+    );
+    upstream.state = 'OPEN';
+    expect((await l.fake.asa(upstream.token, 100)).result).toBe('CARD_PAUSED');
+    await l.f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: l.f.liveToken });
+    expect((await l.fake.asa(upstream.token, 100)).result).toBe('CARD_PAUSED');
+    const reasons = (await transactions()).map((t) => t.decline_reason ?? 'approved').sort();
+    expect(reasons).toEqual([
+      'CARD_CLOSED',
+      'CARD_PAUSED',
+      'INSUFFICIENT_FUNDS',
+      'SPEND_LIMIT_EXCEEDED',
+      'approved',
+    ]);
+    // A card we never issued, and a request that is not a charge, are declined and recorded nowhere.
+    expect((await l.fake.asa(randomUUID(), 100)).result).toBe('INSUFFICIENT_FUNDS');
+    const credit = await l.fake.deliver('/webhooks/lithic/asa', {
+      token: randomUUID(),
+      status: 'CREDIT_AUTHORIZATION',
+      amount: 100,
+      card: { token: upstream.token },
+    });
+    expect(JSON.parse(credit.body).result).not.toBe('APPROVED');
+    expect(await transactions()).toHaveLength(5);
+  });
+
+  it('gives a retried request the first decision, with one hold', async () => {
+    const { card, upstream } = await liveCard(1_000);
+    const token = randomUUID();
+    const first = await l.fake.asa(upstream.token, 600, token);
+    const again = await l.fake.asa(upstream.token, 600, token);
+    expect([first.result, again.result]).toEqual(['APPROVED', 'APPROVED']);
+    expect(JSON.parse(again.delivery.body)).toEqual({ token, result: 'APPROVED' });
+    expect(await transactions()).toHaveLength(1);
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(400);
+  });
+
+  it('declines (fails closed) when the engine fails, and records nothing', async () => {
+    const { upstream } = await liveCard();
+    vi.spyOn(l.f.t.ctx.cards.network, 'authorize').mockRejectedValueOnce(new Error('database unavailable'));
+    const { result, delivery } = await l.fake.asa(upstream.token, 100);
+    expect(delivery.status).toBe(200);
+    expect(result).toBe('INSUFFICIENT_FUNDS');
+    expect(await transactions()).toEqual([]);
+  });
+
+  it('declines when no decision comes within the budget, and voids an approval that lands later', async () => {
+    const { card, upstream } = await liveCard(1_000);
+    const network = l.f.t.ctx.cards.network;
+    const real = network.authorize.bind(network);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    vi.spyOn(network, 'authorize').mockImplementationOnce(async (...args) => {
+      await gate;
+      return real(...args);
+    });
+    const { result, token } = await l.fake.asa(upstream.token, 300);
+    expect(result).toBe('INSUFFICIENT_FUNDS');
+    release();
+    await vi.waitFor(async () => {
+      const txn = await l.f.t.call('GET', `/api/v2/transactions/${token}`, { token: l.f.liveToken });
+      expect(txn.json().status).toBe('VOIDED');
+    });
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(1_000);
+  });
+
+  it('refuses unsigned, tampered, stale, future or foreign-signed requests with 401, changing nothing', async () => {
+    const { upstream } = await liveCard();
+    const body = JSON.stringify({
+      token: randomUUID(),
+      status: 'AUTHORIZATION',
+      amount: 100,
+      card: { token: upstream.token },
+    });
+    const signed = l.fake.sign(body);
+    const tampered = body.replace('"amount":100', '"amount":1');
+    const cases: [string, Record<string, string>, string][] = [
+      ['unsigned', { 'content-type': 'application/json' }, body],
+      ['tampered body', signed, tampered],
+      ['stale (6 minutes)', l.fake.sign(body, { ageSeconds: 360 }), body],
+      ['from the future', l.fake.sign(body, { ageSeconds: -360 }), body],
+      [
+        'another secret',
+        l.fake.sign(body, { secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` }),
+        body,
+      ],
+      ['no signature header', { ...signed, 'webhook-signature': '' }, body],
+      ['another message id', { ...signed, 'webhook-id': 'msg_other' }, body],
+      ['garbage signature', { ...signed, 'webhook-signature': 'v1,AAAA v2,xyz' }, body],
+    ];
+    for (const path of ['/webhooks/lithic/asa', '/webhooks/lithic/events']) {
+      for (const [what, headers, payload] of cases) {
+        const response = await fetch(`${l.fake.purserUrl}${path}`, {
+          method: 'POST',
+          headers,
+          body: payload,
+        });
+        expect(response.status, `${path} ${what}`).toBe(401);
+        expect((await response.json()).error.code).toBe('invalid_signature');
+      }
+    }
+    // Within the tolerance, the same signature is accepted.
+    const fresh = await fetch(`${l.fake.purserUrl}/webhooks/lithic/asa`, {
+      method: 'POST',
+      headers: l.fake.sign(body, { ageSeconds: 240 }),
+      body,
+    });
+    expect(fresh.status).toBe(200);
+    expect(await transactions()).toHaveLength(1);
+  });
+});
+
+describe('card_transaction.updated events', () => {
+  it('clear for less (the rest released) and for more (the difference charged), once each', async () => {
+    const { card, user, upstream } = await liveCard(1_000);
+    const less = await authorize(upstream.pan, 400);
+    await l.driver.transactions.simulateClearing({ token: less.token, amount: 350 });
+    const more = await authorize(upstream.pan, 200);
+    await l.driver.transactions.simulateClearing({ token: more.token, amount: 250 });
+    const get = (id: string) => l.f.t.call('GET', `/api/v2/transactions/${id}`, { token: l.f.liveToken });
+    expect((await get(less.token)).json()).toMatchObject({ status: 'SETTLED', amount_cents: 350 });
+    expect((await get(more.token)).json()).toMatchObject({ status: 'SETTLED', amount_cents: 250 });
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(400);
+    // Lithic redelivers: nothing moves again.
+    const repeat = await l.fake.deliver(
+      '/webhooks/lithic/events',
+      l.fake.transactionEvent(l.fake.transactions.get(less.token)!),
+    );
+    expect(repeat.status).toBe(200);
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(400);
+    expect(await l.f.events('transaction.cleared')).toHaveLength(2);
+    expect(await l.liveWallet(user)).toBe(1_000);
+  });
+
+  it('void in full and in part release the hold, once', async () => {
+    const { card, upstream } = await liveCard(1_000);
+    const partial = await authorize(upstream.pan, 500);
+    await l.driver.transactions.simulateVoid({ token: partial.token, amount: 200 });
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(700);
+    const again = await l.fake.deliver(
+      '/webhooks/lithic/events',
+      l.fake.transactionEvent(l.fake.transactions.get(partial.token)!),
+    );
+    expect(again.status).toBe(200);
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(700);
+    await l.driver.transactions.simulateVoid({ token: partial.token });
+    expect((await l.liveCard(card.id as string)).balance_cents).toBe(1_000);
+    const response = await l.f.t.call('GET', `/api/v2/transactions/${partial.token}`, {
+      token: l.f.liveToken,
+    });
+    expect(response.json().status).toBe('VOIDED');
+    expect(await l.f.events('transaction.voided')).toHaveLength(1);
+  });
+
+  it('acknowledges unknown event types and transactions we never saw, changing nothing', async () => {
+    const { upstream } = await liveCard();
+    for (const event of [
+      { event_type: 'account_holder.created', token: randomUUID() },
+      {
+        event_type: 'card_transaction.updated',
+        token: randomUUID(),
+        card_token: upstream.token,
+        status: 'SETTLED',
+        amount: 5,
+        settled_amount: 5,
+      },
+      { event_type: 'card.updated', card_token: upstream.token, state: 'PAUSED' },
+    ]) {
+      expect((await l.fake.deliver('/webhooks/lithic/events', event)).status).toBe(200);
+    }
+    expect(await transactions()).toEqual([]);
+  });
+});
+
+describe('configuration', () => {
+  const base = {
+    LITHIC_API_KEY: 'key_secret_123',
+    LITHIC_WEBHOOK_SECRET: `whsec_${Buffer.alloc(24, 1).toString('base64')}`,
+  };
+  it('requires the three Lithic settings, https (http only for loopback), and never echoes a secret', () => {
+    expect(loadConfig({}).cards.issuer).toBe('sandbox');
+    expect(() => loadConfig({ CARD_ISSUER: 'stripe' })).toThrow(/CARD_ISSUER/);
+    expect(() => loadConfig({ CARD_ISSUER: 'lithic' })).toThrow(/LITHIC_/);
+    for (const url of ['http://api.lithic.com', 'ftp://localhost', 'not a url']) {
+      expect(() => loadConfig({ CARD_ISSUER: 'lithic', ...base, LITHIC_BASE_URL: url }), url).toThrow(
+        /LITHIC_BASE_URL/,
+      );
+    }
+    for (const url of [
+      'https://api.lithic.com',
+      'http://127.0.0.1:9999',
+      'http://localhost:1',
+      'http://[::1]:2',
+    ]) {
+      expect(
+        loadConfig({ CARD_ISSUER: 'lithic', ...base, LITHIC_BASE_URL: url }).cards.lithic?.baseUrl,
+      ).toBeTruthy();
+    }
+    try {
+      loadConfig({
+        CARD_ISSUER: 'lithic',
+        ...base,
+        LITHIC_BASE_URL: 'https://x',
+        LITHIC_WEBHOOK_SECRET: 'whsec_short!',
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).toMatch(/LITHIC_WEBHOOK_SECRET/);
+      expect(String(error)).not.toContain('short!');
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+
+/** Helpers of the edge sweeps: every route of the app, and the one error body. */
+
+/** Every registered route, read from Fastify's own route tree. */
+export function routes(app: FastifyInstance): { method: string; url: string }[] {
+  const tree = app.printRoutes({ commonPrefix: false });
+  const stack: string[] = [];
+  const found: { method: string; url: string }[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)/.exec(line);
+    if (!match) continue;
+    const depth = (match[1] as string).length / 4;
+    stack.length = depth;
+    stack.push(match[2] as string);
+    const url = stack.join('');
+    for (const method of (match[3] as string).split(', '))
+      if (!url.includes('*')) found.push({ method, url });
+  }
+  return found;
+}
+
+export const isOAuth = (url: string) => url === '/api/v2/oauth/token';
+
+/** The one error body (the OAuth one on the token endpoint), naming `field` when given. */
+export function expectRefusal(url: string, res: { statusCode: number; json(): unknown }, field?: string) {
+  expect(res.statusCode, url).toBeLessThan(500);
+  expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+  const body = res.json() as { error: { field_errors: Record<string, string> }; error_description: string };
+  if (isOAuth(url)) {
+    expect(body).toEqual({ error: expect.any(String), error_description: expect.any(String) });
+    if (field) expect(body.error_description).toContain(field);
+    return;
+  }
+  expect(body).toEqual({
+    error: {
+      code: expect.any(String),
+      message: expect.any(String),
+      docs: expect.stringMatching(/^http:\/\/purser\.test\/docs\/errors#/),
+      field_errors: expect.any(Object),
+      warnings: expect.any(Array),
+    },
+  });
+  if (field) {
+    expect(res.statusCode, `${url} ${field}`).toBe(400);
+    expect(Object.keys(body.error.field_errors), url).toContain(field);
+  }
+}

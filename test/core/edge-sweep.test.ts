@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/harness.ts';
+import { expectRefusal, isOAuth, routes } from './edge-helpers.ts';
+
+let t: TestApp;
+let headers: (url: string) => Record<string, string>;
+
+const REVIEWER = 'reviewer-token-0123456789abcdefghij';
+
+beforeAll(async () => {
+  t = await startTestApp({ KYC_REVIEWER_TOKEN: REVIEWER, METRICS_TOKEN: 'metrics-token-0123456789' });
+  const org = await t.createOrg();
+  const platform = await t.platformToken(org.sandbox);
+  // Each route family gets the credential it takes, so the request reaches the edge check.
+  headers = (url) => ({
+    authorization: `Bearer ${
+      url.startsWith('/api/v1') || url.startsWith('/orgs/')
+        ? org.sandbox.api_key
+        : url.startsWith('/operator')
+          ? REVIEWER
+          : url.startsWith('/metrics')
+            ? 'metrics-token-0123456789'
+            : platform
+    }`,
+  });
+});
+afterAll(() => t.close());
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  // On PostgreSQL the test's own schema only (introspection lists every schema's tables).
+  const schema = t.ctx.config.databaseUrl.startsWith('postgres')
+    ? new URL(t.ctx.config.databaseUrl).searchParams.get('schema')
+    : undefined;
+  const tables = (await t.ctx.db.introspection.getTables()).filter(
+    (table) => !schema || table.schema === schema,
+  );
+  expect(tables.length).toBeGreaterThan(5);
+  for (const table of tables) {
+    const row = await t.ctx.db
+      .selectFrom(table.name as never)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    counts[table.name] = Number(row.n);
+  }
+  return counts;
+}
+
+// NUL, lone high and low surrogates, a reversed pair; as JSON escapes and percent-encoded.
+const BAD_JSON = ['a\u0000b', 'a\ud800b', '\udc00', '\udc00\ud800'];
+const BAD_PERCENT = ['a%00b', '%00'];
+const BAD_UTF8 = ['%ED%A0%80', '%ED%B0%80', '%C3', '%zz', '%'];
+
+describe('the edge refuses NUL and lone surrogates on every route, from every source', () => {
+  it('finds the routes', () => {
+    expect(routes(t.app).length).toBeGreaterThan(30);
+    expect(routes(t.app)).toContainEqual({ method: 'POST', url: '/api/v2/oauth/token' });
+    expect(routes(t.app)).toContainEqual({ method: 'GET', url: '/kyc/verify/:token' });
+  });
+
+  it('in path parameters, query strings, JSON and form bodies and data headers; nothing changes', async () => {
+    const before = await rowCounts();
+    for (const { method, url } of routes(t.app)) {
+      const params = [...url.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+      const fill = (bad?: [string, string]) =>
+        url.replace(/:(\w+)/g, (_, name) => (bad && bad[0] === name ? bad[1] : 'x1'));
+      const send = (path: string, extra: Record<string, unknown> = {}) =>
+        t.request({ method: method as 'GET', url: path, headers: headers(url), ...extra });
+      const head = method === 'HEAD';
+
+      for (const name of params) {
+        for (const value of BAD_PERCENT) {
+          const res = await send(fill([name, value]));
+          if (head) expect(res.statusCode, url).toBe(400);
+          else expectRefusal(url, res, `params.${name}`);
+        }
+        for (const value of BAD_UTF8) {
+          const res = await send(fill([name, value]));
+          if (head) expect(res.statusCode, url).toBe(400);
+          else expectRefusal(url, res);
+        }
+      }
+      for (const value of BAD_PERCENT) {
+        const res = await send(`${fill()}?user_id=${value}`);
+        if (head) expect(res.statusCode, url).toBe(400);
+        else expectRefusal(url, res, 'query.user_id');
+        const key = await send(`${fill()}?a${value}=1`);
+        if (!head) expectRefusal(url, key);
+        expect(key.statusCode, url).toBe(400);
+      }
+      for (const value of BAD_UTF8) {
+        const res = await send(`${fill()}?user_id=${value}`);
+        if (head) expect(res.statusCode, url).toBe(400);
+        else expectRefusal(url, res, 'query.user_id');
+      }
+      if (!head) {
+        const res = await send(fill(), { headers: { ...headers(url), 'idempotency-key': 'k\u0000' } });
+        // Node refuses a NUL in a header before the app; injected requests reach the edge check.
+        expectRefusal(url, res);
+      }
+      if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE') {
+        for (const value of BAD_JSON) {
+          const json = (body: unknown) =>
+            send(fill(), {
+              headers: { ...headers(url), 'content-type': 'application/json' },
+              payload: JSON.stringify(body),
+            });
+          expectRefusal(url, await json({ client_id: value }), 'body.client_id');
+          expectRefusal(url, await json({ [`k${value}`]: 'v' }));
+          expectRefusal(url, await json({ fields: { name: value } }), 'body.fields.name');
+          expectRefusal(url, await json({ origins: ['https://a.test', value] }), 'body.origins[1]');
+        }
+        if (isOAuth(url)) {
+          for (const value of BAD_PERCENT) {
+            const res = await send(url, {
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: `grant_type=client_credentials&client_id=${value}&client_secret=s`,
+            });
+            expect(res.statusCode).toBe(400);
+            expect(res.json()).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+            expect(res.json().error_description).toContain('body.client_id');
+          }
+        }
+      }
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it('names a bad Basic credential on the token endpoint in the OAuth body', async () => {
+    for (const credentials of ['a\u0000b:secret', 'cli_x:s%00']) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v2/oauth/token',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(credentials).toString('base64')}`,
+        },
+        payload: 'grant_type=client_credentials',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    }
+  });
+
+  it('still accepts well-formed text outside the BMP and ordinary escapes', async () => {
+    expect((await t.call('GET', '/healthz?note=%F0%9F%98%80+a%20b&x')).statusCode).toBe(200);
+    const paired = await t.request({
+      method: 'POST',
+      url: '/api/v2/connect/start',
+      headers: { ...headers('/api/v2/connect/start'), 'content-type': 'application/json' },
+      payload: '{"email":"a@b.test","external_user_id":"\\ud83d\\ude00 ok"}',
+    });
+    expect(paired.statusCode).toBe(201);
+  });
+});
