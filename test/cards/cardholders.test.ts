@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CardsFixture, expectError, startCards } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, useCards } from './helpers.ts';
 
-let f: CardsFixture;
-beforeAll(async () => {
-  f = await startCards();
-});
-afterAll(async () => {
-  await f.close();
-});
+const f = useCards();
 
 const v1 = (method: string, url: string, body?: unknown, key = f.org.sandbox.api_key) =>
   f.t.call(method, url, { body, headers: { authorization: `Bearer ${key}` } });
@@ -115,7 +109,7 @@ describe('v1 cardholders', () => {
       'not_found',
     );
     expectError(
-      await f.t.call('GET', `/api/v1/cardholders/${created.id}`, { token: f.token }),
+      await f.t.call('GET', `/api/v1/cardholders/${created.id}`, { token: f.sandbox }),
       401,
       'unauthorized',
     );
@@ -138,7 +132,7 @@ describe('approved users', () => {
   it('become cardholders once, linked both ways, with what the verification established', async () => {
     const userId = await f.connectedUser();
     const simulate = (outcome: string) =>
-      f.t.call('POST', '/api/v2/kyc/simulate', { token: f.token, body: { user_id: userId, outcome } });
+      f.t.call('POST', '/api/v2/kyc/simulate', { token: f.sandbox, body: { user_id: userId, outcome } });
     await simulate('approved');
     await simulate('rejected');
     await simulate('approved');

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isLuhnValid } from '../../src/domains/cards/numbers.ts';
-import { type CardsFixture, expectError, startCards } from './helpers.ts';
+import { connectedUser } from '../helpers/fixtures.ts';
+import { expectError, startCards, useCards } from './helpers.ts';
 
-let f: CardsFixture;
-beforeAll(async () => {
-  f = await startCards();
-});
-afterAll(async () => {
-  await f.expectSound();
-  await f.close();
-});
+const f = useCards({ sound: true });
 
 const CARD_KEYS = [
   'balance_cents',
@@ -45,14 +39,14 @@ describe('wallets', () => {
   it('refuses simulated funding with a live token, unknown users and bad amounts', async () => {
     const userId = await f.connectedUser();
     const live = await f.t.call('POST', '/api/v2/simulate/wallet_funding', {
-      token: f.liveToken,
+      token: f.production,
       body: { user_id: userId, amount_cents: 100 },
     });
     expectError(live, 403, 'sandbox_only');
     expectError(await f.fund('usr_unknown', 100), 404, 'not_found');
     for (const amount of [0, -1, 1.5, '100', null]) {
       const response = await f.t.call('POST', '/api/v2/simulate/wallet_funding', {
-        token: f.token,
+        token: f.sandbox,
         body: { user_id: userId, amount_cents: amount },
       });
       expectError(response, 400, 'invalid_request');
@@ -63,7 +57,7 @@ describe('wallets', () => {
   it('answers 404 for a user of another mode or organization', async () => {
     const userId = await f.connectedUser();
     expectError(
-      await f.t.call('GET', `/api/v2/users/${userId}/wallet`, { token: f.liveToken }),
+      await f.t.call('GET', `/api/v2/users/${userId}/wallet`, { token: f.production }),
       404,
       'not_found',
     );
@@ -112,7 +106,7 @@ describe('issuing', () => {
 
   it('refuses what the wallet cannot cover, unapproved and unknown users, and amounts out of bounds', async () => {
     const userId = await f.approvedUser(1_000);
-    const post = (body: unknown) => f.t.call('POST', '/api/v2/cards', { token: f.token, body });
+    const post = (body: unknown) => f.t.call('POST', '/api/v2/cards', { token: f.sandbox, body });
     expectError(
       await post({ user_id: userId, amount_cents: 1_001, type: 'single_use' }),
       402,
@@ -145,7 +139,7 @@ describe('issuing', () => {
     }
     expect(await f.wallet(userId)).toBe(1_000);
     const live = await f.t.call('POST', '/api/v2/cards', {
-      token: f.liveToken,
+      token: f.production,
       body: { user_id: userId, amount_cents: 100, type: 'single_use' },
     });
     expectError(live, 404, 'not_found');
@@ -157,7 +151,7 @@ describe('issuing', () => {
       const userId = await g.approvedUser(10_000);
       const post = (amount: number) =>
         g.t.call('POST', '/api/v2/cards', {
-          token: g.token,
+          token: g.sandbox,
           body: { user_id: userId, amount_cents: amount, type: 'multi_use' },
         });
       expectError(await post(499), 400, 'invalid_request');
@@ -175,36 +169,40 @@ describe('issuing', () => {
       cards.push(await f.createCard(userId, 100 + i));
       f.t.clock.advance(1_000);
     }
-    const got = await f.t.call('GET', `/api/v2/cards/${cards[0]?.id}`, { token: f.token });
+    const got = await f.t.call('GET', `/api/v2/cards/${cards[0]?.id}`, { token: f.sandbox });
     expect(got.json()).toEqual(cards[0]);
     const page1 = (
-      await f.t.call('GET', `/api/v2/cards?user_id=${userId}&limit=2`, { token: f.token })
+      await f.t.call('GET', `/api/v2/cards?user_id=${userId}&limit=2`, { token: f.sandbox })
     ).json();
     expect(page1).toMatchObject({ object: 'list', has_more: true });
     expect(page1.data.map((c: { id: string }) => c.id)).toEqual([cards[2]?.id, cards[1]?.id]);
     const page2 = (
       await f.t.call('GET', `/api/v2/cards?user_id=${userId}&limit=2&starting_after=${cards[1]?.id}`, {
-        token: f.token,
+        token: f.sandbox,
       })
     ).json();
     expect(page2).toMatchObject({ has_more: false, data: [{ id: cards[0]?.id }] });
-    await f.t.call('POST', `/api/v2/cards/${cards[0]?.id}/close`, { token: f.token });
+    await f.t.call('POST', `/api/v2/cards/${cards[0]?.id}/close`, { token: f.sandbox });
     const closed = (
-      await f.t.call('GET', `/api/v2/cards?user_id=${userId}&status=CLOSED`, { token: f.token })
+      await f.t.call('GET', `/api/v2/cards?user_id=${userId}&status=CLOSED`, { token: f.sandbox })
     ).json();
     expect(closed.data.map((c: { id: string }) => c.id)).toEqual([cards[0]?.id]);
     expectError(
-      await f.t.call('GET', '/api/v2/cards?status=open', { token: f.token }),
+      await f.t.call('GET', '/api/v2/cards?status=open', { token: f.sandbox }),
       400,
       'invalid_request',
     );
-    expectError(await f.t.call('GET', '/api/v2/cards?limit=101', { token: f.token }), 400, 'invalid_request');
     expectError(
-      await f.t.call('GET', `/api/v2/cards/${cards[1]?.id}`, { token: f.liveToken }),
+      await f.t.call('GET', '/api/v2/cards?limit=101', { token: f.sandbox }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await f.t.call('GET', `/api/v2/cards/${cards[1]?.id}`, { token: f.production }),
       404,
       'not_found',
     );
-    expectError(await f.t.call('GET', '/api/v2/cards/card_nope', { token: f.token }), 404, 'not_found');
+    expectError(await f.t.call('GET', '/api/v2/cards/card_nope', { token: f.sandbox }), 404, 'not_found');
     const other = await f.t.platformToken((await f.t.createOrg('Other')).sandbox);
     expectError(await f.t.call('GET', `/api/v2/cards/${cards[1]?.id}`, { token: other }), 404, 'not_found');
     expectError(
@@ -222,7 +220,7 @@ describe('lifecycle', () => {
   it('closes a card once, returns its balance to the wallet, and answers 200 again', async () => {
     const userId = await f.approvedUser(3_000);
     const card = await f.createCard(userId, 2_000);
-    const first = await f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: f.token });
+    const first = await f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: f.sandbox });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
       object: 'card',
@@ -232,7 +230,7 @@ describe('lifecycle', () => {
       balance_cents: 0,
     });
     expect(await f.wallet(userId)).toBe(3_000);
-    const again = await f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: f.token });
+    const again = await f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: f.sandbox });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ status: 'CLOSED' });
     const closedEvents = (await f.events('card.closed')).filter((e) => e.id === card.id);
@@ -247,14 +245,14 @@ describe('lifecycle', () => {
     ]);
     for (const action of ['pause', 'resume']) {
       expectError(
-        await f.t.call('POST', `/api/v2/cards/${card.id}/${action}`, { token: f.token }),
+        await f.t.call('POST', `/api/v2/cards/${card.id}/${action}`, { token: f.sandbox }),
         409,
         'card_closed',
       );
     }
     expectError(
       await f.t.call('PATCH', `/api/v2/cards/${card.id}`, {
-        token: f.token,
+        token: f.sandbox,
         body: { spend_limit_cents: 10 },
       }),
       409,
@@ -266,10 +264,10 @@ describe('lifecycle', () => {
   it('pauses and resumes with card.updated', async () => {
     const userId = await f.approvedUser(1_000);
     const card = await f.createCard(userId, 1_000);
-    const paused = await f.t.call('POST', `/api/v2/cards/${card.id}/pause`, { token: f.token });
+    const paused = await f.t.call('POST', `/api/v2/cards/${card.id}/pause`, { token: f.sandbox });
     expect(paused.json()).toMatchObject({ status: 'PAUSED' });
     f.t.clock.advance(1_000);
-    const resumed = await f.t.call('POST', `/api/v2/cards/${card.id}/resume`, { token: f.token });
+    const resumed = await f.t.call('POST', `/api/v2/cards/${card.id}/resume`, { token: f.sandbox });
     expect(resumed.json()).toMatchObject({ status: 'ACTIVE' });
     const updates = (await f.events('card.updated')).filter((e) => e.id === card.id);
     expect(updates.map((e) => e.status)).toEqual(['PAUSED', 'ACTIVE']);
@@ -287,7 +285,7 @@ describe('lifecycle', () => {
     const userId = await f.approvedUser(5_000);
     const card = await f.createCard(userId, 1_000);
     const patch = (cents: unknown, id = card.id) =>
-      f.t.call('PATCH', `/api/v2/cards/${id}`, { token: f.token, body: { spend_limit_cents: cents } });
+      f.t.call('PATCH', `/api/v2/cards/${id}`, { token: f.sandbox, body: { spend_limit_cents: cents } });
     expect((await patch(3_000)).json()).toMatchObject({ spend_limit_cents: 3_000, balance_cents: 3_000 });
     expect(await f.wallet(userId)).toBe(2_000);
     expect((await patch(2_500)).json()).toMatchObject({ spend_limit_cents: 2_500, balance_cents: 2_500 });
@@ -304,7 +302,7 @@ describe('lifecycle', () => {
   it('reveals the number with no-store, records each reveal, and keeps it out of everything else', async () => {
     const userId = await f.approvedUser(1_000);
     const card = await f.createCard(userId, 500);
-    const response = await f.t.call('GET', `/api/v2/cards/${card.id}/details`, { token: f.token });
+    const response = await f.t.call('GET', `/api/v2/cards/${card.id}/details`, { token: f.sandbox });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const details = response.json();
@@ -331,7 +329,7 @@ describe('lifecycle', () => {
     expect(JSON.stringify(stored)).not.toContain(details.number);
     const events = await f.t.ctx.db.selectFrom('events').select('data').execute();
     expect(JSON.stringify(events)).not.toContain(details.number);
-    const list = await f.t.call('GET', `/api/v2/cards?user_id=${userId}`, { token: f.token });
+    const list = await f.t.call('GET', `/api/v2/cards?user_id=${userId}`, { token: f.sandbox });
     expect(list.body).not.toContain(details.number);
     expect(f.t.logs.text).not.toContain(details.number);
   });
@@ -340,14 +338,8 @@ describe('lifecycle', () => {
 describe('production card numbers', () => {
   it('are revealed only where the operator enabled it', async () => {
     // A live user, approved and funded as a review and a deposit would (neither runs in a test).
-    const { connectUser, uniqueEmail } = await import('../connect/helpers.ts');
-    const { userId } = await connectUser(
-      f.t,
-      f.liveToken,
-      { email: uniqueEmail('live') },
-      { production: true },
-    );
-    expect((await f.t.call('GET', `/api/v2/kyc?user_id=${userId}`, { token: f.liveToken })).statusCode).toBe(
+    const userId = await connectedUser(f.t, f.production, { prefix: 'live', production: true });
+    expect((await f.t.call('GET', `/api/v2/kyc?user_id=${userId}`, { token: f.production })).statusCode).toBe(
       200,
     );
     await f.t.ctx.db
@@ -377,17 +369,17 @@ describe('production card numbers', () => {
       },
     ]);
     const created = await f.t.call('POST', '/api/v2/cards', {
-      token: f.liveToken,
+      token: f.production,
       body: { user_id: userId, amount_cents: 400, type: 'single_use' },
     });
     expect(created.statusCode, created.body).toBe(201);
     const details = `/api/v2/cards/${created.json().id}/details`;
-    expectError(await f.t.call('GET', details, { token: f.liveToken }), 403, 'card_details_unavailable');
+    expectError(await f.t.call('GET', details, { token: f.production }), 403, 'card_details_unavailable');
     await f.t.ctx.cards.setLiveCardDetails(f.org.organization_id, true);
-    const revealed = await f.t.call('GET', details, { token: f.liveToken });
+    const revealed = await f.t.call('GET', details, { token: f.production });
     expect(revealed.statusCode).toBe(200);
     expect(revealed.headers['cache-control']).toBe('no-store');
-    expectError(await f.t.call('GET', details, { token: f.token }), 404, 'not_found');
+    expectError(await f.t.call('GET', details, { token: f.sandbox }), 404, 'not_found');
   });
 });
 
@@ -396,7 +388,7 @@ describe('retries', () => {
     const userId = await f.approvedUser(5_000);
     const issue = () =>
       f.t.call('POST', '/api/v2/cards', {
-        token: f.token,
+        token: f.sandbox,
         body: { user_id: userId, amount_cents: 1_000, type: 'multi_use' },
         headers: { 'idempotency-key': 'issue-once' },
       });
@@ -407,7 +399,8 @@ describe('retries', () => {
     expect(again.statusCode).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(await f.wallet(userId)).toBe(4_000);
-    const cards = (await f.t.call('GET', `/api/v2/cards?user_id=${userId}`, { token: f.token })).json().data;
+    const cards = (await f.t.call('GET', `/api/v2/cards?user_id=${userId}`, { token: f.sandbox })).json()
+      .data;
     expect(cards).toHaveLength(1);
     await f.expectSound();
   });

@@ -1,22 +1,15 @@
-import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
-import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
-import { connectUser, uniqueEmail } from '../connect/helpers.ts';
-import { startTestApp, type TestApp } from '../helpers/harness.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { approvedUser, connectedUser, fundWallet, type OrgApp, startOrgApp } from '../helpers/fixtures.ts';
 
-export { expectError } from '../connect/helpers.ts';
+export { expectError } from '../helpers/fixtures.ts';
 
-export interface CardsFixture {
-  t: TestApp;
-  org: CreatedOrganization;
-  /** Sandbox and production platform tokens of the organization. */
-  token: string;
-  liveToken: string;
+/** An app with one organization (`OrgApp`: `sandbox` and `production` platform tokens) and card steps. */
+export interface CardsFixture extends OrgApp {
   /** A connected sandbox user whose verification is approved, with `fund` cents in their wallet. */
   approvedUser(fund?: number): Promise<string>;
   /** A connected sandbox user, not verified. */
   connectedUser(): Promise<string>;
-  fund(userId: string, amountCents: number): Promise<LightMyRequestResponse>;
+  fund(userId: string, amountCents: number): ReturnType<typeof fundWallet>;
   createCard(
     userId: string,
     amountCents: number,
@@ -26,44 +19,23 @@ export interface CardsFixture {
   wallet(userId: string): Promise<number>;
   /** The data of this organization's events of one type, oldest first. */
   events(type: string): Promise<Record<string, unknown>[]>;
-  /** Mints new platform tokens (after the clock moved past their hour). */
-  renewTokens(): Promise<void>;
   /** Every ledger invariant holds. */
   expectSound(): Promise<void>;
-  close(): Promise<void>;
 }
 
-export async function startCards(env: Record<string, string> = {}): Promise<CardsFixture> {
-  const t = await startTestApp(env);
-  const org = await t.createOrg();
-  const token = await t.platformToken(org.sandbox);
-  const liveToken = await t.platformToken(org.production);
-  const fixture: CardsFixture = {
-    t,
-    org,
-    token,
-    liveToken,
-    async connectedUser() {
-      return (await connectUser(t, fixture.token, { email: uniqueEmail('card') })).userId;
-    },
-    async approvedUser(fund = 0) {
-      const userId = await fixture.connectedUser();
-      const approved = await t.call('POST', '/api/v2/kyc/simulate', {
-        token: fixture.token,
-        body: { user_id: userId, outcome: 'approved' },
-      });
-      expect(approved.statusCode, approved.body).toBe(200);
-      if (fund > 0) expect((await fixture.fund(userId, fund)).statusCode).toBe(200);
-      return userId;
-    },
-    fund: (userId, amountCents) =>
-      t.call('POST', '/api/v2/simulate/wallet_funding', {
-        token: fixture.token,
-        body: { user_id: userId, amount_cents: amountCents },
-      }),
+export async function startCards(
+  env: Record<string, string> = {},
+  target = {} as CardsFixture,
+): Promise<CardsFixture> {
+  const app = await startOrgApp({ env }, target);
+  const { t, org } = app;
+  const steps: Omit<CardsFixture, keyof OrgApp> = {
+    connectedUser: () => connectedUser(t, app.sandbox, { prefix: 'card' }),
+    approvedUser: (fund = 0) => approvedUser(t, app.sandbox, { fund, prefix: 'card' }),
+    fund: (userId, amountCents) => fundWallet(t, app.sandbox, userId, amountCents),
     async createCard(userId, amountCents, type = 'multi_use') {
       const response = await t.call('POST', '/api/v2/cards', {
-        token: fixture.token,
+        token: app.sandbox,
         body: { user_id: userId, amount_cents: amountCents, type },
       });
       expect(response.statusCode, response.body).toBe(201);
@@ -71,14 +43,14 @@ export async function startCards(env: Record<string, string> = {}): Promise<Card
     },
     async authorize(cardId, amountCents, merchant = 'Corner Shop') {
       const response = await t.call('POST', '/api/v2/simulate/authorize', {
-        token: fixture.token,
+        token: app.sandbox,
         body: { card_id: cardId, amount_cents: amountCents, merchant, mcc: '5411' },
       });
       expect(response.statusCode, response.body).toBe(200);
       return response.json();
     },
     async wallet(userId) {
-      const response = await t.call('GET', `/api/v2/users/${userId}/wallet`, { token: fixture.token });
+      const response = await t.call('GET', `/api/v2/users/${userId}/wallet`, { token: app.sandbox });
       expect(response.statusCode, response.body).toBe(200);
       return response.json().balance_cents;
     },
@@ -93,14 +65,23 @@ export async function startCards(env: Record<string, string> = {}): Promise<Card
         .execute();
       return rows.map((row) => JSON.parse(row.data));
     },
-    async renewTokens() {
-      fixture.token = await t.platformToken(org.sandbox);
-      fixture.liveToken = await t.platformToken(org.production);
-    },
     async expectSound() {
       expect(await t.ctx.ledger.verify()).toEqual([]);
     },
-    close: () => t.close(),
   };
+  return Object.assign(app, steps);
+}
+
+/**
+ * The cards app of a whole test file: started before all its tests, closed after them (when
+ * `sound`, once the ledger proved its invariants).
+ */
+export function useCards(options: { sound?: boolean } = {}): CardsFixture {
+  const fixture = {} as CardsFixture;
+  beforeAll(() => startCards({}, fixture));
+  afterAll(async () => {
+    if (options.sound) await fixture.expectSound();
+    await fixture.close();
+  });
   return fixture;
 }

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY } from '../../src/core/clock.ts';
 import { Worker } from '../../src/jobs/worker.ts';
-import { type CardsFixture, expectError, startCards } from './helpers.ts';
+import { expectError, useCards } from './helpers.ts';
 
-let f: CardsFixture;
-beforeAll(async () => {
-  f = await startCards();
-});
-afterAll(async () => {
-  await f.expectSound();
-  await f.close();
-});
+const f = useCards({ sound: true });
 
 const simulate = (action: string, body: unknown, token?: string) =>
-  f.t.call('POST', `/api/v2/simulate/${action}`, { token: token ?? f.token, body });
+  f.t.call('POST', `/api/v2/simulate/${action}`, { token: token ?? f.sandbox, body });
 
 async function cardWith(balance: number, type: 'single_use' | 'multi_use' = 'multi_use', walletExtra = 0) {
   const userId = await f.approvedUser(balance + walletExtra);
@@ -22,7 +15,7 @@ async function cardWith(balance: number, type: 'single_use' | 'multi_use' = 'mul
 }
 
 async function balanceOf(cardId: string): Promise<number> {
-  return (await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.token })).json().balance_cents;
+  return (await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.sandbox })).json().balance_cents;
 }
 
 const eventsFor = async (type: string, key: string, id: string) =>
@@ -67,12 +60,12 @@ describe('authorization', () => {
       status: 'DECLINED',
       decline_reason: 'INSUFFICIENT_FUNDS',
     });
-    await f.t.call('POST', `/api/v2/cards/${cardId}/pause`, { token: f.token });
+    await f.t.call('POST', `/api/v2/cards/${cardId}/pause`, { token: f.sandbox });
     expect(await f.authorize(cardId, 10)).toMatchObject({
       status: 'DECLINED',
       decline_reason: 'CARD_PAUSED',
     });
-    await f.t.call('POST', `/api/v2/cards/${cardId}/close`, { token: f.token });
+    await f.t.call('POST', `/api/v2/cards/${cardId}/close`, { token: f.sandbox });
     expect(await f.authorize(cardId, 10)).toMatchObject({
       status: 'DECLINED',
       decline_reason: 'CARD_CLOSED',
@@ -102,7 +95,7 @@ describe('authorization', () => {
     const { cardId, card, userId } = await cardWith(2_000, 'single_use');
     await f.authorize(cardId, 1_500);
     expect(
-      await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.token }).then((r) => r.json()),
+      await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.sandbox }).then((r) => r.json()),
     ).toMatchObject({
       status: 'CLOSED',
       closed_reason: 'single_use_spent',
@@ -139,7 +132,7 @@ describe('authorization', () => {
   it('is test mode only, and 404s for cards of other scopes', async () => {
     const { cardId } = await cardWith(1_000);
     expectError(
-      await simulate('authorize', { card_id: cardId, amount_cents: 1, merchant: 'X' }, f.liveToken),
+      await simulate('authorize', { card_id: cardId, amount_cents: 1, merchant: 'X' }, f.production),
       403,
       'sandbox_only',
     );
@@ -198,7 +191,7 @@ describe('clearing and voids', () => {
       'insufficient_funds',
     );
     expect(
-      (await f.t.call('GET', `/api/v2/transactions/${tooMuch.id}`, { token: f.token })).json(),
+      (await f.t.call('GET', `/api/v2/transactions/${tooMuch.id}`, { token: f.sandbox })).json(),
     ).toMatchObject({
       status: 'PENDING',
     });
@@ -223,7 +216,7 @@ describe('clearing and voids', () => {
   it('returns what a closed card gets back to the wallet', async () => {
     const { cardId, userId } = await cardWith(3_000);
     const txn = await f.authorize(cardId, 1_000);
-    await f.t.call('POST', `/api/v2/cards/${cardId}/close`, { token: f.token });
+    await f.t.call('POST', `/api/v2/cards/${cardId}/close`, { token: f.sandbox });
     expect(await f.wallet(userId)).toBe(2_000);
     await simulate('void', { transaction_id: txn.id });
     expect(await f.wallet(userId)).toBe(3_000);
@@ -234,7 +227,7 @@ describe('clearing and voids', () => {
     const { cardId } = await cardWith(1_000);
     const txn = await f.authorize(cardId, 1_000);
     await simulate('clear', { transaction_id: txn.id });
-    const card = (await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.token })).json();
+    const card = (await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.sandbox })).json();
     expect(card).toMatchObject({ status: 'CLOSED', closed_reason: 'balance_exhausted' });
     expect(await eventsFor('card.closed', 'id', cardId)).toEqual([
       expect.objectContaining({ reason: 'balance_exhausted' }),
@@ -261,7 +254,7 @@ describe('clearing and voids', () => {
     await worker.runOnce();
     await f.renewTokens();
     expect(
-      (await f.t.call('GET', `/api/v2/transactions/${txn.id}`, { token: f.token })).json(),
+      (await f.t.call('GET', `/api/v2/transactions/${txn.id}`, { token: f.sandbox })).json(),
     ).toMatchObject({
       status: 'VOIDED',
     });
@@ -277,20 +270,24 @@ describe('transactions', () => {
     f.t.clock.advance(1_000);
     const second = await f.authorize(cardId, 200);
     const byCard = (
-      await f.t.call('GET', `/api/v2/transactions?card_id=${cardId}`, { token: f.token })
+      await f.t.call('GET', `/api/v2/transactions?card_id=${cardId}`, { token: f.sandbox })
     ).json();
     expect(byCard).toMatchObject({ object: 'list', has_more: false });
     expect(byCard.data.map((t: { id: string }) => t.id)).toEqual([second.id, first.id]);
     const byUser = (
-      await f.t.call('GET', `/api/v2/transactions?user_id=${userId}&limit=1`, { token: f.token })
+      await f.t.call('GET', `/api/v2/transactions?user_id=${userId}&limit=1`, { token: f.sandbox })
     ).json();
     expect(byUser).toMatchObject({ has_more: true, data: [{ id: second.id }] });
     expectError(
-      await f.t.call('GET', `/api/v2/transactions/${first.id}`, { token: f.liveToken }),
+      await f.t.call('GET', `/api/v2/transactions/${first.id}`, { token: f.production }),
       404,
       'not_found',
     );
-    expectError(await f.t.call('GET', '/api/v2/transactions/txn_nope', { token: f.token }), 404, 'not_found');
+    expectError(
+      await f.t.call('GET', '/api/v2/transactions/txn_nope', { token: f.sandbox }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -311,7 +308,7 @@ describe('rewards', () => {
     for (const bad of [-1, 10_001, 1.5, '5000', null])
       expectError(await config({ rewardShareBps: bad }), 400, 'invalid_request');
     expectError(await config({}), 400, 'invalid_request');
-    expectError(await config(undefined, f.token), 401, 'unauthorized');
+    expectError(await config(undefined, f.sandbox), 401, 'unauthorized');
     const other = await f.t.createOrg('Other');
     expectError(await config(undefined, apiKey, other.organization_id), 404, 'not_found');
     expect((await config({ rewardShareBps: 5_000 })).json()).toMatchObject({ rewardShareBps: 5_000 });

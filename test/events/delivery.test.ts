@@ -1,105 +1,91 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../src/core/clock.ts';
-import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
-import { Worker } from '../../src/jobs/worker.ts';
-import { startTestApp, type TestApp } from '../helpers/harness.ts';
-import { expectedSignatures, Receiver, testEncryptionKey } from './receiver.ts';
+import { useWebhookApp } from './helpers.ts';
+import { expectedSignatures, Receiver } from './receiver.ts';
 
-let t: TestApp;
-let org: CreatedOrganization;
-let receiver: Receiver;
-let worker: Worker;
-const quiet = { info: () => {}, error: () => {} };
-
-beforeAll(async () => {
-  t = await startTestApp({
-    ENCRYPTION_KEY: testEncryptionKey(),
-    // The receivers listen on 127.0.0.1: a private destination, allowed here explicitly.
-    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
-    WEBHOOK_RETRY_JITTER_PERCENT: '0',
-    WEBHOOK_TIMEOUT_MS: '500',
-    WEBHOOK_LEASE_MS: '5000',
-  });
-  org = await t.createOrg();
-  receiver = await Receiver.start();
-  worker = new Worker(t.ctx, quiet);
-});
-afterAll(async () => {
-  await receiver.close();
-  await t.close();
+const f = useWebhookApp({
+  // The receivers listen on 127.0.0.1: a private destination, allowed here explicitly.
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
+  WEBHOOK_RETRY_JITTER_PERCENT: '0',
+  WEBHOOK_TIMEOUT_MS: '500',
+  WEBHOOK_LEASE_MS: '5000',
 });
 afterEach(() => {
-  receiver.answer = () => ({ status: 200, body: 'ok' });
+  f.receiver.answer = () => ({ status: 200, body: 'ok' });
 });
 
-const key = () => org.sandbox.api_key;
+const key = () => f.org.sandbox.api_key;
 
 async function createEndpoint(body: Record<string, unknown>, apiKey = key()) {
-  const res = await t.call('POST', '/api/v1/webhook_endpoints', { token: apiKey, body });
+  const res = await f.t.call('POST', '/api/v1/webhook_endpoints', { token: apiKey, body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string; secret: string; status: string };
 }
 
 async function emit(type: string, data: Record<string, unknown> = {}, livemode = false) {
-  return t.ctx.db
+  return f.t.ctx.db
     .transaction()
-    .execute((trx) => t.ctx.events.emit(trx, { organizationId: org.organization_id, livemode, type, data }));
+    .execute((trx) =>
+      f.t.ctx.events.emit(trx, { organizationId: f.org.organization_id, livemode, type, data }),
+    );
 }
 
 describe('webhook delivery', () => {
   it('POSTs the raw envelope signed with Service-Signature and the legacy header', async () => {
-    const endpoint = await createEndpoint({ url: receiver.url, enabled_events: ['card.created'] });
+    const endpoint = await createEndpoint({ url: f.receiver.url, enabled_events: ['card.created'] });
     expect(endpoint.secret).toMatch(/^whsec_/);
     const { id } = await emit('card.created', { id: 'card_1', last4: '4242' });
-    const before = receiver.received.length;
-    await worker.runOnce();
-    expect(receiver.received.length).toBe(before + 1);
-    const request = receiver.received.at(-1)!;
+    const before = f.receiver.received.length;
+    await f.worker.runOnce();
+    expect(f.receiver.received.length).toBe(before + 1);
+    const request = f.receiver.received.at(-1)!;
     const envelope = JSON.parse(request.body);
     expect(envelope).toEqual({
       id,
       type: 'card.created',
-      created: Math.floor(t.clock.now() / 1000),
+      created: Math.floor(f.t.clock.now() / 1000),
       livemode: false,
       data: { id: 'card_1', last4: '4242' },
     });
     expect(Object.keys(envelope)).toEqual(['id', 'type', 'created', 'livemode', 'data']);
     const t0 = Number(/^t=(\d+),/.exec(String(request.headers['service-signature']))![1]);
-    expect(t0).toBe(Math.floor(t.clock.now() / 1000));
+    expect(t0).toBe(Math.floor(f.t.clock.now() / 1000));
     const expected = expectedSignatures(endpoint.secret, request.body, t0);
     expect(request.headers['service-signature']).toBe(expected.current);
     expect(request.headers['x-service-signature']).toBe(expected.legacy);
     expect(request.headers['service-event-id']).toBe(id);
     expect(request.headers['service-delivery-attempt']).toBe('1');
     expect(request.headers['content-type']).toBe('application/json');
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 
   it('retries failures on the backoff schedule, up to 5 attempts, then gives up', async () => {
-    const endpoint = await createEndpoint({ url: receiver.url, enabled_events: ['card.updated'] });
-    receiver.answer = () => ({ status: 503, body: 'down for maintenance' });
+    const endpoint = await createEndpoint({ url: f.receiver.url, enabled_events: ['card.updated'] });
+    f.receiver.answer = () => ({ status: 503, body: 'down for maintenance' });
     const { id } = await emit('card.updated');
-    const start = receiver.received.length;
-    await worker.runOnce();
-    expect(receiver.received.length - start).toBe(1);
+    const start = f.receiver.received.length;
+    await f.worker.runOnce();
+    expect(f.receiver.received.length - start).toBe(1);
     // Default schedule 1m, 5m, 30m, 60m: nothing is due a second early, each is due on time.
     for (const wait of [1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 60 * MINUTE]) {
-      const seen = receiver.received.length;
-      t.clock.advance(wait - SECOND);
-      await worker.runOnce();
-      expect(receiver.received.length).toBe(seen);
-      t.clock.advance(SECOND);
-      await worker.runOnce();
-      expect(receiver.received.length).toBe(seen + 1);
+      const seen = f.receiver.received.length;
+      f.t.clock.advance(wait - SECOND);
+      await f.worker.runOnce();
+      expect(f.receiver.received.length).toBe(seen);
+      f.t.clock.advance(SECOND);
+      await f.worker.runOnce();
+      expect(f.receiver.received.length).toBe(seen + 1);
     }
-    const attempts = receiver.received.slice(start).map((r) => r.headers['service-delivery-attempt']);
+    const attempts = f.receiver.received.slice(start).map((r) => r.headers['service-delivery-attempt']);
     expect(attempts).toEqual(['1', '2', '3', '4', '5']);
-    expect(new Set(receiver.eventIds().slice(start))).toEqual(new Set([id]));
-    t.clock.advance(24 * 60 * MINUTE);
-    await worker.runOnce();
-    expect(receiver.received.length - start).toBe(5);
+    expect(new Set(f.receiver.eventIds().slice(start))).toEqual(new Set([id]));
+    f.t.clock.advance(24 * 60 * MINUTE);
+    await f.worker.runOnce();
+    expect(f.receiver.received.length - start).toBe(5);
 
-    const log = await t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, { token: key() });
+    const log = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, {
+      token: key(),
+    });
     expect(log.statusCode).toBe(200);
     const [delivery] = log.json().data;
     expect(delivery).toMatchObject({
@@ -117,45 +103,49 @@ describe('webhook delivery', () => {
       response_excerpt: null,
     });
     expect(delivery.attempts[0].duration_ms).toEqual(expect.any(Number));
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 
   it('acknowledges on any 2xx and stops retrying', async () => {
-    const endpoint = await createEndpoint({ url: receiver.url, enabled_events: ['*'] });
-    receiver.answer = () => ({ status: 204 });
+    const endpoint = await createEndpoint({ url: f.receiver.url, enabled_events: ['*'] });
+    f.receiver.answer = () => ({ status: 204 });
     await emit('card.closed');
-    const start = receiver.received.length;
-    await worker.runOnce();
-    t.clock.advance(2 * 60 * MINUTE);
-    await worker.runOnce();
-    expect(receiver.received.length - start).toBe(1);
-    const log = await t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, { token: key() });
+    const start = f.receiver.received.length;
+    await f.worker.runOnce();
+    f.t.clock.advance(2 * 60 * MINUTE);
+    await f.worker.runOnce();
+    expect(f.receiver.received.length - start).toBe(1);
+    const log = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, {
+      token: key(),
+    });
     expect(log.json().data[0]).toMatchObject({
       status: 'succeeded',
       attempt_count: 1,
       last_status_code: 204,
     });
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 
   it('counts a receiver that does not answer within the timeout as a failure, then retries', async () => {
-    const endpoint = await createEndpoint({ url: receiver.url, enabled_events: ['balance.low'] });
-    receiver.answer = () => 'hang';
+    const endpoint = await createEndpoint({ url: f.receiver.url, enabled_events: ['balance.low'] });
+    f.receiver.answer = () => 'hang';
     await emit('balance.low');
     // The receiver never answers: this pass returns only because the attempt timed out.
-    await worker.runOnce();
-    const log = await t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, { token: key() });
+    await f.worker.runOnce();
+    const log = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, {
+      token: key(),
+    });
     const [delivery] = log.json().data;
     expect(delivery).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: null });
     expect(delivery.attempts[0].error).toMatch(/timeout/);
-    receiver.answer = () => ({ status: 200 });
-    t.clock.advance(MINUTE);
-    await worker.runOnce();
-    const after = await t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, {
+    f.receiver.answer = () => ({ status: 200 });
+    f.t.clock.advance(MINUTE);
+    await f.worker.runOnce();
+    const after = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, {
       token: key(),
     });
     expect(after.json().data[0]).toMatchObject({ status: 'succeeded', attempt_count: 2 });
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 
   it('records a network error (nothing listening) as a failed attempt', async () => {
@@ -164,20 +154,22 @@ describe('webhook delivery', () => {
     await closed.close();
     const endpoint = await createEndpoint({ url, enabled_events: ['card.created'] });
     await emit('card.created');
-    await worker.runOnce();
-    const log = await t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, { token: key() });
+    await f.worker.runOnce();
+    const log = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, {
+      token: key(),
+    });
     expect(log.json().data[0].attempts[0].error).toMatch(/network error: ECONNREFUSED/);
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 
   it('writes the event with the transaction that causes it: a rollback leaves no event and no delivery', async () => {
-    const endpoint = await createEndpoint({ url: receiver.url, enabled_events: ['*'] });
+    const endpoint = await createEndpoint({ url: f.receiver.url, enabled_events: ['*'] });
     let emitted = '';
     await expect(
-      t.ctx.db.transaction().execute(async (trx) => {
+      f.t.ctx.db.transaction().execute(async (trx) => {
         emitted = (
-          await t.ctx.events.emit(trx, {
-            organizationId: org.organization_id,
+          await f.t.ctx.events.emit(trx, {
+            organizationId: f.org.organization_id,
             livemode: false,
             type: 'cardholder.created',
             data: {},
@@ -187,23 +179,23 @@ describe('webhook delivery', () => {
       }),
     ).rejects.toThrow('the change failed');
     expect(emitted).toMatch(/^evt_/);
-    const token = await t.platformToken(org.sandbox);
-    expect((await t.call('GET', `/api/v2/events/${emitted}`, { token })).statusCode).toBe(404);
-    const start = receiver.received.length;
-    await worker.runOnce();
-    expect(receiver.received.length).toBe(start);
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
+    const token = await f.t.platformToken(f.org.sandbox);
+    expect((await f.t.call('GET', `/api/v2/events/${emitted}`, { token })).statusCode).toBe(404);
+    const start = f.receiver.received.length;
+    await f.worker.runOnce();
+    expect(f.receiver.received.length).toBe(start);
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 
   it('owes each event to the endpoints matching it when it is emitted, as they change between emits', async () => {
-    const first = await createEndpoint({ url: receiver.url, enabled_events: ['card.*'] });
+    const first = await createEndpoint({ url: f.receiver.url, enabled_events: ['card.*'] });
     let second: typeof first | undefined;
     /** Which endpoints the event went to, told apart by the secret that signed each request. */
     const owedTo = async (type: string) => {
       const { id } = await emit(type);
-      const start = receiver.received.length;
-      await worker.runOnce();
-      return receiver.received
+      const start = f.receiver.received.length;
+      await f.worker.runOnce();
+      return f.receiver.received
         .slice(start)
         .filter((r) => JSON.parse(r.body).id === id)
         .map((r) => {
@@ -216,16 +208,16 @@ describe('webhook delivery', () => {
         .sort();
     };
     expect(await owedTo('card.created')).toEqual(['first']);
-    second = await createEndpoint({ url: receiver.url, enabled_events: ['*'] });
+    second = await createEndpoint({ url: f.receiver.url, enabled_events: ['*'] });
     expect(await owedTo('card.created')).toEqual(['first', 'second']);
     expect(await owedTo('balance.low')).toEqual(['second']);
-    const disabled = await t.call('PATCH', `/api/v1/webhook_endpoints/${first.id}`, {
+    const disabled = await f.t.call('PATCH', `/api/v1/webhook_endpoints/${first.id}`, {
       token: key(),
       body: { status: 'disabled' },
     });
     expect(disabled.statusCode, disabled.body).toBe(200);
     expect(await owedTo('card.created')).toEqual(['second']);
     for (const { id } of [first, second])
-      await t.call('DELETE', `/api/v1/webhook_endpoints/${id}`, { token: key() });
+      await f.t.call('DELETE', `/api/v1/webhook_endpoints/${id}`, { token: key() });
   });
 });

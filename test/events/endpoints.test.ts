@@ -1,57 +1,42 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../packages/sdk/src/index.ts';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
-import { Worker } from '../../src/jobs/worker.ts';
-import { startTestApp, type TestApp } from '../helpers/harness.ts';
-import { Receiver, testEncryptionKey } from './receiver.ts';
+import { useWebhookApp } from './helpers.ts';
 
-let t: TestApp;
-let org: CreatedOrganization;
+const f = useWebhookApp({
+  WEBHOOK_RETRY_JITTER_PERCENT: '0',
+  // The receivers listen on 127.0.0.1: a private destination, allowed here explicitly.
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
+});
 let other: CreatedOrganization;
-let receiver: Receiver;
-let worker: Worker;
-
 beforeAll(async () => {
-  t = await startTestApp({
-    ENCRYPTION_KEY: testEncryptionKey(),
-    WEBHOOK_RETRY_JITTER_PERCENT: '0',
-    // The receivers listen on 127.0.0.1: a private destination, allowed here explicitly.
-    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
-  });
-  org = await t.createOrg();
-  other = await t.createOrg('Other');
-  receiver = await Receiver.start();
-  worker = new Worker(t.ctx, { info: () => {}, error: () => {} });
-});
-afterAll(async () => {
-  await receiver.close();
-  await t.close();
+  other = await f.t.createOrg('Other');
 });
 
-const sandboxKey = () => org.sandbox.api_key;
+const sandboxKey = () => f.org.sandbox.api_key;
 
 async function create(body: Record<string, unknown>, apiKey = sandboxKey()) {
-  const res = await t.call('POST', '/api/v1/webhook_endpoints', { token: apiKey, body });
+  const res = await f.t.call('POST', '/api/v1/webhook_endpoints', { token: apiKey, body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-async function emit(type: string, livemode = false, organizationId = org.organization_id) {
-  return t.ctx.db
+async function emit(type: string, livemode = false, organizationId = f.org.organization_id) {
+  return f.t.ctx.db
     .transaction()
-    .execute((trx) => t.ctx.events.emit(trx, { organizationId, livemode, type, data: { n: 1 } }));
+    .execute((trx) => f.t.ctx.events.emit(trx, { organizationId, livemode, type, data: { n: 1 } }));
 }
 
 describe('webhook endpoints (v1, API key)', () => {
   it('refuses calls without a valid API key, and platform tokens, in the v2 error body', async () => {
-    const none = await t.call('GET', '/api/v1/webhook_endpoints');
+    const none = await f.t.call('GET', '/api/v1/webhook_endpoints');
     expect(none.statusCode).toBe(401);
     expect(none.json().error).toMatchObject({ code: 'unauthorized', docs: expect.any(String) });
     expect(none.headers['www-authenticate']).toBe('Bearer realm="purser"');
-    const wrong = await t.call('GET', '/api/v1/webhook_endpoints', { token: 'sk_test_nope' });
+    const wrong = await f.t.call('GET', '/api/v1/webhook_endpoints', { token: 'sk_test_nope' });
     expect(wrong.statusCode).toBe(401);
-    const platform = await t.platformToken(org.sandbox);
-    expect((await t.call('GET', '/api/v1/webhook_endpoints', { token: platform })).statusCode).toBe(401);
+    const platform = await f.t.platformToken(f.org.sandbox);
+    expect((await f.t.call('GET', '/api/v1/webhook_endpoints', { token: platform })).statusCode).toBe(401);
   });
 
   it('creates (secret shown once), lists, retrieves, updates and deletes', async () => {
@@ -71,29 +56,29 @@ describe('webhook endpoints (v1, API key)', () => {
       failure_count: 0,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9]{40,}$/),
     });
-    const got = await t.call('GET', `/api/v1/webhook_endpoints/${created.id}`, { token: sandboxKey() });
+    const got = await f.t.call('GET', `/api/v1/webhook_endpoints/${created.id}`, { token: sandboxKey() });
     expect(got.statusCode).toBe(200);
     expect(got.json().secret).toBeUndefined();
     expect(got.json().id).toBe(created.id);
 
-    const list = await t.call('GET', '/api/v1/webhook_endpoints', { token: sandboxKey() });
+    const list = await f.t.call('GET', '/api/v1/webhook_endpoints', { token: sandboxKey() });
     expect(list.json()).toMatchObject({ object: 'list', has_more: false });
     expect(list.json().data.map((e: { id: string }) => e.id)).toContain(created.id);
     expect(list.json().data.every((e: { secret?: string }) => e.secret === undefined)).toBe(true);
 
-    const patched = await t.call('PATCH', `/api/v1/webhook_endpoints/${created.id}`, {
+    const patched = await f.t.call('PATCH', `/api/v1/webhook_endpoints/${created.id}`, {
       token: sandboxKey(),
       body: { enabled_events: ['*'], description: null },
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.json()).toMatchObject({ enabled_events: ['*'], description: null });
 
-    const deleted = await t.call('DELETE', `/api/v1/webhook_endpoints/${created.id}`, {
+    const deleted = await f.t.call('DELETE', `/api/v1/webhook_endpoints/${created.id}`, {
       token: sandboxKey(),
     });
     expect(deleted.json()).toEqual({ object: 'webhook_endpoint', id: created.id, deleted: true });
     expect(
-      (await t.call('GET', `/api/v1/webhook_endpoints/${created.id}`, { token: sandboxKey() })).statusCode,
+      (await f.t.call('GET', `/api/v1/webhook_endpoints/${created.id}`, { token: sandboxKey() })).statusCode,
     ).toBe(404);
   });
 
@@ -110,7 +95,7 @@ describe('webhook endpoints (v1, API key)', () => {
       [{ url: 'https://example.com/x', enabled_events: ['*'], extra: 1 }, 'extra'],
     ];
     for (const [body, field] of cases) {
-      const res = await t.call('POST', '/api/v1/webhook_endpoints', { token: sandboxKey(), body });
+      const res = await f.t.call('POST', '/api/v1/webhook_endpoints', { token: sandboxKey(), body });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error.code).toBe('invalid_request');
       expect(Object.keys(res.json().error.field_errors)).toContain(field);
@@ -119,7 +104,7 @@ describe('webhook endpoints (v1, API key)', () => {
 
   it("keeps organizations and modes apart: another org's or mode's endpoint is not found", async () => {
     const mine = await create({ url: 'http://localhost:9/a', enabled_events: ['*'] });
-    for (const key of [other.sandbox.api_key, org.production.api_key]) {
+    for (const key of [other.sandbox.api_key, f.org.production.api_key]) {
       for (const [method, path] of [
         ['GET', `/api/v1/webhook_endpoints/${mine.id}`],
         ['PATCH', `/api/v1/webhook_endpoints/${mine.id}`],
@@ -128,29 +113,31 @@ describe('webhook endpoints (v1, API key)', () => {
         ['POST', `/api/v1/webhook_endpoints/${mine.id}/test`],
         ['GET', `/api/v1/webhook_endpoints/${mine.id}/deliveries`],
       ] as const) {
-        const res = await t.call(method, path, { token: key, ...(method === 'PATCH' ? { body: {} } : {}) });
+        const res = await f.t.call(method, path, { token: key, ...(method === 'PATCH' ? { body: {} } : {}) });
         expect(res.statusCode, `${method} ${path}`).toBe(404);
         expect(res.json().error.code).toBe('not_found');
       }
-      const list = await t.call('GET', '/api/v1/webhook_endpoints', { token: key });
+      const list = await f.t.call('GET', '/api/v1/webhook_endpoints', { token: key });
       expect(list.json().data.map((e: { id: string }) => e.id)).not.toContain(mine.id);
     }
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${mine.id}`, { token: sandboxKey() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${mine.id}`, { token: sandboxKey() });
   });
 
   it('pages endpoints newest first with limit and starting_after', async () => {
-    const fresh = await t.createOrg('Pager');
+    const fresh = await f.t.createOrg('Pager');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       ids.push(
         (await create({ url: `http://localhost:9/${i}`, enabled_events: ['*'] }, fresh.sandbox.api_key)).id,
       );
-      t.clock.advance(1000);
+      f.t.clock.advance(1000);
     }
-    const first = await t.call('GET', '/api/v1/webhook_endpoints?limit=2', { token: fresh.sandbox.api_key });
+    const first = await f.t.call('GET', '/api/v1/webhook_endpoints?limit=2', {
+      token: fresh.sandbox.api_key,
+    });
     expect(first.json().data.map((e: { id: string }) => e.id)).toEqual([ids[4], ids[3]]);
     expect(first.json()).toMatchObject({ has_more: true, next_cursor: ids[3] });
-    const rest = await t.call('GET', `/api/v1/webhook_endpoints?limit=10&starting_after=${ids[3]}`, {
+    const rest = await f.t.call('GET', `/api/v1/webhook_endpoints?limit=10&starting_after=${ids[3]}`, {
       token: fresh.sandbox.api_key,
     });
     expect(rest.json().data.map((e: { id: string }) => e.id)).toEqual([ids[2], ids[1], ids[0]]);
@@ -160,7 +147,7 @@ describe('webhook endpoints (v1, API key)', () => {
 
 describe('subscriptions and modes', () => {
   it('delivers exact names, * and prefixes (also to types that did not exist), nothing else', async () => {
-    const base = `http://127.0.0.1:${receiver.port}`;
+    const base = `http://127.0.0.1:${f.receiver.port}`;
     const exact = await create({ url: `${base}/exact`, enabled_events: ['card.created'] });
     const all = await create({ url: `${base}/all`, enabled_events: ['*'] });
     const prefix = await create({ url: `${base}/prefix`, enabled_events: ['card.*'] });
@@ -174,10 +161,10 @@ describe('subscriptions and modes', () => {
     ]) {
       await emit(type);
     }
-    const start = receiver.received.length;
-    await worker.runOnce();
+    const start = f.receiver.received.length;
+    await f.worker.runOnce();
     const typesOf = async (endpointId: string) => {
-      const log = await t.call('GET', `/api/v1/webhook_endpoints/${endpointId}/deliveries?limit=100`, {
+      const log = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpointId}/deliveries?limit=100`, {
         token: sandboxKey(),
       });
       return log
@@ -192,42 +179,44 @@ describe('subscriptions and modes', () => {
     expect(await typesOf(all.id)).toEqual(
       ['card.brand_new_type', 'card.created', 'card_flow.started', 'cards.x', 'wallet.balance.low'].sort(),
     );
-    expect(receiver.received.length - start).toBe(1 + 2 + 1 + 5);
+    expect(f.receiver.received.length - start).toBe(1 + 2 + 1 + 5);
     for (const e of [exact, all, prefix, deep]) {
-      await t.call('DELETE', `/api/v1/webhook_endpoints/${e.id}`, { token: sandboxKey() });
+      await f.t.call('DELETE', `/api/v1/webhook_endpoints/${e.id}`, { token: sandboxKey() });
     }
   });
 
   it('gives an endpoint only its own mode and organization: livemode events never reach sandbox endpoints', async () => {
-    const sandbox = await create({ url: receiver.url, enabled_events: ['*'] });
+    const sandbox = await create({ url: f.receiver.url, enabled_events: ['*'] });
     const production = await create(
       { url: 'https://hooks.example.com/x', enabled_events: ['*'] },
-      org.production.api_key,
+      f.org.production.api_key,
     );
     expect(production.livemode).toBe(true);
     const live = await emit('card.created', true);
     const test = await emit('card.created', false);
     const foreign = await emit('card.created', false, other.organization_id);
-    const start = receiver.received.length;
-    await worker.runOnce();
-    const seen = receiver.eventIds().slice(start);
+    const start = f.receiver.received.length;
+    await f.worker.runOnce();
+    const seen = f.receiver.eventIds().slice(start);
     expect(seen).toEqual([test.id]);
     expect(seen).not.toContain(live.id);
     expect(seen).not.toContain(foreign.id);
-    for (const r of receiver.received.slice(start)) expect(JSON.parse(r.body).livemode).toBe(false);
-    const prodLog = await t.call('GET', `/api/v1/webhook_endpoints/${production.id}/deliveries`, {
-      token: org.production.api_key,
+    for (const r of f.receiver.received.slice(start)) expect(JSON.parse(r.body).livemode).toBe(false);
+    const prodLog = await f.t.call('GET', `/api/v1/webhook_endpoints/${production.id}/deliveries`, {
+      token: f.org.production.api_key,
     });
     expect(prodLog.json().data.map((d: { event_id: string }) => d.event_id)).toEqual([live.id]);
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${sandbox.id}`, { token: sandboxKey() });
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${production.id}`, { token: org.production.api_key });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${sandbox.id}`, { token: sandboxKey() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${production.id}`, {
+      token: f.org.production.api_key,
+    });
   });
 });
 
 describe('secrets, test events, logs and resend', () => {
   it('roll_secret answers a new secret and the old one stops at once', async () => {
-    const endpoint = await create({ url: receiver.url, enabled_events: ['card.created'] });
-    const rolled = await t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/roll_secret`, {
+    const endpoint = await create({ url: f.receiver.url, enabled_events: ['card.created'] });
+    const rolled = await f.t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/roll_secret`, {
       token: sandboxKey(),
     });
     expect(rolled.statusCode).toBe(200);
@@ -235,42 +224,42 @@ describe('secrets, test events, logs and resend', () => {
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(endpoint.secret);
     await emit('card.created');
-    const start = receiver.received.length;
-    await worker.runOnce();
-    const [request] = receiver.received.slice(start);
-    const now = Math.floor(t.clock.now() / 1000);
+    const start = f.receiver.received.length;
+    await f.worker.runOnce();
+    const [request] = f.receiver.received.slice(start);
+    const now = Math.floor(f.t.clock.now() / 1000);
     const header = String(request!.headers['service-signature']);
     expect(verifySignature(request!.body, header, newSecret, { now })).toBe(true);
     expect(verifySignature(request!.body, header, endpoint.secret, { now })).toBe(false);
     expect(verifySignature(request!.body, header, [endpoint.secret, newSecret], { now })).toBe(true);
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: sandboxKey() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: sandboxKey() });
   });
 
   it('stores the signing secret encrypted, not in clear', async () => {
-    const endpoint = await create({ url: receiver.url, enabled_events: ['card.created'] });
-    const row = await t.ctx.db
+    const endpoint = await create({ url: f.receiver.url, enabled_events: ['card.created'] });
+    const row = await f.t.ctx.db
       .selectFrom('webhook_endpoints')
       .select('secret_ciphertext')
       .where('id', '=', endpoint.id)
       .executeTakeFirstOrThrow();
     expect(row.secret_ciphertext).not.toContain(endpoint.secret.slice(6));
     expect(row.secret_ciphertext).toMatch(/^v1\.[0-9a-f]{8}\./);
-    await t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: sandboxKey() });
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: sandboxKey() });
   });
 
   it('POST /test answers 202 with the event id and delivers a signed test event to that endpoint only', async () => {
-    const target = await create({ url: receiver.url, enabled_events: ['card.created'] });
-    const bystander = await create({ url: receiver.url, enabled_events: ['*'] });
-    const res = await t.call('POST', `/api/v1/webhook_endpoints/${target.id}/test`, {
+    const target = await create({ url: f.receiver.url, enabled_events: ['card.created'] });
+    const bystander = await create({ url: f.receiver.url, enabled_events: ['*'] });
+    const res = await f.t.call('POST', `/api/v1/webhook_endpoints/${target.id}/test`, {
       token: sandboxKey(),
       body: { type: 'transaction.cleared' },
     });
     expect(res.statusCode).toBe(202);
     const { event_id: eventId } = res.json();
     expect(eventId).toMatch(/^evt_/);
-    const start = receiver.received.length;
-    await worker.runOnce();
-    const got = receiver.received.slice(start);
+    const start = f.receiver.received.length;
+    await f.worker.runOnce();
+    const got = f.receiver.received.slice(start);
     expect(got).toHaveLength(1);
     const envelope = JSON.parse(got[0]!.body);
     expect(envelope).toMatchObject({
@@ -281,26 +270,26 @@ describe('secrets, test events, logs and resend', () => {
     });
     expect(
       verifySignature(got[0]!.body, String(got[0]!.headers['service-signature']), target.secret, {
-        now: Math.floor(t.clock.now() / 1000),
+        now: Math.floor(f.t.clock.now() / 1000),
       }),
     ).toBe(true);
-    const noBody = await t.call('POST', `/api/v1/webhook_endpoints/${target.id}/test`, {
+    const noBody = await f.t.call('POST', `/api/v1/webhook_endpoints/${target.id}/test`, {
       token: sandboxKey(),
     });
     expect(noBody.statusCode).toBe(202);
-    await worker.runOnce();
-    expect(JSON.parse(receiver.received.at(-1)!.body).type).toBe('webhook_endpoint.test');
+    await f.worker.runOnce();
+    expect(JSON.parse(f.receiver.received.at(-1)!.body).type).toBe('webhook_endpoint.test');
     for (const e of [target, bystander])
-      await t.call('DELETE', `/api/v1/webhook_endpoints/${e.id}`, { token: sandboxKey() });
+      await f.t.call('DELETE', `/api/v1/webhook_endpoints/${e.id}`, { token: sandboxKey() });
   });
 
   it('keeps a delivery log per event across endpoints, and resends one event to one endpoint', async () => {
-    const a = await create({ url: receiver.url, enabled_events: ['card.updated'] });
-    const b = await create({ url: receiver.url, enabled_events: ['card.*'] });
+    const a = await create({ url: f.receiver.url, enabled_events: ['card.updated'] });
+    const b = await create({ url: f.receiver.url, enabled_events: ['card.*'] });
     const { id } = await emit('card.updated');
-    receiver.answer = () => ({ status: 200, body: 'thanks' });
-    await worker.runOnce();
-    const perEvent = await t.call('GET', `/api/v1/events/${id}/deliveries`, { token: sandboxKey() });
+    f.receiver.answer = () => ({ status: 200, body: 'thanks' });
+    await f.worker.runOnce();
+    const perEvent = await f.t.call('GET', `/api/v1/events/${id}/deliveries`, { token: sandboxKey() });
     expect(perEvent.statusCode).toBe(200);
     expect(
       perEvent
@@ -314,7 +303,7 @@ describe('secrets, test events, logs and resend', () => {
       response_excerpt: null,
     });
 
-    const resend = await t.call('POST', `/api/v1/webhook_endpoints/${a.id}/resend`, {
+    const resend = await f.t.call('POST', `/api/v1/webhook_endpoints/${a.id}/resend`, {
       token: sandboxKey(),
       body: { event_id: id },
     });
@@ -325,21 +314,21 @@ describe('secrets, test events, logs and resend', () => {
       endpoint_id: a.id,
       status: 'pending',
     });
-    const start = receiver.received.length;
-    await worker.runOnce();
-    expect(receiver.eventIds().slice(start)).toEqual([id]);
-    const filtered = await t.call('GET', `/api/v1/webhook_endpoints/${a.id}/deliveries?event_id=${id}`, {
+    const start = f.receiver.received.length;
+    await f.worker.runOnce();
+    expect(f.receiver.eventIds().slice(start)).toEqual([id]);
+    const filtered = await f.t.call('GET', `/api/v1/webhook_endpoints/${a.id}/deliveries?event_id=${id}`, {
       token: sandboxKey(),
     });
     expect(filtered.json().data).toHaveLength(2);
     expect(filtered.json().data.every((d: { status: string }) => d.status === 'succeeded')).toBe(true);
 
-    const unknown = await t.call('POST', `/api/v1/webhook_endpoints/${a.id}/resend`, {
+    const unknown = await f.t.call('POST', `/api/v1/webhook_endpoints/${a.id}/resend`, {
       token: sandboxKey(),
       body: { event_id: 'evt_nope' },
     });
     expect(unknown.statusCode).toBe(404);
     for (const e of [a, b])
-      await t.call('DELETE', `/api/v1/webhook_endpoints/${e.id}`, { token: sandboxKey() });
+      await f.t.call('DELETE', `/api/v1/webhook_endpoints/${e.id}`, { token: sandboxKey() });
   });
 });

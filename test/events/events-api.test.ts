@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../src/core/clock.ts';
-import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { Worker } from '../../src/jobs/worker.ts';
-import { startTestApp, type TestApp } from '../helpers/harness.ts';
+import { useOrgApp } from '../helpers/fixtures.ts';
 import { testEncryptionKey } from './receiver.ts';
 
-let t: TestApp;
-let org: CreatedOrganization;
-let token: string;
+const f = useOrgApp({ env: { ENCRYPTION_KEY: testEncryptionKey() } });
 const ids: Record<string, string> = {};
 let t0: number;
 
 beforeAll(async () => {
-  t = await startTestApp({ ENCRYPTION_KEY: testEncryptionKey() });
-  org = await t.createOrg();
-  token = await t.platformToken(org.sandbox);
-  t0 = Math.floor(t.clock.now() / 1000);
+  t0 = Math.floor(f.t.clock.now() / 1000);
   // One event per second, oldest first.
   for (const type of [
     'card.created',
@@ -25,22 +19,21 @@ beforeAll(async () => {
     'card.closed',
   ]) {
     ids[type] = (
-      await t.ctx.db.transaction().execute((trx) =>
-        t.ctx.events.emit(trx, {
-          organizationId: org.organization_id,
+      await f.t.ctx.db.transaction().execute((trx) =>
+        f.t.ctx.events.emit(trx, {
+          organizationId: f.org.organization_id,
           livemode: false,
           type,
           data: { type },
         }),
       )
     ).id;
-    t.clock.advance(1000);
+    f.t.clock.advance(1000);
   }
 });
-afterAll(() => t.close());
 
 const list = async (query = '') => {
-  const res = await t.call('GET', `/api/v2/events${query}`, { token });
+  const res = await f.t.call('GET', `/api/v2/events${query}`, { token: f.sandbox });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as {
     object: string;
@@ -52,8 +45,8 @@ const list = async (query = '') => {
 
 describe('GET /api/v2/events', () => {
   it('needs a platform token', async () => {
-    expect((await t.call('GET', '/api/v2/events')).statusCode).toBe(401);
-    expect((await t.call('GET', '/api/v2/events', { token: org.sandbox.api_key })).statusCode).toBe(401);
+    expect((await f.t.call('GET', '/api/v2/events')).statusCode).toBe(401);
+    expect((await f.t.call('GET', '/api/v2/events', { token: f.org.sandbox.api_key })).statusCode).toBe(401);
   });
 
   it('lists newest first in the list envelope, each event exactly the spec envelope', async () => {
@@ -90,7 +83,7 @@ describe('GET /api/v2/events', () => {
     expect((await list('?type=*')).data).toHaveLength(5);
     // `_` is not a wildcard: `card_*` is not a valid pattern, and `car_.*` matches nothing.
     expect((await list('?type=car_.*')).data).toHaveLength(0);
-    const bad = await t.call('GET', '/api/v2/events?type=card*', { token });
+    const bad = await f.t.call('GET', '/api/v2/events?type=card*', { token: f.sandbox });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.field_errors).toHaveProperty('type');
   });
@@ -109,9 +102,9 @@ describe('GET /api/v2/events', () => {
     expect(
       (await list(`?created[gte]=${t0 + 1}&created[lt]=${t0 + 3}&type=card.*`)).data.map((e) => e.type),
     ).toEqual(['card.updated']);
-    const bad = await t.call('GET', '/api/v2/events?created[gte]=yesterday', { token });
+    const bad = await f.t.call('GET', '/api/v2/events?created[gte]=yesterday', { token: f.sandbox });
     expect(bad.statusCode).toBe(400);
-    const unknown = await t.call('GET', '/api/v2/events?created_after=1', { token });
+    const unknown = await f.t.call('GET', '/api/v2/events?created_after=1', { token: f.sandbox });
     expect(unknown.statusCode).toBe(400);
   });
 
@@ -128,17 +121,19 @@ describe('GET /api/v2/events', () => {
     } while (cursor);
     expect(pages).toBe(3);
     expect(seen).toEqual((await list()).data.map((e) => e.id));
-    expect((await t.call('GET', '/api/v2/events?limit=0', { token })).statusCode).toBe(400);
-    expect((await t.call('GET', '/api/v2/events?limit=101', { token })).statusCode).toBe(400);
-    expect((await t.call('GET', '/api/v2/events?starting_after=evt_nope', { token })).statusCode).toBe(400);
+    expect((await f.t.call('GET', '/api/v2/events?limit=0', { token: f.sandbox })).statusCode).toBe(400);
+    expect((await f.t.call('GET', '/api/v2/events?limit=101', { token: f.sandbox })).statusCode).toBe(400);
+    expect(
+      (await f.t.call('GET', '/api/v2/events?starting_after=evt_nope', { token: f.sandbox })).statusCode,
+    ).toBe(400);
   });
 
   it('pages stably through events created in the same millisecond', async () => {
-    const fresh = await t.createOrg('Burst');
-    const burstToken = await t.platformToken(fresh.sandbox);
-    await t.ctx.db.transaction().execute(async (trx) => {
+    const fresh = await f.t.createOrg('Burst');
+    const burstToken = await f.t.platformToken(fresh.sandbox);
+    await f.t.ctx.db.transaction().execute(async (trx) => {
       for (let i = 0; i < 7; i++) {
-        await t.ctx.events.emit(trx, {
+        await f.t.ctx.events.emit(trx, {
           organizationId: fresh.organization_id,
           livemode: false,
           type: 'card.created',
@@ -149,9 +144,13 @@ describe('GET /api/v2/events', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await t.call('GET', `/api/v2/events?limit=3${cursor ? `&starting_after=${cursor}` : ''}`, {
-        token: burstToken,
-      });
+      const res = await f.t.call(
+        'GET',
+        `/api/v2/events?limit=3${cursor ? `&starting_after=${cursor}` : ''}`,
+        {
+          token: burstToken,
+        },
+      );
       seen.push(...res.json().data.map((e: { id: string }) => e.id));
       cursor = res.json().next_cursor;
     } while (cursor);
@@ -162,20 +161,20 @@ describe('GET /api/v2/events', () => {
 
 describe('GET /api/v2/events/{id}', () => {
   it('retrieves an event of the calling organization and mode', async () => {
-    const res = await t.call('GET', `/api/v2/events/${ids['card.updated']}`, { token });
+    const res = await f.t.call('GET', `/api/v2/events/${ids['card.updated']}`, { token: f.sandbox });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: ids['card.updated'], type: 'card.updated', livemode: false });
   });
 
   it('answers 404 not_found for another organization or mode', async () => {
-    const other = await t.createOrg('Other');
-    for (const credentials of [other.sandbox, org.production]) {
-      const res = await t.call('GET', `/api/v2/events/${ids['card.updated']}`, {
-        token: await t.platformToken(credentials),
+    const other = await f.t.createOrg('Other');
+    for (const credentials of [other.sandbox, f.org.production]) {
+      const res = await f.t.call('GET', `/api/v2/events/${ids['card.updated']}`, {
+        token: await f.t.platformToken(credentials),
       });
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('not_found');
-      const page = await t.call('GET', '/api/v2/events', { token: await t.platformToken(credentials) });
+      const page = await f.t.call('GET', '/api/v2/events', { token: await f.t.platformToken(credentials) });
       expect(page.json().data).toEqual([]);
     }
   });
@@ -183,27 +182,27 @@ describe('GET /api/v2/events/{id}', () => {
 
 describe('retention', () => {
   it('keeps events 30 days, then the sweep removes them', async () => {
-    const fresh = await t.createOrg('Retention');
-    const freshToken = await t.platformToken(fresh.sandbox);
-    const { id } = await t.ctx.db.transaction().execute((trx) =>
-      t.ctx.events.emit(trx, {
+    const fresh = await f.t.createOrg('Retention');
+    const freshToken = await f.t.platformToken(fresh.sandbox);
+    const { id } = await f.t.ctx.db.transaction().execute((trx) =>
+      f.t.ctx.events.emit(trx, {
         organizationId: fresh.organization_id,
         livemode: false,
         type: 'card.created',
         data: {},
       }),
     );
-    const worker = new Worker(t.ctx, { info: () => {}, error: () => {} });
-    t.clock.advance(30 * DAY - 1000);
+    const worker = new Worker(f.t.ctx, { info: () => {}, error: () => {} });
+    f.t.clock.advance(30 * DAY - 1000);
     await worker.runOnce();
     expect(
-      (await t.call('GET', `/api/v2/events/${id}`, { token: await t.platformToken(fresh.sandbox) }))
+      (await f.t.call('GET', `/api/v2/events/${id}`, { token: await f.t.platformToken(fresh.sandbox) }))
         .statusCode,
     ).toBe(200);
-    t.clock.advance(2000);
-    expect(await t.ctx.events.pruneExpired()).toBeGreaterThanOrEqual(1);
+    f.t.clock.advance(2000);
+    expect(await f.t.ctx.events.pruneExpired()).toBeGreaterThanOrEqual(1);
     expect(
-      (await t.call('GET', `/api/v2/events/${id}`, { token: await t.platformToken(fresh.sandbox) }))
+      (await f.t.call('GET', `/api/v2/events/${id}`, { token: await f.t.platformToken(fresh.sandbox) }))
         .statusCode,
     ).toBe(404);
     void freshToken;

@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands.ts';
 import { EVENT_TYPES } from '../../src/domains/events/catalog.ts';
-import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
-import { startTestApp, type TestApp } from '../helpers/harness.ts';
+import { useOrgApp } from '../helpers/fixtures.ts';
 import { testEncryptionKey } from './receiver.ts';
 
-let t: TestApp;
-let org: CreatedOrganization;
-let platform: string;
+const f = useOrgApp({ env: { ENCRYPTION_KEY: testEncryptionKey() } });
 
-beforeAll(async () => {
-  t = await startTestApp({ ENCRYPTION_KEY: testEncryptionKey() });
-  org = await t.createOrg();
-  platform = await t.platformToken(org.sandbox);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const create = (enabled_events: unknown, apiKey = org.sandbox.api_key) =>
-  t.call('POST', '/api/v1/webhook_endpoints', {
+const create = (enabled_events: unknown, apiKey = f.org.sandbox.api_key) =>
+  f.t.call('POST', '/api/v1/webhook_endpoints', {
     token: apiKey,
     body: { url: 'https://hooks.example.com/x', enabled_events },
   });
@@ -56,7 +44,7 @@ describe('subscriptions name known event types', () => {
     ['kyc.updated', null],
     ['wallet.balance.low.*', null],
   ])('refuses %s with invalid_event_type naming the closest known type', async (bad, closest) => {
-    for (const apiKey of [org.sandbox.api_key, org.production.api_key]) {
+    for (const apiKey of [f.org.sandbox.api_key, f.org.production.api_key]) {
       const res = await create(['card.created', bad], apiKey);
       expect(res.statusCode).toBe(400);
       const { error } = res.json();
@@ -73,11 +61,11 @@ describe('subscriptions name known event types', () => {
   it('the CLI refuses an unknown type the same way', async () => {
     const run = (events: string) =>
       runCommand(
-        t.ctx,
+        f.t.ctx,
         [
           'webhook',
           'create',
-          org.organization_id,
+          f.org.organization_id,
           '--mode',
           'sandbox',
           '--url',
@@ -96,15 +84,15 @@ describe('subscriptions name known event types', () => {
 
   it('refuses an unknown type on update too, and changes nothing', async () => {
     const endpoint = (await create(['card.created'])).json();
-    const res = await t.call('PATCH', `/api/v1/webhook_endpoints/${endpoint.id}`, {
-      token: org.sandbox.api_key,
+    const res = await f.t.call('PATCH', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+      token: f.org.sandbox.api_key,
       body: { enabled_events: ['card.updated', 'card.updatd'] },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({ code: 'invalid_event_type' });
     expect(res.json().error.message).toContain('"card.updated"');
-    const after = await t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}`, {
-      token: org.sandbox.api_key,
+    const after = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+      token: f.org.sandbox.api_key,
     });
     expect(after.json().enabled_events).toEqual(['card.created']);
   });
@@ -113,20 +101,20 @@ describe('subscriptions name known event types', () => {
 describe('test events', () => {
   const sendTest = async (apiKey: string, body?: unknown) => {
     const endpoint = (await create(['card.created'], apiKey)).json();
-    return t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/test`, { token: apiKey, body });
+    return f.t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/test`, { token: apiKey, body });
   };
 
   it('production sends only the test type: a real type is refused', async () => {
     for (const type of ['card.created', 'transaction.authorized', 'transfer.completed', 'card.craeted']) {
-      const res = await sendTest(org.production.api_key, { type });
+      const res = await sendTest(f.org.production.api_key, { type });
       expect(res.statusCode, type).toBe(400);
       expect(res.json().error.field_errors).toHaveProperty('type');
     }
     for (const body of [undefined, {}, { type: 'webhook_endpoint.test' }]) {
-      const res = await sendTest(org.production.api_key, body);
+      const res = await sendTest(f.org.production.api_key, body);
       expect(res.statusCode).toBe(202);
-      const event = await t.ctx.events.getEvent(
-        { organizationId: org.organization_id, livemode: true },
+      const event = await f.t.ctx.events.getEvent(
+        { organizationId: f.org.organization_id, livemode: true },
         res.json().event_id,
       );
       expect(event.type).toBe('webhook_endpoint.test');
@@ -134,38 +122,38 @@ describe('test events', () => {
   });
 
   it('refuses a test event to a destination the rules no longer allow', async () => {
-    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
+    f.t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
     const endpoint = (
-      await t.call('POST', '/api/v1/webhook_endpoints', {
-        token: org.sandbox.api_key,
+      await f.t.call('POST', '/api/v1/webhook_endpoints', {
+        token: f.org.sandbox.api_key,
         body: { url: 'http://127.0.0.1:9/x', enabled_events: ['*'] },
       })
     ).json();
-    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: false };
-    const res = await t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/test`, {
-      token: org.sandbox.api_key,
+    f.t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: false };
+    const res = await f.t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/test`, {
+      token: f.org.sandbox.api_key,
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.field_errors.url).toMatch(/loopback/);
   });
 
   it('sandbox sends any known type, and refuses unknown ones with the closest', async () => {
-    const ok = await sendTest(org.sandbox.api_key, { type: 'transaction.cleared' });
+    const ok = await sendTest(f.org.sandbox.api_key, { type: 'transaction.cleared' });
     expect(ok.statusCode).toBe(202);
-    const events = await t.call('GET', `/api/v2/events/${ok.json().event_id}`, { token: platform });
+    const events = await f.t.call('GET', `/api/v2/events/${ok.json().event_id}`, { token: f.sandbox });
     expect(events.json().type).toBe('transaction.cleared');
-    const bad = await sendTest(org.sandbox.api_key, { type: 'transaction.clered' });
+    const bad = await sendTest(f.org.sandbox.api_key, { type: 'transaction.clered' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatchObject({ code: 'invalid_event_type' });
     expect(bad.json().error.message).toContain('transaction.cleared');
-    expect((await sendTest(org.sandbox.api_key, { type: 'card.*' })).statusCode).toBe(400);
+    expect((await sendTest(f.org.sandbox.api_key, { type: 'card.*' })).statusCode).toBe(400);
   });
 });
 
 describe('path ids', () => {
   it('an empty, malformed or foreign-prefix id is 404 on every events and webhook route', async () => {
     const endpoint = (await create(['*'])).json();
-    await t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/test`, { token: org.sandbox.api_key });
+    await f.t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/test`, { token: f.org.sandbox.api_key });
     // The logs are not empty, so "no filter" would show up as a 200 list.
     const ids = [
       '',
@@ -174,7 +162,7 @@ describe('path ids', () => {
       'wh_',
       'wh_!!',
       `${endpoint.id}x'`,
-      org.organization_id,
+      f.org.organization_id,
       'evt_abc',
       'whd_abc',
       '..',
@@ -188,22 +176,24 @@ describe('path ids', () => {
         ['PATCH', `/api/v1/webhook_endpoints/${id}`, { description: 'x' }],
         ['DELETE', `/api/v1/webhook_endpoints/${id}`],
       ] as const) {
-        const res = await t.call(method, url, { token: org.sandbox.api_key, body });
+        const res = await f.t.call(method, url, { token: f.org.sandbox.api_key, body });
         // An empty last segment may be the collection itself (list: 200, create: 400); never a list of deliveries.
         expect(res.statusCode, `${method} ${url}`).toBe(404);
       }
       if (id !== '') {
-        const get = await t.call('GET', `/api/v1/webhook_endpoints/${id}`, { token: org.sandbox.api_key });
+        const get = await f.t.call('GET', `/api/v1/webhook_endpoints/${id}`, {
+          token: f.org.sandbox.api_key,
+        });
         expect(get.statusCode, id).toBe(404);
       }
     }
     for (const id of ['', '%20', 'x', 'evt_', 'evt_!!', endpoint.id, 'whd_abc']) {
-      const deliveries = await t.call('GET', `/api/v1/events/${id}/deliveries`, {
-        token: org.sandbox.api_key,
+      const deliveries = await f.t.call('GET', `/api/v1/events/${id}/deliveries`, {
+        token: f.org.sandbox.api_key,
       });
       expect(deliveries.statusCode, id).toBe(404);
       if (id !== '') {
-        const event = await t.call('GET', `/api/v2/events/${id}`, { token: platform });
+        const event = await f.t.call('GET', `/api/v2/events/${id}`, { token: f.sandbox });
         expect(event.statusCode, id).toBe(404);
       }
     }

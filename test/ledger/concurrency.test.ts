@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type LedgerFixture, startLedger } from './helpers.ts';
+import { expect, it } from 'vitest';
+import { useLedger } from './helpers.ts';
 
 /*
  * Races decided by the database: on PostgreSQL by row locks taken in id order, on SQLite by the
  * write lock of BEGIN IMMEDIATE. Whatever the interleaving, money moves once and never below zero.
  */
 
-let f: LedgerFixture;
-beforeAll(async () => {
-  f = await startLedger();
-});
-afterAll(async () => {
-  await f.expectSound();
-  await f.close();
-});
-
+const f = useLedger({ sound: true });
 it('approves exactly 10 of 50 parallel spends against a balance that covers 10', async () => {
   const wallet = await f.account('user_wallet', 'usr_race');
   await f.fund(wallet, 1_000);

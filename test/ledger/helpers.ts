@@ -1,8 +1,9 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { AccountKind, LedgerService } from '../../src/domains/ledger/service.ts';
-import { startTestApp, type TestApp } from '../helpers/harness.ts';
+import { type OrgApp, startOrgApp } from '../helpers/fixtures.ts';
 
-export interface LedgerFixture {
-  t: TestApp;
+/** An app with one organization (`OrgApp`) and steps on its ledger. */
+export interface LedgerFixture extends OrgApp {
   ledger: LedgerService;
   organizationId: string;
   /** Opens (or finds) an account of this organization's sandbox ledger. */
@@ -12,20 +13,19 @@ export interface LedgerFixture {
   available(accountId: string): Promise<number>;
   /** Fails the test with every violation when an invariant is broken. */
   expectSound(): Promise<void>;
-  close(): Promise<void>;
 }
 
 let fundings = 0;
 
-export async function startLedger(): Promise<LedgerFixture> {
-  const t = await startTestApp();
+export async function startLedger(target = {} as LedgerFixture): Promise<LedgerFixture> {
+  const app = await startOrgApp({}, target);
+  const { t } = app;
   const ledger = t.ctx.ledger;
-  const { organization_id: organizationId } = await t.createOrg();
+  const organizationId = app.org.organization_id;
   const account = async (kind: AccountKind, ownerId: string, livemode = false) =>
     (await ledger.account(t.ctx.db, { organizationId, livemode, kind, ownerId })).id;
   const source = await account('funding_source', organizationId);
-  return {
-    t,
+  const steps: Omit<LedgerFixture, keyof OrgApp> = {
     ledger,
     organizationId,
     account,
@@ -50,6 +50,20 @@ export async function startLedger(): Promise<LedgerFixture> {
       if (violations.length > 0)
         throw new Error(`ledger invariants broken:\n${JSON.stringify(violations, null, 2)}`);
     },
-    close: () => t.close(),
   };
+  return Object.assign(app, steps);
+}
+
+/**
+ * The ledger app of a whole test file: started before all its tests, closed after them (when
+ * `sound`, once the ledger proved its invariants).
+ */
+export function useLedger(options: { sound?: boolean } = {}): LedgerFixture {
+  const fixture = {} as LedgerFixture;
+  beforeAll(() => startLedger(fixture));
+  afterAll(async () => {
+    if (options.sound) await fixture.expectSound();
+    await fixture.close();
+  });
+  return fixture;
 }

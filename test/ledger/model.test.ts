@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DAY } from '../../src/core/clock.ts';
 import type { TransferRequest } from '../../src/domains/ledger/service.ts';
 import { onPostgres } from '../helpers/harness.ts';
-import { type LedgerFixture, startLedger } from './helpers.ts';
+import { useLedger } from './helpers.ts';
 
 /*
  * A model-based test in TigerBeetle's manner: random sequences of operations run against the real
@@ -11,14 +11,7 @@ import { type LedgerFixture, startLedger } from './helpers.ts';
  * and balances must agree and every invariant of `verify` must hold.
  */
 
-let f: LedgerFixture;
-beforeAll(async () => {
-  f = await startLedger();
-});
-afterAll(async () => {
-  await f.close();
-});
-
+const f = useLedger();
 type Op =
   | { op: 'posted' | 'pending'; from: number; to: number; amount: number; expiresInDays: number | null }
   | { op: 'post'; hold: number; amount: number | null }

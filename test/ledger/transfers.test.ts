@@ -1,20 +1,12 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY } from '../../src/core/clock.ts';
 import type { TransferRequest } from '../../src/domains/ledger/service.ts';
-import { type LedgerFixture, startLedger } from './helpers.ts';
+import { useLedger } from './helpers.ts';
 
-let f: LedgerFixture;
+const f = useLedger({ sound: true });
 let n = 0;
 const id = (label: string) => `${label}_${++n}`;
-
-beforeAll(async () => {
-  f = await startLedger();
-});
-afterAll(async () => {
-  await f.expectSound();
-  await f.close();
-});
 
 async function pair(balance: number) {
   const wallet = await f.account('user_wallet', id('usr'));

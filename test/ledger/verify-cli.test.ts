@@ -1,23 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { purser } from '../cli/process.ts';
-import { type LedgerFixture, startLedger } from './helpers.ts';
+import { useLedger } from './helpers.ts';
 
-let f: LedgerFixture;
+const f = useLedger();
 let env: Record<string, string>;
 beforeAll(async () => {
-  f = await startLedger();
   env = {
     DATABASE_URL: f.t.ctx.config.databaseUrl,
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
   };
 });
-afterAll(async () => {
-  await f.close();
-});
-
 it('purser ledger verify exits 0 on sound books and 1 naming each violation', async () => {
   const wallet = await f.account('user_wallet', 'usr_cli');
   const card = await f.account('card', 'card_cli');

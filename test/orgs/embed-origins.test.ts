@@ -1,28 +1,13 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { frameAncestorsDirective, parseEmbedOrigin } from '../../src/domains/orgs/embed-origins.ts';
-import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
-import { expectError } from '../connect/helpers.ts';
-import type { TestApp } from '../helpers/harness.ts';
+import { expectError, useOrgApp } from '../helpers/fixtures.ts';
 import { expectState, getState, newUser, pagePath, startKycApp } from '../kyc/api/helpers.ts';
 
-let t: TestApp;
-let org: CreatedOrganization;
-let sandbox: string;
-let production: string;
+const f = useOrgApp({ start: startKycApp });
 
-beforeAll(async () => {
-  t = await startKycApp();
-  org = await t.createOrg();
-  sandbox = await t.platformToken(org.sandbox);
-  production = await t.platformToken(org.production);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const put = (token: string, body: unknown) => t.call('PUT', '/api/v2/embed_origins', { token, body });
-const get = (token: string) => t.call('GET', '/api/v2/embed_origins', { token });
+const put = (token: string, body: unknown) => f.t.call('PUT', '/api/v2/embed_origins', { token, body });
+const get = (token: string) => f.t.call('GET', '/api/v2/embed_origins', { token });
 
 /**
  * Values that are not exactly `scheme://host[:port]`: CSP injection (the list becomes the hosted
@@ -105,8 +90,8 @@ const REFUSED = [
 
 describe('PUT /api/v2/embed_origins', () => {
   it('replaces the whole list, canonical and without duplicates, and GET reads it back', async () => {
-    expect((await get(sandbox)).json()).toEqual({ object: 'embed_origins', origins: [] });
-    const res = await put(sandbox, {
+    expect((await get(f.sandbox)).json()).toEqual({ object: 'embed_origins', origins: [] });
+    const res = await put(f.sandbox, {
       origins: [
         'https://App.Example.com',
         'https://app.example.com:443/',
@@ -136,19 +121,19 @@ describe('PUT /api/v2/embed_origins', () => {
       ],
     };
     expect(res.json()).toEqual(expected);
-    expect((await get(sandbox)).json()).toEqual(expected);
+    expect((await get(f.sandbox)).json()).toEqual(expected);
 
     // A second PUT replaces, it does not merge; an empty list clears.
-    expect((await put(sandbox, { origins: ['https://other.example'] })).json().origins).toEqual([
+    expect((await put(f.sandbox, { origins: ['https://other.example'] })).json().origins).toEqual([
       'https://other.example',
     ]);
-    expect((await put(sandbox, { origins: [] })).json().origins).toEqual([]);
+    expect((await put(f.sandbox, { origins: [] })).json().origins).toEqual([]);
   });
 
   it('answers 400 invalid_origin naming the refused value, and changes nothing', async () => {
-    await put(sandbox, { origins: ['https://kept.example'] });
+    await put(f.sandbox, { origins: ['https://kept.example'] });
     for (const bad of REFUSED) {
-      const res = await put(sandbox, { origins: ['https://fine.example', bad] });
+      const res = await put(f.sandbox, { origins: ['https://fine.example', bad] });
       if (bad.includes('\u0000')) {
         // NUL never reaches the origin parser: the edge refuses it in any string (docs/decisions.md).
         expect(expectError(res, 400, 'invalid_request').field_errors).toHaveProperty(['body.origins[1]']);
@@ -158,37 +143,37 @@ describe('PUT /api/v2/embed_origins', () => {
       expect(error.message).toContain(bad);
       expect(error.field_errors).toHaveProperty('origins[1]');
     }
-    expect((await get(sandbox)).json().origins).toEqual(['https://kept.example']);
+    expect((await get(f.sandbox)).json().origins).toEqual(['https://kept.example']);
   });
 
   it('answers 400 invalid_request past 50 origins, without origins, or with a non-list', async () => {
     const many = Array.from({ length: 51 }, (_, i) => `https://s${i}.example.com`);
     expect(
-      expectError(await put(sandbox, { origins: many }), 400, 'invalid_request').field_errors,
+      expectError(await put(f.sandbox, { origins: many }), 400, 'invalid_request').field_errors,
     ).toHaveProperty('origins');
-    expect((await put(sandbox, { origins: many.slice(0, 50) })).statusCode).toBe(200);
-    expectError(await put(sandbox, {}), 400, 'invalid_request');
-    expectError(await put(sandbox, { origins: 'https://a.example' }), 400, 'invalid_request');
-    expectError(await put(sandbox, { origins: [42] }), 400, 'invalid_request');
+    expect((await put(f.sandbox, { origins: many.slice(0, 50) })).statusCode).toBe(200);
+    expectError(await put(f.sandbox, {}), 400, 'invalid_request');
+    expectError(await put(f.sandbox, { origins: 'https://a.example' }), 400, 'invalid_request');
+    expectError(await put(f.sandbox, { origins: [42] }), 400, 'invalid_request');
   });
 
   it('keeps one list per mode and per organization; needs a platform token', async () => {
-    await put(sandbox, { origins: ['https://test.example'] });
-    await put(production, { origins: ['https://live.example'] });
-    expect((await get(sandbox)).json().origins).toEqual(['https://test.example']);
-    expect((await get(production)).json().origins).toEqual(['https://live.example']);
-    const other = await t.createOrg('Other');
-    expect((await get(await t.platformToken(other.sandbox))).json().origins).toEqual([]);
-    expectError(await t.call('GET', '/api/v2/embed_origins'), 401, 'unauthorized');
+    await put(f.sandbox, { origins: ['https://test.example'] });
+    await put(f.production, { origins: ['https://live.example'] });
+    expect((await get(f.sandbox)).json().origins).toEqual(['https://test.example']);
+    expect((await get(f.production)).json().origins).toEqual(['https://live.example']);
+    const other = await f.t.createOrg('Other');
+    expect((await get(await f.t.platformToken(other.sandbox))).json().origins).toEqual([]);
+    expectError(await f.t.call('GET', '/api/v2/embed_origins'), 401, 'unauthorized');
     expectError(await put('nope', { origins: [] }), 401, 'unauthorized');
   });
 });
 
 /** The served CSP of a new user's hosted verification page, as its list of directives. */
 async function hostedPageCsp(token: string, production = false): Promise<string[]> {
-  const user = await newUser(t, token, { production });
-  const state = expectState(await getState(t, user), 'awaiting_documents');
-  const res = await t.request({ method: 'GET', url: pagePath(state.iframe_url as string) });
+  const user = await newUser(f.t, token, { production });
+  const state = expectState(await getState(f.t, user), 'awaiting_documents');
+  const res = await f.t.request({ method: 'GET', url: pagePath(state.iframe_url as string) });
   expect(res.statusCode).toBe(200);
   return String(res.headers['content-security-policy']).split('; ');
 }
@@ -209,9 +194,9 @@ const SOURCE = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::(
 
 describe("the hosted page's Content-Security-Policy", () => {
   it('serves the embed origins, serialized from their parsed parts, as frame-ancestors', async () => {
-    const o = await t.createOrg('Framing');
-    const live = await t.platformToken(o.production);
-    const test = await t.platformToken(o.sandbox);
+    const o = await f.t.createOrg('Framing');
+    const live = await f.t.platformToken(o.production);
+    const test = await f.t.platformToken(o.sandbox);
     await put(live, {
       origins: ['https://App.Example.com:443/', 'https://[2001:DB8::1]:8443', 'https://bücher.example'],
     });
@@ -227,11 +212,11 @@ describe("the hosted page's Content-Security-Policy", () => {
   });
 
   it('ignores stored values the strict parser refuses (written before it), in the header and in GET', async () => {
-    const o = await t.createOrg('Legacy');
-    const live = await t.platformToken(o.production);
+    const o = await f.t.createOrg('Legacy');
+    const live = await f.t.platformToken(o.production);
     await put(live, { origins: ['https://kept.example'] });
     // What the old parser let through: URL() keeps ';', ',' and quotes in a host.
-    await t.ctx.db
+    await f.t.ctx.db
       .updateTable('embed_origins')
       .set({
         origins: JSON.stringify([
@@ -251,7 +236,7 @@ describe("the hosted page's Content-Security-Policy", () => {
     expect((await get(live)).json().origins).toEqual(['https://app.kept.example', 'https://kept.example']);
 
     // Only invalid values stored: nobody may frame the page.
-    await t.ctx.db
+    await f.t.ctx.db
       .updateTable('embed_origins')
       .set({ origins: JSON.stringify(['https://a.example;sandbox']) })
       .where('organization_id', '=', o.organization_id)

@@ -36,7 +36,7 @@ describe('Auth Stream Access', () => {
     const { card, upstream } = await liveCard();
     const { token, txn } = await authorize(upstream.pan, 300);
     expect(txn).toMatchObject({ status: 'PENDING', result: 'APPROVED' });
-    const response = await l.f.t.call('GET', `/api/v2/transactions/${token}`, { token: l.f.liveToken });
+    const response = await l.f.t.call('GET', `/api/v2/transactions/${token}`, { token: l.f.production });
     expect(response.json()).toMatchObject({
       status: 'PENDING',
       amount_cents: 300,
@@ -60,7 +60,7 @@ describe('Auth Stream Access', () => {
     );
     upstream.state = 'OPEN';
     expect((await l.fake.asa(upstream.token, 100)).result).toBe('CARD_PAUSED');
-    await l.f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: l.f.liveToken });
+    await l.f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: l.f.production });
     expect((await l.fake.asa(upstream.token, 100)).result).toBe('CARD_PAUSED');
     const reasons = (await transactions()).map((t) => t.decline_reason ?? 'approved').sort();
     expect(reasons).toEqual([
@@ -118,7 +118,7 @@ describe('Auth Stream Access', () => {
     expect(result).toBe('INSUFFICIENT_FUNDS');
     release();
     await vi.waitFor(async () => {
-      const txn = await l.f.t.call('GET', `/api/v2/transactions/${token}`, { token: l.f.liveToken });
+      const txn = await l.f.t.call('GET', `/api/v2/transactions/${token}`, { token: l.f.production });
       expect(txn.json().status).toBe('VOIDED');
     });
     expect((await l.liveCard(card.id as string)).balance_cents).toBe(1_000);
@@ -177,7 +177,7 @@ describe('card_transaction.updated events', () => {
     await l.driver.transactions.simulateClearing({ token: less.token, amount: 350 });
     const more = await authorize(upstream.pan, 200);
     await l.driver.transactions.simulateClearing({ token: more.token, amount: 250 });
-    const get = (id: string) => l.f.t.call('GET', `/api/v2/transactions/${id}`, { token: l.f.liveToken });
+    const get = (id: string) => l.f.t.call('GET', `/api/v2/transactions/${id}`, { token: l.f.production });
     expect((await get(less.token)).json()).toMatchObject({ status: 'SETTLED', amount_cents: 350 });
     expect((await get(more.token)).json()).toMatchObject({ status: 'SETTLED', amount_cents: 250 });
     expect((await l.liveCard(card.id as string)).balance_cents).toBe(400);
@@ -206,7 +206,7 @@ describe('card_transaction.updated events', () => {
     await l.driver.transactions.simulateVoid({ token: partial.token });
     expect((await l.liveCard(card.id as string)).balance_cents).toBe(1_000);
     const response = await l.f.t.call('GET', `/api/v2/transactions/${partial.token}`, {
-      token: l.f.liveToken,
+      token: l.f.production,
     });
     expect(response.json().status).toBe('VOIDED');
     expect(await l.f.events('transaction.voided')).toHaveLength(1);

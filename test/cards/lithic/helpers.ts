@@ -47,11 +47,11 @@ export async function startLithic(): Promise<LithicFixture> {
     async liveUser(fund) {
       const { userId } = await connectUser(
         f.t,
-        f.liveToken,
+        f.production,
         { email: uniqueEmail('lithic') },
         { production: true },
       );
-      const kyc = await f.t.call('GET', `/api/v2/kyc?user_id=${userId}`, { token: f.liveToken });
+      const kyc = await f.t.call('GET', `/api/v2/kyc?user_id=${userId}`, { token: f.production });
       expect(kyc.statusCode, kyc.body).toBe(200);
       await f.t.ctx.db
         .updateTable('kyc_verifications')
@@ -79,19 +79,19 @@ export async function startLithic(): Promise<LithicFixture> {
     },
     async issue(userId, amountCents, type = 'multi_use') {
       const response = await f.t.call('POST', '/api/v2/cards', {
-        token: f.liveToken,
+        token: f.production,
         body: { user_id: userId, amount_cents: amountCents, type },
       });
       expect(response.statusCode, response.body).toBe(201);
       return response.json();
     },
     async liveWallet(userId) {
-      const response = await f.t.call('GET', `/api/v2/users/${userId}/wallet`, { token: f.liveToken });
+      const response = await f.t.call('GET', `/api/v2/users/${userId}/wallet`, { token: f.production });
       expect(response.statusCode, response.body).toBe(200);
       return response.json().balance_cents;
     },
     async liveCard(cardId) {
-      const response = await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.liveToken });
+      const response = await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.production });
       expect(response.statusCode, response.body).toBe(200);
       return response.json();
     },

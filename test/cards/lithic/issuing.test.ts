@@ -28,7 +28,7 @@ describe('issuing through Lithic', () => {
     expect((await row(multi.id as string))?.provider_ref).toBe(upstream.token);
     expect(await l.liveWallet(user)).toBe(1_000);
     await l.f.t.ctx.cards.setLiveCardDetails(l.f.org.organization_id, true);
-    const details = await l.f.t.call('GET', `/api/v2/cards/${multi.id}/details`, { token: l.f.liveToken });
+    const details = await l.f.t.call('GET', `/api/v2/cards/${multi.id}/details`, { token: l.f.production });
     expect(details.json()).toMatchObject({ number: upstream.pan, cvv: upstream.cvv });
     expect(l.f.t.logs.text).not.toContain(upstream.pan);
   });
@@ -44,7 +44,7 @@ describe('issuing through Lithic', () => {
   it('refuses an uncovered amount before asking Lithic', async () => {
     const user = await l.liveUser(100);
     const refused = await l.f.t.call('POST', '/api/v2/cards', {
-      token: l.f.liveToken,
+      token: l.f.production,
       body: { user_id: user, amount_cents: 101, type: 'multi_use' },
     });
     expectError(refused, 402, 'insufficient_funds');
@@ -56,7 +56,7 @@ describe('issuing through Lithic', () => {
     // The wallet is spent elsewhere while Lithic makes the card.
     l.fake.onCreate = () => l.deposit(user, -500);
     const refused = await l.f.t.call('POST', '/api/v2/cards', {
-      token: l.f.liveToken,
+      token: l.f.production,
       body: { user_id: user, amount_cents: 400, type: 'multi_use' },
     });
     expectError(refused, 402, 'insufficient_funds');
@@ -72,7 +72,7 @@ describe('issuing through Lithic', () => {
     const user = await l.liveUser(500);
     l.fake.failNext('POST', /^\/v1\/cards$/);
     const refused = await l.f.t.call('POST', '/api/v2/cards', {
-      token: l.f.liveToken,
+      token: l.f.production,
       body: { user_id: user, amount_cents: 400, type: 'multi_use' },
     });
     expectError(refused, 502, 'issuer_error');
@@ -87,14 +87,14 @@ describe('lifecycle mirrored to Lithic', () => {
     const card = await l.issue(user, 500);
     const upstream = l.fake.cardByLast4(card.last4 as string);
     const post = (action: string) =>
-      l.f.t.call('POST', `/api/v2/cards/${card.id}/${action}`, { token: l.f.liveToken });
+      l.f.t.call('POST', `/api/v2/cards/${card.id}/${action}`, { token: l.f.production });
     expect((await post('pause')).json().status).toBe('PAUSED');
     expect(upstream.state).toBe('PAUSED');
     expect((await post('pause')).statusCode).toBe(200); // already paused: nothing asked of Lithic
     expect((await post('resume')).json().status).toBe('ACTIVE');
     expect(upstream.state).toBe('OPEN');
     const raised = await l.f.t.call('PATCH', `/api/v2/cards/${card.id}`, {
-      token: l.f.liveToken,
+      token: l.f.production,
       body: { spend_limit_cents: 800 },
     });
     expect(raised.json().spend_limit_cents).toBe(800);
@@ -119,14 +119,14 @@ describe('lifecycle mirrored to Lithic', () => {
     for (const action of ['pause', 'close']) {
       l.fake.failNext('PATCH', /^\/v1\/cards\//);
       const refused = await l.f.t.call('POST', `/api/v2/cards/${card.id}/${action}`, {
-        token: l.f.liveToken,
+        token: l.f.production,
       });
       expectError(refused, 502, 'issuer_error');
     }
     l.fake.failNext('PATCH', /^\/v1\/cards\//);
     expectError(
       await l.f.t.call('PATCH', `/api/v2/cards/${card.id}`, {
-        token: l.f.liveToken,
+        token: l.f.production,
         body: { spend_limit_cents: 600 },
       }),
       502,
@@ -140,7 +140,7 @@ describe('lifecycle mirrored to Lithic', () => {
     const user = await l.liveUser(600);
     const card = await l.issue(user, 500);
     const refused = await l.f.t.call('PATCH', `/api/v2/cards/${card.id}`, {
-      token: l.f.liveToken,
+      token: l.f.production,
       body: { spend_limit_cents: 700 },
     });
     expectError(refused, 402, 'insufficient_funds');
@@ -149,7 +149,7 @@ describe('lifecycle mirrored to Lithic', () => {
     // Once the wallet covers it, the same change goes through at Lithic too (not a replay of the undone one).
     await l.deposit(user, 200);
     const raised = await l.f.t.call('PATCH', `/api/v2/cards/${card.id}`, {
-      token: l.f.liveToken,
+      token: l.f.production,
       body: { spend_limit_cents: 700 },
     });
     expect(raised.json().spend_limit_cents).toBe(700);
@@ -174,7 +174,7 @@ describe('lifecycle mirrored to Lithic', () => {
     const user = await l.liveUser(1_000);
     const card = await l.issue(user, 500);
     l.fake.cardByLast4(card.last4 as string).state = 'CLOSED';
-    const closed = await l.f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: l.f.liveToken });
+    const closed = await l.f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: l.f.production });
     expect(closed.json()).toMatchObject({ status: 'CLOSED', closed_reason: 'manual' });
     expect(await l.liveWallet(user)).toBe(1_000);
   });
