@@ -6,10 +6,86 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
-import { connectUser, uniqueEmail } from '../connect/helpers.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
-export { expectError, uniqueEmail } from '../connect/helpers.ts';
+/** The sandbox code (spec §4, Connect). */
+export const SANDBOX_CODE = '111111';
+
+/** Asserts a v2 error body (spec §7) with this status and code; returns the parsed body's error. */
+export function expectError(
+  response: LightMyRequestResponse,
+  status: number,
+  code: string,
+): { code: string; message: string; docs: string; field_errors: Record<string, string>; warnings: string[] } {
+  expect({ status: response.statusCode, body: response.json() }).toEqual({
+    status,
+    body: {
+      error: {
+        code,
+        message: expect.any(String),
+        docs: expect.any(String),
+        field_errors: expect.any(Object),
+        warnings: expect.any(Array),
+      },
+    },
+  });
+  return response.json().error;
+}
+
+let counter = 0;
+/** A recipient address no other test uses, so outbox lookups by recipient are unambiguous. */
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}.${counter}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** The code in the newest outbox message for this recipient. */
+export async function outboxCode(t: TestApp, recipient: string): Promise<string> {
+  const messages = (await t.ctx.notifications.outbox(1000)).filter((m) => m.recipient === recipient);
+  expect(messages.length, `outbox message for ${recipient}`).toBeGreaterThan(0);
+  const match = /\b(\d{6})\b/.exec(messages[0]!.body);
+  expect(match, messages[0]!.body).not.toBeNull();
+  return match![1]!;
+}
+
+export interface Connected {
+  connectId: string;
+  userId: string;
+  accessToken: string;
+  refreshToken: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Connects a user end to end: start, read the code (the sandbox constant, or the outbox for a
+ * production token when `production` is set), verify.
+ */
+export async function connectUser(
+  t: TestApp,
+  token: string,
+  body: { email?: string; phone?: string; external_user_id?: string },
+  options: { production?: boolean } = {},
+): Promise<Connected> {
+  const started = await t.call('POST', '/api/v2/connect/start', { token, body });
+  expect(started.statusCode, started.body).toBe(201);
+  const connectId = started.json().id as string;
+  const code = options.production
+    ? await outboxCode(t, (body.email?.toLowerCase() ?? body.phone) as string)
+    : SANDBOX_CODE;
+  const response = await t.call('POST', '/api/v2/connect/verify', {
+    token,
+    body: { connect_id: connectId, code },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const json = response.json();
+  return {
+    connectId,
+    userId: json.user.id,
+    accessToken: json.access_token,
+    refreshToken: json.refresh_token,
+    body: json,
+  };
+}
 
 /** A worker logger that says nothing. */
 export const quiet = { info: () => {}, error: () => {} };

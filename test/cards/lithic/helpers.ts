@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import Lithic from 'lithic';
 import { expect } from 'vitest';
-import { connectUser, uniqueEmail } from '../../connect/helpers.ts';
 import { FakeLithic } from '../../helpers/fake-lithic.ts';
+import { connectUser, uniqueEmail } from '../../helpers/fixtures.ts';
 import { type CardsFixture, startCards } from '../helpers.ts';
 
 export interface LithicFixture {

@@ -10,8 +10,13 @@ import {
   SAMPLE_PASSPORT,
   SAMPLE_US_LICENCE,
 } from '../../../src/domains/kyc/testdocs/index.ts';
-import { connectUser, uniqueEmail } from '../../connect/helpers.ts';
-import { type OrgApp, type UseOrgAppOptions, useOrgApp } from '../../helpers/fixtures.ts';
+import {
+  connectUser,
+  type OrgApp,
+  type UseOrgAppOptions,
+  uniqueEmail,
+  useOrgApp,
+} from '../../helpers/fixtures.ts';
 import { startTestApp, type TestApp } from '../../helpers/harness.ts';
 
 export { expectError, uniqueEmail } from '../../helpers/fixtures.ts';
