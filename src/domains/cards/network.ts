@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
-import { LedgerRefusal, type LedgerService } from '../ledger/service.ts';
+import { type AccountBalance, LedgerRefusal, type LedgerService } from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
 import { cardObject, cardUpdatedData, transactionData, transactionObject } from './objects.ts';
 import type { Card, CardService, Scope } from './service.ts';
@@ -46,11 +46,10 @@ export class CardNetwork {
       return await this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
         const earlier = await this.deps.cards.store.transactionById(trx, id);
-        if (earlier) return this.present(trx, earlier);
+        if (earlier) return this.present(trx, earlier, card);
         const balance = await this.deps.cards.balanceOf(trx, card);
         const decline = decide(card, charge.amountCents, balance);
-        if (decline) return this.record(trx, card, id, charge, { decline });
-        return this.record(trx, card, id, charge, { approve: true });
+        return this.record(trx, card, id, charge, decline ? { decline } : { approve: true }, balance);
       });
     } catch (error) {
       // The decision read the balance under the card's lock; a refusal here means the books moved
@@ -58,7 +57,8 @@ export class CardNetwork {
       if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
       return this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
-        return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' });
+        const balance = await this.deps.cards.balanceOf(trx, card);
+        return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' }, balance);
       });
     }
   }
@@ -211,12 +211,14 @@ export class CardNetwork {
 
   // ---- steps
 
+  /** Records the decision on a locked card whose balance, read under the lock, is `before`. */
   private async record(
     trx: Executor,
     card: Card,
     id: string,
     charge: ChargeRequest,
     outcome: { approve: true } | { decline: DeclineReason },
+    before: number,
   ) {
     const now = this.clock.now();
     const txn: CardTransaction = {
@@ -237,18 +239,17 @@ export class CardNetwork {
       updated_at: now,
     };
     if ('decline' in outcome) {
+      // A decline moves nothing: the balance is still the one decided on.
       await this.deps.cards.store.insertTransaction(trx, txn);
-      const balance = await this.deps.cards.balanceOf(trx, card);
-      await this.deps.cards.emit(trx, card, 'transaction.declined', transactionData(txn, card, balance));
-      return this.present(trx, txn);
+      await this.deps.cards.emit(trx, card, 'transaction.declined', transactionData(txn, card, before));
+      return this.present(trx, txn, card);
     }
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
     const [account, network] = await Promise.all([
       this.deps.cards.cardAccount(trx, scope, card.id),
       this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
     ]);
-    const before = await this.deps.cards.balanceOf(trx, card);
-    await this.deps.ledger.execute(trx, [
+    const { balances } = await this.deps.ledger.executeWithTotals(trx, [
       {
         type: 'pending',
         id: txn.hold_id as string,
@@ -262,8 +263,8 @@ export class CardNetwork {
     // A single-use card is spent by its first approved charge (spec §3): what is left goes home.
     const after =
       card.type === 'single_use' ? await this.deps.cards.closeLocked(trx, card, 'single_use_spent') : card;
-    await this.afterMove(trx, after, txn, 'transaction.authorized', before);
-    return this.present(trx, txn);
+    await this.afterMove(trx, after, txn, 'transaction.authorized', before, balances.get(account));
+    return this.present(trx, txn, after);
   }
 
   private async voidLocked(trx: Executor, card: Card, txn: CardTransaction, amountCents?: number) {
@@ -312,6 +313,7 @@ export class CardNetwork {
    * After money moved on a card: the transaction's event, `balance.low` alongside it when the card
    * is left at 1000 cents or less but above zero, `card.updated` when its balance changed, what a
    * closed card gets back returned to the wallet, and a multi-use card spent to zero closed.
+   * `moved` is the card account's totals as the move left them, when the caller has them.
    */
   private async afterMove(
     trx: Executor,
@@ -319,10 +321,16 @@ export class CardNetwork {
     txn: CardTransaction,
     type: 'transaction.authorized' | 'transaction.cleared' | 'transaction.voided' | null,
     before: number,
+    moved?: AccountBalance,
   ) {
-    if (card.status === 'CLOSED')
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    let totals = moved;
+    if (card.status === 'CLOSED') {
       await this.deps.cards.returnToWallet(trx, card, `${txn.id}.release.${newId('r')}`);
-    const balance = await this.deps.cards.balanceOf(trx, card);
+      totals = undefined; // the return moved money since
+    }
+    totals ??= await this.deps.ledger.balance(trx, await this.deps.cards.cardAccount(trx, scope, card.id));
+    const balance = totals.available_cents;
     if (type) await this.deps.cards.emit(trx, card, type, transactionData(txn, card, balance));
     if (balance !== before && balance > 0 && balance <= LOW_BALANCE_CENTS) {
       await this.deps.cards.emit(trx, card, 'balance.low', {
@@ -332,11 +340,6 @@ export class CardNetwork {
       });
     }
     if (card.status === 'CLOSED') return;
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
-    const totals = await this.deps.ledger.balance(
-      trx,
-      await this.deps.cards.cardAccount(trx, scope, card.id),
-    );
     if (
       card.type === 'multi_use' &&
       totals.available_cents === 0 &&
@@ -398,13 +401,12 @@ export class CardNetwork {
     return { card, txn };
   }
 
-  private async present(exec: Executor, txn: CardTransaction) {
-    const card = (await this.deps.cards.store.card(
-      exec,
-      txn.organization_id,
-      txn.livemode,
-      txn.card_id,
-    )) as Card;
+  /** The transaction as the API shows it; `known` spares re-reading its card (only `last4` is used). */
+  private async present(exec: Executor, txn: CardTransaction, known?: Card) {
+    const card =
+      known?.id === txn.card_id
+        ? known
+        : ((await this.deps.cards.store.card(exec, txn.organization_id, txn.livemode, txn.card_id)) as Card);
     return transactionObject(txn, card);
   }
 }

@@ -460,12 +460,12 @@ export class CardService {
     });
   }
 
-  async cardAccount(exec: Executor, scope: Scope, cardId: string): Promise<string> {
-    return (await this.deps.ledger.account(exec, { ...scope, kind: 'card', ownerId: cardId })).id;
+  cardAccount(exec: Executor, scope: Scope, cardId: string): Promise<string> {
+    return this.deps.ledger.accountId(exec, { ...scope, kind: 'card', ownerId: cardId });
   }
 
-  async walletAccount(exec: Executor, scope: Scope, userId: string): Promise<string> {
-    return (await this.deps.ledger.account(exec, { ...scope, kind: 'user_wallet', ownerId: userId })).id;
+  walletAccount(exec: Executor, scope: Scope, userId: string): Promise<string> {
+    return this.deps.ledger.accountId(exec, { ...scope, kind: 'user_wallet', ownerId: userId });
   }
 
   async systemAccount(
@@ -473,7 +473,7 @@ export class CardService {
     scope: Scope,
     kind: 'funding_source' | 'network_settlement' | 'rewards',
   ): Promise<string> {
-    return (await this.deps.ledger.account(exec, { ...scope, kind, ownerId: scope.organizationId })).id;
+    return this.deps.ledger.accountId(exec, { ...scope, kind, ownerId: scope.organizationId });
   }
 
   // ---- helpers

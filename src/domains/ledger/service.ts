@@ -48,6 +48,15 @@ export interface AccountBalance {
   available_cents: number;
 }
 
+/** What `executeWithTotals` returns: `execute`'s outcomes, and every locked account's totals after the batch. */
+export interface ExecutedBatch {
+  outcomes: TransferOutcome[];
+  balances: Map<string, AccountBalance>;
+}
+
+/** Past this many remembered account ids the memory starts over (it is only a shortcut). */
+const KNOWN_ACCOUNTS_MAX = 100_000;
+
 export interface TransferOutcome {
   transfer: TransferState;
   /** False when the id was already recorded with the same fields: a retry, which changed nothing. */
@@ -61,6 +70,14 @@ export interface TransferOutcome {
  */
 export class LedgerService {
   private readonly store: LedgerStore;
+  /**
+   * Account ids by owner, once their row is committed: an account is never deleted nor re-keyed,
+   * so a committed id stays right and the hot paths (a card's account, the network's settlement
+   * account) need not look it up again. Ids first seen inside a transaction of `transaction()`
+   * wait in `learning` until it commits; a rollback forgets them.
+   */
+  private readonly knownAccounts = new Map<string, string>();
+  private readonly learning = new WeakMap<Executor, Map<string, string>>();
 
   constructor(
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
@@ -70,8 +87,27 @@ export class LedgerService {
   }
 
   /** A write transaction for money moves (see db/write-transaction.ts). */
-  transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
-    return writeTransaction(this.handle, work);
+  async transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+    let learned: Map<string, string> | undefined;
+    const result = await writeTransaction(this.handle, (trx) => {
+      learned = new Map();
+      this.learning.set(trx, learned);
+      return work(trx).finally(() => this.learning.delete(trx));
+    });
+    if (learned) for (const [key, id] of learned) this.remember(key, id);
+    return result;
+  }
+
+  /** The id of the account for this owner (opened on first use), without a query once known. */
+  async accountId(exec: Executor, spec: AccountSpec): Promise<string> {
+    const key = `${spec.organizationId}|${spec.livemode ? 1 : 0}|${spec.kind}|${spec.ownerId}`;
+    const known = this.knownAccounts.get(key) ?? this.learning.get(exec)?.get(key);
+    if (known) return known;
+    const { id } = await this.account(exec, spec);
+    // Outside a transaction (autocommit on the pool) what was read or opened is already committed.
+    if (exec === this.handle.db) this.remember(key, id);
+    else this.learning.get(exec)?.set(key, id);
+    return id;
   }
 
   /** The account for this owner, opened on first use. */
@@ -106,12 +142,7 @@ export class LedgerService {
   async balance(exec: Executor, accountId: string): Promise<AccountBalance> {
     const account = await this.store.accountById(exec, accountId);
     if (!account) throw new Error(`no ledger account ${accountId}`);
-    return {
-      account_id: account.id,
-      posted_cents: account.credits_posted - account.debits_posted,
-      pending_cents: account.debits_pending,
-      available_cents: available(account),
-    };
+    return balanceOf(account);
   }
 
   transfer(exec: Executor, id: string) {
@@ -124,6 +155,15 @@ export class LedgerService {
    * earlier transfers with the same ids looked for, so a concurrent retry sees the first one.
    */
   async execute(exec: Executor, requests: TransferRequest[]): Promise<TransferOutcome[]> {
+    return (await this.executeWithTotals(exec, requests)).outcomes;
+  }
+
+  /**
+   * `execute`, also returning the totals of every account the batch locked as they stand after it,
+   * so a caller need not read a balance it just changed (they hold until the transaction ends:
+   * the accounts stay locked, on SQLite by the write lock).
+   */
+  async executeWithTotals(exec: Executor, requests: TransferRequest[]): Promise<ExecutedBatch> {
     const now = this.clock.now();
     const endsHold = (r: TransferRequest) => r.type === 'post_pending' || r.type === 'void_pending';
     const holdIds = requests.flatMap((r) => (endsHold(r) ? [(r as { pendingId: string }).pendingId] : []));
@@ -179,7 +219,8 @@ export class LedgerService {
       outcomes.push({ transfer, created: true });
     }
     for (const id of touched) await this.store.writeTotals(exec, accounts.get(id) as AccountState);
-    return outcomes;
+    const balances = new Map([...accounts.values()].map((a) => [a.id, balanceOf(a)]));
+    return { outcomes, balances };
   }
 
   /**
@@ -220,8 +261,22 @@ export class LedgerService {
     return expired;
   }
 
+  private remember(key: string, id: string): void {
+    if (this.knownAccounts.size >= KNOWN_ACCOUNTS_MAX) this.knownAccounts.clear();
+    this.knownAccounts.set(key, id);
+  }
+
   /** Every invariant of the ledger, checked against the stored transfers (`purser ledger verify`). */
   verify(): Promise<Violation[]> {
     return verifyLedger(this.handle.db);
   }
+}
+
+function balanceOf(account: AccountState): AccountBalance {
+  return {
+    account_id: account.id,
+    posted_cents: account.credits_posted - account.debits_posted,
+    pending_cents: account.debits_pending,
+    available_cents: available(account),
+  };
 }

@@ -1,0 +1,55 @@
+/**
+ * The Purser side of bench/cards: an app on a fresh SQLite database with an approved, funded user
+ * and cards to charge (shared by servers.ts and cpu.ts).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createContext } from '../../src/context.ts';
+
+export const CARDS = 40;
+export const dir = mkdtempSync(join(tmpdir(), 'purser-bench-cards-'));
+const config = loadConfig({
+  DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  TOKEN_RATE_LIMIT: '1000000',
+  CARD_MAX_AMOUNT_CENTS: '100000000',
+});
+export const ctx = await createContext(config);
+export const app = await buildApp(ctx);
+
+const org = await ctx.orgs.createOrganization({ name: 'Bench', billingEmail: 'bench@bench.test' });
+const call = async (method: 'GET' | 'POST', url: string, token: string | null, payload?: unknown) => {
+  const response = await app.inject({
+    method,
+    url,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+  if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+  return response.json();
+};
+export const { access_token: token } = await call('POST', '/api/v2/oauth/token', null, {
+  grant_type: 'client_credentials',
+  client_id: org.sandbox.client_id,
+  client_secret: org.sandbox.client_secret,
+});
+const attempt = await call('POST', '/api/v2/connect/start', token, { email: 'bench@example.com' });
+const connection = await call('POST', '/api/v2/connect/verify', token, {
+  connect_id: attempt.id,
+  code: '111111',
+});
+const userId = connection.user.id as string;
+await call('POST', '/api/v2/kyc/simulate', token, { user_id: userId, outcome: 'approved' });
+await call('POST', '/api/v2/simulate/wallet_funding', token, { user_id: userId, amount_cents: 100_000_000 });
+export const cardIds: string[] = [];
+for (let i = 0; i < CARDS; i++) {
+  const card = await call('POST', '/api/v2/cards', token, {
+    user_id: userId,
+    amount_cents: 2_000_000,
+    type: 'multi_use',
+  });
+  cardIds.push(card.id);
+}
