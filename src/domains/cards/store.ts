@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type {
   CardDetailRevealsTable,
@@ -93,15 +93,7 @@ export class CardStore {
       .where('livemode', '=', filter.livemode);
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    const after = filter.startingAfter;
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after.created_at),
-          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
-        ]),
-      );
-    }
+    if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   }
 
@@ -155,15 +147,7 @@ export class CardStore {
       .where('livemode', '=', filter.livemode);
     if (filter.cardId !== undefined) query = query.where('card_id', '=', filter.cardId);
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-    const after = filter.startingAfter;
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after.created_at),
-          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
-        ]),
-      );
-    }
+    if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   }
 
@@ -201,4 +185,9 @@ export class CardStore {
       .where('id', '=', organizationId)
       .execute();
   }
+}
+
+/** Keyset pagination, newest first: the rows strictly after `after` in (created_at, id) order. */
+function olderThan(after: { created_at: number; id: string }) {
+  return sql<boolean>`(created_at < ${after.created_at} or (created_at = ${after.created_at} and id < ${after.id}))`;
 }
