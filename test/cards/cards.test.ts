@@ -3,7 +3,7 @@ import { isLuhnValid } from '../../src/domains/cards/numbers.ts';
 import { connectedUser } from '../helpers/fixtures.ts';
 import { expectError, startCards, useCards } from './helpers.ts';
 
-const f = useCards({ sound: true });
+const f = useCards();
 
 const CARD_KEYS = [
   'balance_cents',

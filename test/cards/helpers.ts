@@ -73,14 +73,14 @@ export async function startCards(
 }
 
 /**
- * The cards app of a whole test file: started before all its tests, closed after them (when
- * `sound`, once the ledger proved its invariants).
+ * The cards app of a whole test file: started before all its tests, closed after them once the
+ * ledger proved its invariants (every file that uses it moves money).
  */
-export function useCards(options: { sound?: boolean } = {}): CardsFixture {
+export function useCards(): CardsFixture {
   const fixture = {} as CardsFixture;
   beforeAll(() => startCards({}, fixture));
   afterAll(async () => {
-    if (options.sound) await fixture.expectSound();
+    await fixture.expectSound();
     await fixture.close();
   });
   return fixture;

@@ -3,7 +3,7 @@ import { DAY } from '../../src/core/clock.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { expectError, useCards } from './helpers.ts';
 
-const f = useCards({ sound: true });
+const f = useCards();
 
 const simulate = (action: string, body: unknown, token?: string) =>
   f.t.call('POST', `/api/v2/simulate/${action}`, { token: token ?? f.sandbox, body });
