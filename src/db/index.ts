@@ -1,5 +1,7 @@
+import { once } from 'node:events';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import {
   type CompiledQuery,
@@ -48,7 +50,9 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
+    const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path);
     const close = async () => {
+      await checkpointer?.stop();
       reader?.close();
       await db.destroy();
     };
@@ -76,6 +80,45 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', schema, reader: null, close: () => db.destroy() };
+}
+
+/** How often the checkpoint thread copies the write-ahead log into the database file. */
+const CHECKPOINT_INTERVAL_MS = 200;
+/**
+ * The writer's own auto-checkpoint, in pages, kept only as a backstop should the checkpoint thread
+ * fall behind (SQLite's default of 1,000 pages would checkpoint inside a request every few hundred
+ * commits).
+ */
+const BACKSTOP_CHECKPOINT_PAGES = 10_000;
+
+/**
+ * Moves WAL checkpoints off the request path: the writer stops checkpointing (but for the backstop)
+ * and a thread with its own connection runs passive checkpoints. Crash safety is unchanged: a commit
+ * is in the log before it returns, and a checkpoint only copies committed pages.
+ */
+function startCheckpointer(writer: SQLite.Database, path: string) {
+  writer.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+  const thread = new Worker(new URL('./checkpoint-thread.js', import.meta.url), {
+    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS },
+  });
+  // The thread never keeps a process alive (CLI commands end as soon as their work is done).
+  thread.unref();
+  let running = true;
+  // Should its connection fail, the writer's backstop keeps the log bounded.
+  thread.on('error', () => {});
+  thread.on('exit', () => {
+    running = false;
+  });
+  return {
+    async stop() {
+      if (!running) return;
+      const exited = once(thread, 'exit');
+      // Held while it finishes, or a process with nothing else to do would end mid-close.
+      thread.ref();
+      thread.postMessage('close');
+      await exited;
+    },
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
+import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type {
   CardDetailRevealsTable,
@@ -65,10 +66,12 @@ export class CardStore {
    * Reads a card to change it. On PostgreSQL the row is locked first, before any ledger row, so
    * everything that moves a card's money queues on the card in one order.
    */
-  lockCard(exec: Executor, id: string) {
-    let query = exec.selectFrom('cards').selectAll().where('id', '=', id);
-    if (this.dialect === 'postgres') query = query.forUpdate();
-    return query.executeTakeFirst();
+  async lockCard(exec: Executor, id: string) {
+    const [card] = await runCompiled(exec, 'lock card', [id], () => {
+      const query = exec.selectFrom('cards').selectAll().where('id', '=', id);
+      return this.dialect === 'postgres' ? query.forUpdate() : query;
+    });
+    return card;
   }
 
   async updateCard(exec: Executor, id: string, changes: Updateable<CardsTable>): Promise<void> {
@@ -100,7 +103,7 @@ export class CardStore {
   // ---- transactions
 
   async insertTransaction(exec: Executor, row: Insertable<CardTransactionsTable>): Promise<void> {
-    await exec.insertInto('card_transactions').values(row).execute();
+    await insertOne(exec, 'card_transactions', row);
   }
 
   transaction(exec: Executor, organizationId: string, livemode: number, id: string) {
@@ -113,8 +116,11 @@ export class CardStore {
       .executeTakeFirst();
   }
 
-  transactionById(exec: Executor, id: string) {
-    return exec.selectFrom('card_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+  async transactionById(exec: Executor, id: string) {
+    const [txn] = await runCompiled(exec, 'transaction by id', [id], () =>
+      exec.selectFrom('card_transactions').selectAll().where('id', '=', id),
+    );
+    return txn;
   }
 
   transactionByHold(exec: Executor, holdId: string) {

@@ -1,14 +1,7 @@
-import {
-  type CompiledQuery,
-  type DialectAdapter,
-  type Insertable,
-  type SelectQueryBuilder,
-  sql,
-  type Updateable,
-} from 'kysely';
+import { type Insertable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type {
-  Database,
   EventsTable,
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -44,58 +37,6 @@ function after<DB, TB extends keyof DB, O>(
   const beyond = sql.raw(order === 'newest' ? '<' : '>');
   return query.where(
     sql<boolean>`(${createdAt} ${beyond} ${position.created_at} or (${createdAt} = ${position.created_at} and ${id} ${beyond} ${position.id}))`,
-  );
-}
-
-// ---- statements compiled once ----
-
-/**
- * The emit path runs inside every domain change that causes an event, and there building and
- * compiling a query with Kysely costs more than SQLite's own work. These statements are compiled
- * once per database (keyed by its dialect adapter, shared by the database and its transactions)
- * and then run with new parameters; better-sqlite3 reuses the prepared statement by its text.
- */
-const compiledStatements = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
-
-async function runCompiled<Row>(
-  db: Executor,
-  key: string,
-  parameters: readonly unknown[],
-  build: () => { compile(): CompiledQuery<Row> },
-): Promise<Row[]> {
-  const adapter = db.getExecutor().adapter;
-  let statements = compiledStatements.get(adapter);
-  if (!statements) {
-    statements = new Map();
-    compiledStatements.set(adapter, statements);
-  }
-  let compiled = statements.get(key) as CompiledQuery<Row> | undefined;
-  if (!compiled) {
-    compiled = build().compile();
-    // Cached only when its placeholders are exactly the parameters given, in that order.
-    if (
-      compiled.parameters.length !== parameters.length ||
-      compiled.parameters.some((value, i) => value !== parameters[i])
-    ) {
-      throw new Error(`statement ${key} does not take its parameters in the order given`);
-    }
-    statements.set(key, compiled);
-  }
-  return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
-}
-
-/** Inserts one row with a statement compiled once per table and column list. */
-async function insertOne<T extends 'events' | 'webhook_deliveries'>(
-  db: Executor,
-  table: T,
-  row: Insertable<Database[T]>,
-): Promise<void> {
-  const columns = Object.keys(row).filter((column) => row[column as keyof typeof row] !== undefined);
-  await runCompiled(
-    db,
-    `insert ${table} (${columns.join(',')})`,
-    columns.map((column) => row[column as keyof typeof row]),
-    () => db.insertInto(table).values(row as never),
   );
 }
 

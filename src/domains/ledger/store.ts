@@ -1,3 +1,4 @@
+import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type { LedgerAccountsTable } from '../../db/schema.ts';
 import type { AccountState, TransferState } from './rules.ts';
@@ -63,8 +64,11 @@ export class LedgerStore {
       .executeTakeFirst();
   }
 
-  accountById(exec: Executor, id: string) {
-    return exec.selectFrom('ledger_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  async accountById(exec: Executor, id: string) {
+    const [account] = await runCompiled(exec, 'account by id', [id], () =>
+      exec.selectFrom('ledger_accounts').selectAll().where('id', '=', id),
+    );
+    return account;
   }
 
   /**
@@ -73,13 +77,15 @@ export class LedgerStore {
    */
   async lockAccounts(exec: Executor, ids: string[]): Promise<AccountState[]> {
     if (ids.length === 0) return [];
-    let query = exec
-      .selectFrom('ledger_accounts')
-      .select(ACCOUNT_COLUMNS)
-      .where('id', 'in', [...new Set(ids)].sort())
-      .orderBy('id');
-    if (this.dialect === 'postgres') query = query.forUpdate();
-    return query.execute();
+    const sorted = [...new Set(ids)].sort();
+    return runCompiled(exec, `lock ${sorted.length} accounts`, sorted, () => {
+      const query = exec
+        .selectFrom('ledger_accounts')
+        .select(ACCOUNT_COLUMNS)
+        .where('id', 'in', sorted)
+        .orderBy('id');
+      return this.dialect === 'postgres' ? query.forUpdate() : query;
+    });
   }
 
   /** Reads holds a batch ends, locked first (before any account) and in id order on PostgreSQL. */
@@ -96,7 +102,9 @@ export class LedgerStore {
 
   transfersByIds(exec: Executor, ids: string[]): Promise<TransferState[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return exec.selectFrom('ledger_transfers').select(TRANSFER_COLUMNS).where('id', 'in', ids).execute();
+    return runCompiled(exec, `${ids.length} transfers by id`, ids, () =>
+      exec.selectFrom('ledger_transfers').select(TRANSFER_COLUMNS).where('id', 'in', ids),
+    );
   }
 
   async insertTransfer(
@@ -108,7 +116,7 @@ export class LedgerStore {
       created_at: number;
     },
   ): Promise<void> {
-    await exec.insertInto('ledger_transfers').values(transfer).execute();
+    await insertOne(exec, 'ledger_transfers', transfer);
   }
 
   async endPending(exec: Executor, id: string, state: 'posted' | 'voided' | 'expired'): Promise<void> {
@@ -121,16 +129,17 @@ export class LedgerStore {
   }
 
   async writeTotals(exec: Executor, account: AccountState): Promise<void> {
-    await exec
-      .updateTable('ledger_accounts')
-      .set({
-        debits_pending: account.debits_pending,
-        debits_posted: account.debits_posted,
-        credits_pending: account.credits_pending,
-        credits_posted: account.credits_posted,
-      })
-      .where('id', '=', account.id)
-      .execute();
+    const { debits_pending, debits_posted, credits_pending, credits_posted, id } = account;
+    await runCompiled(
+      exec,
+      'write totals',
+      [debits_pending, debits_posted, credits_pending, credits_posted, id],
+      () =>
+        exec
+          .updateTable('ledger_accounts')
+          .set({ debits_pending, debits_posted, credits_pending, credits_posted })
+          .where('id', '=', id),
+    );
   }
 
   /** Open holds whose expiry has passed, oldest first. */
