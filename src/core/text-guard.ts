@@ -51,17 +51,60 @@ function safeName(key: string): string {
  */
 export function findBadQuery(url: string): string | null {
   const at = url.indexOf('?');
-  if (at < 0) return null;
-  for (const pair of url.slice(at + 1).split('&')) {
+  return at < 0 ? null : findBadEncoding(url.slice(at + 1), 'query');
+}
+
+/** The first pair of a form-encoded string whose escapes are not UTF-8, as `<where>.<name>`. */
+function findBadEncoding(form: string, where: 'query' | 'body'): string | null {
+  for (const pair of form.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
     const rawName = eq < 0 ? pair : pair.slice(0, eq);
     const rawValue = eq < 0 ? '' : pair.slice(eq + 1);
     const name = decodeFormComponent(rawName);
-    if (name === null) return `query.${rawName.replace(/%/g, '')}`;
-    if (decodeFormComponent(rawValue) === null) return `query.${safeName(name)}`;
+    if (name === null) return `${where}.${rawName.replace(/%/g, '')}`;
+    if (decodeFormComponent(rawValue) === null) return `${where}.${safeName(name)}`;
   }
   return null;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Form-encoded bodies (`application/x-www-form-urlencoded`), parsed in the calling plugin's scope
+ * with the same rule as query strings: raw bytes that are not UTF-8 and escapes that do not decode
+ * to UTF-8 are `400 invalid_request` naming the field, where a lenient parser would read them as
+ * U+FFFD or literal text. Repeated names become arrays, as with the query string.
+ */
+export function acceptFormBodies(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer' },
+    (_request, raw, done) => {
+      let form: string;
+      try {
+        form = utf8.decode(raw as Buffer);
+      } catch {
+        return done(refusal('body', 'is not UTF-8'), undefined);
+      }
+      const bad = findBadEncoding(form, 'body');
+      if (bad) return done(refusal(bad, ENCODING_PROBLEM), undefined);
+      done(null, parseForm(form));
+    },
+  );
+}
+
+function parseForm(form: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const pair of form.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decodeFormComponent(eq < 0 ? pair : pair.slice(0, eq)) as string;
+    const value = decodeFormComponent(eq < 0 ? '' : pair.slice(eq + 1)) as string;
+    const earlier = fields[name];
+    fields[name] = earlier === undefined ? value : [earlier, value].flat();
+  }
+  return fields;
 }
 
 function decodeFormComponent(raw: string): string | null {

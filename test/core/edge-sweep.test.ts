@@ -111,7 +111,8 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
           expectRefusal(url, await json({ origins: ['https://a.test', value] }), 'body.origins[1]');
         }
         if (isOAuth(url)) {
-          for (const value of BAD_PERCENT) {
+          // Escapes that do not decode to UTF-8 are refused too, where a lenient parser reads them literally.
+          for (const value of [...BAD_PERCENT, ...BAD_UTF8]) {
             const res = await send(url, {
               headers: { 'content-type': 'application/x-www-form-urlencoded' },
               payload: `grant_type=client_credentials&client_id=${value}&client_secret=s`,
@@ -124,6 +125,34 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
       }
     }
     expect(await rowCounts()).toEqual(before);
+  });
+
+  it('refuses a form body whose raw bytes are not UTF-8, and still reads good forms (repeated names too)', async () => {
+    const form = (payload: string | Buffer) =>
+      t.request({
+        method: 'POST',
+        url: '/api/v2/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+    const raw = Buffer.concat([
+      Buffer.from('grant_type=client_credentials&client_id=a'),
+      Buffer.from([0xff]),
+      Buffer.from('&client_secret=s'),
+    ]);
+    const refused = await form(raw);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'invalid_request', error_description: 'body is not UTF-8.' });
+    // A well-formed escape of a real character is read as that character (and the client is unknown).
+    const unknown = await form('grant_type=client_credentials&client_id=caf%C3%A9+x&client_secret=s');
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().error).toBe('invalid_client');
+    // A repeated parameter is an array, which the schema refuses (RFC 6749 §3.1: sent at most once).
+    const repeated = await form(
+      'grant_type=client_credentials&grant_type=client_credentials&client_id=c&client_secret=s',
+    );
+    expect(repeated.statusCode).toBe(400);
+    expect(repeated.json().error).toBe('invalid_request');
   });
 
   it('names a bad Basic credential on the token endpoint in the OAuth body', async () => {

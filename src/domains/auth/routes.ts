@@ -1,9 +1,9 @@
-import formbody from '@fastify/formbody';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
+import { acceptFormBodies } from '../../core/text-guard.ts';
 import { platformGuard } from './guard.ts';
 import { oauthError } from './service.ts';
 
@@ -63,13 +63,15 @@ function basicCredentials(request: FastifyRequest): { clientId: string; clientSe
 
 function field(body: unknown, name: string): string | undefined {
   const value = (body as Record<string, unknown> | undefined)?.[name];
+  // RFC 6749 §3.1: parameters must not be included more than once.
+  if (Array.isArray(value)) throw oauthError.invalidRequest(`${name} is sent more than once.`);
   return typeof value === 'string' ? value : undefined;
 }
 
 export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   for (const schema of [TokenResponse, OAuthErrorBody, Introspection]) app.addSchema(schema);
   // RFC 6749 §4.4.2: the token request is form-encoded. Only this plugin's routes parse forms.
-  await app.register(formbody);
+  acceptFormBodies(app);
 
   app.post(
     '/api/v2/oauth/token',

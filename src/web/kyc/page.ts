@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import formbody from '@fastify/formbody';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
+import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { InformationField } from '../../domains/kyc/fields.ts';
 import { KycState } from '../../domains/kyc/routes.ts';
 import { type PageLinkProblem, type PageView, pageCookieName } from '../../domains/kyc/service.ts';
@@ -206,7 +206,7 @@ export async function kycPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
   );
 
   // The "Continue in this browser" button of the open-elsewhere page (a plain form post: no script).
-  await app.register(formbody);
+  acceptFormBodies(app);
   app.post(
     '/kyc/verify/:token',
     { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
