@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
 import { UsageError } from './cli/args.ts';
 import { runCommand, USAGE } from './cli/commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -39,6 +38,8 @@ async function ensureDemoOrganization(ctx: AppContext): Promise<void> {
 
 async function serve(ctx: AppContext): Promise<void> {
   await ensureDemoOrganization(ctx);
+  // Loaded here: the HTTP surface is most of the code, and the CLI's other commands never need it.
+  const { buildApp } = await import('./app.ts');
   const app: FastifyInstance = await buildApp(ctx);
   const worker = new Worker(ctx, app.log);
 
