@@ -206,33 +206,49 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     },
     async (request, reply) => {
       const principal = principals.get(request) as ConnectionPrincipal;
-      const server = buildMcpServer({ ctx, principal }, request.log);
+      const server = buildMcpServer({ ctx, principal }, request.log, calledTool(request.body));
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
-      try {
-        await server.connect(transport);
-        const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
-        reply.code(response.status);
-        response.headers.forEach((value, name) => {
-          if (name !== 'content-length' && name !== 'transfer-encoding') reply.header(name, value);
-        });
-        const body = await response.text();
-        return reply.send(body === '' ? undefined : body);
-      } finally {
-        await server.close();
-      }
+      // Not closed afterwards: in JSON mode the transport holds nothing once it has answered (no
+      // stream, no timer), and closing only builds a "connection closed" error for no one; both
+      // objects are garbage with the request.
+      await server.connect(transport);
+      const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
+      reply.code(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== 'content-length' && name !== 'transfer-encoding') reply.header(name, value);
+      });
+      const body = await response.text();
+      return reply.send(body === '' ? undefined : body);
     },
   );
 }
 
+/** The headers the SDK's transport reads (Streamable HTTP); credentials and the rest stay here. */
+const TRANSPORT_HEADERS = [
+  'accept',
+  'content-type',
+  'mcp-protocol-version',
+  'mcp-session-id',
+  'last-event-id',
+];
+
 /** The request as the SDK's web-standard transport reads it (the body is passed already parsed). */
 function webRequest(request: FastifyRequest): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  for (const name of TRANSPORT_HEADERS) {
+    const value = request.headers[name];
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return new Request(`http://mcp.internal${request.url}`, { method: request.method, headers });
+}
+
+/** The tool a request calls when it is one `tools/call` message, else undefined (register all). */
+function calledTool(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const message = body as { method?: unknown; params?: { name?: unknown } };
+  if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
+  return message.params.name;
 }

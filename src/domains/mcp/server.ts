@@ -1,10 +1,17 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { TOOLS, type ToolCall } from './tools.ts';
 
 export const SERVER_INFO = { name: 'purser', version: '0.1.0' } as const;
+
+/**
+ * The SDK builds an Ajv instance per server unless given one (it is used only for elicitation
+ * schemas); building it per request cost more than the request itself (bench/mcp).
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 const INSTRUCTIONS =
   "Purser acts for one user through this app's connection: identity verification, the wallet, and the " +
@@ -30,13 +37,17 @@ export function toolError(error: { code: string; message: string }): CallToolRes
 /**
  * One MCP server for one request (stateless Streamable HTTP): every tool runs for `call.principal`
  * only. Unexpected failures are logged and answered as `internal_error` without their details.
+ * `only` registers that one tool (a request that is a single `tools/call` needs no other; an
+ * unknown name registers none and the SDK answers it as it answers any unknown tool).
  */
-export function buildMcpServer(call: ToolCall, log: FastifyBaseLogger): McpServer {
+export function buildMcpServer(call: ToolCall, log: FastifyBaseLogger, only?: string): McpServer {
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
+    jsonSchemaValidator: SHARED_VALIDATOR,
   });
   for (const tool of TOOLS) {
+    if (only !== undefined && tool.name !== only) continue;
     server.registerTool(
       tool.name,
       {
