@@ -233,3 +233,33 @@ describe('the 2.x client (@modelcontextprotocol/client)', () => {
     }
   });
 });
+
+describe('edge answers', () => {
+  it('refuses a body that is not JSON (400), another content type (415) and a non-JSON-RPC message (400)', async () => {
+    const { accessToken } = await f.connect();
+    const notJson = await fetch(f.endpoint, {
+      method: 'POST',
+      headers: {
+        ...bearer(accessToken),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc":',
+    });
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).error.code).toBe('invalid_request');
+    const text = await fetch(f.endpoint, {
+      method: 'POST',
+      headers: {
+        ...bearer(accessToken),
+        'content-type': 'text/plain',
+        accept: 'application/json, text/event-stream',
+      },
+      body: 'hello',
+    });
+    expect(text.status).toBe(415);
+    const notRpc = await f.post({ hello: 'world' }, bearer(accessToken));
+    expect(notRpc.status).toBe(400);
+    expect((await notRpc.json()).error.code).toBe(-32700);
+  });
+});
