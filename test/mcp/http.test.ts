@@ -213,6 +213,54 @@ describe('the stateless transport', () => {
   });
 });
 
+describe('Streamable HTTP rules of a POST', () => {
+  it('answers a batch with an array, one response per request, notifications unanswered', async () => {
+    const { accessToken } = await f.connect();
+    const batch = await f.post(
+      [
+        { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+      ],
+      bearer(accessToken),
+    );
+    expect(batch.status).toBe(200);
+    const answers = (await batch.json()) as { id: string; result: Record<string, unknown> }[];
+    expect(answers.map((a) => a.id)).toEqual(['a', 'b']);
+    expect(answers[1]!.result.structuredContent).toBeDefined();
+    // A batch of one request is answered with the object, as the SDK's transport does.
+    const single = await f.post([{ jsonrpc: '2.0', id: 7, method: 'tools/list' }], bearer(accessToken));
+    expect((await single.json()).id).toBe(7);
+  });
+
+  it('refuses oversized batches, a batched initialize, an unsupported protocol version and bad messages', async () => {
+    const { accessToken } = await f.connect();
+    const tooMany = Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' }));
+    const expectRpcError = async (response: Response, status: number, code: number) => {
+      expect(response.status).toBe(status);
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
+    };
+    await expectRpcError(await f.post(tooMany, bearer(accessToken)), 400, -32600);
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    await expectRpcError(await f.post([initialize, LIST], bearer(accessToken)), 400, -32600);
+    await expectRpcError(
+      await f.post(LIST, { ...bearer(accessToken), 'mcp-protocol-version': '1999-01-01' }),
+      400,
+      -32000,
+    );
+    // The version header is not checked on initialize itself (the version is negotiated there).
+    expect(
+      (await f.post(initialize, { ...bearer(accessToken), 'mcp-protocol-version': '1999-01-01' })).status,
+    ).toBe(200);
+    await expectRpcError(await f.post([LIST, { jsonrpc: '1.0', id: 1 }], bearer(accessToken)), 400, -32700);
+  });
+});
+
 describe('the 2.x client (@modelcontextprotocol/client)', () => {
   it('lists the tools and calls whoami', async () => {
     const { accessToken, userId } = await f.connect();

@@ -1,10 +1,10 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponse, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { bearerToken } from '../auth/guard.ts';
+import { HttpExchange } from './exchange.ts';
 import { originVerdict, ownOrigins } from './origin.ts';
 import { buildMcpServer } from './server.ts';
 import type { ConnectionPrincipal } from './tools.ts';
@@ -34,9 +34,9 @@ export function audienceMatches(audience: string | null | undefined, resource: s
 }
 
 /**
- * The MCP tool server at `POST {mcp_url}/mcp`: stateless Streamable HTTP, a new server and transport
- * for each request, acting for the connection token's user only. JSON answers (no SSE stream): every
- * tool answers at once. GET and DELETE answer 405, as a stateless server does (no stream to resume,
+ * The MCP tool server at `POST {mcp_url}/mcp`: stateless Streamable HTTP, a new MCP server and
+ * exchange (exchange.ts) for each request, acting for the connection token's user only. JSON answers
+ * (no SSE stream): every tool answers at once. GET and DELETE answer 405, as a stateless server does (no stream to resume,
  * no session to end).
  */
 export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -207,26 +207,23 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     async (request, reply) => {
       const principal = principals.get(request) as ConnectionPrincipal;
       const server = buildMcpServer({ ctx, principal }, request.log, calledTool(request.body));
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      // Not closed afterwards: in JSON mode the transport holds nothing once it has answered (no
-      // stream, no timer), and closing only builds a "connection closed" error for no one; both
-      // objects are garbage with the request.
+      const transport = new HttpExchange();
       await server.connect(transport);
-      const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
-      reply.code(response.status);
-      response.headers.forEach((value, name) => {
-        if (name !== 'content-length' && name !== 'transfer-encoding') reply.header(name, value);
+      const answer = await transport.handle({
+        accept: request.headers.accept,
+        protocolVersion: header(request, 'mcp-protocol-version'),
+        body: request.body,
+        extra: { requestInfo: { headers: transportHeaders(request) } },
       });
-      const body = await response.text();
-      return reply.send(body === '' ? undefined : body);
+      // Not closed: the exchange holds nothing once answered, and closing the server only builds a
+      // "connection closed" error for no one; both are garbage with the request.
+      if (answer.body === undefined) return reply.code(answer.status).send();
+      return reply.code(answer.status).type('application/json').send(JSON.stringify(answer.body));
     },
   );
 }
 
-/** The headers the SDK's transport reads (Streamable HTTP); credentials and the rest stay here. */
+/** The request headers MCP handlers may read (`extra.requestInfo`); credentials stay here. */
 const TRANSPORT_HEADERS = [
   'accept',
   'content-type',
@@ -235,14 +232,18 @@ const TRANSPORT_HEADERS = [
   'last-event-id',
 ];
 
-/** The request as the SDK's web-standard transport reads it (the body is passed already parsed). */
-function webRequest(request: FastifyRequest): Request {
-  const headers = new Headers();
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function transportHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (const name of TRANSPORT_HEADERS) {
-    const value = request.headers[name];
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    const value = header(request, name);
+    if (value !== undefined) headers[name] = value;
   }
-  return new Request(`http://mcp.internal${request.url}`, { method: request.method, headers });
+  return headers;
 }
 
 /** The tool a request calls when it is one `tools/call` message, else undefined (register all). */
