@@ -271,6 +271,11 @@ describe('isolation', () => {
     await callError(clientB, 'revoke_connection', { connection_id: idA }, 'connection_not_found');
     expect((await callOk(clientA, 'list_cards', {})).data.data).toHaveLength(1);
 
+    // A disconnected app leaves the list; B goes on working.
+    await callOk(clientA, 'revoke_connection');
+    const left = (await callOk(clientB, 'list_connections')).data.data as { client_id: string }[];
+    expect(left.map((c) => c.client_id)).toEqual([other.client_id]);
+
     // Another user of the same client does not see the card either.
     const stranger = await f.connect();
     await callError(await f.client(stranger.accessToken), 'close_card', { card_id: card.id }, 'not_found');

@@ -36,8 +36,8 @@ export function audienceMatches(audience: string | null | undefined, resource: s
 /**
  * The MCP tool server at `POST {mcp_url}/mcp`: stateless Streamable HTTP, a new MCP server and
  * exchange (exchange.ts) for each request, acting for the connection token's user only. JSON answers
- * (no SSE stream): every tool answers at once. GET and DELETE answer 405, as a stateless server does (no stream to resume,
- * no session to end).
+ * (no SSE stream): every tool answers at once. GET and DELETE answer 405, as a stateless server does
+ * (no stream to resume, no session to end).
  */
 export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   const { path, resource, resourceMetadata } = mcpPaths(ctx.config.mcpUrl);
@@ -145,7 +145,8 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
           'JSON-RPC 2.0 messages of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, …), ' +
           'answered as `application/json`. Bearer: a connection access token (connect verify) or an OAuth ' +
           `access token for the resource \`${resource}\`. Send \`Accept: application/json, text/event-stream\` ` +
-          '(else `406`, a JSON-RPC error). Tool failures are tool results with `isError: true`. See ' +
+          '(else `406`); a body that is not JSON-RPC is `400`; both answer a JSON-RPC error. Tool failures ' +
+          'are tool results with `isError: true`. See ' +
           'docs/mcp-tools.md for the tools.',
         body: withExample(
           Type.Object(
