@@ -18,6 +18,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   { code: 'invalid_client', status: 401, when: 'Token endpoint: unknown client or bad credentials.' },
   { code: 'access_denied', status: 403, when: 'The organization is suspended.' },
   {
+    code: 'origin_not_allowed',
+    status: 403,
+    when: 'MCP tool server: the browser Origin is not accepted (docs/mcp-tools.md, Origin).',
+  },
+  {
     code: 'rate_limited',
     status: 429,
     when: 'Too many requests; wait for the number of seconds in Retry-After.',

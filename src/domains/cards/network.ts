@@ -158,7 +158,14 @@ export class CardNetwork {
 
   async listTransactions(
     scope: Scope,
-    query: { card_id?: string; user_id?: string; limit: number; starting_after?: string },
+    query: {
+      card_id?: string;
+      user_id?: string;
+      /** Internal (the MCP tool server): only transactions of cards this client created. */
+      client_id?: string;
+      limit: number;
+      starting_after?: string;
+    },
   ) {
     const livemode = scope.livemode ? 1 : 0;
     const after = query.starting_after
@@ -170,6 +177,7 @@ export class CardNetwork {
       livemode,
       cardId: query.card_id,
       userId: query.user_id,
+      clientId: query.client_id,
       startingAfter: after,
       limit: query.limit + 1,
     });

@@ -214,7 +214,14 @@ export class CardService {
 
   async listCards(
     scope: Scope,
-    query: { user_id?: string; status?: Card['status']; limit: number; starting_after?: string },
+    query: {
+      user_id?: string;
+      /** Internal (the MCP tool server): only cards this client created. */
+      client_id?: string;
+      status?: Card['status'];
+      limit: number;
+      starting_after?: string;
+    },
   ) {
     const after = query.starting_after
       ? await this.findCard(this.db, scope, query.starting_after)
@@ -223,6 +230,7 @@ export class CardService {
       organizationId: scope.organizationId,
       livemode: scope.livemode ? 1 : 0,
       userId: query.user_id,
+      clientId: query.client_id,
       status: query.status,
       startingAfter: after,
       limit: query.limit + 1,
@@ -235,6 +243,15 @@ export class CardService {
       ),
       has_more: rows.length > query.limit,
     };
+  }
+
+  /**
+   * 404 `not_found` unless the card belongs to this user and was created by this client: a
+   * connection (the MCP tool server) sees only the cards its own client created.
+   */
+  async requireOwnCard(scope: Scope, id: string, owner: { userId: string; clientId: string }): Promise<void> {
+    const card = await this.findCard(this.db, scope, id);
+    if (card.user_id !== owner.userId || card.client_id !== owner.clientId) throw notFound('No such card.');
   }
 
   /** Spec §4: closing answers 200 also for a closed card; its unused balance returns to the wallet. */

@@ -84,6 +84,8 @@ export class CardStore {
       organizationId: string;
       livemode: number;
       userId?: string | undefined;
+      /** Only the cards this client's token created (the MCP tool server's view of a connection). */
+      clientId?: string | undefined;
       status?: CardsTable['status'] | undefined;
       startingAfter?: { created_at: number; id: string } | undefined;
       limit: number;
@@ -95,6 +97,7 @@ export class CardStore {
       .where('organization_id', '=', filter.organizationId)
       .where('livemode', '=', filter.livemode);
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
@@ -142,6 +145,8 @@ export class CardStore {
       livemode: number;
       cardId?: string | undefined;
       userId?: string | undefined;
+      /** Only transactions of cards this client's token created. */
+      clientId?: string | undefined;
       startingAfter?: { created_at: number; id: string } | undefined;
       limit: number;
     },
@@ -153,6 +158,12 @@ export class CardStore {
       .where('livemode', '=', filter.livemode);
     if (filter.cardId !== undefined) query = query.where('card_id', '=', filter.cardId);
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    if (filter.clientId !== undefined) {
+      const clientId = filter.clientId;
+      query = query.where('card_id', 'in', (eb) =>
+        eb.selectFrom('cards').select('cards.id').where('cards.client_id', '=', clientId),
+      );
+    }
     if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   }

@@ -329,6 +329,48 @@ export class ConnectService {
     return (await store.findConsent(this.db, userId)) !== undefined;
   }
 
+  /**
+   * The apps the principal's user is connected to in its organization and mode (connections that
+   * still hold a usable refresh token), oldest first, each with its client's name.
+   */
+  async listConnections(principal: Principal & { userId: string }) {
+    const rows = await store.liveConnectionsOfUser(this.db, principal.userId, this.clock.now());
+    const mine = rows.filter(
+      (row) =>
+        row.organization_id === principal.organizationId && row.livemode === (principal.livemode ? 1 : 0),
+    );
+    return Promise.all(
+      mine.map(async (row) => ({
+        id: row.id,
+        client_id: row.client_id,
+        app_name: (await this.deps.orgs.findClient(row.client_id))?.name ?? null,
+        connected_at: isoTime(row.created_at),
+      })),
+    );
+  }
+
+  /**
+   * Disconnects a connection of the principal's user: every access and refresh token issued to it is
+   * revoked at once, in one transaction. 404 `connection_not_found` for a connection of anyone else.
+   */
+  async disconnect(principal: Principal & { userId: string }, connectionId: string): Promise<void> {
+    const connection = await store.findConnection(this.db, principal.userId, principal.clientId);
+    if (
+      !connection ||
+      connection.id !== connectionId ||
+      connection.organization_id !== principal.organizationId ||
+      connection.livemode !== (principal.livemode ? 1 : 0)
+    ) {
+      throw new ApiError(404, 'connection_not_found', 'No such connection for this user and app.');
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (const familyId of await store.liveFamiliesOfConnection(trx, connection.id)) {
+        await store.revokeRefreshFamily(trx, familyId, this.clock.now());
+        await this.deps.auth.revokeFamily(trx, familyId);
+      }
+    });
+  }
+
   private async revokeFamily(familyId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await store.revokeRefreshFamily(trx, familyId, this.clock.now());

@@ -1,0 +1,116 @@
+/**
+ * bench/mcp: `tools/call whoami` throughput at the MCP tool server (a raw JSON-RPC POST over
+ * loopback with a connection token: token lookup, a new stateless MCP server and transport, the
+ * tool's user lookup) next to a bare Fastify route answering the same JSON-RPC result without
+ * authentication, in the same run. Target: ratio ≥ 0.3. Measured in alternation, several rounds,
+ * compared by medians (a shared 2-core machine drifts within a run).
+ *
+ *   node --import tsx bench/mcp/run.ts [--seconds 5] [--rounds 3] [--connections 32]
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '32' },
+  },
+});
+const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+const TARGET_RATIO = 0.3;
+
+// The servers run in their own process so that the load generator does not share their event loop.
+const servers = spawn(
+  process.execPath,
+  ['--import', 'tsx', new URL('./servers.ts', import.meta.url).pathname],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const line = await new Promise<string>((resolve) =>
+  createInterface({ input: servers.stdout }).once('line', resolve),
+);
+const { purserUrl, bareUrl, token } = JSON.parse(line) as {
+  purserUrl: string;
+  bareUrl: string;
+  token: string;
+};
+
+interface Run {
+  rps: number;
+  p99: number;
+}
+
+const body = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'whoami', arguments: {} },
+});
+const headers = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
+
+async function measure(url: string, extra: Record<string, string>, duration = seconds): Promise<Run> {
+  const result = await autocannon({
+    url: `${url}/mcp`,
+    method: 'POST',
+    headers: { ...headers, ...extra },
+    body,
+    connections,
+    duration,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+const median = (runs: Run[], key: keyof Run) => {
+  const sorted = runs.map((r) => r[key]).sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+
+// One checked round first: the tool must answer whoami, not an error result.
+const probe = await fetch(`${purserUrl}/mcp`, {
+  method: 'POST',
+  headers: { ...headers, authorization: `Bearer ${token}` },
+  body,
+});
+const answer = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
+if (probe.status !== 200 || answer.result?.isError || !answer.result?.structuredContent) {
+  servers.kill('SIGTERM');
+  throw new Error(`whoami failed: ${probe.status} ${JSON.stringify(answer)}`);
+}
+
+const auth = { authorization: `Bearer ${token}` };
+await measure(bareUrl, {}, 2);
+await measure(purserUrl, auth, 2);
+const bare: Run[] = [];
+const purser: Run[] = [];
+for (let round = 0; round < rounds; round++) {
+  bare.push(await measure(bareUrl, {}));
+  purser.push(await measure(purserUrl, auth));
+}
+servers.kill('SIGTERM');
+
+const ratio = median(purser, 'rps') / median(bare, 'rps');
+console.log(`bench/mcp  (${rounds} × ${seconds}s each, ${connections} connections, loopback, SQLite)`);
+console.log(
+  `  bare Fastify POST /mcp (same JSON-RPC answer, no auth): median ${median(bare, 'rps').toFixed(0)} req/s  p99 ${median(bare, 'p99')} ms`,
+);
+console.log(
+  `  Purser POST /mcp tools/call whoami (connection token):  median ${median(purser, 'rps').toFixed(0)} req/s  p99 ${median(purser, 'p99')} ms`,
+);
+console.log(
+  `  rounds: bare ${bare.map((r) => r.rps.toFixed(0)).join(', ')}; purser ${purser.map((r) => r.rps.toFixed(0)).join(', ')}`,
+);
+console.log(
+  `  ratio: ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO})  ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
+);

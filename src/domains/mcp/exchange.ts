@@ -1,0 +1,129 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isInitializeRequest,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type MessageExtraInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The most messages one POST may carry (the SDK's transport limit). */
+export const MAX_BATCH_SIZE = 100;
+
+/** What the HTTP layer answers: a status and, unless 202, a JSON body. */
+export interface ExchangeAnswer {
+  status: number;
+  body?: unknown;
+}
+
+type RequestId = string | number;
+
+const rpcError = (status: number, code: number, message: string): ExchangeAnswer => ({
+  status,
+  body: { jsonrpc: '2.0', error: { code, message }, id: null },
+});
+
+/**
+ * One POST of MCP's Streamable HTTP transport, stateless, answered as JSON: the rules of the SDK's
+ * `WebStandardStreamableHTTPServerTransport` with `sessionIdGenerator: undefined` and
+ * `enableJsonResponse: true`, applied to the body Fastify already parsed. It exists because that
+ * transport builds a web `Request`, a `Response` and its stream, and abort signals for every call,
+ * which cost more than the MCP server itself (bench/mcp, docs/mcp-tools.md "Performance"). The
+ * JSON-RPC itself (dispatch, schemas, errors) stays the SDK's: this is only the Transport.
+ *
+ * MCP 2025-06-18 §Transports, Streamable HTTP, "Sending messages to the server":
+ * - the client MUST accept both `application/json` and `text/event-stream` (else 406);
+ * - the body is one JSON-RPC message or a batch (at most 100 here, as in the SDK); any invalid one
+ *   fails the whole POST (400, JSON-RPC -32700);
+ * - only notifications and responses: 202 Accepted, no body;
+ * - requests: the responses, as one JSON object (an array when there are several);
+ * - `MCP-Protocol-Version`, when sent after initialization, must be one the server supports (400).
+ */
+export class HttpExchange implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  /** Stateless: no session, ever. */
+  readonly sessionId = undefined;
+
+  private readonly responses = new Map<RequestId, JSONRPCMessage>();
+  private awaited: RequestId[] = [];
+  private answer: ((responses: JSONRPCMessage[]) => void) | null = null;
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  /**
+   * The server's messages for this POST. Responses are collected until every request has one; a
+   * request or notification from the server (progress, logging) has no stream to go to in JSON
+   * mode and is dropped, as the SDK's transport drops it.
+   */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!('id' in message) || 'method' in message || message.id === undefined) return;
+    this.responses.set(message.id as RequestId, message);
+    if (this.answer && this.awaited.every((id) => this.responses.has(id))) {
+      this.answer(this.awaited.map((id) => this.responses.get(id) as JSONRPCMessage));
+      this.answer = null;
+    }
+  }
+
+  /** Runs one POST through the connected server. */
+  async handle(input: {
+    accept: string | undefined;
+    protocolVersion: string | undefined;
+    body: unknown;
+    extra: MessageExtraInfo;
+  }): Promise<ExchangeAnswer> {
+    const { accept, protocolVersion, body } = input;
+    if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+      return rpcError(
+        406,
+        -32000,
+        'Not Acceptable: Client must accept both application/json and text/event-stream',
+      );
+    }
+    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
+      return rpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    }
+    const batch = Array.isArray(body);
+    const messages: JSONRPCMessage[] = [];
+    for (const raw of batch ? body : [body]) {
+      const parsed = JSONRPCMessageSchema.safeParse(raw);
+      if (!parsed.success) return rpcError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+      messages.push(parsed.data);
+    }
+    const initialization = messages.some(
+      (m) => 'method' in m && m.method === 'initialize' && isInitializeRequest(m),
+    );
+    if (initialization && messages.length > 1) {
+      return rpcError(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+    }
+    if (
+      !initialization &&
+      protocolVersion !== undefined &&
+      !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)
+    ) {
+      return rpcError(
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+      );
+    }
+    // A request has a method and an id; a notification has no id; a response has no method.
+    this.awaited = messages.filter((m) => 'method' in m && 'id' in m).map((m) => (m as { id: RequestId }).id);
+    if (this.awaited.length === 0) {
+      for (const message of messages) this.onmessage?.(message, input.extra);
+      return { status: 202 };
+    }
+    const responses = new Promise<JSONRPCMessage[]>((resolve) => {
+      this.answer = resolve;
+    });
+    for (const message of messages) this.onmessage?.(message, input.extra);
+    const answered = await responses;
+    // As the SDK answers: one response as an object, several as an array.
+    return { status: 200, body: answered.length === 1 ? answered[0] : answered };
+  }
+}

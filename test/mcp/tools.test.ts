@@ -1,0 +1,312 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { callError, callOk, useMcp } from './helpers.ts';
+
+const f = useMcp();
+
+const TOOL_NAMES = [
+  'check_balance',
+  'close_card',
+  'create_card',
+  'fund_wallet',
+  'get_kyc_status',
+  'get_wallet',
+  'list_cards',
+  'list_connections',
+  'list_transactions',
+  'pause_card',
+  'resume_card',
+  'revoke_connection',
+  'start_kyc',
+  'update_card_limit',
+  'whoami',
+];
+
+/** A connected sandbox user whose verification is approved (the platform simulates the verdict). */
+async function approved() {
+  const user = await f.connect();
+  const verdict = await f.t.call('POST', '/api/v2/kyc/simulate', {
+    token: f.sandbox,
+    body: { user_id: user.userId, outcome: 'approved' },
+  });
+  expect(verdict.statusCode, verdict.body).toBe(200);
+  return { ...user, client: await f.client(user.accessToken) };
+}
+
+describe('tools/list', () => {
+  it('lists every tool with a title, a description, an input schema and an output schema', async () => {
+    const { accessToken } = await f.connect();
+    const client = await f.client(accessToken);
+    expect(client.getServerVersion()?.name).toBe('purser');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.description?.length, tool.name).toBeGreaterThan(20);
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.annotations, tool.name).toBeDefined();
+    }
+    const create = tools.find((tool) => tool.name === 'create_card')!;
+    expect(create.inputSchema.required).toEqual(['amount_cents']);
+    expect(Object.keys(create.inputSchema.properties ?? {}).sort()).toEqual(['amount_cents', 'memo', 'type']);
+  });
+});
+
+describe('identity and connections', () => {
+  it('whoami names the token’s user, client and mode', async () => {
+    const email = `who.${Date.now()}@example.com`;
+    const user = await f.connect({ email });
+    const client = await f.client(user.accessToken);
+    const { text, data } = await callOk(client, 'whoami');
+    expect(data).toEqual({
+      user: { id: user.userId, email, phone: null },
+      client_id: f.org.sandbox.client_id,
+      connection_id: expect.stringMatching(/^conn_/),
+      organization_id: f.org.organization_id,
+      test_mode: true,
+    });
+    expect(text).toContain(user.userId);
+    expect(text).toContain('test mode');
+  });
+
+  it('get_kyc_status and start_kyc give the status and the hosted page link until it is decided', async () => {
+    const user = await f.connect();
+    const client = await f.client(user.accessToken);
+    const status = await callOk(client, 'get_kyc_status');
+    expect(status.data).toMatchObject({ object: 'kyc', status: 'awaiting_documents' });
+    const started = await callOk(client, 'start_kyc');
+    expect(started.data.status).toBe('awaiting_documents');
+    expect(started.data.url).toMatch(/^http:\/\/purser\.test\//);
+    expect(started.text).toContain(started.data.url as string);
+    // The platform's own read gives the same link: one verification, one link.
+    const platform = await f.t.call('GET', `/api/v2/kyc?user_id=${user.userId}`, { token: f.sandbox });
+    expect(platform.json().iframe_url).toBe(started.data.url);
+
+    await f.t.call('POST', '/api/v2/kyc/simulate', {
+      token: f.sandbox,
+      body: { user_id: user.userId, outcome: 'approved' },
+    });
+    expect((await callOk(client, 'get_kyc_status')).data).toEqual({ object: 'kyc', status: 'approved' });
+    const done = await callOk(client, 'start_kyc');
+    expect(done.data).toEqual({ status: 'approved', url: null });
+  });
+
+  it('list_connections lists the user’s apps; revoke_connection ends this app’s tokens at once', async () => {
+    const user = await f.connect();
+    const client = await f.client(user.accessToken);
+    const listed = await callOk(client, 'list_connections');
+    const connections = listed.data.data as Record<string, unknown>[];
+    expect(connections).toEqual([
+      {
+        object: 'connection',
+        id: expect.stringMatching(/^conn_/),
+        client_id: f.org.sandbox.client_id,
+        app_name: expect.any(String),
+        connected_at: expect.any(String),
+        current: true,
+      },
+    ]);
+    const id = connections[0]!.id as string;
+    await callError(
+      client,
+      'revoke_connection',
+      { connection_id: 'conn_someoneelse' },
+      'connection_not_found',
+    );
+
+    const revoked = await callOk(client, 'revoke_connection', { connection_id: id });
+    expect(revoked.data).toEqual({ object: 'connection', id, revoked: true });
+    // Both tokens are dead: the access token at the tool server, the refresh token at connect.
+    const after = await f.post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { authorization: `Bearer ${user.accessToken}` },
+    );
+    expect(after.status).toBe(401);
+    const refresh = await f.t.call('POST', '/api/v2/connect/refresh', {
+      token: f.sandbox,
+      body: { refresh_token: user.refreshToken },
+    });
+    expect(refresh.statusCode).toBe(401);
+    expect(refresh.json().error.code).toBe('invalid_refresh_token');
+  });
+});
+
+describe('wallet and cards', () => {
+  it('funds, issues, pauses, resumes, re-limits, lists and closes, with the money in the ledger', async () => {
+    const { userId, client } = await approved();
+    const funded = await callOk(client, 'fund_wallet', { amount_cents: 10_000 });
+    expect(funded.data).toMatchObject({ object: 'wallet', user_id: userId, balance_cents: 10_000 });
+    expect(funded.text).toContain('$100.00');
+    expect((await callOk(client, 'get_wallet')).data).toEqual({
+      object: 'wallet',
+      user_id: userId,
+      balance_cents: 10_000,
+      pending_cents: 0,
+      currency: 'usd',
+      test_mode: true,
+    });
+
+    const created = await callOk(client, 'create_card', { amount_cents: 4_000, memo: 'Groceries' });
+    const card = created.data as { id: string; status: string; balance_cents: number; type: string };
+    expect(card).toMatchObject({ object: 'card', user_id: userId, status: 'ACTIVE', type: 'multi_use' });
+    expect(card.balance_cents).toBe(4_000);
+    expect(created.text).toContain(card.id);
+    expect((await callOk(client, 'check_balance')).data).toEqual({
+      source: 'wallet',
+      id: userId,
+      available_cents: 6_000,
+      currency: 'usd',
+    });
+    expect((await callOk(client, 'check_balance', { card_id: card.id })).data).toEqual({
+      source: 'card',
+      id: card.id,
+      available_cents: 4_000,
+      currency: 'usd',
+    });
+
+    expect((await callOk(client, 'pause_card', { card_id: card.id })).data.status).toBe('PAUSED');
+    expect((await callOk(client, 'resume_card', { card_id: card.id })).data.status).toBe('ACTIVE');
+    const raised = await callOk(client, 'update_card_limit', { card_id: card.id, spend_limit_cents: 5_000 });
+    expect(raised.data).toMatchObject({ spend_limit_cents: 5_000, balance_cents: 5_000 });
+
+    const charge = await f.authorize(card.id, 1_200);
+    expect(charge.status).toBe('PENDING');
+    const transactions = await callOk(client, 'list_transactions', { card_id: card.id });
+    expect(transactions.data).toMatchObject({ object: 'list', has_more: false });
+    expect((transactions.data.data as { id: string }[]).map((txn) => txn.id)).toEqual([charge.id]);
+    expect(transactions.text).toContain('Corner Shop');
+
+    const listed = await callOk(client, 'list_cards', {});
+    expect((listed.data.data as { id: string }[]).map((c) => c.id)).toEqual([card.id]);
+    expect((await callOk(client, 'list_cards', { status: 'CLOSED' })).data.data).toEqual([]);
+
+    const closed = await callOk(client, 'close_card', { card_id: card.id });
+    // What the card could still spend (5,000 - 1,200 held) returns to the wallet.
+    expect(closed.data).toMatchObject({ status: 'CLOSED', closed_reason: 'manual', balance_cents: 0 });
+    expect(await f.wallet(userId)).toBe(5_000 + 3_800);
+    await callError(client, 'pause_card', { card_id: card.id }, 'card_closed');
+    await f.expectSound();
+  });
+
+  it('answers refusals as tool errors with the spec’s codes', async () => {
+    const unverified = await f.connect();
+    const client = await f.client(unverified.accessToken);
+    await callError(client, 'create_card', { amount_cents: 1_000 }, 'kyc_required');
+
+    const { client: verified } = await approved();
+    await callError(verified, 'create_card', { amount_cents: 1_000 }, 'insufficient_funds');
+    await callOk(verified, 'fund_wallet', { amount_cents: 1_000 });
+    const single = await callOk(verified, 'create_card', { amount_cents: 500, type: 'single_use' });
+    await callError(
+      verified,
+      'update_card_limit',
+      { card_id: single.data.id, spend_limit_cents: 600 },
+      'card_not_multi_use',
+    );
+    await callError(verified, 'close_card', { card_id: 'card_unknown' }, 'not_found');
+    await callError(verified, 'list_transactions', { card_id: 'card_unknown' }, 'not_found');
+    await f.expectSound();
+  });
+
+  it('follows the SDK for unknown tools and bad arguments: an error result, never a crash', async () => {
+    const { client } = await approved();
+    const unknown = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as CallToolResult;
+    expect(unknown.isError).toBe(true);
+    const bad = (await client.callTool({
+      name: 'create_card',
+      arguments: { amount_cents: -5 },
+    })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toContain('amount_cents');
+    expect((await callOk(client, 'get_wallet')).data.balance_cents).toBe(0);
+  });
+});
+
+describe('isolation', () => {
+  it('a connection sees only the cards its own client created, for its own user', async () => {
+    const other = await f.t.ctx.orgs.createClient(f.org.organization_id, {
+      mode: 'sandbox',
+      type: 'confidential',
+      name: 'Second app',
+    });
+    const otherPlatform = await f.t.platformToken({
+      client_id: other.client_id,
+      client_secret: other.client_secret!,
+      api_key: '',
+    });
+    const email = `shared.${Date.now()}@example.com`;
+    const a = await f.connect({ email });
+    const b = await f.connect({ email, platformToken: otherPlatform });
+    expect(b.userId).toBe(a.userId);
+    await f.t.call('POST', '/api/v2/kyc/simulate', {
+      token: f.sandbox,
+      body: { user_id: a.userId, outcome: 'approved' },
+    });
+    const clientA = await f.client(a.accessToken);
+    const clientB = await f.client(b.accessToken);
+    await callOk(clientA, 'fund_wallet', { amount_cents: 3_000 });
+    const card = (await callOk(clientA, 'create_card', { amount_cents: 1_000 })).data as { id: string };
+    await f.authorize(card.id, 100);
+
+    // The wallet is the user's, shared; the card is client A's only.
+    expect((await callOk(clientB, 'get_wallet')).data.balance_cents).toBe(2_000);
+    expect((await callOk(clientB, 'list_cards', {})).data.data).toEqual([]);
+    expect((await callOk(clientB, 'list_transactions', {})).data.data).toEqual([]);
+    for (const [tool, args] of [
+      ['close_card', { card_id: card.id }],
+      ['pause_card', { card_id: card.id }],
+      ['resume_card', { card_id: card.id }],
+      ['update_card_limit', { card_id: card.id, spend_limit_cents: 2_000 }],
+      ['check_balance', { card_id: card.id }],
+      ['list_transactions', { card_id: card.id }],
+      ['list_cards', { starting_after: card.id }],
+    ] as const) {
+      await callError(clientB, tool, args, 'not_found');
+    }
+    const connectionsB = (await callOk(clientB, 'list_connections')).data.data as { current: boolean }[];
+    expect(connectionsB.map((c) => c.current).sort()).toEqual([false, true]);
+    // B cannot disconnect A.
+    const idA = (connectionsB as unknown as { id: string; current: boolean }[]).find((c) => !c.current)!.id;
+    await callError(clientB, 'revoke_connection', { connection_id: idA }, 'connection_not_found');
+    expect((await callOk(clientA, 'list_cards', {})).data.data).toHaveLength(1);
+
+    // A disconnected app leaves the list; B goes on working.
+    await callOk(clientA, 'revoke_connection');
+    const left = (await callOk(clientB, 'list_connections')).data.data as { client_id: string }[];
+    expect(left.map((c) => c.client_id)).toEqual([other.client_id]);
+
+    // Another user of the same client does not see the card either.
+    const stranger = await f.connect();
+    await callError(await f.client(stranger.accessToken), 'close_card', { card_id: card.id }, 'not_found');
+    await f.expectSound();
+  });
+
+  it('a connection of another organization or mode cannot reach a card', async () => {
+    const { client } = await approved();
+    await callOk(client, 'fund_wallet', { amount_cents: 1_000 });
+    const card = (await callOk(client, 'create_card', { amount_cents: 500 })).data as { id: string };
+
+    const live = await f.connect({ production: true });
+    const liveClient = await f.client(live.accessToken);
+    await callError(liveClient, 'close_card', { card_id: card.id }, 'not_found');
+    expect((await callOk(liveClient, 'whoami')).data.test_mode).toBe(false);
+
+    const otherOrg = await f.t.createOrg('Other');
+    const otherToken = await f.t.platformToken(otherOrg.sandbox);
+    const stranger = await f.connect({ platformToken: otherToken });
+    const strangerClient = await f.client(stranger.accessToken);
+    await callError(strangerClient, 'close_card', { card_id: card.id }, 'not_found');
+    await callError(strangerClient, 'check_balance', { card_id: card.id }, 'not_found');
+    expect((await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json().status).toBe(
+      'ACTIVE',
+    );
+  });
+
+  it('fund_wallet is sandbox only: a live connection gets sandbox_only', async () => {
+    const live = await f.connect({ production: true });
+    const client = await f.client(live.accessToken);
+    await callError(client, 'fund_wallet', { amount_cents: 1_000 }, 'sandbox_only');
+    expect((await callOk(client, 'get_wallet')).data).toMatchObject({ balance_cents: 0, test_mode: false });
+  });
+});
