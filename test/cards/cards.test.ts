@@ -222,17 +222,21 @@ describe('lifecycle', () => {
     const card = await f.createCard(userId, 2_000);
     const first = await f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: f.sandbox });
     expect(first.statusCode).toBe(200);
+    // Spec §2: the close response is `{object: 'card', id, status: 'closed'}` (lower case there).
     expect(first.json()).toMatchObject({
       object: 'card',
       id: card.id,
-      status: 'CLOSED',
+      status: 'closed',
       closed_reason: 'manual',
       balance_cents: 0,
     });
+    expect((await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json().status).toBe(
+      'CLOSED',
+    );
     expect(await f.wallet(userId)).toBe(3_000);
     const again = await f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: f.sandbox });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ status: 'CLOSED' });
+    expect(again.json()).toMatchObject({ status: 'closed' });
     const closedEvents = (await f.events('card.closed')).filter((e) => e.id === card.id);
     expect(closedEvents).toEqual([
       {

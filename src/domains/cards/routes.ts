@@ -35,6 +35,18 @@ export const CardObject = Type.Object(
   { $id: 'Card', description: 'A prepaid card; its balance is what it can still spend.' },
 );
 
+/**
+ * The close answer, as spec §2 gives it: `{object: "card", id, status: "closed"}`, lower case there
+ * where the card object's status is upper case (`CLOSED`); the rest of the card comes with it.
+ */
+const ClosedCardObject = Type.Object(
+  {
+    ...CardObject.properties,
+    status: Type.Literal('closed', { description: 'Always `closed` (spec §2 close response).' }),
+  },
+  { description: 'The closed card, in the shape of the spec close response.' },
+);
+
 const TransactionObject = Type.Object(
   {
     object: Type.Literal('transaction'),
@@ -262,9 +274,9 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           'fires `card.closed` with reason `manual`.',
         params: CardParams,
         response: {
-          200: documented(CardObject, 'The closed card.', {
+          200: documented(ClosedCardObject, 'The closed card.', {
             ...cardExample,
-            status: 'CLOSED',
+            status: 'closed',
             balance_cents: 0,
             closed_reason: 'manual',
           }),
@@ -273,7 +285,10 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         },
       },
     },
-    async (request) => ctx.cards.closeCard(scope(request), request.params.card_id),
+    async (request) => ({
+      ...(await ctx.cards.closeCard(scope(request), request.params.card_id)),
+      status: 'closed' as const,
+    }),
   );
 
   for (const [action, status] of [
