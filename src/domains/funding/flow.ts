@@ -221,26 +221,36 @@ export class CardFlows {
     let taken = 0;
     for (let round = 0; round < 10; round++) {
       const due = await this.deps.store.due(this.db, this.clock.now(), 100);
-      if (due.length === 0) break;
       let progressed = 0;
       for (const { id } of due) {
-        const flow = await this.deps.store.flowById(this.db, id);
-        const step = flow ? STEPS[flow.status] : undefined;
-        if (!flow || !step) continue;
         try {
-          await step(this, flow);
-          const after = await this.deps.store.flowById(this.db, id);
-          if (after?.status !== flow.status) progressed++;
+          if (await this.takeStep(id)) progressed++;
         } catch (error) {
-          if (error instanceof StepSkipped) continue;
-          log?.error({ transfer_id: id, status: flow.status, err: String(error) }, 'card flow step failed');
+          log?.error({ transfer_id: id, err: String(error) }, 'card flow step failed');
         }
       }
       taken += progressed;
-      // Only steps waiting on the outside world (an unconfirmed chain transfer) remain.
+      // Nothing due, or only steps waiting on the outside world (an unconfirmed chain transfer).
       if (progressed === 0) break;
     }
     return taken;
+  }
+
+  /** The step due for this flow, if any; true when the flow moved. */
+  async takeStep(id: string): Promise<boolean> {
+    const flow = await this.deps.store.flowById(this.db, id);
+    if (!flow) return false;
+    const overdue = flow.ack_deadline !== null && flow.ack_deadline <= this.clock.now();
+    const step = flow.status === 'awaiting_collection' && !overdue ? undefined : STEPS[flow.status];
+    if (!step) return false;
+    try {
+      await step(this, flow);
+    } catch (error) {
+      if (error instanceof StepSkipped) return false;
+      throw error;
+    }
+    const after = await this.deps.store.flowById(this.db, id);
+    return after?.status !== flow.status;
   }
 
   approve(flow: CardFlow, via: 'api' | 'auto', from: CardFlowStatus = 'started') {
