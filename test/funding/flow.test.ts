@@ -96,7 +96,7 @@ describe('the company-funded card flow', () => {
     const userId = await f.approvedUser();
     const started = await f.flow(userId, 3000, { ack_required: true });
     expect(started).toMatchObject({ status: 'awaiting_collection', ack_required: true });
-    expect(Date.parse(started.ack_deadline) - f.t.clock.now()).toBe(15 * MINUTE);
+    expect(Date.parse(started.ack_deadline ?? '') - f.t.clock.now()).toBe(15 * MINUTE);
     expect((await f.flowEvents(started.transfer_id))[0]?.data).toMatchObject({
       ack_required: true,
       ack_deadline: started.ack_deadline,
@@ -201,7 +201,7 @@ describe('the company-funded card flow', () => {
     const userId = await f.approvedUser();
     const first = await f.flow(userId, 3000);
     // Approve, initiate, complete; then the user's verification is withdrawn before the mint.
-    for (let i = 0; i < 3; i++) await f.t.ctx.funding.flows.takeStep(first.transfer_id);
+    for (let i = 0; i < 3; i++) await f.step(first.transfer_id);
     const revoked = await f.t.call('POST', '/api/v2/kyc/simulate', {
       token: f.sandbox,
       body: { user_id: userId, outcome: 'rejected' },
@@ -249,7 +249,7 @@ describe('the company-funded card flow', () => {
     await f.fundPool(10_000);
     const userId = await f.approvedUser();
     const first = await f.flow(userId, 4000);
-    for (let i = 0; i < 3; i++) await f.t.ctx.funding.flows.takeStep(first.transfer_id);
+    for (let i = 0; i < 3; i++) await f.step(first.transfer_id);
     await f.t.call('POST', '/api/v2/kyc/simulate', {
       token: f.sandbox,
       body: { user_id: userId, outcome: 'rejected' },
@@ -296,7 +296,7 @@ describe('the company-funded card flow', () => {
     const userId = await f.approvedUser();
     const started = await f.flow(userId, 5000);
     const { card_id: cardId } = await f.drive(started.transfer_id);
-    await f.authorize(cardId, 1200);
+    await f.authorize(cardId ?? '', 1200);
     const closed = await f.t.call('POST', `/api/v2/cards/${cardId}/close`, { token: f.sandbox });
     expect(closed.statusCode, closed.body).toBe(200);
     const released = (await f.flowEvents(started.transfer_id)).filter((e) => e.type === 'transfer.released');

@@ -1,9 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { OfflineChain } from '../../src/domains/funding/chain/index.ts';
+import type { CardFlows } from '../../src/domains/funding/flow.ts';
 import { type CardsFixture, startCards } from '../cards/helpers.ts';
 
 export { expectError } from '../helpers/fixtures.ts';
+
+/** A card flow as the API answers it. */
+export type Flow = ReturnType<CardFlows['object']>;
 
 /** Statuses a flow ends in. */
 export const FINAL = ['card_created', 'failed', 'card_failed'];
@@ -22,12 +26,14 @@ export interface FundingFixture extends CardsFixture {
     headers?: Record<string, string>,
   ): Promise<LightMyRequestResponse>;
   /** Starts a flow that must be accepted (202), returning its object. */
-  flow(userId: string, amountCents: number, extra?: Record<string, unknown>): Promise<Record<string, any>>;
+  flow(userId: string, amountCents: number, extra?: Record<string, unknown>): Promise<Flow>;
+  /** Takes the flow's due step, the clock moving a millisecond first (events keep their order). */
+  step(transferId: string): Promise<boolean>;
   /** Takes the flow's due steps one at a time (the clock moving a millisecond between them); its final state. */
-  drive(transferId: string): Promise<Record<string, any>>;
+  drive(transferId: string): Promise<Flow>;
   getFlow(transferId: string, token?: string): Promise<LightMyRequestResponse>;
   /** This organization's events as `{type, data}`, oldest first; only those of one transfer when named. */
-  flowEvents(transferId?: string): Promise<{ type: string; data: Record<string, any> }[]>;
+  flowEvents(transferId?: string): Promise<{ type: string; data: Record<string, unknown> }[]>;
   ack(
     transferId: string,
     outcome: 'collection_succeeded' | 'collection_failed',
@@ -76,6 +82,10 @@ export function useFunding(env: Record<string, string> = {}): FundingFixture {
         expect(response.statusCode, response.body).toBe(202);
         return response.json();
       },
+      step(transferId: string) {
+        t.clock.advance(1);
+        return t.ctx.funding.flows.takeStep(transferId);
+      },
       async drive(transferId: string) {
         for (let i = 0; i < 20; i++) {
           t.clock.advance(1);
@@ -99,8 +109,10 @@ export function useFunding(env: Record<string, string> = {}): FundingFixture {
           .map((row) => ({ type: row.type, data: JSON.parse(row.data) }))
           .filter((e) => transferId === undefined || e.data.transfer_id === transferId);
       },
-      ack: (transferId: string, outcome: string, key = f.org.sandbox.api_key) =>
-        t.call('POST', `/api/v1/wallet/transfers/${transferId}/${outcome}`, { token: key }),
+      ack: (transferId: string, outcome: string, key = f.org.sandbox.api_key) => {
+        t.clock.advance(1);
+        return t.call('POST', `/api/v1/wallet/transfers/${transferId}/${outcome}`, { token: key });
+      },
       async account(kind: string, ownerId = f.org.organization_id) {
         const row = await t.ctx.db
           .selectFrom('ledger_accounts')
