@@ -54,7 +54,9 @@ export function useFunding(env: Record<string, string> = {}): FundingFixture {
     const { t } = f;
     Object.assign(f, {
       chain: t.ctx.funding.chain as OfflineChain,
+      // Each call moves the clock a millisecond first, so that events keep their order by time.
       fundPool: (amountCents: number, headers?: Record<string, string>) =>
+        t.clock.advance(1) ??
         t.call('POST', '/api/v2/simulate/company_funding', {
           token: f.sandbox,
           body: { amount_cents: amountCents },
@@ -66,6 +68,7 @@ export function useFunding(env: Record<string, string> = {}): FundingFixture {
         return response.json();
       },
       startFlow: (userId: string, amountCents: number, extra = {}, headers?: Record<string, string>) =>
+        t.clock.advance(1) ??
         t.call('POST', '/api/v2/cards', {
           token: f.sandbox,
           body: {
