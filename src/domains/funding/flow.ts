@@ -341,6 +341,8 @@ export class CardFlows {
   /** `transfer.failed`: the reservation is released. */
   fail(flow: CardFlow, reason: TransferFailure, from: CardFlowStatus[]): Promise<void> {
     return this.step(flow.id, from, 'failed', async (trx, locked) => {
+      // The wallet row before the ledger's accounts: the order a start takes them in (no deadlock).
+      await this.deps.funding.ensureWallet(trx, scopeOfFlow(locked));
       const voids: TransferRequest[] = [];
       if (locked.transfer_cents > 0)
         voids.push({ type: 'void_pending', id: `${holdId(locked)}.void`, pendingId: holdId(locked) });
