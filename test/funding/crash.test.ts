@@ -180,3 +180,38 @@ it('fails exactly once with ack_timeout when the worker dies inside the timeout'
   const verify = await purser(['ledger', 'verify', '--json'], env);
   expect(JSON.parse(verify.stdout), verify.stderr).toEqual({ ok: true, violations: [] });
 }, 60_000);
+
+it('fails the mint exactly once (card_flow.failed) when the worker dies inside that step', async () => {
+  const flow = await call('POST', '/api/v2/cards', {
+    user_id: userId,
+    amount_cents: 3000,
+    type: 'multi_use',
+    funding: 'company',
+  });
+  // Here, up to the money moving; then the user's verification is withdrawn before the mint.
+  for (let i = 0; i < 3; i++) await ctx.funding.flows.takeStep(flow.transfer_id);
+  expect(await flowStatus(flow.transfer_id)).toBe('completed');
+  await call('POST', '/api/v2/kyc/simulate', { user_id: userId, outcome: 'rejected' });
+  try {
+    const dying = worker({ PURSER_FAILPOINT: 'funding.card_failed' });
+    await exited(dying);
+    expect(dying.signalCode).toBe('SIGKILL');
+    expect(await flowStatus(flow.transfer_id)).toBe('completed');
+
+    const next = worker();
+    await until(flow.transfer_id, 'card_failed');
+    next.kill('SIGTERM');
+    expect(await exited(next)).toBe(0);
+  } finally {
+    await call('POST', '/api/v2/kyc/simulate', { user_id: userId, outcome: 'approved' });
+  }
+  expect(await eventCounts(flow.transfer_id)).toEqual({
+    'card_flow.started': 1,
+    'transfer.approved': 1,
+    'transfer.initiated': 1,
+    'transfer.completed': 1,
+    'card_flow.failed': 1,
+  });
+  const verify = await purser(['ledger', 'verify', '--json'], env);
+  expect(JSON.parse(verify.stdout), verify.stderr).toEqual({ ok: true, violations: [] });
+}, 60_000);
