@@ -15,6 +15,7 @@ import { cardRoutes } from './domains/cards/routes.ts';
 import { cardV1Routes } from './domains/cards/v1-routes.ts';
 import { connectRoutes } from './domains/connect/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
+import { fundingRoutes } from './domains/funding/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
@@ -105,6 +106,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(cardRoutes, { ctx });
   await app.register(cardV1Routes, { ctx });
   await app.register(lithicWebhookRoutes, { ctx });
+  await app.register(fundingRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
   await app.register(testDocumentRoutes);
   return app;

@@ -15,6 +15,8 @@ import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
 import { EventService } from './domains/events/service.ts';
+import { OfflineChain } from './domains/funding/chain/index.ts';
+import { FundingService } from './domains/funding/service.ts';
 import { documentReader } from './domains/kyc/reader/pool.ts';
 import { ManualReviewQueue } from './domains/kyc/review.ts';
 import { HttpReviewer } from './domains/kyc/review-http.ts';
@@ -43,6 +45,8 @@ export interface AppContext {
   ledger: LedgerService;
   /** Cardholders, wallets, cards and the card network. */
   cards: CardService;
+  /** Company wallets and the company-funded card flow. */
+  funding: FundingService;
   tokenRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -123,6 +127,13 @@ export async function createContext(
         kyc.approvedIdentity(organizationId, livemode, userId),
     },
   });
+  const funding = new FundingService(db, clock, config.funding, {
+    ledger,
+    events,
+    cards,
+    chain: new OfflineChain(),
+    dialect: handle.dialect,
+  });
   // An approved verification makes the user a cardholder, in the transaction that approves it.
   kyc.onApproved(async (trx, approval) => {
     const user = await connect.findUser(approval.organizationId, approval.livemode, approval.userId, trx);
@@ -143,6 +154,7 @@ export async function createContext(
     kyc,
     ledger,
     cards,
+    funding,
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();

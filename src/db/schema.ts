@@ -347,6 +347,8 @@ export interface Database {
   cards: CardsTable;
   card_transactions: CardTransactionsTable;
   card_detail_reveals: CardDetailRevealsTable;
+  company_wallets: CompanyWalletsTable;
+  card_flows: CardFlowsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -366,7 +368,14 @@ export interface LedgerAccountsTable {
   id: string;
   organization_id: string;
   livemode: number;
-  kind: 'company_pool' | 'user_wallet' | 'card' | 'funding_source' | 'network_settlement' | 'rewards';
+  kind:
+    | 'company_pool'
+    | 'user_wallet'
+    | 'card'
+    | 'funding_source'
+    | 'network_settlement'
+    | 'rewards'
+    | 'fees';
   /** The organization, user or card the account belongs to. */
   owner_id: string;
   /** Bit set of `AccountFlags` (debits must not exceed credits, or the reverse). */
@@ -472,4 +481,56 @@ export interface CardDetailRevealsTable {
   client_id: string;
   request_id: string;
   created_at: number;
+}
+
+/** An organization's company wallet per mode: settings only, its money is the ledger's `company_pool`. */
+export interface CompanyWalletsTable {
+  organization_id: string;
+  livemode: number;
+  /** `wallet.balance.low` fires when the pool's balance falls under this. */
+  low_balance_threshold_cents: number;
+  /** 1 once `wallet.balance.low` fired for the current crossing; 0 again when the balance recovers. */
+  low_balance_notified: number;
+  /** The fee on each company-funded transfer: basis points of what is transferred, plus fixed cents. */
+  fee_bps: number;
+  fee_fixed_cents: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type CardFlowStatus =
+  | 'awaiting_collection'
+  | 'started'
+  | 'approved'
+  | 'initiated'
+  | 'completed'
+  | 'card_created'
+  | 'failed'
+  | 'card_failed';
+
+/** A company-funded card flow (spec §3): the transfer and the card it ends in. Its id is the transfer id. */
+export interface CardFlowsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  cardholder_id: string;
+  client_id: string;
+  external_user_id: string | null;
+  card_type: 'single_use' | 'multi_use';
+  /** The card's amount: what is transferred plus what is netted from released funds. */
+  amount_cents: number;
+  fee_cents: number;
+  transfer_cents: number;
+  netted_cents: number;
+  ack_required: number;
+  ack_deadline: number | null;
+  status: CardFlowStatus;
+  approved_via: 'api' | 'auto' | null;
+  tx_hash: string | null;
+  failure_reason: string | null;
+  /** Chosen at start, so a retried mint asks the issuer for the same card. */
+  card_id: string;
+  created_at: number;
+  updated_at: number;
 }

@@ -61,6 +61,7 @@ export class Worker {
     reviews: Number.NEGATIVE_INFINITY,
     kycData: Number.NEGATIVE_INFINITY,
     holds: Number.NEGATIVE_INFINITY,
+    flows: Number.NEGATIVE_INFINITY,
   };
 
   constructor(
@@ -197,6 +198,7 @@ export class Worker {
   /** The periodic chores that are due, each at most once per its interval. */
   private async sweep(): Promise<void> {
     const now = this.ctx.clock.now();
+    await this.advanceFlows(now);
     if (now - this.lastRun.retention >= RETENTION_INTERVAL_MS) {
       this.lastRun.retention = now;
       try {
@@ -247,6 +249,18 @@ export class Worker {
       } catch (error) {
         this.log.error({ err: String(error) }, 'hold expiry failed');
       }
+    }
+  }
+
+  /** Company-funded card flows: each due step, exactly once (funding/flow.ts). */
+  private async advanceFlows(now: number): Promise<void> {
+    if (now - this.lastRun.flows < this.ctx.config.funding.pollIntervalMs) return;
+    this.lastRun.flows = now;
+    try {
+      const steps = await this.ctx.funding.advanceFlows(this.log);
+      if (steps > 0) this.log.info({ steps }, 'card flow steps taken');
+    } catch (error) {
+      this.log.error({ err: String(error) }, 'card flow pass failed');
     }
   }
 

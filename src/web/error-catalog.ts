@@ -180,4 +180,14 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 409,
     when: 'Sandbox network: only a PENDING authorization can be cleared or voided.',
   },
+  {
+    code: 'transfer_not_awaiting_ack',
+    status: 409,
+    when: 'Wallet transfers (v1): the company-funded transfer was approved automatically, already acknowledged otherwise, or ended.',
+  },
+  {
+    code: 'ack_deadline_passed',
+    status: 409,
+    when: 'Wallet transfers (v1): the acknowledgement came after `ack_deadline`; the transfer failed with `ack_timeout`.',
+  },
 ];

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { invalidRequest } from '../../core/errors.ts';
 import {
   documented,
   errorResponse,
@@ -10,6 +11,7 @@ import {
 } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
 import type { Principal } from '../auth/service.ts';
+import { CardFlowFields, cardFlowExample } from '../funding/routes.ts';
 import { sandboxScope, scopeOf } from './service.ts';
 
 const CardStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('PAUSED'), Type.Literal('CLOSED')]);
@@ -177,11 +179,13 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       schema: {
         ...cards,
         operationId: 'createCard',
-        summary: "Issue a card funded from the user's wallet",
+        summary: "Issue a card funded from the user's wallet or the company wallet",
         description:
           "Moves `amount_cents` from the user's wallet to the new card: its spend limit and first balance. " +
           'The user must be approved (`422 kyc_required`) and the wallet must cover it (`402 insufficient_funds`). ' +
-          'Fires `card.created` with `transfer_id: null`.',
+          'Fires `card.created` with `transfer_id: null`. ' +
+          'With `funding: "company"` the company wallet pays instead: the answer is `202` and a `card_flow` ' +
+          '(`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`).',
         body: withExample(
           Type.Object(
             {
@@ -189,6 +193,16 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
               amount_cents: Cents('The spend limit and first balance, in cents'),
               type: CardType,
               memo: Type.Optional(Type.String({ maxLength: 500 })),
+              funding: Type.Optional(
+                Type.Union([Type.Literal('wallet'), Type.Literal('company')], {
+                  description:
+                    "`wallet` (the default): the user's wallet pays; `company`: the company wallet",
+                }),
+              ),
+              external_user_id: Type.Optional(Type.String({ maxLength: 255 })),
+              ack_required: Type.Optional(
+                Type.Boolean({ description: 'Company funding: wait for `collection_succeeded` (v1)' }),
+              ),
             },
             strict,
           ),
@@ -199,6 +213,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             ...cardExample,
             balance_cents: 5000,
           }),
+          202: documented(CardFlowFields, 'Company funding: the flow has started.', cardFlowExample),
           ...errorResponses(400, 401, 402, 403, 404, 503, {
             404: 'No such user in this organization and mode.',
           }),
@@ -210,8 +225,28 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await ctx.cards.createCard(request.principal!, request.body)),
+    async (request, reply) => {
+      const { funding, external_user_id, ack_required, ...card } = request.body;
+      if (funding === 'company') {
+        if (card.memo !== undefined)
+          throw invalidRequest('memo is not kept on company-funded cards.', {
+            memo: 'not allowed with funding company',
+          });
+        const flow = await ctx.funding.startFlow(request.principal!, {
+          ...card,
+          external_user_id,
+          ack_required,
+        });
+        return reply.code(202).send(flow);
+      }
+      if (external_user_id !== undefined || ack_required !== undefined) {
+        const field = external_user_id !== undefined ? 'external_user_id' : 'ack_required';
+        throw invalidRequest(`${field} applies to company funding only.`, {
+          [field]: 'needs funding company',
+        });
+      }
+      return reply.code(201).send(await ctx.cards.createCard(request.principal!, card));
+    },
   );
 
   app.get(

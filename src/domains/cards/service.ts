@@ -73,6 +73,13 @@ export class CardService {
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
   }
 
+  /** Set by the funding domain: where a closing company-funded card's unused balance goes. */
+  private companyCardClosed: ((trx: Executor, card: Card) => Promise<void>) | null = null;
+
+  onCompanyCardClosed(hook: (trx: Executor, card: Card) => Promise<void>): void {
+    this.companyCardClosed = hook;
+  }
+
   // ---- wallets
 
   async wallet(scope: Scope, userId: string) {
@@ -118,14 +125,40 @@ export class CardService {
     principal: Principal,
     input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined },
   ) {
-    const scope = scopeOf(principal);
+    return this.issue(principal.clientId, scopeOf(principal), input, { id: newId('card'), transferId: null });
+  }
+
+  /**
+   * The card that ends a company-funded flow (funding/flow.ts): funded from the wallet the flow
+   * credited, with the flow's own card id (a retried mint asks the issuer for the same card) and
+   * `transfer_id`; `onCommit` writes the flow's step in the card's transaction.
+   */
+  createFlowCard(
+    clientId: string,
+    scope: Scope,
+    input: { user_id: string; amount_cents: number; type: Card['type'] },
+    flow: { id: string; transferId: string; onCommit: (trx: Executor) => Promise<void> },
+  ) {
+    return this.issue(clientId, scope, input, flow);
+  }
+
+  private async issue(
+    clientId: string,
+    scope: Scope,
+    input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined },
+    options: {
+      id: string;
+      transferId: string | null;
+      onCommit?: (trx: Executor) => Promise<void>;
+    },
+  ) {
     this.checkAmount('amount_cents', input.amount_cents);
     const user = await this.requireUser(scope, input.user_id);
     const identity = await this.deps.users.approvedIdentity(scope.organizationId, scope.livemode, user.id);
     if (!identity) {
       throw new ApiError(422, 'kyc_required', "The user's identity verification must be approved first.");
     }
-    const id = newId('card');
+    const { id } = options;
     // The issuer is called outside the transaction: check the wallet first, so that a refusal
     // costs no card upstream, and close that card again if the commit is refused after all.
     const wallet = await this.walletAccount(this.db, scope, user.id);
@@ -141,9 +174,12 @@ export class CardService {
     });
     const now = this.clock.now();
     try {
-      return await this.commitCard(principal, scope, { ...input, id, user, identity, number, now });
+      return await this.commitCard(clientId, scope, { ...input, id, user, identity, number, now }, options);
     } catch (error) {
-      if (number.providerRef) {
+      // A flow's card whose commit failed for another reason than a refusal (another worker took
+      // the step, the process is dying) is the flow's one card: its retry asks for it again.
+      const refused = error instanceof ApiError || error instanceof LedgerRefusal;
+      if (number.providerRef && (options.transferId === null || refused)) {
         // Best effort: should this fail too, the upstream card has no row, and an authorization
         // for a card we do not know is always declined (docs/cards.md, Lithic).
         await issuer.close(number.providerRef, `${id}.compensation`).catch(() => {});
@@ -153,7 +189,7 @@ export class CardService {
   }
 
   private commitCard(
-    principal: Principal,
+    clientId: string,
     scope: Scope,
     input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined } & {
       id: string;
@@ -162,9 +198,11 @@ export class CardService {
       number: IssuedCard;
       now: number;
     },
+    options: { transferId: string | null; onCommit?: (trx: Executor) => Promise<void> },
   ) {
     const { id, user, identity, number, now } = input;
     return this.deps.ledger.transaction(async (trx) => {
+      await options.onCommit?.(trx);
       const cardholder = await this.cardholders.ensureForUser(trx, scope, user, identity);
       const [wallet, account] = await Promise.all([
         this.walletAccount(trx, scope, user.id),
@@ -186,7 +224,7 @@ export class CardService {
         livemode: scope.livemode ? 1 : 0,
         user_id: user.id,
         cardholder_id: cardholder.id,
-        client_id: principal.clientId,
+        client_id: clientId,
         type: input.type,
         status: 'ACTIVE',
         last4: number.last4,
@@ -197,7 +235,7 @@ export class CardService {
         memo: input.memo ?? null,
         closed_reason: null,
         provider_ref: number.providerRef,
-        transfer_id: null,
+        transfer_id: options.transferId,
         created_at: now,
         updated_at: now,
       };
@@ -421,7 +459,9 @@ export class CardService {
    * `card.closed` says why. Holds still open stay; what they release later returns too (network.ts).
    */
   async closeLocked(trx: Executor, card: Card, reason: ClosedReason): Promise<Card> {
-    await this.returnToWallet(trx, card, `${card.id}.close`);
+    // A company-funded card's unused balance goes back to the company (funding/service.ts).
+    if (card.transfer_id && this.companyCardClosed) await this.companyCardClosed(trx, card);
+    else await this.returnToWallet(trx, card, `${card.id}.close`);
     const closed: Card = { ...card, status: 'CLOSED', closed_reason: reason, updated_at: this.clock.now() };
     await this.store.updateCard(trx, card.id, {
       status: 'CLOSED',
@@ -538,7 +578,7 @@ export class CardService {
     }
   }
 
-  private checkAmount(field: string, amount: number): void {
+  checkAmount(field: string, amount: number): void {
     const { minAmountCents: min, maxAmountCents: max } = this.config;
     if (amount < min || amount > max) {
       const message = `must be between ${min} and ${max} cents`;
@@ -550,6 +590,10 @@ export class CardService {
     const card = await this.store.card(exec, scope.organizationId, scope.livemode ? 1 : 0, id);
     if (!card) throw notFound('No such card.');
     return card;
+  }
+
+  approvedIdentity(scope: Scope, userId: string) {
+    return this.deps.users.approvedIdentity(scope.organizationId, scope.livemode, userId);
   }
 
   async requireUser(scope: Scope, userId: string) {

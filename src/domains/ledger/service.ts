@@ -28,6 +28,7 @@ const FLAGS_BY_KIND: Record<AccountKind, number> = {
   funding_source: 0,
   network_settlement: 0,
   rewards: 0,
+  fees: 0,
 };
 
 export interface AccountSpec {

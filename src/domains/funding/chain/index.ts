@@ -1,0 +1,60 @@
+/**
+ * The rail money moves on between a company pool and a user's wallet (issue 12). `offline` is the
+ * sandbox's and the default: no chain, every transfer confirms at once with `tx_hash: null` (spec §6
+ * `transfer.initiated`). The `evm` adapter (USDC-style ERC-20 through viem) implements the same
+ * interface next.
+ */
+export interface ChainTransfer {
+  /** The card flow's transfer id: the idempotency key of the submission. */
+  transferId: string;
+  organizationId: string;
+  livemode: boolean;
+  userId: string;
+  amountCents: number;
+}
+
+export type ChainTransferStatus =
+  | { state: 'confirmed' }
+  | { state: 'pending' }
+  /** Reverted, or never confirmed: the flow fails with `transfer_failed`. */
+  | { state: 'failed'; detail: string };
+
+export interface Chain {
+  readonly name: 'offline' | 'evm';
+  /** Where deposits to the company pool go; null offline (funding is simulated). */
+  depositAddress(organizationId: string, livemode: boolean): Promise<string | null>;
+  /**
+   * Submits the pool-to-user transfer. Must be idempotent by `transferId`: the worker may die after
+   * submitting and before recording, and submit again.
+   */
+  submit(transfer: ChainTransfer): Promise<{ txHash: string | null }>;
+  /** Where the submitted transfer stands. */
+  status(transfer: ChainTransfer, txHash: string | null): Promise<ChainTransferStatus>;
+}
+
+/**
+ * No chain: sandbox funding is simulated and transfers are ledger moves only. `fail` lets a test
+ * play the part of a chain that reverts a transfer (the outside world, not our code).
+ */
+export class OfflineChain implements Chain {
+  readonly name = 'offline' as const;
+  private readonly reverting = new Set<string>();
+
+  async depositAddress(): Promise<null> {
+    return null;
+  }
+
+  async submit(): Promise<{ txHash: null }> {
+    return { txHash: null };
+  }
+
+  async status(transfer: ChainTransfer): Promise<ChainTransferStatus> {
+    if (this.reverting.has(transfer.transferId)) return { state: 'failed', detail: 'reverted' };
+    return { state: 'confirmed' };
+  }
+
+  /** Makes this transfer revert (tests of `transfer_failed`). */
+  fail(transferId: string): void {
+    this.reverting.add(transferId);
+  }
+}

@@ -1,0 +1,94 @@
+import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/args.ts';
+import type { AppContext } from '../../context.ts';
+
+export const FUNDING_USAGE = `  wallet fund ORG_ID --mode sandbox --amount-cents N [--json]
+                                      sandbox: a deposit into the company wallet (fires wallet.funded)
+  wallet fees ORG_ID --mode sandbox|production --bps N --fixed-cents N [--json]
+                                      the fee on company-funded transfers
+  flows list ORG_ID [--mode sandbox|production] [--limit N] [--json]
+                                      company-funded card flows, newest first`;
+
+const MODES = ['sandbox', 'production'] as const;
+
+function count(value: string | undefined, name: string, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(required(value, name));
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new UsageError(`--${name} must be an integer from 0 to ${max}`);
+  return n;
+}
+
+/** `purser wallet …` and `purser flows …`: false when argv is not ours. */
+export async function runFundingCommand(ctx: AppContext, argv: string[], print: Print): Promise<boolean> {
+  const [group, action, ...rest] = argv;
+  const json = { type: 'boolean' } as const;
+
+  if (group === 'wallet' && action === 'fund') {
+    const { values, positionals } = parse(rest, {
+      mode: { type: 'string' },
+      'amount-cents': { type: 'string' },
+      json,
+    });
+    const orgId = required(positionals[0], 'ORG_ID');
+    const mode = oneOf(required(values.mode, 'mode'), 'mode', MODES);
+    // Production money arrives on the chain, never by an operator's word.
+    if (mode !== 'sandbox')
+      throw new UsageError('--mode must be sandbox: production funding comes from deposits');
+    const amount = count(values['amount-cents'], 'amount-cents', 100_000_000);
+    if (amount < 1) throw new UsageError('--amount-cents must be at least 1');
+    await ctx.orgs.getOrganization(orgId);
+    show(print, values.json, await ctx.funding.fund({ organizationId: orgId, livemode: false }, amount));
+    return true;
+  }
+
+  if (group === 'wallet' && action === 'fees') {
+    const { values, positionals } = parse(rest, {
+      mode: { type: 'string' },
+      bps: { type: 'string' },
+      'fixed-cents': { type: 'string' },
+      json,
+    });
+    const orgId = required(positionals[0], 'ORG_ID');
+    const mode = oneOf(required(values.mode, 'mode'), 'mode', MODES);
+    const fees = {
+      bps: count(values.bps, 'bps', 10_000),
+      fixedCents: count(values['fixed-cents'], 'fixed-cents'),
+    };
+    await ctx.orgs.getOrganization(orgId);
+    await ctx.funding.setFees({ organizationId: orgId, livemode: mode === 'production' }, fees);
+    show(print, values.json, {
+      organization_id: orgId,
+      mode,
+      fee_bps: fees.bps,
+      fee_fixed_cents: fees.fixedCents,
+    });
+    return true;
+  }
+
+  if (group === 'flows' && action === 'list') {
+    const { values, positionals } = parse(rest, {
+      mode: { type: 'string' },
+      limit: { type: 'string' },
+      json,
+    });
+    const orgId = required(positionals[0], 'ORG_ID');
+    const mode = oneOf(values.mode, 'mode', MODES);
+    const limit = values.limit === undefined ? 50 : count(values.limit, 'limit', 1000);
+    const flows = await ctx.funding.listFlows(
+      orgId,
+      mode === undefined ? null : mode === 'production',
+      limit,
+    );
+    if (values.json) {
+      print(JSON.stringify(flows, null, 2));
+    } else if (flows.length === 0) {
+      print('No card flows.');
+    } else {
+      for (const f of flows)
+        print(
+          `${f.transfer_id}  ${f.status.padEnd(19)}  ${String(f.amount_cents).padStart(8)}¢  ${f.user_id}  ${f.created_at}${f.test_mode ? '  (sandbox)' : ''}${f.failure_reason ? `  ${f.failure_reason}` : ''}`,
+        );
+    }
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,444 @@
+import type { Clock } from '../../core/clock.ts';
+import { isoTime } from '../../core/clock.ts';
+import { ApiError, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import type { CardFlowStatus } from '../../db/schema.ts';
+import type { Principal } from '../auth/service.ts';
+import { type Card, type Scope, scopeOf } from '../cards/service.ts';
+import type { TransferRequest } from '../ledger/service.ts';
+import type { ChainTransfer } from './chain/index.ts';
+import type { FundingConfig } from './config.ts';
+import type { FundingDeps, FundingService } from './service.ts';
+import type { CardFlow, FundingStore } from './store.ts';
+
+export type TransferFailure = 'insufficient_org_funds' | 'ack_timeout' | 'ack_denied' | 'transfer_failed';
+
+export interface FlowLog {
+  info(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/**
+ * The company-funded card flow (spec §3 "Company-funded card flow"), as a table: each status, the
+ * step the worker takes from it, and where the step leads. Every step is one write transaction that
+ * locks the flow, checks it still stands where the step starts, moves the money and writes the
+ * events: a step taken twice (two workers, a worker killed before its commit) happens once.
+ *
+ * | status              | step (who)                          | next         | events                 |
+ * |---------------------|-------------------------------------|--------------|------------------------|
+ * | (none)              | start (API): pool reserved          | started / awaiting_collection | card_flow.started |
+ * | awaiting_collection | collection_succeeded (API)           | approved     | transfer.approved (api) |
+ * | awaiting_collection | collection_failed (API)              | failed       | transfer.failed (ack_denied) |
+ * | awaiting_collection | deadline passed (worker, or a late ack) | failed    | transfer.failed (ack_timeout) |
+ * | started             | approve (worker)                     | approved     | transfer.approved (auto) |
+ * | approved            | initiate: submit on the chain        | initiated    | transfer.initiated     |
+ * | initiated           | confirm: holds posted to the user    | completed    | transfer.completed     |
+ * | initiated           | the chain reverted                   | failed       | transfer.failed (transfer_failed) |
+ * | completed           | mint the card                        | card_created | card.created           |
+ * | completed           | the card cannot be issued            | card_failed  | card_flow.failed       |
+ *
+ * A failure before the money moved voids the reservation. Money moved and no card: it stays in the
+ * user's wallet and nets against their next company-funded card.
+ */
+const STEPS: Partial<Record<CardFlowStatus, (flows: CardFlows, flow: CardFlow) => Promise<void>>> = {
+  awaiting_collection: (flows, flow) => flows.fail(flow, 'ack_timeout', ['awaiting_collection']),
+  started: (flows, flow) => flows.approve(flow, 'auto'),
+  approved: (flows, flow) => flows.initiate(flow),
+  initiated: (flows, flow) => flows.confirm(flow),
+  completed: (flows, flow) => flows.mint(flow),
+};
+
+const holdId = (flow: Pick<CardFlow, 'id'>) => `${flow.id}.reserve`;
+const feeHoldId = (flow: Pick<CardFlow, 'id'>) => `${flow.id}.fee`;
+
+/** The fee on a transfer: basis points of what moves (rounded down) plus the fixed part; none when nothing moves. */
+export function transferFee(transferCents: number, fees: { bps: number; fixedCents: number }): number {
+  if (transferCents <= 0) return 0;
+  return Math.floor((transferCents * fees.bps) / 10_000) + fees.fixedCents;
+}
+
+class StepSkipped extends Error {}
+
+export class CardFlows {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: FundingConfig,
+    private readonly deps: FundingDeps & { store: FundingStore; funding: FundingService },
+  ) {}
+
+  // ---- start (API)
+
+  async start(
+    principal: Principal,
+    input: {
+      user_id: string;
+      amount_cents: number;
+      type: Card['type'];
+      external_user_id?: string | undefined;
+      ack_required?: boolean | undefined;
+    },
+  ) {
+    const scope = scopeOf(principal);
+    const { cards, ledger, store, funding } = this.deps;
+    cards.checkAmount('amount_cents', input.amount_cents);
+    const user = await cards.requireUser(scope, input.user_id);
+    const identity = await cards.approvedIdentity(scope, user.id);
+    if (!identity) {
+      throw new ApiError(422, 'kyc_required', "The user's identity verification must be approved first.");
+    }
+    const id = newId('tr');
+    const now = this.clock.now();
+    const ackRequired = input.ack_required === true;
+    const flow = await ledger.transaction(async (trx) => {
+      // Locks the wallet row: one organization's flows start one at a time, each seeing the last's hold.
+      const wallet = await funding.ensureWallet(trx, scope);
+      const cardholder = await cards.cardholders.ensureForUser(trx, scope, user, identity);
+      const livemode = scope.livemode ? 1 : 0;
+      const [pool, userWallet] = await Promise.all([
+        funding.poolAccount(trx, scope),
+        cards.walletAccount(trx, scope, user.id),
+      ]);
+      // Funds an earlier flow left in the wallet (its card failed) net first, as far as they are still there.
+      const released = await store.releasedCents(trx, scope.organizationId, livemode, user.id);
+      const inWallet = (await ledger.balance(trx, userWallet)).available_cents;
+      const netted = Math.max(0, Math.min(released, inWallet, input.amount_cents));
+      const transferCents = input.amount_cents - netted;
+      const feeCents = transferFee(transferCents, {
+        bps: wallet.fee_bps,
+        fixedCents: wallet.fee_fixed_cents,
+      });
+      const poolBalance = (await ledger.balance(trx, pool)).available_cents;
+      const covered = poolBalance >= transferCents + feeCents;
+      const row: CardFlow = {
+        id,
+        organization_id: scope.organizationId,
+        livemode,
+        user_id: user.id,
+        cardholder_id: cardholder.id,
+        client_id: principal.clientId,
+        external_user_id: input.external_user_id ?? null,
+        card_type: input.type,
+        amount_cents: input.amount_cents,
+        fee_cents: feeCents,
+        transfer_cents: transferCents,
+        netted_cents: covered ? netted : 0,
+        ack_required: ackRequired ? 1 : 0,
+        ack_deadline: ackRequired ? now + this.config.ackDeadlineMs : null,
+        status: covered ? (ackRequired ? 'awaiting_collection' : 'started') : 'failed',
+        approved_via: null,
+        tx_hash: null,
+        failure_reason: covered ? null : 'insufficient_org_funds',
+        card_id: newId('card'),
+        created_at: now,
+        updated_at: now,
+      };
+      await store.insertFlow(trx, row);
+      if (!covered) {
+        await this.emitFailed(trx, row, 'insufficient_org_funds');
+        return row;
+      }
+      const feeAccount = await ledger.accountId(trx, {
+        ...scope,
+        kind: 'fees',
+        ownerId: scope.organizationId,
+      });
+      const holds: TransferRequest[] = [];
+      if (transferCents > 0)
+        holds.push({
+          type: 'pending',
+          id: holdId(row),
+          debitAccountId: pool,
+          creditAccountId: userWallet,
+          amount: transferCents,
+          code: 'company_funding',
+        });
+      if (feeCents > 0)
+        holds.push({
+          type: 'pending',
+          id: feeHoldId(row),
+          debitAccountId: pool,
+          creditAccountId: feeAccount,
+          amount: feeCents,
+          code: 'company_funding_fee',
+        });
+      await ledger.execute(trx, holds);
+      await this.emit(trx, row, 'card_flow.started', {
+        transfer_id: row.id,
+        cardholder_id: row.cardholder_id,
+        external_user_id: row.external_user_id,
+        amount_cents: row.amount_cents,
+        fee_cents: row.fee_cents,
+        transfer_cents: row.transfer_cents,
+        ack_required: ackRequired,
+        ack_deadline: row.ack_deadline === null ? null : isoTime(row.ack_deadline),
+        client_id: row.client_id,
+      });
+      await funding.checkLowBalance(trx, scope);
+      return row;
+    });
+    return this.object(flow);
+  }
+
+  async get(scope: Scope, id: string) {
+    return this.object(await this.find(this.db, scope, id));
+  }
+
+  // ---- acknowledgements (v1 API)
+
+  /** `collection_succeeded` (approve) or `collection_failed` (deny) for an `ack_required` flow. */
+  async acknowledge(scope: Scope, id: string, collected: boolean) {
+    const flow = await this.find(this.db, scope, id);
+    if (flow.ack_required !== 1)
+      throw notAwaiting('This transfer was approved automatically; it takes no acknowledgement.');
+    // Retrying the acknowledgement that already landed answers the flow again.
+    if (collected && flow.approved_via === 'api') return this.object(flow);
+    if (!collected && flow.failure_reason === 'ack_denied') return this.object(flow);
+    if (flow.status !== 'awaiting_collection')
+      throw notAwaiting('This transfer no longer awaits an acknowledgement.');
+    if (flow.ack_deadline !== null && this.clock.now() >= flow.ack_deadline) {
+      // Late: the flow fails as if the deadline had been swept, and the caller learns it.
+      await this.fail(flow, 'ack_timeout', ['awaiting_collection']);
+      throw new ApiError(
+        409,
+        'ack_deadline_passed',
+        'The acknowledgement deadline has passed; the transfer failed.',
+      );
+    }
+    if (collected) await this.approve(flow, 'api', 'awaiting_collection');
+    else await this.fail(flow, 'ack_denied', ['awaiting_collection']);
+    const after = await this.find(this.db, scope, id);
+    if (collected ? after.approved_via !== 'api' : after.failure_reason !== 'ack_denied')
+      throw notAwaiting('This transfer no longer awaits an acknowledgement.');
+    return this.object(after);
+  }
+
+  // ---- the worker's steps
+
+  /** Takes every due step; a flow whose step errs is logged and tried again on the next pass. */
+  async advance(log?: FlowLog): Promise<number> {
+    let taken = 0;
+    for (let round = 0; round < 10; round++) {
+      const due = await this.deps.store.due(this.db, this.clock.now(), 100);
+      let progressed = 0;
+      for (const { id } of due) {
+        try {
+          if (await this.takeStep(id)) progressed++;
+        } catch (error) {
+          log?.error({ transfer_id: id, err: String(error) }, 'card flow step failed');
+        }
+      }
+      taken += progressed;
+      // Nothing due, or only steps waiting on the outside world (an unconfirmed chain transfer).
+      if (progressed === 0) break;
+    }
+    return taken;
+  }
+
+  /** The step due for this flow, if any; true when the flow moved. */
+  async takeStep(id: string): Promise<boolean> {
+    const flow = await this.deps.store.flowById(this.db, id);
+    if (!flow) return false;
+    const overdue = flow.ack_deadline !== null && flow.ack_deadline <= this.clock.now();
+    const step = flow.status === 'awaiting_collection' && !overdue ? undefined : STEPS[flow.status];
+    if (!step) return false;
+    try {
+      await step(this, flow);
+    } catch (error) {
+      if (error instanceof StepSkipped) return false;
+      throw error;
+    }
+    const after = await this.deps.store.flowById(this.db, id);
+    return after?.status !== flow.status;
+  }
+
+  approve(flow: CardFlow, via: 'api' | 'auto', from: CardFlowStatus = 'started') {
+    return this.step(flow.id, from, 'approved', async (trx, locked) => {
+      await this.emit(trx, locked, 'transfer.approved', { transfer_id: locked.id, approved_via: via });
+      return { approved_via: via };
+    });
+  }
+
+  async initiate(flow: CardFlow): Promise<void> {
+    // Outside the transaction: no lock is held across the chain. Submissions are idempotent by id.
+    const { txHash } =
+      flow.transfer_cents > 0 ? await this.deps.chain.submit(this.chainTransfer(flow)) : { txHash: null };
+    await this.step(flow.id, 'approved', 'initiated', async (trx, locked) => {
+      await this.emit(trx, locked, 'transfer.initiated', {
+        transfer_id: locked.id,
+        cardholder_id: locked.cardholder_id,
+        transfer_cents: locked.transfer_cents,
+        tx_hash: txHash,
+      });
+      return { tx_hash: txHash };
+    });
+  }
+
+  async confirm(flow: CardFlow): Promise<void> {
+    const status =
+      flow.transfer_cents > 0
+        ? await this.deps.chain.status(this.chainTransfer(flow), flow.tx_hash)
+        : { state: 'confirmed' as const };
+    if (status.state === 'pending') return;
+    if (status.state === 'failed') return this.fail(flow, 'transfer_failed', ['initiated']);
+    await this.step(flow.id, 'initiated', 'completed', async (trx, locked) => {
+      const posts: TransferRequest[] = [];
+      if (locked.transfer_cents > 0)
+        posts.push({ type: 'post_pending', id: `${holdId(locked)}.post`, pendingId: holdId(locked) });
+      if (locked.fee_cents > 0)
+        posts.push({ type: 'post_pending', id: `${feeHoldId(locked)}.post`, pendingId: feeHoldId(locked) });
+      await this.deps.ledger.execute(trx, posts);
+      await this.emit(trx, locked, 'transfer.completed', {
+        transfer_id: locked.id,
+        cardholder_id: locked.cardholder_id,
+        amount_cents: locked.amount_cents,
+        transferred_cents: locked.transfer_cents,
+        tx_hash: locked.tx_hash,
+      });
+      return {};
+    });
+  }
+
+  async mint(flow: CardFlow): Promise<void> {
+    const scope = { organizationId: flow.organization_id, livemode: flow.livemode === 1 };
+    try {
+      await this.deps.cards.createFlowCard(
+        flow.client_id,
+        scope,
+        { user_id: flow.user_id, amount_cents: flow.amount_cents, type: flow.card_type },
+        {
+          id: flow.card_id,
+          transferId: flow.id,
+          onCommit: async (trx) => {
+            const locked = await this.deps.store.lockFlow(trx, flow.id);
+            if (locked?.status !== 'completed') throw new StepSkipped();
+            await this.deps.store.updateFlow(trx, flow.id, {
+              status: 'card_created',
+              updated_at: this.clock.now(),
+            });
+            this.failpoint('card_created');
+          },
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // The card cannot be issued (the user is no longer approved, the wallet was spent, the issuer
+      // refused): the money stays the user's and nets against their next company-funded card.
+      await this.step(flow.id, 'completed', 'card_failed', async (trx, locked) => {
+        await this.emit(trx, locked, 'card_flow.failed', {
+          transfer_id: locked.id,
+          cardholder_id: locked.cardholder_id,
+          amount_cents: locked.amount_cents,
+          reason: 'mint_failed',
+          funds_status: 'released_to_headroom',
+        });
+        return { failure_reason: 'mint_failed' };
+      });
+    }
+  }
+
+  /** `transfer.failed`: the reservation is released. */
+  fail(flow: CardFlow, reason: TransferFailure, from: CardFlowStatus[]): Promise<void> {
+    return this.step(flow.id, from, 'failed', async (trx, locked) => {
+      // The wallet row before the ledger's accounts: the order a start takes them in (no deadlock).
+      await this.deps.funding.ensureWallet(trx, scopeOfFlow(locked));
+      const voids: TransferRequest[] = [];
+      if (locked.transfer_cents > 0)
+        voids.push({ type: 'void_pending', id: `${holdId(locked)}.void`, pendingId: holdId(locked) });
+      if (locked.fee_cents > 0)
+        voids.push({ type: 'void_pending', id: `${feeHoldId(locked)}.void`, pendingId: feeHoldId(locked) });
+      await this.deps.ledger.execute(trx, voids);
+      await this.emitFailed(trx, locked, reason);
+      await this.deps.funding.checkLowBalance(trx, scopeOfFlow(locked));
+      return { failure_reason: reason };
+    });
+  }
+
+  // ---- helpers
+
+  /**
+   * One step: in a write transaction, lock the flow; unless it still stands at `from` (another
+   * worker took the step), change nothing; else do the step's work and move it to `to`.
+   */
+  private async step(
+    id: string,
+    from: CardFlowStatus | CardFlowStatus[],
+    to: CardFlowStatus,
+    work: (trx: Executor, flow: CardFlow) => Promise<Partial<CardFlow>>,
+  ): Promise<void> {
+    const allowed = Array.isArray(from) ? from : [from];
+    await this.deps.ledger.transaction(async (trx) => {
+      const locked = await this.deps.store.lockFlow(trx, id);
+      if (!locked || !allowed.includes(locked.status)) return;
+      const changes = await work(trx, locked);
+      await this.deps.store.updateFlow(trx, id, { ...changes, status: to, updated_at: this.clock.now() });
+      this.failpoint(to);
+    });
+  }
+
+  /** Crash tests: die inside this step's transaction, before it commits (config.failpoint). */
+  private failpoint(step: CardFlowStatus): void {
+    if (this.config.failpoint === `funding.${step}`) process.kill(process.pid, 'SIGKILL');
+  }
+
+  private emitFailed(trx: Executor, flow: CardFlow, reason: TransferFailure) {
+    return this.emit(trx, flow, 'transfer.failed', {
+      transfer_id: flow.id,
+      cardholder_id: flow.cardholder_id,
+      amount_cents: flow.amount_cents,
+      reason,
+    });
+  }
+
+  private emit(trx: Executor, flow: CardFlow, type: string, data: Record<string, unknown>) {
+    return this.deps.funding.emit(trx, scopeOfFlow(flow), type, data);
+  }
+
+  private chainTransfer(flow: CardFlow): ChainTransfer {
+    return {
+      transferId: flow.id,
+      organizationId: flow.organization_id,
+      livemode: flow.livemode === 1,
+      userId: flow.user_id,
+      amountCents: flow.transfer_cents,
+    };
+  }
+
+  private async find(exec: Executor, scope: Scope, id: string): Promise<CardFlow> {
+    const flow = await this.deps.store.flow(exec, scope.organizationId, scope.livemode ? 1 : 0, id);
+    if (!flow) throw notFound('No such card flow.');
+    return flow;
+  }
+
+  object(flow: CardFlow) {
+    return {
+      object: 'card_flow' as const,
+      transfer_id: flow.id,
+      status: flow.status,
+      user_id: flow.user_id,
+      cardholder_id: flow.cardholder_id,
+      external_user_id: flow.external_user_id,
+      type: flow.card_type,
+      amount_cents: flow.amount_cents,
+      fee_cents: flow.fee_cents,
+      transfer_cents: flow.transfer_cents,
+      netted_cents: flow.netted_cents,
+      ack_required: flow.ack_required === 1,
+      ack_deadline: flow.ack_deadline === null ? null : isoTime(flow.ack_deadline),
+      approved_via: flow.approved_via,
+      tx_hash: flow.tx_hash,
+      failure_reason: flow.failure_reason,
+      card_id: flow.status === 'card_created' ? flow.card_id : null,
+      test_mode: flow.livemode === 0,
+      created_at: isoTime(flow.created_at),
+      updated_at: isoTime(flow.updated_at),
+    };
+  }
+}
+
+function scopeOfFlow(flow: Pick<CardFlow, 'organization_id' | 'livemode'>): Scope {
+  return { organizationId: flow.organization_id, livemode: flow.livemode === 1 };
+}
+
+const notAwaiting = (message: string) => new ApiError(409, 'transfer_not_awaiting_ack', message);

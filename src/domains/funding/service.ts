@@ -1,0 +1,250 @@
+import type { Clock } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
+import type { Db, Dialect, Executor } from '../../db/index.ts';
+import type { Principal } from '../auth/service.ts';
+import type { EventEmitter } from '../cards/events.ts';
+import { type Card, type CardService, type Scope, sandboxScope } from '../cards/service.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import type { Chain } from './chain/index.ts';
+import type { FundingConfig } from './config.ts';
+import { CardFlows, type FlowLog } from './flow.ts';
+import { type CompanyWallet, FundingStore } from './store.ts';
+
+export type { Scope } from '../cards/service.ts';
+
+export interface FundingDeps {
+  ledger: LedgerService;
+  events: EventEmitter;
+  cards: CardService;
+  chain: Chain;
+  dialect: Dialect;
+}
+
+/**
+ * Company wallets and the company-funded card flow (issue 12; spec §3, §4, §6): the door the routes,
+ * the worker, the CLI and the cards domain call. The pool is the ledger's `company_pool` account of
+ * the organization and mode; every cent moves through the ledger, with its events, in one transaction.
+ */
+export class FundingService {
+  readonly store: FundingStore;
+  readonly flows: CardFlows;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    readonly config: FundingConfig,
+    readonly deps: FundingDeps,
+  ) {
+    this.store = new FundingStore(deps.dialect);
+    this.flows = new CardFlows(db, clock, config, { ...deps, store: this.store, funding: this });
+    // Closing a company-funded card returns its unused balance to the pool (docs/funding.md).
+    deps.cards.onCompanyCardClosed((trx, card) => this.releaseCard(trx, card));
+  }
+
+  get chain(): Chain {
+    return this.deps.chain;
+  }
+
+  // ---- the company wallet
+
+  async wallet(scope: Scope) {
+    const row = await this.ensureWallet(this.db, scope);
+    const pool = await this.poolAccount(this.db, scope);
+    const balance = await this.deps.ledger.balance(this.db, pool);
+    return {
+      object: 'company_wallet' as const,
+      balance_cents: balance.available_cents,
+      reserved_cents: balance.pending_cents,
+      deposit_address: await this.deps.chain.depositAddress(scope.organizationId, scope.livemode),
+      low_balance_threshold_cents: row.low_balance_threshold_cents,
+      test_mode: !scope.livemode,
+    };
+  }
+
+  async updateWallet(scope: Scope, input: { low_balance_threshold_cents: number }) {
+    await this.deps.ledger.transaction(async (trx) => {
+      await this.ensureWallet(trx, scope);
+      await this.store.updateWallet(trx, scope.organizationId, scope.livemode ? 1 : 0, {
+        low_balance_threshold_cents: input.low_balance_threshold_cents,
+        updated_at: this.clock.now(),
+      });
+      // A new threshold above the balance is a crossing too.
+      await this.checkLowBalance(trx, scope);
+    });
+    return this.wallet(scope);
+  }
+
+  /** Sandbox funding of the company pool (`POST /api/v2/simulate/company_funding`). */
+  simulateFunding(principal: Principal, amountCents: number) {
+    return this.fund(sandboxScope(principal, 'Funding a company wallet by simulation'), amountCents);
+  }
+
+  /**
+   * Credits the pool from the organization's funding source and fires `wallet.funded`. `deposit`
+   * names an on-chain deposit (its id makes a deposit seen twice credit once); absent, a simulation.
+   */
+  async fund(scope: Scope, amountCents: number, deposit?: { transferId: string; txHash: string }) {
+    await this.deps.ledger.transaction(async (trx) => {
+      await this.ensureWallet(trx, scope);
+      const source = await this.deps.ledger.accountId(trx, {
+        ...scope,
+        kind: 'funding_source',
+        ownerId: scope.organizationId,
+      });
+      const pool = await this.poolAccount(trx, scope);
+      const [outcome] = await this.deps.ledger.execute(trx, [
+        {
+          type: 'posted',
+          id: deposit?.transferId ?? newId('fund'),
+          debitAccountId: source,
+          creditAccountId: pool,
+          amount: amountCents,
+          code: deposit ? 'company_deposit' : 'sandbox_company_funding',
+        },
+      ]);
+      if (!outcome?.created) return;
+      const balance = await this.deps.ledger.balance(trx, pool);
+      await this.emit(trx, scope, 'wallet.funded', {
+        amount_cents: amountCents,
+        balance_cents: balance.available_cents,
+        tx_hash: deposit?.txHash ?? null,
+      });
+      await this.checkLowBalance(trx, scope);
+    });
+    return this.wallet(scope);
+  }
+
+  /** The organization's fee on company-funded transfers, per mode (operators: `purser wallet fees`). */
+  async setFees(scope: Scope, fees: { bps: number; fixedCents: number }) {
+    await this.ensureWallet(this.db, scope);
+    await this.store.updateWallet(this.db, scope.organizationId, scope.livemode ? 1 : 0, {
+      fee_bps: fees.bps,
+      fee_fixed_cents: fees.fixedCents,
+      updated_at: this.clock.now(),
+    });
+  }
+
+  // ---- card flows (flow.ts)
+
+  startFlow(
+    principal: Principal,
+    input: {
+      user_id: string;
+      amount_cents: number;
+      type: Card['type'];
+      external_user_id?: string | undefined;
+      ack_required?: boolean | undefined;
+    },
+  ) {
+    return this.flows.start(principal, input);
+  }
+
+  getFlow(scope: Scope, id: string) {
+    return this.flows.get(scope, id);
+  }
+
+  collectionSucceeded(scope: Scope, id: string) {
+    return this.flows.acknowledge(scope, id, true);
+  }
+
+  collectionFailed(scope: Scope, id: string) {
+    return this.flows.acknowledge(scope, id, false);
+  }
+
+  /** The worker's pass: every flow with a step due takes it. */
+  advanceFlows(log?: FlowLog) {
+    return this.flows.advance(log);
+  }
+
+  async listFlows(organizationId: string, livemode: boolean | null, limit = 50) {
+    const rows = await this.store.listFlows(
+      this.db,
+      organizationId,
+      livemode === null ? null : livemode ? 1 : 0,
+      limit,
+    );
+    return rows.map((row) => this.flows.object(row));
+  }
+
+  // ---- shared with flow.ts
+
+  /** The wallet row (created on first use with the configured defaults), locked for a change. */
+  async ensureWallet(exec: Executor, scope: Scope): Promise<CompanyWallet> {
+    const livemode = scope.livemode ? 1 : 0;
+    await this.store.ensureWallet(exec, {
+      organization_id: scope.organizationId,
+      livemode,
+      low_balance_threshold_cents: this.config.lowBalanceThresholdCents,
+      fee_bps: this.config.feeBps,
+      fee_fixed_cents: this.config.feeFixedCents,
+      created_at: this.clock.now(),
+    });
+    const row = await this.store.lockWallet(exec, scope.organizationId, livemode);
+    if (!row) throw new Error('company wallet could not be opened');
+    return row;
+  }
+
+  poolAccount(exec: Executor, scope: Scope): Promise<string> {
+    return this.deps.ledger.accountId(exec, {
+      ...scope,
+      kind: 'company_pool',
+      ownerId: scope.organizationId,
+    });
+  }
+
+  /**
+   * `wallet.balance.low` once per crossing: when the pool's balance is under the threshold and it
+   * has not fired since the balance was last at or above it.
+   */
+  async checkLowBalance(trx: Executor, scope: Scope): Promise<void> {
+    const livemode = scope.livemode ? 1 : 0;
+    const row = await this.store.wallet(trx, scope.organizationId, livemode);
+    if (!row) return;
+    const pool = await this.poolAccount(trx, scope);
+    const { available_cents: balance } = await this.deps.ledger.balance(trx, pool);
+    const under = balance < row.low_balance_threshold_cents;
+    if (under && row.low_balance_notified === 0) {
+      await this.emit(trx, scope, 'wallet.balance.low', {
+        balance_cents: balance,
+        threshold_cents: row.low_balance_threshold_cents,
+      });
+      await this.store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 1 });
+    } else if (!under && row.low_balance_notified === 1) {
+      await this.store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 0 });
+    }
+  }
+
+  emit(trx: Executor, scope: Scope, type: string, data: Record<string, unknown>) {
+    return this.deps.events.emit(trx, { ...scope, type, data });
+  }
+
+  /**
+   * A company-funded card closes: what it can still spend returns to the company pool (not the
+   * user's headroom: the company paid for a card, not for the user's wallet), with `transfer.released`.
+   */
+  private async releaseCard(trx: Executor, card: Card): Promise<void> {
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const account = await this.deps.cards.cardAccount(trx, scope, card.id);
+    const { available_cents: unused } = await this.deps.ledger.balance(trx, account);
+    if (unused <= 0) return;
+    await this.ensureWallet(trx, scope);
+    const pool = await this.poolAccount(trx, scope);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: `${card.id}.release`,
+        debitAccountId: account,
+        creditAccountId: pool,
+        amount: unused,
+        code: 'company_card_release',
+      },
+    ]);
+    await this.emit(trx, scope, 'transfer.released', {
+      transfer_id: card.transfer_id,
+      cardholder_id: card.cardholder_id,
+      card_id: card.id,
+      amount_cents: unused,
+    });
+    await this.checkLowBalance(trx, scope);
+  }
+}
