@@ -16,6 +16,7 @@ import { cardV1Routes } from './domains/cards/v1-routes.ts';
 import { connectRoutes } from './domains/connect/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
+import { oauthRoutes } from './domains/oauth/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
@@ -104,6 +105,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(cardRoutes, { ctx });
   await app.register(cardV1Routes, { ctx });
   await app.register(lithicWebhookRoutes, { ctx });
+  await app.register(oauthRoutes, { ctx });
   await app.register(testDocumentRoutes);
   return app;
 }

@@ -2,6 +2,7 @@ import { boolean, ConfigError, type Env, integer, optional } from './core/env.ts
 import { type CardConfig, loadCardConfig } from './domains/cards/config.ts';
 import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.ts';
 import { type KycConfig, loadKycConfig } from './domains/kyc/config.ts';
+import { loadOAuthConfig, type OAuthConfig } from './domains/oauth/config.ts';
 
 export { ConfigError };
 
@@ -49,6 +50,8 @@ export interface Config {
   webhooks: WebhookConfig;
   kyc: KycConfig;
   cards: CardConfig;
+  /** The user-facing authorization server (docs/oauth-mcp.md). */
+  oauth: OAuthConfig;
   /** `NODE_ENV=production`: no generated encryption key, no demo organization. */
   production: boolean;
   /** Bearer that `/metrics` requires; unset, `/metrics` answers 404. */
@@ -132,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: loadWebhookConfig(env),
     kyc: loadKycConfig(env),
     cards: loadCardConfig(env),
+    oauth: loadOAuthConfig(env),
     production: env.NODE_ENV === 'production',
     metricsToken: metricsToken(env),
     demo: boolean(env, 'PURSER_DEMO', true),

@@ -23,6 +23,7 @@ import { LedgerService } from './domains/ledger/service.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
+import { OAuthService } from './domains/oauth/service.ts';
 import { OrgService } from './domains/orgs/service.ts';
 
 /** Everything a role needs, built once per process from the configuration. */
@@ -43,6 +44,8 @@ export interface AppContext {
   ledger: LedgerService;
   /** Cardholders, wallets, cards and the card network. */
   cards: CardService;
+  /** The user-facing OAuth authorization server. */
+  oauth: OAuthService;
   tokenRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -88,6 +91,12 @@ export async function createContext(
     notifications,
     sealer: aead,
     dialect: handle.dialect,
+  });
+  const oauth = new OAuthService(db, clock, config, {
+    orgs,
+    connect,
+    auth,
+    sessionKey: aead.deriveKey('oauth-browser-session'),
   });
   const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
   const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
@@ -143,6 +152,7 @@ export async function createContext(
     kyc,
     ledger,
     cards,
+    oauth,
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();

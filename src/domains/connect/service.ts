@@ -384,7 +384,10 @@ export class ConnectService {
   }
 
   /** The user disconnects an app: every token of the connection stops at once. */
-  async disconnect(owner: { organizationId: string; livemode: boolean; userId: string }, connectionId: string) {
+  async disconnect(
+    owner: { organizationId: string; livemode: boolean; userId: string },
+    connectionId: string,
+  ) {
     return this.db.transaction().execute(async (trx) => {
       const connection = await store.findConnectionById(trx, connectionId);
       if (
@@ -402,7 +405,13 @@ export class ConnectService {
 
   /** The apps (clients) holding a live grant for the user: what the connected-apps page lists. */
   connectedApps(owner: { organizationId: string; livemode: boolean; userId: string }) {
-    return store.liveConnections(this.db, owner.organizationId, owner.livemode ? 1 : 0, owner.userId, this.clock.now());
+    return store.liveConnections(
+      this.db,
+      owner.organizationId,
+      owner.livemode ? 1 : 0,
+      owner.userId,
+      this.clock.now(),
+    );
   }
 
   /** Mints a connection token pair (bound to the tool server resource) in the caller's transaction. */

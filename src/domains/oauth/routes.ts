@@ -1,0 +1,806 @@
+import { randomBytes } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { safeEqual } from '../../core/crypto.ts';
+import { ApiError } from '../../core/errors.ts';
+import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
+import { requestCookies } from '../../web/kyc/page.ts';
+import {
+  appsPage,
+  codePage,
+  consentPage,
+  errorPage,
+  type FormContext,
+  formTargetOf,
+  pageHeaders,
+  signInPage,
+} from '../../web/oauth/pages.ts';
+import { basicCredentials, OAuthErrorBody } from '../auth/routes.ts';
+import {
+  type BrowserSession,
+  COOKIE_NAMES,
+  openSession,
+  SESSION_TTL_MS,
+  sealSession,
+  sessionCookie,
+} from './browser-session.ts';
+import { DOCUMENT_MAX_BYTES } from './client-documents.ts';
+import { OAUTH_SCOPES, type OAuthClient, tokenError } from './service.ts';
+
+const OAuthTokenPair = Type.Object(
+  {
+    access_token: Type.String(),
+    refresh_token: Type.String(),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer(),
+    scope: Type.String(),
+  },
+  { $id: 'OAuthTokenPair', description: 'A user token pair for the tool server (RFC 6749 §5.1).' },
+);
+
+const AuthorizationServerMetadata = Type.Object(
+  {
+    issuer: Type.String(),
+    authorization_endpoint: Type.String(),
+    token_endpoint: Type.String(),
+    registration_endpoint: Type.Optional(Type.String()),
+    revocation_endpoint: Type.String(),
+    scopes_supported: Type.Array(Type.String()),
+    response_types_supported: Type.Array(Type.String()),
+    response_modes_supported: Type.Array(Type.String()),
+    grant_types_supported: Type.Array(Type.String()),
+    token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    code_challenge_methods_supported: Type.Array(Type.String()),
+    authorization_response_iss_parameter_supported: Type.Boolean(),
+    client_id_metadata_document_supported: Type.Boolean(),
+    service_documentation: Type.String(),
+  },
+  { $id: 'AuthorizationServerMetadata', description: 'RFC 8414 authorization server metadata.' },
+);
+
+const ProtectedResourceMetadata = Type.Object(
+  {
+    resource: Type.String(),
+    authorization_servers: Type.Array(Type.String()),
+    scopes_supported: Type.Array(Type.String()),
+    bearer_methods_supported: Type.Array(Type.String()),
+    resource_name: Type.String(),
+    resource_documentation: Type.String(),
+  },
+  {
+    $id: 'ProtectedResourceMetadata',
+    description: 'RFC 9728 protected resource metadata of the tool server.',
+  },
+);
+
+const ClientRegistration = Type.Object(
+  {
+    client_id: Type.String(),
+    client_id_issued_at: Type.Integer(),
+    client_name: Type.String(),
+    redirect_uris: Type.Array(Type.String()),
+    grant_types: Type.Array(Type.String()),
+    response_types: Type.Array(Type.String()),
+    token_endpoint_auth_method: Type.Literal('none'),
+    scope: Type.String(),
+  },
+  { $id: 'ClientRegistration', description: 'A registered public client (RFC 7591 §3.2.1).' },
+);
+
+const EXAMPLE_BASE = 'https://purser.example';
+
+const oauthErrorResponse = (description: string, error: string, error_description: string) =>
+  documented(OAuthErrorBody, description, { error, error_description });
+
+/** Form fields arrive as strings; anything else (a repeated field) is treated as absent. */
+function field(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** RFC 6749 §2.3: one authentication method per request, Basic or body. */
+function clientAuthentication(request: FastifyRequest) {
+  const body: unknown = request.body;
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+    throw tokenError.invalidRequest('The body must be form-encoded parameters.');
+  const basic = basicCredentials(request);
+  const bodyClientId = field(body, 'client_id');
+  if (
+    basic &&
+    (field(body, 'client_secret') !== undefined || (bodyClientId && bodyClientId !== basic.clientId))
+  )
+    throw tokenError.invalidRequest(
+      'Send the client credentials either as HTTP Basic or in the body, not both.',
+    );
+  return {
+    clientId: basic?.clientId ?? bodyClientId,
+    clientSecret: basic?.clientSecret ?? field(body, 'client_secret'),
+    viaBasic: basic !== null,
+  };
+}
+
+/** Rough email shape; the code sent to it is the real check. */
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
+
+/**
+ * The user-facing OAuth 2.1 authorization server at `{mcp_url}` (docs/oauth-mcp.md): metadata,
+ * authorize with hosted sign-in and consent, token, registration, revocation, connected apps.
+ */
+export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  for (const schema of [
+    OAuthErrorBody,
+    OAuthTokenPair,
+    AuthorizationServerMetadata,
+    ProtectedResourceMetadata,
+    ClientRegistration,
+  ])
+    app.addSchema(schema);
+  await app.register(formbody);
+
+  const oauth = ctx.oauth;
+  const mcpUrl = new URL(ctx.config.mcpUrl);
+  /** MCP_URL's path: every route of the server is under it. */
+  const prefix = mcpUrl.pathname.replace(/\/$/, '');
+  const secure = mcpUrl.protocol === 'https:';
+  const sessionKey = oauth.sessionKey;
+  const at = (path: string) => `${ctx.config.mcpUrl}${path}`;
+  const paths = {
+    code: `${prefix}/authorize/code`,
+    verify: `${prefix}/authorize/verify`,
+    decision: `${prefix}/authorize/decision`,
+    apps: `${prefix}/apps`,
+    disconnect: `${prefix}/apps/disconnect`,
+  };
+  const appsPaths = { ...paths, code: `${prefix}/apps/code`, verify: `${prefix}/apps/verify` };
+  const scopes = Object.keys(OAUTH_SCOPES);
+
+  // CORS (metadata, token, registration, revocation; not authorize): browser-based clients call
+  // them from their own origin without credentials, so any origin may read the answers.
+  const allowAnyOrigin = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply
+      .header('access-control-allow-origin', '*')
+      .header('access-control-expose-headers', 'www-authenticate');
+  };
+  const preflight = (url: string, methods: string) =>
+    app.options(url, { schema: { hide: true } }, async (_request, reply) => {
+      reply
+        .code(204)
+        .header('access-control-allow-origin', '*')
+        .header('access-control-allow-methods', methods)
+        .header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version')
+        .header('access-control-max-age', '600');
+    });
+
+  // --- Metadata -------------------------------------------------------------------------------
+
+  const serverMetadata = () => ({
+    issuer: oauth.issuer,
+    authorization_endpoint: at('/authorize'),
+    token_endpoint: at('/token'),
+    ...(oauth.registrationEnabled ? { registration_endpoint: at('/register') } : {}),
+    revocation_endpoint: at('/revoke'),
+    scopes_supported: scopes,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: oauth.registrationEnabled,
+    service_documentation: `${ctx.config.baseUrl}/docs`,
+  });
+  const serverMetadataExample = {
+    issuer: EXAMPLE_BASE,
+    authorization_endpoint: `${EXAMPLE_BASE}/authorize`,
+    token_endpoint: `${EXAMPLE_BASE}/token`,
+    registration_endpoint: `${EXAMPLE_BASE}/register`,
+    revocation_endpoint: `${EXAMPLE_BASE}/revoke`,
+    scopes_supported: scopes,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
+    service_documentation: `${EXAMPLE_BASE}/docs`,
+  };
+  // RFC 8414 §3.1: `{issuer}/.well-known/…` and, for an issuer with a path, the path-inserted form.
+  const serverMetadataPaths = [`${prefix}/.well-known/oauth-authorization-server`];
+  if (prefix) serverMetadataPaths.push(`/.well-known/oauth-authorization-server${prefix}`);
+  for (const [index, url] of serverMetadataPaths.entries()) {
+    app.get(
+      url,
+      {
+        onRequest: allowAnyOrigin,
+        schema: {
+          hide: index > 0,
+          operationId: 'getAuthorizationServerMetadata',
+          summary: 'Authorization server metadata (RFC 8414)',
+          tags: ['User-facing OAuth'],
+          response: {
+            200: documented(AuthorizationServerMetadata, 'The metadata document.', serverMetadataExample),
+            ...errorResponses(400),
+          },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return serverMetadata();
+      },
+    );
+    preflight(url, 'GET');
+  }
+
+  const resourceMetadata = () => ({
+    resource: oauth.resource,
+    authorization_servers: [oauth.issuer],
+    scopes_supported: scopes,
+    bearer_methods_supported: ['header'],
+    resource_name: 'Purser tools',
+    resource_documentation: `${ctx.config.baseUrl}/docs`,
+  });
+  // RFC 9728 §3.1: inserted before the resource's path (`/mcp`), and at the bare well-known name.
+  const resourcePaths = [
+    `${prefix}/.well-known/oauth-protected-resource/mcp`,
+    `${prefix}/.well-known/oauth-protected-resource`,
+  ];
+  if (prefix) resourcePaths.push(`/.well-known/oauth-protected-resource${prefix}/mcp`);
+  for (const [index, url] of resourcePaths.entries()) {
+    app.get(
+      url,
+      {
+        onRequest: allowAnyOrigin,
+        schema: {
+          hide: index > 0,
+          operationId: 'getProtectedResourceMetadata',
+          summary: 'Protected resource metadata of the tool server (RFC 9728)',
+          description: `Also served at ${prefix}/.well-known/oauth-protected-resource.`,
+          tags: ['User-facing OAuth'],
+          response: {
+            200: documented(ProtectedResourceMetadata, 'The metadata document.', {
+              resource: `${EXAMPLE_BASE}/mcp`,
+              authorization_servers: [EXAMPLE_BASE],
+              scopes_supported: scopes,
+              bearer_methods_supported: ['header'],
+              resource_name: 'Purser tools',
+              resource_documentation: `${EXAMPLE_BASE}/docs`,
+            }),
+            ...errorResponses(400),
+          },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return resourceMetadata();
+      },
+    );
+    preflight(url, 'GET');
+  }
+
+  // --- Browser pages ----------------------------------------------------------------------------
+
+  const nonce = () => randomBytes(16).toString('base64');
+  const setSession = (reply: FastifyReply, session: BrowserSession) =>
+    reply.header(
+      'set-cookie',
+      sessionCookie(COOKIE_NAMES[session.purpose], sealSession(sessionKey, session), {
+        path: prefix || '/',
+        secure,
+        maxAgeSeconds: Math.max(0, Math.floor((session.expiresAt - ctx.clock.now()) / 1000)),
+      }),
+    );
+  const clearSession = (reply: FastifyReply, purpose: BrowserSession['purpose']) =>
+    reply.header(
+      'set-cookie',
+      sessionCookie(COOKIE_NAMES[purpose], '', { path: prefix || '/', secure, maxAgeSeconds: 0 }),
+    );
+  const showError = (reply: FastifyReply, status: number, message: string) => {
+    const n = nonce();
+    pageHeaders(reply, n).code(status);
+    return errorPage(n, message);
+  };
+  const formContext = (session: BrowserSession, n: string): FormContext => ({
+    nonce: n,
+    paths: session.purpose === 'authorize' ? paths : appsPaths,
+    flow: session.flow,
+  });
+  const appsLink = (client: OAuthClient) => `${paths.apps}?client_id=${encodeURIComponent(client.id)}`;
+  const renderSignIn = (
+    reply: FastifyReply,
+    session: BrowserSession,
+    client: OAuthClient,
+    error?: string,
+    status = 200,
+  ) => {
+    const n = nonce();
+    pageHeaders(reply, n).code(status);
+    return signInPage(formContext(session, n), {
+      appName: client.name,
+      purpose: session.purpose,
+      appsLink: session.purpose === 'authorize' ? appsLink(client) : null,
+      ...(error ? { error } : {}),
+    });
+  };
+  const newSession = (
+    purpose: BrowserSession['purpose'],
+    client: OAuthClient,
+    pending: BrowserSession['pending'],
+  ): BrowserSession => ({
+    purpose,
+    flow: randomBytes(16).toString('base64url'),
+    clientId: client.id,
+    pending,
+    attempt: null,
+    userId: null,
+    account: null,
+    expiresAt: ctx.clock.now() + SESSION_TTL_MS,
+  });
+
+  /** The browser's session and its client, when the form belongs to it; else the error page. */
+  async function formSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    purpose: BrowserSession['purpose'],
+  ): Promise<{ session: BrowserSession; client: OAuthClient } | string> {
+    const session = openSession(
+      sessionKey,
+      requestCookies(request.headers.cookie)[COOKIE_NAMES[purpose]],
+      purpose,
+      ctx.clock.now(),
+    );
+    const flow = field(request.body, 'flow');
+    if (!session || !flow || !safeEqual(flow, session.flow))
+      return showError(
+        reply,
+        400,
+        'This sign-in has expired or was opened elsewhere. Return to the application and start again.',
+      );
+    const client = await oauth.findClient(session.clientId);
+    if (!client) return showError(reply, 400, 'This application is no longer available.');
+    return { session, client };
+  }
+
+  const PageQuery = Type.Object(
+    {
+      response_type: Type.Optional(Type.String()),
+      client_id: Type.Optional(Type.String()),
+      redirect_uri: Type.Optional(Type.String()),
+      code_challenge: Type.Optional(Type.String()),
+      code_challenge_method: Type.Optional(Type.String()),
+      resource: Type.Optional(Type.String()),
+      scope: Type.Optional(Type.String()),
+      state: Type.Optional(Type.String()),
+    },
+    { additionalProperties: true },
+  );
+
+  app.get(
+    `${prefix}/authorize`,
+    {
+      attachValidation: true,
+      schema: {
+        operationId: 'authorize',
+        summary: 'Start the user-facing authorization (browser)',
+        description:
+          'RFC 6749 §4.1.1 with PKCE S256 and `resource`. Shows the hosted sign-in page; after the user ' +
+          'signs in with a one-time code and approves, redirects to `redirect_uri` with `code`, `state` and ' +
+          '`iss`. An unknown client or unregistered redirect URI shows an error page and never redirects; ' +
+          'other errors redirect with `error`, `error_description`, `state` and `iss`.',
+        tags: ['User-facing OAuth'],
+        querystring: PageQuery,
+        response: {
+          200: {
+            description: 'The sign-in page (HTML).',
+            content: { 'text/html': { schema: { type: 'string' }, example: '<!doctype html>…' } },
+          },
+          302: {
+            description: 'Error redirect to the client (`error`, `error_description`, `state`, `iss`).',
+          },
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError) return showError(reply, 400, 'The authorization request is malformed.');
+      const query = request.query as Record<string, string | undefined>;
+      const outcome = await oauth.authorize(query);
+      if (outcome.kind === 'error_page') return showError(reply, 400, outcome.message);
+      if (outcome.kind === 'redirect') return reply.redirect(outcome.url, 302);
+      const session = newSession('authorize', outcome.client, outcome.pending);
+      setSession(reply, session);
+      return renderSignIn(reply, session, outcome.client);
+    },
+  );
+
+  const FormBody = Type.Object({}, { additionalProperties: true });
+
+  async function sendCode(request: FastifyRequest, reply: FastifyReply, purpose: BrowserSession['purpose']) {
+    const found = await formSession(request, reply, purpose);
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    const destination = (field(request.body, 'destination') ?? '').trim();
+    const input = destination.startsWith('+')
+      ? { phone: destination }
+      : EMAIL.test(destination)
+        ? { email: destination }
+        : null;
+    if (!input)
+      return renderSignIn(
+        reply,
+        session,
+        client,
+        'Enter an email address or a phone number such as +14155550123.',
+        400,
+      );
+    let attemptId: string;
+    try {
+      attemptId = (await oauth.sendSignInCode(client, input)).id;
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status >= 500 && error.status !== 502)) throw error;
+      if (error.headers['retry-after']) reply.header('retry-after', error.headers['retry-after']);
+      return renderSignIn(reply, session, client, error.message, error.status);
+    }
+    const next = { ...session, attempt: { id: attemptId, destination } };
+    setSession(reply, next);
+    const n = nonce();
+    pageHeaders(reply, n);
+    return codePage(formContext(next, n), { destination });
+  }
+
+  async function verifyCode(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    purpose: BrowserSession['purpose'],
+  ) {
+    const found = await formSession(request, reply, purpose);
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    if (!session.attempt) return renderSignIn(reply, session, client);
+    let user: Awaited<ReturnType<typeof oauth.signIn>>;
+    try {
+      user = await oauth.signIn(client, {
+        connect_id: session.attempt.id,
+        code: (field(request.body, 'code') ?? '').trim().slice(0, 12),
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      if (error.code === 'invalid_code') {
+        const n = nonce();
+        pageHeaders(reply, n).code(401);
+        return codePage(formContext(session, n), {
+          destination: session.attempt.destination,
+          error: 'That code is not right, or it has expired.',
+        });
+      }
+      const next = { ...session, attempt: null };
+      setSession(reply, next);
+      return renderSignIn(reply, next, client, 'That code can no longer be used. Ask for a new one.', 400);
+    }
+    const next = { ...session, attempt: null, userId: user.id, account: user.email ?? user.phone ?? user.id };
+    setSession(reply, next);
+    const n = nonce();
+    if (purpose === 'apps') {
+      pageHeaders(reply, n);
+      return appsPage(formContext(next, n), {
+        account: next.account as string,
+        apps: await listApps(client, user.id),
+      });
+    }
+    const organization = await ctx.orgs.getOrganization(client.organizationId);
+    pageHeaders(reply, n, [
+      formTargetOf((next.pending as NonNullable<BrowserSession['pending']>).redirectUri),
+    ]);
+    return consentPage(formContext(next, n), {
+      appName: client.name,
+      organizationName: organization.name,
+      account: next.account as string,
+      scopes: (next.pending?.scope ?? '')
+        .split(' ')
+        .map((scope) => OAUTH_SCOPES[scope as keyof typeof OAUTH_SCOPES] ?? scope),
+    });
+  }
+
+  const listApps = async (client: OAuthClient, userId: string) =>
+    (await oauth.connectedApps(client, userId)).map((app) => ({ id: app.id, name: app.client_name }));
+
+  for (const purpose of ['authorize', 'apps'] as const) {
+    const p = purpose === 'authorize' ? paths : appsPaths;
+    app.post(p.code, { schema: { hide: true, body: FormBody } }, (request, reply) =>
+      sendCode(request, reply, purpose),
+    );
+    app.post(p.verify, { schema: { hide: true, body: FormBody } }, (request, reply) =>
+      verifyCode(request, reply, purpose),
+    );
+  }
+
+  app.post(paths.decision, { schema: { hide: true, body: FormBody } }, async (request, reply) => {
+    const found = await formSession(request, reply, 'authorize');
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    if (!session.userId || !session.pending) return renderSignIn(reply, session, client);
+    // One decision per authorization request: the cookie is spent.
+    clearSession(reply, 'authorize');
+    const url =
+      field(request.body, 'decision') === 'approve'
+        ? await oauth.approve(client, session.pending, session.userId)
+        : oauth.deny(session.pending);
+    return reply.redirect(url, 303);
+  });
+
+  app.get(
+    paths.apps,
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({ client_id: Type.Optional(Type.String({ maxLength: 2000 })) }),
+      },
+    },
+    async (request, reply) => {
+      const client = request.query.client_id
+        ? await oauth.findClient(request.query.client_id).catch(() => null)
+        : null;
+      if (!client) return showError(reply, 400, 'Open this page from an application’s sign-in page.');
+      const session = newSession('apps', client, null);
+      setSession(reply, session);
+      return renderSignIn(reply, session, client);
+    },
+  );
+
+  app.post(paths.disconnect, { schema: { hide: true, body: FormBody } }, async (request, reply) => {
+    const found = await formSession(request, reply, 'apps');
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    if (!session.userId) return renderSignIn(reply, session, client);
+    const connectionId = field(request.body, 'connection_id') ?? '';
+    const done = await oauth.disconnect(client, session.userId, connectionId);
+    const n = nonce();
+    pageHeaders(reply, n);
+    return appsPage(formContext(session, n), {
+      account: session.account ?? '',
+      apps: await listApps(client, session.userId),
+      notice: done ? 'The app was disconnected.' : 'That app was not connected.',
+    });
+  });
+
+  // --- Token, registration, revocation -----------------------------------------------------------
+
+  const rateLimited = async (request: FastifyRequest) => {
+    const decision = await ctx.tokenRateLimiter.hit(request.ip);
+    if (!decision.allowed)
+      throw new ApiError(429, 'rate_limited', 'Too many requests; retry later.', {
+        headers: { 'retry-after': String(decision.retryAfterSeconds) },
+      });
+  };
+
+  app.post(
+    `${prefix}/token`,
+    {
+      config: { errorFormat: 'oauth' },
+      attachValidation: true,
+      onRequest: [allowAnyOrigin, rateLimited],
+      schema: {
+        operationId: 'exchangeUserToken',
+        summary: 'Exchange an authorization code or a refresh token (user-facing OAuth)',
+        description:
+          'Form-encoded. `authorization_code` with `code`, `redirect_uri`, `code_verifier` and `resource`; ' +
+          '`refresh_token` with `refresh_token` and `resource`. Confidential clients authenticate with ' +
+          '`client_secret_post` or `client_secret_basic`; public clients send only `client_id`.',
+        consumes: ['application/x-www-form-urlencoded'],
+        tags: ['User-facing OAuth'],
+        body: withExample(
+          Type.Object({
+            grant_type: Type.String({ description: '`authorization_code` or `refresh_token`.' }),
+            code: Type.Optional(Type.String()),
+            redirect_uri: Type.Optional(Type.String()),
+            code_verifier: Type.Optional(Type.String()),
+            refresh_token: Type.Optional(Type.String()),
+            resource: Type.String({ description: 'The tool server, `{mcp_url}/mcp`.' }),
+            client_id: Type.Optional(Type.String()),
+            client_secret: Type.Optional(Type.String()),
+          }),
+          {
+            grant_type: 'authorization_code',
+            code: 'oac_4kQ9mZ2xV7bN3cT8wR5yH1jL6pD0sF2g',
+            redirect_uri: 'https://app.example/callback',
+            code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+            resource: `${EXAMPLE_BASE}/mcp`,
+            client_id: 'cli_3kTg7xQm2vN8pR4w',
+          },
+        ),
+        response: {
+          200: documented(
+            OAuthTokenPair,
+            'The token pair; the access token is the bearer for the tool server.',
+            {
+              access_token: 'cat_Xy7kQ2mN9vB4wL6tR8sJ3hF5gD1cZ0aE',
+              refresh_token: 'crt_Pq3wE8rT1yU6iO4pA9sD2fG7hJ5kL0zX',
+              token_type: 'Bearer',
+              expires_in: 3600,
+              scope: 'purser:tools',
+            },
+          ),
+          400: oauthErrorResponse(
+            '`invalid_request`, `invalid_grant` (code or refresh token invalid, expired, used, or PKCE failed), ' +
+              '`invalid_target` (resource is not the tool server), `unsupported_grant_type`, `unauthorized_client`.',
+            'invalid_grant',
+            'code_verifier does not match the code_challenge.',
+          ),
+          401: oauthErrorResponse(
+            'Unknown client, bad credentials, or a production client without an active subscription (`invalid_client`).',
+            'invalid_client',
+            'Client authentication failed.',
+          ),
+          429: oauthErrorResponse(
+            'Too many requests (`rate_limited`).',
+            'rate_limited',
+            'Too many requests; retry later.',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const credentials = clientAuthentication(request);
+      const grantType = field(request.body, 'grant_type');
+      if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
+        throw grantType
+          ? tokenError.unsupportedGrantType()
+          : tokenError.invalidRequest('grant_type is required.');
+      }
+      const client = await oauth.authenticateClient(credentials);
+      if (!client.grantTypes.includes(grantType))
+        throw tokenError.unauthorizedClient(`This client may not use the ${grantType} grant.`);
+      const body = request.body;
+      const tokens =
+        grantType === 'authorization_code'
+          ? await oauth.exchangeCode(client, {
+              code: field(body, 'code'),
+              redirect_uri: field(body, 'redirect_uri'),
+              code_verifier: field(body, 'code_verifier'),
+              resource: field(body, 'resource'),
+            })
+          : await oauth.refresh(client, {
+              refresh_token: field(body, 'refresh_token'),
+              resource: field(body, 'resource'),
+            });
+      // RFC 6749 §5.1: token responses must not be cached.
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return tokens;
+    },
+  );
+  preflight(`${prefix}/token`, 'POST');
+
+  app.post(
+    `${prefix}/register`,
+    {
+      config: { errorFormat: 'oauth' },
+      attachValidation: true,
+      onRequest: [allowAnyOrigin, rateLimited],
+      schema: {
+        operationId: 'registerClient',
+        summary: 'Register a public client (RFC 7591 dynamic client registration)',
+        description:
+          'JSON. Registers a public client (`token_endpoint_auth_method` is always `none`: a requested ' +
+          'secret-based method is replaced, RFC 7591 §3.2.1) in the organization and mode set by ' +
+          '`OAUTH_REGISTRATION`. Clients may instead use an https Client ID Metadata Document as ' +
+          `\`client_id\` (at most ${DOCUMENT_MAX_BYTES} bytes).`,
+        tags: ['User-facing OAuth'],
+        body: withExample(
+          Type.Object(
+            {
+              redirect_uris: Type.Array(Type.String()),
+              client_name: Type.Optional(Type.String()),
+              grant_types: Type.Optional(Type.Array(Type.String())),
+              response_types: Type.Optional(Type.Array(Type.String())),
+              token_endpoint_auth_method: Type.Optional(Type.String()),
+              scope: Type.Optional(Type.String()),
+            },
+            { additionalProperties: true },
+          ),
+          {
+            redirect_uris: ['http://127.0.0.1/callback'],
+            client_name: 'My assistant',
+            token_endpoint_auth_method: 'none',
+          },
+        ),
+        response: {
+          201: documented(ClientRegistration, 'The registered client.', {
+            client_id: 'cli_8hJ2kL5mN7pQ9rS1',
+            client_id_issued_at: 1767225600,
+            client_name: 'My assistant',
+            redirect_uris: ['http://127.0.0.1/callback'],
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'none',
+            scope: 'purser:tools',
+          }),
+          400: oauthErrorResponse(
+            'Bad metadata (`invalid_client_metadata`) or redirect URIs (`invalid_redirect_uri`).',
+            'invalid_redirect_uri',
+            'ftp://x must be an https, loopback http or private-use scheme URI.',
+          ),
+          403: oauthErrorResponse(
+            'Dynamic registration is not enabled (`access_denied`).',
+            'access_denied',
+            'Dynamic client registration is not enabled on this server.',
+          ),
+          429: oauthErrorResponse(
+            'Too many requests (`rate_limited`).',
+            'rate_limited',
+            'Too many requests; retry later.',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw tokenError.invalidClientMetadata('The body must be a JSON object.');
+      const registered = await oauth.register(body as Record<string, unknown>);
+      reply.code(201).header('cache-control', 'no-store');
+      return registered;
+    },
+  );
+  preflight(`${prefix}/register`, 'POST');
+
+  app.post(
+    `${prefix}/revoke`,
+    {
+      config: { errorFormat: 'oauth' },
+      attachValidation: true,
+      onRequest: [allowAnyOrigin, rateLimited],
+      schema: {
+        operationId: 'revokeUserToken',
+        summary: 'Revoke a user access or refresh token (RFC 7009)',
+        description:
+          'Form-encoded `token` (and optional `token_type_hint`), with the same client authentication as ' +
+          'the token endpoint. Revokes the whole grant: both tokens. Unknown tokens also answer 200.',
+        consumes: ['application/x-www-form-urlencoded'],
+        tags: ['User-facing OAuth'],
+        body: withExample(
+          Type.Object({
+            token: Type.String(),
+            token_type_hint: Type.Optional(Type.String()),
+            client_id: Type.Optional(Type.String()),
+            client_secret: Type.Optional(Type.String()),
+          }),
+          {
+            token: 'crt_Pq3wE8rT1yU6iO4pA9sD2fG7hJ5kL0zX',
+            token_type_hint: 'refresh_token',
+            client_id: 'cli_3kTg7xQm2vN8pR4w',
+          },
+        ),
+        response: {
+          200: documented(Type.Object({}), 'Revoked, or the token was unknown (RFC 7009 §2.2).', {}),
+          400: oauthErrorResponse(
+            '`token` is missing (`invalid_request`).',
+            'invalid_request',
+            'token is required.',
+          ),
+          401: oauthErrorResponse(
+            'Client authentication failed (`invalid_client`).',
+            'invalid_client',
+            'Client authentication failed.',
+          ),
+          429: oauthErrorResponse(
+            'Too many requests (`rate_limited`).',
+            'rate_limited',
+            'Too many requests; retry later.',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const client = await oauth.authenticateClient(clientAuthentication(request));
+      await oauth.revoke(client, field(request.body, 'token'));
+      reply.header('cache-control', 'no-store');
+      return {};
+    },
+  );
+  preflight(`${prefix}/revoke`, 'POST');
+}
