@@ -51,7 +51,10 @@ async function expectOAuthError(response: Response, status: number, error: strin
 async function approvedCode(clientId: string, options: { email?: string; redirect?: string } = {}) {
   const { verifier, challenge } = pkce();
   const callback = await signInAndDecide(
-    authorizeUrl(clientId, { code_challenge: challenge, ...(options.redirect ? { redirect_uri: options.redirect } : {}) }),
+    authorizeUrl(clientId, {
+      code_challenge: challenge,
+      ...(options.redirect ? { redirect_uri: options.redirect } : {}),
+    }),
     options.email ? { email: options.email } : {},
   );
   return { code: callback.searchParams.get('code')!, verifier, callback };
@@ -76,7 +79,13 @@ async function tokensFor(clientId: string, options: { email?: string } = {}) {
 }
 
 const refresh = (clientId: string, refreshToken: string, extra: Record<string, string> = {}) =>
-  token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken, resource: s.resource, ...extra });
+  token({
+    grant_type: 'refresh_token',
+    client_id: clientId,
+    refresh_token: refreshToken,
+    resource: s.resource,
+    ...extra,
+  });
 
 describe('authorize', () => {
   it('redirects with code, the unchanged state and iss after approval', async () => {
@@ -114,13 +123,25 @@ describe('authorize', () => {
 
   it('accepts a loopback redirect on any port (RFC 8252 §7.3), but not another path', async () => {
     const clientId = await publicClient('http://127.0.0.1/callback');
-    const ok = await fetch(authorizeUrl(clientId, { code_challenge: pkce().challenge, redirect_uri: 'http://127.0.0.1:53111/callback' }), {
-      redirect: 'manual',
-    });
+    const ok = await fetch(
+      authorizeUrl(clientId, {
+        code_challenge: pkce().challenge,
+        redirect_uri: 'http://127.0.0.1:53111/callback',
+      }),
+      {
+        redirect: 'manual',
+      },
+    );
     expect(ok.status).toBe(200);
-    const other = await fetch(authorizeUrl(clientId, { code_challenge: pkce().challenge, redirect_uri: 'http://127.0.0.1:53111/other' }), {
-      redirect: 'manual',
-    });
+    const other = await fetch(
+      authorizeUrl(clientId, {
+        code_challenge: pkce().challenge,
+        redirect_uri: 'http://127.0.0.1:53111/other',
+      }),
+      {
+        redirect: 'manual',
+      },
+    );
     expect(other.status).toBe(400);
   });
 
@@ -141,22 +162,30 @@ describe('authorize', () => {
 
   it('refuses the plain PKCE method', async () => {
     const { verifier } = pkce();
-    expect(await errorRedirect({ code_challenge: verifier, code_challenge_method: 'plain' })).toBe('invalid_request');
+    expect(await errorRedirect({ code_challenge: verifier, code_challenge_method: 'plain' })).toBe(
+      'invalid_request',
+    );
   });
 
   it('refuses a missing resource and another resource', async () => {
     expect(await errorRedirect({ code_challenge: pkce().challenge, resource: null })).toBe('invalid_request');
-    expect(await errorRedirect({ code_challenge: pkce().challenge, resource: `${s.issuer}/other` })).toBe('invalid_target');
+    expect(await errorRedirect({ code_challenge: pkce().challenge, resource: `${s.issuer}/other` })).toBe(
+      'invalid_target',
+    );
   });
 
   it('refuses an unknown scope and another response type', async () => {
     expect(await errorRedirect({ code_challenge: pkce().challenge, scope: 'openid' })).toBe('invalid_scope');
-    expect(await errorRedirect({ code_challenge: pkce().challenge, response_type: 'token' })).toBe('unsupported_response_type');
+    expect(await errorRedirect({ code_challenge: pkce().challenge, response_type: 'token' })).toBe(
+      'unsupported_response_type',
+    );
   });
 
   it('puts frame-ancestors none on the sign-in page and no CORS on authorize', async () => {
     const clientId = await publicClient();
-    const response = await fetch(authorizeUrl(clientId, { code_challenge: pkce().challenge }), { redirect: 'manual' });
+    const response = await fetch(authorizeUrl(clientId, { code_challenge: pkce().challenge }), {
+      redirect: 'manual',
+    });
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     const cookie = response.headers.get('set-cookie')!;
@@ -166,7 +195,9 @@ describe('authorize', () => {
 
   it('refuses a decision without the browser cookie that started the request', async () => {
     const clientId = await publicClient();
-    const opened = await fetch(authorizeUrl(clientId, { code_challenge: pkce().challenge }), { redirect: 'manual' });
+    const opened = await fetch(authorizeUrl(clientId, { code_challenge: pkce().challenge }), {
+      redirect: 'manual',
+    });
     const flow = /name="flow" value="([^"]+)"/.exec(await opened.text())![1]!;
     const response = await fetch(`${s.issuer}/authorize/decision`, {
       method: 'POST',
@@ -180,7 +211,9 @@ describe('authorize', () => {
 
   it('refuses a wrong sign-in code and locks the attempt after five', async () => {
     const clientId = await publicClient();
-    await expect(signInAndDecide(authorizeUrl(clientId, { code_challenge: pkce().challenge }), { code: '000000' })).rejects.toThrow();
+    await expect(
+      signInAndDecide(authorizeUrl(clientId, { code_challenge: pkce().challenge }), { code: '000000' }),
+    ).rejects.toThrow();
   });
 });
 
@@ -215,7 +248,13 @@ describe('token', () => {
   it('refuses a wrong code verifier and a missing one', async () => {
     const clientId = await publicClient();
     const { code } = await approvedCode(clientId);
-    const base = { grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT, resource: s.resource };
+    const base = {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: REDIRECT,
+      resource: s.resource,
+    };
     await expectOAuthError(await token({ ...base, code_verifier: pkce().verifier }), 400, 'invalid_grant');
     await expectOAuthError(await token(base), 400, 'invalid_grant');
   });
@@ -223,11 +262,21 @@ describe('token', () => {
   it('refuses a missing or wrong resource on the code exchange and the refresh', async () => {
     const clientId = await publicClient();
     const { code, verifier } = await approvedCode(clientId);
-    const base = { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: REDIRECT };
+    const base = {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+    };
     await expectOAuthError(await token(base), 400, 'invalid_request');
     await expectOAuthError(await token({ ...base, resource: `${s.issuer}/api` }), 400, 'invalid_target');
     const pair = await tokensFor(clientId);
-    await expectOAuthError(await refresh(clientId, pair.refresh_token, { resource: 'https://other.example/mcp' }), 400, 'invalid_target');
+    await expectOAuthError(
+      await refresh(clientId, pair.refresh_token, { resource: 'https://other.example/mcp' }),
+      400,
+      'invalid_target',
+    );
   });
 
   it('refuses another redirect_uri than the authorization request had', async () => {
@@ -262,7 +311,11 @@ describe('token', () => {
   it("refuses a code or refresh token of another organization's or mode's client", async () => {
     const clientId = await publicClient();
     const other = await s.t.createOrg('Other');
-    const foreign = await s.t.ctx.orgs.createClient(other.organization_id, { mode: 'sandbox', type: 'public', redirectUris: [REDIRECT] });
+    const foreign = await s.t.ctx.orgs.createClient(other.organization_id, {
+      mode: 'sandbox',
+      type: 'public',
+      redirectUris: [REDIRECT],
+    });
     const production = await createClient(s, { type: 'public', redirectUri: REDIRECT, mode: 'production' });
     await s.t.ctx.orgs.updateOrganization(s.org.organization_id, { subscription: 'active' });
     try {
@@ -290,7 +343,9 @@ describe('token', () => {
     const production = await createClient(s, { type: 'public', redirectUri: REDIRECT, mode: 'production' });
     const refused = await refresh(production.client_id, 'crt_whatever');
     expect(await expectOAuthError(refused, 401, 'invalid_client')).toMatch(/subscription/);
-    const page = await fetch(authorizeUrl(production.client_id, { code_challenge: pkce().challenge }), { redirect: 'manual' });
+    const page = await fetch(authorizeUrl(production.client_id, { code_challenge: pkce().challenge }), {
+      redirect: 'manual',
+    });
     expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('unauthorized_client');
   });
 
@@ -320,12 +375,20 @@ describe('token', () => {
   });
 
   it('answers unsupported_grant_type and invalid_request in the OAuth body', async () => {
-    await expectOAuthError(await token({ grant_type: 'password', client_id: 'x' }), 400, 'unsupported_grant_type');
+    await expectOAuthError(
+      await token({ grant_type: 'password', client_id: 'x' }),
+      400,
+      'unsupported_grant_type',
+    );
     await expectOAuthError(await token({ client_id: 'x' }), 400, 'invalid_request');
   });
 
   it('refuses NUL in a parameter at the edge, in the OAuth body', async () => {
-    const response = await token({ grant_type: 'refresh_token', client_id: 'cli_\u0000x', refresh_token: 'x' });
+    const response = await token({
+      grant_type: 'refresh_token',
+      client_id: 'cli_\u0000x',
+      refresh_token: 'x',
+    });
     await expectOAuthError(response, 400, 'invalid_request');
     const revoke = await fetch(`${s.issuer}/revoke`, {
       method: 'POST',
@@ -371,7 +434,10 @@ describe('connected apps', () => {
 
 describe('metadata and registration', () => {
   it('serves protected-resource metadata at both well-known names, with CORS', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+    for (const path of [
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]) {
       const response = await fetch(`${s.issuer}${path}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -392,18 +458,34 @@ describe('metadata and registration', () => {
 
   it('registers public clients (RFC 7591) and refuses bad redirect URIs', async () => {
     const register = (body: unknown) =>
-      fetch(`${s.issuer}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const created = await register({ redirect_uris: [REDIRECT], client_name: 'Assistant', token_endpoint_auth_method: 'client_secret_post' });
+      fetch(`${s.issuer}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const created = await register({
+      redirect_uris: [REDIRECT],
+      client_name: 'Assistant',
+      token_endpoint_auth_method: 'client_secret_post',
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('access-control-allow-origin')).toBe('*');
     const client = await created.json();
-    expect(client).toMatchObject({ client_name: 'Assistant', token_endpoint_auth_method: 'none', redirect_uris: [REDIRECT] });
+    expect(client).toMatchObject({
+      client_name: 'Assistant',
+      token_endpoint_auth_method: 'none',
+      redirect_uris: [REDIRECT],
+    });
     expect(client).not.toHaveProperty('client_secret');
     await tokensFor(client.client_id);
     for (const uri of ['http://example.com/cb', 'https://x.example/cb#frag', 'javascript:alert(1)']) {
       await expectOAuthError(await register({ redirect_uris: [uri] }), 400, 'invalid_redirect_uri');
     }
-    await expectOAuthError(await register({ redirect_uris: [REDIRECT], grant_types: ['client_credentials'] }), 400, 'invalid_client_metadata');
+    await expectOAuthError(
+      await register({ redirect_uris: [REDIRECT], grant_types: ['client_credentials'] }),
+      400,
+      'invalid_client_metadata',
+    );
   });
 });
 
@@ -411,12 +493,20 @@ describe('MCP_URL with a path', () => {
   it('mounts the server under the path and serves the path-inserted metadata', async () => {
     const other = await startOAuthServer({ mcpPath: '/oauth-mcp' });
     try {
-      for (const path of ['/oauth-mcp/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server/oauth-mcp']) {
+      for (const path of [
+        '/oauth-mcp/.well-known/oauth-authorization-server',
+        '/.well-known/oauth-authorization-server/oauth-mcp',
+      ]) {
         const response = await fetch(`${new URL(other.issuer).origin}${path}`);
         expect(response.status, path).toBe(200);
-        expect(await response.json()).toMatchObject({ issuer: other.issuer, token_endpoint: `${other.issuer}/token` });
+        expect(await response.json()).toMatchObject({
+          issuer: other.issuer,
+          token_endpoint: `${other.issuer}/token`,
+        });
       }
-      const resource = await fetch(`${new URL(other.issuer).origin}/.well-known/oauth-protected-resource/oauth-mcp/mcp`);
+      const resource = await fetch(
+        `${new URL(other.issuer).origin}/.well-known/oauth-protected-resource/oauth-mcp/mcp`,
+      );
       expect((await resource.json()).resource).toBe(other.resource);
     } finally {
       await other.close();

@@ -51,7 +51,12 @@ export async function startOAuthServer(
 /** A client made as `npx purser client create ORG --mode M [--public] --redirect-uri U` makes it. */
 export async function createClient(
   s: OAuthServer,
-  options: { type: 'public' | 'confidential'; redirectUri: string; mode?: 'sandbox' | 'production'; name?: string },
+  options: {
+    type: 'public' | 'confidential';
+    redirectUri: string;
+    mode?: 'sandbox' | 'production';
+    name?: string;
+  },
 ) {
   return s.t.ctx.orgs.createClient(s.org.organization_id, {
     mode: options.mode ?? 'sandbox',

@@ -56,7 +56,11 @@ describe('oauth4webapi against the authorization server', () => {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: expect.arrayContaining(['none', 'client_secret_post', 'client_secret_basic']),
+      token_endpoint_auth_methods_supported: expect.arrayContaining([
+        'none',
+        'client_secret_post',
+        'client_secret_basic',
+      ]),
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
       registration_endpoint: `${s.issuer}/register`,
@@ -85,11 +89,15 @@ describe('oauth4webapi against the authorization server', () => {
 
     // After the retry grace, the rotated-out token presented again is theft: the grant is revoked.
     s.t.clock.advance(11_000);
-    await expect(oauth.processRefreshTokenResponse(as, client, await refresh(tokens.refresh_token!))).rejects.toMatchObject({
+    await expect(
+      oauth.processRefreshTokenResponse(as, client, await refresh(tokens.refresh_token!)),
+    ).rejects.toMatchObject({
       error: 'invalid_grant',
     });
     expect(await s.t.ctx.auth.authenticate(rotated.access_token)).toBeNull();
-    await expect(oauth.processRefreshTokenResponse(as, client, await refresh(rotated.refresh_token!))).rejects.toMatchObject({
+    await expect(
+      oauth.processRefreshTokenResponse(as, client, await refresh(rotated.refresh_token!)),
+    ).rejects.toMatchObject({
       error: 'invalid_grant',
     });
   });
@@ -99,11 +107,13 @@ describe('oauth4webapi against the authorization server', () => {
       const created = await createClient(s, { type: 'confidential', redirectUri: REDIRECT });
       const client: oauth.Client = { client_id: created.client_id, token_endpoint_auth_method: method };
       const secret = created.client_secret!;
-      const auth = method === 'client_secret_post' ? oauth.ClientSecretPost(secret) : oauth.ClientSecretBasic(secret);
+      const auth =
+        method === 'client_secret_post' ? oauth.ClientSecretPost(secret) : oauth.ClientSecretBasic(secret);
       const { tokens } = await codeFlow(client, auth);
       expect(tokens.access_token).toMatch(/^cat_/);
 
-      const wrong = method === 'client_secret_post' ? oauth.ClientSecretPost('nope') : oauth.ClientSecretBasic('nope');
+      const wrong =
+        method === 'client_secret_post' ? oauth.ClientSecretPost('nope') : oauth.ClientSecretBasic('nope');
       const refused = await oauth.refreshTokenGrantRequest(as, client, wrong, tokens.refresh_token!, {
         additionalParameters: { resource: s.resource },
         ...insecure,

@@ -122,6 +122,12 @@ function clientAuthentication(request: FastifyRequest) {
   };
 }
 
+/** Where the user goes back to, as they can judge it: the host, or the app's own scheme. */
+function returnTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.host || url.protocol;
+}
+
 /** Rough email shape; the code sent to it is the real check. */
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
@@ -400,6 +406,7 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
             content: { 'text/html': { schema: { type: 'string' }, example: '<!doctype html>…' } },
           },
           302: {
+            type: 'null',
             description: 'Error redirect to the client (`error`, `error_description`, `state`, `iss`).',
           },
           ...errorResponses(400),
@@ -500,6 +507,7 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
       appName: client.name,
       organizationName: organization.name,
       account: next.account as string,
+      returnTo: returnTarget((next.pending as NonNullable<BrowserSession['pending']>).redirectUri),
       scopes: (next.pending?.scope ?? '')
         .split(' ')
         .map((scope) => OAUTH_SCOPES[scope as keyof typeof OAUTH_SCOPES] ?? scope),

@@ -119,7 +119,7 @@ export function codePage(form: FormContext, view: { destination: string; error?:
 
 export function consentPage(
   form: FormContext,
-  view: { appName: string; organizationName: string; account: string; scopes: string[] },
+  view: { appName: string; organizationName: string; account: string; scopes: string[]; returnTo: string },
 ): string {
   const scopes = view.scopes.map((scope) => `<li>${escapeHtml(scope)}</li>`).join('');
   return layout(
@@ -129,7 +129,7 @@ export function consentPage(
 <p>Signed in to ${escapeHtml(view.organizationName)} as <strong>${escapeHtml(view.account)}</strong>.</p>
 <p><span class="app">${escapeHtml(view.appName)}</span> will be able to:</p>
 <ul class="scopes">${scopes}</ul>
-<p class="hint">You can disconnect it at any time from your connected apps.</p>
+<p class="hint">You will return to ${escapeHtml(view.returnTo)}. You can disconnect the app at any time from your connected apps.</p>
 <form method="post" action="${escapeHtml(form.paths.decision)}">
 <input type="hidden" name="flow" value="${escapeHtml(form.flow)}">
 <div class="actions"><button type="submit" name="decision" value="deny" class="secondary" id="deny">Deny</button>
