@@ -171,14 +171,19 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
       .header('access-control-expose-headers', 'www-authenticate');
   };
   const preflight = (url: string, methods: string) =>
-    app.options(url, { schema: { hide: true } }, async (_request, reply) => {
-      reply
-        .code(204)
-        .header('access-control-allow-origin', '*')
-        .header('access-control-allow-methods', methods)
-        .header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version')
-        .header('access-control-max-age', '600');
-    });
+    app.options(
+      url,
+      // A preflight of a token endpoint fails (rarely: bad text) in that endpoint's error body.
+      { schema: { hide: true }, config: { errorFormat: methods === 'POST' ? 'oauth' : 'v2' } },
+      async (_request, reply) => {
+        reply
+          .code(204)
+          .header('access-control-allow-origin', '*')
+          .header('access-control-allow-methods', methods)
+          .header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version')
+          .header('access-control-max-age', '600');
+      },
+    );
 
   // --- Metadata -------------------------------------------------------------------------------
 
