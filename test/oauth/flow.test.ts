@@ -513,3 +513,32 @@ describe('MCP_URL with a path', () => {
     }
   });
 });
+
+describe('races', () => {
+  it('lets exactly one of two parallel exchanges of a code win, and then revokes what it got', async () => {
+    const clientId = await publicClient();
+    const { code, verifier } = await approvedCode(clientId);
+    const exchange = () =>
+      token({
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+        resource: s.resource,
+      });
+    const answers = await Promise.all([exchange(), exchange()]);
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 400]);
+    const winner = answers.find((answer) => answer.status === 200)!;
+    // A second use of a code is a replay, however close in time: the tokens from it are revoked.
+    expect(await s.t.ctx.auth.authenticate((await winner.json()).access_token)).toBeNull();
+  });
+
+  it('forgets expired codes in the worker sweep', async () => {
+    const clientId = await publicClient();
+    await approvedCode(clientId);
+    s.t.clock.advance(121_000);
+    expect(await s.t.ctx.oauth.sweepExpiredCodes()).toBeGreaterThan(0);
+  });
+});
