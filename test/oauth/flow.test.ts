@@ -209,11 +209,52 @@ describe('authorize', () => {
     expect(response.headers.get('location')).toBeNull();
   });
 
-  it('refuses a wrong sign-in code and locks the attempt after five', async () => {
+  /** A browser on the sign-in page: posts its forms with the cookie, keeps the last page. */
+  async function openSignIn(url: URL) {
+    const opened = await fetch(url, { redirect: 'manual' });
+    let cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
+    const browser = { html: await opened.text(), status: opened.status };
+    const post = async (path: string, fields: Record<string, string>) => {
+      const flow = /name="flow" value="([^"]+)"/.exec(browser.html)![1]!;
+      const response = await fetch(`${s.issuer}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ flow, ...fields }),
+      });
+      cookie = response.headers.get('set-cookie')?.split(';')[0] ?? cookie;
+      browser.status = response.status;
+      browser.html = await response.text();
+    };
+    return { browser, post };
+  }
+
+  it('refuses a wrong sign-in code, and after five tries asks for a new code', async () => {
     const clientId = await publicClient();
-    await expect(
-      signInAndDecide(authorizeUrl(clientId, { code_challenge: pkce().challenge }), { code: '000000' }),
-    ).rejects.toThrow();
+    const { browser, post } = await openSignIn(authorizeUrl(clientId, { code_challenge: pkce().challenge }));
+    await post('/authorize/code', { destination: uniqueEmail('wrong') });
+    for (let i = 0; i < 4; i++) {
+      await post('/authorize/verify', { code: '000000' });
+      expect(browser.status).toBe(401);
+      expect(browser.html).toContain('id="enter-code"');
+    }
+    await post('/authorize/verify', { code: '000000' });
+    // The attempt is spent (connect's limit of five checks): even the right code no longer works.
+    await post('/authorize/verify', { code: '111111' });
+    expect(browser.html).toContain('id="sign-in"');
+    expect(browser.html).not.toContain('id="consent"');
+  });
+
+  it("throttles sign-in codes with connect's limits (resend cooldown)", async () => {
+    const clientId = await publicClient();
+    const email = uniqueEmail('cooldown');
+    const { browser, post } = await openSignIn(authorizeUrl(clientId, { code_challenge: pkce().challenge }));
+    await post('/authorize/code', { destination: email });
+    expect(browser.status).toBe(200);
+    const again = await openSignIn(authorizeUrl(clientId, { code_challenge: pkce().challenge }));
+    await again.post('/authorize/code', { destination: email });
+    expect(again.browser.status).toBe(429);
+    expect(again.browser.html).toContain('id="sign-in"');
   });
 });
 
