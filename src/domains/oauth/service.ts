@@ -1,47 +1,30 @@
-import { readFileSync } from 'node:fs';
 import type { Config } from '../../config.ts';
 import { type Clock, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
-import type { Client } from '../../db/schema.ts';
 import type { AuthService, Principal } from '../auth/service.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../auth/service.ts';
 import type { ConnectService } from '../connect/service.ts';
-import { destinationPolicy } from '../events/config.ts';
-import { getDocument } from '../events/sender.ts';
-import { DestinationRefused, resolveDestination } from '../events/ssrf.ts';
 import type { OrgService } from '../orgs/service.ts';
+import { OAuthClients } from './clients.ts';
 import {
-  DOCUMENT_MAX_BYTES,
-  DOCUMENT_TIMEOUT_MS,
-  documentLifetimeSeconds,
-  documentUrlProblem,
-  parseClientDocument,
-} from './client-documents.ts';
+  DEFAULT_SCOPE,
+  grantedScope,
+  OAUTH_SCOPES,
+  type OAuthClient,
+  type RegisteredClient,
+  tokenError,
+} from './model.ts';
 import { challengeProblem, verifierMatches } from './pkce.ts';
-import { redirectUriMatches, redirectUriProblem } from './redirects.ts';
+import { redirectUriMatches } from './redirects.ts';
 import { resourceMatches } from './resource.ts';
 import * as store from './store.ts';
 
-/** The scopes of the tool server (docs/oauth-mcp.md): one, acting for the user with the tools. */
-export const OAUTH_SCOPES = { 'purser:tools': 'Use Purser tools on your behalf' } as const;
-export const DEFAULT_SCOPE = 'purser:tools';
+export { DEFAULT_SCOPE, grantedScope, OAUTH_SCOPES, type OAuthClient, type RegisteredClient, tokenError };
+
 /** Authorization codes live this long (RFC 6749 §4.1.2 recommends at most 10 minutes; we use 60 s). */
 export const CODE_TTL_SECONDS = 60;
-
-/** A client able to take part in the user-facing flow, whatever way it was registered. */
-export interface OAuthClient {
-  id: string;
-  name: string;
-  organizationId: string;
-  livemode: boolean;
-  type: 'confidential' | 'public';
-  redirectUris: string[];
-  grantTypes: string[];
-  row: Client;
-}
 
 /** The authorization request being answered in one browser (kept in its signed cookie). */
 export interface PendingAuthorization {
@@ -52,24 +35,6 @@ export interface PendingAuthorization {
   scope: string;
   state: string | null;
 }
-
-/** RFC 6749 §5.2 (and RFC 7009, RFC 7591 §3.2.2, RFC 8707 §2) errors, rendered in the OAuth body. */
-export const tokenError = {
-  invalidRequest: (description: string) => new ApiError(400, 'invalid_request', description),
-  invalidGrant: (description: string) => new ApiError(400, 'invalid_grant', description),
-  invalidTarget: (description: string) => new ApiError(400, 'invalid_target', description),
-  invalidScope: (description: string) => new ApiError(400, 'invalid_scope', description),
-  unsupportedGrantType: () =>
-    new ApiError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.'),
-  unauthorizedClient: (description: string) => new ApiError(400, 'unauthorized_client', description),
-  invalidClient: (basic: boolean, description = 'Client authentication failed.') =>
-    new ApiError(401, 'invalid_client', description, {
-      // RFC 6749 §5.2: a 401 after HTTP Basic carries the matching challenge.
-      headers: basic ? { 'www-authenticate': 'Basic realm="purser"' } : {},
-    }),
-  invalidClientMetadata: (description: string) => new ApiError(400, 'invalid_client_metadata', description),
-  invalidRedirectUri: (description: string) => new ApiError(400, 'invalid_redirect_uri', description),
-};
 
 /** What an authorization request (RFC 6749 §4.1.1) turned out to be. */
 export type AuthorizeOutcome =
@@ -86,23 +51,12 @@ export interface TokenPairResponse {
   scope: string;
 }
 
-export interface RegisteredClient {
-  client_id: string;
-  client_id_issued_at: number;
-  client_name: string;
-  redirect_uris: string[];
-  grant_types: string[];
-  response_types: string[];
-  token_endpoint_auth_method: 'none';
-  scope: string;
-}
-
 export class OAuthService {
   /** RFC 8414 `issuer`, also sent as `iss` on every authorization response (RFC 9207). */
   readonly issuer: string;
   /** The one protected resource (RFC 8707): the tool server. */
   readonly resource: string;
-  private readonly documentCa: string | undefined;
+  private readonly clients: OAuthClients;
 
   constructor(
     private readonly db: Db,
@@ -117,9 +71,7 @@ export class OAuthService {
   ) {
     this.issuer = config.mcpUrl;
     this.resource = `${config.mcpUrl}/mcp`;
-    this.documentCa = config.oauth.clientDocumentCaFile
-      ? readFileSync(config.oauth.clientDocumentCaFile, 'utf8')
-      : undefined;
+    this.clients = new OAuthClients(db, clock, config, deps.orgs);
   }
 
   /** HMAC key of the browser's signed sign-in cookie. */
@@ -133,10 +85,13 @@ export class OAuthService {
   }
 
   /** The active client with this id: a registered one, or one described by its metadata document. */
-  async findClient(clientId: string): Promise<OAuthClient | null> {
-    if (clientId.startsWith('https://')) return this.documentClient(clientId);
-    const row = await this.deps.orgs.findClient(clientId);
-    return row ? toClient(row) : null;
+  findClient(clientId: string): Promise<OAuthClient | null> {
+    return this.clients.find(clientId);
+  }
+
+  /** RFC 7591 §3.1: registers a public client in the registration organization and mode. */
+  register(metadata: Parameters<OAuthClients['register']>[0]): Promise<RegisteredClient> {
+    return this.clients.register(metadata);
   }
 
   /** RFC 6749 §4.1.1 with PKCE (RFC 7636) and resource indicators (RFC 8707). */
@@ -348,119 +303,6 @@ export class OAuthService {
     return row && row.kind === 'connection' && row.client_id === clientId ? row.family_id : null;
   }
 
-  /** RFC 7591 §3.1: registers a public client in the registration organization and mode. */
-  async register(metadata: {
-    redirect_uris?: unknown;
-    client_name?: unknown;
-    grant_types?: unknown;
-    response_types?: unknown;
-    scope?: unknown;
-  }): Promise<RegisteredClient> {
-    const registration = this.config.oauth.registration;
-    if (!registration)
-      throw new ApiError(403, 'access_denied', 'Dynamic client registration is not enabled on this server.');
-    const redirectUris = metadata.redirect_uris;
-    if (
-      !Array.isArray(redirectUris) ||
-      redirectUris.length === 0 ||
-      redirectUris.length > 20 ||
-      !redirectUris.every((uri) => typeof uri === 'string' && uri.length <= 2000)
-    )
-      throw tokenError.invalidRedirectUri('redirect_uris must be a list of 1 to 20 URIs.');
-    for (const uri of redirectUris as string[]) {
-      const problem = redirectUriProblem(uri);
-      if (problem) throw tokenError.invalidRedirectUri(`${uri} ${problem}.`);
-    }
-    const grantTypes = metadata.grant_types ?? ['authorization_code', 'refresh_token'];
-    if (
-      !Array.isArray(grantTypes) ||
-      !grantTypes.every((grant) => grant === 'authorization_code' || grant === 'refresh_token')
-    )
-      throw tokenError.invalidClientMetadata(
-        'grant_types may hold only authorization_code and refresh_token.',
-      );
-    const responseTypes = metadata.response_types ?? ['code'];
-    if (!Array.isArray(responseTypes) || !responseTypes.every((type) => type === 'code'))
-      throw tokenError.invalidClientMetadata('response_types may hold only code.');
-    if (
-      metadata.scope !== undefined &&
-      (typeof metadata.scope !== 'string' || grantedScope(metadata.scope) === null)
-    )
-      throw tokenError.invalidClientMetadata(`scope must be among: ${Object.keys(OAUTH_SCOPES).join(' ')}.`);
-    const name =
-      typeof metadata.client_name === 'string' && metadata.client_name.trim() !== ''
-        ? metadata.client_name.trim().slice(0, 200)
-        : 'Unnamed application';
-    const created = await this.deps.orgs.createClient(registration.organizationId, {
-      mode: registration.livemode ? 'production' : 'sandbox',
-      type: 'public',
-      name,
-      redirectUris: redirectUris as string[],
-    });
-    return {
-      client_id: created.client_id,
-      client_id_issued_at: Math.floor(this.clock.now() / 1000),
-      client_name: name,
-      redirect_uris: redirectUris as string[],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      // RFC 7591 §3.2.1: the server may replace requested values; only public clients are registered.
-      token_endpoint_auth_method: 'none',
-      scope: DEFAULT_SCOPE,
-    };
-  }
-
-  /** A metadata document client: the stored copy while fresh, else fetched again (SSRF-guarded). */
-  private async documentClient(clientId: string): Promise<OAuthClient | null> {
-    const registration = this.config.oauth.registration;
-    if (!registration || documentUrlProblem(clientId)) return null;
-    const now = this.clock.now();
-    const cached = await store.findClientDocument(this.db, clientId);
-    if (cached && cached.expires_at > now) {
-      const row = await this.deps.orgs.findClient(clientId);
-      return row ? toClient(row) : null;
-    }
-    const url = new URL(clientId);
-    let fetched: Awaited<ReturnType<typeof getDocument>>;
-    try {
-      const destination = await resolveDestination(
-        url,
-        destinationPolicy(this.config.webhooks, registration.livemode),
-        this.config.webhooks.resolveHost,
-      );
-      fetched = await getDocument(url, destination, {
-        timeoutMs: DOCUMENT_TIMEOUT_MS,
-        maxBytes: DOCUMENT_MAX_BYTES,
-        ca: this.documentCa,
-      });
-    } catch (error) {
-      if (error instanceof DestinationRefused) return null;
-      throw error;
-    }
-    if (!fetched.ok || fetched.statusCode !== 200) return null;
-    const document = parseClientDocument(clientId, fetched.body);
-    if ('problem' in document) return null;
-    await store.saveDocumentClient(
-      this.db,
-      {
-        id: clientId,
-        organization_id: registration.organizationId,
-        livemode: registration.livemode ? 1 : 0,
-        name: (document.client_name ?? url.host).slice(0, 200),
-        type: 'public',
-        secret_digest: null,
-        grant_types: JSON.stringify(['authorization_code', 'refresh_token']),
-        redirect_uris: JSON.stringify(document.redirect_uris),
-        status: 'active',
-        created_at: now,
-        revoked_at: null,
-      },
-      { fetched_at: now, expires_at: now + documentLifetimeSeconds(fetched.cacheControl) * SECOND },
-    );
-    const row = await this.deps.orgs.findClient(clientId);
-    return row ? toClient(row) : null;
-  }
-
   /** The apps holding a live grant for this user in the client's organization and mode. */
   connectedApps(client: OAuthClient, userId: string) {
     return this.deps.connect.connectedApps({ ...ownerOf(client), userId });
@@ -477,20 +319,6 @@ export class OAuthService {
   }
 }
 
-function toClient(row: Client): OAuthClient | null {
-  if (row.status !== 'active') return null;
-  return {
-    id: row.id,
-    name: row.name,
-    organizationId: row.organization_id,
-    livemode: row.livemode === 1,
-    type: row.type,
-    redirectUris: JSON.parse(row.redirect_uris) as string[],
-    grantTypes: JSON.parse(row.grant_types) as string[],
-    row,
-  };
-}
-
 /** The client acting as the platform whose user connects (the connect flow's principal). */
 function principalOf(client: OAuthClient): Principal {
   return {
@@ -504,13 +332,6 @@ function principalOf(client: OAuthClient): Principal {
 }
 
 const ownerOf = principalOf;
-
-/** RFC 6749 §3.3: the requested scope, or the default; null when it names an unknown scope. */
-export function grantedScope(requested: string | undefined): string | null {
-  if (requested === undefined || requested.trim() === '') return DEFAULT_SCOPE;
-  const names = requested.split(' ').filter(Boolean);
-  return names.every((name) => name in OAUTH_SCOPES) ? [...new Set(names)].join(' ') : null;
-}
 
 function tokenResponse(
   pair: { access_token: string; refresh_token: string },
