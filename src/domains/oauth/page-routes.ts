@@ -320,9 +320,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       },
     },
     async (request, reply) => {
-      const client = request.query.client_id
-        ? await oauth.findClient(request.query.client_id).catch(() => null)
-        : null;
+      const client = request.query.client_id ? await oauth.findClient(request.query.client_id) : null;
       if (!client) return showError(reply, 400, 'Open this page from an application’s sign-in page.');
       const session = newSession('apps', client, null);
       setSession(reply, session);

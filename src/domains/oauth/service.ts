@@ -98,7 +98,7 @@ export class OAuthService {
   async authorize(query: Record<string, string | undefined>): Promise<AuthorizeOutcome> {
     const clientId = query.client_id;
     if (!clientId) return { kind: 'error_page', message: 'The request names no application (client_id).' };
-    const client = await this.findClient(clientId).catch(() => null);
+    const client = await this.findClient(clientId);
     if (!client) return { kind: 'error_page', message: 'This application is not known to us.' };
     const redirectUri = query.redirect_uri;
     // RFC 6749 §4.1.2.1 and RFC 9700 §4.1.3: never redirect to a URI the client did not register.
@@ -201,7 +201,7 @@ export class OAuthService {
     viaBasic: boolean;
   }): Promise<OAuthClient> {
     if (!input.clientId) throw tokenError.invalidClient(input.viaBasic, 'client_id is required.');
-    const client = await this.findClient(input.clientId).catch(() => null);
+    const client = await this.findClient(input.clientId);
     if (!client) throw tokenError.invalidClient(input.viaBasic);
     if (client.type === 'confidential') {
       if (!input.clientSecret || !this.deps.orgs.secretMatches(client.row, input.clientSecret))
