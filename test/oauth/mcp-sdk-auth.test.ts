@@ -56,6 +56,13 @@ beforeAll(async () => {
   documentServer = https.createServer(
     { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
     (req, res) => {
+      if (req.url === '/impostor.json') {
+        // A document that names another client_id: refused (the draft's §4.1 check).
+        return res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ client_id: documentUrl, redirect_uris: [REDIRECT] }));
+      }
+      if (req.url === '/large.json') return res.writeHead(200).end(' '.repeat(10_000));
       if (req.url !== '/client.json') return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' }).end(
         JSON.stringify({
@@ -176,5 +183,32 @@ describe.each(libraries)('%s auth()', (_name, auth) => {
     expect(provider.client?.client_id).toBe(documentUrl);
     const client = await s.t.ctx.orgs.findClient(documentUrl);
     expect(client).toMatchObject({ name: 'Document Assistant', type: 'public' });
+  });
+});
+
+describe('Client ID Metadata Documents that are refused', () => {
+  it('shows the error page for a document naming another client, too large, missing, or at a metadata address', async () => {
+    const origin = new URL(documentUrl).origin;
+    for (const clientId of [
+      `${origin}/impostor.json`,
+      `${origin}/large.json`,
+      `${origin}/missing.json`,
+      'https://169.254.169.254/latest/client.json',
+      `${origin}/a/../client.json`,
+    ]) {
+      const url = new URL(`${s.issuer}/authorize`);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        resource: s.resource,
+      }).toString();
+      const response = await fetch(url, { redirect: 'manual' });
+      expect(response.status, clientId).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+    }
+    expect(await s.t.ctx.orgs.findClient(`${new URL(documentUrl).origin}/impostor.json`)).toBeUndefined();
   });
 });
