@@ -383,8 +383,8 @@ export class ConnectService {
     return token && token.client_id === clientId ? token.family_id : null;
   }
 
-  /** The user disconnects an app: every token of the connection stops at once. */
-  async disconnect(
+  /** The user disconnects one of their apps (the connected-apps page): its tokens stop at once. */
+  async disconnectApp(
     owner: { organizationId: string; livemode: boolean; userId: string },
     connectionId: string,
   ) {

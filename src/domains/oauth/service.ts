@@ -310,7 +310,7 @@ export class OAuthService {
 
   /** Disconnects one of the user's apps: its access and refresh tokens stop at once. */
   disconnect(client: OAuthClient, userId: string, connectionId: string): Promise<boolean> {
-    return this.deps.connect.disconnect({ ...ownerOf(client), userId }, connectionId);
+    return this.deps.connect.disconnectApp({ ...ownerOf(client), userId }, connectionId);
   }
 
   /** Expired codes are useless (their replay window is their lifetime plus a minute). */
