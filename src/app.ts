@@ -18,6 +18,7 @@ import { eventRoutes } from './domains/events/routes.ts';
 import { fundingRoutes } from './domains/funding/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
+import { oauthRoutes } from './domains/oauth/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
@@ -108,6 +109,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(lithicWebhookRoutes, { ctx });
   await app.register(fundingRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
+  await app.register(oauthRoutes, { ctx });
   await app.register(testDocumentRoutes);
   return app;
 }

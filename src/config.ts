@@ -3,6 +3,7 @@ import { type CardConfig, loadCardConfig } from './domains/cards/config.ts';
 import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.ts';
 import { type FundingConfig, loadFundingConfig } from './domains/funding/config.ts';
 import { type KycConfig, loadKycConfig } from './domains/kyc/config.ts';
+import { loadOAuthConfig, type OAuthConfig } from './domains/oauth/config.ts';
 
 export { ConfigError };
 
@@ -51,6 +52,8 @@ export interface Config {
   kyc: KycConfig;
   cards: CardConfig;
   funding: FundingConfig;
+  /** The user-facing authorization server (docs/oauth-mcp.md). */
+  oauth: OAuthConfig;
   /** `NODE_ENV=production`: no generated encryption key, no demo organization. */
   production: boolean;
   /** Bearer that `/metrics` requires; unset, `/metrics` answers 404. */
@@ -135,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     kyc: loadKycConfig(env),
     cards: loadCardConfig(env),
     funding: loadFundingConfig(env),
+    oauth: loadOAuthConfig(env),
     production: env.NODE_ENV === 'production',
     metricsToken: metricsToken(env),
     demo: boolean(env, 'PURSER_DEMO', true),

@@ -25,6 +25,7 @@ import { LedgerService } from './domains/ledger/service.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
+import { OAuthService } from './domains/oauth/service.ts';
 import { OrgService } from './domains/orgs/service.ts';
 
 /** Everything a role needs, built once per process from the configuration. */
@@ -47,6 +48,8 @@ export interface AppContext {
   cards: CardService;
   /** Company wallets and the company-funded card flow. */
   funding: FundingService;
+  /** The user-facing OAuth authorization server. */
+  oauth: OAuthService;
   tokenRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -92,6 +95,12 @@ export async function createContext(
     notifications,
     sealer: aead,
     dialect: handle.dialect,
+  });
+  const oauth = new OAuthService(db, clock, config, {
+    orgs,
+    connect,
+    auth,
+    sessionKey: aead.deriveKey('oauth-browser-session'),
   });
   const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
   const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
@@ -155,6 +164,7 @@ export async function createContext(
     ledger,
     cards,
     funding,
+    oauth,
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();

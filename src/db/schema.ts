@@ -69,6 +69,8 @@ export interface AccessTokensTable {
   expires_at: number;
   revoked_at: number | null;
   created_at: number;
+  /** RFC 8707: the resource (`{mcp_url}/mcp`) a connection token is for; null for platform tokens. */
+  audience: string | null;
 }
 
 export interface UsersTable {
@@ -320,6 +322,31 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/** An authorization code of the user-facing flow (RFC 6749 §4.1.2): single use, 60 seconds. */
+export interface OAuthCodesTable {
+  code_digest: string;
+  organization_id: string;
+  livemode: number;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  /** PKCE S256 challenge (RFC 7636 §4.2). */
+  code_challenge: string;
+  resource: string;
+  scope: string;
+  family_id: string;
+  expires_at: number;
+  consumed_at: number | null;
+  created_at: number;
+}
+
+/** When a Client ID Metadata Document client's document was fetched and until when it is fresh. */
+export interface OAuthClientDocumentsTable {
+  client_id: string;
+  fetched_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   rate_limit_logs: RateLimitLogsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -349,6 +376,8 @@ export interface Database {
   card_detail_reveals: CardDetailRevealsTable;
   company_wallets: CompanyWalletsTable;
   card_flows: CardFlowsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_client_documents: OAuthClientDocumentsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -205,6 +205,8 @@ export class Worker {
         const pruned = await this.ctx.events.pruneExpired();
         const tokens = await this.ctx.auth.sweepExpired();
         await this.ctx.connect.sweepRotatedSuccessors();
+        // Authorization codes past their 60 seconds (and the minute their replay is recognised in).
+        await this.ctx.oauth.sweepExpiredCodes();
         // Rate-limit logs of every limiter kept in the database whose window has passed.
         if (this.ctx.tokenRateLimiter instanceof DatabaseRateLimiter) await this.ctx.tokenRateLimiter.sweep();
         const keys = await pruneIdempotencyKeys(this.ctx.db, now);

@@ -54,6 +54,36 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 404,
     when: 'No connection for that user under the calling client.',
   },
+  {
+    code: 'invalid_grant',
+    status: 400,
+    when: 'User-facing OAuth token endpoint: the code or refresh token is invalid, expired, already used (a replayed code or a reused refresh token also revokes its tokens), another client’s, or PKCE failed.',
+  },
+  {
+    code: 'invalid_target',
+    status: 400,
+    when: 'User-facing OAuth: `resource` is not the tool server `{mcp_url}/mcp` (a trailing slash is tolerated).',
+  },
+  {
+    code: 'invalid_scope',
+    status: 400,
+    when: 'User-facing OAuth authorize: `scope` names a scope the server does not have (see scopes_supported).',
+  },
+  {
+    code: 'unsupported_response_type',
+    status: 400,
+    when: 'User-facing OAuth authorize (error redirect): `response_type` is not `code`.',
+  },
+  {
+    code: 'invalid_client_metadata',
+    status: 400,
+    when: 'Client registration (RFC 7591): a metadata field is malformed or asks for what the server does not support.',
+  },
+  {
+    code: 'invalid_redirect_uri',
+    status: 400,
+    when: 'Client registration: a redirect URI is not https, loopback http or a private-use scheme, or has a fragment.',
+  },
   { code: 'auth_provider_error', status: 502, when: 'The code could not be sent; try again.' },
   {
     code: 'auth_unavailable',

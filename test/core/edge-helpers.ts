@@ -21,7 +21,9 @@ export function routes(app: FastifyInstance): { method: string; url: string }[] 
   return found;
 }
 
-export const isOAuth = (url: string) => url === '/api/v2/oauth/token';
+/** The token endpoints answer in the OAuth body: the platform one and the user-facing server's. */
+export const isOAuth = (url: string) =>
+  url === '/api/v2/oauth/token' || url === '/token' || url === '/register' || url === '/revoke';
 
 /** The one error body (the OAuth one on the token endpoint), naming `field` when given. */
 export function expectRefusal(url: string, res: { statusCode: number; json(): unknown }, field?: string) {

@@ -81,6 +81,12 @@ describe('documentation', () => {
       '/api/v2',
       '/api/v2/connect/start',
       '/api/v2/connect/verify',
+      '/authorize',
+      '/token',
+      '/register',
+      '/revoke',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource/mcp',
     ]) {
       expect(Object.keys(spec.paths)).toContain(path);
     }
@@ -103,6 +109,8 @@ describe('documentation', () => {
       'invalid_code',
       'client_credentials_required',
       'unsupported_grant_type',
+      'invalid_grant',
+      'invalid_target',
     ]) {
       expect(errors.body).toContain(`id="${code}"`);
     }
@@ -183,7 +191,10 @@ describe('the OpenAPI document describes every operation', () => {
       expect.arrayContaining(['ErrorBody', 'OAuthErrorBody']),
     );
     for (const { path, operation, name } of operations) {
-      const errorSchema = path.startsWith('/api/v2/oauth/') ? 'OAuthErrorBody' : 'ErrorBody';
+      // The token endpoints (platform and user-facing) answer in the OAuth body (RFC 6749 §5.2).
+      const oauthBody =
+        path.startsWith('/api/v2/oauth/') || ['/token', '/register', '/revoke'].includes(path);
+      const errorSchema = oauthBody ? 'OAuthErrorBody' : 'ErrorBody';
       const errors = Object.entries(operation.responses).filter(([status]) => /^[45]/.test(status));
       expect(errors.length, name).toBeGreaterThan(0);
       for (const [status, response] of errors) {

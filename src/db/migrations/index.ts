@@ -11,6 +11,7 @@ import * as abuseLimits from './0009_abuse_limits.ts';
 import * as idempotencyScope from './0012_idempotency_scope.ts';
 import * as ledger from './0013_ledger.ts';
 import * as cards from './0014_cards.ts';
+import * as oauth from './0015_oauth.ts';
 import * as funding from './0016_funding.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0012_idempotency_scope': idempotencyScope,
   '0013_ledger': ledger,
   '0014_cards': cards,
+  '0015_oauth': oauth,
   '0016_funding': funding,
 };

@@ -17,7 +17,7 @@ const TokenResponse = Type.Object(
   { $id: 'TokenResponse', description: 'A platform access token (RFC 6749 §5.1).' },
 );
 
-const OAuthErrorBody = Type.Object(
+export const OAuthErrorBody = Type.Object(
   { error: Type.String(), error_description: Type.String() },
   { $id: 'OAuthErrorBody', description: 'The error body of the token endpoint (RFC 6749 §5.2).' },
 );
@@ -42,7 +42,7 @@ export const Introspection = Type.Object(
 );
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */
-function basicCredentials(request: FastifyRequest): { clientId: string; clientSecret: string } | null {
+export function basicCredentials(request: FastifyRequest): { clientId: string; clientSecret: string } | null {
   const header = request.headers.authorization;
   if (!header || !/^Basic /i.test(header)) return null;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');

@@ -17,6 +17,8 @@ export interface Principal {
   livemode: boolean;
   userId: string | null;
   connectionId: string | null;
+  /** RFC 8707: the resource a connection token is for (`{mcp_url}/mcp`); null for platform tokens. */
+  audience?: string | null;
 }
 
 export interface TokenResponse {
@@ -117,6 +119,7 @@ export class AuthService {
       connectionId?: string;
       userId?: string;
       familyId?: string;
+      audience?: string;
     },
   ): Promise<string> {
     const token = `${input.kind === 'platform' ? 'pat' : 'cat'}_${randomToken(32)}`;
@@ -133,6 +136,7 @@ export class AuthService {
       expires_at: now + ACCESS_TOKEN_TTL_SECONDS * 1000,
       revoked_at: null,
       created_at: now,
+      audience: input.audience ?? null,
     });
     return token;
   }
@@ -149,12 +153,19 @@ export class AuthService {
       livemode: row.livemode === 1,
       userId: row.user_id,
       connectionId: row.connection_id,
+      audience: row.audience,
       organizationActive: row.organization_status === 'active',
     };
   }
 
   async revokeFamily(db: Executor, familyId: string): Promise<void> {
     await store.revokeAccessTokenFamily(db, familyId, this.clock.now());
+    this.recent.clear();
+  }
+
+  /** Revokes every access token of a connection (the user disconnected the app). */
+  async revokeConnection(db: Executor, connectionId: string): Promise<void> {
+    await store.revokeConnectionAccessTokens(db, connectionId, this.clock.now());
     this.recent.clear();
   }
 

@@ -19,6 +19,7 @@ function selectAccessToken(db: Db, tokenDigest: string) {
       'access_tokens.user_id',
       'access_tokens.expires_at',
       'access_tokens.revoked_at',
+      'access_tokens.audience',
       'organizations.status as organization_status',
     ])
     .where('access_tokens.token_digest', '=', tokenDigest);
@@ -37,6 +38,19 @@ export async function revokeAccessTokenFamily(db: Executor, familyId: string, no
     .updateTable('access_tokens')
     .set({ revoked_at: now })
     .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeConnectionAccessTokens(
+  db: Executor,
+  connectionId: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('connection_id', '=', connectionId)
     .where('revoked_at', 'is', null)
     .execute();
 }

@@ -6,6 +6,7 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
+import type { ConnectAttempt, User } from '../../db/schema.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AuthService, type Principal } from '../auth/service.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
@@ -143,6 +144,30 @@ export class ConnectService {
 
   /** Verifying the code is the authorization: it connects the user to the calling client. */
   async verify(principal: Principal, input: { connect_id: string; code: string }): Promise<ConnectionObject> {
+    const { attempt, now } = await this.checkCode(principal, input);
+    return this.db.transaction().execute(async (trx) => {
+      const user = await this.claimUser(trx, attempt, now);
+      const connectionId = await this.connectUser(trx, principal, user.id, attempt.external_user_id);
+      const tokens = await this.issueTokenPair(trx, principal, {
+        connectionId,
+        userId: user.id,
+        familyId: newId('fam'),
+      });
+      return { ...tokens, user: { id: user.id, email: user.email, phone: user.phone } };
+    });
+  }
+
+  /**
+   * The hosted sign-in of the user-facing OAuth flow: the same one-time code as connect (same
+   * attempt limits), proving who the user is without connecting them yet (consent comes next).
+   */
+  async signIn(principal: Principal, input: { connect_id: string; code: string }) {
+    const { attempt, now } = await this.checkCode(principal, input);
+    return this.db.transaction().execute((trx) => this.claimUser(trx, attempt, now));
+  }
+
+  /** The attempt, once its code was checked: wrong codes count against the attempt's limit. */
+  private async checkCode(principal: Principal, input: { connect_id: string; code: string }) {
     const attempt = await store.findAttempt(this.db, input.connect_id);
     if (
       !attempt ||
@@ -161,33 +186,38 @@ export class ConnectService {
       await store.lockIfExhausted(this.db, attempt.id);
       throw invalidCode();
     }
+    return { attempt, now };
+  }
 
-    return this.db.transaction().execute(async (trx) => {
-      // Exactly one verify wins; a parallel or later one finds the attempt no longer pending.
-      if (!(await store.claimAttempt(trx, attempt.id, now))) throw invalidAttempt();
-      const user = await store.findOrCreateUser(trx, {
-        id: newId('usr'),
-        organization_id: attempt.organization_id,
-        livemode: attempt.livemode,
-        email: attempt.email,
-        phone: attempt.phone,
-        created_at: now,
-      });
-      const connectionId = await store.upsertConnection(trx, {
-        id: newId('conn'),
-        organization_id: attempt.organization_id,
-        client_id: attempt.client_id,
-        user_id: user.id,
-        livemode: attempt.livemode,
-        external_user_id: attempt.external_user_id,
-        now,
-      });
-      const tokens = await this.issueTokenPair(trx, principal, {
-        connectionId,
-        userId: user.id,
-        familyId: newId('fam'),
-      });
-      return { ...tokens, user: { id: user.id, email: user.email, phone: user.phone } };
+  /** Claims the checked attempt and finds or creates its user, in the caller's transaction. */
+  private async claimUser(trx: Executor, attempt: ConnectAttempt, now: number): Promise<User> {
+    // Exactly one verify wins; a parallel or later one finds the attempt no longer pending.
+    if (!(await store.claimAttempt(trx, attempt.id, now))) throw invalidAttempt();
+    return store.findOrCreateUser(trx, {
+      id: newId('usr'),
+      organization_id: attempt.organization_id,
+      livemode: attempt.livemode,
+      email: attempt.email,
+      phone: attempt.phone,
+      created_at: now,
+    });
+  }
+
+  /** Creates or reuses the connection of (client, user); its id. */
+  async connectUser(
+    trx: Executor,
+    owner: Principal,
+    userId: string,
+    externalUserId: string | null = null,
+  ): Promise<string> {
+    return store.upsertConnection(trx, {
+      id: newId('conn'),
+      organization_id: owner.organizationId,
+      client_id: owner.clientId,
+      user_id: userId,
+      livemode: owner.livemode ? 1 : 0,
+      external_user_id: externalUserId,
+      now: this.clock.now(),
     });
   }
 
@@ -221,7 +251,17 @@ export class ConnectService {
    * or sent twice at once), which gets the same successor pair back.
    */
   async refresh(principal: Principal, input: { refresh_token: string }): Promise<ConnectionObject> {
-    const tokenDigest = digest(input.refresh_token);
+    const pair = await this.rotate(principal, input.refresh_token);
+    if (!pair) throw invalidRefreshToken();
+    return pair;
+  }
+
+  /**
+   * The rotation behind connect refresh and the OAuth refresh grant: the new pair, or null when the
+   * token is not this client's live token (a reuse revoked its family on the way).
+   */
+  async rotate(principal: Principal, refreshToken: string): Promise<ConnectionObject | null> {
+    const tokenDigest = digest(refreshToken);
     const token = await store.findRefreshToken(this.db, tokenDigest);
     if (
       !token ||
@@ -230,11 +270,11 @@ export class ConnectService {
       token.livemode !== (principal.livemode ? 1 : 0) ||
       token.revoked_at !== null
     ) {
-      throw invalidRefreshToken();
+      return null;
     }
     const now = this.clock.now();
     if (token.rotated_at === null) {
-      if (token.expires_at <= now) throw invalidRefreshToken();
+      if (token.expires_at <= now) return null;
       const rotated = await this.db.transaction().execute(async (trx) => {
         if (!(await store.rotateRefreshToken(trx, tokenDigest, now))) return null;
         const pair = await this.issueTokenPair(trx, principal, {
@@ -263,7 +303,7 @@ export class ConnectService {
     const replay = await this.replaySuccessor(tokenDigest, now);
     if (replay) return replay;
     await this.revokeFamily(token.family_id);
-    throw invalidRefreshToken();
+    return null;
   }
 
   /** The pair a token was rotated into, while the retry grace lasts and the family stands. */
@@ -371,11 +411,58 @@ export class ConnectService {
     });
   }
 
-  private async revokeFamily(familyId: string): Promise<void> {
+  /** One revocation path: both tokens of a family (one grant) stop at once. */
+  async revokeFamily(familyId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await store.revokeRefreshFamily(trx, familyId, this.clock.now());
       await this.deps.auth.revokeFamily(trx, familyId);
     });
+  }
+
+  /** The family of a refresh token of this client, if it is one (RFC 7009 revocation). */
+  async refreshTokenFamily(clientId: string, refreshToken: string): Promise<string | null> {
+    const token = await store.findRefreshToken(this.db, digest(refreshToken));
+    return token && token.client_id === clientId ? token.family_id : null;
+  }
+
+  /** The user disconnects one of their apps (the connected-apps page): its tokens stop at once. */
+  async disconnectApp(
+    owner: { organizationId: string; livemode: boolean; userId: string },
+    connectionId: string,
+  ) {
+    return this.db.transaction().execute(async (trx) => {
+      const connection = await store.findConnectionById(trx, connectionId);
+      if (
+        !connection ||
+        connection.organization_id !== owner.organizationId ||
+        connection.livemode !== (owner.livemode ? 1 : 0) ||
+        connection.user_id !== owner.userId
+      )
+        return false;
+      await store.revokeConnectionRefreshTokens(trx, connectionId, this.clock.now());
+      await this.deps.auth.revokeConnection(trx, connectionId);
+      return true;
+    });
+  }
+
+  /** The apps (clients) holding a live grant for the user: what the connected-apps page lists. */
+  connectedApps(owner: { organizationId: string; livemode: boolean; userId: string }) {
+    return store.liveConnections(
+      this.db,
+      owner.organizationId,
+      owner.livemode ? 1 : 0,
+      owner.userId,
+      this.clock.now(),
+    );
+  }
+
+  /** Mints a connection token pair (bound to the tool server resource) in the caller's transaction. */
+  issueConnectionTokens(
+    trx: Executor,
+    owner: Principal,
+    ids: { connectionId: string; userId: string; familyId: string },
+  ): Promise<ConnectionObject> {
+    return this.issueTokenPair(trx, owner, ids);
   }
 
   private async issueTokenPair(
@@ -389,6 +476,8 @@ export class ConnectService {
       organizationId: principal.organizationId,
       clientId: principal.clientId,
       livemode: principal.livemode,
+      // Connect-verify and OAuth tokens are bearers for the same resource (RFC 8707).
+      audience: `${this.config.mcpUrl}/mcp`,
       ...ids,
     });
     const refreshToken = `crt_${randomToken(32)}`;

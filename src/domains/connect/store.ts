@@ -344,3 +344,52 @@ export async function upsertConsent(
 export async function findConsent(db: Executor, userId: string) {
   return db.selectFrom('consents').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
+
+export async function findConnectionById(db: Executor, id: string) {
+  return db.selectFrom('connections').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function revokeConnectionRefreshTokens(db: Executor, connectionId: string, now: number) {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now, successor_sealed: null })
+    .where('connection_id', '=', connectionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** The user's connections that still hold a live refresh token, with their client's name. */
+export async function liveConnections(
+  db: Executor,
+  organizationId: string,
+  livemode: number,
+  userId: string,
+  now: number,
+) {
+  return db
+    .selectFrom('connections')
+    .innerJoin('clients', 'clients.id', 'connections.client_id')
+    .select([
+      'connections.id',
+      'connections.client_id',
+      'clients.name as client_name',
+      'connections.created_at',
+      'connections.updated_at',
+    ])
+    .where('connections.organization_id', '=', organizationId)
+    .where('connections.livemode', '=', livemode)
+    .where('connections.user_id', '=', userId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('refresh_tokens')
+          .select('refresh_tokens.token_digest')
+          .whereRef('refresh_tokens.connection_id', '=', 'connections.id')
+          .where('refresh_tokens.revoked_at', 'is', null)
+          .where('refresh_tokens.rotated_at', 'is', null)
+          .where('refresh_tokens.expires_at', '>', now),
+      ),
+    )
+    .orderBy('connections.updated_at', 'desc')
+    .execute();
+}

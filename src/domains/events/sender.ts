@@ -103,3 +103,74 @@ export function postWebhook(
     request.end(payload);
   });
 }
+
+export type FetchedDocument =
+  | { ok: true; statusCode: number; contentType: string; cacheControl: string; body: string }
+  | { ok: false; error: string };
+
+/**
+ * GETs a small document (a Client ID Metadata Document) from the address the SSRF guard checked,
+ * like `postWebhook`: pinned address, no redirects followed, at most `maxBytes` read and a whole
+ * answer within `timeoutMs`, else a failure. `ca` adds trusted authorities (private PKI).
+ */
+export function getDocument(
+  url: URL,
+  destination: ResolvedDestination,
+  limits: { timeoutMs: number; maxBytes: number; ca?: string | undefined },
+): Promise<FetchedDocument> {
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: destination.address, family: destination.family }]);
+    else callback(null, destination.address, destination.family);
+  };
+  const secure = url.protocol === 'https:';
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: FetchedDocument) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const request = (secure ? https : http).request(
+      url,
+      {
+        method: 'GET',
+        // A private CA needs its own agent; otherwise the shared pool.
+        ...(limits.ca ? { ca: limits.ca, agent: false } : { agent: secure ? agents.https : agents.http }),
+        lookup: pinned,
+        headers: { accept: 'application/json', 'user-agent': 'Purser-OAuth/1.0' },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limits.maxBytes) {
+            finish({ ok: false, error: `larger than ${limits.maxBytes} bytes` });
+            response.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () =>
+          finish({
+            ok: true,
+            statusCode: response.statusCode ?? 0,
+            contentType: String(response.headers['content-type'] ?? ''),
+            cacheControl: String(response.headers['cache-control'] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', (error) => finish({ ok: false, error: `network error: ${error.message}` }));
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ ok: false, error: `timeout: no answer within ${limits.timeoutMs} ms` });
+      request.destroy();
+    }, limits.timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ ok: false, error: `network error: ${error.code ?? error.message}` }),
+    );
+    request.end();
+  });
+}

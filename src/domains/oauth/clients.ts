@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import type { Config } from '../../config.ts';
+import { type Clock, SECOND } from '../../core/clock.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { Db } from '../../db/index.ts';
+import type { Client } from '../../db/schema.ts';
+import { destinationPolicy } from '../events/config.ts';
+import { getDocument } from '../events/sender.ts';
+import { DestinationRefused, resolveDestination } from '../events/ssrf.ts';
+import type { OrgService } from '../orgs/service.ts';
+import {
+  DOCUMENT_MAX_BYTES,
+  DOCUMENT_TIMEOUT_MS,
+  documentLifetimeSeconds,
+  documentUrlProblem,
+  parseClientDocument,
+} from './client-documents.ts';
+import {
+  DEFAULT_SCOPE,
+  grantedScope,
+  OAUTH_SCOPES,
+  type OAuthClient,
+  type RegisteredClient,
+  tokenError,
+} from './model.ts';
+import { redirectUriProblem } from './redirects.ts';
+import * as store from './store.ts';
+
+/**
+ * The clients of the user-facing flow, whichever way they came: made with `purser client create`,
+ * registered dynamically (RFC 7591), or described by a Client ID Metadata Document.
+ */
+export class OAuthClients {
+  private readonly documentCa: string | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: Config,
+    private readonly orgs: OrgService,
+  ) {
+    this.documentCa = config.oauth.clientDocumentCaFile
+      ? readFileSync(config.oauth.clientDocumentCaFile, 'utf8')
+      : undefined;
+  }
+
+  /** The active client with this id: a registered one, or one described by its metadata document. */
+  async find(clientId: string): Promise<OAuthClient | null> {
+    if (clientId.startsWith('https://')) return this.documentClient(clientId);
+    const row = await this.orgs.findClient(clientId);
+    return row ? toClient(row) : null;
+  }
+
+  /** RFC 7591 §3.1: registers a public client in the registration organization and mode. */
+  async register(metadata: {
+    redirect_uris?: unknown;
+    client_name?: unknown;
+    grant_types?: unknown;
+    response_types?: unknown;
+    scope?: unknown;
+  }): Promise<RegisteredClient> {
+    const registration = this.config.oauth.registration;
+    if (!registration)
+      throw new ApiError(403, 'access_denied', 'Dynamic client registration is not enabled on this server.');
+    const redirectUris = metadata.redirect_uris;
+    if (
+      !Array.isArray(redirectUris) ||
+      redirectUris.length === 0 ||
+      redirectUris.length > 20 ||
+      !redirectUris.every((uri) => typeof uri === 'string' && uri.length <= 2000)
+    )
+      throw tokenError.invalidRedirectUri('redirect_uris must be a list of 1 to 20 URIs.');
+    for (const uri of redirectUris as string[]) {
+      const problem = redirectUriProblem(uri);
+      if (problem) throw tokenError.invalidRedirectUri(`${uri} ${problem}.`);
+    }
+    const grantTypes = metadata.grant_types ?? ['authorization_code', 'refresh_token'];
+    if (
+      !Array.isArray(grantTypes) ||
+      !grantTypes.every((grant) => grant === 'authorization_code' || grant === 'refresh_token')
+    )
+      throw tokenError.invalidClientMetadata(
+        'grant_types may hold only authorization_code and refresh_token.',
+      );
+    const responseTypes = metadata.response_types ?? ['code'];
+    if (!Array.isArray(responseTypes) || !responseTypes.every((type) => type === 'code'))
+      throw tokenError.invalidClientMetadata('response_types may hold only code.');
+    if (
+      metadata.scope !== undefined &&
+      (typeof metadata.scope !== 'string' || grantedScope(metadata.scope) === null)
+    )
+      throw tokenError.invalidClientMetadata(`scope must be among: ${Object.keys(OAUTH_SCOPES).join(' ')}.`);
+    const name =
+      typeof metadata.client_name === 'string' && metadata.client_name.trim() !== ''
+        ? metadata.client_name.trim().slice(0, 200)
+        : 'Unnamed application';
+    const created = await this.orgs.createClient(registration.organizationId, {
+      mode: registration.livemode ? 'production' : 'sandbox',
+      type: 'public',
+      name,
+      redirectUris: redirectUris as string[],
+    });
+    return {
+      client_id: created.client_id,
+      client_id_issued_at: Math.floor(this.clock.now() / 1000),
+      client_name: name,
+      redirect_uris: redirectUris as string[],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      // RFC 7591 §3.2.1: the server may replace requested values; only public clients are registered.
+      token_endpoint_auth_method: 'none',
+      scope: DEFAULT_SCOPE,
+    };
+  }
+
+  /** A metadata document client: the stored copy while fresh, else fetched again (SSRF-guarded). */
+  private async documentClient(clientId: string): Promise<OAuthClient | null> {
+    const registration = this.config.oauth.registration;
+    if (!registration || documentUrlProblem(clientId)) return null;
+    const now = this.clock.now();
+    const cached = await store.findClientDocument(this.db, clientId);
+    if (cached && cached.expires_at > now) {
+      const row = await this.orgs.findClient(clientId);
+      return row ? toClient(row) : null;
+    }
+    const url = new URL(clientId);
+    let fetched: Awaited<ReturnType<typeof getDocument>>;
+    try {
+      const destination = await resolveDestination(
+        url,
+        destinationPolicy(this.config.webhooks, registration.livemode),
+        this.config.webhooks.resolveHost,
+      );
+      fetched = await getDocument(url, destination, {
+        timeoutMs: DOCUMENT_TIMEOUT_MS,
+        maxBytes: DOCUMENT_MAX_BYTES,
+        ca: this.documentCa,
+      });
+    } catch (error) {
+      if (error instanceof DestinationRefused) return null;
+      throw error;
+    }
+    if (!fetched.ok || fetched.statusCode !== 200) return null;
+    const document = parseClientDocument(clientId, fetched.body);
+    if ('problem' in document) return null;
+    await store.saveDocumentClient(
+      this.db,
+      {
+        id: clientId,
+        organization_id: registration.organizationId,
+        livemode: registration.livemode ? 1 : 0,
+        name: (document.client_name ?? url.host).slice(0, 200),
+        type: 'public',
+        secret_digest: null,
+        grant_types: JSON.stringify(['authorization_code', 'refresh_token']),
+        redirect_uris: JSON.stringify(document.redirect_uris),
+        status: 'active',
+        created_at: now,
+        revoked_at: null,
+      },
+      { fetched_at: now, expires_at: now + documentLifetimeSeconds(fetched.cacheControl) * SECOND },
+    );
+    const row = await this.orgs.findClient(clientId);
+    return row ? toClient(row) : null;
+  }
+}
+
+function toClient(row: Client): OAuthClient | null {
+  if (row.status !== 'active') return null;
+  return {
+    id: row.id,
+    name: row.name,
+    organizationId: row.organization_id,
+    livemode: row.livemode === 1,
+    type: row.type,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    grantTypes: JSON.parse(row.grant_types) as string[],
+    row,
+  };
+}

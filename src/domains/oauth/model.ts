@@ -1,0 +1,57 @@
+import { ApiError } from '../../core/errors.ts';
+import type { Client } from '../../db/schema.ts';
+
+/** What the authorization server's parts share: scopes, the client shape, the OAuth errors. */
+
+/** The scopes of the tool server (docs/oauth-mcp.md): one, acting for the user with the tools. */
+export const OAUTH_SCOPES = { 'purser:tools': 'Use Purser tools on your behalf' } as const;
+
+export const DEFAULT_SCOPE = 'purser:tools';
+
+/** A client able to take part in the user-facing flow, whatever way it was registered. */
+export interface OAuthClient {
+  id: string;
+  name: string;
+  organizationId: string;
+  livemode: boolean;
+  type: 'confidential' | 'public';
+  redirectUris: string[];
+  grantTypes: string[];
+  row: Client;
+}
+
+/** RFC 6749 §5.2 (and RFC 7009, RFC 7591 §3.2.2, RFC 8707 §2) errors, rendered in the OAuth body. */
+export const tokenError = {
+  invalidRequest: (description: string) => new ApiError(400, 'invalid_request', description),
+  invalidGrant: (description: string) => new ApiError(400, 'invalid_grant', description),
+  invalidTarget: (description: string) => new ApiError(400, 'invalid_target', description),
+  invalidScope: (description: string) => new ApiError(400, 'invalid_scope', description),
+  unsupportedGrantType: () =>
+    new ApiError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.'),
+  unauthorizedClient: (description: string) => new ApiError(400, 'unauthorized_client', description),
+  invalidClient: (basic: boolean, description = 'Client authentication failed.') =>
+    new ApiError(401, 'invalid_client', description, {
+      // RFC 6749 §5.2: a 401 after HTTP Basic carries the matching challenge.
+      headers: basic ? { 'www-authenticate': 'Basic realm="purser"' } : {},
+    }),
+  invalidClientMetadata: (description: string) => new ApiError(400, 'invalid_client_metadata', description),
+  invalidRedirectUri: (description: string) => new ApiError(400, 'invalid_redirect_uri', description),
+};
+
+export interface RegisteredClient {
+  client_id: string;
+  client_id_issued_at: number;
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  token_endpoint_auth_method: 'none';
+  scope: string;
+}
+
+/** RFC 6749 §3.3: the requested scope, or the default; null when it names an unknown scope. */
+export function grantedScope(requested: string | undefined): string | null {
+  if (requested === undefined || requested.trim() === '') return DEFAULT_SCOPE;
+  const names = requested.split(' ').filter(Boolean);
+  return names.every((name) => name in OAUTH_SCOPES) ? [...new Set(names)].join(' ') : null;
+}

@@ -1,0 +1,346 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { safeEqual } from '../../core/crypto.ts';
+import { ApiError } from '../../core/errors.ts';
+import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
+import { requestCookies } from '../../web/kyc/page.ts';
+import {
+  appsPage,
+  codePage,
+  consentPage,
+  errorPage,
+  type FormContext,
+  formTargetOf,
+  pageHeaders,
+  signInPage,
+} from '../../web/oauth/pages.ts';
+import {
+  type BrowserSession,
+  COOKIE_NAMES,
+  openSession,
+  SESSION_TTL_MS,
+  sealSession,
+  sessionCookie,
+} from './browser-session.ts';
+import { OAUTH_SCOPES, type OAuthClient } from './service.ts';
+
+/** Form fields arrive as strings; anything else (a repeated field) is treated as absent. */
+function field(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Where the user goes back to, as they can judge it: the host, or the app's own scheme. */
+function returnTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.host || url.protocol;
+}
+
+/** Rough email shape; the code sent to it is the real check. */
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
+
+/**
+ * The browser side of the authorization server: `GET /authorize` with the hosted sign-in (a
+ * one-time code, as connect sends it), the consent page and the decision's redirect; the connected
+ * apps page. Registered inside `oauthRoutes` (its form parser, its path prefix).
+ */
+export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  const oauth = ctx.oauth;
+  const mcpUrl = new URL(ctx.config.mcpUrl);
+  const prefix = mcpUrl.pathname.replace(/\/$/, '');
+  const secure = mcpUrl.protocol === 'https:';
+  const sessionKey = oauth.sessionKey;
+  const paths = {
+    code: `${prefix}/authorize/code`,
+    verify: `${prefix}/authorize/verify`,
+    decision: `${prefix}/authorize/decision`,
+    apps: `${prefix}/apps`,
+    disconnect: `${prefix}/apps/disconnect`,
+  };
+  const appsPaths = { ...paths, code: `${prefix}/apps/code`, verify: `${prefix}/apps/verify` };
+
+  const nonce = () => randomBytes(16).toString('base64');
+  const setSession = (reply: FastifyReply, session: BrowserSession) =>
+    reply.header(
+      'set-cookie',
+      sessionCookie(COOKIE_NAMES[session.purpose], sealSession(sessionKey, session), {
+        path: prefix || '/',
+        secure,
+        maxAgeSeconds: Math.max(0, Math.floor((session.expiresAt - ctx.clock.now()) / 1000)),
+      }),
+    );
+  const clearSession = (reply: FastifyReply, purpose: BrowserSession['purpose']) =>
+    reply.header(
+      'set-cookie',
+      sessionCookie(COOKIE_NAMES[purpose], '', { path: prefix || '/', secure, maxAgeSeconds: 0 }),
+    );
+  const showError = (reply: FastifyReply, status: number, message: string) => {
+    const n = nonce();
+    pageHeaders(reply, n).code(status);
+    return errorPage(n, message);
+  };
+  const formContext = (session: BrowserSession, n: string): FormContext => ({
+    nonce: n,
+    paths: session.purpose === 'authorize' ? paths : appsPaths,
+    flow: session.flow,
+  });
+  const appsLink = (client: OAuthClient) => `${paths.apps}?client_id=${encodeURIComponent(client.id)}`;
+  const renderSignIn = (
+    reply: FastifyReply,
+    session: BrowserSession,
+    client: OAuthClient,
+    error?: string,
+    status = 200,
+  ) => {
+    const n = nonce();
+    pageHeaders(reply, n).code(status);
+    return signInPage(formContext(session, n), {
+      appName: client.name,
+      purpose: session.purpose,
+      appsLink: session.purpose === 'authorize' ? appsLink(client) : null,
+      ...(error ? { error } : {}),
+    });
+  };
+  const newSession = (
+    purpose: BrowserSession['purpose'],
+    client: OAuthClient,
+    pending: BrowserSession['pending'],
+  ): BrowserSession => ({
+    purpose,
+    flow: randomBytes(16).toString('base64url'),
+    clientId: client.id,
+    pending,
+    attempt: null,
+    userId: null,
+    account: null,
+    expiresAt: ctx.clock.now() + SESSION_TTL_MS,
+  });
+
+  /** The browser's session and its client, when the form belongs to it; else the error page. */
+  async function formSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    purpose: BrowserSession['purpose'],
+  ): Promise<{ session: BrowserSession; client: OAuthClient } | string> {
+    const session = openSession(
+      sessionKey,
+      requestCookies(request.headers.cookie)[COOKIE_NAMES[purpose]],
+      purpose,
+      ctx.clock.now(),
+    );
+    const flow = field(request.body, 'flow');
+    if (!session || !flow || !safeEqual(flow, session.flow))
+      return showError(
+        reply,
+        400,
+        'This sign-in has expired or was opened elsewhere. Return to the application and start again.',
+      );
+    const client = await oauth.findClient(session.clientId);
+    if (!client) return showError(reply, 400, 'This application is no longer available.');
+    return { session, client };
+  }
+
+  const PageQuery = Type.Object(
+    {
+      response_type: Type.Optional(Type.String()),
+      client_id: Type.Optional(Type.String()),
+      redirect_uri: Type.Optional(Type.String()),
+      code_challenge: Type.Optional(Type.String()),
+      code_challenge_method: Type.Optional(Type.String()),
+      resource: Type.Optional(Type.String()),
+      scope: Type.Optional(Type.String()),
+      state: Type.Optional(Type.String()),
+    },
+    { additionalProperties: true },
+  );
+
+  app.get(
+    `${prefix}/authorize`,
+    {
+      attachValidation: true,
+      schema: {
+        operationId: 'authorize',
+        summary: 'Start the user-facing authorization (browser)',
+        description:
+          'RFC 6749 §4.1.1 with PKCE S256 and `resource`. Shows the hosted sign-in page; after the user ' +
+          'signs in with a one-time code and approves, redirects to `redirect_uri` with `code`, `state` and ' +
+          '`iss`. An unknown client or unregistered redirect URI shows an error page and never redirects; ' +
+          'other errors redirect with `error`, `error_description`, `state` and `iss`.',
+        tags: ['User-facing OAuth'],
+        querystring: PageQuery,
+        response: {
+          200: {
+            description: 'The sign-in page (HTML).',
+            content: { 'text/html': { schema: { type: 'string' }, example: '<!doctype html>…' } },
+          },
+          302: {
+            type: 'null',
+            description: 'Error redirect to the client (`error`, `error_description`, `state`, `iss`).',
+          },
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError) return showError(reply, 400, 'The authorization request is malformed.');
+      const query = request.query as Record<string, string | undefined>;
+      const outcome = await oauth.authorize(query);
+      if (outcome.kind === 'error_page') return showError(reply, 400, outcome.message);
+      if (outcome.kind === 'redirect') return reply.redirect(outcome.url, 302);
+      const session = newSession('authorize', outcome.client, outcome.pending);
+      setSession(reply, session);
+      return renderSignIn(reply, session, outcome.client);
+    },
+  );
+
+  const FormBody = Type.Object({}, { additionalProperties: true });
+
+  async function sendCode(request: FastifyRequest, reply: FastifyReply, purpose: BrowserSession['purpose']) {
+    const found = await formSession(request, reply, purpose);
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    const destination = (field(request.body, 'destination') ?? '').trim();
+    const input = destination.startsWith('+')
+      ? { phone: destination }
+      : EMAIL.test(destination)
+        ? { email: destination }
+        : null;
+    if (!input)
+      return renderSignIn(
+        reply,
+        session,
+        client,
+        'Enter an email address or a phone number such as +14155550123.',
+        400,
+      );
+    let attemptId: string;
+    try {
+      attemptId = (await oauth.sendSignInCode(client, input)).id;
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status >= 500 && error.status !== 502)) throw error;
+      if (error.headers['retry-after']) reply.header('retry-after', error.headers['retry-after']);
+      return renderSignIn(reply, session, client, error.message, error.status);
+    }
+    const next = { ...session, attempt: { id: attemptId, destination } };
+    setSession(reply, next);
+    const n = nonce();
+    pageHeaders(reply, n);
+    return codePage(formContext(next, n), { destination });
+  }
+
+  async function verifyCode(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    purpose: BrowserSession['purpose'],
+  ) {
+    const found = await formSession(request, reply, purpose);
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    if (!session.attempt) return renderSignIn(reply, session, client);
+    let user: Awaited<ReturnType<typeof oauth.signIn>>;
+    try {
+      user = await oauth.signIn(client, {
+        connect_id: session.attempt.id,
+        code: (field(request.body, 'code') ?? '').trim().slice(0, 12),
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      if (error.code === 'invalid_code') {
+        const n = nonce();
+        pageHeaders(reply, n).code(401);
+        return codePage(formContext(session, n), {
+          destination: session.attempt.destination,
+          error: 'That code is not right, or it has expired.',
+        });
+      }
+      const next = { ...session, attempt: null };
+      setSession(reply, next);
+      return renderSignIn(reply, next, client, 'That code can no longer be used. Ask for a new one.', 400);
+    }
+    const next = { ...session, attempt: null, userId: user.id, account: user.email ?? user.phone ?? user.id };
+    setSession(reply, next);
+    const n = nonce();
+    if (purpose === 'apps') {
+      pageHeaders(reply, n);
+      return appsPage(formContext(next, n), {
+        account: next.account as string,
+        apps: await listApps(client, user.id),
+      });
+    }
+    const organization = await ctx.orgs.getOrganization(client.organizationId);
+    pageHeaders(reply, n, [
+      formTargetOf((next.pending as NonNullable<BrowserSession['pending']>).redirectUri),
+    ]);
+    return consentPage(formContext(next, n), {
+      appName: client.name,
+      organizationName: organization.name,
+      account: next.account as string,
+      returnTo: returnTarget((next.pending as NonNullable<BrowserSession['pending']>).redirectUri),
+      scopes: (next.pending?.scope ?? '')
+        .split(' ')
+        .map((scope) => OAUTH_SCOPES[scope as keyof typeof OAUTH_SCOPES] ?? scope),
+    });
+  }
+
+  const listApps = async (client: OAuthClient, userId: string) =>
+    (await oauth.connectedApps(client, userId)).map((app) => ({ id: app.id, name: app.client_name }));
+
+  for (const purpose of ['authorize', 'apps'] as const) {
+    const p = purpose === 'authorize' ? paths : appsPaths;
+    app.post(p.code, { schema: { hide: true, body: FormBody } }, (request, reply) =>
+      sendCode(request, reply, purpose),
+    );
+    app.post(p.verify, { schema: { hide: true, body: FormBody } }, (request, reply) =>
+      verifyCode(request, reply, purpose),
+    );
+  }
+
+  app.post(paths.decision, { schema: { hide: true, body: FormBody } }, async (request, reply) => {
+    const found = await formSession(request, reply, 'authorize');
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    if (!session.userId || !session.pending) return renderSignIn(reply, session, client);
+    // One decision per authorization request: the cookie is spent.
+    clearSession(reply, 'authorize');
+    const url =
+      field(request.body, 'decision') === 'approve'
+        ? await oauth.approve(client, session.pending, session.userId)
+        : oauth.deny(session.pending);
+    return reply.redirect(url, 303);
+  });
+
+  app.get(
+    paths.apps,
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({ client_id: Type.Optional(Type.String({ maxLength: 2000 })) }),
+      },
+    },
+    async (request, reply) => {
+      const client = request.query.client_id ? await oauth.findClient(request.query.client_id) : null;
+      if (!client) return showError(reply, 400, 'Open this page from an application’s sign-in page.');
+      const session = newSession('apps', client, null);
+      setSession(reply, session);
+      return renderSignIn(reply, session, client);
+    },
+  );
+
+  app.post(paths.disconnect, { schema: { hide: true, body: FormBody } }, async (request, reply) => {
+    const found = await formSession(request, reply, 'apps');
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    if (!session.userId) return renderSignIn(reply, session, client);
+    const connectionId = field(request.body, 'connection_id') ?? '';
+    const done = await oauth.disconnect(client, session.userId, connectionId);
+    const n = nonce();
+    pageHeaders(reply, n);
+    return appsPage(formContext(session, n), {
+      account: session.account ?? '',
+      apps: await listApps(client, session.userId),
+      notice: done ? 'The app was disconnected.' : 'That app was not connected.',
+    });
+  });
+}

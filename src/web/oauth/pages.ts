@@ -1,0 +1,170 @@
+import type { FastifyReply } from 'fastify';
+import { escapeHtml } from '../html.ts';
+
+/**
+ * The hosted pages of the user-facing OAuth flow: sign-in with a one-time code, consent, the
+ * connected-apps list, and the error page. Server-rendered, no script; the house style of the
+ * verification page.
+ */
+
+const STYLE = `
+body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
+main{max-width:26rem;margin:2rem auto;background:#fff;border:1px solid #d7dce2;border-radius:10px;padding:1.4rem 1.6rem}
+h1{font-size:1.3rem;margin:.2rem 0 .8rem}
+p{margin:.4rem 0}
+label{display:block;font-size:.9rem;margin-top:.8rem}
+input{width:100%;box-sizing:border-box;padding:.55rem;font:inherit;border:1px solid #aab3bd;border-radius:6px;margin-top:.2rem}
+button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:1rem}
+button.secondary{background:#e8ebef;color:#1b1f24}
+.actions{display:flex;gap:.6rem;justify-content:flex-end}
+.hint{color:#56606b;font-size:.9rem}
+.app{font-weight:600}
+.error{color:#b3261e;background:#fdecea;border-radius:6px;padding:.5rem .7rem;font-size:.9rem}
+ul.scopes{padding-left:1.2rem;margin:.4rem 0}
+ul.apps{list-style:none;padding:0;margin:.6rem 0}
+ul.apps li{display:flex;justify-content:space-between;align-items:center;border-top:1px solid #e3e7ec;padding:.5rem 0}
+ul.apps li button{margin:0;padding:.35rem .8rem}
+.foot{margin-top:1.2rem;font-size:.85rem;color:#56606b}
+a{color:#1f4fd1}
+`;
+
+/**
+ * Security headers of every page. `frame-ancestors 'none'`: a sign-in or consent page inside another
+ * site's frame invites clickjacking. `form-action` lists where a form may go, including through a
+ * redirect (Chromium enforces it on the redirect chain): the consent form's 303 goes to the client's
+ * redirect URI, so its origin (or private-use scheme) is allowed on that page.
+ */
+export function pageHeaders(reply: FastifyReply, nonce: string, formTargets: string[] = []): FastifyReply {
+  return reply
+    .header(
+      'content-security-policy',
+      [
+        "default-src 'none'",
+        `style-src 'nonce-${nonce}'`,
+        ["form-action 'self'", ...formTargets].join(' '),
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+      ].join('; '),
+    )
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .type('text/html; charset=utf-8');
+}
+
+/** The CSP source that lets a form's redirect reach this URI: its origin, or its private-use scheme. */
+export function formTargetOf(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+}
+
+function layout(nonce: string, title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body><main>${body}</main></body></html>`;
+}
+
+const errorLine = (message: string | undefined) =>
+  message ? `<p class="error" role="alert">${escapeHtml(message)}</p>` : '';
+
+export interface FormContext {
+  nonce: string;
+  /** Where the forms post, under the server's path prefix. */
+  paths: { code: string; verify: string; decision: string; apps: string; disconnect: string };
+  /** Ties a form to the browser's signed flow cookie. */
+  flow: string;
+}
+
+export function signInPage(
+  form: FormContext,
+  view: { appName: string; purpose: 'authorize' | 'apps'; appsLink: string | null; error?: string },
+): string {
+  const lead =
+    view.purpose === 'authorize'
+      ? `<p><span class="app">${escapeHtml(view.appName)}</span> wants to connect to your account.</p>`
+      : '<p>Sign in to see the apps connected to your account.</p>';
+  const foot = view.appsLink
+    ? `<p class="foot"><a href="${escapeHtml(view.appsLink)}">Manage your connected apps</a></p>`
+    : '';
+  return layout(
+    form.nonce,
+    'Sign in',
+    `<h1 id="sign-in">Sign in</h1>${lead}${errorLine(view.error)}
+<form method="post" action="${escapeHtml(form.paths.code)}">
+<input type="hidden" name="flow" value="${escapeHtml(form.flow)}">
+<label for="destination">Email or phone number</label>
+<input id="destination" name="destination" type="text" autocomplete="email" required placeholder="you@example.com or +14155550123">
+<p class="hint">We will send you a one-time code.</p>
+<div class="actions"><button type="submit" id="send-code">Send code</button></div>
+</form>${foot}`,
+  );
+}
+
+export function codePage(form: FormContext, view: { destination: string; error?: string }): string {
+  return layout(
+    form.nonce,
+    'Enter your code',
+    `<h1 id="enter-code">Enter your code</h1>
+<p>We sent a code to <strong>${escapeHtml(view.destination)}</strong>.</p>${errorLine(view.error)}
+<form method="post" action="${escapeHtml(form.paths.verify)}">
+<input type="hidden" name="flow" value="${escapeHtml(form.flow)}">
+<label for="code">One-time code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="12" required>
+<div class="actions"><button type="submit" id="verify-code">Continue</button></div>
+</form>`,
+  );
+}
+
+export function consentPage(
+  form: FormContext,
+  view: { appName: string; organizationName: string; account: string; scopes: string[]; returnTo: string },
+): string {
+  const scopes = view.scopes.map((scope) => `<li>${escapeHtml(scope)}</li>`).join('');
+  return layout(
+    form.nonce,
+    'Allow access?',
+    `<h1 id="consent">Allow <span class="app">${escapeHtml(view.appName)}</span>?</h1>
+<p>Signed in to ${escapeHtml(view.organizationName)} as <strong>${escapeHtml(view.account)}</strong>.</p>
+<p><span class="app">${escapeHtml(view.appName)}</span> will be able to:</p>
+<ul class="scopes">${scopes}</ul>
+<p class="hint">You will return to ${escapeHtml(view.returnTo)}. You can disconnect the app at any time from your connected apps.</p>
+<form method="post" action="${escapeHtml(form.paths.decision)}">
+<input type="hidden" name="flow" value="${escapeHtml(form.flow)}">
+<div class="actions"><button type="submit" name="decision" value="deny" class="secondary" id="deny">Deny</button>
+<button type="submit" name="decision" value="approve" id="approve">Allow</button></div>
+</form>`,
+  );
+}
+
+export function appsPage(
+  form: FormContext,
+  view: { account: string; apps: { id: string; name: string }[]; notice?: string },
+): string {
+  const list =
+    view.apps.length === 0
+      ? '<p id="no-apps">No apps are connected to your account.</p>'
+      : `<ul class="apps">${view.apps
+          .map(
+            (app) => `<li><span class="app">${escapeHtml(app.name)}</span>
+<form method="post" action="${escapeHtml(form.paths.disconnect)}"><input type="hidden" name="flow" value="${escapeHtml(form.flow)}">
+<input type="hidden" name="connection_id" value="${escapeHtml(app.id)}"><button type="submit" class="secondary" data-connection="${escapeHtml(app.id)}">Disconnect</button></form></li>`,
+          )
+          .join('')}</ul>`;
+  const notice = view.notice ? `<p class="hint" role="status">${escapeHtml(view.notice)}</p>` : '';
+  return layout(
+    form.nonce,
+    'Connected apps',
+    `<h1 id="connected-apps">Connected apps</h1><p>Signed in as <strong>${escapeHtml(view.account)}</strong>.</p>${notice}${list}`,
+  );
+}
+
+export function errorPage(nonce: string, message: string): string {
+  return layout(
+    nonce,
+    'Cannot continue',
+    `<h1 id="oauth-error">We cannot continue</h1><p class="error" role="alert">${escapeHtml(message)}</p>
+<p class="hint">Return to the application and try again.</p>`,
+  );
+}

@@ -1,0 +1,111 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type OAuthServer, startOAuthServer, uniqueEmail } from '../helpers.ts';
+
+/**
+ * The authorization in a real browser: Debian's Chromium driven by playwright-core signs in with the
+ * sandbox code, approves, and lands on the client's redirect URI with code, state and iss. Chromium
+ * applies CSP `form-action` to the redirects that follow a form submission, so this is the test
+ * that the consent page's CSP lets its 303 to the client through.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+// CI installs Chromium, so there its absence fails the test; elsewhere it is skipped, and says so.
+const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
+if (!haveChromium)
+  console.warn(`Skipping the OAuth browser test: ${CHROMIUM} is absent (apt-get install chromium).`);
+
+/** The client app's callback: records the query it was sent to. */
+async function callbackServer(): Promise<{ server: Server; url: string; hits: URL[] }> {
+  const hits: URL[] = [];
+  const server = createServer((req, res) => {
+    hits.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><h1 id="back">Back in the app</h1>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, hits };
+}
+
+describe.skipIf(!haveChromium)('authorization in Chromium', () => {
+  let s: OAuthServer;
+  let browser: Browser;
+  let app: Awaited<ReturnType<typeof callbackServer>>;
+  const shots = process.env.OAUTH_SCREENSHOTS ?? join(tmpdir(), 'purser-oauth-screens');
+
+  beforeAll(async () => {
+    s = await startOAuthServer();
+    app = await callbackServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    mkdirSync(shots, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    app?.server.close();
+    await s?.close();
+  });
+
+  it('signs in, approves and reaches the redirect with code, state and iss', async () => {
+    const client = await createClient(s, { type: 'public', redirectUri: app.url, name: 'Acme Assistant' });
+    const verifier = randomBytes(32).toString('base64url');
+    const state = randomBytes(8).toString('hex');
+    const url = new URL(`${s.issuer}/authorize`);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: app.url,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      resource: s.resource,
+      scope: 'purser:tools',
+      state,
+    }).toString();
+
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused/.test(message.text())) violations.push(message.text());
+    });
+    await page.goto(url.toString());
+    await page.waitForSelector('#sign-in');
+    await page.screenshot({ path: join(shots, 'sign-in.png'), fullPage: true });
+    await page.fill('#destination', uniqueEmail('chromium'));
+    await page.click('#send-code');
+    await page.waitForSelector('#enter-code');
+    await page.fill('#code', '111111');
+    await page.click('#verify-code');
+    await page.waitForSelector('#consent');
+    await page.screenshot({ path: join(shots, 'consent.png'), fullPage: true });
+    await Promise.all([
+      page.waitForURL((target) => target.toString().startsWith(app.url)),
+      page.click('#approve'),
+    ]);
+    await page.waitForSelector('#back');
+
+    expect(violations).toEqual([]);
+    // The browser also asks the app for /favicon.ico.
+    const callbacks = app.hits.filter((hit) => hit.pathname === '/callback');
+    expect(callbacks).toHaveLength(1);
+    const callback = callbacks[0]!;
+    expect(callback.searchParams.get('code')).toMatch(/^oac_/);
+    expect(callback.searchParams.get('state')).toBe(state);
+    expect(callback.searchParams.get('iss')).toBe(s.issuer);
+    await page.close();
+  }, 60_000);
+});
