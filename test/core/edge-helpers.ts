@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { TestApp } from '../helpers/harness.ts';
 
 /** Helpers of the edge sweeps: every route of the app, and the one error body. */
 
@@ -35,6 +36,16 @@ export function expectRefusal(url: string, res: { statusCode: number; json(): un
     if (field) expect(body.error_description).toContain(field);
     return;
   }
+  // What the MCP transport itself refuses (Accept, JSON-RPC shape) it answers in JSON-RPC, as the
+  // Streamable HTTP transport specifies; what the edge refuses is in the one error body.
+  if (url === '/mcp' && !field && 'jsonrpc' in (body as object)) {
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: expect.any(Number), message: expect.any(String) },
+    });
+    return;
+  }
   expect(body).toEqual({
     error: {
       code: expect.any(String),
@@ -48,4 +59,40 @@ export function expectRefusal(url: string, res: { statusCode: number; json(): un
     expect(res.statusCode, `${url} ${field}`).toBe(400);
     expect(Object.keys(body.error.field_errors), url).toContain(field);
   }
+}
+
+/**
+ * The credential each route family takes, so that a sweep's request reaches the edge check: the
+ * API key on v1, the operator tokens, a user's connection token on the tool server, and a platform
+ * token elsewhere.
+ */
+export async function edgeCredentials(
+  t: TestApp,
+  operator: { reviewer: string; metrics: string },
+): Promise<(url: string) => Record<string, string>> {
+  const org = await t.createOrg();
+  const platform = await t.platformToken(org.sandbox);
+  const attempt = await t.call('POST', '/api/v2/connect/start', {
+    token: platform,
+    body: { email: 'edge@example.test' },
+  });
+  const verified = await t.call('POST', '/api/v2/connect/verify', {
+    token: platform,
+    body: { connect_id: attempt.json().id, code: '111111' },
+  });
+  const connection = verified.json().access_token as string;
+  expect(connection).toBeTruthy();
+  return (url) => ({
+    authorization: `Bearer ${
+      url.startsWith('/api/v1') || url.startsWith('/orgs/')
+        ? org.sandbox.api_key
+        : url.startsWith('/operator')
+          ? operator.reviewer
+          : url.startsWith('/metrics')
+            ? operator.metrics
+            : url === '/mcp'
+              ? connection
+              : platform
+    }`,
+  });
 }

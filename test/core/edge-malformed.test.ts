@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
-import { expectRefusal, routes } from './edge-helpers.ts';
+import { edgeCredentials, expectRefusal, routes } from './edge-helpers.ts';
 
 let t: TestApp;
 let headers: (url: string) => Record<string, string>;
@@ -10,19 +10,7 @@ const METRICS = 'metrics-token-0123456789';
 
 beforeAll(async () => {
   t = await startTestApp({ BODY_LIMIT_BYTES: '4096', KYC_REVIEWER_TOKEN: REVIEWER, METRICS_TOKEN: METRICS });
-  const org = await t.createOrg();
-  const platform = await t.platformToken(org.sandbox);
-  headers = (url) => ({
-    authorization: `Bearer ${
-      url.startsWith('/api/v1') || url.startsWith('/orgs/')
-        ? org.sandbox.api_key
-        : url.startsWith('/operator')
-          ? REVIEWER
-          : url.startsWith('/metrics')
-            ? METRICS
-            : platform
-    }`,
-  });
+  headers = await edgeCredentials(t, { reviewer: REVIEWER, metrics: METRICS });
 });
 afterAll(() => t.close());
 

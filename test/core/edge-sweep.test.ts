@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
-import { expectRefusal, isOAuth, routes } from './edge-helpers.ts';
+import { edgeCredentials, expectRefusal, isOAuth, routes } from './edge-helpers.ts';
 
 let t: TestApp;
 let headers: (url: string) => Record<string, string>;
@@ -9,20 +9,7 @@ const REVIEWER = 'reviewer-token-0123456789abcdefghij';
 
 beforeAll(async () => {
   t = await startTestApp({ KYC_REVIEWER_TOKEN: REVIEWER, METRICS_TOKEN: 'metrics-token-0123456789' });
-  const org = await t.createOrg();
-  const platform = await t.platformToken(org.sandbox);
-  // Each route family gets the credential it takes, so the request reaches the edge check.
-  headers = (url) => ({
-    authorization: `Bearer ${
-      url.startsWith('/api/v1') || url.startsWith('/orgs/')
-        ? org.sandbox.api_key
-        : url.startsWith('/operator')
-          ? REVIEWER
-          : url.startsWith('/metrics')
-            ? 'metrics-token-0123456789'
-            : platform
-    }`,
-  });
+  headers = await edgeCredentials(t, { reviewer: REVIEWER, metrics: 'metrics-token-0123456789' });
 });
 afterAll(() => t.close());
 
