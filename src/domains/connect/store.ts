@@ -1,4 +1,5 @@
 import { type Insertable, sql } from 'kysely';
+import { runCompiled } from '../../db/compiled.ts';
 import type { Executor } from '../../db/index.ts';
 import type { ConnectAttempt, ConnectAttemptsTable, RefreshTokensTable, User } from '../../db/schema.ts';
 
@@ -144,14 +145,17 @@ export async function findOrCreateUser(
 }
 
 /** A user of this organization and mode, by id. */
-export function findUser(db: Executor, organizationId: string, livemode: number, id: string) {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .where('livemode', '=', livemode)
-    .executeTakeFirst();
+/** Compiled once: every tool call of the tool server reads its user. */
+export async function findUser(db: Executor, organizationId: string, livemode: number, id: string) {
+  const [user] = await runCompiled(db, 'user in scope', [id, organizationId, livemode], () =>
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode),
+  );
+  return user;
 }
 
 export async function upsertConnection(
