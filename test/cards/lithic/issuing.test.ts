@@ -99,7 +99,7 @@ describe('lifecycle mirrored to Lithic', () => {
     });
     expect(raised.json().spend_limit_cents).toBe(800);
     expect(upstream.spend_limit).toBe(800);
-    expect((await post('close')).json().status).toBe('CLOSED');
+    expect((await post('close')).json().status).toBe('closed');
     expect(upstream.state).toBe('CLOSED');
     expect((await post('close')).statusCode).toBe(200);
     const patches = l.fake.requests.filter((r) => r.method === 'PATCH');
@@ -175,7 +175,7 @@ describe('lifecycle mirrored to Lithic', () => {
     const card = await l.issue(user, 500);
     l.fake.cardByLast4(card.last4 as string).state = 'CLOSED';
     const closed = await l.f.t.call('POST', `/api/v2/cards/${card.id}/close`, { token: l.f.production });
-    expect(closed.json()).toMatchObject({ status: 'CLOSED', closed_reason: 'manual' });
+    expect(closed.json()).toMatchObject({ status: 'closed', closed_reason: 'manual' });
     expect(await l.liveWallet(user)).toBe(1_000);
   });
 });
