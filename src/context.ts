@@ -95,6 +95,7 @@ export async function createContext(
     notifications,
     sealer: aead,
     dialect: handle.dialect,
+    reader: handle.reader,
   });
   const oauth = new OAuthService(db, clock, config, {
     orgs,

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auth as clientAuth } from '@modelcontextprotocol/client';
 import { type OAuthClientProvider, auth as sdkAuth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OAuthServer, signInAndDecide, startOAuthServer } from './helpers.ts';
@@ -170,6 +172,15 @@ describe.each(libraries)('%s auth()', (_name, auth) => {
     const second = provider.saved!;
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(await s.t.ctx.auth.authenticate(second.access_token)).not.toBeNull();
+
+    // The tokens are the tool server's: the SDK's client lists the tools and calls one with them.
+    const client = new Client({ name: 'sdk-assistant', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(s.resource), { authProvider: provider }));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('whoami');
+    const who = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(who.isError).toBeFalsy();
+    expect(who.structuredContent).toMatchObject({ client_id: provider.client?.client_id, test_mode: true });
+    await client.close();
     return provider;
   }
 

@@ -5,7 +5,7 @@ import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
-import type { Db, Dialect, Executor } from '../../db/index.ts';
+import type { DatabaseHandle, Db, Dialect, Executor } from '../../db/index.ts';
 import type { ConnectAttempt, User } from '../../db/schema.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AuthService, type Principal } from '../auth/service.ts';
 import type { NotificationService } from '../notifications/service.ts';
@@ -62,6 +62,8 @@ const invalidRefreshToken = () =>
   new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or has expired.');
 
 export class ConnectService {
+  private readonly committedUser: ReturnType<typeof store.committedUserLookup>;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -72,8 +74,11 @@ export class ConnectService {
       notifications: NotificationService;
       sealer: Sealer;
       dialect: Dialect;
+      reader: DatabaseHandle['reader'];
     },
-  ) {}
+  ) {
+    this.committedUser = store.committedUserLookup({ db, reader: deps.reader });
+  }
 
   /** Sends a one-time code by email or SMS and opens an attempt valid for 10 minutes. */
   async start(
@@ -362,6 +367,7 @@ export class ConnectService {
 
   /** The user of this organization and mode, if any (no connection to the caller needed). */
   findUser(organizationId: string, livemode: boolean, userId: string, exec: Executor = this.db) {
+    if (exec === this.db) return this.committedUser(userId, organizationId, livemode ? 1 : 0);
     return store.findUser(exec, organizationId, livemode ? 1 : 0, userId);
   }
 

@@ -1,6 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import { runCompiled } from '../../db/compiled.ts';
-import type { Executor } from '../../db/index.ts';
+import { type DatabaseHandle, type Executor, preparedLookup } from '../../db/index.ts';
 import type { ConnectAttempt, ConnectAttemptsTable, RefreshTokensTable, User } from '../../db/schema.ts';
 
 /** After this many wrong codes an attempt is locked for good, so codes cannot be guessed. */
@@ -145,7 +145,22 @@ export async function findOrCreateUser(
 }
 
 /** A user of this organization and mode, by id. */
-/** Compiled once: every tool call of the tool server reads its user. */
+/**
+ * A user in an organization and mode, by id, outside any transaction: every tool call of the tool
+ * server reads its user, so this runs on the read-only connection as the token lookup does.
+ */
+export function committedUserLookup(handle: Pick<DatabaseHandle, 'db' | 'reader'>) {
+  return preparedLookup(
+    handle,
+    handle.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', '')
+      .where('organization_id', '=', '')
+      .where('livemode', '=', 0),
+  );
+}
+
 export async function findUser(db: Executor, organizationId: string, livemode: number, id: string) {
   const [user] = await runCompiled(db, 'user in scope', [id, organizationId, livemode], () =>
     db
