@@ -1,10 +1,8 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type OAuthServer, signInAndDecide, startOAuthServer, uniqueEmail } from './helpers.ts';
+import { AppProvider, type OAuthServer, signInAndDecide, startOAuthServer, uniqueEmail } from './helpers.ts';
 
 /**
  * The whole path an MCP client takes, with the SDK's own client and transport and nothing of ours
@@ -23,48 +21,8 @@ afterAll(async () => {
   await s.close();
 });
 
-class AppProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'End-to-end assistant',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 it('401 → metadata → registration → sign-in → code → tools/list → whoami → expiry → refresh → whoami', async () => {
-  const provider = new AppProvider();
+  const provider = new AppProvider(REDIRECT);
   const url = new URL(s.resource);
   const client = new Client({ name: 'e2e', version: '1.0.0' });
   const unauthorized = new StreamableHTTPClientTransport(url, { authProvider: provider });

@@ -5,12 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auth as clientAuth } from '@modelcontextprotocol/client';
-import { type OAuthClientProvider, auth as sdkAuth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth as sdkAuth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OAuthServer, signInAndDecide, startOAuthServer } from './helpers.ts';
+import { AppProvider, type OAuthServer, signInAndDecide, startOAuthServer } from './helpers.ts';
 
 /**
  * The MCP SDK's own OAuth client, `auth()`, from the tool server's URL: protected-resource metadata,
@@ -88,65 +87,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** What an MCP client application keeps: its registration, tokens and the PKCE verifier. */
-class TestProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  constructor(readonly clientMetadataUrl?: string) {}
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'SDK Assistant',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  state() {
-    return 'sdk-state';
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  discovery: unknown;
-  saveDiscoveryState(state: unknown) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery as never;
-  }
-}
-
 const libraries = [
   ['@modelcontextprotocol/sdk 1.x', sdkAuth],
   ['@modelcontextprotocol/client 2.x', clientAuth as unknown as typeof sdkAuth],
 ] as const;
 
 describe.each(libraries)('%s auth()', (_name, auth) => {
-  async function connect(provider: TestProvider) {
+  async function connect(provider: AppProvider) {
     const serverUrl = s.resource;
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
     const authorizationUrl = provider.authorizationUrl!;
@@ -185,12 +132,12 @@ describe.each(libraries)('%s auth()', (_name, auth) => {
   }
 
   it('registers dynamically, authorizes, exchanges the code and refreshes', async () => {
-    const provider = await connect(new TestProvider());
+    const provider = await connect(new AppProvider(REDIRECT));
     expect(provider.client?.client_id).toMatch(/^cli_/);
   });
 
   it('uses a Client ID Metadata Document instead of registering', async () => {
-    const provider = await connect(new TestProvider(documentUrl));
+    const provider = await connect(new AppProvider(REDIRECT, documentUrl));
     expect(provider.client?.client_id).toBe(documentUrl);
     const client = await s.t.ctx.orgs.findClient(documentUrl);
     expect(client).toMatchObject({ name: 'Document Assistant', type: 'public' });
