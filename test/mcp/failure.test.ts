@@ -6,9 +6,11 @@ describe('a failure below a tool', () => {
   it('answers internal_error as a tool result, with no detail of the failure', async () => {
     const f = await startMcp();
     const { accessToken } = await f.connect();
+    // A tool whose reads go through the database handle the test then destroys (whoami reads its
+    // user on SQLite's read-only connection, which the destroy leaves open).
     const call = () =>
       f.post(
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_connections', arguments: {} } },
         { authorization: `Bearer ${accessToken}` },
       );
     expect((await call()).status).toBe(200); // the token lookup is now cached for AUTH_CACHE_TTL_MS
