@@ -380,19 +380,13 @@ export class ConnectService {
    * still hold a usable refresh token), oldest first, each with its client's name.
    */
   async listConnections(principal: Principal & { userId: string }) {
-    const rows = await store.liveConnectionsOfUser(this.db, principal.userId, this.clock.now());
-    const mine = rows.filter(
-      (row) =>
-        row.organization_id === principal.organizationId && row.livemode === (principal.livemode ? 1 : 0),
-    );
-    return Promise.all(
-      mine.map(async (row) => ({
-        id: row.id,
-        client_id: row.client_id,
-        app_name: (await this.deps.orgs.findClient(row.client_id))?.name ?? null,
-        connected_at: isoTime(row.created_at),
-      })),
-    );
+    const rows = await this.connectedApps({ ...principal, userId: principal.userId });
+    return rows.map((row) => ({
+      id: row.id,
+      client_id: row.client_id,
+      app_name: row.client_name,
+      connected_at: isoTime(row.created_at),
+    }));
   }
 
   /**
@@ -409,12 +403,13 @@ export class ConnectService {
     ) {
       throw new ApiError(404, 'connection_not_found', 'No such connection for this user and app.');
     }
-    await this.db.transaction().execute(async (trx) => {
-      for (const familyId of await store.liveFamiliesOfConnection(trx, connection.id)) {
-        await store.revokeRefreshFamily(trx, familyId, this.clock.now());
-        await this.deps.auth.revokeFamily(trx, familyId);
-      }
-    });
+    await this.db.transaction().execute((trx) => this.revokeConnection(trx, connection.id));
+  }
+
+  /** One revocation path for a whole connection: its refresh and access tokens stop at once. */
+  private async revokeConnection(trx: Executor, connectionId: string): Promise<void> {
+    await store.revokeConnectionRefreshTokens(trx, connectionId, this.clock.now());
+    await this.deps.auth.revokeConnection(trx, connectionId);
   }
 
   /** One revocation path: both tokens of a family (one grant) stop at once. */
@@ -445,8 +440,7 @@ export class ConnectService {
         connection.user_id !== owner.userId
       )
         return false;
-      await store.revokeConnectionRefreshTokens(trx, connectionId, this.clock.now());
-      await this.deps.auth.revokeConnection(trx, connectionId);
+      await this.revokeConnection(trx, connectionId);
       return true;
     });
   }

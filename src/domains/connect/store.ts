@@ -228,43 +228,6 @@ export async function findLatestConnection(db: Executor, userId: string) {
     .executeTakeFirst();
 }
 
-/**
- * A user's connections that still hold a usable refresh token (not revoked, not yet exchanged, not
- * expired), oldest first: a disconnected connection keeps its row but has none.
- */
-export async function liveConnectionsOfUser(db: Executor, userId: string, now: number) {
-  return db
-    .selectFrom('connections')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('refresh_tokens')
-          .select('refresh_tokens.token_digest')
-          .whereRef('refresh_tokens.connection_id', '=', 'connections.id')
-          .where('refresh_tokens.revoked_at', 'is', null)
-          .where('refresh_tokens.rotated_at', 'is', null)
-          .where('refresh_tokens.expires_at', '>', now),
-      ),
-    )
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
-
-/** The token families of a connection that are not revoked yet. */
-export async function liveFamiliesOfConnection(db: Executor, connectionId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('refresh_tokens')
-    .select('family_id')
-    .distinct()
-    .where('connection_id', '=', connectionId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  return rows.map((row) => row.family_id);
-}
-
 export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTokensTable>): Promise<void> {
   await db.insertInto('refresh_tokens').values(row).execute();
 }
