@@ -6,10 +6,9 @@
  *
  *   node --import tsx bench/cards/run.ts [--seconds 5] [--rounds 3] [--connections 16]
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { median, startServers } from '../servers-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,22 +24,13 @@ const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 10;
 const FIXED_RATE = 1_000;
 
-const servers = spawn(
-  process.execPath,
-  ['--import', 'tsx', new URL('./servers.ts', import.meta.url).pathname],
-  {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-const line = await new Promise<string>((resolve) =>
-  createInterface({ input: servers.stdout }).once('line', resolve),
-);
-const { purserUrl, bareUrl, token, cardIds } = JSON.parse(line) as {
+const { servers, info } = await startServers<{
   purserUrl: string;
   bareUrl: string;
   token: string;
   cardIds: string[];
-};
+}>(import.meta.url);
+const { purserUrl, bareUrl, token, cardIds } = info;
 
 interface Run {
   rps: number;
@@ -76,11 +66,6 @@ async function measure(url: string, options: { duration: number; overallRate?: n
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
-
-const median = (runs: Run[], key: keyof Run) => {
-  const sorted = runs.map((r) => r[key]).sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 
 await measure(bareUrl, { duration: 1 });
 await measure(purserUrl, { duration: 1 });

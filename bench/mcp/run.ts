@@ -7,10 +7,9 @@
  *
  *   node --import tsx bench/mcp/run.ts [--seconds 5] [--rounds 3] [--connections 32]
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { median, startServers } from '../servers-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,22 +23,12 @@ const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const TARGET_RATIO = 0.3;
 
-// The servers run in their own process so that the load generator does not share their event loop.
-const servers = spawn(
-  process.execPath,
-  ['--import', 'tsx', new URL('./servers.ts', import.meta.url).pathname],
-  {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-const line = await new Promise<string>((resolve) =>
-  createInterface({ input: servers.stdout }).once('line', resolve),
-);
-const { purserUrl, bareUrl, token } = JSON.parse(line) as {
+const { servers, info } = await startServers<{
   purserUrl: string;
   bareUrl: string;
   token: string;
-};
+}>(import.meta.url);
+const { purserUrl, bareUrl, token } = info;
 
 interface Run {
   rps: number;
@@ -71,11 +60,6 @@ async function measure(url: string, extra: Record<string, string>, duration = se
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
-
-const median = (runs: Run[], key: keyof Run) => {
-  const sorted = runs.map((r) => r[key]).sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 
 // One checked round first: the tool must answer whoami, not an error result.
 const probe = await fetch(`${purserUrl}/mcp`, {
