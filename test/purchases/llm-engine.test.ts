@@ -428,6 +428,12 @@ describe('LlmEngine: bad tool calls', () => {
     });
   });
 
+  it('a rambling reply is cut to 2,000 characters', async () => {
+    fake.model = () => ({ content: 'a'.repeat(5000), finishReason: 'length' });
+    const { reply } = await engine().turn(input('lattes'));
+    expect(reply).toBe(`${'a'.repeat(1999)}…`);
+  });
+
   it('an answer with neither text nor a tool call is EngineUnavailable', async () => {
     fake.model = () => ({ content: '' });
     await expect(engine().turn(input('two lattes'))).rejects.toThrow(/neither text nor a tool call/);

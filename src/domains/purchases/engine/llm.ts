@@ -93,9 +93,13 @@ export class LlmEngine implements PurchaseEngine {
   }
 }
 
+/** A reply is a sentence or two; a model that rambles is cut here rather than in the user's chat. */
+const MAX_REPLY_CHARS = 2000;
+
 function finish(session: ToolSession, content: string | null): EngineResult {
-  const reply = content?.trim() ?? '';
+  let reply = content?.trim() ?? '';
   if (reply === '' && session.actions.length === 0)
     throw new EngineUnavailable('the language model answered with neither text nor a tool call');
+  if (reply.length > MAX_REPLY_CHARS) reply = `${reply.slice(0, MAX_REPLY_CHARS - 1).trimEnd()}…`;
   return { actions: session.actions, reply };
 }
