@@ -510,7 +510,7 @@ describe('LlmEngine: the model unavailable', () => {
     await expect(turn).rejects.toThrow('the language model did not answer within 300 ms');
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(250);
-    expect(elapsed).toBeLessThan(1500);
+    expect(elapsed).toBeLessThan(300 + 1500);
   });
 
   it('the timeout bounds the whole turn, not each request', async () => {
@@ -523,7 +523,7 @@ describe('LlmEngine: the model unavailable', () => {
     await expect(engine({ timeoutMs: 400, maxToolRounds: 16 }).turn(input('lattes'))).rejects.toThrow(
       /within 400 ms/,
     );
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(400 + 1500);
   });
 
   it.each([500, 503, 429])('HTTP %i is EngineUnavailable', async (status) => {
