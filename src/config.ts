@@ -4,6 +4,7 @@ import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.t
 import { type FundingConfig, loadFundingConfig } from './domains/funding/config.ts';
 import { type KycConfig, loadKycConfig } from './domains/kyc/config.ts';
 import { loadOAuthConfig, type OAuthConfig } from './domains/oauth/config.ts';
+import { loadPurchaseConfig, type PurchaseConfig } from './domains/purchases/config.ts';
 
 export { ConfigError };
 
@@ -52,6 +53,7 @@ export interface Config {
   kyc: KycConfig;
   cards: CardConfig;
   funding: FundingConfig;
+  purchases: PurchaseConfig;
   /** The user-facing authorization server (docs/oauth-mcp.md). */
   oauth: OAuthConfig;
   /** `NODE_ENV=production`: no generated encryption key, no demo organization. */
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     kyc: loadKycConfig(env),
     cards: loadCardConfig(env),
     funding: loadFundingConfig(env),
+    purchases: loadPurchaseConfig(env),
     oauth: loadOAuthConfig(env),
     production: env.NODE_ENV === 'production',
     metricsToken: metricsToken(env),

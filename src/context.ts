@@ -27,6 +27,7 @@ import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
 import { OAuthService } from './domains/oauth/service.ts';
 import { OrgService } from './domains/orgs/service.ts';
+import { PurchaseService } from './domains/purchases/service.ts';
 
 /** Everything a role needs, built once per process from the configuration. */
 export interface AppContext {
@@ -48,6 +49,8 @@ export interface AppContext {
   cards: CardService;
   /** Company wallets and the company-funded card flow. */
   funding: FundingService;
+  /** `/buy`: conversations, carts and orders at merchants. */
+  purchases: PurchaseService;
   /** The user-facing OAuth authorization server. */
   oauth: OAuthService;
   tokenRateLimiter: RateLimiter;
@@ -144,6 +147,7 @@ export async function createContext(
     chain: new OfflineChain(),
     dialect: handle.dialect,
   });
+  const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });
   // An approved verification makes the user a cardholder, in the transaction that approves it.
   kyc.onApproved(async (trx, approval) => {
     const user = await connect.findUser(approval.organizationId, approval.livemode, approval.userId, trx);
@@ -165,6 +169,7 @@ export async function createContext(
     ledger,
     cards,
     funding,
+    purchases,
     oauth,
     tokenRateLimiter,
     async close() {

@@ -378,6 +378,9 @@ export interface Database {
   card_flows: CardFlowsTable;
   oauth_codes: OAuthCodesTable;
   oauth_client_documents: OAuthClientDocumentsTable;
+  buy_tokens: BuyTokensTable;
+  conversations: ConversationsTable;
+  orders: OrdersTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -560,6 +563,70 @@ export interface CardFlowsTable {
   failure_reason: string | null;
   /** Chosen at start, so a retried mint asks the issuer for the same card. */
   card_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A cardholder's purchase token (`POST /api/v1/cardholders/{id}/buy_token`), stored as a digest. */
+export interface BuyTokensTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  cardholder_id: string;
+  token_digest: string;
+  expires_at: number;
+  created_at: number;
+}
+
+/** A `/buy` conversation: one buyer through one client; carts and transcript in `state` (JSON). */
+export interface ConversationsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  /** The connected user, or the cardholder of a buy token. */
+  buyer_id: string;
+  client_id: string;
+  status: string;
+  state: string;
+  /** Set while a turn runs (the turn lock); a turn older than the turn timeout is taken over. */
+  turn_started_at: number | null;
+  /** The cart hashes the running turn confirms (JSON), so a repeat of them says `in_progress`. */
+  turn_confirm: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An order: one confirmed cart, and the state machine that charges for it exactly once. */
+export interface OrdersTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  conversation_id: string;
+  buyer_id: string;
+  /** The user whose wallet pays (for a buy token: the cardholder's user). */
+  user_id: string;
+  client_id: string;
+  merchant: string;
+  merchant_name: string;
+  /** The confirmed cart object (JSON). */
+  cart: string;
+  cart_hash: string;
+  /** `conversation_id:hash` while the order is live or placed; null once it failed. */
+  placement_key: string | null;
+  currency: string;
+  total_cents: number;
+  authorized_cents: number;
+  final_cents: number | null;
+  status: 'pending' | 'placed' | 'confirmed' | 'failed';
+  charge_status: 'none' | 'confirming' | 'settled' | 'unknown';
+  step: 'created' | 'card_issued' | 'placed' | 'done';
+  decline_code: string | null;
+  card_id: string | null;
+  merchant_order_id: string | null;
+  merchant_ref: string | null;
+  next_check_at: number | null;
+  placed_at: number | null;
+  confirmed_at: number | null;
   created_at: number;
   updated_at: number;
 }

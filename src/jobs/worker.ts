@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { AppContext } from '../context.ts';
-import { HOUR, MINUTE } from '../core/clock.ts';
+import { HOUR, MINUTE, SECOND } from '../core/clock.ts';
 import { pruneIdempotencyKeys } from '../core/idempotency.ts';
 import { DatabaseRateLimiter } from '../core/rate-limit.ts';
 import type { ClaimedDelivery } from '../domains/events/delivery.ts';
@@ -31,6 +31,8 @@ const REVIEW_RETRY_INTERVAL_MS = MINUTE;
 const KYC_DATA_SWEEP_INTERVAL_MS = 15 * MINUTE;
 /** Expiring holds: card authorizations never cleared, and ledger holds past their expiry. */
 const HOLD_EXPIRY_INTERVAL_MS = MINUTE;
+/** How often orders whose confirm died or whose merchant did not answer are looked at. */
+const ORDER_RESOLVE_INTERVAL_MS = 5 * SECOND;
 
 /**
  * The worker role: delivers webhooks and runs the periodic sweeps. Deliveries are claimed from the
@@ -62,6 +64,7 @@ export class Worker {
     kycData: Number.NEGATIVE_INFINITY,
     holds: Number.NEGATIVE_INFINITY,
     flows: Number.NEGATIVE_INFINITY,
+    orders: Number.NEGATIVE_INFINITY,
   };
 
   constructor(
@@ -240,6 +243,15 @@ export class Worker {
           );
       } catch (error) {
         this.log.error({ err: String(error) }, 'identity data sweep failed');
+      }
+    }
+    if (now - this.lastRun.orders >= ORDER_RESOLVE_INTERVAL_MS) {
+      this.lastRun.orders = now;
+      try {
+        const ended = await this.ctx.purchases.checkout.resolveDue();
+        if (ended > 0) this.log.info({ orders: ended }, 'unsettled orders resolved');
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'order resolution failed');
       }
     }
     if (now - this.lastRun.holds >= HOLD_EXPIRY_INTERVAL_MS) {

@@ -66,10 +66,17 @@ export class CardNetwork {
   /**
    * Settles an authorization at its final amount: less than held releases the rest, more is
    * charged when the card's balance allows it (else `402 insufficient_funds`, nothing changes).
+   * `within` writes the caller's own change in the same transaction (a purchase's settled order).
    */
-  async clear(scope: Scope, transactionId: string, amountCents?: number) {
+  async clear(
+    scope: Scope,
+    transactionId: string,
+    amountCents?: number,
+    within?: (trx: Executor) => Promise<void>,
+  ) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
+      await within?.(trx);
       const final = amountCents ?? txn.amount_cents;
       const [account, network] = await Promise.all([
         this.deps.cards.cardAccount(trx, scope, card.id),

@@ -142,6 +142,26 @@ export class CardService {
     return this.issue(clientId, scope, input, flow);
   }
 
+  /**
+   * The single-use card a `/buy` confirm pays with (purchases/confirm.ts), funded from the user's
+   * wallet with the order's own card id, so a retried step asks for the same card. In sandbox the
+   * user need not be verified (a sandbox card is never charged by a real merchant); in production
+   * the issuer needs the approved identity.
+   */
+  createPurchaseCard(
+    clientId: string,
+    scope: Scope,
+    input: { user_id: string; amount_cents: number; memo: string },
+    card: { id: string; onCommit: (trx: Executor) => Promise<void> },
+  ) {
+    return this.issue(
+      clientId,
+      scope,
+      { ...input, type: 'single_use' },
+      { ...card, transferId: null, identityOptional: !scope.livemode },
+    );
+  }
+
   private async issue(
     clientId: string,
     scope: Scope,
@@ -150,14 +170,16 @@ export class CardService {
       id: string;
       transferId: string | null;
       onCommit?: (trx: Executor) => Promise<void>;
+      identityOptional?: boolean;
     },
   ) {
     this.checkAmount('amount_cents', input.amount_cents);
     const user = await this.requireUser(scope, input.user_id);
-    const identity = await this.deps.users.approvedIdentity(scope.organizationId, scope.livemode, user.id);
-    if (!identity) {
+    const approved = await this.deps.users.approvedIdentity(scope.organizationId, scope.livemode, user.id);
+    if (!approved && !options.identityOptional) {
       throw new ApiError(422, 'kyc_required', "The user's identity verification must be approved first.");
     }
+    const identity = approved ?? {};
     const { id } = options;
     // The issuer is called outside the transaction: check the wallet first, so that a refusal
     // costs no card upstream, and close that card again if the commit is refused after all.
@@ -416,6 +438,17 @@ export class CardService {
       id: card.id,
       number: this.deps.sealer.open(card.pan_sealed, `cards.pan:${card.id}`),
       cvv: this.deps.sealer.open(card.cvv_sealed, `cards.cvv:${card.id}`),
+      expiry: card.expiry,
+      last4: card.last4,
+    };
+  }
+
+  /** The card number a merchant is given for one purchase (purchases: ACP delegated payment). */
+  async delegatedDetails(scope: Scope, id: string) {
+    const card = await this.findCard(this.db, scope, id);
+    return {
+      number: this.deps.sealer.open(card.pan_sealed, `cards.pan:${card.id}`),
+      cvc: this.deps.sealer.open(card.cvv_sealed, `cards.cvv:${card.id}`),
       expiry: card.expiry,
       last4: card.last4,
     };

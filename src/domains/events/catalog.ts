@@ -28,6 +28,8 @@ export const EVENT_TYPES = [
   'wallet.funded',
   'wallet.balance.low',
   'identity.verification.updated',
+  'order.placed',
+  'order.confirmed',
   'webhook_endpoint.test',
 ] as const;
 

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { isoTime } from '../../core/clock.ts';
+import type { CartLine, DeliveryAddress, MerchantInfo, Quote } from './merchants/merchant.ts';
+
+/** Limits of a conversation's carts (docs/purchases.md). */
+export const CART_LIMITS = { openCarts: 10, itemsPerCart: 50, minQty: 1, maxQty: 99 } as const;
+
+/** A cart as the conversation keeps it: what was asked for, and the merchant's last priced answer. */
+export interface StoredCart {
+  merchant: string;
+  merchant_name: string;
+  lines: CartLine[];
+  quote: Quote;
+  hash: string;
+  expires_at: number;
+}
+
+/** The spec's cart object (§2 Cart object), plus `currency` and `expires_at`. */
+export interface CartObject {
+  merchant: string;
+  merchant_name: string;
+  items: { name: string; qty: number; priceCents: number; product_id: string }[];
+  serviceFeesCents: number;
+  tipCents: number;
+  totalCents: number;
+  approvedCeilingCents: number | null;
+  hash: string;
+  currency: string;
+  expires_at: string;
+}
+
+/**
+ * base64url(SHA-256(RFC 8785 JCS of the priced content)): the merchant, every item, every amount,
+ * the currency, the ceiling and the delivery address. Any change to any of them is a new hash, so a
+ * confirm names exactly one cart at exactly one price.
+ */
+export function cartHash(merchant: string, quote: Quote, address: DeliveryAddress | null): string {
+  const content = canonicalize({
+    merchant,
+    items: quote.items.map((item) => ({
+      product_id: item.product_id,
+      name: item.name,
+      qty: item.qty,
+      priceCents: item.priceCents,
+    })),
+    serviceFeesCents: quote.serviceFeesCents,
+    tipCents: quote.tipCents,
+    totalCents: quote.totalCents,
+    approvedCeilingCents: quote.approvedCeilingCents,
+    currency: quote.currency,
+    delivery_address: address ? normalizedAddress(address) : null,
+  }) as string;
+  return createHash('sha256').update(content).digest('base64url');
+}
+
+function normalizedAddress(address: DeliveryAddress): Required<DeliveryAddress> {
+  return {
+    name: address.name,
+    line1: address.line1,
+    line2: address.line2 ?? null,
+    city: address.city,
+    region: address.region ?? null,
+    postal_code: address.postal_code,
+    country: address.country,
+  };
+}
+
+export function storedCart(
+  merchant: MerchantInfo,
+  lines: CartLine[],
+  quote: Quote,
+  address: DeliveryAddress | null,
+  expiresAt: number,
+): StoredCart {
+  return {
+    merchant: merchant.slug,
+    merchant_name: merchant.name,
+    lines,
+    quote,
+    hash: cartHash(merchant.slug, quote, address),
+    expires_at: expiresAt,
+  };
+}
+
+export function cartObject(cart: StoredCart): CartObject {
+  const { quote } = cart;
+  return {
+    merchant: cart.merchant,
+    merchant_name: cart.merchant_name,
+    items: quote.items.map((item) => ({
+      name: item.name,
+      qty: item.qty,
+      priceCents: item.priceCents,
+      product_id: item.product_id,
+    })),
+    serviceFeesCents: quote.serviceFeesCents,
+    tipCents: quote.tipCents,
+    totalCents: quote.totalCents,
+    approvedCeilingCents: quote.approvedCeilingCents,
+    hash: cart.hash,
+    currency: quote.currency,
+    expires_at: isoTime(cart.expires_at),
+  };
+}
+
+/** What a confirm may authorize for this cart: the ceiling, or the total when it is final. */
+export function authorizedCents(cart: StoredCart): number {
+  return cart.quote.approvedCeilingCents ?? cart.quote.totalCents;
+}

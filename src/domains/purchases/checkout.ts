@@ -1,0 +1,386 @@
+import type { Clock } from '../../core/clock.ts';
+import { ApiError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
+import type { EventEmitter } from '../cards/events.ts';
+import type { CardService } from '../cards/service.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import { authorizedCents, cartObject, type StoredCart } from './cart.ts';
+import type { PurchaseConfig } from './config.ts';
+import type { DeliveryAddress, Merchant, PlaceResult } from './merchants/merchant.ts';
+import type { Order, PurchaseStore } from './store.ts';
+
+/** Where a confirmed cart ended, as the envelope and `placements` report it. */
+export interface Placement {
+  merchant: string;
+  hash: string;
+  status: 'placed' | 'declined';
+  order_id: string | null;
+  decline_code: string | null;
+  charge_status: Order['charge_status'];
+  /** The card that paid, for `payment_source`. */
+  last4: string | null;
+}
+
+export interface Buyer {
+  organizationId: string;
+  livemode: boolean;
+  clientId: string;
+  /** The connected user, or a buy token's cardholder. */
+  buyerId: string;
+  /** Whose wallet pays: the user (for a buy token, the cardholder's linked user), or null. */
+  userId: string | null;
+}
+
+/**
+ * The confirm of one cart: an order, the state machine that charges for it exactly once.
+ *
+ * | step        | what happens                                                  | next        |
+ * |-------------|---------------------------------------------------------------|-------------|
+ * | created     | order row written (placement key unique per cart hash)        | card_issued |
+ * | card_issued | single-use card for the ceiling, funded from the wallet       | placed/done |
+ * | (merchant)  | the merchant charges the card through the authorization engine |            |
+ * | done        | cleared at the final amount with `order.placed` (placed), or  |             |
+ * |             | the card closed and its money home (failed, `charge_status` none) |         |
+ *
+ * Every step is its own transaction with its money move and events. A process that dies between
+ * steps leaves the order `pending` with `next_check_at` set: the worker resolves it (`resolveDue`)
+ * from what the merchant says, to one placed order and one settled charge, or no order and no
+ * charge. Ids derive from the order id (`card_…`, `txn_…`), so every retried step is the same one.
+ */
+export class Checkout {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: PurchaseConfig,
+    private readonly store: PurchaseStore,
+    private readonly deps: {
+      cards: CardService;
+      ledger: LedgerService;
+      events: EventEmitter;
+      merchant: (slug: string) => Promise<Merchant | null>;
+    },
+  ) {}
+
+  /** Places the cart; a cart already placed or being placed answers with that order. */
+  async place(
+    buyer: Buyer & { userId: string },
+    conversationId: string,
+    cart: StoredCart,
+    merchant: Merchant,
+    address: DeliveryAddress | null,
+  ): Promise<Placement> {
+    const now = this.clock.now();
+    const id = newId('ord');
+    const order: Order = {
+      id,
+      organization_id: buyer.organizationId,
+      livemode: buyer.livemode ? 1 : 0,
+      conversation_id: conversationId,
+      buyer_id: buyer.buyerId,
+      user_id: buyer.userId,
+      client_id: buyer.clientId,
+      merchant: cart.merchant,
+      merchant_name: cart.merchant_name,
+      cart: JSON.stringify({ ...cartObject(cart), lines: cart.lines, address }),
+      cart_hash: cart.hash,
+      placement_key: `${conversationId}:${cart.hash}`,
+      currency: cart.quote.currency,
+      total_cents: cart.quote.totalCents,
+      authorized_cents: authorizedCents(cart),
+      final_cents: null,
+      status: 'pending',
+      charge_status: 'confirming',
+      step: 'created',
+      decline_code: null,
+      card_id: null,
+      merchant_order_id: null,
+      merchant_ref: cart.quote.merchantRef,
+      // Should this process die, the worker takes the order over once the grace has passed.
+      next_check_at: now + this.config.confirmGraceMs,
+      placed_at: null,
+      confirmed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await this.store.insertOrder(trx, order);
+        this.failpoint('order');
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const existing = await this.store.orderByPlacementKey(this.db, order.placement_key as string);
+      if (!existing) throw error;
+      return this.placement(existing);
+    }
+
+    const cardId = `card_${id.slice('ord_'.length)}`;
+    try {
+      await this.deps.cards.createPurchaseCard(
+        buyer.clientId,
+        buyer,
+        {
+          user_id: buyer.userId,
+          amount_cents: order.authorized_cents,
+          memo: `${cart.merchant_name} order ${id}`,
+        },
+        {
+          id: cardId,
+          onCommit: async (trx) => {
+            const moved = await this.store.moveOrder(trx, id, 'created', {
+              step: 'card_issued',
+              card_id: cardId,
+              updated_at: this.clock.now(),
+            });
+            // The worker already gave this order up: the card must not be issued.
+            if (!moved) throw new ApiError(409, 'order_abandoned', 'The order was abandoned.');
+            this.failpoint('card');
+          },
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const code =
+        error.code === 'insufficient_funds' || error.code === 'kyc_required'
+          ? error.code
+          : 'card_unavailable';
+      return this.placement(await this.fail(id, 'created', code));
+    }
+
+    const result = await this.atMerchant(order, cardId, merchant, address);
+    return this.placement(await this.conclude({ ...order, step: 'card_issued', card_id: cardId }, result));
+  }
+
+  /**
+   * The worker's sweep: orders pending past their `next_check_at` (their confirm died, or the
+   * merchant did not answer) are resolved from what the merchant says. Returns how many it ended.
+   */
+  async resolveDue(limit = 50): Promise<number> {
+    let ended = 0;
+    for (const order of await this.store.dueOrders(this.db, this.clock.now(), limit)) {
+      const after = await this.resolve(order).catch(() => null);
+      if (after && after.status !== 'pending') ended++;
+    }
+    return ended;
+  }
+
+  private async resolve(order: Order): Promise<Order> {
+    if (order.step === 'created') return this.fail(order.id, 'created', 'interrupted');
+    const merchant = await this.deps.merchant(order.merchant);
+    const found = merchant
+      ? await merchant.lookup(order.id, order.merchant_ref).catch((error: Error) => ({
+          outcome: 'unknown' as const,
+          detail: error.message,
+        }))
+      : ({ outcome: 'absent' } as const);
+    if (found.outcome === 'absent') {
+      if (merchant && order.merchant_ref) await merchant.cancel(order.merchant_ref).catch(() => {});
+      return this.conclude(order, { outcome: 'declined', code: 'merchant_error', detail: 'never placed' });
+    }
+    if (found.outcome === 'unknown' && this.clock.now() - order.created_at >= this.config.resolveWithinMs) {
+      // Past the bound: the order is given up and its money returned (docs/purchases.md).
+      if (merchant && order.merchant_ref) await merchant.cancel(order.merchant_ref).catch(() => {});
+      return this.conclude(order, { outcome: 'declined', code: 'merchant_error', detail: found.detail });
+    }
+    return this.conclude(order, found);
+  }
+
+  /** The merchant's part: charge the delegated card, place the order. */
+  private async atMerchant(
+    order: Order,
+    cardId: string,
+    merchant: Merchant,
+    address: DeliveryAddress | null,
+  ): Promise<PlaceResult> {
+    const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
+    const details = await this.deps.cards.delegatedDetails(scope, cardId);
+    const cart = JSON.parse(order.cart) as { lines: { product_id: string; qty: number }[] };
+    try {
+      return await merchant.place({
+        orderId: order.id,
+        lines: cart.lines,
+        expectedTotalCents: order.total_cents,
+        ceilingCents: order.authorized_cents,
+        currency: order.currency,
+        address,
+        merchantRef: order.merchant_ref,
+        card: {
+          cardId,
+          ...details,
+          allowance: {
+            maxAmountCents: order.authorized_cents,
+            currency: order.currency,
+            expiresAt: new Date(this.clock.now() + this.config.resolveWithinMs).toISOString(),
+          },
+        },
+        charge: async (amountCents) => {
+          if (amountCents > order.authorized_cents)
+            return { approved: false, declineReason: 'SPEND_LIMIT_EXCEEDED' };
+          const txn = await this.deps.cards.network.authorize(scope, cardId, {
+            transactionId: transactionIdOf(order.id),
+            amountCents,
+            merchant: order.merchant_name,
+          });
+          this.failpoint('charge');
+          return txn.status === 'PENDING' || txn.status === 'SETTLED'
+            ? { approved: true, transactionId: txn.id }
+            : { approved: false, declineReason: txn.decline_reason ?? 'DECLINED' };
+        },
+      });
+    } catch (error) {
+      return { outcome: 'unknown', detail: (error as Error).message };
+    }
+  }
+
+  /** Ends a `card_issued` order as the merchant's answer says. */
+  private async conclude(order: Order, result: PlaceResult): Promise<Order> {
+    if (result.outcome === 'unknown') {
+      const now = this.clock.now();
+      await this.store.moveOrder(this.db, order.id, 'card_issued', {
+        charge_status: 'unknown',
+        next_check_at: now + this.config.resolveRetryMs,
+        updated_at: now,
+      });
+      return (await this.store.orderById(this.db, order.id)) as Order;
+    }
+    if (result.outcome === 'declined') return this.fail(order.id, 'card_issued', declineCode(result.code));
+    return this.settle(order, result);
+  }
+
+  /** Clears the charge at the final amount (the rest of the hold goes home) with `order.placed`. */
+  private async settle(order: Order, placed: Extract<PlaceResult, { outcome: 'placed' }>): Promise<Order> {
+    const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
+    const txnId = transactionIdOf(order.id);
+    const record = async (trx: Executor) => {
+      const now = this.clock.now();
+      const moved = await this.store.moveOrder(trx, order.id, 'card_issued', {
+        step: 'done',
+        status: placed.confirmed ? 'confirmed' : 'placed',
+        charge_status: 'settled',
+        final_cents: placed.finalCents,
+        merchant_order_id: placed.merchantOrderId,
+        next_check_at: null,
+        placed_at: now,
+        confirmed_at: placed.confirmed ? now : null,
+        updated_at: now,
+      });
+      if (!moved) throw new ApiError(409, 'order_moved', 'The order was concluded by another process.');
+      const data = {
+        order_id: order.id,
+        conversation_id: order.conversation_id,
+        user_id: order.user_id,
+        merchant: order.merchant,
+        total_cents: placed.finalCents,
+        currency: order.currency,
+        card_id: order.card_id,
+      };
+      await this.emit(trx, order, 'order.placed', data);
+      if (placed.confirmed)
+        await this.emit(trx, order, 'order.confirmed', {
+          ...data,
+          merchant_order_id: placed.merchantOrderId,
+        });
+      this.failpoint('settle');
+    };
+    let txn = await this.deps.cards.store.transactionById(this.db, txnId);
+    if (!txn && order.card_id) {
+      // The merchant charged, but the process died before the charge was recorded: record it now.
+      await this.deps.cards.network.authorize(scope, order.card_id, {
+        transactionId: txnId,
+        amountCents: placed.finalCents,
+        merchant: order.merchant_name,
+      });
+      txn = await this.deps.cards.store.transactionById(this.db, txnId);
+    }
+    try {
+      if (txn?.status === 'PENDING') {
+        await this.deps.cards.network.clear(scope, txnId, placed.finalCents, record);
+      } else {
+        await this.deps.ledger.transaction(record);
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'order_moved')) throw error;
+    }
+    return (await this.store.orderById(this.db, order.id)) as Order;
+  }
+
+  /**
+   * Ends an order with nothing charged: an open authorization is voided and the card closed, its
+   * money back in the wallet, in one transaction with the order's end.
+   */
+  private async fail(id: string, from: Order['step'], code: string): Promise<Order> {
+    const order = (await this.store.orderById(this.db, id)) as Order;
+    const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
+    const txnId = transactionIdOf(id);
+    const txn = await this.deps.cards.store.transactionById(this.db, txnId);
+    if (txn?.status === 'PENDING') await this.deps.cards.network.void(scope, txnId).catch(() => {});
+    await this.deps.ledger
+      .transaction(async (trx) => {
+        const now = this.clock.now();
+        const moved = await this.store.moveOrder(trx, id, from, {
+          step: 'done',
+          status: 'failed',
+          charge_status: 'none',
+          decline_code: code,
+          placement_key: null,
+          next_check_at: null,
+          updated_at: now,
+        });
+        if (!moved) throw new ApiError(409, 'order_moved', 'The order was concluded by another process.');
+        if (order.card_id) {
+          const card = await this.deps.cards.lockCard(trx, scope, order.card_id);
+          if (card.status !== 'CLOSED') await this.deps.cards.closeLocked(trx, card, 'manual');
+        }
+      })
+      .catch((error) => {
+        if (!(error instanceof ApiError && error.code === 'order_moved')) throw error;
+      });
+    return (await this.store.orderById(this.db, id)) as Order;
+  }
+
+  async placement(order: Order): Promise<Placement> {
+    const placed = order.status === 'placed' || order.status === 'confirmed';
+    const card = order.card_id
+      ? await this.deps.cards.store.card(this.db, order.organization_id, order.livemode, order.card_id)
+      : undefined;
+    return {
+      merchant: order.merchant,
+      hash: order.cart_hash,
+      status: placed ? 'placed' : 'declined',
+      order_id: order.id,
+      decline_code: placed
+        ? null
+        : order.status === 'failed'
+          ? order.decline_code
+          : order.charge_status === 'unknown'
+            ? 'merchant_unavailable'
+            : 'in_progress',
+      charge_status: order.charge_status,
+      last4: card?.last4 ?? null,
+    };
+  }
+
+  private emit(trx: Executor, order: Order, type: string, data: Record<string, unknown>) {
+    return this.deps.events.emit(trx, {
+      organizationId: order.organization_id,
+      livemode: order.livemode === 1,
+      type,
+      data,
+    });
+  }
+
+  /** Crash tests: die at this step, before its transaction commits (config.failpoint). */
+  private failpoint(step: 'order' | 'card' | 'charge' | 'settle'): void {
+    if (this.config.failpoint === `purchases.${step}`) process.kill(process.pid, 'SIGKILL');
+  }
+}
+
+/** The network transaction of an order's one charge. */
+export function transactionIdOf(orderId: string): string {
+  return `txn_${orderId.slice('ord_'.length)}`;
+}
+
+function declineCode(code: Extract<PlaceResult, { outcome: 'declined' }>['code']): string {
+  return code === 'merchant_error' ? 'merchant_unavailable' : code;
+}

@@ -1,0 +1,819 @@
+import type { Clock } from '../../core/clock.ts';
+import { digest } from '../../core/crypto.ts';
+import { notFound } from '../../core/errors.ts';
+import { newId, randomToken } from '../../core/ids.ts';
+import type { Db } from '../../db/index.ts';
+import type { AuthService } from '../auth/service.ts';
+import type { EventEmitter } from '../cards/events.ts';
+import type { CardService } from '../cards/service.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import {
+  authorizedCents,
+  CART_LIMITS,
+  type CartObject,
+  cartObject,
+  type StoredCart,
+  storedCart,
+} from './cart.ts';
+import { type Buyer, Checkout, type Placement, transactionIdOf } from './checkout.ts';
+import type { PurchaseConfig } from './config.ts';
+import {
+  type ConversationState,
+  cartBubble,
+  type Envelope,
+  emptyState,
+  envelope,
+  type PlacementObject,
+  type PurchaseStatus,
+  stamp,
+  TRANSCRIPT_LIMIT,
+  type Unmatched,
+} from './conversation.ts';
+import { BuiltinEngine } from './engine/builtin.ts';
+import { createPurchaseEngine } from './engine/config.ts';
+import { type EngineAction, EngineUnavailable, type PurchaseEngine } from './engine/engine.ts';
+import type { CartLine, DeliveryAddress, Merchant, MerchantInfo } from './merchants/merchant.ts';
+import { type SandboxMerchant, sandboxMerchants } from './merchants/sandbox.ts';
+import { type Conversation, type Order, type Owner, PurchaseStore } from './store.ts';
+
+/** Buy tokens live an hour (issue 11), like connection tokens (spec §8). */
+export const BUY_TOKEN_TTL_SECONDS = 3600;
+
+/** Payment sources of the spec; only the wallet balance exists until the hosted wallet lands. */
+export const PAYMENT_SOURCES = ['balance', 'added_card', 'vault', 'company_balance', 'stored_payment_method'];
+
+export interface TurnInput {
+  ask?: string | undefined;
+  conversation_id?: string | undefined;
+  confirm?: string | string[] | undefined;
+  payment_source?: string | undefined;
+  delivery_address?: DeliveryAddress | undefined;
+}
+
+/**
+ * `/buy` (spec §1.5, §2 Purchase response envelope, §4 Purchases; docs/purchases.md): turns of a
+ * conversation that build carts at merchants, and confirms that place exactly the cart a hash
+ * names. The engine proposes cart edits; this service checks them against merchant data and prices
+ * every cart itself. Money moves only in a confirm (checkout.ts).
+ */
+export class PurchaseService {
+  readonly store = new PurchaseStore();
+  readonly checkout: Checkout;
+  readonly sandbox: SandboxMerchant[];
+  private engine: PurchaseEngine;
+  /** Merchants an operator configured (the ACP adapter), looked up by slug. */
+  private configured: () => Promise<Merchant[]> = async () => [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    readonly config: PurchaseConfig,
+    private readonly deps: {
+      auth: AuthService;
+      cards: CardService;
+      ledger: LedgerService;
+      events: EventEmitter;
+    },
+  ) {
+    this.engine = createPurchaseEngine(config.engine, new BuiltinEngine());
+    this.sandbox = sandboxMerchants((orderId) => this.chargedFor(orderId));
+    this.checkout = new Checkout(db, clock, config, this.store, {
+      ...deps,
+      merchant: (slug) => this.merchant(slug),
+    });
+  }
+
+  /** Adds the operator's configured merchants to the directory. */
+  useMerchants(list: () => Promise<Merchant[]>): void {
+    this.configured = list;
+  }
+
+  // ---- buyers
+
+  /** `POST /api/v1/cardholders/{id}/buy_token`: a user token acting for this cardholder. */
+  async mintBuyToken(scope: { organizationId: string; livemode: boolean }, cardholderId: string) {
+    await this.deps.cards.cardholders.get(scope, cardholderId);
+    const token = `bt_${randomToken()}`;
+    const now = this.clock.now();
+    const expiresAt = now + BUY_TOKEN_TTL_SECONDS * 1000;
+    await this.store.insertBuyToken(this.db, {
+      id: newId('btk'),
+      organization_id: scope.organizationId,
+      livemode: scope.livemode ? 1 : 0,
+      cardholder_id: cardholderId,
+      token_digest: digest(token),
+      expires_at: expiresAt,
+      created_at: now,
+    });
+    return { object: 'buy_token' as const, token, expires_at: stamp(expiresAt) };
+  }
+
+  /**
+   * The buyer behind a user token: a connection token (connect verify or OAuth), or a buy token.
+   * `platform` when the token is a live platform token (refused with `user_token_required`).
+   */
+  async authenticate(token: string): Promise<Buyer | 'platform' | null> {
+    if (token.startsWith('bt_')) {
+      const row = await this.store.buyTokenByDigest(this.db, digest(token));
+      if (!row || row.expires_at <= this.clock.now()) return null;
+      const scope = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+      const cardholder = await this.deps.cards.cardholders.get(scope, row.cardholder_id).catch(() => null);
+      if (!cardholder) return null;
+      return { ...scope, clientId: 'buy_token', buyerId: cardholder.id, userId: cardholder.user_id };
+    }
+    const principal = await this.deps.auth.authenticate(token);
+    if (!principal) return null;
+    if (principal.kind === 'platform') return 'platform';
+    return {
+      organizationId: principal.organizationId,
+      livemode: principal.livemode,
+      clientId: principal.clientId,
+      buyerId: principal.userId as string,
+      userId: principal.userId,
+    };
+  }
+
+  // ---- merchants
+
+  async merchants(): Promise<MerchantInfo[]> {
+    return [...this.sandbox, ...(await this.configured())].map((merchant) => merchant.info);
+  }
+
+  async merchant(slug: string): Promise<Merchant | null> {
+    return (
+      this.sandbox.find((m) => m.info.slug === slug) ??
+      (await this.configured()).find((m) => m.info.slug === slug) ??
+      null
+    );
+  }
+
+  /** Merchants an ask searches when it names none: the ones this mode can place at. */
+  private async searchable(buyer: Buyer): Promise<Merchant[]> {
+    const all = [...this.sandbox, ...(await this.configured())];
+    return all.filter((merchant) => merchant.info.sandbox === !buyer.livemode);
+  }
+
+  // ---- turns
+
+  async turn(buyer: Buyer, input: TurnInput): Promise<Envelope> {
+    const hashes =
+      input.confirm === undefined ? [] : typeof input.confirm === 'string' ? [input.confirm] : input.confirm;
+    const conversation = input.conversation_id
+      ? await this.ownConversation(buyer, input.conversation_id)
+      : await this.newConversation(buyer);
+
+    // A cart already placed, or being placed, answers with its order without taking a turn.
+    if (hashes.length === 1 && input.ask === undefined) {
+      const existing = await this.store.orderByPlacementKey(this.db, `${conversation.id}:${hashes[0]}`);
+      if (existing) return this.answerExisting(conversation, existing);
+    }
+
+    const now = this.clock.now();
+    const taken = await this.store.takeTurn(
+      this.db,
+      conversation.id,
+      now,
+      now - this.config.turnTimeoutMs,
+      hashes.length > 0 ? hashes : null,
+    );
+    if (!taken) return this.busy(conversation, hashes);
+
+    const state = JSON.parse(conversation.state) as ConversationState;
+    let result: { status: PurchaseStatus; envelope: Envelope };
+    try {
+      result = await this.runTurn(buyer, conversation.id, state, input, hashes);
+    } catch (error) {
+      await this.store.endTurn(this.db, conversation.id, {
+        status: conversation.status,
+        state: conversation.state,
+        updated_at: this.clock.now(),
+      });
+      throw error;
+    }
+    const at = stamp(this.clock.now());
+    if (input.ask !== undefined) state.messages.push({ role: 'user', text: input.ask, at });
+    for (const text of result.envelope.messages) state.messages.push({ role: 'assistant', text, at });
+    state.messages = state.messages.slice(-TRANSCRIPT_LIMIT);
+    await this.store.endTurn(this.db, conversation.id, {
+      status: result.status,
+      state: JSON.stringify(state),
+      updated_at: this.clock.now(),
+    });
+    return result.envelope;
+  }
+
+  private async runTurn(
+    buyer: Buyer,
+    conversationId: string,
+    state: ConversationState,
+    input: TurnInput,
+    hashes: string[],
+  ): Promise<{ status: PurchaseStatus; envelope: Envelope }> {
+    const bubbles: string[] = [];
+    const unmatched: Unmatched[] = [];
+    const now = this.clock.now();
+    const expired = state.carts.filter((cart) => cart.expires_at <= now);
+    if (expired.length > 0) {
+      state.carts = state.carts.filter((cart) => cart.expires_at > now);
+      bubbles.push(
+        `Expired: your cart${expired.length > 1 ? 's' : ''} at ${expired.map((c) => c.merchant_name).join(', ')}. Ask again to rebuild it.`,
+      );
+    }
+    if (input.delivery_address !== undefined) {
+      state.address = input.delivery_address;
+      await this.requote(
+        state,
+        state.carts.map((cart) => cart.merchant),
+        unmatched,
+      );
+    }
+
+    if (input.ask !== undefined) {
+      let engineResult: Awaited<ReturnType<PurchaseEngine['turn']>>;
+      try {
+        engineResult = await this.engine.turn({
+          ask: input.ask,
+          carts: state.carts.map((cart) => ({
+            merchant: cart.merchant,
+            merchant_name: cart.merchant_name,
+            items: cart.quote.items,
+          })),
+          merchants: (await this.searchable(buyer)).map((m) => m.info),
+          search: (merchant, query) => this.search(buyer, state, merchant, query),
+        });
+      } catch (error) {
+        if (!(error instanceof EngineUnavailable)) throw error;
+        const reply = 'I could not understand that just now; please try again in a moment.';
+        return {
+          status: 'needs_input',
+          envelope: envelope(conversationId, state, {
+            status: 'needs_input',
+            bubbles: [...bubbles, reply],
+            error_code: 'engine_unavailable',
+          }),
+        };
+      }
+      if (engineResult.reply) bubbles.push(engineResult.reply);
+      const touched = await this.apply(state, engineResult.actions, unmatched);
+      for (const cart of touched) bubbles.push(cartBubble(cart));
+      if (engineResult.actions.some((a) => a.type === 'show_cart' || a.type === 'checkout')) {
+        const rest = state.carts.filter((cart) => !touched.includes(cart));
+        for (const cart of rest) bubbles.push(cartBubble(cart));
+        if (state.carts.length === 0) bubbles.push('Your cart is empty.');
+        else if (engineResult.actions.some((a) => a.type === 'checkout'))
+          bubbles.push(
+            `Confirm ${state.carts.length > 1 ? 'the hashes' : 'the hash'} of what you want to buy.`,
+          );
+      }
+      for (const miss of unmatched) bubbles.push(miss.detail);
+    }
+
+    if (hashes.length === 0) {
+      if (bubbles.length === 0)
+        bubbles.push(state.carts.length ? state.carts.map(cartBubble).join('\n') : 'Your cart is empty.');
+      return {
+        status: 'needs_input',
+        envelope: envelope(conversationId, state, { status: 'needs_input', bubbles, unmatched }),
+      };
+    }
+    return this.confirm(buyer, conversationId, state, input, hashes, bubbles, unmatched);
+  }
+
+  /** Applies the engine's proposals that merchant data allows; the carts it changed. */
+  private async apply(
+    state: ConversationState,
+    actions: EngineAction[],
+    unmatched: Unmatched[],
+  ): Promise<StoredCart[]> {
+    const at = stamp(this.clock.now());
+    const miss = (merchant: string | null, requested: string, reason: string, detail: string) =>
+      unmatched.push({ merchant, requested, reason, detail, at });
+    const edits = new Map<string, CartLine[]>();
+    const linesOf = (merchant: string) => {
+      let lines = edits.get(merchant);
+      if (!lines) {
+        lines = (state.carts.find((cart) => cart.merchant === merchant)?.lines ?? []).map((l) => ({ ...l }));
+        edits.set(merchant, lines);
+      }
+      return lines;
+    };
+    for (const action of actions) {
+      if (action.type === 'unmatched') {
+        miss(action.merchant, action.requested, action.reason, action.detail);
+        continue;
+      }
+      if (action.type === 'show_cart' || action.type === 'checkout') continue;
+      const merchant = await this.merchant(action.merchant);
+      if (!merchant) {
+        miss(
+          action.merchant,
+          action.merchant,
+          'unknown_merchant',
+          `No merchant called "${action.merchant}".`,
+        );
+        continue;
+      }
+      const [product] = await merchant.products([action.product_id]);
+      if (!product) {
+        miss(
+          merchant.info.slug,
+          action.product_id,
+          'not_found',
+          `${merchant.info.name} has no product ${action.product_id}.`,
+        );
+        continue;
+      }
+      const lines = linesOf(merchant.info.slug);
+      const line = lines.find((l) => l.product_id === product.product_id);
+      if (action.type === 'remove') {
+        if (line) lines.splice(lines.indexOf(line), 1);
+        continue;
+      }
+      const qty = action.type === 'add' ? (line?.qty ?? 0) + action.qty : action.qty;
+      if (!Number.isInteger(qty) || qty < CART_LIMITS.minQty || qty > CART_LIMITS.maxQty) {
+        if (action.type === 'set_quantity' && qty === 0 && line) {
+          lines.splice(lines.indexOf(line), 1);
+          continue;
+        }
+        miss(
+          merchant.info.slug,
+          product.name,
+          'quantity_limit',
+          `Quantities are 1 to ${CART_LIMITS.maxQty} per item.`,
+        );
+        continue;
+      }
+      if (!product.in_stock) {
+        miss(merchant.info.slug, product.name, 'out_of_stock', `${product.name} is out of stock.`);
+        continue;
+      }
+      if (line) line.qty = qty;
+      else if (lines.length >= CART_LIMITS.itemsPerCart)
+        miss(
+          merchant.info.slug,
+          product.name,
+          'cart_limit',
+          `A cart holds at most ${CART_LIMITS.itemsPerCart} items.`,
+        );
+      else if (
+        !state.carts.some((c) => c.merchant === merchant.info.slug) &&
+        this.openCarts(state, edits) >= CART_LIMITS.openCarts
+      )
+        miss(
+          merchant.info.slug,
+          product.name,
+          'cart_limit',
+          `A conversation holds at most ${CART_LIMITS.openCarts} open carts.`,
+        );
+      else lines.push({ product_id: product.product_id, qty });
+    }
+    for (const [merchant, lines] of edits) {
+      const index = state.carts.findIndex((cart) => cart.merchant === merchant);
+      if (index >= 0) state.carts[index] = { ...(state.carts[index] as StoredCart), lines };
+      else if (lines.length > 0)
+        state.carts.push({
+          merchant,
+          merchant_name: '',
+          lines,
+          quote: undefined as never,
+          hash: '',
+          expires_at: 0,
+        });
+    }
+    return this.requote(state, [...edits.keys()], unmatched);
+  }
+
+  private openCarts(state: ConversationState, edits: Map<string, CartLine[]>): number {
+    const merchants = new Set(state.carts.map((cart) => cart.merchant));
+    for (const [merchant, lines] of edits) if (lines.length > 0) merchants.add(merchant);
+    return merchants.size;
+  }
+
+  /** Prices these merchants' carts again (dropping what sold out); the carts still open. */
+  private async requote(
+    state: ConversationState,
+    merchants: string[],
+    unmatched: Unmatched[],
+  ): Promise<StoredCart[]> {
+    const touched: StoredCart[] = [];
+    for (const slug of merchants) {
+      const index = state.carts.findIndex((cart) => cart.merchant === slug);
+      const current = state.carts[index];
+      const merchant = await this.merchant(slug);
+      if (!current || !merchant) continue;
+      if (current.lines.length === 0) {
+        if (current.quote?.merchantRef) await merchant.cancel(current.quote.merchantRef).catch(() => {});
+        state.carts.splice(index, 1);
+        continue;
+      }
+      const quote = await merchant.quote(current.lines, state.address, current.quote?.merchantRef ?? null);
+      for (const productId of quote.unavailable) {
+        unmatched.push({
+          merchant: slug,
+          requested: productId,
+          reason: 'out_of_stock',
+          detail: `${merchant.info.name} can no longer sell ${productId}; it was removed from your cart.`,
+          at: stamp(this.clock.now()),
+        });
+      }
+      const lines = current.lines.filter((line) => !quote.unavailable.includes(line.product_id));
+      if (lines.length === 0) {
+        state.carts.splice(index, 1);
+        continue;
+      }
+      const cart = storedCart(
+        merchant.info,
+        lines,
+        quote,
+        state.address,
+        this.clock.now() + this.config.cartTtlMs,
+      );
+      state.carts[index] = cart;
+      state.shown = slug;
+      touched.push(cart);
+    }
+    return touched;
+  }
+
+  private async search(buyer: Buyer, state: ConversationState, slug: string | null, query: string) {
+    const merchants = slug
+      ? [await this.merchant(slug)].filter((m): m is Merchant => m !== null)
+      : await this.searchable(buyer);
+    const hits = [];
+    for (const merchant of merchants) {
+      for (const product of await merchant.search(query, 20))
+        hits.push({ ...product, merchant: merchant.info.slug });
+    }
+    if (hits.length > 0) {
+      state.catalog = {
+        as_of: stamp(this.clock.now()),
+        query,
+        merchant: slug,
+        items: hits.map(({ product_id, name, priceCents, currency, in_stock }) => ({
+          product_id,
+          name,
+          priceCents,
+          currency,
+          in_stock,
+        })),
+      };
+    }
+    return hits;
+  }
+
+  // ---- confirms
+
+  private async confirm(
+    buyer: Buyer,
+    conversationId: string,
+    state: ConversationState,
+    input: TurnInput,
+    hashes: string[],
+    bubbles: string[],
+    unmatched: Unmatched[],
+  ): Promise<{ status: PurchaseStatus; envelope: Envelope }> {
+    const source = input.payment_source ?? 'balance';
+    const placements: (Placement & { bubble: string; cart?: StoredCart })[] = [];
+    for (const hash of hashes) {
+      if (source !== 'balance') {
+        placements.push(
+          declined(
+            hash,
+            null,
+            'unsupported_payment_source',
+            `Paying with ${source} is not available yet; pay from the wallet balance.`,
+          ),
+        );
+        continue;
+      }
+      placements.push(await this.confirmOne(buyer, conversationId, state, hash));
+    }
+    for (const placement of placements) bubbles.push(placement.bubble);
+
+    const placed = placements.filter((p) => p.status === 'placed');
+    const multi = Array.isArray(input.confirm);
+    const status: PurchaseStatus =
+      placed.length === placements.length
+        ? 'order_placed'
+        : placed.length > 0
+          ? 'partially_placed'
+          : 'declined';
+    const first = placed[0] ?? null;
+    const lead = first ?? placements[0];
+    const objects: PlacementObject[] = placements.map(
+      ({ merchant, hash, status, order_id, decline_code, charge_status }) => ({
+        merchant,
+        hash,
+        status,
+        order_id,
+        decline_code,
+        charge_status,
+      }),
+    );
+    state.last_checkout = {
+      at: stamp(this.clock.now()),
+      hashes,
+      status,
+      order_id: first?.order_id ?? lead?.order_id ?? null,
+      decline_code: status === 'declined' ? (lead?.decline_code ?? null) : null,
+      charge_status: lead?.charge_status ?? null,
+      placements: multi ? objects : null,
+    };
+    const changed = placements.find((p) => p.cart)?.cart;
+    if (changed) state.shown = changed.merchant;
+    return {
+      status,
+      envelope: envelope(conversationId, state, {
+        status,
+        bubbles,
+        unmatched,
+        order_id: first?.order_id ?? lead?.order_id ?? null,
+        payment_source: first?.last4 ? { source: 'balance', brand: 'visa', last4: first.last4 } : null,
+        decline_code: status === 'declined' ? (lead?.decline_code ?? null) : null,
+        charge_status: lead?.charge_status ?? null,
+        placements: multi ? objects : null,
+      }),
+    };
+  }
+
+  private async confirmOne(
+    buyer: Buyer,
+    conversationId: string,
+    state: ConversationState,
+    hash: string,
+  ): Promise<Placement & { bubble: string; cart?: StoredCart }> {
+    const cart = state.carts.find((c) => c.hash === hash);
+    if (!cart) {
+      const order = await this.store.orderByPlacementKey(this.db, `${conversationId}:${hash}`);
+      if (order) {
+        const placement = await this.checkout.placement(order);
+        return { ...placement, bubble: orderBubble(order, placement) };
+      }
+      return declined(
+        hash,
+        null,
+        'no_cart',
+        'That cart is not open in this conversation (it may have expired or changed); ask to see your cart for the current one.',
+      );
+    }
+    const merchant = await this.merchant(cart.merchant);
+    if (!merchant)
+      return declined(hash, cart.merchant, 'no_cart', `${cart.merchant_name} is no longer available.`);
+    if (merchant.info.sandbox === buyer.livemode) {
+      return declined(
+        hash,
+        cart.merchant,
+        'sandbox_mode',
+        buyer.livemode
+          ? `${cart.merchant_name} is a sandbox merchant: production money cannot be spent there.`
+          : `Sandbox purchases complete only at the sandbox merchants; ${cart.merchant_name} takes real money.`,
+      );
+    }
+    if (cart.quote.currency !== 'usd')
+      return declined(
+        hash,
+        cart.merchant,
+        'unsupported_currency',
+        `${cart.merchant_name} sells in ${cart.quote.currency.toUpperCase()}; the wallet holds USD.`,
+      );
+
+    // The price and stock must still be the ones the user saw.
+    const quote = await merchant.quote(cart.lines, state.address, cart.quote.merchantRef);
+    const index = state.carts.indexOf(cart);
+    if (quote.unavailable.length > 0) {
+      const lines = cart.lines.filter((line) => !quote.unavailable.includes(line.product_id));
+      const fresh = lines.length ? await merchant.quote(lines, state.address, quote.merchantRef) : null;
+      if (fresh)
+        state.carts[index] = storedCart(
+          merchant.info,
+          lines,
+          fresh,
+          state.address,
+          this.clock.now() + this.config.cartTtlMs,
+        );
+      else state.carts.splice(index, 1);
+      const result = declined(
+        hash,
+        cart.merchant,
+        'items_unavailable',
+        `Some items at ${cart.merchant_name} sold out; nothing was charged.`,
+      );
+      return fresh ? { ...result, cart: state.carts[index] as StoredCart } : result;
+    }
+    const fresh = storedCart(
+      merchant.info,
+      cart.lines,
+      quote,
+      state.address,
+      this.clock.now() + this.config.cartTtlMs,
+    );
+    if (fresh.hash !== cart.hash) {
+      state.carts[index] = fresh;
+      return {
+        ...declined(
+          hash,
+          cart.merchant,
+          'cart_changed',
+          `The cart at ${cart.merchant_name} changed since you saw it; nothing was charged.`,
+        ),
+        bubble: `The cart at ${cart.merchant_name} changed since you saw it; nothing was charged. ${cartBubble(fresh)}`,
+        cart: fresh,
+      };
+    }
+    if (!buyer.userId) {
+      return declined(
+        hash,
+        cart.merchant,
+        'wallet_required',
+        'This cardholder is not linked to a user with a wallet.',
+      );
+    }
+    const wallet = await this.deps.cards.wallet(buyer, buyer.userId).catch(() => null);
+    if (!wallet || wallet.balance_cents < authorizedCents(fresh))
+      return declined(
+        hash,
+        cart.merchant,
+        'insufficient_funds',
+        `The wallet does not cover ${cartObject(fresh).totalCents / 100} ${fresh.quote.currency.toUpperCase()}; nothing was charged.`,
+      );
+
+    const placement = await this.checkout.place(
+      { ...buyer, userId: buyer.userId },
+      conversationId,
+      fresh,
+      merchant,
+      state.address,
+    );
+    const order = (await this.store.orderById(this.db, placement.order_id as string)) as Order;
+    if (placement.status === 'placed' || order.status === 'pending') {
+      // Placed or in the worker's hands: the cart is no longer open.
+      state.carts = state.carts.filter((c) => c.hash !== hash);
+      if (state.shown === cart.merchant) state.shown = null;
+    }
+    return { ...placement, bubble: orderBubble(order, placement) };
+  }
+
+  private async answerExisting(conversation: Conversation, order: Order): Promise<Envelope> {
+    const placement = await this.checkout.placement(order);
+    const state = JSON.parse(conversation.state) as ConversationState;
+    const placed = placement.status === 'placed';
+    return envelope(conversation.id, state, {
+      status: placed ? 'order_placed' : 'declined',
+      bubbles: [orderBubble(order, placement)],
+      order_id: order.id,
+      payment_source:
+        placed && placement.last4 ? { source: 'balance', brand: 'visa', last4: placement.last4 } : null,
+      decline_code: placement.decline_code,
+      charge_status: placement.charge_status,
+    });
+  }
+
+  /** Another turn of this conversation is running. */
+  private busy(conversation: Conversation, hashes: string[]): Envelope {
+    const state = JSON.parse(conversation.state) as ConversationState;
+    const running = conversation.turn_confirm ? (JSON.parse(conversation.turn_confirm) as string[]) : [];
+    if (hashes.some((hash) => running.includes(hash))) {
+      return envelope(conversation.id, state, {
+        status: 'declined',
+        bubbles: ['That cart is being placed right now; its outcome follows shortly.'],
+        decline_code: 'in_progress',
+        charge_status: 'confirming',
+        error_code: 'turn_in_progress',
+      });
+    }
+    return envelope(conversation.id, state, {
+      status: 'needs_input',
+      bubbles: [
+        'The previous message of this conversation is still being worked on; send this again once it is answered.',
+      ],
+      error_code: 'turn_in_progress',
+    });
+  }
+
+  // ---- reads
+
+  async conversation(buyer: Buyer, id: string) {
+    const conversation = await this.ownConversation(buyer, id);
+    const state = JSON.parse(conversation.state) as ConversationState;
+    const orders = await this.store.ordersOfConversation(this.db, id);
+    const running =
+      conversation.turn_started_at !== null &&
+      conversation.turn_started_at > this.clock.now() - this.config.turnTimeoutMs;
+    return {
+      object: 'conversation' as const,
+      id,
+      status: conversation.status,
+      turn_in_progress: running,
+      carts: state.carts.filter((cart) => cart.expires_at > this.clock.now()).map(cartObject),
+      orders: orders.map((order) => ({
+        order_id: order.id,
+        status: order.status,
+        merchant: order.merchant,
+        merchant_name: order.merchant_name,
+        total_cents: order.final_cents ?? order.total_cents,
+        charge_status: order.charge_status,
+        placed_at: order.placed_at === null ? null : stamp(order.placed_at),
+      })),
+      last_checkout: state.last_checkout,
+      messages: state.messages,
+    };
+  }
+
+  async order(buyer: Buyer, id: string) {
+    const order = await this.store.orderOf(this.db, owner(buyer), id);
+    if (!order) throw notFound('No such order.');
+    return orderObject(order);
+  }
+
+  /** The amount an order's card was charged through the engine (the sandbox merchants' books). */
+  private async chargedFor(orderId: string): Promise<number | null> {
+    const txn = await this.deps.cards.store.transactionById(this.db, transactionIdOf(orderId));
+    if (!txn || (txn.status !== 'PENDING' && txn.status !== 'SETTLED')) return null;
+    return txn.settled_cents ?? txn.amount_cents;
+  }
+
+  private async ownConversation(buyer: Buyer, id: string): Promise<Conversation> {
+    const conversation = await this.store.conversation(this.db, owner(buyer), id);
+    if (!conversation) throw notFound('No such conversation.');
+    return conversation;
+  }
+
+  private async newConversation(buyer: Buyer): Promise<Conversation> {
+    const now = this.clock.now();
+    const conversation: Conversation = {
+      id: newId('conv'),
+      organization_id: buyer.organizationId,
+      livemode: buyer.livemode ? 1 : 0,
+      buyer_id: buyer.buyerId,
+      client_id: buyer.clientId,
+      status: 'needs_input',
+      state: JSON.stringify(emptyState()),
+      turn_started_at: null,
+      turn_confirm: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.insertConversation(this.db, conversation);
+    return conversation;
+  }
+}
+
+export function owner(buyer: Buyer): Owner {
+  return {
+    organizationId: buyer.organizationId,
+    livemode: buyer.livemode,
+    buyerId: buyer.buyerId,
+    clientId: buyer.clientId,
+  };
+}
+
+export function orderObject(order: Order) {
+  const cart = JSON.parse(order.cart) as CartObject;
+  return {
+    object: 'order' as const,
+    id: order.id,
+    conversation_id: order.conversation_id,
+    status: order.status,
+    merchant: order.merchant,
+    merchant_name: order.merchant_name,
+    items: cart.items,
+    total_cents: order.final_cents ?? order.total_cents,
+    approved_cents: order.authorized_cents,
+    currency: order.currency,
+    charge_status: order.charge_status,
+    decline_code: order.decline_code,
+    card_id: order.card_id,
+    merchant_order_id: order.merchant_order_id,
+    placed_at: order.placed_at === null ? null : stamp(order.placed_at),
+    confirmed_at: order.confirmed_at === null ? null : stamp(order.confirmed_at),
+    created_at: stamp(order.created_at),
+  };
+}
+
+function declined(
+  hash: string,
+  merchant: string | null,
+  code: string,
+  bubble: string,
+): Placement & { bubble: string } {
+  return {
+    merchant: merchant ?? '',
+    hash,
+    status: 'declined',
+    order_id: null,
+    decline_code: code,
+    charge_status: 'none',
+    last4: null,
+    bubble,
+  };
+}
+
+function orderBubble(order: Order, placement: Placement): string {
+  if (placement.status === 'placed')
+    return `Order ${order.id} placed at ${order.merchant_name} for ${((order.final_cents ?? order.total_cents) / 100).toFixed(2)} ${order.currency.toUpperCase()}.`;
+  if (placement.decline_code === 'in_progress')
+    return `Order ${order.id} at ${order.merchant_name} is being placed.`;
+  if (placement.charge_status === 'unknown')
+    return `${order.merchant_name} did not answer; order ${order.id} is being checked, and is either placed or refunded shortly.`;
+  return `The order at ${order.merchant_name} was not placed (${placement.decline_code}); nothing was charged.`;
+}

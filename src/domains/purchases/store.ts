@@ -1,0 +1,146 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/index.ts';
+import type { BuyTokensTable, ConversationsTable, OrdersTable } from '../../db/schema.ts';
+
+export type Conversation = Selectable<ConversationsTable>;
+export type Order = Selectable<OrdersTable>;
+export type BuyToken = Selectable<BuyTokensTable>;
+
+/** Who a conversation belongs to: one buyer through one client, in one organization and mode. */
+export interface Owner {
+  organizationId: string;
+  livemode: boolean;
+  buyerId: string;
+  clientId: string;
+}
+
+/** The only code that touches the purchases domain's tables. */
+export class PurchaseStore {
+  async insertBuyToken(exec: Executor, token: BuyToken): Promise<void> {
+    await exec.insertInto('buy_tokens').values(token).execute();
+  }
+
+  buyTokenByDigest(exec: Executor, digest: string) {
+    return exec.selectFrom('buy_tokens').selectAll().where('token_digest', '=', digest).executeTakeFirst();
+  }
+
+  async insertConversation(exec: Executor, conversation: Conversation): Promise<void> {
+    await exec.insertInto('conversations').values(conversation).execute();
+  }
+
+  conversation(exec: Executor, owner: Owner, id: string) {
+    return exec
+      .selectFrom('conversations')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', owner.organizationId)
+      .where('livemode', '=', owner.livemode ? 1 : 0)
+      .where('buyer_id', '=', owner.buyerId)
+      .where('client_id', '=', owner.clientId)
+      .executeTakeFirst();
+  }
+
+  conversationById(exec: Executor, id: string) {
+    return exec.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The turn lock: taken when no turn runs, or when the running one started before `staleBefore`
+   * (its process died). True when this call took it.
+   */
+  async takeTurn(
+    exec: Executor,
+    id: string,
+    now: number,
+    staleBefore: number,
+    confirming: string[] | null,
+  ): Promise<boolean> {
+    const result = await exec
+      .updateTable('conversations')
+      .set({ turn_started_at: now, turn_confirm: confirming ? JSON.stringify(confirming) : null })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('turn_started_at', 'is', null), eb('turn_started_at', '<', staleBefore)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Writes the turn's outcome and releases the lock. */
+  async endTurn(exec: Executor, id: string, changes: { status: string; state: string; updated_at: number }) {
+    await exec
+      .updateTable('conversations')
+      .set({ ...changes, turn_started_at: null, turn_confirm: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async insertOrder(exec: Executor, order: Order): Promise<void> {
+    await exec.insertInto('orders').values(order).execute();
+  }
+
+  orderById(exec: Executor, id: string) {
+    return exec.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  orderByPlacementKey(exec: Executor, key: string) {
+    return exec.selectFrom('orders').selectAll().where('placement_key', '=', key).executeTakeFirst();
+  }
+
+  orderOf(exec: Executor, owner: Owner, id: string) {
+    return exec
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', owner.organizationId)
+      .where('livemode', '=', owner.livemode ? 1 : 0)
+      .where('buyer_id', '=', owner.buyerId)
+      .where('client_id', '=', owner.clientId)
+      .executeTakeFirst();
+  }
+
+  ordersOfConversation(exec: Executor, conversationId: string) {
+    return exec
+      .selectFrom('orders')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  orderByMerchantRef(exec: Executor, merchant: string, merchantRef: string) {
+    return exec
+      .selectFrom('orders')
+      .selectAll()
+      .where('merchant', '=', merchant)
+      .where('merchant_ref', '=', merchantRef)
+      .executeTakeFirst();
+  }
+
+  /** Orders the worker must resolve: still pending, and due (`next_check_at` passed). */
+  dueOrders(exec: Executor, now: number, limit: number) {
+    return exec
+      .selectFrom('orders')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('next_check_at', '<=', now)
+      .orderBy('next_check_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Updates an order still in `from` (its step); false when another process moved it first. */
+  async moveOrder(
+    exec: Executor,
+    id: string,
+    from: Order['step'],
+    changes: Partial<Omit<Order, 'id' | 'created_at'>>,
+  ): Promise<boolean> {
+    const result = await exec
+      .updateTable('orders')
+      .set(changes)
+      .where('id', '=', id)
+      .where('step', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}
