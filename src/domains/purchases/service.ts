@@ -238,7 +238,8 @@ export class PurchaseService {
             merchant_name: cart.merchant_name,
             items: cart.quote.items,
           })),
-          merchants: (await this.searchable(buyer)).map((m) => m.info),
+          // Any merchant may be named; an ask naming none searches this mode's merchants.
+          merchants: await this.merchants(),
           search: (merchant, query) => this.search(buyer, state, merchant, query),
         });
       } catch (error) {
