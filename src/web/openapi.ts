@@ -117,6 +117,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
             description: 'Platform token from POST /api/v2/oauth/token',
           },
           apiKey: { type: 'http', scheme: 'bearer', description: 'v1 API key (sk_test_… / sk_live_…)' },
+          userToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A user's connection access_token (connect verify, OAuth) or a cardholder buy_token",
+          },
         },
         parameters: {
           IdempotencyKey: {

@@ -66,7 +66,7 @@ describe('carts', () => {
     expect(cart.approvedCeilingCents).toBeNull();
     expect(turn.carts).toEqual([cart]);
     expect(turn.messages.length).toBeGreaterThan(0);
-    expect(turn.reply).toBe((turn.messages as string[]).join('\n\n'));
+    expect(turn.reply).toBe(turn.messages.join('\n\n'));
     const content = canonicalize({
       merchant: 'coffee',
       items: [{ product_id: 'cof_latte', name: 'Latte', qty: 2, priceCents: 475 }],

@@ -42,6 +42,8 @@ export const CART_KEYS = [
 export type Envelope = Record<string, unknown> & {
   conversation_id: string;
   status: string;
+  reply: string;
+  messages: string[];
   cart: Cart | null;
   carts: Cart[];
   order_id: string | null;

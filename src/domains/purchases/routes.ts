@@ -296,7 +296,6 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
           'several) to place exactly those carts, `conversation_id` on follow-ups. Money moves only on a ' +
           'confirm. Everything the loop decides is a 200 envelope: branch on `status`. Clients should wait ' +
           'at least 120 seconds (spec §8). Accepts `Idempotency-Key`.',
-        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 255 })) }),
         body: withExample(BuyBody, { ask: '2 lattes from coffee' }),
         response: {
           200: documented(Envelope, 'The turn’s outcome.', envelopeExample),
