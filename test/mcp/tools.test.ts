@@ -5,14 +5,17 @@ import { callError, callOk, useMcp } from './helpers.ts';
 const f = useMcp();
 
 const TOOL_NAMES = [
+  'buy',
   'check_balance',
   'close_card',
   'create_card',
   'fund_wallet',
+  'get_conversation',
   'get_kyc_status',
   'get_wallet',
   'list_cards',
   'list_connections',
+  'list_merchants',
   'list_transactions',
   'pause_card',
   'resume_card',
@@ -308,5 +311,31 @@ describe('isolation', () => {
     const client = await f.client(live.accessToken);
     await callError(client, 'fund_wallet', { amount_cents: 1_000 }, 'sandbox_only');
     expect((await callOk(client, 'get_wallet')).data).toMatchObject({ balance_cents: 0, test_mode: false });
+  });
+});
+
+describe('purchases', () => {
+  it('lists merchants, builds a cart, confirms its hash and reads the conversation', async () => {
+    const user = await f.connect();
+    const client = await f.client(user.accessToken);
+    const merchants = await callOk(client, 'list_merchants');
+    expect((merchants.data.data as { slug: string }[]).map((m) => m.slug)).toContain('coffee');
+    await callOk(client, 'fund_wallet', { amount_cents: 2_000 });
+    const asked = await callOk(client, 'buy', { ask: 'a cappuccino from coffee' });
+    expect(asked.data).toMatchObject({ status: 'needs_input', order_id: null });
+    const cart = (asked.data.carts as { hash: string; totalCents: number }[])[0]!;
+    expect(asked.text).toContain(cart.hash);
+    const conversationId = asked.data.conversation_id as string;
+    const placed = await callOk(client, 'buy', { confirm: cart.hash, conversation_id: conversationId });
+    expect(placed.data).toMatchObject({ status: 'order_placed', charge_status: 'settled' });
+    const read = await callOk(client, 'get_conversation', { conversation_id: conversationId });
+    expect(read.data).toMatchObject({
+      object: 'conversation',
+      orders: [{ order_id: placed.data.order_id, status: 'confirmed', charge_status: 'settled' }],
+    });
+    expect((await callOk(client, 'get_wallet')).data.balance_cents).toBe(2_000 - cart.totalCents);
+    // Another user's conversation does not exist for this one.
+    const other = await f.client((await f.connect()).accessToken);
+    await callError(other, 'get_conversation', { conversation_id: conversationId }, 'not_found');
   });
 });

@@ -141,6 +141,23 @@ function kycData(state: Awaited<ReturnType<AppContext['kyc']['state']>>) {
   };
 }
 
+/** A purchase conversation's buyer: the token's user, through the token's client. */
+const buyer = (call: ToolCall) => ({
+  organizationId: call.principal.organizationId,
+  livemode: call.principal.livemode,
+  clientId: call.principal.clientId,
+  buyerId: call.principal.userId,
+  userId: call.principal.userId,
+});
+
+const PurchaseCart = z.looseObject({
+  merchant: z.string(),
+  merchant_name: z.string(),
+  totalCents: z.number().int(),
+  hash: z.string(),
+  currency: z.string(),
+});
+
 // ---- the tools
 
 export const TOOLS: ToolDefinition[] = [
@@ -485,6 +502,94 @@ export const TOOLS: ToolDefinition[] = [
         text: `Added ${dollars(args.amount_cents)} (test mode). Wallet: ${dollars(wallet.balance_cents)} available.`,
         data: wallet,
       };
+    },
+  }),
+
+  define({
+    name: 'list_merchants',
+    title: 'Merchants',
+    description:
+      'The merchants purchases can be made at, with their market and whether they are sandbox merchants.',
+    input: NoInput,
+    output: z.object({
+      object: z.literal('list'),
+      data: z.array(
+        z.object({
+          slug: z.string(),
+          name: z.string(),
+          market: z.object({ countries: z.array(z.string()), currency: z.string() }),
+          protocol: z.string(),
+          sandbox: z.boolean(),
+        }),
+      ),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(call) {
+      const data = await call.ctx.purchases.merchants();
+      const lines = data.map(
+        (m) => `- ${m.slug}: ${m.name} (${m.market.currency.toUpperCase()}${m.sandbox ? ', sandbox' : ''})`,
+      );
+      return { text: `Merchants:\n${lines.join('\n')}`, data: { object: 'list', data } };
+    },
+  }),
+
+  define({
+    name: 'buy',
+    title: 'Buy',
+    description:
+      'One turn of a purchase conversation, as POST /buy: `ask` in plain words builds carts ("2 lattes from coffee"); ' +
+      '`confirm` with a cart hash the user approved places exactly that cart and charges their wallet once. Never ' +
+      'confirm a hash the user has not seen and approved. Pass `conversation_id` on follow-ups.',
+    input: z.object({
+      ask: z.string().min(1).max(2000).optional().describe('What the user wants, in plain words'),
+      conversation_id: Id('The conversation of an earlier turn').optional(),
+      confirm: z
+        .union([z.string().min(1).max(128), z.array(z.string().min(1).max(128)).min(1).max(10)])
+        .optional()
+        .describe('The hash of a cart the user approved, or several'),
+    }),
+    output: z.looseObject({
+      conversation_id: z.string(),
+      status: z.enum(['needs_input', 'order_placed', 'partially_placed', 'declined']),
+      reply: z.string(),
+      carts: z.array(PurchaseCart),
+      order_id: z.string().nullable(),
+      decline_code: z.string().nullable(),
+      charge_status: z.string().nullable(),
+      error_code: z.string().nullable(),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    async run(call, args) {
+      if (args.ask === undefined && args.confirm === undefined)
+        throw new ApiError(400, 'invalid_request', 'Send `ask`, `confirm`, or both.');
+      const envelope = await call.ctx.purchases.turn(buyer(call), args);
+      return { text: envelope.reply, data: envelope as unknown as Record<string, unknown> };
+    },
+  }),
+
+  define({
+    name: 'get_conversation',
+    title: 'Purchase conversation',
+    description:
+      'A purchase conversation: its open carts, its orders and the last checkout. Read it when a confirm gave no answer.',
+    input: z.object({ conversation_id: Id('The conversation to read') }),
+    output: z.looseObject({
+      object: z.literal('conversation'),
+      id: z.string(),
+      status: z.string(),
+      turn_in_progress: z.boolean(),
+      carts: z.array(PurchaseCart),
+      orders: z.array(z.looseObject({ order_id: z.string(), status: z.string(), charge_status: z.string() })),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(call, args) {
+      const conversation = await call.ctx.purchases.conversation(buyer(call), args.conversation_id);
+      const orders = conversation.orders.map(
+        (o) =>
+          `- ${o.order_id} at ${o.merchant_name}: ${o.status}, ${dollars(o.total_cents)}, charge ${o.charge_status}`,
+      );
+      const text = `Conversation ${conversation.id}: ${conversation.carts.length} open cart(s)${orders.length ? `; orders:\n${orders.join('\n')}` : ''}.`;
+      return { text, data: conversation as unknown as Record<string, unknown> };
     },
   }),
 ];
