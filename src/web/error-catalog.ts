@@ -220,4 +220,9 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 409,
     when: 'Wallet transfers (v1): the acknowledgement came after `ack_deadline`; the transfer failed with `ack_timeout`.',
   },
+  {
+    code: 'user_token_required',
+    status: 401,
+    when: 'Purchases: `/buy` acts for one user; send their connection token or a cardholder buy token, not a platform token.',
+  },
 ];

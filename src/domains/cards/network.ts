@@ -76,7 +76,6 @@ export class CardNetwork {
   ) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
-      await within?.(trx);
       const final = amountCents ?? txn.amount_cents;
       const [account, network] = await Promise.all([
         this.deps.cards.cardAccount(trx, scope, card.id),
@@ -130,6 +129,7 @@ export class CardNetwork {
       });
       await this.afterMove(trx, card, settled, 'transaction.cleared', before);
       await this.reward(trx, card, settled);
+      await within?.(trx);
       return this.present(trx, settled);
     });
   }
