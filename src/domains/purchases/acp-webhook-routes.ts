@@ -53,6 +53,7 @@ export async function acpWebhookRoutes(
     '/buy/merchants/:slug/webhooks',
     {
       schema: {
+        operationId: 'receiveMerchantOrderEvent',
         summary: 'Order events from a configured ACP merchant (Merchant-Signature signed)',
         description:
           'The merchant posts `order_create` and `order_update` events for orders Purser placed with it, ' +
