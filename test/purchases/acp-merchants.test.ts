@@ -154,6 +154,12 @@ describe('purser merchant', () => {
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(fake.validationErrors).toEqual([]);
     expect(await merchants().load('nobody')).toBeNull();
+    // The directory the purchase loop lists: the same adapter each time, while the row is the same.
+    const configs = merchants();
+    const [listed] = await configs.all();
+    expect(listed!.info.slug).toBe('teashop');
+    expect((await configs.all())[0]).toBe(listed);
+    expect(await configs.load('teashop')).toBe(listed);
   });
 
   it('checks slugs, URLs, countries and currencies', async () => {

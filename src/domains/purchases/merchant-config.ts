@@ -80,6 +80,7 @@ export interface MerchantConfigDeps {
 export class MerchantConfigs {
   private readonly policy: DestinationPolicy;
   private readonly acp: AcpConfig;
+  private readonly instances = new Map<string, { id: string; merchant: AcpMerchant }>();
 
   constructor(private readonly deps: MerchantConfigDeps) {
     this.policy = destinationPolicy(deps.webhooks as WebhookConfig, true);
@@ -156,7 +157,28 @@ export class MerchantConfigs {
   /** The merchant as the purchase loop uses it, or null when no merchant has this slug. */
   async load(slug: string): Promise<AcpMerchant | null> {
     const row = await this.findRow(slug);
-    if (!row) return null;
+    return row ? this.instance(row) : null;
+  }
+
+  /**
+   * Every configured merchant, for the purchase loop's directory (`PurchaseService.useMerchants`).
+   * Rows are read each time (a merchant added or removed by the CLI shows at once); the adapters
+   * are kept per row, so their product feed cache lives on.
+   */
+  async all(): Promise<AcpMerchant[]> {
+    const rows = await this.deps.db.selectFrom('merchants').selectAll().orderBy('slug').execute();
+    return rows.map((row) => this.instance(row));
+  }
+
+  private instance(row: MerchantRow): AcpMerchant {
+    const kept = this.instances.get(row.slug);
+    if (kept && kept.id === row.id) return kept.merchant;
+    const merchant = this.build(row);
+    this.instances.set(row.slug, { id: row.id, merchant });
+    return merchant;
+  }
+
+  private build(row: MerchantRow): AcpMerchant {
     return new AcpMerchant(
       {
         slug: row.slug,

@@ -97,7 +97,7 @@ export class AcpMerchant implements Merchant {
   }
 
   async search(query: string, limit: number): Promise<Product[]> {
-    const products = await this.products_();
+    const products = await this.catalog();
     return products
       .map((product) => ({ product, score: searchScore(query, product.name) }))
       .filter((hit) => hit.score > 0)
@@ -107,7 +107,7 @@ export class AcpMerchant implements Merchant {
   }
 
   async products(ids: string[]): Promise<Product[]> {
-    const products = await this.products_();
+    const products = await this.catalog();
     return ids.flatMap((id) => products.filter((p) => p.product_id === id));
   }
 
@@ -341,7 +341,7 @@ export class AcpMerchant implements Merchant {
   }
 
   /** The product feed, fetched at most once per `feedTtlMs`; an unavailable feed is an empty catalog. */
-  private async products_(): Promise<Product[]> {
+  private async catalog(): Promise<Product[]> {
     const now = this.options.clock.now();
     if (this.feed && now - this.feed.fetchedAt < this.feedTtlMs) return this.feed.products;
     const answer = await this.send('GET', '/product_feed', null, undefined);
