@@ -408,6 +408,54 @@ describe('destinations', () => {
     await expect(shop.quote(lines, address, null)).rejects.toThrow(/loopback/);
     expect(fake.requests.length).toBe(before);
   });
+
+  it('a name is checked after resolution and the connection goes to the address checked', async () => {
+    const port = new URL(fake.url).port;
+    const named = (allowPrivate: boolean) =>
+      new AcpMerchant(
+        {
+          slug: 'teashop',
+          name: 'Tea Shop',
+          acpUrl: `http://shop.example:${port}/acp`,
+          apiKey: API_KEY,
+          countries: ['US'],
+          currency: 'usd',
+        },
+        {
+          clock,
+          policy: { livemode: true, allowPrivate },
+          // A name that resolves to loopback (as a rebinding name would).
+          resolveHost: async () => [{ address: '127.0.0.1', family: 4 }],
+        },
+      );
+    const before = fake.requests.length;
+    await expect(named(false).quote(lines, null, null)).rejects.toThrow(
+      /shop\.example resolves to a loopback/,
+    );
+    expect(fake.requests.length).toBe(before);
+    // Allowed, it reaches the fake at the resolved address (no second lookup of shop.example).
+    expect((await named(true).quote(lines, null, null)).merchantRef).toMatch(/^cs_/);
+    expect(fake.requests.at(-1)!.headers.host).toBe(`shop.example:${port}`);
+  });
+
+  it('plain http to a public address is never used', async () => {
+    const shop = new AcpMerchant(
+      {
+        slug: 's',
+        name: 'S',
+        acpUrl: 'http://shop.example/acp',
+        apiKey: API_KEY,
+        countries: ['US'],
+        currency: 'usd',
+      },
+      {
+        clock,
+        policy: { livemode: true, allowPrivate: true },
+        resolveHost: async () => [{ address: '93.184.215.14', family: 4 }],
+      },
+    );
+    await expect(shop.quote(lines, null, null)).rejects.toThrow(/https/);
+  });
 });
 
 describe('the schemas themselves', () => {
