@@ -360,6 +360,28 @@ describe('place', () => {
     });
   });
 
+  it('a merchant refusing the key declines as merchant_error, nothing delegated', async () => {
+    const quote = await merchant().quote(lines, address, null);
+    const before = fake.requestsTo('POST', /delegate_payment/).length;
+    const wrongKey = new AcpMerchant(
+      {
+        slug: 'teashop',
+        name: 'Tea Shop',
+        acpUrl: fake.url,
+        apiKey: 'sk_wrong_key_123',
+        countries: ['US'],
+        currency: 'usd',
+      },
+      { clock, policy: { livemode: true, allowPrivate: true } },
+    );
+    const result = await wrongKey.place(placeRequest(quote, []));
+    expect(result).toMatchObject({ outcome: 'declined', code: 'merchant_error' });
+    expect((result as { detail: string }).detail).toContain('HTTP 401');
+    expect(fake.requestsTo('POST', /delegate_payment/)).toHaveLength(before);
+    // The fake recorded the bad key as a failure of the request: that one is expected here.
+    expect(fake.validationErrors.splice(0)).toEqual([expect.stringContaining('Authorization')]);
+  });
+
   it('without a quoted session there is nothing to place', async () => {
     const quote = await merchant().quote(lines, address, null);
     const charged: number[] = [];

@@ -153,6 +153,9 @@ export class AcpMerchant implements Merchant {
       // Nothing that can charge has been sent yet.
       return declined('merchant_error', `The merchant did not answer: ${describe(current)}.`);
     }
+    if (current.status !== 200 && current.status !== 404) {
+      return declined('merchant_error', `The merchant refused to show the session: ${describe(current)}.`);
+    }
     let session = current.status === 200 ? asSession(current.body) : null;
     // An earlier attempt of this order completed (its answer was lost): settle it, do not pay again.
     if (session?.status === 'completed' && session.order) return this.settle(session, request);
