@@ -101,6 +101,8 @@ export class FakeAcpMerchant {
   readonly vault = new Map<string, { allowance: Record<string, unknown>; used: boolean; last4: string }>();
   readonly sessions = new Map<string, Session>();
   complete: CompleteKnob = 'ok';
+  /** The product feed answers 503. */
+  feedDown = false;
   /** Sales tax in basis points of the items, once an address is known. */
   taxBps = 800;
   shippingCents = 500;
@@ -299,17 +301,20 @@ export class FakeAcpMerchant {
   } | null {
     if (method === 'GET' && path === '/product_feed') {
       return {
-        run: () => [
-          200,
-          {
-            products: [...this.catalog.values()].map((p) => ({
-              id: p.id,
-              title: p.title,
-              price: `${(p.priceCents / 100).toFixed(2)} USD`,
-              availability: p.stock > 0 ? 'in_stock' : 'out_of_stock',
-            })),
-          },
-        ],
+        run: () =>
+          this.feedDown
+            ? [503, { type: 'service_unavailable', code: 'feed_unavailable', message: 'Try later.' }]
+            : [
+                200,
+                {
+                  products: [...this.catalog.values()].map((p) => ({
+                    id: p.id,
+                    title: p.title,
+                    price: `${(p.priceCents / 100).toFixed(2)} USD`,
+                    availability: p.stock > 0 ? 'in_stock' : 'out_of_stock',
+                  })),
+                },
+              ],
       };
     }
     if (method === 'POST' && path === '/checkout_sessions') {

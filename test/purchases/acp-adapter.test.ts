@@ -422,6 +422,27 @@ describe('catalog', () => {
   });
 });
 
+describe('catalog when the feed is down', () => {
+  it('an ask does not fail: the last feed or none, and the feed is asked again only after 30 s', async () => {
+    const shop = merchant();
+    fake.feedDown = true;
+    try {
+      expect(await shop.search('mug', 5)).toEqual([]);
+      expect(await shop.products(['sku_mug'])).toEqual([]);
+      expect(fake.requestsTo('GET', /^\/product_feed$/).length).toBeGreaterThan(0);
+      const asked = fake.requestsTo('GET', /^\/product_feed$/).length;
+      expect(await shop.search('mug', 5)).toEqual([]);
+      expect(fake.requestsTo('GET', /^\/product_feed$/)).toHaveLength(asked);
+      fake.feedDown = false;
+      clock.advance(31_000);
+      expect((await shop.search('mug', 5)).map((p) => p.product_id)).toEqual(['sku_mug']);
+      expect(fake.requestsTo('GET', /^\/product_feed$/)).toHaveLength(asked + 1);
+    } finally {
+      fake.feedDown = false;
+    }
+  });
+});
+
 describe('destinations', () => {
   it('a loopback merchant is refused unless the operator allows private destinations', async () => {
     const before = fake.requests.length;

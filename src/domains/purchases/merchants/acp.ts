@@ -52,6 +52,9 @@ export interface AcpOptions {
   feedTtlMs?: number;
 }
 
+/** After a failed product feed fetch, the feed is not asked again for this long. */
+export const FEED_RETRY_MS = 30_000;
+
 /** The merchant could not give a quote (unreachable, 5xx, an answer that is not a session). */
 export class MerchantUnavailableError extends Error {}
 
@@ -78,6 +81,7 @@ export class AcpMerchant implements Merchant {
   private readonly ceiling: CeilingRule;
   private readonly feedTtlMs: number;
   private feed: { products: Product[]; fetchedAt: number } | null = null;
+  private feedFailedAt: number | null = null;
 
   constructor(
     private readonly config: AcpMerchantConfig,
@@ -343,18 +347,25 @@ export class AcpMerchant implements Merchant {
     );
   }
 
-  /** The product feed, fetched at most once per `feedTtlMs`; an unavailable feed is an empty catalog. */
+  /**
+   * The product feed, fetched at most once per `feedTtlMs`. An ask must not fail, nor wait a
+   * timeout each time, because one merchant's feed is down: on failure the last feed (or none) is
+   * used and the feed is not asked again for `FEED_RETRY_MS`.
+   */
   private async catalog(): Promise<Product[]> {
     const now = this.options.clock.now();
     if (this.feed && now - this.feed.fetchedAt < this.feedTtlMs) return this.feed.products;
+    if (this.feedFailedAt !== null && now - this.feedFailedAt < FEED_RETRY_MS)
+      return this.feed?.products ?? [];
     const answer = await this.send('GET', '/product_feed', null, undefined);
     if (answer.kind === 'failure' || answer.status !== 200 || !isObject(answer.body)) {
-      if (this.feed) return this.feed.products;
-      throw unavailable(answer);
+      this.feedFailedAt = now;
+      return this.feed?.products ?? [];
     }
     const entries = Array.isArray(answer.body.products) ? answer.body.products : [];
     const products = entries.map(productFromFeed).filter((p): p is Product => p !== null);
     this.feed = { products, fetchedAt: now };
+    this.feedFailedAt = null;
     return products;
   }
 
