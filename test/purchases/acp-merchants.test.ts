@@ -154,6 +154,14 @@ describe('purser merchant', () => {
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(fake.validationErrors).toEqual([]);
     expect(await merchants().load('nobody')).toBeNull();
+    // The purchase loop's directory (what GET /buy/merchants lists) has it beside the sandbox merchants.
+    expect(await ctx.purchases.merchants()).toContainEqual({
+      slug: 'teashop',
+      name: 'Tea Shop',
+      market: { countries: ['US', 'CA'], currency: 'usd' },
+      protocol: 'acp',
+      sandbox: false,
+    });
     // The directory the purchase loop lists: the same adapter each time, while the row is the same.
     const configs = merchants();
     const [listed] = await configs.all();

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
-import { loadAcpConfig, MerchantConfigs } from './merchant-config.ts';
 
 export const MERCHANT_USAGE = `  merchant add --slug S --name N --acp-url URL (--api-key K | --api-key-file F)
                [--webhook-secret W | --webhook-secret-file F] [--countries US,CA] [--currency usd] [--json]
@@ -14,13 +13,7 @@ export async function runMerchantCommand(ctx: AppContext, argv: string[], print:
   const [group, action, ...rest] = argv;
   if (group !== 'merchant') return false;
   const json = { type: 'boolean' } as const;
-  const merchants = new MerchantConfigs({
-    db: ctx.db,
-    clock: ctx.clock,
-    sealer: ctx.aead,
-    webhooks: ctx.config.webhooks,
-    acp: loadAcpConfig(process.env),
-  });
+  const { merchants } = ctx;
 
   if (action === 'add') {
     const { values } = parse(rest, {
