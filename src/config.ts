@@ -5,6 +5,7 @@ import { type FundingConfig, loadFundingConfig } from './domains/funding/config.
 import { type KycConfig, loadKycConfig } from './domains/kyc/config.ts';
 import { loadOAuthConfig, type OAuthConfig } from './domains/oauth/config.ts';
 import { loadPurchaseConfig, type PurchaseConfig } from './domains/purchases/config.ts';
+import { type AcpConfig, loadAcpConfig } from './domains/purchases/merchant-config.ts';
 
 export { ConfigError };
 
@@ -54,6 +55,8 @@ export interface Config {
   cards: CardConfig;
   funding: FundingConfig;
   purchases: PurchaseConfig;
+  /** ACP merchants (`ACP_*`; docs/acp.md). */
+  acp: AcpConfig;
   /** The user-facing authorization server (docs/oauth-mcp.md). */
   oauth: OAuthConfig;
   /** `NODE_ENV=production`: no generated encryption key, no demo organization. */
@@ -141,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     cards: loadCardConfig(env),
     funding: loadFundingConfig(env),
     purchases: loadPurchaseConfig(env),
+    acp: loadAcpConfig(env),
     oauth: loadOAuthConfig(env),
     production: env.NODE_ENV === 'production',
     metricsToken: metricsToken(env),

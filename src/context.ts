@@ -27,6 +27,7 @@ import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
 import { OAuthService } from './domains/oauth/service.ts';
 import { OrgService } from './domains/orgs/service.ts';
+import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
 
 /** Everything a role needs, built once per process from the configuration. */
@@ -51,6 +52,8 @@ export interface AppContext {
   funding: FundingService;
   /** `/buy`: conversations, carts and orders at merchants. */
   purchases: PurchaseService;
+  /** The merchants an operator configured (ACP), which `purchases` lists beside the sandbox ones. */
+  merchants: MerchantConfigs;
   /** The user-facing OAuth authorization server. */
   oauth: OAuthService;
   tokenRateLimiter: RateLimiter;
@@ -148,6 +151,14 @@ export async function createContext(
     dialect: handle.dialect,
   });
   const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });
+  const merchants = new MerchantConfigs({
+    db,
+    clock,
+    sealer: aead,
+    webhooks: config.webhooks,
+    acp: config.acp,
+  });
+  purchases.useMerchants(() => merchants.all());
   // An approved verification makes the user a cardholder, in the transaction that approves it.
   kyc.onApproved(async (trx, approval) => {
     const user = await connect.findUser(approval.organizationId, approval.livemode, approval.userId, trx);
@@ -170,6 +181,7 @@ export async function createContext(
     cards,
     funding,
     purchases,
+    merchants,
     oauth,
     tokenRateLimiter,
     async close() {

@@ -5,6 +5,7 @@ import { EVENTS_USAGE, runEventsCommand } from '../domains/events/cli.ts';
 import { FUNDING_USAGE, runFundingCommand } from '../domains/funding/cli.ts';
 import { KYC_USAGE, runKycCommand } from '../domains/kyc/cli.ts';
 import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
+import { MERCHANT_USAGE, runMerchantCommand } from '../domains/purchases/cli.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
 
 export const USAGE = `Usage: purser <command>
@@ -26,6 +27,7 @@ ${EVENTS_USAGE}
 ${KYC_USAGE}
 ${LEDGER_USAGE}
 ${FUNDING_USAGE}
+${MERCHANT_USAGE}
   outbox [--limit N] [--json]         messages kept locally instead of sent (sandbox, or no SMTP/SMS)
 
 Settings come from the environment (DATABASE_URL, …); see the README.`;
@@ -150,6 +152,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
   if (await runKycCommand(ctx, argv, print)) return;
   if (await runLedgerCommand(ctx, argv, print)) return;
   if (await runFundingCommand(ctx, argv, print)) return;
+  if (await runMerchantCommand(ctx, argv, print)) return;
 
   throw new UsageError(`unknown command: ${argv.join(' ') || '(none)'}`);
 }

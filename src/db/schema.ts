@@ -381,6 +381,7 @@ export interface Database {
   buy_tokens: BuyTokensTable;
   conversations: ConversationsTable;
   orders: OrdersTable;
+  merchants: MerchantsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -630,3 +631,27 @@ export interface OrdersTable {
   created_at: number;
   updated_at: number;
 }
+/** A merchant an operator configured (issue 11; domains/purchases/merchant-config.ts). */
+export interface MerchantsTable {
+  /** `mch_…`. */
+  id: string;
+  /** The rail id carts carry as `merchant`: lowercase `[a-z0-9-]{2,40}`, unique. */
+  slug: string;
+  name: string;
+  protocol: 'acp';
+  /** The base URL of the merchant's Agentic Commerce Protocol API. */
+  acp_url: string;
+  /** The merchant's API key, sealed (core/crypto-aead) with the additional data `merchant:<slug>:api_key`. */
+  api_key_sealed: string;
+  /** The order-webhook signing secret, sealed with `merchant:<slug>:webhook_secret`; null: webhooks refused. */
+  webhook_secret_sealed: string | null;
+  /** JSON array of ISO 3166-1 alpha-2 codes the merchant ships to. */
+  countries: string;
+  /** ISO 4217, lowercase (ACP's spelling). */
+  currency: string;
+  /** 1: configured merchants take production money only. */
+  livemode: number;
+  created_at: number;
+}
+
+export type MerchantRow = Selectable<MerchantsTable>;

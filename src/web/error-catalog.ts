@@ -183,7 +183,7 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'invalid_signature',
     status: 401,
-    when: 'Issuer webhooks: the Standard Webhooks signature is missing, wrong, or more than 5 minutes old.',
+    when: 'Issuer webhooks (Standard Webhooks) and ACP merchant order webhooks (Merchant-Signature): the signature is missing, wrong, or more than 5 minutes old.',
   },
   {
     code: 'card_closed',

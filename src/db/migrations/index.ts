@@ -14,6 +14,7 @@ import * as cards from './0014_cards.ts';
 import * as oauth from './0015_oauth.ts';
 import * as funding from './0016_funding.ts';
 import * as purchases from './0018_purchases.ts';
+import * as merchants from './0019_merchants.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0015_oauth': oauth,
   '0016_funding': funding,
   '0018_purchases': purchases,
+  '0019_merchants': merchants,
 };
