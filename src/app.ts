@@ -20,6 +20,7 @@ import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
 import { oauthRoutes } from './domains/oauth/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
+import { acpWebhookRoutes } from './domains/purchases/acp-webhook-routes.ts';
 import { purchaseRoutes } from './domains/purchases/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
@@ -110,6 +111,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(lithicWebhookRoutes, { ctx });
   await app.register(fundingRoutes, { ctx });
   await app.register(purchaseRoutes, { ctx });
+  await app.register(acpWebhookRoutes, {
+    ctx,
+    merchants: ctx.merchants,
+    onOrderEvent: (slug, event) => ctx.purchases.checkout.merchantOrderEvent(slug, event),
+  });
   await app.register(mcpRoutes, { ctx });
   await app.register(oauthRoutes, { ctx });
   await app.register(testDocumentRoutes);

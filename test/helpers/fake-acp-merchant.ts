@@ -101,6 +101,8 @@ export class FakeAcpMerchant {
   readonly vault = new Map<string, { allowance: Record<string, unknown>; used: boolean; last4: string }>();
   readonly sessions = new Map<string, Session>();
   complete: CompleteKnob = 'ok';
+  /** The status of an order `complete` creates (`created`: confirmed later by webhook). */
+  orderStatus = 'confirmed';
   /** The product feed answers 503. */
   feedDown = false;
   /** Sales tax in basis points of the items, once an address is known. */
@@ -460,7 +462,7 @@ export class FakeAcpMerchant {
           id: `ord_${randomBytes(6).toString('hex')}`,
           checkout_session_id: session.id,
           permalink_url: `https://merchant.test/orders/${session.id}`,
-          status: 'confirmed',
+          status: this.orderStatus,
         };
         if (knob === 'complete_then_500') {
           return [500, { type: 'processing_error', code: 'internal_error', message: 'Lost the answer.' }];

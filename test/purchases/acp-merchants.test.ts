@@ -43,9 +43,11 @@ beforeAll(async () => {
     ...(onPostgres ? { ENCRYPTION_KEY: randomBytes(32).toString('base64') } : {}),
   };
   ctx = await createContext(loadConfig(settings), { clock });
-  // The real app with the webhook routes registered as the purchases domain will register them.
+  // The real app (which serves the routes for the purchase loop), and the same routes under
+  // /recorded handing each verified event to this test instead.
   app = await buildApp(ctx);
   await app.register(acpWebhookRoutes, {
+    prefix: '/recorded',
     ctx,
     onOrderEvent: async (slug, event) => {
       events.push({ slug, event });
@@ -215,7 +217,7 @@ describe('purser merchant', () => {
 
 describe('order webhooks', () => {
   const post = (slug: string, request: { body: string; headers: Record<string, string> }) =>
-    fetch(`${appUrl}/buy/merchants/${slug}/webhooks`, {
+    fetch(`${appUrl}/recorded/buy/merchants/${slug}/webhooks`, {
       method: 'POST',
       headers: request.headers,
       body: request.body,
@@ -310,7 +312,7 @@ describe('removal', () => {
     expect(await merchants().load('teashop')).toBeNull();
     const again = await purser(['merchant', 'remove', 'teashop'], env);
     expect(again.code).not.toBe(0);
-    const response = await fetch(`${appUrl}/buy/merchants/teashop/webhooks`, {
+    const response = await fetch(`${appUrl}/recorded/buy/merchants/teashop/webhooks`, {
       method: 'POST',
       ...fake.orderWebhook('cs_x', WEBHOOK_SECRET),
     });

@@ -186,6 +186,34 @@ export class Checkout {
     return this.conclude(order, found);
   }
 
+  /**
+   * A merchant's order webhook (ACP, docs/acp.md): an order it placed is now confirmed
+   * (`order.confirmed`, once; merchants repeat events). Other statuses change nothing here.
+   */
+  async merchantOrderEvent(
+    merchant: string,
+    event: { checkoutSessionId: string; orderId: string; status: string },
+  ): Promise<void> {
+    if (!CONFIRMED_STATUSES.has(event.status)) return;
+    const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
+    if (!order || order.status !== 'placed') return;
+    await this.db.transaction().execute(async (trx) => {
+      const now = this.clock.now();
+      const moved = await this.store.confirmOrder(trx, order.id, event.orderId, now);
+      if (!moved) return;
+      await this.emit(trx, order, 'order.confirmed', {
+        order_id: order.id,
+        conversation_id: order.conversation_id,
+        user_id: order.user_id,
+        merchant: order.merchant,
+        total_cents: order.final_cents ?? order.total_cents,
+        currency: order.currency,
+        card_id: order.card_id,
+        merchant_order_id: event.orderId,
+      });
+    });
+  }
+
   /** The merchant's part: charge the delegated card, place the order. */
   private async atMerchant(
     order: Order,
@@ -375,6 +403,9 @@ export class Checkout {
     if (this.config.failpoint === `purchases.${step}`) process.kill(process.pid, 'SIGKILL');
   }
 }
+
+/** ACP order statuses that mean the merchant accepted the order (openapi.agentic_checkout_webhook.yaml). */
+const CONFIRMED_STATUSES = new Set(['confirmed', 'processing', 'shipped', 'completed']);
 
 /** The network transaction of an order's one charge. */
 export function transactionIdOf(orderId: string): string {

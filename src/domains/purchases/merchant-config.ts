@@ -27,7 +27,7 @@ export function loadAcpConfig(env: Env): AcpConfig {
 }
 
 /** Slugs of the built-in sandbox merchants (sandbox.ts): a configured merchant may not take one. */
-export const SANDBOX_SLUGS = ['retail', 'grocery', 'coffee'] as const;
+export const SANDBOX_SLUGS = ['retail', 'grocery', 'coffee', 'paris-bakery'] as const;
 
 const SLUG = /^[a-z0-9-]{2,40}$/;
 const COUNTRY = /^[A-Z]{2}$/;

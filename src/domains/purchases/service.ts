@@ -287,6 +287,7 @@ export class PurchaseService {
     unmatched: Unmatched[],
   ): Promise<StoredCart[]> {
     const at = stamp(this.clock.now());
+    const before = new Map(state.carts.map((cart) => [cart.merchant, cart]));
     const miss = (merchant: string | null, requested: string, reason: string, detail: string) =>
       unmatched.push({ merchant, requested, reason, detail, at });
     const edits = new Map<string, CartLine[]>();
@@ -381,7 +382,7 @@ export class PurchaseService {
           expires_at: 0,
         });
     }
-    return this.requote(state, [...edits.keys()], unmatched);
+    return this.requote(state, [...edits.keys()], unmatched, before);
   }
 
   private openCarts(state: ConversationState, edits: Map<string, CartLine[]>): number {
@@ -395,6 +396,7 @@ export class PurchaseService {
     state: ConversationState,
     merchants: string[],
     unmatched: Unmatched[],
+    previousCarts: Map<string, StoredCart> = new Map(state.carts.map((cart) => [cart.merchant, cart])),
   ): Promise<StoredCart[]> {
     const touched: StoredCart[] = [];
     for (const slug of merchants) {
@@ -407,7 +409,23 @@ export class PurchaseService {
         state.carts.splice(index, 1);
         continue;
       }
-      const quote = await merchant.quote(current.lines, state.address, current.quote?.merchantRef ?? null);
+      const quote = await merchant
+        .quote(current.lines, state.address, current.quote?.merchantRef ?? null)
+        .catch((error: Error) => error);
+      if (quote instanceof Error) {
+        // The merchant is unreachable: the cart stays as it was last priced (a new one is not opened).
+        unmatched.push({
+          merchant: slug,
+          requested: merchant.info.name,
+          reason: 'merchant_unavailable',
+          detail: `${merchant.info.name} could not price the cart just now; try again shortly.`,
+          at: stamp(this.clock.now()),
+        });
+        const previous = previousCarts.get(slug);
+        if (previous) state.carts[index] = previous;
+        else state.carts.splice(index, 1);
+        continue;
+      }
       for (const productId of quote.unavailable) {
         unmatched.push({
           merchant: slug,
@@ -442,8 +460,9 @@ export class PurchaseService {
       : await this.searchable(buyer);
     const hits = [];
     for (const merchant of merchants) {
-      for (const product of await merchant.search(query, 20))
-        hits.push({ ...product, merchant: merchant.info.slug });
+      // A merchant that cannot be searched right now is left out of this search.
+      const products = await merchant.search(query, 20).catch(() => []);
+      for (const product of products) hits.push({ ...product, merchant: merchant.info.slug });
     }
     if (hits.length > 0) {
       state.catalog = {
@@ -579,7 +598,14 @@ export class PurchaseService {
       );
 
     // The price and stock must still be the ones the user saw.
-    const quote = await merchant.quote(cart.lines, state.address, cart.quote.merchantRef);
+    const quote = await merchant.quote(cart.lines, state.address, cart.quote.merchantRef).catch(() => null);
+    if (!quote)
+      return declined(
+        hash,
+        cart.merchant,
+        'merchant_unavailable',
+        `${cart.merchant_name} could not be reached; nothing was charged.`,
+      );
     const index = state.carts.indexOf(cart);
     if (quote.unavailable.length > 0) {
       const lines = cart.lines.filter((line) => !quote.unavailable.includes(line.product_id));

@@ -143,4 +143,15 @@ export class PurchaseStore {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+
+  /** A placed order becomes confirmed, once; false when it already was (or is not placed). */
+  async confirmOrder(exec: Executor, id: string, merchantOrderId: string, now: number): Promise<boolean> {
+    const result = await exec
+      .updateTable('orders')
+      .set({ status: 'confirmed', merchant_order_id: merchantOrderId, confirmed_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'placed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
 }

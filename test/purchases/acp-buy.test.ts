@@ -1,0 +1,191 @@
+import { expect, it } from 'vitest';
+import { transactionIdOf } from '../../src/domains/purchases/checkout.ts';
+import { FakeAcpMerchant } from '../helpers/fake-acp-merchant.ts';
+import { connectUser } from '../helpers/fixtures.ts';
+import { type Envelope, usePurchases } from './helpers.ts';
+
+/*
+ * Production `/buy` at a merchant speaking the Agentic Commerce Protocol (a local fake that checks
+ * every request against the protocol's schemas): the confirm delegates the single-use card, the
+ * merchant completes and charges it once, and failures end with no order and no charge.
+ */
+
+const API_KEY = 'acp_live_key_0123456789';
+const WEBHOOK_SECRET = 'whsec_teashop_0123456789abcdef';
+const fake = new FakeAcpMerchant(API_KEY);
+const f = usePurchases({ WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true' });
+const address = {
+  name: 'Ada Lovelace',
+  line1: '1 Main St',
+  city: 'Springfield',
+  region: 'IL',
+  postal_code: '62701',
+  country: 'US',
+};
+
+let merchantAdded = false;
+async function liveShopper(fund: number) {
+  if (!merchantAdded) {
+    await fake.start();
+    await f.t.ctx.merchants.add({
+      slug: 'teashop',
+      name: 'Tea Shop',
+      acpUrl: fake.url,
+      apiKey: API_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      countries: ['US'],
+      currency: 'usd',
+    });
+    merchantAdded = true;
+  }
+  const connected = await connectUser(
+    f.t,
+    f.production,
+    { email: `tea.${Date.now()}.${Math.random()}@example.com` },
+    { production: true },
+  );
+  const userId = connected.userId;
+  // Approved and funded as a review and a deposit would (neither runs in a test).
+  await f.t.call('GET', `/api/v2/kyc?user_id=${userId}`, { token: f.production });
+  await f.t.ctx.db
+    .updateTable('kyc_verifications')
+    .set({ status: 'approved' })
+    .where('user_id', '=', userId)
+    .execute();
+  const scope = { organizationId: f.org.organization_id, livemode: true };
+  const [source, wallet] = await Promise.all([
+    f.t.ctx.ledger.accountId(f.t.ctx.db, { ...scope, kind: 'funding_source', ownerId: scope.organizationId }),
+    f.t.ctx.ledger.accountId(f.t.ctx.db, { ...scope, kind: 'user_wallet', ownerId: userId }),
+  ]);
+  await f.t.ctx.ledger.move([
+    {
+      type: 'posted',
+      id: `deposit_${userId}`,
+      debitAccountId: source,
+      creditAccountId: wallet,
+      amount: fund,
+      code: 'deposit',
+    },
+  ]);
+  return { userId, token: connected.accessToken };
+}
+
+async function liveWallet(userId: string): Promise<number> {
+  const response = await f.t.call('GET', `/api/v2/users/${userId}/wallet`, { token: f.production });
+  return response.json().balance_cents;
+}
+
+async function teaCart(token: string): Promise<Envelope> {
+  const turn = await f.turn(token, { ask: '2 blue ceramic mugs from tea shop', delivery_address: address });
+  expect(turn.cart).toMatchObject({ merchant: 'teashop', currency: 'usd' });
+  return turn;
+}
+
+it('places a production order at an ACP merchant: one delegated card, one charge, the order confirmed by webhook once', async () => {
+  fake.complete = 'ok';
+  fake.orderStatus = 'created';
+  const { userId, token } = await liveShopper(10_000);
+  const turn = await teaCart(token);
+  const cart = turn.cart!;
+  expect(cart.items).toEqual([{ name: 'Blue ceramic mug', qty: 2, priceCents: 1250, product_id: 'sku_mug' }]);
+  const placed = await f.turn(token, { confirm: cart.hash, conversation_id: turn.conversation_id });
+  expect(placed).toMatchObject({ status: 'order_placed', charge_status: 'settled' });
+  expect(fake.charges).toHaveLength(1);
+  const order = (await f.t.call('GET', `/buy/orders/${placed.order_id}`, { token })).json();
+  expect(order.total_cents).toBe(fake.charges[0]!.amount);
+  expect(order.total_cents).toBeLessThanOrEqual(cart.approvedCeilingCents ?? cart.totalCents);
+  expect(await liveWallet(userId)).toBe(10_000 - order.total_cents);
+  expect(fake.validationErrors).toEqual([]);
+
+  // The merchant's order webhook confirms it, once however often it is sent.
+  const row = await f.t.ctx.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', placed.order_id!)
+    .executeTakeFirstOrThrow();
+  expect(row.status).toBe('placed');
+  expect((await f.events('order.confirmed')).some((d) => d.order_id === placed.order_id)).toBe(false);
+  for (const status of ['confirmed', 'confirmed', 'shipped']) {
+    const hook = fake.orderWebhook(row.merchant_ref!, WEBHOOK_SECRET, { status });
+    const answer = await f.t.request({
+      method: 'POST',
+      url: '/buy/merchants/teashop/webhooks',
+      headers: hook.headers,
+      payload: hook.body,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+  }
+  fake.orderStatus = 'confirmed';
+  const confirmed = (await f.events('order.confirmed')).filter((d) => d.order_id === placed.order_id);
+  expect(confirmed).toHaveLength(1);
+  expect((await f.t.call('GET', `/buy/orders/${placed.order_id}`, { token })).json().status).toBe(
+    'confirmed',
+  );
+  await f.expectSound();
+});
+
+it('a declined payment, a 400 and a 500 from the merchant each end with no charge; the wallet is whole', async () => {
+  const { userId, token } = await liveShopper(10_000);
+  for (const [knob, code] of [
+    ['payment_declined', 'payment_declined'],
+    ['error_400', 'merchant_unavailable'],
+  ] as const) {
+    fake.complete = knob;
+    const turn = await teaCart(token);
+    const declined = await f.turn(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id });
+    expect(declined, knob).toMatchObject({ status: 'declined', decline_code: code, charge_status: 'none' });
+    expect(await liveWallet(userId)).toBe(10_000);
+  }
+  fake.complete = 'error_500';
+  const turn = await teaCart(token);
+  const unknown = await f.turn(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id });
+  expect(unknown).toMatchObject({
+    status: 'declined',
+    decline_code: 'merchant_unavailable',
+    charge_status: 'unknown',
+  });
+  // The worker asks the merchant again: it never completed, so the card is closed and the money returned.
+  f.t.clock.advance(60_000);
+  await f.t.ctx.purchases.checkout.resolveDue();
+  const order = (await f.t.call('GET', `/buy/orders/${unknown.order_id}`, { token })).json();
+  expect(order).toMatchObject({ status: 'failed', charge_status: 'none' });
+  expect(await liveWallet(userId)).toBe(10_000);
+  expect(fake.charges.filter((c) => c.amount > 0 && c.sessionId === turn.cart!.hash)).toEqual([]);
+  fake.complete = 'ok';
+  await f.renewTokens();
+  await f.expectSound();
+});
+
+it('a merchant that charged but whose answer was lost ends with one settled charge once the worker asks again', async () => {
+  const { userId, token } = await liveShopper(10_000);
+  fake.complete = 'complete_then_500';
+  const charges = fake.charges.length;
+  const turn = await teaCart(token);
+  const lost = await f.turn(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id });
+  expect(lost).toMatchObject({ charge_status: 'unknown', decline_code: 'merchant_unavailable' });
+  expect(fake.charges.length).toBe(charges + 1);
+  fake.complete = 'ok';
+  f.t.clock.advance(60_000);
+  await f.t.ctx.purchases.checkout.resolveDue();
+  const order = (await f.t.call('GET', `/buy/orders/${lost.order_id}`, { token })).json();
+  expect(order).toMatchObject({ charge_status: 'settled' });
+  expect(['placed', 'confirmed']).toContain(order.status);
+  expect(order.total_cents).toBe(fake.charges.at(-1)!.amount);
+  expect(await liveWallet(userId)).toBe(10_000 - order.total_cents);
+  const txn = await f.t.ctx.db
+    .selectFrom('card_transactions')
+    .select('status')
+    .where('id', '=', transactionIdOf(order.id))
+    .execute();
+  expect(txn).toEqual([{ status: 'SETTLED' }]);
+  await f.renewTokens();
+  await f.expectSound();
+});
+
+it('a sandbox token never places at a merchant taking real money', async () => {
+  const { token } = await f.shopper(10_000);
+  const turn = await f.turn(token, { ask: 'a blue ceramic mug from tea shop' });
+  expect(turn.cart!.merchant).toBe('teashop');
+  const refused = await f.turn(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id });
+  expect(refused).toMatchObject({ status: 'declined', decline_code: 'sandbox_mode' });
+});
