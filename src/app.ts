@@ -13,6 +13,7 @@ import { authRoutes } from './domains/auth/routes.ts';
 import { lithicWebhookRoutes } from './domains/cards/lithic/routes.ts';
 import { cardRoutes } from './domains/cards/routes.ts';
 import { cardV1Routes } from './domains/cards/v1-routes.ts';
+import { checkoutRoutes } from './domains/checkout/routes.ts';
 import { connectRoutes } from './domains/connect/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
 import { fundingRoutes } from './domains/funding/routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(lithicWebhookRoutes, { ctx });
   await app.register(fundingRoutes, { ctx });
   await app.register(purchaseRoutes, { ctx });
+  await app.register(checkoutRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,

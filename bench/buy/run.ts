@@ -62,7 +62,7 @@ const bare = await load(bareUrl);
 const turn = await load(purserUrl);
 
 // Confirms: carts made first (not timed), then confirmed `concurrency` at a time.
-const carts = [];
+const carts: { confirm: string; conversation_id: string }[] = [];
 for (let i = 0; i < confirms; i++) {
   const made = await post({ ask: 'an espresso from coffee' });
   carts.push({ confirm: made.cart.hash, conversation_id: made.conversation_id });
