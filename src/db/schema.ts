@@ -376,6 +376,10 @@ export interface Database {
   card_detail_reveals: CardDetailRevealsTable;
   company_wallets: CompanyWalletsTable;
   card_flows: CardFlowsTable;
+  chain_addresses: ChainAddressesTable;
+  chain_transfers: ChainTransfersTable;
+  chain_deposits: ChainDepositsTable;
+  chain_cursors: ChainCursorsTable;
   oauth_codes: OAuthCodesTable;
   oauth_client_documents: OAuthClientDocumentsTable;
 }
@@ -561,5 +565,59 @@ export interface CardFlowsTable {
   /** Chosen at start, so a retried mint asks the issuer for the same card. */
   card_id: string;
   created_at: number;
+  updated_at: number;
+}
+
+/** An address Purser derived on the EVM rail (funding/chain/keys.ts): an organization's pool or a user's deposit address. */
+export interface ChainAddressesTable {
+  /** Lower-case hex. */
+  address: string;
+  organization_id: string;
+  livemode: number;
+  kind: 'pool' | 'user';
+  /** The organization (pool) or the user (deposit address). */
+  owner_id: string;
+  created_at: number;
+}
+
+/** A pool-to-user transfer, signed and kept before it is broadcast: a resubmission sends the same bytes. */
+export interface ChainTransfersTable {
+  /** The card flow's transfer id. */
+  transfer_id: string;
+  chain_id: number;
+  from_address: string;
+  to_address: string;
+  /** Token units, a decimal string (uint256). */
+  units: string;
+  nonce: number;
+  tx_hash: string;
+  /** The signed transaction (public once broadcast; no secret). */
+  raw_tx: string;
+  created_at: number;
+}
+
+/** A stablecoin `Transfer` log to one of Purser's addresses, credited once. */
+export interface ChainDepositsTable {
+  tx_hash: string;
+  log_index: number;
+  chain_id: number;
+  block_number: number;
+  address: string;
+  from_address: string;
+  organization_id: string;
+  livemode: number;
+  kind: 'pool' | 'user';
+  owner_id: string;
+  /** What arrived, in token units (a decimal string). */
+  units: string;
+  /** What was credited: whole cents, rounded down (docs/funding.md). */
+  credited_cents: number;
+  created_at: number;
+}
+
+/** How far the deposit watcher has read a chain: every block up to `block_number` is done. */
+export interface ChainCursorsTable {
+  name: string;
+  block_number: number;
   updated_at: number;
 }

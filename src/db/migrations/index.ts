@@ -13,6 +13,7 @@ import * as ledger from './0013_ledger.ts';
 import * as cards from './0014_cards.ts';
 import * as oauth from './0015_oauth.ts';
 import * as funding from './0016_funding.ts';
+import * as chain from './0017_chain.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0014_cards': cards,
   '0015_oauth': oauth,
   '0016_funding': funding,
+  '0017_chain': chain,
 };
