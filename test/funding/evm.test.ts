@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/context.ts';
 import { Worker } from '../../src/jobs/worker.ts';
+import { purser } from '../cli/process.ts';
 import { quiet } from '../helpers/fixtures.ts';
 import { useEvm } from './evm-helpers.ts';
 
@@ -46,6 +48,31 @@ describe('deposit addresses', () => {
 
     const other = await f.t.createOrg('Other Co');
     expect(await f.evm.depositAddress(other.organization_id, true)).not.toBe(wallet.deposit_address);
+  });
+});
+
+describe('purser wallet address', () => {
+  it("prints the pool's and a user's deposit address", { timeout: 120_000 }, async () => {
+    const env = {
+      ...f.env,
+      DATABASE_URL: f.t.ctx.config.databaseUrl,
+      ENCRYPTION_KEY: f.t.ctx.config.encryptionKey ?? randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'silent',
+    };
+    const orgId = f.org.organization_id;
+    const userId = await f.liveUser();
+    const pool = await purser(['wallet', 'address', orgId, '--json'], env);
+    expect(pool.code, pool.stderr).toBe(0);
+    expect(JSON.parse(pool.stdout)).toEqual({
+      organization_id: orgId,
+      deposit_address: await f.poolAddress(),
+    });
+    const user = await purser(['wallet', 'address', orgId, '--user', userId, '--json'], env);
+    expect(user.code, user.stderr).toBe(0);
+    expect(JSON.parse(user.stdout).deposit_address).toBe(await f.userAddress(userId));
+    const offline = await purser(['wallet', 'address', orgId], { ...env, CHAIN: 'offline' });
+    expect(offline.code).not.toBe(0);
+    expect(offline.stderr).toMatch(/CHAIN=evm/);
   });
 });
 
