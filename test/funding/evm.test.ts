@@ -226,6 +226,33 @@ describe('the company-funded card flow on the chain', () => {
   });
 });
 
+describe('concurrent transfers from one pool', () => {
+  it('take distinct nonces and all complete', async () => {
+    await fundPool(100n);
+    const pool = await f.poolAddress();
+    const userId = await f.liveUser();
+    const flows = [await f.flow(userId, 1000), await f.flow(userId, 1100), await f.flow(userId, 1200)];
+    for (const flow of flows) expect(await f.step(flow.transfer_id)).toBe(true); // approved
+    const nonce = await f.chain.nonce(pool);
+    // Three workers submit at once.
+    f.t.clock.advance(1);
+    await Promise.all(flows.map((flow) => f.t.ctx.funding.flows.takeStep(flow.transfer_id)));
+    const signed = await f.t.ctx.db
+      .selectFrom('chain_transfers')
+      .select(['transfer_id', 'nonce'])
+      .where(
+        'transfer_id',
+        'in',
+        flows.map((flow) => flow.transfer_id),
+      )
+      .execute();
+    expect(signed.map((row) => Number(row.nonce)).sort()).toEqual([nonce, nonce + 1, nonce + 2]);
+    for (const flow of flows) expect((await f.drive(flow.transfer_id)).status).toBe('card_created');
+    expect(await f.chain.nonce(pool)).toBe(nonce + 3);
+    expect(await f.chain.balanceOf(await f.userAddress(userId))).toBe(33n * USD);
+  });
+});
+
 describe('an RPC outage', () => {
   it('mid-transfer keeps the flow pending, then it completes exactly once', async () => {
     await fundPool(100n);
