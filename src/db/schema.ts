@@ -593,6 +593,13 @@ export interface ChainTransfersTable {
   tx_hash: string;
   /** The signed transaction (public once broadcast; no secret). */
   raw_tx: string;
+  /**
+   * Not mined within `CHAIN_TRANSFER_TIMEOUT_SECONDS`: a replacement at the same nonce (a zero-value
+   * transfer to itself, higher fees), signed and kept before it is broadcast. Once the nonce is used
+   * by anything but the transfer, the transfer can never be mined and the flow fails.
+   */
+  cancel_tx_hash: string | null;
+  cancel_raw_tx: string | null;
   created_at: number;
 }
 

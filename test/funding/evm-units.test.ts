@@ -71,6 +71,7 @@ describe('CHAIN settings', () => {
       decimals: 6,
       confirmations: 1,
       poolKey: evm.CHAIN_POOL_KEY,
+      transferTimeoutMs: 1_800_000,
       startBlock: null,
       logRange: 1000,
     });

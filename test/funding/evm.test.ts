@@ -14,7 +14,7 @@ import { useEvm } from './evm-helpers.ts';
  * Two confirmations, so that depth matters.
  */
 
-const f = useEvm({ CHAIN_CONFIRMATIONS: '2' });
+const f = useEvm({ CHAIN_CONFIRMATIONS: '2', CHAIN_TRANSFER_TIMEOUT_SECONDS: '600' });
 
 const USD = 1_000_000n; // token units in a dollar (6 decimals)
 const types = (events: { type: string }[]) => events.map((e) => e.type);
@@ -223,6 +223,47 @@ describe('the company-funded card flow on the chain', () => {
       'transfer.failed',
     ]);
     expect(events[3]!.data).toMatchObject({ transfer_id: started.transfer_id, reason: 'transfer_failed' });
+  });
+});
+
+describe('a transfer that is never mined', () => {
+  it('is cancelled after CHAIN_TRANSFER_TIMEOUT_SECONDS, and the flow fails with transfer_failed', async () => {
+    await fundPool(100n);
+    const pool = await f.poolAddress();
+    const userId = await f.liveUser();
+    const address = await f.userAddress(userId);
+    const started = await f.flow(userId, 2000);
+    expect(await f.step(started.transfer_id)).toBe(true); // approved
+    const nonce = await f.chain.nonce(pool);
+    const stored = () =>
+      f.t.ctx.db
+        .selectFrom('chain_transfers')
+        .selectAll()
+        .where('transfer_id', '=', started.transfer_id)
+        .executeTakeFirstOrThrow();
+    // Nothing is mined now: the transfer waits in the chain's pool.
+    await f.chain.automine(false);
+    try {
+      expect(await f.step(started.transfer_id)).toBe(true); // initiated
+      expect(await f.step(started.transfer_id)).toBe(false); // not mined: sent again, pending
+      expect((await stored()).cancel_tx_hash).toBeNull();
+      f.t.clock.advance(600_000);
+      // Overdue: a replacement at the same nonce, with higher fees, is kept and sent.
+      expect(await f.step(started.transfer_id)).toBe(false);
+      expect((await stored()).cancel_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      await f.chain.mine(2);
+    } finally {
+      await f.chain.automine(true);
+    }
+    const done = await f.drive(started.transfer_id);
+    expect(done).toMatchObject({ status: 'failed', failure_reason: 'transfer_failed' });
+    const row = await stored();
+    expect(await f.chain.nonce(pool)).toBe(nonce + 1);
+    expect((await f.chain.receipt(row.cancel_tx_hash!)).status).toBe('success');
+    await expect(f.chain.receipt(row.tx_hash)).rejects.toThrow();
+    expect(await f.chain.balanceOf(address)).toBe(0n);
+    expect(await f.pool()).toMatchObject({ balance_cents: 10_000, reserved_cents: 0 });
+    expect(types(await f.liveEvents(started.transfer_id)).at(-1)).toBe('transfer.failed');
   });
 });
 

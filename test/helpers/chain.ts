@@ -198,8 +198,10 @@ export interface LocalChain {
   send(to: string[], units: bigint[]): Promise<Hex>;
   setBlocked(address: string, blocked: boolean): Promise<void>;
   balanceOf(address: string): Promise<bigint>;
-  /** Mines `blocks` empty blocks. */
+  /** Mines `blocks` blocks (with what waits in the pool when automining is off). */
   mine(blocks?: number): Promise<void>;
+  /** Automining (on by default): each transaction mined as it arrives; off, they wait in the pool. */
+  automine(on: boolean): Promise<void>;
   blockNumber(): Promise<bigint>;
   receipt(hash: string): Promise<{ status: 'success' | 'reverted'; from: string; to: string | null }>;
   /** How many transactions this address has sent (its mined nonce). */
@@ -267,6 +269,7 @@ export async function startLocalChain(): Promise<LocalChain> {
         args: [getAddress(address)],
       }) as Promise<bigint>,
     mine: (blocks = 1) => testClient.mine({ blocks }),
+    automine: (on) => testClient.setAutomine(on),
     blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),
     async receipt(hash) {
       const receipt = await publicClient.getTransactionReceipt({ hash: hash as Hex });

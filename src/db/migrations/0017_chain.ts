@@ -33,6 +33,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('nonce', 'bigint', (c) => c.notNull())
     .addColumn('tx_hash', 'text', (c) => c.notNull())
     .addColumn('raw_tx', 'text', (c) => c.notNull())
+    .addColumn('cancel_tx_hash', 'text')
+    .addColumn('cancel_raw_tx', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema

@@ -17,6 +17,11 @@ export interface EvmChainConfig {
    * address is derived from it (chain/keys.ts). Only in the environment; never stored, never logged.
    */
   poolKey: `0x${string}`;
+  /**
+   * A transfer not mined this long after it was signed is cancelled: a replacement at its nonce is
+   * sent, and once that is mined the flow fails with `transfer_failed` ("never confirms").
+   */
+  transferTimeoutMs: number;
   /** Where deposit watching starts on an empty cursor; null: at the chain's current head. */
   startBlock: number | null;
   /** How many blocks one `eth_getLogs` call covers at most. */
@@ -81,6 +86,7 @@ export function loadEvmConfig(env: Env): EvmChainConfig {
     decimals: integer(env, 'STABLECOIN_DECIMALS', 6, 2, 36),
     confirmations: integer(env, 'CHAIN_CONFIRMATIONS', 1, 1, 1000),
     poolKey: poolKey.toLowerCase() as `0x${string}`,
+    transferTimeoutMs: integer(env, 'CHAIN_TRANSFER_TIMEOUT_SECONDS', 1800, 60, 7 * 24 * 3600) * SECOND,
     startBlock: start === null ? null : integer(env, 'CHAIN_START_BLOCK', 0, 0),
     logRange: integer(env, 'CHAIN_LOG_RANGE', 1000, 1, 100_000),
   };

@@ -9,6 +9,7 @@ import {
   keccak256,
   type PublicClient,
   parseAbiItem,
+  parseTransaction,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from 'viem';
@@ -180,6 +181,8 @@ export class EvmChain implements Chain {
         nonce,
         tx_hash: keccak256(raw),
         raw_tx: raw,
+        cancel_tx_hash: null,
+        cancel_raw_tx: null,
         created_at: this.clock.now(),
       };
       await this.store.insertTransfer(trx, row);
@@ -187,14 +190,19 @@ export class EvmChain implements Chain {
     });
   }
 
-  /** Sends the stored bytes; a refusal (already known, an outage) is logged, and the next check sends again. */
+  /**
+   * Sends the stored bytes (the cancellation's once there is one: the transfer itself would be
+   * refused as underpriced); a refusal (already known, an outage) is logged, and the next check sends again.
+   */
   private async broadcast(row: ChainTransferRow): Promise<void> {
     try {
-      await this.client.sendRawTransaction({ serializedTransaction: row.raw_tx as `0x${string}` });
+      await this.client.sendRawTransaction({
+        serializedTransaction: (row.cancel_raw_tx ?? row.raw_tx) as `0x${string}`,
+      });
     } catch (error) {
       const text = rpcErrorText(error);
       // Sent before (still waiting, or already mined): nothing to report.
-      if (/already known|nonce too low/i.test(text)) return;
+      if (/already (known|imported)|nonce too low/i.test(text)) return;
       this.log.error(
         { transfer_id: row.transfer_id, tx_hash: row.tx_hash, err: text },
         'chain transfer broadcast failed; sent again on the next check',
@@ -224,9 +232,10 @@ export class EvmChain implements Chain {
             : 0;
         if (used > row.nonce) {
           receipt = await this.receipt(row.tx_hash);
-          if (!receipt) return { state: 'failed', detail: 'replaced' };
+          if (!receipt) return { state: 'failed', detail: row.cancel_tx_hash ? 'not_mined' : 'replaced' };
         } else {
-          await this.broadcast(row);
+          const overdue = this.clock.now() - Number(row.created_at) >= this.config.transferTimeoutMs;
+          await this.broadcast(overdue && row.cancel_raw_tx === null ? await this.cancel(row) : row);
           return { state: 'pending' };
         }
       }
@@ -239,6 +248,44 @@ export class EvmChain implements Chain {
       );
       return { state: 'pending' };
     }
+  }
+
+  /**
+   * A transfer that never got mined is cancelled the only way a signed transaction can be: another
+   * one at its nonce, here a zero-value transfer of native coin to the pool itself, with fees at
+   * least 12.5% higher (what nodes require of a replacement; EIP-1559 pools ask 10%). The transfer is
+   * then either mined after all (and confirms) or never (the nonce went to the cancellation: failed).
+   */
+  private async cancel(row: ChainTransferRow): Promise<ChainTransferRow> {
+    const original = parseTransaction(row.raw_tx as `0x${string}`);
+    const fees = await this.client.estimateFeesPerGas({ type: 'eip1559', chain: undefined });
+    const bump = (paid: bigint | undefined, now: bigint) => {
+      const raised = ((paid ?? 0n) * 1125n) / 1000n + 1n;
+      return raised > now ? raised : now;
+    };
+    const maxPriorityFeePerGas = bump(original.maxPriorityFeePerGas, fees.maxPriorityFeePerGas);
+    const maxFeePerGas = bump(original.maxFeePerGas, fees.maxFeePerGas);
+    const organizationId = await this.poolOwner(row.from_address);
+    const { account } = await this.owned({ kind: 'pool', organizationId, livemode: true });
+    const raw = await account.signTransaction({
+      type: 'eip1559',
+      chainId: this.config.chainId,
+      nonce: Number(row.nonce),
+      to: account.address,
+      value: 0n,
+      gas: 21_000n,
+      maxFeePerGas: maxFeePerGas > maxPriorityFeePerGas ? maxFeePerGas : maxPriorityFeePerGas,
+      maxPriorityFeePerGas,
+    });
+    await this.store.setCancel(this.handle.db, row.transfer_id, { hash: keccak256(raw), raw });
+    const kept = await this.store.transfer(this.handle.db, row.transfer_id);
+    return kept ?? row;
+  }
+
+  private async poolOwner(address: string): Promise<string> {
+    const [owner] = await this.store.addresses(this.handle.db, [address]);
+    if (!owner || owner.kind !== 'pool') throw new Error('not a pool address of this instance');
+    return owner.organization_id;
   }
 
   private async receipt(hash: string): Promise<TransactionReceipt | null> {

@@ -52,6 +52,16 @@ export class ChainStore {
     await exec.insertInto('chain_transfers').values(row).execute();
   }
 
+  /** Keeps the transfer's cancellation, unless one was kept already. */
+  async setCancel(exec: Executor, transferId: string, cancel: { hash: string; raw: string }): Promise<void> {
+    await exec
+      .updateTable('chain_transfers')
+      .set({ cancel_tx_hash: cancel.hash, cancel_raw_tx: cancel.raw })
+      .where('transfer_id', '=', transferId)
+      .where('cancel_raw_tx', 'is', null)
+      .execute();
+  }
+
   async cursor(exec: Executor, name: string): Promise<number | null> {
     const row = await exec
       .selectFrom('chain_cursors')
