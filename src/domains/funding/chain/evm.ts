@@ -259,10 +259,7 @@ export class EvmChain implements Chain {
   private async cancel(row: ChainTransferRow): Promise<ChainTransferRow> {
     const original = parseTransaction(row.raw_tx as `0x${string}`);
     const fees = await this.client.estimateFeesPerGas({ type: 'eip1559', chain: undefined });
-    const bump = (paid: bigint | undefined, now: bigint) => {
-      const raised = ((paid ?? 0n) * 1125n) / 1000n + 1n;
-      return raised > now ? raised : now;
-    };
+    const bump = (paid: bigint | undefined, now: bigint) => largest(((paid ?? 0n) * 1125n) / 1000n + 1n, now);
     const maxPriorityFeePerGas = bump(original.maxPriorityFeePerGas, fees.maxPriorityFeePerGas);
     const maxFeePerGas = bump(original.maxFeePerGas, fees.maxFeePerGas);
     const organizationId = await this.poolOwner(row.from_address);
@@ -274,7 +271,7 @@ export class EvmChain implements Chain {
       to: account.address,
       value: 0n,
       gas: 21_000n,
-      maxFeePerGas: maxFeePerGas > maxPriorityFeePerGas ? maxFeePerGas : maxPriorityFeePerGas,
+      maxFeePerGas: largest(maxFeePerGas, maxPriorityFeePerGas),
       maxPriorityFeePerGas,
     });
     await this.store.setCancel(this.handle.db, row.transfer_id, { hash: keccak256(raw), raw });
@@ -369,6 +366,11 @@ export class EvmChain implements Chain {
     return handed;
   }
 }
+
+/** Math.max for bigints (Math.max itself refuses them). */
+const largest = (...values: bigint[]): bigint =>
+  // biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigints
+  values.reduce((max, value) => (value > max ? value : max));
 
 /**
  * An RPC failure in a few words, for the log: viem's short message and details, without its
