@@ -13,9 +13,9 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import type { Clock } from '../../../core/clock.ts';
-import type { DatabaseHandle, Executor } from '../../../db/index.ts';
+import type { DatabaseHandle } from '../../../db/index.ts';
 import { writeTransaction } from '../../../db/write-transaction.ts';
 import type { EvmChainConfig } from '../config.ts';
 import {
@@ -70,6 +70,8 @@ export class EvmChain implements Chain {
   private readonly store: ChainStore;
   private readonly client: PublicClient;
   private readonly cursorName: string;
+  /** Accounts derived and recorded by this process (derivation and the insert happen once each). */
+  private readonly known = new Map<string, { account: PrivateKeyAccount; address: string }>();
 
   constructor(
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
@@ -111,10 +113,13 @@ export class EvmChain implements Chain {
   }
 
   /** The owner's account (derived) and its address, recorded so that the watcher knows it. */
-  private async owned(owner: KeyOwner, exec: Executor = this.handle.db) {
+  private async owned(owner: KeyOwner) {
+    const key = `${owner.kind}|${owner.organizationId}|${owner.livemode}|${owner.kind === 'user' ? owner.userId : ''}`;
+    const known = this.known.get(key);
+    if (known) return known;
     const account = privateKeyToAccount(derivePrivateKey(this.config.poolKey, owner));
     const address = account.address.toLowerCase();
-    await this.store.ensureAddress(exec, {
+    await this.store.ensureAddress(this.handle.db, {
       address,
       organization_id: owner.organizationId,
       livemode: owner.livemode ? 1 : 0,
@@ -122,7 +127,9 @@ export class EvmChain implements Chain {
       owner_id: owner.kind === 'pool' ? owner.organizationId : owner.userId,
       created_at: this.clock.now(),
     });
-    return { account, address };
+    const derived = { account, address };
+    this.known.set(key, derived);
+    return derived;
   }
 
   // ---- transfers
