@@ -117,6 +117,22 @@ describe('deposits', () => {
     ]);
   });
 
+  it('credit once when two watchers (two worker processes) read the same blocks at once', async () => {
+    const pool = await f.poolAddress();
+    const other = await createContext(f.t.ctx.config, { clock: f.t.clock, migrate: false });
+    try {
+      await f.chain.send([pool], [40n * USD]);
+      await f.chain.send([pool], [2n * USD]);
+      await f.chain.mine(1);
+      await Promise.all([f.t.ctx.funding.watchDeposits(), other.funding.watchDeposits()]);
+    } finally {
+      await other.close();
+    }
+    expect((await f.pool()).balance_cents).toBe(4200);
+    expect((await f.liveEvents()).filter((e) => e.type === 'wallet.funded')).toHaveLength(2);
+    expect(await f.deposits()).toHaveLength(2);
+  });
+
   it("credit a user's wallet, each log of one transaction on its own (keyed by log index)", async () => {
     const userId = await f.liveUser();
     const pool = await f.poolAddress();

@@ -75,7 +75,13 @@ export class ChainStore {
     await exec
       .insertInto('chain_cursors')
       .values({ name, block_number: blockNumber, updated_at: now })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ block_number: blockNumber, updated_at: now }))
+      // Only forward: a slower worker that read the same blocks does not move it back.
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ block_number: blockNumber, updated_at: now })
+          .where('chain_cursors.block_number', '<', blockNumber),
+      )
       .execute();
   }
 }
