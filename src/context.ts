@@ -15,6 +15,7 @@ import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
 import { EventService } from './domains/events/service.ts';
+import { EvmChain } from './domains/funding/chain/evm.ts';
 import { OfflineChain } from './domains/funding/chain/index.ts';
 import { FundingService } from './domains/funding/service.ts';
 import { documentReader } from './domains/kyc/reader/pool.ts';
@@ -147,7 +148,8 @@ export async function createContext(
     ledger,
     events,
     cards,
-    chain: new OfflineChain(),
+    // CHAIN=evm: production money on the chain; sandbox stays offline (docs/funding.md).
+    chain: config.funding.evm ? new EvmChain(handle, clock, config.funding.evm) : new OfflineChain(),
     dialect: handle.dialect,
   });
   const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });

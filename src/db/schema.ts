@@ -376,6 +376,10 @@ export interface Database {
   card_detail_reveals: CardDetailRevealsTable;
   company_wallets: CompanyWalletsTable;
   card_flows: CardFlowsTable;
+  chain_addresses: ChainAddressesTable;
+  chain_transfers: ChainTransfersTable;
+  chain_deposits: ChainDepositsTable;
+  chain_cursors: ChainCursorsTable;
   oauth_codes: OAuthCodesTable;
   oauth_client_documents: OAuthClientDocumentsTable;
   buy_tokens: BuyTokensTable;
@@ -655,3 +659,63 @@ export interface MerchantsTable {
 }
 
 export type MerchantRow = Selectable<MerchantsTable>;
+/** An address Purser derived on the EVM rail (funding/chain/keys.ts): an organization's pool or a user's deposit address. */
+export interface ChainAddressesTable {
+  /** Lower-case hex. */
+  address: string;
+  organization_id: string;
+  livemode: number;
+  kind: 'pool' | 'user';
+  /** The organization (pool) or the user (deposit address). */
+  owner_id: string;
+  created_at: number;
+}
+
+/** A pool-to-user transfer, signed and kept before it is broadcast: a resubmission sends the same bytes. */
+export interface ChainTransfersTable {
+  /** The card flow's transfer id. */
+  transfer_id: string;
+  chain_id: number;
+  from_address: string;
+  to_address: string;
+  /** Token units, a decimal string (uint256). */
+  units: string;
+  nonce: number;
+  tx_hash: string;
+  /** The signed transaction (public once broadcast; no secret). */
+  raw_tx: string;
+  /**
+   * Not mined within `CHAIN_TRANSFER_TIMEOUT_SECONDS`: a replacement at the same nonce (a zero-value
+   * transfer to itself, higher fees), signed and kept before it is broadcast. Once the nonce is used
+   * by anything but the transfer, the transfer can never be mined and the flow fails.
+   */
+  cancel_tx_hash: string | null;
+  cancel_raw_tx: string | null;
+  created_at: number;
+}
+
+/** A stablecoin `Transfer` log to one of Purser's addresses, credited once. */
+export interface ChainDepositsTable {
+  tx_hash: string;
+  log_index: number;
+  chain_id: number;
+  block_number: number;
+  address: string;
+  from_address: string;
+  organization_id: string;
+  livemode: number;
+  kind: 'pool' | 'user';
+  owner_id: string;
+  /** What arrived, in token units (a decimal string). */
+  units: string;
+  /** What was credited: whole cents, rounded down (docs/funding.md). */
+  credited_cents: number;
+  created_at: number;
+}
+
+/** How far the deposit watcher has read a chain: every block up to `block_number` is done. */
+export interface ChainCursorsTable {
+  name: string;
+  block_number: number;
+  updated_at: number;
+}

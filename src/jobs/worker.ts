@@ -65,6 +65,7 @@ export class Worker {
     holds: Number.NEGATIVE_INFINITY,
     flows: Number.NEGATIVE_INFINITY,
     orders: Number.NEGATIVE_INFINITY,
+    deposits: Number.NEGATIVE_INFINITY,
   };
 
   constructor(
@@ -202,6 +203,7 @@ export class Worker {
   private async sweep(): Promise<void> {
     const now = this.ctx.clock.now();
     await this.advanceFlows(now);
+    await this.watchDeposits(now);
     if (now - this.lastRun.retention >= RETENTION_INTERVAL_MS) {
       this.lastRun.retention = now;
       try {
@@ -275,6 +277,19 @@ export class Worker {
       if (steps > 0) this.log.info({ steps }, 'card flow steps taken');
     } catch (error) {
       this.log.error({ err: String(error) }, 'card flow pass failed');
+    }
+  }
+
+  /** Stablecoin deposits on the chain (CHAIN=evm): each credited once, the block cursor persisted. */
+  private async watchDeposits(now: number): Promise<void> {
+    if (this.ctx.funding.chain.name !== 'evm') return;
+    if (now - this.lastRun.deposits < this.ctx.config.funding.pollIntervalMs) return;
+    this.lastRun.deposits = now;
+    try {
+      const deposits = await this.ctx.funding.watchDeposits();
+      if (deposits > 0) this.log.info({ deposits }, 'chain deposits credited');
+    } catch (error) {
+      this.log.error({ err: String(error) }, 'deposit watching failed');
     }
   }
 

@@ -13,6 +13,7 @@ import * as ledger from './0013_ledger.ts';
 import * as cards from './0014_cards.ts';
 import * as oauth from './0015_oauth.ts';
 import * as funding from './0016_funding.ts';
+import * as chain from './0017_chain.ts';
 import * as purchases from './0018_purchases.ts';
 import * as merchants from './0019_merchants.ts';
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0014_cards': cards,
   '0015_oauth': oauth,
   '0016_funding': funding,
+  '0017_chain': chain,
   '0018_purchases': purchases,
   '0019_merchants': merchants,
 };

@@ -5,6 +5,9 @@ export const FUNDING_USAGE = `  wallet fund ORG_ID --mode sandbox --amount-cents
                                       sandbox: a deposit into the company wallet (fires wallet.funded)
   wallet fees ORG_ID --mode sandbox|production --bps N --fixed-cents N [--json]
                                       the fee on company-funded transfers
+  wallet address ORG_ID [--user USER_ID] [--json]
+                                      CHAIN=evm: the production deposit address of the company pool
+                                      (it also pays the transfers' gas) or of a user
   flows list ORG_ID [--mode sandbox|production] [--limit N] [--json]
                                       company-funded card flows, newest first`;
 
@@ -60,6 +63,24 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
       mode,
       fee_bps: fees.bps,
       fee_fixed_cents: fees.fixedCents,
+    });
+    return true;
+  }
+
+  if (group === 'wallet' && action === 'address') {
+    const { values, positionals } = parse(rest, { user: { type: 'string' }, json });
+    const orgId = required(positionals[0], 'ORG_ID');
+    await ctx.orgs.getOrganization(orgId);
+    if (ctx.funding.chain.name !== 'evm')
+      throw new UsageError('deposit addresses exist only with CHAIN=evm (production mode)');
+    const scope = { organizationId: orgId, livemode: true };
+    const address = values.user
+      ? await ctx.funding.userDepositAddress(scope, values.user)
+      : await ctx.funding.chain.depositAddress(orgId, true);
+    show(print, values.json, {
+      organization_id: orgId,
+      ...(values.user ? { user_id: values.user } : {}),
+      deposit_address: address,
     });
     return true;
   }

@@ -84,7 +84,12 @@ const CompanyWalletObject = Type.Object(
     object: Type.Literal('company_wallet'),
     balance_cents: Type.Integer({ description: 'What the pool can still fund (reserved money excluded)' }),
     reserved_cents: Type.Integer({ description: 'Held for company-funded card flows in progress' }),
-    deposit_address: Nullable(Type.String({ description: 'Where on-chain deposits go; null offline' })),
+    deposit_address: Nullable(
+      Type.String({
+        description:
+          'Where on-chain deposits go (production with CHAIN=evm; the pool also pays transfers from it); null offline and in sandbox',
+      }),
+    ),
     low_balance_threshold_cents: Type.Integer(),
     test_mode: Type.Boolean(),
   },

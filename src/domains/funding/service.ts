@@ -5,7 +5,7 @@ import type { Principal } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import { type Card, type CardService, type Scope, sandboxScope } from '../cards/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
-import type { Chain } from './chain/index.ts';
+import type { Chain, ChainDeposit } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
 import { CardFlows, type FlowLog } from './flow.ts';
 import { type CompanyWallet, FundingStore } from './store.ts';
@@ -84,34 +84,100 @@ export class FundingService {
    * names an on-chain deposit (its id makes a deposit seen twice credit once); absent, a simulation.
    */
   async fund(scope: Scope, amountCents: number, deposit?: { transferId: string; txHash: string }) {
+    await this.deps.ledger.transaction((trx) => this.fundIn(trx, scope, amountCents, deposit));
+    return this.wallet(scope);
+  }
+
+  private async fundIn(
+    trx: Executor,
+    scope: Scope,
+    amountCents: number,
+    deposit?: { transferId: string; txHash: string },
+  ): Promise<void> {
+    await this.ensureWallet(trx, scope);
+    const source = await this.deps.ledger.accountId(trx, {
+      ...scope,
+      kind: 'funding_source',
+      ownerId: scope.organizationId,
+    });
+    const pool = await this.poolAccount(trx, scope);
+    const [outcome] = await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: deposit?.transferId ?? newId('fund'),
+        debitAccountId: source,
+        creditAccountId: pool,
+        amount: amountCents,
+        code: deposit ? 'company_deposit' : 'sandbox_company_funding',
+      },
+    ]);
+    if (!outcome?.created) return;
+    const balance = await this.deps.ledger.balance(trx, pool);
+    await this.emit(trx, scope, 'wallet.funded', {
+      amount_cents: amountCents,
+      balance_cents: balance.available_cents,
+      tx_hash: deposit?.txHash ?? null,
+    });
+    await this.checkLowBalance(trx, scope);
+  }
+
+  // ---- deposits on the chain (CHAIN=evm)
+
+  /** Where a user's own deposits go (production on the EVM rail); null offline and in sandbox. */
+  async userDepositAddress(scope: Scope, userId: string): Promise<string | null> {
+    await this.deps.cards.requireUser(scope, userId);
+    return this.deps.chain.userDepositAddress(scope.organizationId, scope.livemode, userId);
+  }
+
+  /** The worker's pass over the chain: every new confirmed deposit credited once. How many were seen. */
+  watchDeposits(): Promise<number> {
+    return this.deps.chain.watchDeposits((deposit) => this.creditDeposit(deposit));
+  }
+
+  /**
+   * One deposit, in one transaction: recorded once by (chain, transaction hash, log index), and its
+   * whole cents credited: to the company pool (`wallet.funded`), or to the user's wallet. Units
+   * under a cent are recorded with it and never credited (docs/funding.md).
+   */
+  async creditDeposit(deposit: ChainDeposit): Promise<void> {
+    const scope = { organizationId: deposit.organizationId, livemode: deposit.livemode };
     await this.deps.ledger.transaction(async (trx) => {
-      await this.ensureWallet(trx, scope);
-      const source = await this.deps.ledger.accountId(trx, {
-        ...scope,
-        kind: 'funding_source',
-        ownerId: scope.organizationId,
+      const recorded = await this.store.insertDeposit(trx, {
+        chain_id: deposit.chainId,
+        tx_hash: deposit.txHash,
+        log_index: deposit.logIndex,
+        block_number: deposit.blockNumber,
+        address: deposit.address,
+        from_address: deposit.from,
+        organization_id: deposit.organizationId,
+        livemode: deposit.livemode ? 1 : 0,
+        kind: deposit.kind,
+        owner_id: deposit.ownerId,
+        units: deposit.units.toString(),
+        credited_cents: deposit.cents,
+        created_at: this.clock.now(),
       });
-      const pool = await this.poolAccount(trx, scope);
-      const [outcome] = await this.deps.ledger.execute(trx, [
+      if (!recorded || deposit.cents <= 0) return;
+      const transferId = `dep_${deposit.chainId}_${deposit.txHash}_${deposit.logIndex}`;
+      if (deposit.kind === 'pool') {
+        await this.fundIn(trx, scope, deposit.cents, { transferId, txHash: deposit.txHash });
+        return;
+      }
+      const [source, wallet] = await Promise.all([
+        this.deps.cards.systemAccount(trx, scope, 'funding_source'),
+        this.deps.cards.walletAccount(trx, scope, deposit.ownerId),
+      ]);
+      await this.deps.ledger.execute(trx, [
         {
           type: 'posted',
-          id: deposit?.transferId ?? newId('fund'),
+          id: transferId,
           debitAccountId: source,
-          creditAccountId: pool,
-          amount: amountCents,
-          code: deposit ? 'company_deposit' : 'sandbox_company_funding',
+          creditAccountId: wallet,
+          amount: deposit.cents,
+          code: 'user_deposit',
         },
       ]);
-      if (!outcome?.created) return;
-      const balance = await this.deps.ledger.balance(trx, pool);
-      await this.emit(trx, scope, 'wallet.funded', {
-        amount_cents: amountCents,
-        balance_cents: balance.available_cents,
-        tx_hash: deposit?.txHash ?? null,
-      });
-      await this.checkLowBalance(trx, scope);
     });
-    return this.wallet(scope);
   }
 
   /** The organization's fee on company-funded transfers, per mode (operators: `purser wallet fees`). */

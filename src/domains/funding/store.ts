@@ -1,9 +1,15 @@
 import type { Selectable } from 'kysely';
 import type { Dialect, Executor } from '../../db/index.ts';
-import type { CardFlowStatus, CardFlowsTable, CompanyWalletsTable } from '../../db/schema.ts';
+import type {
+  CardFlowStatus,
+  CardFlowsTable,
+  ChainDepositsTable,
+  CompanyWalletsTable,
+} from '../../db/schema.ts';
 
 export type CardFlow = Selectable<CardFlowsTable>;
 export type CompanyWallet = Selectable<CompanyWalletsTable>;
+export type ChainDepositRow = Selectable<ChainDepositsTable>;
 
 /** Flows the worker has a step to take for (besides awaiting ones past their ack deadline). */
 const ACTIVE: CardFlowStatus[] = ['started', 'approved', 'initiated', 'completed'];
@@ -136,5 +142,26 @@ export class FundingStore {
       .limit(limit);
     if (livemode !== null) query = query.where('livemode', '=', livemode);
     return query.execute();
+  }
+
+  /** Records a chain deposit; false when it was already recorded (credited once). */
+  async insertDeposit(exec: Executor, row: ChainDepositRow): Promise<boolean> {
+    const result = await exec
+      .insertInto('chain_deposits')
+      .values(row)
+      .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  deposits(exec: Executor, organizationId: string, livemode: number) {
+    return exec
+      .selectFrom('chain_deposits')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .orderBy('block_number')
+      .orderBy('log_index')
+      .execute();
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The rail money moves on between a company pool and a user's wallet (issue 12). `offline` is the
  * sandbox's and the default: no chain, every transfer confirms at once with `tx_hash: null` (spec §6
- * `transfer.initiated`). The `evm` adapter (USDC-style ERC-20 through viem) implements the same
- * interface next.
+ * `transfer.initiated`). `evm` (evm.ts: a USDC-style ERC-20 through viem) moves production money on
+ * an EVM chain and watches it for deposits; sandbox stays offline there too.
  */
 export interface ChainTransfer {
   /** The card flow's transfer id: the idempotency key of the submission. */
@@ -19,10 +19,32 @@ export type ChainTransferStatus =
   /** Reverted, or never confirmed: the flow fails with `transfer_failed`. */
   | { state: 'failed'; detail: string };
 
+/** A stablecoin transfer to one of Purser's addresses, at the configured depth: credited once. */
+export interface ChainDeposit {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  /** The deposit address (lower-case hex) and whose it is. */
+  address: string;
+  from: string;
+  organizationId: string;
+  livemode: boolean;
+  kind: 'pool' | 'user';
+  /** The organization (a pool) or the user (a user's deposit address). */
+  ownerId: string;
+  /** What arrived, in token units. */
+  units: bigint;
+  /** What it credits: whole cents, rounded down (units.ts). */
+  cents: number;
+}
+
 export interface Chain {
   readonly name: 'offline' | 'evm';
   /** Where deposits to the company pool go; null offline (funding is simulated). */
   depositAddress(organizationId: string, livemode: boolean): Promise<string | null>;
+  /** Where a user's own deposits go; null offline. */
+  userDepositAddress(organizationId: string, livemode: boolean, userId: string): Promise<string | null>;
   /**
    * Submits the pool-to-user transfer. Must be idempotent by `transferId`: the worker may die after
    * submitting and before recording, and submit again.
@@ -30,6 +52,12 @@ export interface Chain {
   submit(transfer: ChainTransfer): Promise<{ txHash: string | null }>;
   /** Where the submitted transfer stands. */
   status(transfer: ChainTransfer, txHash: string | null): Promise<ChainTransferStatus>;
+  /**
+   * Hands each deposit that reached the configured depth since the last call to `credit`, in chain
+   * order, then remembers how far it read (a persisted cursor). `credit` must be idempotent by
+   * (transaction hash, log index): a pass cut short reads the same blocks again. How many were handed over.
+   */
+  watchDeposits(credit: (deposit: ChainDeposit) => Promise<void>): Promise<number>;
 }
 
 /**
@@ -42,6 +70,14 @@ export class OfflineChain implements Chain {
 
   async depositAddress(): Promise<null> {
     return null;
+  }
+
+  async userDepositAddress(): Promise<null> {
+    return null;
+  }
+
+  async watchDeposits(): Promise<number> {
+    return 0;
   }
 
   async submit(): Promise<{ txHash: null }> {
