@@ -4,6 +4,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { HOUR } from '../../src/core/clock.ts';
+import { TOOLS } from '../../src/domains/mcp/tools.ts';
 import { useMcp } from './helpers.ts';
 
 const f = useMcp();
@@ -272,7 +273,7 @@ describe('the 2.x client (@modelcontextprotocol/client)', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('whoami');
-      expect(tools).toHaveLength(15);
+      expect(tools).toHaveLength(TOOLS.length);
       const result = await client.callTool({ name: 'whoami', arguments: {} });
       expect(result.isError ?? false).toBe(false);
       expect((result.structuredContent as { user: { id: string } }).user.id).toBe(userId);

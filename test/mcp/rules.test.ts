@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopbackOrigin, originVerdict, ownOrigins } from '../../src/domains/mcp/origin.ts';
 import { audienceMatches, mcpPaths } from '../../src/domains/mcp/routes.ts';
+import { TOOLS } from '../../src/domains/mcp/tools.ts';
 import { startMcp } from './helpers.ts';
 
 describe('the Origin rule', () => {
@@ -96,7 +97,7 @@ describe('MCP_URL with a path', () => {
         body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
       });
       expect(ok.status).toBe(200);
-      expect((await ok.json()).result.tools).toHaveLength(15);
+      expect((await ok.json()).result.tools).toHaveLength(TOOLS.length);
       expect((await fetch(`${f.origin}/mcp`, { method: 'POST' })).status).toBe(404);
     } finally {
       await f.close();
