@@ -4,53 +4,14 @@
  * authentication or the MCP SDK. Prints one JSON line with both addresses and a connection token
  * (connect start + verify with the sandbox code), then serves until killed.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Fastify from 'fastify';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
+import { startPurserWithUser } from '../user-server.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'purser-bench-'));
-const config = loadConfig({
-  DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  TOKEN_RATE_LIMIT: '1000000',
+const { ctx, app, purserUrl, org, user, token } = await startPurserWithUser({
   AUTH_CACHE_TTL_MS: process.env.AUTH_CACHE_TTL_MS,
 });
-const ctx = await createContext(config);
-const app = await buildApp(ctx);
-const purserUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-
-const org = await ctx.orgs.createOrganization({ name: 'Bench', billingEmail: 'bench@bench.test' });
-const call = async (url: string, token: string, payload: Record<string, unknown>) => {
-  const response = await app.inject({
-    method: 'POST',
-    url,
-    headers: { authorization: `Bearer ${token}` },
-    payload,
-  });
-  if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-  return response.json();
-};
-const platform = (
-  await app.inject({
-    method: 'POST',
-    url: '/api/v2/oauth/token',
-    payload: {
-      grant_type: 'client_credentials',
-      client_id: org.sandbox.client_id,
-      client_secret: org.sandbox.client_secret,
-    },
-  })
-).json().access_token as string;
-const attempt = await call('/api/v2/connect/start', platform, { email: 'bench.user@bench.test' });
-const connection = await call('/api/v2/connect/verify', platform, { connect_id: attempt.id, code: '111111' });
-const token = connection.access_token as string;
 
 const bare = Fastify({ logger: false });
-const user = connection.user as { id: string; email: string; phone: null };
 const structured = {
   user,
   client_id: org.sandbox.client_id,

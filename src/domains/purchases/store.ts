@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Executor } from '../../db/index.ts';
-import type { BuyTokensTable, ConversationsTable, OrdersTable } from '../../db/schema.ts';
+import type { BuyTokensTable, ConversationsTable, Database, OrdersTable } from '../../db/schema.ts';
 
 export type Conversation = Selectable<ConversationsTable>;
 export type Order = Selectable<OrdersTable>;
@@ -12,6 +12,17 @@ export interface Owner {
   livemode: boolean;
   buyerId: string;
   clientId: string;
+}
+
+/** Rows of this buyer, through this client, in this organization and mode (conversations, orders). */
+function ownedBy(owner: Owner) {
+  return (eb: ExpressionBuilder<Database, 'conversations' | 'orders'>) =>
+    eb.and([
+      eb('organization_id', '=', owner.organizationId),
+      eb('livemode', '=', owner.livemode ? 1 : 0),
+      eb('buyer_id', '=', owner.buyerId),
+      eb('client_id', '=', owner.clientId),
+    ]);
 }
 
 /** The only code that touches the purchases domain's tables. */
@@ -33,10 +44,7 @@ export class PurchaseStore {
       .selectFrom('conversations')
       .selectAll()
       .where('id', '=', id)
-      .where('organization_id', '=', owner.organizationId)
-      .where('livemode', '=', owner.livemode ? 1 : 0)
-      .where('buyer_id', '=', owner.buyerId)
-      .where('client_id', '=', owner.clientId)
+      .where(ownedBy(owner))
       .executeTakeFirst();
   }
 
@@ -90,10 +98,7 @@ export class PurchaseStore {
       .selectFrom('orders')
       .selectAll()
       .where('id', '=', id)
-      .where('organization_id', '=', owner.organizationId)
-      .where('livemode', '=', owner.livemode ? 1 : 0)
-      .where('buyer_id', '=', owner.buyerId)
-      .where('client_id', '=', owner.clientId)
+      .where(ownedBy(owner))
       .executeTakeFirst();
   }
 
