@@ -23,6 +23,7 @@ import { oauthRoutes } from './domains/oauth/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
 import { acpWebhookRoutes } from './domains/purchases/acp-webhook-routes.ts';
 import { purchaseRoutes } from './domains/purchases/routes.ts';
+import { vaultRoutes } from './domains/vault/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
@@ -113,6 +114,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(fundingRoutes, { ctx });
   await app.register(purchaseRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
+  await app.register(vaultRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,

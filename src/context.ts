@@ -30,6 +30,7 @@ import { OAuthService } from './domains/oauth/service.ts';
 import { OrgService } from './domains/orgs/service.ts';
 import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
+import { VaultService } from './domains/vault/service.ts';
 
 /** Everything a role needs, built once per process from the configuration. */
 export interface AppContext {
@@ -51,6 +52,8 @@ export interface AppContext {
   cards: CardService;
   /** Company wallets and the company-funded card flow. */
   funding: FundingService;
+  /** Vault links and the hosted card vault. */
+  vault: VaultService;
   /** `/buy`: conversations, carts and orders at merchants. */
   purchases: PurchaseService;
   /** The merchants an operator configured (ACP), which `purchases` lists beside the sandbox ones. */
@@ -152,6 +155,7 @@ export async function createContext(
     chain: config.funding.evm ? new EvmChain(handle, clock, config.funding.evm) : new OfflineChain(),
     dialect: handle.dialect,
   });
+  const vault = new VaultService(db, clock, config.baseUrl, { connect, notifications, orgs });
   const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });
   const merchants = new MerchantConfigs({
     db,
@@ -183,6 +187,7 @@ export async function createContext(
     cards,
     funding,
     purchases,
+    vault,
     merchants,
     oauth,
     tokenRateLimiter,

@@ -14,7 +14,7 @@ export const USAGE = `Usage: purser <command>
   worker                              run the worker alone: webhook deliveries, retries, sweeps
   migrate                             apply database migrations
   org create --name N --billing-email E [--json]
-  org update ORG_ID [--status active|suspended] [--subscription active|none]
+  org update ORG_ID [--status active|suspended] [--subscription active|none] [--branded-vault on|off]
                     [--name N] [--billing-email E]
                     [--connect-email-subject S] [--connect-email-text-file F] [--connect-email-html-file F]
                     [--connect-email-default] [--live-card-details on|off] [--json]
@@ -59,9 +59,11 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       'connect-email-html-file': { type: 'string' },
       'connect-email-default': { type: 'boolean' },
       'live-card-details': { type: 'string' },
+      'branded-vault': { type: 'string' },
       json,
     });
     const orgId = required(positionals[0], 'ORG_ID');
+    const brandedVault = oneOf(values['branded-vault'], 'branded-vault', ['on', 'off'] as const);
     const liveCardDetails = oneOf(values['live-card-details'], 'live-card-details', ['on', 'off'] as const);
     const branded =
       values['connect-email-subject'] !== undefined ||
@@ -84,6 +86,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
           : undefined,
     });
     if (liveCardDetails) await ctx.cards.setLiveCardDetails(orgId, liveCardDetails === 'on');
+    if (brandedVault) await ctx.vault.setBrandedVault(orgId, brandedVault === 'on');
     return show(print, values.json, {
       organization_id: org.id,
       name: org.name,

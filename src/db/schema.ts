@@ -385,6 +385,8 @@ export interface Database {
   buy_tokens: BuyTokensTable;
   conversations: ConversationsTable;
   orders: OrdersTable;
+  vault_sessions: VaultSessionsTable;
+  organization_vault_settings: OrganizationVaultSettingsTable;
   merchants: MerchantsTable;
 }
 
@@ -717,5 +719,25 @@ export interface ChainDepositsTable {
 export interface ChainCursorsTable {
   name: string;
   block_number: number;
+  updated_at: number;
+}
+
+/** A hosted card vault session (`POST /api/v2/checkout/vault_link`); its link token as a digest. */
+export interface VaultSessionsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  token_digest: string;
+  /** `email` or `sms` when the service sent the link; null when the platform delivers it. */
+  sent_to: string | null;
+  expires_at: number;
+  created_at: number;
+}
+
+/** The operator's vault setting of an organization (`purser org update --branded-vault on|off`). */
+export interface OrganizationVaultSettingsTable {
+  organization_id: string;
+  branded_vault: number;
   updated_at: number;
 }

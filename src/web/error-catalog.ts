@@ -225,4 +225,9 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 401,
     when: 'Purchases: `/buy` acts for one user; send their connection token or a cardholder buy token, not a platform token.',
   },
+  {
+    code: 'contact_missing',
+    status: 422,
+    when: 'Vault link: the user has no phone number or email on file to send the link to.',
+  },
 ];
