@@ -17,6 +17,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** SQLite: write transactions that arrive together share one commit (`SQLITE_GROUP_COMMIT`). */
+  sqliteGroupCommit: boolean;
   baseUrl: string;
   mcpUrl: string;
   redisUrl: string | null;
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: env.HOST || 'localhost',
     databaseUrl,
+    sqliteGroupCommit: boolean(env, 'SQLITE_GROUP_COMMIT', true),
     baseUrl,
     mcpUrl: url('MCP_URL', env.MCP_URL || baseUrl),
     redisUrl,

@@ -69,7 +69,9 @@ export async function createContext(
   options: { clock?: Clock; migrate?: boolean } = {},
 ): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
-  const handle: DatabaseHandle = await openDatabase(config.databaseUrl);
+  const handle: DatabaseHandle = await openDatabase(config.databaseUrl, {
+    groupCommit: config.sqliteGroupCommit,
+  });
   if (options.migrate ?? true) await migrateToLatest(handle);
   const { db } = handle;
 

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
+import { groupCommitOf } from '../../src/db/write-transaction.ts';
 import { app, cardIds, ctx, dir, token } from './setup.ts';
 
 const purserUrl = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -31,6 +32,12 @@ process.on('SIGTERM', async () => {
   const violations = await ctx.ledger.verify();
   process.stderr.write(
     `ledger verify after the run: ${violations.length === 0 ? 'ok' : JSON.stringify(violations)}\n`,
+  );
+  const group = groupCommitOf(ctx.db)?.stats;
+  process.stderr.write(
+    group
+      ? `group commit: ${group.members} transactions in ${group.batches} commits (${(group.members / Math.max(group.batches, 1)).toFixed(2)} per commit, largest ${group.largest})\n`
+      : 'group commit: off\n',
   );
   await app.close();
   await bare.close();

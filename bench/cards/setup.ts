@@ -16,6 +16,7 @@ const config = loadConfig({
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   TOKEN_RATE_LIMIT: '1000000',
   CARD_MAX_AMOUNT_CENTS: '100000000',
+  SQLITE_GROUP_COMMIT: process.env.SQLITE_GROUP_COMMIT,
 });
 export const ctx = await createContext(config);
 export const app = await buildApp(ctx);

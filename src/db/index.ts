@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { enableGroupCommit } from './write-transaction.ts';
 
 export type Db = Kysely<Database>;
 /** What a store function runs its queries on: the database or an open transaction. */
@@ -37,8 +38,13 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 /**
  * Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://…`. A `schema` query parameter on a
  * PostgreSQL URL selects (and creates) a schema, which is how tests keep their runs apart.
+ * `groupCommit` (SQLite only, on by default): write transactions that arrive together share one
+ * commit (see `GroupCommit` in write-transaction.ts).
  */
-export async function openDatabase(url: string): Promise<DatabaseHandle> {
+export async function openDatabase(
+  url: string,
+  options: { groupCommit?: boolean } = {},
+): Promise<DatabaseHandle> {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length) || ':memory:';
     if (path !== ':memory:') createPrivately(path);
@@ -48,6 +54,7 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    if (options.groupCommit ?? true) enableGroupCommit(db);
     const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
     const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path);

@@ -5,6 +5,7 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable } from '../../db/schema.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import { destinationPolicy, type WebhookConfig } from './config.ts';
 import { postWebhook, type SendResult } from './sender.ts';
 import {
@@ -174,7 +175,10 @@ export class DeliveryRunner {
     if (batch.length === 0) return;
     const disabled: string[] = [];
     try {
-      const outcomes = await this.db.transaction().execute((trx) => this.recordBatch(trx, batch, disabled));
+      // A write transaction: on SQLite it shares its commit with those running (group commit).
+      const outcomes = await writeTransaction({ db: this.db, dialect: this.dialect }, (trx) =>
+        this.recordBatch(trx, batch, disabled),
+      );
       for (const [i, item] of batch.entries()) item.resolve(outcomes[i]!);
     } catch (error) {
       // Nothing of the batch was recorded: the leases end and the deliveries are attempted again.
