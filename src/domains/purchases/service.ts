@@ -221,11 +221,7 @@ export class PurchaseService {
     }
     if (input.delivery_address !== undefined) {
       state.address = input.delivery_address;
-      await this.requote(
-        state,
-        state.carts.map((cart) => cart.merchant),
-        unmatched,
-      );
+      await this.requote(state, new Map(state.carts.map((cart) => [cart.merchant, cart.lines])), unmatched);
     }
 
     if (input.ask !== undefined) {
@@ -287,7 +283,6 @@ export class PurchaseService {
     unmatched: Unmatched[],
   ): Promise<StoredCart[]> {
     const at = stamp(this.clock.now());
-    const before = new Map(state.carts.map((cart) => [cart.merchant, cart]));
     const miss = (merchant: string | null, requested: string, reason: string, detail: string) =>
       unmatched.push({ merchant, requested, reason, detail, at });
     const edits = new Map<string, CartLine[]>();
@@ -369,20 +364,7 @@ export class PurchaseService {
         );
       else lines.push({ product_id: product.product_id, qty });
     }
-    for (const [merchant, lines] of edits) {
-      const index = state.carts.findIndex((cart) => cart.merchant === merchant);
-      if (index >= 0) state.carts[index] = { ...(state.carts[index] as StoredCart), lines };
-      else if (lines.length > 0)
-        state.carts.push({
-          merchant,
-          merchant_name: '',
-          lines,
-          quote: undefined as never,
-          hash: '',
-          expires_at: 0,
-        });
-    }
-    return this.requote(state, [...edits.keys()], unmatched, before);
+    return this.requote(state, edits, unmatched);
   }
 
   private openCarts(state: ConversationState, edits: Map<string, CartLine[]>): number {
@@ -391,39 +373,40 @@ export class PurchaseService {
     return merchants.size;
   }
 
-  /** Prices these merchants' carts again (dropping what sold out); the carts still open. */
+  /**
+   * Prices these merchants' carts again with these lines (dropping what sold out, removing a cart
+   * left empty); the carts it priced. A merchant that cannot price keeps its cart as last priced.
+   */
   private async requote(
     state: ConversationState,
-    merchants: string[],
+    edits: Map<string, CartLine[]>,
     unmatched: Unmatched[],
-    previousCarts: Map<string, StoredCart> = new Map(state.carts.map((cart) => [cart.merchant, cart])),
   ): Promise<StoredCart[]> {
     const touched: StoredCart[] = [];
-    for (const slug of merchants) {
-      const index = state.carts.findIndex((cart) => cart.merchant === slug);
-      const current = state.carts[index];
+    const at = stamp(this.clock.now());
+    for (const [slug, wanted] of edits) {
       const merchant = await this.merchant(slug);
-      if (!current || !merchant) continue;
-      if (current.lines.length === 0) {
-        if (current.quote?.merchantRef) await merchant.cancel(current.quote.merchantRef).catch(() => {});
-        state.carts.splice(index, 1);
+      if (!merchant) continue;
+      const current = state.carts.find((cart) => cart.merchant === slug);
+      const drop = () => {
+        state.carts = state.carts.filter((cart) => cart.merchant !== slug);
+      };
+      if (wanted.length === 0) {
+        if (current?.quote.merchantRef) await merchant.cancel(current.quote.merchantRef).catch(() => {});
+        drop();
         continue;
       }
       const quote = await merchant
-        .quote(current.lines, state.address, current.quote?.merchantRef ?? null)
+        .quote(wanted, state.address, current?.quote.merchantRef ?? null)
         .catch((error: Error) => error);
       if (quote instanceof Error) {
-        // The merchant is unreachable: the cart stays as it was last priced (a new one is not opened).
         unmatched.push({
           merchant: slug,
           requested: merchant.info.name,
           reason: 'merchant_unavailable',
           detail: `${merchant.info.name} could not price the cart just now; try again shortly.`,
-          at: stamp(this.clock.now()),
+          at,
         });
-        const previous = previousCarts.get(slug);
-        if (previous) state.carts[index] = previous;
-        else state.carts.splice(index, 1);
         continue;
       }
       for (const productId of quote.unavailable) {
@@ -432,12 +415,12 @@ export class PurchaseService {
           requested: productId,
           reason: 'out_of_stock',
           detail: `${merchant.info.name} can no longer sell ${productId}; it was removed from your cart.`,
-          at: stamp(this.clock.now()),
+          at,
         });
       }
-      const lines = current.lines.filter((line) => !quote.unavailable.includes(line.product_id));
+      const lines = wanted.filter((line) => !quote.unavailable.includes(line.product_id));
       if (lines.length === 0) {
-        state.carts.splice(index, 1);
+        drop();
         continue;
       }
       const cart = storedCart(
@@ -447,7 +430,9 @@ export class PurchaseService {
         state.address,
         this.clock.now() + this.config.cartTtlMs,
       );
-      state.carts[index] = cart;
+      const index = state.carts.findIndex((c) => c.merchant === slug);
+      if (index >= 0) state.carts[index] = cart;
+      else state.carts.push(cart);
       state.shown = slug;
       touched.push(cart);
     }
