@@ -162,6 +162,8 @@ export class LinkService {
       expires_at: now + (input.expires_in ?? WALLET_LINK_TTL.default) * SECOND,
       created_at: now,
     };
+    // The wallet's ledger account is opened now (a POST) so that opening the page only ever reads.
+    await this.deps.cards.walletAccount(this.db, scope, input.user_id);
     await store.insertLink(this.db, row);
     return {
       object: 'wallet_link',
