@@ -61,10 +61,11 @@ describe('the hosted wallet page', () => {
   it('any GET (a link-preview bot, a HEAD, a payment request) reads only: the database is the same after', async () => {
     const w = await walletLink(f, { fund: 500 });
     const before = await snapshot(f.t);
-    for (const headers of [
+    const previews: Record<string, string>[] = [
       {},
       { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' },
-    ]) {
+    ];
+    for (const headers of previews) {
       expect((await get(w.path, headers)).statusCode).toBe(200);
       expect((await get(`${w.path}?merchant=Shop&amount=1999`, headers)).statusCode).toBe(200);
     }

@@ -39,19 +39,6 @@ const example = {
   test_mode: true,
 };
 
-/** The 422 body: the v2 error body with the spec's `missing_fields`. */
-const UserInfoRequiredBody = Type.Object({
-  error: Type.Object({
-    ...ErrorBody.properties.error.properties,
-    missing_fields: Type.Optional(
-      Type.Array(Type.String(), {
-        description:
-          'With `user_info_required`: what to record before a link can be created; `consent` when no consent is recorded.',
-      }),
-    ),
-  }),
-});
-
 /** `POST /api/v2/wallet_links` (spec §4 "Wallet, vault, cards"). */
 export async function walletLinkRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   app.addSchema(WalletLinkObject);
@@ -108,7 +95,7 @@ export async function walletLinkRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
             { code: 'not_found', message: 'Wallet links are not enabled for this organization.' },
           ),
           422: documented(
-            UserInfoRequiredBody,
+            ErrorBody,
             'Something must be recorded first (`user_info_required`, with `missing_fields`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`).',
             {
               error: {
