@@ -174,7 +174,7 @@ export async function createContext(
     kyc,
     cards,
     ledger,
-    chain: () => funding.chain,
+    funding,
     csrfKey: aead.deriveKey('wallet-link-forms'),
   });
   // An approved verification makes the user a cardholder, in the transaction that approves it.

@@ -52,6 +52,7 @@ export async function snapshot(t: TestApp): Promise<Record<string, unknown[]>> {
     'consents',
     'cards',
     'card_transactions',
+    'chain_addresses',
   ] as const;
   const out: Record<string, unknown[]> = {};
   for (const table of tables) out[table] = await t.ctx.db.selectFrom(table).selectAll().execute();

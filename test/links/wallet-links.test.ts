@@ -219,10 +219,12 @@ describe('POST /api/v2/wallet_links', () => {
     expect(Object.keys(operation.responses)).toEqual(
       expect.arrayContaining(['201', '400', '401', '402', '403', '404', '422', '503']),
     );
-    expect(
-      operation.responses['422'].content['application/json'].schema.properties.error.properties
-        .missing_fields,
-    ).toMatchObject({ type: 'array' });
+    expect(operation.responses['422'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ErrorBody',
+    );
+    expect(openapi.components.schemas.ErrorBody.properties.error.properties.missing_fields).toMatchObject({
+      type: 'array',
+    });
     expect(operation.requestBody.content['application/json'].schema.properties.expires_in).toMatchObject({
       type: 'integer',
       minimum: 60,

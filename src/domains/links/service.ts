@@ -9,6 +9,7 @@ import type { Principal } from '../auth/service.ts';
 import type { CardService, Scope } from '../cards/service.ts';
 import type { ConnectService } from '../connect/service.ts';
 import type { Chain } from '../funding/chain/index.ts';
+import type { FundingService } from '../funding/service.ts';
 import type { KycService } from '../kyc/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { OrgService } from '../orgs/service.ts';
@@ -95,8 +96,8 @@ export interface LinkDeps {
   kyc: KycService;
   cards: CardService;
   ledger: LedgerService;
-  /** The funding rail; a user deposit address exists only where the chain offers one. */
-  chain: () => Chain;
+  /** Funding: the user's deposit address (production on the EVM rail) and the chain's name. */
+  funding: FundingService;
   /** HMAC key of the page's CSRF tokens. */
   csrfKey: Buffer;
 }
@@ -162,8 +163,10 @@ export class LinkService {
       expires_at: now + (input.expires_in ?? WALLET_LINK_TTL.default) * SECOND,
       created_at: now,
     };
-    // The wallet's ledger account is opened now (a POST) so that opening the page only ever reads.
+    // The wallet's ledger account and deposit address are opened now (a POST), so that opening the
+    // page only ever reads.
     await this.deps.cards.walletAccount(this.db, scope, input.user_id);
+    await this.depositAddress(scope, input.user_id);
     await store.insertLink(this.db, row);
     return {
       object: 'wallet_link',
@@ -265,7 +268,7 @@ export class LinkService {
         created_at: txn.created_at,
       })),
       depositAddress,
-      chain: this.deps.chain().name,
+      chain: this.deps.funding.chain.name,
       approval,
       fundsForm: testMode ? this.form(link, 'test_funds') : null,
     };
@@ -359,17 +362,9 @@ export class LinkService {
       .digest('base64url');
   }
 
-  private async depositAddress(scope: Scope, userId: string): Promise<string | null> {
-    // The EVM rail gives each user a deposit address; the offline chain has none.
-    const chain = this.deps.chain() as Chain & {
-      userDepositAddress?: (
-        organizationId: string,
-        livemode: boolean,
-        userId: string,
-      ) => Promise<string | null>;
-    };
-    if (typeof chain.userDepositAddress !== 'function') return null;
-    return chain.userDepositAddress(scope.organizationId, scope.livemode, userId);
+  /** The user's own deposit address on the chain (production on the EVM rail); null offline and in test mode. */
+  private depositAddress(scope: Scope, userId: string): Promise<string | null> {
+    return this.deps.funding.userDepositAddress(scope, userId);
   }
 }
 

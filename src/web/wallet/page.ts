@@ -122,9 +122,10 @@ function depositPanel(view: WalletPageView, path: string): string {
       `<p>Send USDC to your deposit address:</p><p class="address" id="deposit-address">${escapeHtml(view.depositAddress)}</p><div class="qr">${qr}</div>`,
     );
   } else {
-    parts.push(
-      '<p id="no-deposit-address" class="hint">No deposit address: this service runs without a blockchain connection, so it cannot receive deposits yet.</p>',
-    );
+    const why = view.testMode
+      ? 'Test mode has no deposit address: money on a blockchain is production money.'
+      : 'No deposit address: this service runs without a blockchain connection, so it cannot receive deposits yet.';
+    parts.push(`<p id="no-deposit-address" class="hint">${why}</p>`);
   }
   if (view.fundsForm)
     parts.push(
