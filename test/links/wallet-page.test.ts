@@ -203,4 +203,19 @@ describe('the hosted wallet page', () => {
     await f.t.ctx.links.setEnabled(f.org.organization_id, true);
     expect((await get(w.path)).statusCode).toBe(200);
   });
+
+  it('a link stops working (403 page) once the user’s verification is rejected, and its forms no longer act', async () => {
+    const w = await walletLink(f);
+    const fields = formFields((await get(w.path)).body, `${w.path}/funds`);
+    const rejected = await f.t.call('POST', '/api/v2/kyc/simulate', {
+      token: f.sandbox,
+      body: { user_id: w.userId, outcome: 'rejected' },
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    const response = await get(w.path);
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toContain('Wallet not available');
+    expect((await post(`${w.path}/funds`, fields)).statusCode).toBe(403);
+    expect(await f.wallet(w.userId)).toBe(0);
+  });
 });
