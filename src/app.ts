@@ -18,6 +18,7 @@ import { connectRoutes } from './domains/connect/routes.ts';
 import { eventRoutes } from './domains/events/routes.ts';
 import { fundingRoutes } from './domains/funding/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
+import { walletLinkRoutes } from './domains/links/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
 import { oauthRoutes } from './domains/oauth/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
@@ -29,6 +30,7 @@ import { kycPageRoutes } from './web/kyc/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes } from './web/operations.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
+import { walletPageRoutes } from './web/wallet/page.ts';
 
 export interface AppOptions {
   /** A pino destination for the request log (tests capture it); defaults to stdout. */
@@ -115,6 +117,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(purchaseRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(vaultRoutes, { ctx });
+  await app.register(walletLinkRoutes, { ctx });
+  await app.register(walletPageRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,

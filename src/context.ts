@@ -23,6 +23,7 @@ import { ManualReviewQueue } from './domains/kyc/review.ts';
 import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
+import { LinkService } from './domains/links/service.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
@@ -60,6 +61,8 @@ export interface AppContext {
   merchants: MerchantConfigs;
   /** The user-facing OAuth authorization server. */
   oauth: OAuthService;
+  /** Wallet links and the hosted wallet page. */
+  links: LinkService;
   tokenRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -167,6 +170,15 @@ export async function createContext(
     acp: config.acp,
   });
   purchases.useMerchants(() => merchants.all());
+  const links = new LinkService(db, clock, config, {
+    orgs,
+    connect,
+    kyc,
+    cards,
+    ledger,
+    funding,
+    csrfKey: aead.deriveKey('wallet-link-forms'),
+  });
   // An approved verification makes the user a cardholder, in the transaction that approves it.
   kyc.onApproved(async (trx, approval) => {
     const user = await connect.findUser(approval.organizationId, approval.livemode, approval.userId, trx);
@@ -192,6 +204,7 @@ export async function createContext(
     vault,
     merchants,
     oauth,
+    links,
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();

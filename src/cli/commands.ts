@@ -17,7 +17,8 @@ export const USAGE = `Usage: purser <command>
   org update ORG_ID [--status active|suspended] [--subscription active|none] [--branded-vault on|off]
                     [--name N] [--billing-email E]
                     [--connect-email-subject S] [--connect-email-text-file F] [--connect-email-html-file F]
-                    [--connect-email-default] [--live-card-details on|off] [--json]
+                    [--connect-email-default] [--live-card-details on|off]
+                    [--wallet-links on|off] [--json]
   client create ORG_ID --mode sandbox|production [--public] [--name N] [--redirect-uri URI]... [--json]
   client rotate-secret CLIENT_ID [--json]
   client revoke CLIENT_ID [--json]
@@ -60,11 +61,13 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       'connect-email-default': { type: 'boolean' },
       'live-card-details': { type: 'string' },
       'branded-vault': { type: 'string' },
+      'wallet-links': { type: 'string' },
       json,
     });
     const orgId = required(positionals[0], 'ORG_ID');
     const brandedVault = oneOf(values['branded-vault'], 'branded-vault', ['on', 'off'] as const);
     const liveCardDetails = oneOf(values['live-card-details'], 'live-card-details', ['on', 'off'] as const);
+    const walletLinks = oneOf(values['wallet-links'], 'wallet-links', ['on', 'off'] as const);
     const branded =
       values['connect-email-subject'] !== undefined ||
       values['connect-email-text-file'] !== undefined ||
@@ -87,6 +90,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
     });
     if (liveCardDetails) await ctx.cards.setLiveCardDetails(orgId, liveCardDetails === 'on');
     if (brandedVault) await ctx.vault.setBrandedVault(orgId, brandedVault === 'on');
+    if (walletLinks) await ctx.links.setEnabled(orgId, walletLinks === 'on');
     return show(print, values.json, {
       organization_id: org.id,
       name: org.name,
@@ -94,6 +98,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       status: org.status,
       subscription: org.subscription,
       branded_connect_email: org.connect_email_text !== null || org.connect_email_html !== null,
+      wallet_links: await ctx.links.isEnabled(org.id),
     });
   }
 

@@ -87,6 +87,7 @@ export function sendError(reply: FastifyReply, error: ApiError, baseUrl: string)
       docs: docsUrl(baseUrl, error.code),
       field_errors: error.fieldErrors,
       warnings: error.warnings,
+      ...error.extra,
     },
   });
 }

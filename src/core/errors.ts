@@ -9,6 +9,8 @@ export class ApiError extends Error {
   readonly fieldErrors: Record<string, string>;
   readonly warnings: string[];
   readonly headers: Record<string, string>;
+  /** Further members of the error object a code documents (e.g. `missing_fields`). */
+  readonly extra: Record<string, unknown>;
 
   constructor(
     status: number,
@@ -18,6 +20,7 @@ export class ApiError extends Error {
       fieldErrors?: Record<string, string>;
       warnings?: string[];
       headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
       /** What went wrong below, for the log (never rendered to the client). */
       cause?: unknown;
     } = {},
@@ -29,6 +32,7 @@ export class ApiError extends Error {
     this.fieldErrors = options.fieldErrors ?? {};
     this.warnings = options.warnings ?? [];
     this.headers = options.headers ?? {};
+    this.extra = options.extra ?? {};
   }
 }
 

@@ -21,6 +21,12 @@ export const ErrorBody = Type.Object(
         description: 'Field → what is wrong with it; empty when no field is at fault.',
       }),
       warnings: Type.Array(Type.String()),
+      missing_fields: Type.Optional(
+        Type.Array(Type.String(), {
+          description:
+            'Only with `user_info_required` (wallet links): what must be recorded first, e.g. `consent`.',
+        }),
+      ),
     }),
   },
   { $id: 'ErrorBody', description: 'The body of every v2 error.' },

@@ -388,6 +388,9 @@ export interface Database {
   vault_sessions: VaultSessionsTable;
   organization_vault_settings: OrganizationVaultSettingsTable;
   merchants: MerchantsTable;
+  wallet_links: WalletLinksTable;
+  wallet_link_settings: WalletLinkSettingsTable;
+  wallet_link_actions: WalletLinkActionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -735,9 +738,52 @@ export interface VaultSessionsTable {
   created_at: number;
 }
 
+/** A wallet link (issue 13; domains/links): the hosted wallet page for one user, until it expires. */
+export interface WalletLinksTable {
+  /** `wl_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  /** The platform client that created it. */
+  client_id: string;
+  user_id: string;
+  /** SHA-256 of the link's token (`wlt_…`); the token is only in the `url` answered at creation. */
+  token_digest: string;
+  expires_at: number;
+  created_at: number;
+}
+
 /** The operator's vault setting of an organization (`purser org update --branded-vault on|off`). */
 export interface OrganizationVaultSettingsTable {
   organization_id: string;
   branded_vault: number;
   updated_at: number;
 }
+
+/** The operator's switch for wallet links (`purser org update --wallet-links on|off`); absent: off. */
+export interface WalletLinkSettingsTable {
+  organization_id: string;
+  enabled: number;
+  updated_at: number;
+}
+
+/** What the user did on a wallet page; `nonce` is the page's one-time action nonce (unique per link). */
+export interface WalletLinkActionsTable {
+  /** `wla_…`. */
+  id: string;
+  link_id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  nonce: string;
+  kind: 'test_funds' | 'payment_approval';
+  /** The merchant named by the approval request (`?merchant=`); null for test funds. */
+  merchant: string | null;
+  amount_cents: number;
+  /** The user's answer to a payment approval; null for test funds. */
+  decision: 'approved' | 'declined' | null;
+  created_at: number;
+}
+
+export type WalletLinkRow = Selectable<WalletLinksTable>;
+export type WalletLinkActionRow = Selectable<WalletLinkActionsTable>;

@@ -230,4 +230,19 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 422,
     when: 'Vault link: the user has no phone number or email on file to send the link to.',
   },
+  {
+    code: 'subscription_required',
+    status: 402,
+    when: 'Wallet link creation in production: the organization has no active subscription.',
+  },
+  {
+    code: 'wallet_link_unavailable',
+    status: 403,
+    when: "Wallet link creation: the user's identity verification was rejected (docs/wallet-links.md).",
+  },
+  {
+    code: 'user_info_required',
+    status: 422,
+    when: 'Wallet link creation: something must be recorded first; `missing_fields` lists it (`consent` when no consent is recorded).',
+  },
 ];

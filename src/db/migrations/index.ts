@@ -16,6 +16,7 @@ import * as funding from './0016_funding.ts';
 import * as chain from './0017_chain.ts';
 import * as purchases from './0018_purchases.ts';
 import * as merchants from './0019_merchants.ts';
+import * as walletLinks from './0020_wallet_links.ts';
 import * as vault from './0021_vault.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   '0017_chain': chain,
   '0018_purchases': purchases,
   '0019_merchants': merchants,
+  '0020_wallet_links': walletLinks,
   '0021_vault': vault,
 };

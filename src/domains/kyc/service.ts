@@ -242,6 +242,17 @@ export class KycService {
     return row.status === 'approved' ? this.identityOf(row) : null;
   }
 
+  /** The user's verification status in this organization and mode; null before any verification. */
+  async verificationStatus(
+    organizationId: string,
+    livemode: boolean,
+    userId: string,
+  ): Promise<KycVerification['status'] | null> {
+    const row = await store.findByUser(this.db, userId);
+    if (!row || row.organization_id !== organizationId || row.livemode !== (livemode ? 1 : 0)) return null;
+    return row.status;
+  }
+
   private identityOf(row: KycVerification): ApprovedIdentity {
     const merged = { ...this.extractedOf(row), ...(this.open<Information>(row, 'information') ?? {}) };
     return {

@@ -1,0 +1,323 @@
+import { randomBytes } from 'node:crypto';
+import bwipjs from 'bwip-js';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import type { RoutesApp } from '../../core/schemas.ts';
+import { acceptFormBodies } from '../../core/text-guard.ts';
+import {
+  type PageForm,
+  TEST_FUNDS_CENTS,
+  type WalletAction,
+  type WalletPageProblem,
+  type WalletPageView,
+} from '../../domains/links/service.ts';
+import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
+import { escapeHtml } from '../html.ts';
+
+/**
+ * The hosted wallet page behind a wallet link's `url` (spec §4; docs/wallet-links.md): server-
+ * rendered, no script, nothing from anywhere but Purser. A GET only reads. Every action is a form
+ * POST carrying the CSRF token this page rendered; the answer redirects back to the page (303).
+ */
+
+const STYLE = `
+body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
+main{max-width:32rem;margin:0 auto}
+h1{font-size:1.4rem;margin:.2rem 0 1rem}
+h2{font-size:1.05rem;margin:0 0 .5rem}
+section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;background:#fff3c4;color:#6b5200;border-radius:4px;padding:.1rem .4rem;vertical-align:middle;margin-left:.4rem}
+.amount{font-size:2rem;font-weight:650;margin:.2rem 0}
+.hint{color:#56606b;font-size:.9rem;margin:.2rem 0}
+ul{list-style:none;margin:0;padding:0}
+li{display:flex;justify-content:space-between;gap:.5rem;padding:.45rem 0;border-top:1px solid #eef1f4}
+li:first-child{border-top:0}
+button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer}
+button.secondary{background:#e4e8ee;color:#1b1f24}
+form{display:inline}
+.actions{display:flex;gap:.6rem;margin-top:.6rem}
+.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
+.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
+.address{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
+.qr svg{width:10rem;height:10rem}
+`;
+
+const NOTICES: Record<string, string> = {
+  funded: `${formatCents(TEST_FUNDS_CENTS)} in test funds were added to your wallet.`,
+  repeated: 'That was already done; nothing changed.',
+  approved: 'You approved this payment.',
+  declined: 'You declined this payment.',
+};
+
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+function securityHeaders(reply: FastifyReply, nonce: string, frameAncestors: string): void {
+  reply
+    .header(
+      'content-security-policy',
+      [
+        "default-src 'none'",
+        `style-src 'nonce-${nonce}'`,
+        "img-src 'self' data:",
+        "form-action 'self'",
+        "base-uri 'none'",
+        frameAncestors,
+      ].join('; '),
+    )
+    // The link is a credential: never in a Referer, never cached, never indexed.
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .header('x-robots-tag', 'noindex, nofollow')
+    // The wallet needs no camera, microphone or location. Passkeys (publickey-credentials-get) come
+    // with payment approvals by passkey (docs/wallet-links.md).
+    .header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()')
+    .type('text/html; charset=utf-8');
+}
+
+function layout(nonce: string, title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body>${body}</body></html>`;
+}
+
+function hiddenForm(form: PageForm, fields: Record<string, string> = {}): string {
+  const all = { nonce: form.nonce, csrf: form.csrf, ...fields };
+  return Object.entries(all)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
+    .join('');
+}
+
+function approvalPanel(view: WalletPageView, path: string): string {
+  const approval = view.approval;
+  if (!approval) return '';
+  if (!approval.valid)
+    return `<section id="approval" data-state="invalid"><h2>Payment approval</h2><p class="problem">${escapeHtml(approval.reason)}</p></section>`;
+  const what = `<p><strong>${escapeHtml(approval.merchant)}</strong> asks for</p><p class="amount" id="approval-amount">${formatCents(approval.amountCents)}</p>`;
+  if (approval.decision !== null)
+    return `<section id="approval" data-state="${approval.decision}"><h2>Payment approval</h2>${what}<p id="approval-decision">You ${approval.decision} this payment.</p></section>`;
+  const form = approval.form as PageForm;
+  const fields = { merchant: approval.merchant, amount: String(approval.amountCents) };
+  return `<section id="approval" data-state="pending"><h2>Approve this payment?</h2>${what}
+<p class="hint">It is paid from your wallet. Check the merchant and the amount.</p>
+<div class="actions">
+<form method="post" action="${escapeHtml(path)}/approval">${hiddenForm(form, { ...fields, decision: 'approve' })}<button type="submit" id="approve">Approve</button></form>
+<form method="post" action="${escapeHtml(path)}/approval">${hiddenForm(form, { ...fields, decision: 'decline' })}<button type="submit" class="secondary" id="decline">Decline</button></form>
+</div></section>`;
+}
+
+function depositPanel(view: WalletPageView, path: string): string {
+  const parts: string[] = [];
+  if (view.depositAddress) {
+    const qr = bwipjs.toSVG({ bcid: 'qrcode', text: view.depositAddress });
+    parts.push(
+      `<p>Send USDC to your deposit address:</p><p class="address" id="deposit-address">${escapeHtml(view.depositAddress)}</p><div class="qr">${qr}</div>`,
+    );
+  } else {
+    const why = view.testMode
+      ? 'Test mode has no deposit address: money on a blockchain is production money.'
+      : 'No deposit address: this service runs without a blockchain connection, so it cannot receive deposits yet.';
+    parts.push(`<p id="no-deposit-address" class="hint">${why}</p>`);
+  }
+  if (view.fundsForm)
+    parts.push(
+      `<form method="post" action="${escapeHtml(path)}/funds">${hiddenForm(view.fundsForm)}<button type="submit" id="add-test-funds">Add ${formatCents(TEST_FUNDS_CENTS)} test funds</button></form>
+<p class="hint">Test mode: test funds are not real money.</p>`,
+    );
+  return `<section id="add-funds"><h2>Add funds</h2>${parts.join('')}</section>`;
+}
+
+export function renderWallet(view: WalletPageView, nonce: string, path: string, notice?: string): string {
+  const badge = view.testMode ? '<span class="badge">TEST MODE</span>' : '';
+  const message =
+    notice && NOTICES[notice]
+      ? `<p class="notice" role="status" id="notice">${escapeHtml(NOTICES[notice])}</p>`
+      : '';
+  const cards =
+    view.cards.length === 0
+      ? '<p class="hint">No cards yet.</p>'
+      : `<ul>${view.cards
+          .map(
+            (card) =>
+              `<li data-card="${escapeHtml(card.id)}"><span>•••• ${escapeHtml(card.last4)} <span class="hint">${escapeHtml(card.status.toLowerCase())}</span></span><span>${formatCents(card.balance_cents)}</span></li>`,
+          )
+          .join('')}</ul>`;
+  const transactions =
+    view.transactions.length === 0
+      ? '<p class="hint">No transactions yet.</p>'
+      : `<ul>${view.transactions
+          .map(
+            (txn) =>
+              `<li><span>${escapeHtml(txn.merchant)} <span class="hint">•••• ${escapeHtml(txn.last4)} · ${escapeHtml(txn.status.toLowerCase())} · ${escapeHtml(txn.created_at.slice(0, 10))}</span></span><span>${formatCents(txn.amount_cents)}</span></li>`,
+          )
+          .join('')}</ul>`;
+  return layout(
+    nonce,
+    'Your wallet',
+    `<main id="wallet" data-test-mode="${view.testMode ? '1' : '0'}">
+<h1>Your wallet${badge}</h1>${message}
+${approvalPanel(view, path)}
+<section id="spending-power"><h2>Spending power</h2><p class="amount" id="balance">${formatCents(view.wallet.balance_cents)}</p>${
+      view.wallet.pending_cents > 0
+        ? `<p class="hint">${formatCents(view.wallet.pending_cents)} on hold for payments in progress.</p>`
+        : ''
+    }</section>
+<section id="cards"><h2>Cards</h2>${cards}</section>
+<section id="transactions"><h2>Recent transactions</h2>${transactions}</section>
+${depositPanel(view, path)}
+<p class="hint">This link expires at ${escapeHtml(new Date(view.link.expires_at).toISOString().replace('T', ' ').slice(0, 16))} UTC.</p>
+</main>`,
+  );
+}
+
+const PROBLEMS: Record<WalletPageProblem, { status: number; title: string; text: string }> = {
+  not_found: {
+    status: 404,
+    title: 'Link not valid',
+    text: 'This wallet link is not valid. Ask the app that sent it for a new one.',
+  },
+  expired: {
+    status: 410,
+    title: 'This link has expired',
+    text: 'For your safety, wallet links work for a short time only. Open your wallet again from the app to get a new link.',
+  },
+  unavailable: {
+    status: 403,
+    title: 'Wallet not available',
+    text: 'Your wallet cannot be shown with this link. Contact the app that sent it.',
+  },
+};
+
+function renderProblem(nonce: string, problem: WalletPageProblem): string {
+  const { title, text } = PROBLEMS[problem];
+  return layout(
+    nonce,
+    title,
+    `<main id="wallet" data-status="${problem}"><section><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></section></main>`,
+  );
+}
+
+function renderRefusal(nonce: string, status: number, reason: string, back: string): string {
+  return layout(
+    nonce,
+    'Not done',
+    `<main id="wallet" data-status="refused" data-http="${status}"><section><h1>Nothing was done</h1><p class="problem">${escapeHtml(reason)}</p><p><a href="${escapeHtml(back)}">Back to your wallet</a></p></section></main>`,
+  );
+}
+
+const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
+const PageQuery = Type.Object({
+  merchant: Type.Optional(Type.String({ maxLength: 1000 })),
+  amount: Type.Optional(Type.String({ maxLength: 100 })),
+  done: Type.Optional(Type.String({ maxLength: 20 })),
+});
+// Every field is optional so that a post without the page's token gets the page's refusal, not JSON.
+const FundsForm = Type.Object({
+  nonce: Type.Optional(Type.String({ maxLength: 100 })),
+  csrf: Type.Optional(Type.String({ maxLength: 100 })),
+});
+const ApprovalForm = Type.Object({
+  nonce: Type.Optional(Type.String({ maxLength: 100 })),
+  csrf: Type.Optional(Type.String({ maxLength: 100 })),
+  merchant: Type.Optional(Type.String({ maxLength: 1000 })),
+  amount: Type.Optional(Type.String({ maxLength: 100 })),
+  decision: Type.Optional(Type.String({ maxLength: 20 })),
+});
+
+/** The page's address for a token, with the payment request's query parameters kept. */
+function pagePath(token: string, query: { merchant?: string; amount?: string }, done?: string): string {
+  const params = new URLSearchParams();
+  if (query.merchant !== undefined) params.set('merchant', query.merchant);
+  if (query.amount !== undefined) params.set('amount', query.amount);
+  if (done) params.set('done', done);
+  const search = params.toString();
+  return `/wallet/${encodeURIComponent(token)}${search ? `?${search}` : ''}`;
+}
+
+/** The hosted wallet page and its two form endpoints. */
+export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  const frameAncestors = (view: WalletPageView) =>
+    ctx.orgs.frameAncestors({
+      organizationId: view.link.organization_id,
+      livemode: view.link.livemode === 1,
+    });
+
+  app.get(
+    '/wallet/:token',
+    { schema: { hide: true, params: TokenParams, querystring: PageQuery } },
+    async (request, reply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const { token } = request.params;
+      const view = await ctx.links.page(token, request.query);
+      if (typeof view === 'string') {
+        // A page saying the link does not work carries nothing to protect: any site may frame it.
+        securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
+        reply.code(PROBLEMS[view].status);
+        return renderProblem(nonce, view);
+      }
+      securityHeaders(reply, nonce, await frameAncestors(view));
+      return renderWallet(view, nonce, `/wallet/${encodeURIComponent(token)}`, request.query.done);
+    },
+  );
+
+  acceptFormBodies(app);
+  const act = async (
+    token: string,
+    action: WalletAction,
+    query: { merchant?: string; amount?: string },
+    doneNotice: string,
+    reply: FastifyReply,
+  ) => {
+    const nonce = randomBytes(16).toString('base64');
+    const result = await ctx.links.act(token, action);
+    if (result.outcome === 'problem') {
+      securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
+      reply.code(PROBLEMS[result.problem].status);
+      return renderProblem(nonce, result.problem);
+    }
+    if (result.outcome === 'refused') {
+      securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
+      reply.code(result.status);
+      return renderRefusal(nonce, result.status, result.reason, pagePath(token, query));
+    }
+    // Post/redirect/get: reloading the page shows it again instead of posting again.
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    return reply.redirect(pagePath(token, query, result.outcome === 'done' ? doneNotice : 'repeated'), 303);
+  };
+
+  app.post(
+    '/wallet/:token/funds',
+    { schema: { hide: true, params: TokenParams, body: FundsForm } },
+    async (request, reply) =>
+      act(
+        request.params.token,
+        { kind: 'test_funds', nonce: request.body.nonce ?? '', csrf: request.body.csrf ?? '' },
+        {},
+        'funded',
+        reply,
+      ),
+  );
+
+  app.post(
+    '/wallet/:token/approval',
+    { schema: { hide: true, params: TokenParams, body: ApprovalForm } },
+    async (request, reply) => {
+      const { nonce = '', csrf = '', merchant = '', amount = '', decision = '' } = request.body;
+      return act(
+        request.params.token,
+        { kind: 'payment_approval', nonce, csrf, merchant, amount, decision },
+        { merchant, amount },
+        decision === 'approve' ? 'approved' : 'declined',
+        reply,
+      );
+    },
+  );
+}
