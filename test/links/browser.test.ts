@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
@@ -10,8 +11,8 @@ import { walletLink } from './helpers.ts';
 
 /**
  * The hosted wallet page in a real browser (Debian's Chromium through playwright-core) at a phone's
- * viewport: add test funds, see the new balance, approve a payment. The screenshots are the ones in
- * docs/wallet-links.md.
+ * viewport: add test funds, see the new balance, approve a payment. With WALLET_SCREENSHOTS=docs its
+ * screenshots refresh the ones in docs/wallet-links.md.
  */
 const CHROMIUM = '/usr/bin/chromium';
 // CI installs Chromium, so there its absence fails the test; elsewhere it is skipped, and says so.
@@ -19,7 +20,11 @@ const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
 if (!haveChromium)
   console.warn(`Skipping the wallet browser test: ${CHROMIUM} is absent (apt-get install chromium).`);
 
-const IMAGES = join(dirname(fileURLToPath(import.meta.url)), '../../docs/images');
+/** Where the screenshots go: docs/images when WALLET_SCREENSHOTS=docs (to refresh the docs), else a temporary folder. */
+const IMAGES =
+  process.env.WALLET_SCREENSHOTS === 'docs'
+    ? join(dirname(fileURLToPath(import.meta.url)), '../../docs/images')
+    : mkdtempSync(join(tmpdir(), 'purser-wallet-screens-'));
 /** An iPhone 13-sized viewport. */
 const PHONE = { width: 390, height: 844 };
 
