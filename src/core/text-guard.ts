@@ -116,6 +116,22 @@ function decodeFormComponent(raw: string): string | null {
   }
 }
 
+/**
+ * For routes that take their JSON body unparsed (signed webhooks verify the bytes as sent): the same
+ * refusal the edge gives a parsed body, for the strings of `raw` once parsed. Null when it is not
+ * JSON (the route says so itself) or has no bad text.
+ */
+export function rawJsonRefusal(raw: string): ApiError | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const field = findBadText(parsed, 'body');
+  return field ? refusal(field, PROBLEM) : null;
+}
+
 function refusal(field: string, problem: string): ApiError {
   return new ApiError(400, 'invalid_request', `${field} ${problem}.`, { fieldErrors: { [field]: problem } });
 }

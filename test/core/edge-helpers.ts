@@ -63,7 +63,7 @@ export function expectRefusal(url: string, res: { statusCode: number; json(): un
 
 /**
  * The credential each route family takes, so that a sweep's request reaches the edge check: the
- * API key on v1, the operator tokens, a user's connection token on the tool server, and a platform
+ * API key on v1, the operator tokens, a user's connection token on the tool server and `/buy`, and a platform
  * token elsewhere.
  */
 export async function edgeCredentials(
@@ -90,7 +90,7 @@ export async function edgeCredentials(
           ? operator.reviewer
           : url.startsWith('/metrics')
             ? operator.metrics
-            : url === '/mcp'
+            : url === '/mcp' || url.startsWith('/buy')
               ? connection
               : platform
     }`,

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { documented, errorResponses, type RoutesApp } from '../../core/schemas.ts';
+import { rawJsonRefusal } from '../../core/text-guard.ts';
 import { MerchantConfigs } from './merchant-config.ts';
 import { verifyMerchantSignature } from './merchants/acp/signature.ts';
 
@@ -46,7 +47,7 @@ export async function acpWebhookRoutes(
   // The signature covers the bytes as sent: in this plugin only, JSON bodies arrive unparsed.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
-    done(null, body),
+    done(rawJsonRefusal(body as string), body),
   );
 
   app.post(

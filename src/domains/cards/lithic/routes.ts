@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { errorResponses } from '../../../core/schemas.ts';
+import { rawJsonRefusal } from '../../../core/text-guard.ts';
 import { verifyStandardWebhook } from './signature.ts';
 import { LithicWebhooks } from './webhooks.ts';
 
@@ -19,7 +20,7 @@ export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: 
   // The signature covers the bytes as sent: in this plugin only, JSON bodies arrive unparsed.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
-    done(null, body),
+    done(rawJsonRefusal(body as string), body),
   );
 
   /** The parsed payload of a correctly signed, fresh request; otherwise `401`. */
