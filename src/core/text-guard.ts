@@ -117,16 +117,16 @@ function decodeFormComponent(raw: string): string | null {
 }
 
 /**
- * For routes that take their JSON body unparsed (signed webhooks verify the bytes as sent): the same
- * refusal the edge gives a parsed body, for the strings of `raw` once parsed. Null when it is not
- * JSON (the route says so itself) or has no bad text.
+ * For routes that take their JSON body unparsed (signed webhooks verify the bytes as sent): the
+ * refusals the edge gives any other JSON body, a body that is not JSON and bad text in its strings.
+ * Null when the body is sound.
  */
 export function rawJsonRefusal(raw: string): ApiError | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return null;
+    return new ApiError(400, 'invalid_request', 'The body is not valid JSON.');
   }
   const field = findBadText(parsed, 'body');
   return field ? refusal(field, PROBLEM) : null;

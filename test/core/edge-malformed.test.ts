@@ -34,7 +34,12 @@ describe('malformed requests on every route answer in the one error body', () =>
       });
       expect(duplicate.statusCode, url).toBeLessThan(500);
       // Hosted pages answer a malformed query with an HTML page, for the person in the browser.
-      const page = url.startsWith('/kyc/verify/:') || url === '/authorize' || url === '/apps';
+      const page =
+        url.startsWith('/kyc/verify/:') ||
+        url.startsWith('/wallet/:') ||
+        url.startsWith('/vault/:') ||
+        url === '/authorize' ||
+        url === '/apps';
       if (duplicate.statusCode >= 400 && method !== 'HEAD' && !page) expectRefusal(url, duplicate);
       if (!WITH_BODY.has(method)) continue;
       const cases: [string, string | undefined, string, number[]][] = [
