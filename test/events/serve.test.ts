@@ -50,7 +50,8 @@ describe('purser serve', () => {
     });
     try {
       const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 100; i++) {
+      // Starting takes seconds on a loaded machine: wait up to a minute for the health check.
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
         if (
           await fetch(`${base}/healthz`)
             .then((r) => r.ok)
@@ -83,7 +84,7 @@ describe('purser serve', () => {
       await new Promise((resolve) => child.once('exit', resolve));
     }
     expect(child.exitCode).toBe(0);
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('CLI', () => {
