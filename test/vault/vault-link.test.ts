@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { purser } from '../cli/process.ts';
 import { connectUser, expectError, uniqueEmail, useOrgApp } from '../helpers/fixtures.ts';
@@ -135,7 +136,12 @@ describe('POST /api/v2/checkout/vault_link', () => {
 it('purser org update --branded-vault turns the operator setting on and off', {
   timeout: 60_000,
 }, async () => {
-  const env = { DATABASE_URL: f.t.ctx.config.databaseUrl, LOG_LEVEL: 'silent' };
+  // The CLI opens the test's database (PostgreSQL wants a key; nothing sealed is read here).
+  const env = {
+    DATABASE_URL: f.t.ctx.config.databaseUrl,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'silent',
+  };
   const on = await purser(['org', 'update', f.org.organization_id, '--branded-vault', 'on', '--json'], env);
   expect(on.code, on.stderr).toBe(0);
   expect(await f.t.ctx.vault.brandedVault(f.org.organization_id)).toBe(true);
