@@ -1,12 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsFixture, startCards } from '../cards/helpers.ts';
+import { freePort, haveChromium, launchChromium } from '../helpers/browser.ts';
 import { walletLink } from './helpers.ts';
 
 /**
@@ -14,12 +13,6 @@ import { walletLink } from './helpers.ts';
  * viewport: add test funds, see the new balance, approve a payment. With WALLET_SCREENSHOTS=docs its
  * screenshots refresh the ones in docs/wallet-links.md.
  */
-const CHROMIUM = '/usr/bin/chromium';
-// CI installs Chromium, so there its absence fails the test; elsewhere it is skipped, and says so.
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!haveChromium)
-  console.warn(`Skipping the wallet browser test: ${CHROMIUM} is absent (apt-get install chromium).`);
-
 /** Where the screenshots go: docs/images when WALLET_SCREENSHOTS=docs (to refresh the docs), else a temporary folder. */
 const IMAGES =
   process.env.WALLET_SCREENSHOTS === 'docs'
@@ -28,15 +21,7 @@ const IMAGES =
 /** An iPhone 13-sized viewport. */
 const PHONE = { width: 390, height: 844 };
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-describe.skipIf(!haveChromium)('hosted wallet page in Chromium', () => {
+describe.skipIf(!haveChromium('wallet'))('hosted wallet page in Chromium', () => {
   const f = {} as CardsFixture;
   let browser: Browser;
 
@@ -44,16 +29,7 @@ describe.skipIf(!haveChromium)('hosted wallet page in Chromium', () => {
     const port = await freePort();
     await startCards({ BASE_URL: `http://127.0.0.1:${port}` }, f);
     await f.t.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(IMAGES, { recursive: true });
   }, 60_000);
 

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
+import { freePort, haveChromium, launchChromium } from '../../helpers/browser.ts';
 import type { TestApp } from '../../helpers/harness.ts';
 import { driveTo, expectState, getState, type KycUser, newUser, startKycApp } from '../api/helpers.ts';
 
@@ -12,20 +12,6 @@ import { driveTo, expectState, getState, type KycUser, newUser, startKycApp } fr
  * a fake camera. A parent page on an allowed (loopback) origin frames the iframe_url; a parent on
  * another origin (127.0.0.2, not in frame-ancestors) cannot.
  */
-const CHROMIUM = '/usr/bin/chromium';
-// CI installs Chromium, so there its absence fails the test; elsewhere it is skipped, and says so.
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!haveChromium)
-  console.warn(`Skipping the KYC browser test: ${CHROMIUM} is absent (apt-get install chromium).`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** A platform's page that embeds the hosted page, as the spec asks: allow camera and microphone. */
 async function parentServer(host: string): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
@@ -40,7 +26,7 @@ async function parentServer(host: string): Promise<{ server: Server; origin: str
   return { server, origin: `http://${host}:${(server.address() as AddressInfo).port}` };
 }
 
-describe.skipIf(!haveChromium)('hosted verification page in Chromium', () => {
+describe.skipIf(!haveChromium('KYC'))('hosted verification page in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let allowed: { server: Server; origin: string };
@@ -54,18 +40,7 @@ describe.skipIf(!haveChromium)('hosted verification page in Chromium', () => {
     allowed = await parentServer('127.0.0.1');
     // Any 127.0.0.0/8 address is loopback on Linux: a second origin that is not in frame-ancestors.
     other = await parentServer('127.0.0.2');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-      ],
-    });
+    browser = await launchChromium(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
     const org = await t.createOrg();
     u = await newUser(t, await t.platformToken(org.sandbox));
   }, 60_000);

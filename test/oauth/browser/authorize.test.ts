@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, launchChromium } from '../../helpers/browser.ts';
 import { createClient, type OAuthServer, startOAuthServer, uniqueEmail } from '../helpers.ts';
 
 /**
@@ -14,12 +15,6 @@ import { createClient, type OAuthServer, startOAuthServer, uniqueEmail } from '.
  * applies CSP `form-action` to the redirects that follow a form submission, so this is the test
  * that the consent page's CSP lets its 303 to the client through.
  */
-const CHROMIUM = '/usr/bin/chromium';
-// CI installs Chromium, so there its absence fails the test; elsewhere it is skipped, and says so.
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!haveChromium)
-  console.warn(`Skipping the OAuth browser test: ${CHROMIUM} is absent (apt-get install chromium).`);
-
 /** The client app's callback: records the query it was sent to. */
 async function callbackServer(): Promise<{ server: Server; url: string; hits: URL[] }> {
   const hits: URL[] = [];
@@ -33,7 +28,7 @@ async function callbackServer(): Promise<{ server: Server; url: string; hits: UR
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, hits };
 }
 
-describe.skipIf(!haveChromium)('authorization in Chromium', () => {
+describe.skipIf(!haveChromium('OAuth'))('authorization in Chromium', () => {
   let s: OAuthServer;
   let browser: Browser;
   let app: Awaited<ReturnType<typeof callbackServer>>;
@@ -42,16 +37,7 @@ describe.skipIf(!haveChromium)('authorization in Chromium', () => {
   beforeAll(async () => {
     s = await startOAuthServer();
     app = await callbackServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(shots, { recursive: true });
   }, 60_000);
 
