@@ -1,13 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { type AppContext, createContext } from '../../src/context.ts';
+import { beforeAll, expect, it } from 'vitest';
 import type { CardFlowStatus } from '../../src/db/schema.ts';
-import { BIN, exited, purser } from '../cli/process.ts';
-import { testEncryptionKey } from '../events/receiver.ts';
-import { freshDatabaseUrl } from '../helpers/harness.ts';
+import { exited, purser } from '../cli/process.ts';
+import { useCrashApp } from '../helpers/crash.ts';
 
 /*
  * SIGKILL the worker inside each step of a company-funded card flow, before the step commits
@@ -15,80 +9,19 @@ import { freshDatabaseUrl } from '../helpers/harness.ts';
  * events written once, and the ledger's invariants hold (checked by `purser ledger verify`).
  */
 
-let ctx: AppContext;
-let app: FastifyInstance;
-let database: ReturnType<typeof freshDatabaseUrl>;
-let token: string;
+const f = useCrashApp('Crash Funding', { FUNDING_POLL_INTERVAL_MS: '10', FUNDING_ACK_DEADLINE_SECONDS: '1' });
 let userId: string;
-const env: Record<string, string> = {};
-const children: ChildProcess[] = [];
+const call = (method: 'POST' | 'GET', url: string, body?: unknown) => f.call(f.platform, method, url, body);
+const worker = (extra: Record<string, string> = {}) => f.worker(extra);
 
 beforeAll(async () => {
-  database = freshDatabaseUrl();
-  Object.assign(env, {
-    DATABASE_URL: database.url,
-    ENCRYPTION_KEY: testEncryptionKey(),
-    BASE_URL: 'http://127.0.0.1',
-    LOG_LEVEL: 'warn',
-    TOKEN_RATE_LIMIT: '100000',
-    PURSER_DEMO: 'off',
-    FUNDING_POLL_INTERVAL_MS: '10',
-    FUNDING_ACK_DEADLINE_SECONDS: '1',
-  });
-  ctx = await createContext(loadConfig(env));
-  app = await buildApp(ctx);
-  const org = await ctx.orgs.createOrganization({
-    name: 'Crash Funding',
-    billingEmail: 'billing@crash.test',
-  });
-  const minted = await app.inject({
-    method: 'POST',
-    url: '/api/v2/oauth/token',
-    payload: { grant_type: 'client_credentials', ...pick(org.sandbox, 'client_id', 'client_secret') },
-  });
-  token = minted.json().access_token;
-  const started = await call('POST', '/api/v2/connect/start', { email: 'crash.funding@example.com' });
-  const verified = await call('POST', '/api/v2/connect/verify', { connect_id: started.id, code: '111111' });
-  userId = verified.user.id;
+  userId = f.userId;
   await call('POST', '/api/v2/kyc/simulate', { user_id: userId, outcome: 'approved' });
   await call('POST', '/api/v2/simulate/company_funding', { amount_cents: 1_000_000 });
 });
-afterAll(async () => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await app.close();
-  await ctx.close();
-  await database.drop();
-});
-
-function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]) {
-  return Object.fromEntries(keys.map((k) => [k, value[k]]));
-}
-
-async function call(method: 'POST' | 'GET', url: string, body?: unknown) {
-  const response = await app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${token}` },
-    ...(body ? { payload: body as object } : {}),
-  });
-  if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-  return response.json();
-}
-
-/** `purser worker`, with the test runner's environment less what Vite adds to it. */
-function worker(extra: Record<string, string> = {}): ChildProcess {
-  const { BASE_URL: _base, MODE: _mode, DEV: _dev, PROD: _prod, SSR: _ssr, ...rest } = process.env;
-  const child = spawn(process.execPath, [BIN, 'worker'], {
-    env: { ...rest, ...env, ...extra },
-    stdio: 'ignore',
-  });
-  children.push(child);
-  return child;
-}
 
 const flowStatus = async (id: string) =>
-  (await ctx.db.selectFrom('card_flows').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+  (await f.ctx.db.selectFrom('card_flows').select('status').where('id', '=', id).executeTakeFirstOrThrow())
     .status;
 
 /** Polls the database (another process moves the flow) until the flow reaches `status`. */
@@ -100,7 +33,7 @@ async function until(id: string, status: CardFlowStatus): Promise<void> {
 }
 
 async function eventCounts(transferId: string): Promise<Record<string, number>> {
-  const rows = await ctx.db.selectFrom('events').select(['type', 'data']).execute();
+  const rows = await f.ctx.db.selectFrom('events').select(['type', 'data']).execute();
   const counts: Record<string, number> = {};
   for (const row of rows)
     if (JSON.parse(row.data).transfer_id === transferId) counts[row.type] = (counts[row.type] ?? 0) + 1;
@@ -143,13 +76,13 @@ it.each(steps)(
     expect(await exited(next)).toBe(0);
 
     expect(await eventCounts(flow.transfer_id)).toEqual(SUCCESS);
-    const cards = await ctx.db
+    const cards = await f.ctx.db
       .selectFrom('cards')
       .select('id')
       .where('transfer_id', '=', flow.transfer_id)
       .execute();
     expect(cards).toHaveLength(1);
-    const verify = await purser(['ledger', 'verify', '--json'], env);
+    const verify = await purser(['ledger', 'verify', '--json'], f.env);
     expect(JSON.parse(verify.stdout), verify.stderr).toEqual({ ok: true, violations: [] });
   },
   60_000,
@@ -177,7 +110,7 @@ it('fails exactly once with ack_timeout when the worker dies inside the timeout'
   expect(await eventCounts(flow.transfer_id)).toEqual({ 'card_flow.started': 1, 'transfer.failed': 1 });
   const wallet = await call('GET', '/api/v2/wallet');
   expect(wallet.reserved_cents).toBe(0);
-  const verify = await purser(['ledger', 'verify', '--json'], env);
+  const verify = await purser(['ledger', 'verify', '--json'], f.env);
   expect(JSON.parse(verify.stdout), verify.stderr).toEqual({ ok: true, violations: [] });
 }, 60_000);
 
@@ -189,7 +122,7 @@ it('fails the mint exactly once (card_flow.failed) when the worker dies inside t
     funding: 'company',
   });
   // Here, up to the money moving; then the user's verification is withdrawn before the mint.
-  for (let i = 0; i < 3; i++) await ctx.funding.flows.takeStep(flow.transfer_id);
+  for (let i = 0; i < 3; i++) await f.ctx.funding.flows.takeStep(flow.transfer_id);
   expect(await flowStatus(flow.transfer_id)).toBe('completed');
   await call('POST', '/api/v2/kyc/simulate', { user_id: userId, outcome: 'rejected' });
   try {
@@ -212,6 +145,6 @@ it('fails the mint exactly once (card_flow.failed) when the worker dies inside t
     'transfer.completed': 1,
     'card_flow.failed': 1,
   });
-  const verify = await purser(['ledger', 'verify', '--json'], env);
+  const verify = await purser(['ledger', 'verify', '--json'], f.env);
   expect(JSON.parse(verify.stdout), verify.stderr).toEqual({ ok: true, violations: [] });
 }, 60_000);

@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { type AppContext, createContext } from '../../src/context.ts';
+import { BIN } from '../cli/process.ts';
+import { testEncryptionKey } from '../events/receiver.ts';
+import { freshDatabaseUrl } from './harness.ts';
+
+/**
+ * What the crash tests share: an app in the test process on a database that child `purser`
+ * processes (killed by `PURSER_FAILPOINT`) open too, an organization's sandbox platform token, and
+ * one connected user. Set up before the file's tests, closed after them, children killed.
+ */
+export interface CrashApp {
+  ctx: AppContext;
+  app: FastifyInstance;
+  /** The settings the children run with (the test's database and key). */
+  env: Record<string, string>;
+  platform: string;
+  userId: string;
+  userToken: string;
+  /** An injected request with this bearer that must succeed; its JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: the JSON answers of many routes, read loosely by the tests
+  call(token: string, method: 'POST' | 'GET', url: string, body?: unknown): Promise<any>;
+  /** `purser worker` as a child, with the runner's environment less what Vite adds, and `extra`. */
+  worker(extra?: Record<string, string>): ChildProcess;
+  /** Children to kill once the file is done (servers started elsewhere). */
+  children: ChildProcess[];
+}
+
+export function useCrashApp(name: string, settings: Record<string, string> = {}): CrashApp {
+  const f = { env: {}, children: [] as ChildProcess[] } as unknown as CrashApp;
+  let database: ReturnType<typeof freshDatabaseUrl>;
+  beforeAll(async () => {
+    database = freshDatabaseUrl();
+    Object.assign(f.env, {
+      DATABASE_URL: database.url,
+      ENCRYPTION_KEY: testEncryptionKey(),
+      BASE_URL: 'http://127.0.0.1',
+      LOG_LEVEL: 'warn',
+      TOKEN_RATE_LIMIT: '100000',
+      PURSER_DEMO: 'off',
+      ...settings,
+    });
+    f.ctx = await createContext(loadConfig(f.env));
+    f.app = await buildApp(f.ctx);
+    f.call = async (token, method, url, body) => {
+      const response = await f.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}` },
+        ...(body ? { payload: body as object } : {}),
+      });
+      if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+      return response.json();
+    };
+    f.worker = (extra = {}) => {
+      const { BASE_URL: _base, MODE: _mode, DEV: _dev, PROD: _prod, SSR: _ssr, ...rest } = process.env;
+      const child = spawn(process.execPath, [BIN, 'worker'], {
+        env: { ...rest, ...f.env, ...extra },
+        stdio: 'ignore',
+      });
+      f.children.push(child);
+      return child;
+    };
+    const org = await f.ctx.orgs.createOrganization({ name, billingEmail: 'billing@crash.test' });
+    const minted = await f.app.inject({
+      method: 'POST',
+      url: '/api/v2/oauth/token',
+      payload: {
+        grant_type: 'client_credentials',
+        client_id: org.sandbox.client_id,
+        client_secret: org.sandbox.client_secret,
+      },
+    });
+    f.platform = minted.json().access_token;
+    const started = await f.call(f.platform, 'POST', '/api/v2/connect/start', {
+      email: 'crash.user@example.com',
+    });
+    const verified = await f.call(f.platform, 'POST', '/api/v2/connect/verify', {
+      connect_id: started.id,
+      code: '111111',
+    });
+    f.userId = verified.user.id;
+    f.userToken = verified.access_token;
+  });
+  afterAll(async () => {
+    for (const child of f.children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await f.app?.close();
+    await f.ctx?.close();
+    await database?.drop();
+  });
+  return f;
+}
