@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { escapeHtml } from '../../web/html.ts';
+import { escapeHtml, hostedPageHeaders } from '../../web/html.ts';
 import { platformGuard } from '../auth/guard.ts';
 import { ANY_FRAME_ANCESTOR } from '../orgs/embed-origins.ts';
 
@@ -88,15 +88,11 @@ export async function vaultRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
               livemode: found.session.livemode === 1,
             })
           : ANY_FRAME_ANCESTOR;
-      reply
-        .header(
-          'content-security-policy',
-          `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; ${ancestors}`,
-        )
-        .header('referrer-policy', 'no-referrer')
-        .header('cache-control', 'no-store')
-        .header('x-content-type-options', 'nosniff')
-        .type('text/html; charset=utf-8');
+      hostedPageHeaders(reply, {
+        directives: [`style-src 'nonce-${nonce}'`],
+        frameAncestors: ancestors,
+        permissions: 'camera=(), microphone=(), geolocation=(), payment=()',
+      });
       if (!('session' in found) || !found.session) {
         reply.code(found.problem === 'expired' ? 410 : 404);
         return page(

@@ -8,7 +8,7 @@ import type { InformationField } from '../../domains/kyc/fields.ts';
 import { KycState } from '../../domains/kyc/routes.ts';
 import { type PageLinkProblem, type PageView, pageCookieName } from '../../domains/kyc/service.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml, hostedPageHeaders } from '../html.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
 
 /**
@@ -50,27 +50,18 @@ const MESSAGES = {
 } as const;
 
 function securityHeaders(reply: FastifyReply, nonce: string, frameAncestors: string): void {
-  reply
-    .header(
-      'content-security-policy',
-      [
-        "default-src 'none'",
-        `script-src 'nonce-${nonce}'`,
-        `style-src 'nonce-${nonce}'`,
-        "img-src 'self' data: blob:",
-        "media-src 'self' blob: mediastream:",
-        "connect-src 'self'",
-        "form-action 'self'",
-        "base-uri 'none'",
-        frameAncestors,
-      ].join('; '),
-    )
-    // The link carries a credential: never leak it in a Referer, never cache the page.
-    .header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .header('permissions-policy', 'camera=(self), microphone=(self)')
-    .type('text/html; charset=utf-8');
+  hostedPageHeaders(reply, {
+    directives: [
+      `script-src 'nonce-${nonce}'`,
+      `style-src 'nonce-${nonce}'`,
+      "img-src 'self' data: blob:",
+      "media-src 'self' blob: mediastream:",
+      "connect-src 'self'",
+    ],
+    frameAncestors,
+    // The face scan needs the camera (and the microphone permission the browser asks with it).
+    permissions: 'camera=(self), microphone=(self)',
+  });
 }
 
 function layout(nonce: string, body: string): string {

@@ -13,7 +13,7 @@ import {
   type WalletPageView,
 } from '../../domains/links/service.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml, hostedPageHeaders } from '../html.ts';
 
 /**
  * The hosted wallet page behind a wallet link's `url` (spec §4; docs/wallet-links.md): server-
@@ -58,27 +58,13 @@ export function formatCents(cents: number): string {
 }
 
 function securityHeaders(reply: FastifyReply, nonce: string, frameAncestors: string): void {
-  reply
-    .header(
-      'content-security-policy',
-      [
-        "default-src 'none'",
-        `style-src 'nonce-${nonce}'`,
-        "img-src 'self' data:",
-        "form-action 'self'",
-        "base-uri 'none'",
-        frameAncestors,
-      ].join('; '),
-    )
-    // The link is a credential: never in a Referer, never cached, never indexed.
-    .header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .header('x-robots-tag', 'noindex, nofollow')
+  hostedPageHeaders(reply, {
+    directives: [`style-src 'nonce-${nonce}'`, "img-src 'self' data:"],
+    frameAncestors,
     // The wallet needs no camera, microphone or location. Passkeys (publickey-credentials-get) come
     // with payment approvals by passkey (docs/wallet-links.md).
-    .header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()')
-    .type('text/html; charset=utf-8');
+    permissions: 'camera=(), microphone=(), geolocation=(), payment=()',
+  });
 }
 
 function layout(nonce: string, title: string, body: string): string {
