@@ -391,6 +391,7 @@ export interface Database {
   wallet_links: WalletLinksTable;
   wallet_link_settings: WalletLinkSettingsTable;
   wallet_link_actions: WalletLinkActionsTable;
+  cardholder_onboarding_sessions: CardholderOnboardingSessionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -460,6 +461,8 @@ export interface CardholdersTable {
   external_user_id: string | null;
   /** Sealed JSON: first_name, last_name, email, date_of_birth, phone_number (personal data). */
   details_sealed: string;
+  /** Keyed digest of the lowercased email, to find the cardholder a person claims (onboarding). */
+  email_digest: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -787,3 +790,32 @@ export interface WalletLinkActionsTable {
 
 export type WalletLinkRow = Selectable<WalletLinksTable>;
 export type WalletLinkActionRow = Selectable<WalletLinkActionsTable>;
+
+/** A hosted cardholder onboarding session (docs/onboarding.md). */
+export interface CardholderOnboardingSessionsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  /** SHA-256 of the link token: how the page finds its session. */
+  token_digest: string;
+  /** The link token sealed, so a retrieve answers the url while the session is open. */
+  token_sealed: string;
+  external_user_id: string;
+  email: string | null;
+  /** The platform's opaque value, echoed on completion. */
+  state: string | null;
+  return_url: string;
+  status: 'open' | 'completed';
+  cardholder_id: string | null;
+  claimed_existing_cardholder: number;
+  /** Sealed: the email a person said is theirs when claiming an existing cardholder. */
+  claim_sealed: string | null;
+  claim_code_digest: string | null;
+  claim_failed_attempts: number;
+  claim_expires_at: number | null;
+  expires_at: number;
+  completed_at: number | null;
+  created_at: number;
+}
+
+export type CardholderOnboardingSessionRow = Selectable<CardholderOnboardingSessionsTable>;
