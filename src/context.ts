@@ -170,6 +170,7 @@ export async function createContext(
     notifications,
     orgs,
     sealer: aead,
+    formKey: aead.deriveKey('cardholder-onboarding-forms'),
   });
   const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });
   const merchants = new MerchantConfigs({

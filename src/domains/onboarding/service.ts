@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { type Clock, HOUR, isoTime, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
@@ -42,7 +41,7 @@ export interface OnboardingSessionObject {
 /** Why a link shows no form: unknown (404) or past its expiry (410). */
 export type OnboardingProblem = 'unknown' | 'expired';
 
-/** What the hosted page shows for an open session; `forms` carry this browser's CSRF tokens. */
+/** What the hosted page shows for an open session. */
 export interface OnboardingPageView {
   session: Session;
   organizationName: string;
@@ -50,13 +49,6 @@ export interface OnboardingPageView {
   returnTo: string;
   /** A claim code was sent (or would have been) and still works: the page asks for it. */
   claimPending: boolean;
-  forms: Record<FormPurpose, PageForm>;
-}
-
-export type FormPurpose = 'details' | 'claim_start' | 'claim_verify';
-export interface PageForm {
-  nonce: string;
-  csrf: string;
 }
 
 /** A form posted from the page, with the fields of its purpose. */
@@ -66,7 +58,6 @@ export type OnboardingAction =
   | { purpose: 'claim_verify'; code: string };
 
 export type OnboardingActionResult =
-  | { outcome: 'problem'; problem: OnboardingProblem }
   | { outcome: 'refused'; status: number; reason: string; fieldErrors?: Record<string, string> }
   /** Stay on the page (a claim code was sent, or a wrong code): `notice` says what happened. */
   | { outcome: 'again'; notice: string }
@@ -78,12 +69,9 @@ export type OnboardingActionResult =
  * details (a new cardholder, `cardholder.created`) or claims the cardholder this organization already
  * has for them by proving their email with a code. Either way the session completes once, its event
  * in the same transaction, and the page sends them to `return_url` with the session id and `state`.
- * Opening the page changes nothing; forms act only with a CSRF token bound to the browser that
- * loaded the page (its cookie).
+ * Opening the page changes nothing; the page (src/web/onboarding) acts only on its own forms.
  */
 export class OnboardingService {
-  private readonly csrfKey: Buffer;
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -93,10 +81,14 @@ export class OnboardingService {
       events: EventEmitter;
       notifications: NotificationService;
       orgs: OrgService;
-      sealer: Sealer & { deriveKey(purpose: string): Buffer };
+      sealer: Sealer;
+      /** HMAC key of the page's CSRF tokens (src/web/page-forms.ts). */
+      formKey: Buffer;
     },
-  ) {
-    this.csrfKey = deps.sealer.deriveKey('cardholder-onboarding-forms');
+  ) {}
+
+  get formKey(): Buffer {
+    return this.deps.formKey;
   }
 
   /** `POST /api/v1/cardholder_onboarding_sessions`. */
@@ -139,10 +131,9 @@ export class OnboardingService {
     return this.present(row);
   }
 
-  /** What the page at the link shows: an open session's forms for this browser, done, or a problem. */
+  /** What the page at the link shows: an open session, a completed one, or a problem. */
   async page(
     token: string,
-    browser: string,
   ): Promise<OnboardingPageView | { completed: Session; returnTo: string } | OnboardingProblem> {
     const session = await this.resolve(token);
     if (typeof session === 'string') return session;
@@ -154,38 +145,11 @@ export class OnboardingService {
       organizationName: organization.name,
       returnTo: returnAddress(session),
       claimPending: session.claim_code_digest !== null && (session.claim_expires_at ?? 0) > now,
-      forms: {
-        details: this.form(session, 'details', browser),
-        claim_start: this.form(session, 'claim_start', browser),
-        claim_verify: this.form(session, 'claim_verify', browser),
-      },
     };
   }
 
-  /**
-   * A form from the page. Refused unless its CSRF token is the one the page made for this session,
-   * this purpose and this browser (`browser`, the page cookie).
-   */
-  async act(
-    token: string,
-    browser: string,
-    form: PageForm,
-    action: OnboardingAction,
-  ): Promise<OnboardingActionResult> {
-    const session = await this.resolve(token);
-    if (typeof session === 'string') return { outcome: 'problem', problem: session };
-    if (session.status === 'completed') return { outcome: 'completed', redirect: returnAddress(session) };
-    if (
-      browser === '' ||
-      !/^[A-Za-z0-9]{8,64}$/.test(form.nonce) ||
-      !safeEqual(this.csrf(session, action.purpose, form.nonce, browser), form.csrf)
-    ) {
-      return {
-        outcome: 'refused',
-        status: 403,
-        reason: 'This form has expired or did not come from this page. Reload the page and try again.',
-      };
-    }
+  /** A form from the page of this open session (the page checked it came from itself). */
+  async act(session: Session, action: OnboardingAction): Promise<OnboardingActionResult> {
     if (action.purpose === 'details') return this.completeWithDetails(session, action.details);
     if (action.purpose === 'claim_start') return this.startClaim(session, action.email);
     return this.verifyClaim(session, action.code);
@@ -358,18 +322,6 @@ export class OnboardingService {
       completed_at: row.completed_at === null ? null : isoTime(row.completed_at),
       created_at: isoTime(row.created_at),
     };
-  }
-
-  private form(session: Session, purpose: FormPurpose, browser: string): PageForm {
-    const nonce = randomToken(16);
-    return { nonce, csrf: this.csrf(session, purpose, nonce, browser) };
-  }
-
-  /** HMAC-SHA256 over the session, the form's purpose, its nonce and the browser's page cookie. */
-  private csrf(session: Session, purpose: FormPurpose, nonce: string, browser: string): string {
-    return createHmac('sha256', this.csrfKey)
-      .update(['onboarding-form.v1', session.id, purpose, nonce, browser].join('|'))
-      .digest('base64url');
   }
 }
 

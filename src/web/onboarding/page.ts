@@ -2,20 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { randomToken } from '../../core/ids.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type {
-  FormPurpose,
   OnboardingAction,
   OnboardingActionResult,
   OnboardingPageView,
   OnboardingProblem,
-  PageForm,
 } from '../../domains/onboarding/service.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import { escapeHtml, hostedPageHeaders } from '../html.ts';
-import { requestCookies } from '../kyc/page.ts';
+import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
 
 /**
  * The hosted cardholder onboarding page behind a session's `url` (docs/onboarding.md): server-
@@ -40,9 +37,7 @@ button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#
 .badge{display:inline-block;font-size:.75rem;font-weight:600;background:#fff3c4;color:#6b5200;border-radius:4px;padding:.1rem .4rem;vertical-align:middle;margin-left:.4rem}
 `;
 
-/** The cookie naming this browser to the page's CSRF tokens (one per browser, every session). */
-const BROWSER_COOKIE = 'purser_onboarding';
-const BROWSER_ID = /^[A-Za-z0-9]{20,64}$/;
+type FormPurpose = OnboardingAction['purpose'];
 
 const PROBLEMS: Record<OnboardingProblem, { status: number; title: string; text: string }> = {
   unknown: {
@@ -99,27 +94,12 @@ function securityHeaders(
   });
 }
 
-/** The page cookie: HttpOnly, the page's paths only; cross-site frames need `SameSite=None; Secure`. */
-function browserCookie(value: string, secure: boolean): string {
-  return [
-    `${BROWSER_COOKIE}=${value}`,
-    'Path=/onboarding',
-    'Max-Age=86400',
-    'HttpOnly',
-    ...(secure ? ['Secure', 'SameSite=None', 'Partitioned'] : ['SameSite=Lax']),
-  ].join('; ');
-}
-
 function layout(nonce: string, title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
 <body><main>${body}</main></body></html>`;
-}
-
-function hidden(purpose: FormPurpose, form: PageForm): string {
-  return `<input type="hidden" name="purpose" value="${purpose}"><input type="hidden" name="nonce" value="${escapeHtml(form.nonce)}"><input type="hidden" name="csrf" value="${escapeHtml(form.csrf)}">`;
 }
 
 function input(
@@ -134,6 +114,7 @@ function input(
 
 function renderPage(
   view: OnboardingPageView,
+  forms: Record<FormPurpose, PageForm>,
   nonce: string,
   action: string,
   feedback: {
@@ -151,15 +132,15 @@ function renderPage(
     input(field, values[field.name] ?? (field.name === 'email' ? sessionEmail : ''), errors[field.name]),
   ).join('\n');
   const claim = view.claimPending
-    ? `<form method="post" action="${action}">${hidden('claim_verify', view.forms.claim_verify)}
+    ? `<form method="post" action="${action}">${hiddenFields('claim_verify', forms.claim_verify)}
 <label for="f_code">Code from the email</label>
 <input id="f_code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
 <button type="submit">Verify and continue</button></form>
 <p class="hint">No email? Enter your address again to get a new code.</p>
-<form method="post" action="${action}">${hidden('claim_start', view.forms.claim_start)}
+<form method="post" action="${action}">${hiddenFields('claim_start', forms.claim_start)}
 <label for="f_claim_email">Email</label><input id="f_claim_email" name="email" type="email" autocomplete="email" required>
 <button type="submit">Send a new code</button></form>`
-    : `<form method="post" action="${action}">${hidden('claim_start', view.forms.claim_start)}
+    : `<form method="post" action="${action}">${hiddenFields('claim_start', forms.claim_start)}
 <label for="f_claim_email">Email</label>
 <input id="f_claim_email" name="email" type="email" autocomplete="email" required value="${escapeHtml(sessionEmail)}"${errors.email && values.purpose === 'claim_start' ? ' aria-invalid="true"' : ''}>
 <button type="submit">Send me a code</button></form>`;
@@ -171,7 +152,7 @@ ${feedback.notice ? `<p class="notice" role="status">${escapeHtml(feedback.notic
 ${feedback.problem ? `<p class="problem" role="alert">${escapeHtml(feedback.problem)}</p>` : ''}
 <section><h2>Your details</h2>
 <p class="hint">Enter them as they appear on your ID.</p>
-<form method="post" action="${action}" novalidate>${hidden('details', view.forms.details)}
+<form method="post" action="${action}" novalidate>${hiddenFields('details', forms.details)}
 ${details}
 <button type="submit">Continue</button></form></section>
 <section><h2>Already a cardholder with ${escapeHtml(view.organizationName)}?</h2>
@@ -196,35 +177,49 @@ function renderCompleted(nonce: string, returnTo: string): string {
 
 /** The hosted onboarding page and its form endpoint. */
 export async function onboardingPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const secure = ctx.config.baseUrl.startsWith('https:');
+  const pageForms = new PageForms(
+    { name: 'purser_onboarding', path: '/onboarding' },
+    ctx.onboarding.formKey,
+    ctx.config.baseUrl.startsWith('https:'),
+  );
+  const formsFor = (view: OnboardingPageView, browser: string) => {
+    const form = (purpose: FormPurpose) => pageForms.form(view.session.id, purpose, browser);
+    return { details: form('details'), claim_start: form('claim_start'), claim_verify: form('claim_verify') };
+  };
   const frameAncestors = (view: OnboardingPageView) =>
     ctx.orgs.frameAncestors({
       organizationId: view.session.organization_id,
       livemode: view.session.livemode === 1,
     });
-  /** This browser's page cookie, given one when it has none. */
-  const browserOf = (request: { headers: { cookie?: string } }, reply: FastifyReply): string => {
-    const current = requestCookies(request.headers.cookie)[BROWSER_COOKIE];
-    if (current && BROWSER_ID.test(current)) return current;
-    const fresh = randomToken(24);
-    reply.header('set-cookie', browserCookie(fresh, secure));
-    return fresh;
+  /** The page for a link that shows no form: unknown or expired, or done (a link back). */
+  const closed = (
+    reply: FastifyReply,
+    nonce: string,
+    view: OnboardingProblem | { returnTo: string },
+  ): string => {
+    securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
+    if (typeof view !== 'string') return renderCompleted(nonce, view.returnTo);
+    reply.code(PROBLEMS[view].status);
+    return renderProblem(nonce, view);
+  };
+  const show = async (
+    reply: FastifyReply,
+    nonce: string,
+    view: OnboardingPageView,
+    browser: string,
+    path: string,
+    feedback: Parameters<typeof renderPage>[4],
+  ) => {
+    securityHeaders(reply, nonce, await frameAncestors(view), view.returnTo);
+    return renderPage(view, formsFor(view, browser), nonce, path, feedback);
   };
 
   app.get('/onboarding/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
     const nonce = randomBytes(16).toString('base64');
-    const view = await ctx.onboarding.page(request.params.token, browserOf(request, reply));
-    if (typeof view === 'string') {
-      securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
-      reply.code(PROBLEMS[view].status);
-      return renderProblem(nonce, view);
-    }
-    if ('completed' in view) {
-      securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
-      return renderCompleted(nonce, view.returnTo);
-    }
-    securityHeaders(reply, nonce, await frameAncestors(view), view.returnTo);
-    return renderPage(view, nonce, `/onboarding/${encodeURIComponent(request.params.token)}`, {});
+    const view = await ctx.onboarding.page(request.params.token);
+    if (typeof view === 'string' || 'completed' in view) return closed(reply, nonce, view);
+    const path = `/onboarding/${encodeURIComponent(request.params.token)}`;
+    return show(reply, nonce, view, pageForms.browserOf(request, reply), path, {});
   });
 
   acceptFormBodies(app);
@@ -233,37 +228,44 @@ export async function onboardingPageRoutes(app: RoutesApp, { ctx }: { ctx: AppCo
     { schema: { hide: true, params: TokenParams, body: FormBody } },
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
-      const { token } = request.params;
+      const path = `/onboarding/${encodeURIComponent(request.params.token)}`;
+      const view = await ctx.onboarding.page(request.params.token);
+      if (typeof view === 'string') return closed(reply, nonce, view);
+      // Done already (a resubmitted form, or another browser won): back to the platform.
+      if ('completed' in view) return reply.redirect(view.returnTo, 303);
       const body = request.body;
-      const browser = requestCookies(request.headers.cookie)[BROWSER_COOKIE] ?? '';
       const action = formAction(body);
-      const result: OnboardingActionResult = action
-        ? await ctx.onboarding.act(
-            token,
-            BROWSER_ID.test(browser) ? browser : '',
-            { nonce: body.nonce ?? '', csrf: body.csrf ?? '' },
-            action,
-          )
-        : { outcome: 'refused', status: 400, reason: 'This form is not one the page sends.' };
-      if (result.outcome === 'problem') {
-        securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
-        reply.code(PROBLEMS[result.problem].status);
-        return renderProblem(nonce, result.problem);
-      }
+      const fromPage =
+        action !== null &&
+        pageForms.check(view.session.id, action.purpose, pageForms.presented(request), {
+          nonce: body.nonce ?? '',
+          csrf: body.csrf ?? '',
+        });
+      let result: OnboardingActionResult;
+      if (!action)
+        result = { outcome: 'refused', status: 400, reason: 'This form is not one the page sends.' };
+      else if (!fromPage)
+        result = {
+          outcome: 'refused',
+          status: 403,
+          reason: 'This form has expired or did not come from this page. Reload the page and try again.',
+        };
+      else result = await ctx.onboarding.act(view.session, action);
       if (result.outcome === 'completed') {
         // CSP form-action covers this redirect: the page allowed the return address's origin.
         reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
         return reply.redirect(result.redirect, 303);
       }
       // Anything else shows the page again, with fresh tokens, the notice or the errors.
-      const view = await ctx.onboarding.page(token, browserOf(request, reply));
-      if (typeof view === 'string' || 'completed' in view) return reply.redirect(request.url, 303);
-      securityHeaders(reply, nonce, await frameAncestors(view), view.returnTo);
+      const again = await ctx.onboarding.page(request.params.token);
+      if (typeof again === 'string' || 'completed' in again) return reply.redirect(path, 303);
       if (result.outcome === 'refused') reply.code(result.status);
-      return renderPage(
-        view,
+      return show(
+        reply,
         nonce,
-        `/onboarding/${encodeURIComponent(token)}`,
+        again,
+        pageForms.browserOf(request, reply),
+        path,
         result.outcome === 'again'
           ? { notice: result.notice }
           : {
