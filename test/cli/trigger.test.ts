@@ -11,11 +11,7 @@ const f = useCards();
  * The types no flow of this build produces, each with the reason `--list` gives. Explicit: a type
  * leaves this list when its flow is built, and gets a scenario then.
  */
-const UNAVAILABLE = [
-  'cardholder_onboarding_session.completed',
-  'platform_connect_session.completed',
-  'merchant.connected',
-];
+const UNAVAILABLE = ['platform_connect_session.completed', 'merchant.connected'];
 
 const TRANSACTION = ['id', 'card_id', 'last4', 'amount_cents', 'merchant', 'mcc', 'status', 'balance_cents'];
 const ORDER = ['order_id', 'conversation_id', 'user_id', 'merchant', 'total_cents', 'currency', 'card_id'];
@@ -53,6 +49,16 @@ const DATA_FIELDS: Record<string, string[]> = {
     'phone_number',
     'updated_fields',
     'updated_at',
+  ],
+  'cardholder_onboarding_session.completed': [
+    'id',
+    'status',
+    'cardholder_id',
+    'external_user_id',
+    'email',
+    'claimed_existing_cardholder',
+    'state',
+    'completed_at',
   ],
   'balance.low': ['card_id', 'last4', 'balance_cents'],
   'transaction.authorized': TRANSACTION,
@@ -96,6 +102,7 @@ const EXPECT: Record<string, (data: Record<string, unknown>) => void> = {
   'card_flow.failed': (data) => expect(data.reason).toBe('mint_failed'),
   'cardholder.updated': (data) => expect(data.updated_fields).toEqual(['last_name']),
   'identity.verification.updated': (data) => expect(data.status).toBe('approved'),
+  'cardholder_onboarding_session.completed': (data) => expect(data.claimed_existing_cardholder).toBe(false),
 };
 
 const run = (type: string, extra: { mode?: string; organizationId?: string } = {}) =>

@@ -82,7 +82,30 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     },
   },
   'cardholder_onboarding_session.completed': {
-    unavailable: 'hosted cardholder onboarding sessions are not built yet (issue 14)',
+    steps: 'an onboarding session, then its page submitted with new details (a new cardholder)',
+    run: async (s) => {
+      const session = await s.ctx.onboarding.create(s.scope, {
+        external_user_id: 'trigger-user',
+        state: 'trigger',
+        return_url: 'https://platform.example/onboarding/done',
+      });
+      s.record('onboarding session', session.id);
+      const view = await s.ctx.onboarding.page(
+        new URL(session.url as string).pathname.split('/').pop() as string,
+      );
+      if (typeof view === 'string' || 'completed' in view) throw new Error('the new session is not open');
+      await s.ctx.onboarding.act(view.session, {
+        purpose: 'details',
+        details: {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email: 'ada@example.com',
+          date_of_birth: '1990-12-10',
+          phone_number: '+14155550123',
+        },
+      });
+      return undefined;
+    },
   },
   'platform_connect_session.completed': {
     unavailable: 'hosted platform connect sessions are not built yet (issue 14)',
