@@ -23,6 +23,7 @@ import { mcpRoutes } from './domains/mcp/routes.ts';
 import { oauthRoutes } from './domains/oauth/routes.ts';
 import { onboardingRoutes } from './domains/onboarding/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
+import { platformConnectRoutes } from './domains/platform-connect/routes.ts';
 import { acpWebhookRoutes } from './domains/purchases/acp-webhook-routes.ts';
 import { purchaseRoutes } from './domains/purchases/routes.ts';
 import { vaultRoutes } from './domains/vault/routes.ts';
@@ -31,6 +32,7 @@ import { kycPageRoutes } from './web/kyc/page.ts';
 import { onboardingPageRoutes } from './web/onboarding/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes } from './web/operations.ts';
+import { platformConnectPageRoutes } from './web/platform-connect/page.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
 import { walletPageRoutes } from './web/wallet/page.ts';
 
@@ -123,6 +125,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(walletPageRoutes, { ctx });
   await app.register(onboardingRoutes, { ctx });
   await app.register(onboardingPageRoutes, { ctx });
+  await app.register(platformConnectRoutes, { ctx });
+  await app.register(platformConnectPageRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,

@@ -24,12 +24,14 @@ import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
 import { LinkService } from './domains/links/service.ts';
+import { MemberService } from './domains/members/service.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
 import { OAuthService } from './domains/oauth/service.ts';
 import { OnboardingService } from './domains/onboarding/service.ts';
 import { OrgService } from './domains/orgs/service.ts';
+import { PlatformConnectService } from './domains/platform-connect/service.ts';
 import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
 import { VaultService } from './domains/vault/service.ts';
@@ -58,6 +60,10 @@ export interface AppContext {
   vault: VaultService;
   /** Hosted cardholder onboarding sessions. */
   onboarding: OnboardingService;
+  /** Members of organizations and their sign-in by email code. */
+  members: MemberService;
+  /** Hosted platform connect sessions and connected organizations. */
+  platformConnect: PlatformConnectService;
   /** `/buy`: conversations, carts and orders at merchants. */
   purchases: PurchaseService;
   /** The merchants an operator configured (ACP), which `purchases` lists beside the sandbox ones. */
@@ -172,6 +178,13 @@ export async function createContext(
     sealer: aead,
     formKey: aead.deriveKey('cardholder-onboarding-forms'),
   });
+  const members = new MemberService(db, clock, { notifications, orgs });
+  const platformConnect = new PlatformConnectService(db, clock, config, {
+    orgs,
+    events,
+    sealer: aead,
+    formKey: aead.deriveKey('platform-connect-forms'),
+  });
   const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });
   const merchants = new MerchantConfigs({
     db,
@@ -214,6 +227,8 @@ export async function createContext(
     purchases,
     vault,
     onboarding,
+    members,
+    platformConnect,
     merchants,
     oauth,
     links,

@@ -5,6 +5,7 @@ import { EVENTS_USAGE, runEventsCommand } from '../domains/events/cli.ts';
 import { FUNDING_USAGE, runFundingCommand } from '../domains/funding/cli.ts';
 import { KYC_USAGE, runKycCommand } from '../domains/kyc/cli.ts';
 import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
+import { MEMBER_ROLES } from '../domains/members/service.ts';
 import { MERCHANT_USAGE, runMerchantCommand } from '../domains/purchases/cli.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
 import { runTriggerCommand, TRIGGER_USAGE } from './trigger/command.ts';
@@ -25,6 +26,7 @@ export const USAGE = `Usage: purser <command>
   client revoke CLIENT_ID [--json]
   key create ORG_ID --mode sandbox|production [--json]
   key rotate ORG_ID --mode sandbox|production [--json]
+  member add ORG_ID --email E --role owner|developer|viewer [--json]
 ${EVENTS_USAGE}
 ${KYC_USAGE}
 ${LEDGER_USAGE}
@@ -140,6 +142,21 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
         ? await ctx.orgs.createApiKey(orgId, mode)
         : await ctx.orgs.rotateApiKey(orgId, mode);
     return show(print, values.json, key);
+  }
+
+  if (group === 'member' && action === 'add') {
+    const { values, positionals } = parse(rest, {
+      email: { type: 'string' },
+      role: { type: 'string' },
+      json,
+    });
+    const role = oneOf(required(values.role, 'role'), 'role', MEMBER_ROLES);
+    const added = await ctx.members.add(
+      required(positionals[0], 'ORG_ID'),
+      required(values.email, 'email'),
+      role as (typeof MEMBER_ROLES)[number],
+    );
+    return show(print, values.json, added);
   }
 
   if (group === 'outbox') {

@@ -392,6 +392,12 @@ export interface Database {
   wallet_link_settings: WalletLinkSettingsTable;
   wallet_link_actions: WalletLinkActionsTable;
   cardholder_onboarding_sessions: CardholderOnboardingSessionsTable;
+  members: MembersTable;
+  memberships: MembershipsTable;
+  member_sign_ins: MemberSignInsTable;
+  member_sessions: MemberSessionsTable;
+  platform_connect_sessions: PlatformConnectSessionsTable;
+  organization_connections: OrganizationConnectionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -819,3 +825,64 @@ export interface CardholderOnboardingSessionsTable {
 }
 
 export type CardholderOnboardingSessionRow = Selectable<CardholderOnboardingSessionsTable>;
+
+/** A person who proved an email with a one-time code (docs/platform-connect.md). */
+export interface MembersTable {
+  id: string;
+  /** Lowercased. */
+  email: string;
+  created_at: number;
+}
+
+export type MemberRole = 'owner' | 'developer' | 'viewer';
+
+export interface MembershipsTable {
+  organization_id: string;
+  member_id: string;
+  role: MemberRole;
+  created_at: number;
+}
+
+/** A sign-in by email code: the code as a digest, at most five wrong tries, ten minutes. */
+export interface MemberSignInsTable {
+  id: string;
+  email: string;
+  code_digest: string;
+  failed_attempts: number;
+  status: 'pending' | 'used' | 'failed';
+  expires_at: number;
+  created_at: number;
+}
+
+export interface MemberSessionsTable {
+  token_digest: string;
+  member_id: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface PlatformConnectSessionsTable {
+  id: string;
+  /** The platform's organization (the one that opened the session). */
+  organization_id: string;
+  livemode: number;
+  token_digest: string;
+  token_sealed: string;
+  state: string | null;
+  return_url: string;
+  status: 'open' | 'completed';
+  connected_organization_id: string | null;
+  expires_at: number;
+  completed_at: number | null;
+  created_at: number;
+}
+
+export type PlatformConnectSessionRow = Selectable<PlatformConnectSessionsTable>;
+
+export interface OrganizationConnectionsTable {
+  platform_organization_id: string;
+  livemode: number;
+  connected_organization_id: string;
+  session_id: string;
+  created_at: number;
+}

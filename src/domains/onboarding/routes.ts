@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
-import { isLoopbackHost } from '../orgs/embed-origins.ts';
+import { returnUrlProblem } from '../orgs/return-url.ts';
 
 const SessionObject = Type.Object(
   {
@@ -45,21 +45,6 @@ const example = {
   created_at: '2026-11-23T10:00:00.000Z',
 };
 const v1Errors = { 401: 'A valid API key (`sk_test_…` / `sk_live_…`) is required (`unauthorized`).' };
-
-/** `https://…`, or `http://` to a loopback host (development); no credentials, no fragment. */
-function returnUrlProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an absolute URL';
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
-    return 'must use https (http is allowed only for loopback hosts)';
-  if (url.username !== '' || url.password !== '') return 'must not carry credentials';
-  if (url.hash !== '') return 'must not carry a fragment';
-  return null;
-}
 
 /** `POST` and `GET /api/v1/cardholder_onboarding_sessions` (API key; docs/onboarding.md). */
 export async function onboardingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {

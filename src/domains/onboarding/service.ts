@@ -10,6 +10,7 @@ import { checkCardholderDetails, isEmail } from '../cards/objects.ts';
 import type { CardService, Scope } from '../cards/service.ts';
 import { SANDBOX_CODE } from '../connect/service.ts';
 import type { NotificationService } from '../notifications/service.ts';
+import { returnAddress } from '../orgs/return-url.ts';
 import type { OrgService } from '../orgs/service.ts';
 import * as store from './store.ts';
 
@@ -333,11 +334,3 @@ function scopeOf(session: Session): Scope {
 
 const tokenAad = (id: string) => `cardholder_onboarding_sessions.token:${id}`;
 const claimAad = (id: string) => `cardholder_onboarding_sessions.claim:${id}`;
-
-/** `return_url` with `session_id` and, when one was given, `state` added to its query. */
-export function returnAddress(session: Pick<Session, 'id' | 'state' | 'return_url'>): string {
-  const url = new URL(session.return_url);
-  url.searchParams.set('session_id', session.id);
-  if (session.state !== null) url.searchParams.set('state', session.state);
-  return url.toString();
-}

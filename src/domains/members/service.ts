@@ -1,0 +1,192 @@
+import { type Clock, HOUR, MINUTE } from '../../core/clock.ts';
+import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
+import { ApiError, notFound } from '../../core/errors.ts';
+import { newId, randomToken } from '../../core/ids.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import type { MemberRole } from '../../db/schema.ts';
+import { isEmail } from '../cards/objects.ts';
+import { SANDBOX_CODE } from '../connect/service.ts';
+import type { NotificationService } from '../notifications/service.ts';
+import type { OrgService } from '../orgs/service.ts';
+
+/** Sign-in code validity and tries (as connect codes, spec §8). */
+export const SIGN_IN_CODE_TTL_MS = 10 * MINUTE;
+export const SIGN_IN_MAX_FAILURES = 5;
+/** Codes one email may ask for in a window: the sign-in rate limit. */
+export const SIGN_IN_MAX_PER_EMAIL = 5;
+export const SIGN_IN_WINDOW_MS = 15 * MINUTE;
+/** How long a member stays signed in. */
+export const MEMBER_SESSION_TTL_MS = 12 * HOUR;
+export const MEMBER_ROLES: readonly MemberRole[] = ['owner', 'developer', 'viewer'];
+
+export interface SignedInMember {
+  id: string;
+  email: string;
+  organizations: { id: string; name: string; role: MemberRole }[];
+}
+
+export type SignInOutcome =
+  | { outcome: 'signed_in'; sessionToken: string; expiresAt: number }
+  | { outcome: 'wrong_code' }
+  | { outcome: 'expired' };
+
+/**
+ * Members of organizations: people who proved an email with a one-time code, and their role in each
+ * organization (`owner`, `developer`, `viewer`). Signing in is by a random six-digit code sent to the
+ * email, never the sandbox constant (a member acts across modes). Codes and session tokens are kept
+ * as digests. Used by the hosted platform connect page (docs/platform-connect.md).
+ */
+export class MemberService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly deps: { notifications: NotificationService; orgs: OrgService },
+  ) {}
+
+  /** `purser member add ORG --email … --role …`: the member (made if new) gets this role there. */
+  async add(organizationId: string, rawEmail: string, role: MemberRole) {
+    const email = rawEmail.trim().toLowerCase();
+    if (!isEmail(email)) throw new ApiError(400, 'invalid_request', 'The email is not an email address.');
+    if (!MEMBER_ROLES.includes(role))
+      throw new ApiError(400, 'invalid_request', `The role must be one of ${MEMBER_ROLES.join(', ')}.`);
+    await this.deps.orgs.getOrganization(organizationId);
+    return this.db.transaction().execute(async (trx) => {
+      const memberId = await this.ensureMember(trx, email);
+      await trx
+        .insertInto('memberships')
+        .values({ organization_id: organizationId, member_id: memberId, role, created_at: this.clock.now() })
+        .onConflict((oc) => oc.columns(['organization_id', 'member_id']).doUpdateSet({ role }))
+        .execute();
+      return { member_id: memberId, email, organization_id: organizationId, role };
+    });
+  }
+
+  /**
+   * Sends a sign-in code to the email, whoever it belongs to (a new company signs in to create its
+   * organization). `429 rate_limited` past five codes per email in 15 minutes.
+   */
+  async startSignIn(rawEmail: string): Promise<{ attemptId: string }> {
+    const email = rawEmail.trim().toLowerCase();
+    const now = this.clock.now();
+    const recent = await this.db
+      .selectFrom('member_sign_ins')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('email', '=', email)
+      .where('created_at', '>', now - SIGN_IN_WINDOW_MS)
+      .executeTakeFirstOrThrow();
+    if (Number(recent.n) >= SIGN_IN_MAX_PER_EMAIL)
+      throw new ApiError(429, 'rate_limited', 'Too many codes were sent to this email. Try again later.');
+    let code = numericCode(6);
+    // The sandbox constant is never a sign-in code.
+    while (code === SANDBOX_CODE) code = numericCode(6);
+    const attemptId = newId('msi');
+    await this.db
+      .insertInto('member_sign_ins')
+      .values({
+        id: attemptId,
+        email,
+        code_digest: digest(code),
+        failed_attempts: 0,
+        status: 'pending',
+        expires_at: now + SIGN_IN_CODE_TTL_MS,
+        created_at: now,
+      })
+      .execute();
+    await this.deps.notifications.sendEmail(
+      { organizationId: null, livemode: true },
+      {
+        to: email,
+        subject: 'Your Purser sign-in code',
+        text: `Your Purser sign-in code is ${code}. It works for ${SIGN_IN_CODE_TTL_MS / MINUTE} minutes. If you did not ask for it, ignore this email.`,
+      },
+    );
+    return { attemptId };
+  }
+
+  /** Checks a code: a session on the right one; wrong ones count, five end the attempt. */
+  async verifySignIn(attemptId: string, rawCode: string): Promise<SignInOutcome> {
+    const now = this.clock.now();
+    const attempt = await this.db
+      .selectFrom('member_sign_ins')
+      .selectAll()
+      .where('id', '=', attemptId)
+      .executeTakeFirst();
+    if (!attempt || attempt.status !== 'pending' || attempt.expires_at <= now) return { outcome: 'expired' };
+    if (!safeEqual(digest(rawCode.trim()), attempt.code_digest)) {
+      const failed = attempt.failed_attempts + 1;
+      await this.db
+        .updateTable('member_sign_ins')
+        .set({ failed_attempts: failed, status: failed >= SIGN_IN_MAX_FAILURES ? 'failed' : 'pending' })
+        .where('id', '=', attempt.id)
+        .execute();
+      return failed >= SIGN_IN_MAX_FAILURES ? { outcome: 'expired' } : { outcome: 'wrong_code' };
+    }
+    const sessionToken = `mss_${randomToken(32)}`;
+    const expiresAt = now + MEMBER_SESSION_TTL_MS;
+    const used = await this.db.transaction().execute(async (trx) => {
+      // Used once: of two submits of the right code, one signs in.
+      const result = await trx
+        .updateTable('member_sign_ins')
+        .set({ status: 'used' })
+        .where('id', '=', attempt.id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      const memberId = await this.ensureMember(trx, attempt.email);
+      await trx
+        .insertInto('member_sessions')
+        .values({
+          token_digest: digest(sessionToken),
+          member_id: memberId,
+          expires_at: expiresAt,
+          created_at: now,
+        })
+        .execute();
+      return true;
+    });
+    return used ? { outcome: 'signed_in', sessionToken, expiresAt } : { outcome: 'expired' };
+  }
+
+  /** The member a session token belongs to, with their organizations; null when none or expired. */
+  async signedIn(sessionToken: string | undefined): Promise<SignedInMember | null> {
+    if (!sessionToken || !/^mss_[A-Za-z0-9]{20,64}$/.test(sessionToken)) return null;
+    const row = await this.db
+      .selectFrom('member_sessions')
+      .innerJoin('members', 'members.id', 'member_sessions.member_id')
+      .select(['members.id', 'members.email', 'member_sessions.expires_at'])
+      .where('member_sessions.token_digest', '=', digest(sessionToken))
+      .executeTakeFirst();
+    if (!row || row.expires_at <= this.clock.now()) return null;
+    const organizations = await this.db
+      .selectFrom('memberships')
+      .innerJoin('organizations', 'organizations.id', 'memberships.organization_id')
+      .select(['organizations.id', 'organizations.name', 'memberships.role'])
+      .where('memberships.member_id', '=', row.id)
+      .where('organizations.status', '=', 'active')
+      .orderBy('organizations.name')
+      .execute();
+    return { id: row.id, email: row.email, organizations };
+  }
+
+  /** The member's role in an organization, or a 404 when they have none there. */
+  roleIn(member: SignedInMember, organizationId: string): MemberRole {
+    const found = member.organizations.find((o) => o.id === organizationId);
+    if (!found) throw notFound('No such organization.');
+    return found.role;
+  }
+
+  /** The member with this email, made when there is none (a person who just proved it). */
+  private async ensureMember(exec: Executor, email: string): Promise<string> {
+    await exec
+      .insertInto('members')
+      .values({ id: newId('mem'), email, created_at: this.clock.now() })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .execute();
+    const row = await exec
+      .selectFrom('members')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+}

@@ -1,0 +1,255 @@
+import { type Clock, HOUR, isoTime } from '../../core/clock.ts';
+import { digest } from '../../core/crypto.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
+import { ApiError, notFound } from '../../core/errors.ts';
+import { newId, randomToken } from '../../core/ids.ts';
+import type { Db } from '../../db/index.ts';
+import type { PlatformConnectSessionRow } from '../../db/schema.ts';
+import type { Principal } from '../auth/service.ts';
+import type { EventEmitter } from '../cards/events.ts';
+import type { SignedInMember } from '../members/service.ts';
+import { returnAddress } from '../orgs/return-url.ts';
+import type { CreatedOrganization, OrgService } from '../orgs/service.ts';
+
+/** How long a platform connect link works (docs/platform-connect.md). */
+export const PLATFORM_CONNECT_TTL_MS = 1 * HOUR;
+
+type Session = PlatformConnectSessionRow;
+type Scope = { organizationId: string; livemode: boolean };
+
+export interface PlatformConnectSessionObject {
+  object: 'platform_connect_session';
+  id: string;
+  url: string | null;
+  status: 'open' | 'completed' | 'expired';
+  state: string | null;
+  return_url: string;
+  connected_organization_id: string | null;
+  livemode: boolean;
+  expires_at: string;
+  completed_at: string | null;
+  created_at: string;
+}
+
+export type PlatformConnectProblem = 'unknown' | 'expired';
+
+export interface PlatformConnectView {
+  session: Session;
+  platformName: string;
+  returnTo: string;
+}
+
+/** What the approving member chose: one of the organizations they own, or a new one. */
+export type ConnectChoice = { organizationId: string } | { newOrganizationName: string };
+
+export type ApproveResult =
+  | { outcome: 'refused'; reason: string }
+  | { outcome: 'connected'; redirect: string; created: CreatedOrganization | null };
+
+/**
+ * Hosted platform connect (issue 14, spec §6 `platform_connect_session.completed`). A platform opens
+ * a session; a company's member signs in on the page (members/service.ts) and connects one of the
+ * organizations they own, or creates one. The connection, the completed session and its event (on
+ * the platform's organization, never carrying credentials) commit together; the page then returns
+ * to `return_url` with `session_id` and `state`.
+ */
+export class PlatformConnectService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: { baseUrl: string },
+    private readonly deps: { orgs: OrgService; events: EventEmitter; sealer: Sealer; formKey: Buffer },
+  ) {}
+
+  get formKey(): Buffer {
+    return this.deps.formKey;
+  }
+
+  /** `POST /api/v2/platform_connect_sessions`. */
+  async create(principal: Principal, input: { state?: string; return_url: string }) {
+    const token = `pct_${randomToken(24)}`;
+    const now = this.clock.now();
+    const id = newId('pcs');
+    const row: Session = {
+      id,
+      organization_id: principal.organizationId,
+      livemode: principal.livemode ? 1 : 0,
+      token_digest: digest(token),
+      token_sealed: this.deps.sealer.seal(token, tokenAad(id)),
+      state: input.state ?? null,
+      return_url: input.return_url,
+      status: 'open',
+      connected_organization_id: null,
+      expires_at: now + PLATFORM_CONNECT_TTL_MS,
+      completed_at: null,
+      created_at: now,
+    };
+    await this.db.insertInto('platform_connect_sessions').values(row).execute();
+    return this.present(row);
+  }
+
+  /** `GET /api/v2/platform_connect_sessions/{id}`. */
+  async get(principal: Principal, id: string) {
+    const row = await this.db
+      .selectFrom('platform_connect_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', principal.organizationId)
+      .where('livemode', '=', principal.livemode ? 1 : 0)
+      .executeTakeFirst();
+    if (!row) throw notFound('No such platform connect session.');
+    return this.present(row);
+  }
+
+  /** `GET /api/v2/connected_organizations`: newest first, `starting_after` an organization id. */
+  async listConnected(principal: Principal, query: { limit: number; starting_after?: string }) {
+    const livemode = principal.livemode ? 1 : 0;
+    let base = this.db
+      .selectFrom('organization_connections')
+      .innerJoin('organizations', 'organizations.id', 'organization_connections.connected_organization_id')
+      .select([
+        'organization_connections.connected_organization_id as id',
+        'organizations.name',
+        'organization_connections.session_id',
+        'organization_connections.created_at',
+      ])
+      .where('organization_connections.platform_organization_id', '=', principal.organizationId)
+      .where('organization_connections.livemode', '=', livemode);
+    if (query.starting_after !== undefined) {
+      const after = await base
+        .where('organization_connections.connected_organization_id', '=', query.starting_after)
+        .executeTakeFirst();
+      if (!after) throw notFound('No such connected organization.');
+      base = base.where((eb) =>
+        eb.or([
+          eb('organization_connections.created_at', '<', after.created_at),
+          eb.and([
+            eb('organization_connections.created_at', '=', after.created_at),
+            eb('organization_connections.connected_organization_id', '<', after.id),
+          ]),
+        ]),
+      );
+    }
+    const rows = await base
+      .orderBy('organization_connections.created_at', 'desc')
+      .orderBy('organization_connections.connected_organization_id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    return {
+      object: 'list' as const,
+      data: rows.slice(0, query.limit).map((row) => ({
+        object: 'connected_organization' as const,
+        id: row.id,
+        name: row.name,
+        session_id: row.session_id,
+        livemode: principal.livemode,
+        connected_at: isoTime(row.created_at),
+      })),
+      has_more: rows.length > query.limit,
+    };
+  }
+
+  /** The session a link opens, or why it does not; a completed one carries where to go back. */
+  async page(
+    token: string,
+  ): Promise<PlatformConnectView | { completed: true; returnTo: string } | PlatformConnectProblem> {
+    if (!/^pct_[A-Za-z0-9]{20,64}$/.test(token)) return 'unknown';
+    const session = await this.db
+      .selectFrom('platform_connect_sessions')
+      .selectAll()
+      .where('token_digest', '=', digest(token))
+      .executeTakeFirst();
+    if (!session) return 'unknown';
+    if (session.status === 'completed') return { completed: true, returnTo: returnAddress(session) };
+    if (session.expires_at <= this.clock.now()) return 'expired';
+    const platform = await this.deps.orgs.getOrganization(session.organization_id);
+    return { session, platformName: platform.name, returnTo: returnAddress(session) };
+  }
+
+  /**
+   * The member approves: the organization they own (or a new one, with them as its owner) is
+   * connected to the platform. Connecting the platform's own organization is refused.
+   */
+  async approve(session: Session, member: SignedInMember, choice: ConnectChoice): Promise<ApproveResult> {
+    let created: CreatedOrganization | null = null;
+    let organizationId: string;
+    if ('organizationId' in choice) {
+      const owned = member.organizations.find((o) => o.id === choice.organizationId && o.role === 'owner');
+      if (!owned) return { outcome: 'refused', reason: 'Choose an organization you own.' };
+      organizationId = owned.id;
+    } else {
+      const name = choice.newOrganizationName.trim();
+      if (name.length === 0 || name.length > 100)
+        return { outcome: 'refused', reason: 'Name the new organization (1 to 100 characters).' };
+      created = await this.deps.orgs.createOrganization({ name, billingEmail: member.email });
+      organizationId = created.organization_id;
+      await this.db
+        .insertInto('memberships')
+        .values({
+          organization_id: organizationId,
+          member_id: member.id,
+          role: 'owner',
+          created_at: this.clock.now(),
+        })
+        .execute();
+    }
+    if (organizationId === session.organization_id)
+      return { outcome: 'refused', reason: 'This is the platform’s own organization; choose another.' };
+
+    const now = this.clock.now();
+    const completed = await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('platform_connect_sessions')
+        .set({ status: 'completed', connected_organization_id: organizationId, completed_at: now })
+        .where('id', '=', session.id)
+        .where('status', '=', 'open')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await trx
+        .insertInto('organization_connections')
+        .values({
+          platform_organization_id: session.organization_id,
+          livemode: session.livemode,
+          connected_organization_id: organizationId,
+          session_id: session.id,
+          created_at: now,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['platform_organization_id', 'livemode', 'connected_organization_id'])
+            .doUpdateSet({ session_id: session.id }),
+        )
+        .execute();
+      await this.deps.events.emit(trx, {
+        organizationId: session.organization_id,
+        livemode: session.livemode === 1,
+        type: 'platform_connect_session.completed',
+        data: { session_id: session.id, state: session.state, connected_organization_id: organizationId },
+      });
+      return true;
+    });
+    if (!completed)
+      throw new ApiError(409, 'already_completed', 'This connect session was already completed.');
+    return { outcome: 'connected', redirect: returnAddress(session), created };
+  }
+
+  private present(row: Session): PlatformConnectSessionObject {
+    const status = row.status === 'open' && row.expires_at <= this.clock.now() ? 'expired' : row.status;
+    const token = status === 'open' ? this.deps.sealer.open(row.token_sealed, tokenAad(row.id)) : null;
+    return {
+      object: 'platform_connect_session',
+      id: row.id,
+      url: token === null ? null : `${this.config.baseUrl}/platform-connect/${token}`,
+      status,
+      state: row.state,
+      return_url: row.return_url,
+      connected_organization_id: row.connected_organization_id,
+      livemode: row.livemode === 1,
+      expires_at: isoTime(row.expires_at),
+      completed_at: row.completed_at === null ? null : isoTime(row.completed_at),
+      created_at: isoTime(row.created_at),
+    };
+  }
+}
+
+const tokenAad = (id: string) => `platform_connect_sessions.token:${id}`;
