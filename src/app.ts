@@ -20,6 +20,7 @@ import { fundingRoutes } from './domains/funding/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { walletLinkRoutes } from './domains/links/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
+import { messagingRoutes } from './domains/messaging/routes.ts';
 import { oauthRoutes } from './domains/oauth/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
 import { acpWebhookRoutes } from './domains/purchases/acp-webhook-routes.ts';
@@ -119,6 +120,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(vaultRoutes, { ctx });
   await app.register(walletLinkRoutes, { ctx });
   await app.register(walletPageRoutes, { ctx });
+  await app.register(messagingRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,
