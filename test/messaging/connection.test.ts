@@ -61,7 +61,9 @@ describe('connecting the messaging provider (OAuth 2.0 authorization code + PKCE
   });
 
   it('keeps the provider tokens sealed at rest and out of the log', async () => {
-    expect((await connectProvider(f, f.sandbox)).statusCode).toBe(200);
+    const started = await startOAuth(f, f.sandbox);
+    const redirect = await consent(started.url);
+    expect((await callback(f, redirect)).statusCode).toBe(200);
     const { accessToken, refreshToken } = provider().issued.at(-1)!;
     const rows = await f.t.ctx.db
       .selectFrom('messaging_connections')
@@ -80,7 +82,8 @@ describe('connecting the messaging provider (OAuth 2.0 authorization code + PKCE
     );
     const verifier = provider().tokenRequests.at(-1)!.code_verifier!;
     expect(states).not.toContain(verifier);
-    for (const secret of [accessToken, refreshToken, verifier, provider().clientSecret])
+    const code = redirect.searchParams.get('code')!;
+    for (const secret of [accessToken, refreshToken, verifier, provider().clientSecret, code, started.state])
       expect(f.t.logs.text).not.toContain(secret);
     // The sealed values open only for their own organization and mode.
     expect(() =>
