@@ -72,7 +72,14 @@ function json(response: ServerResponse, status: number, body: unknown): void {
  * its scope, and records the message.
  */
 export async function startFakeMessagingProvider(
-  options: { clock?: Clock; accessTokenTtlSeconds?: number; organizationIds?: string[] } = {},
+  options: {
+    clock?: Clock;
+    accessTokenTtlSeconds?: number;
+    organizationIds?: string[];
+    /** A fixed port (the local provider for trying it by hand); default any free one. */
+    port?: number;
+    onMessage?: (message: SentMessage) => void;
+  } = {},
 ): Promise<FakeMessagingProvider> {
   const clientId = 'purser-client';
   const clientSecret = `secret_${b64url(randomBytes(16))}`;
@@ -216,17 +223,19 @@ export async function startFakeMessagingProvider(
         return json(response, 403, { error: 'insufficient_scope' });
       const message = JSON.parse(body) as { to: string; text: string };
       const key = request.headers['idempotency-key'];
-      sent.push({
+      const accepted: SentMessage = {
         to: message.to,
         text: message.text,
         idempotencyKey: typeof key === 'string' ? key : undefined,
-      });
+      };
+      sent.push(accepted);
+      options.onMessage?.(accepted);
       return json(response, 201, { id: `msg_${sent.length}`, status: 'queued' });
     }
 
     json(response, 404, { error: 'not_found' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 
