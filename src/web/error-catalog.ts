@@ -232,7 +232,7 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   },
   {
     code: 'messaging_not_configured',
-    status: 503,
+    status: 404,
     when: 'Messaging provider routes: the operator has not set MESSAGING_PROVIDER_URL, MESSAGING_CLIENT_ID and MESSAGING_CLIENT_SECRET.',
   },
   {

@@ -215,14 +215,14 @@ describe('connecting the messaging provider (OAuth 2.0 authorization code + PKCE
   });
 });
 
-it('without MESSAGING_* the routes answer 503 messaging_not_configured', async () => {
+it('without MESSAGING_* the routes answer 404 messaging_not_configured', async () => {
   const t = await startTestApp();
   try {
     const org = await t.createOrg();
     const token = await t.platformToken(org.sandbox);
     expectError(
       await t.call('POST', '/api/v2/provider/oauth/start', { token }),
-      503,
+      404,
       'messaging_not_configured',
     );
     expectError(await t.call('GET', '/api/v2/provider/connection', { token }), 404, 'not_found');

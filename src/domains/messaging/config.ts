@@ -8,7 +8,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** The messaging provider (`MESSAGING_*`; docs/messaging.md). */
 export interface MessagingConfig {
-  /** The provider's OAuth client; null when the three variables are unset (the routes answer 503). */
+  /** The provider's OAuth client; null when the three variables are unset (start answers 404 `messaging_not_configured`). */
   provider: { url: string; clientId: string; clientSecret: string } | null;
   /** The scopes asked for at the provider (`MESSAGING_SCOPES`, space-separated). */
   scopes: string[];
@@ -37,8 +37,9 @@ function providerUrl(raw: string): string {
 
 export function loadMessagingConfig(env: Env): MessagingConfig {
   const names = ['MESSAGING_PROVIDER_URL', 'MESSAGING_CLIENT_ID', 'MESSAGING_CLIENT_SECRET'] as const;
-  const [url, clientId, clientSecret] = names.map((name) => optional(env, name));
-  const missing = names.filter((name) => optional(env, name) === null);
+  const values = names.map((name) => optional(env, name));
+  const [url, clientId, clientSecret] = values;
+  const missing = names.filter((_, i) => values[i] === null);
   if (missing.length > 0 && missing.length < names.length)
     throw new ConfigError(
       `The messaging provider needs ${names.join(', ')} together; missing ${missing.join(', ')}`,

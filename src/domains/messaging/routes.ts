@@ -134,7 +134,7 @@ export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
           'single-use and expires at `expires_at`. Takes no body. Accepts `Idempotency-Key`.',
         response: {
           201: documented(MessagingOAuth, 'The authorization request was created.', oauthExample),
-          ...errorResponses(401, 403, 503, { 503: notConfigured }),
+          ...errorResponses(401, 403, 404, { 404: notConfigured }),
         },
       },
     },
@@ -175,9 +175,9 @@ export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
               message: 'The state is unknown, already used or expired.',
             }),
           ),
-          ...errorResponses(403, 503, {
+          ...errorResponses(403, 404, {
             403: 'JSON only: access was declined at the provider (`messaging_access_denied`).',
-            503: notConfigured,
+            404: notConfigured,
           }),
           502: pageOrJson(
             'The provider failed the code exchange (`messaging_provider_error`); nothing was stored.',
@@ -247,10 +247,9 @@ export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
             'The connection is gone; links go through the default channel again.',
             { object: 'messaging_connection', deleted: true },
           ),
-          ...errorResponses(401, 403, 404, 502, 503, {
-            404: 'No connection for this organization and mode (`not_found`).',
+          ...errorResponses(401, 403, 404, 502, {
+            404: 'No connection for this organization and mode (`not_found`), or no provider is configured on this server (`messaging_not_configured`).',
             502: 'The provider could not be reached to revoke; nothing changed (`messaging_provider_error`).',
-            503: notConfigured,
           }),
         },
       },

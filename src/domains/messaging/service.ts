@@ -340,7 +340,8 @@ export class MessagingService {
   private provider(): ProviderClient {
     if (!this.deps.provider)
       throw new ApiError(
-        503,
+        // Not a 503: it is not temporary, and a client retrying on 5xx would retry forever.
+        404,
         'messaging_not_configured',
         'No messaging provider is configured on this server (MESSAGING_PROVIDER_URL, MESSAGING_CLIENT_ID, MESSAGING_CLIENT_SECRET).',
       );
