@@ -22,12 +22,14 @@ import { walletLinkRoutes } from './domains/links/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
 import { messagingRoutes } from './domains/messaging/routes.ts';
 import { oauthRoutes } from './domains/oauth/routes.ts';
+import { onboardingRoutes } from './domains/onboarding/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
 import { acpWebhookRoutes } from './domains/purchases/acp-webhook-routes.ts';
 import { purchaseRoutes } from './domains/purchases/routes.ts';
 import { vaultRoutes } from './domains/vault/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
+import { onboardingPageRoutes } from './web/onboarding/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes } from './web/operations.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
@@ -120,6 +122,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(vaultRoutes, { ctx });
   await app.register(walletLinkRoutes, { ctx });
   await app.register(walletPageRoutes, { ctx });
+  await app.register(onboardingRoutes, { ctx });
+  await app.register(onboardingPageRoutes, { ctx });
   await app.register(messagingRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,

@@ -32,6 +32,7 @@ import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
 import { OAuthService } from './domains/oauth/service.ts';
+import { OnboardingService } from './domains/onboarding/service.ts';
 import { OrgService } from './domains/orgs/service.ts';
 import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
@@ -59,6 +60,8 @@ export interface AppContext {
   funding: FundingService;
   /** Vault links and the hosted card vault. */
   vault: VaultService;
+  /** Hosted cardholder onboarding sessions. */
+  onboarding: OnboardingService;
   /** `/buy`: conversations, carts and orders at merchants. */
   purchases: PurchaseService;
   /** The merchants an operator configured (ACP), which `purchases` lists beside the sandbox ones. */
@@ -183,6 +186,14 @@ export async function createContext(
   });
   const linkDelivery = new LinkDelivery(notifications, messaging);
   const vault = new VaultService(db, clock, config.baseUrl, { connect, delivery: linkDelivery, orgs });
+  const onboarding = new OnboardingService(db, clock, config, {
+    cards,
+    events,
+    notifications,
+    orgs,
+    sealer: aead,
+    formKey: aead.deriveKey('cardholder-onboarding-forms'),
+  });
   const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });
   const merchants = new MerchantConfigs({
     db,
@@ -224,6 +235,7 @@ export async function createContext(
     funding,
     purchases,
     vault,
+    onboarding,
     merchants,
     oauth,
     links,

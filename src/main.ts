@@ -117,7 +117,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
-    process.stderr.write(`purser: ${error.message}\n\n${USAGE}\n`);
+    process.stderr.write(`purser: ${error.message}\n${error.showUsage ? `\n${USAGE}\n` : ''}`);
     process.exit(2);
   }
   if (error instanceof ConfigError || error instanceof ApiError) {

@@ -1,6 +1,14 @@
 import { parseArgs } from 'node:util';
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** `showUsage` false: the message says all there is, and the usage text would bury it. */
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
+}
 
 type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 

@@ -7,6 +7,7 @@ import { KYC_USAGE, runKycCommand } from '../domains/kyc/cli.ts';
 import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
 import { MERCHANT_USAGE, runMerchantCommand } from '../domains/purchases/cli.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
+import { runTriggerCommand, TRIGGER_USAGE } from './trigger/command.ts';
 
 export const USAGE = `Usage: purser <command>
 
@@ -29,6 +30,7 @@ ${KYC_USAGE}
 ${LEDGER_USAGE}
 ${FUNDING_USAGE}
 ${MERCHANT_USAGE}
+${TRIGGER_USAGE}
   outbox [--limit N] [--json]         messages kept locally instead of sent (sandbox, or no SMTP/SMS)
 
 Settings come from the environment (DATABASE_URL, …); see the README.`;
@@ -161,6 +163,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
   if (await runLedgerCommand(ctx, argv, print)) return;
   if (await runFundingCommand(ctx, argv, print)) return;
   if (await runMerchantCommand(ctx, argv, print)) return;
+  if (await runTriggerCommand(ctx, argv, print)) return;
 
   throw new UsageError(`unknown command: ${argv.join(' ') || '(none)'}`);
 }

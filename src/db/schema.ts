@@ -391,6 +391,7 @@ export interface Database {
   wallet_links: WalletLinksTable;
   wallet_link_settings: WalletLinkSettingsTable;
   wallet_link_actions: WalletLinkActionsTable;
+  cardholder_onboarding_sessions: CardholderOnboardingSessionsTable;
   messaging_oauth_states: MessagingOAuthStatesTable;
   messaging_connections: MessagingConnectionsTable;
 }
@@ -462,6 +463,8 @@ export interface CardholdersTable {
   external_user_id: string | null;
   /** Sealed JSON: first_name, last_name, email, date_of_birth, phone_number (personal data). */
   details_sealed: string;
+  /** Keyed digest of the lowercased email, to find the cardholder a person claims (onboarding). */
+  email_digest: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -790,6 +793,35 @@ export interface WalletLinkActionsTable {
 export type WalletLinkRow = Selectable<WalletLinksTable>;
 export type WalletLinkActionRow = Selectable<WalletLinkActionsTable>;
 
+/** A hosted cardholder onboarding session (docs/onboarding.md). */
+export interface CardholderOnboardingSessionsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  /** SHA-256 of the link token: how the page finds its session. */
+  token_digest: string;
+  /** The link token sealed, so a retrieve answers the url while the session is open. */
+  token_sealed: string;
+  external_user_id: string;
+  email: string | null;
+  /** The platform's opaque value, echoed on completion. */
+  state: string | null;
+  return_url: string;
+  status: 'open' | 'completed';
+  cardholder_id: string | null;
+  claimed_existing_cardholder: number;
+  /** Sealed: the email a person said is theirs when claiming an existing cardholder. */
+  claim_sealed: string | null;
+  claim_code_digest: string | null;
+  claim_failed_attempts: number;
+  claim_expires_at: number | null;
+  expires_at: number;
+  completed_at: number | null;
+  created_at: number;
+}
+
+export type CardholderOnboardingSessionRow = Selectable<CardholderOnboardingSessionsTable>;
+
 /** An authorization request at the messaging provider (`POST /api/v2/provider/oauth/start`), used once. */
 export interface MessagingOAuthStatesTable {
   /** `mos_…`. */
@@ -814,7 +846,7 @@ export interface MessagingConnectionsTable {
   livemode: number;
   /** `active`, or `broken` when the provider refused the refresh token (its tokens are then erased). */
   status: 'active' | 'broken';
-  /** The provider's tokens, sealed (bound to the row id); null once broken. */
+  /** The provider's tokens, sealed (bound to the organization, mode and field); null once broken. */
   access_token: string | null;
   refresh_token: string | null;
   /** JSON arrays of strings. */

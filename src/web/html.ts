@@ -14,12 +14,18 @@ export function escapeHtml(value: string): string {
  */
 export function hostedPageHeaders(
   reply: { header(name: string, value: string): unknown; type(value: string): unknown },
-  page: { directives: string[]; frameAncestors: string; permissions: string },
+  page: {
+    directives: string[];
+    frameAncestors: string;
+    permissions: string;
+    /** Origins a form's answer may redirect to besides Purser (CSP `form-action` covers redirects). */
+    formRedirects?: string[];
+  },
 ): void {
   const csp = [
     "default-src 'none'",
     ...page.directives,
-    "form-action 'self'",
+    ["form-action 'self'", ...(page.formRedirects ?? [])].join(' '),
     "base-uri 'none'",
     page.frameAncestors,
   ];

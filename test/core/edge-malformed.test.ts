@@ -38,6 +38,7 @@ describe('malformed requests on every route answer in the one error body', () =>
         url.startsWith('/kyc/verify/:') ||
         url.startsWith('/wallet/:') ||
         url.startsWith('/vault/:') ||
+        url.startsWith('/onboarding/:') ||
         url === '/authorize' ||
         url === '/apps';
       if (duplicate.statusCode >= 400 && method !== 'HEAD' && !page) expectRefusal(url, duplicate);

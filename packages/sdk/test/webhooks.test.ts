@@ -13,9 +13,9 @@ describe('verifySignature', () => {
   it('accepts a valid signature within the tolerance, from a string or the raw bytes', () => {
     expect(verifySignature(body, header(), secret, { now: t })).toBe(true);
     expect(verifySignature(Buffer.from(body), header(), secret, { now: t + 299 })).toBe(true);
-    expect(verifySignature(new Uint8Array(Buffer.from(body)), header(), secret, { now: new Date(t * 1000) })).toBe(
-      true,
-    );
+    expect(
+      verifySignature(new Uint8Array(Buffer.from(body)), header(), secret, { now: new Date(t * 1000) }),
+    ).toBe(true);
   });
 
   it('refuses a timestamp more than 300 seconds away, either side, unless told otherwise', () => {
@@ -33,7 +33,9 @@ describe('verifySignature', () => {
   it('is false, never throws, on a wrong secret, altered body or re-serialized JSON', () => {
     expect(verifySignature(body, header(), 'whsec_other', { now: t })).toBe(false);
     expect(verifySignature(body.replace('card', 'carx'), header(), secret, { now: t })).toBe(false);
-    expect(verifySignature(JSON.stringify(JSON.parse(body), null, 1), header(), secret, { now: t })).toBe(false);
+    expect(verifySignature(JSON.stringify(JSON.parse(body), null, 1), header(), secret, { now: t })).toBe(
+      false,
+    );
   });
 
   it('is false on missing or malformed headers', () => {
@@ -59,9 +61,9 @@ describe('verifySignature', () => {
 
   it('accepts any of several secrets (zero-downtime rotation) and any of several v1 entries', () => {
     expect(verifySignature(body, header(), ['whsec_new', secret], { now: t })).toBe(true);
-    expect(verifySignature(body, `t=${t},v1=${'0'.repeat(64)},v1=${sign(secret, body)}`, secret, { now: t })).toBe(
-      true,
-    );
+    expect(
+      verifySignature(body, `t=${t},v1=${'0'.repeat(64)},v1=${sign(secret, body)}`, secret, { now: t }),
+    ).toBe(true);
     expect(verifySignature(body, [header()], secret, { now: t })).toBe(true);
   });
 });
@@ -69,7 +71,13 @@ describe('verifySignature', () => {
 describe('constructEvent', () => {
   it('verifies then parses the envelope', () => {
     const event = constructEvent<{ a: string }>(body, header(), secret, { now: t });
-    expect(event).toEqual({ id: 'evt_1', type: 'card.created', created: t, livemode: false, data: { a: 'é' } });
+    expect(event).toEqual({
+      id: 'evt_1',
+      type: 'card.created',
+      created: t,
+      livemode: false,
+      data: { a: 'é' },
+    });
   });
 
   it('throws WebhookVerificationError when the signature does not hold or the body is not an event', () => {

@@ -18,7 +18,8 @@ import * as purchases from './0018_purchases.ts';
 import * as merchants from './0019_merchants.ts';
 import * as walletLinks from './0020_wallet_links.ts';
 import * as vault from './0021_vault.ts';
-import * as messaging from './0022_messaging.ts';
+import * as cardholderOnboarding from './0025_cardholder_onboarding.ts';
+import * as messaging from './0026_messaging.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0019_merchants': merchants,
   '0020_wallet_links': walletLinks,
   '0021_vault': vault,
-  '0022_messaging': messaging,
+  '0025_cardholder_onboarding': cardholderOnboarding,
+  '0026_messaging': messaging,
 };

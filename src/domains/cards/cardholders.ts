@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
+import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
@@ -21,18 +22,31 @@ export interface NewCardholder extends CardholderDetails {
   external_user_id?: string | undefined;
 }
 
+/** HKDF purpose of the email digest key (distinct from every other key derived from the ring). */
+const EMAIL_DIGEST_PURPOSE = 'cardholder-email-digests';
+
 /** Cardholders (v1): the person cards are issued to; personal details are sealed at rest. */
 export class Cardholders {
+  /** The email digest key under every key of the ring, current first (docs/onboarding.md). */
+  private readonly emailKeys: Buffer[];
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly store: CardStore,
-    private readonly sealer: Sealer,
+    private readonly sealer: Sealer & Pick<Aead, 'derivedKeys'>,
     private readonly events: EventEmitter,
-  ) {}
+  ) {
+    this.emailKeys = sealer.derivedKeys(EMAIL_DIGEST_PURPOSE).map(({ key }) => key);
+  }
 
   async create(scope: Scope, input: NewCardholder) {
-    return this.db.transaction().execute((trx) => this.insert(trx, scope, input, null));
+    return this.db.transaction().execute((trx) => this.createIn(trx, scope, input));
+  }
+
+  /** Creates a cardholder (and its `cardholder.created`) inside the caller's transaction. */
+  createIn(trx: Executor, scope: Scope, input: NewCardholder) {
+    return this.insert(trx, scope, input, null);
   }
 
   async get(scope: Scope, id: string) {
@@ -57,6 +71,7 @@ export class Cardholders {
       const now = this.clock.now();
       await this.store.updateCardholder(trx, row.id, {
         details_sealed: this.seal(row.id, details),
+        ...(updated.includes('email') ? { email_digest: this.emailDigest(details.email) } : {}),
         ...(externalChanged ? { external_user_id: external } : {}),
         updated_at: now,
       });
@@ -125,6 +140,7 @@ export class Cardholders {
       user_id: userId,
       external_user_id: input.external_user_id ?? null,
       details_sealed: this.seal(id, details),
+      email_digest: this.emailDigest(details.email),
       created_at: now,
       updated_at: now,
     };
@@ -136,6 +152,29 @@ export class Cardholders {
       data: { id, ...details, created_at: isoTime(now) },
     });
     return this.present(row);
+  }
+
+  /**
+   * The cardholder of this organization and mode with this email (compared lowercased), if any: by
+   * its keyed digest under any key of the ring; rows written before digests existed are opened and
+   * given theirs on the way.
+   */
+  async findByEmail(exec: Executor, scope: Scope, email: string): Promise<Cardholder | undefined> {
+    const livemode = scope.livemode ? 1 : 0;
+    const candidates = this.emailKeys.map((key) => emailDigestUnder(key, email));
+    const found = await this.store.cardholderByEmailDigest(exec, scope.organizationId, livemode, candidates);
+    if (found) return found;
+    for (const row of await this.store.cardholdersWithoutEmailDigest(exec, scope.organizationId, livemode)) {
+      const own = this.emailDigest(this.details(row).email);
+      await this.store.updateCardholder(exec, row.id, { email_digest: own });
+      if (own === candidates[0]) return { ...row, email_digest: own };
+    }
+    return undefined;
+  }
+
+  /** '' for a cardholder without an email: written, so the backfill above never visits it again. */
+  private emailDigest(email: string | null): string {
+    return email === null ? '' : emailDigestUnder(this.emailKeys[0] as Buffer, email);
   }
 
   private async find(exec: Executor, scope: Scope, id: string): Promise<Cardholder> {
@@ -165,4 +204,9 @@ export class Cardholders {
   private seal(id: string, details: CardholderDetails): string {
     return this.sealer.seal(JSON.stringify(details), `cardholders.details:${id}`);
   }
+}
+
+/** HMAC-SHA-256 of the lowercased email: an email is low-entropy, so a plain hash would be guessable. */
+function emailDigestUnder(key: Buffer, email: string): string {
+  return createHmac('sha256', key).update(`cardholder-email.v1|${email.trim().toLowerCase()}`).digest('hex');
 }

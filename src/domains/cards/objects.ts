@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isoTime } from '../../core/clock.ts';
 import type { CardsTable, CardTransactionsTable } from '../../db/schema.ts';
 
@@ -107,4 +108,48 @@ export function transactionData(txn: CardTransaction, card: Pick<Card, 'last4'>,
     balance_cents: balanceCents,
     ...(txn.status === 'DECLINED' ? { decline_reason: txn.decline_reason } : {}),
   };
+}
+
+/**
+ * The checks a cardholder's details need beyond their JSON schema: a real past birth date and a
+ * valid E.164 phone number. The field errors, or null when none.
+ */
+export function checkCardholderDetails(
+  details: {
+    date_of_birth?: string | undefined;
+    phone_number?: string | undefined;
+    first_name?: string;
+    last_name?: string;
+    email?: string;
+  },
+  now: number,
+): Record<string, string> | null {
+  const errors: Record<string, string> = {};
+  for (const name of ['first_name', 'last_name'] as const) {
+    const value = details[name];
+    if (value !== undefined && (value.length === 0 || value.length > 100))
+      errors[name] = 'must be 1 to 100 characters';
+  }
+  if (details.email !== undefined && !isEmail(details.email)) errors.email = 'must be an email address';
+  if (details.date_of_birth !== undefined) {
+    const date = new Date(`${details.date_of_birth}T00:00:00Z`);
+    const real =
+      /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(details.date_of_birth) &&
+      !Number.isNaN(date.getTime()) &&
+      date.toISOString().startsWith(details.date_of_birth);
+    if (!real || date.getTime() > now || date.getUTCFullYear() < 1900) {
+      errors.date_of_birth = 'must be a real past date, YYYY-MM-DD';
+    }
+  }
+  if (details.phone_number !== undefined) {
+    const phone = details.phone_number;
+    const parsed = /^\+[1-9]\d{1,14}$/.test(phone) ? parsePhoneNumberFromString(phone) : undefined;
+    if (!parsed?.isValid()) errors.phone_number = 'must be a valid E.164 phone number';
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
+/** An address with one `@`, no spaces and a dot in its domain, at most 320 characters (RFC 5321 §4.5.3). */
+export function isEmail(value: string): boolean {
+  return value.length <= 320 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
+import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
@@ -61,7 +61,7 @@ export class CardService {
     private readonly deps: {
       ledger: LedgerService;
       events: EventEmitter;
-      sealer: Sealer;
+      sealer: Sealer & Pick<Aead, 'derivedKeys'>;
       users: CardUsers;
       dialect: 'sqlite' | 'postgres';
     },

@@ -38,6 +38,28 @@ export class CardStore {
       .executeTakeFirst();
   }
 
+  cardholderByEmailDigest(exec: Executor, organizationId: string, livemode: number, digests: string[]) {
+    return exec
+      .selectFrom('cardholders')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .where('email_digest', 'in', digests)
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  cardholdersWithoutEmailDigest(exec: Executor, organizationId: string, livemode: number) {
+    return exec
+      .selectFrom('cardholders')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .where('email_digest', 'is', null)
+      .execute();
+  }
+
   async updateCardholder(exec: Executor, id: string, changes: Updateable<CardholdersTable>): Promise<void> {
     await exec.updateTable('cardholders').set(changes).where('id', '=', id).execute();
   }

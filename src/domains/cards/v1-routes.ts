@@ -1,9 +1,9 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest, notFound } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
+import { checkCardholderDetails } from './objects.ts';
 
 const CardholderObject = Type.Object(
   {
@@ -272,18 +272,6 @@ function checkDetails(
   details: { date_of_birth?: string | undefined; phone_number?: string | undefined },
   now: number,
 ) {
-  const errors: Record<string, string> = {};
-  if (details.date_of_birth !== undefined) {
-    const date = new Date(`${details.date_of_birth}T00:00:00Z`);
-    const real = !Number.isNaN(date.getTime()) && date.toISOString().startsWith(details.date_of_birth);
-    if (!real || date.getTime() > now || date.getUTCFullYear() < 1900) {
-      errors.date_of_birth = 'must be a real past date, YYYY-MM-DD';
-    }
-  }
-  if (details.phone_number !== undefined) {
-    const phone = details.phone_number;
-    const parsed = /^\+[1-9]\d{1,14}$/.test(phone) ? parsePhoneNumberFromString(phone) : undefined;
-    if (!parsed?.isValid()) errors.phone_number = 'must be a valid E.164 phone number';
-  }
-  if (Object.keys(errors).length > 0) throw invalidRequest('Some cardholder details are invalid.', errors);
+  const errors = checkCardholderDetails(details, now);
+  if (errors) throw invalidRequest('Some cardholder details are invalid.', errors);
 }

@@ -74,7 +74,7 @@ export function closestKnown(name: string): string {
 }
 
 /** Levenshtein distance, one row at a time. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

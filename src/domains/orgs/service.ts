@@ -130,6 +130,16 @@ export class OrgService {
     return store.countOrganizations(this.db);
   }
 
+  /** Up to `limit` organization ids, oldest first (operator tools choosing a default). */
+  async organizationIds(limit: number): Promise<string[]> {
+    return store.organizationIds(this.db, limit);
+  }
+
+  /** The oldest active confidential client of the organization in this mode, if any. */
+  async firstActiveClient(organizationId: string, mode: Mode): Promise<Client | undefined> {
+    return store.firstActiveClient(this.db, organizationId, livemodeOf(mode));
+  }
+
   async updateOrganization(
     id: string,
     changes: {

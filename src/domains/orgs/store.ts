@@ -27,6 +27,12 @@ export async function countOrganizations(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
+/** Up to `limit` organization ids, oldest first. */
+export async function organizationIds(db: Executor, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('organizations').select('id').orderBy('created_at').limit(limit).execute();
+  return rows.map((row) => row.id);
+}
+
 export async function updateOrganization(
   db: Executor,
   id: string,
@@ -41,6 +47,25 @@ export async function insertClient(db: Executor, row: Insertable<ClientsTable>):
 
 export async function findClient(db: Executor, id: string): Promise<Client | undefined> {
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The organization's oldest active confidential client of one mode. */
+export async function firstActiveClient(
+  db: Executor,
+  organizationId: string,
+  livemode: number,
+): Promise<Client | undefined> {
+  return db
+    .selectFrom('clients')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('livemode', '=', livemode)
+    .where('status', '=', 'active')
+    .where('type', '=', 'confidential')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function updateClient(db: Executor, id: string, changes: Partial<Client>): Promise<void> {

@@ -1,0 +1,285 @@
+import type { EventType } from '../../domains/events/catalog.ts';
+import { UsageError } from '../args.ts';
+import type { SandboxSteps } from './sandbox.ts';
+
+/**
+ * How `purser trigger` produces one event type: `steps` says what it does (shown by `--list`), `run`
+ * does it through the services. `unavailable` instead says why no flow of this build can produce it.
+ * A scenario may return the event's id when its step answers with it (a test event).
+ */
+export type Scenario =
+  | { steps: string; run(s: SandboxSteps): Promise<{ eventId: string } | undefined> }
+  | { unavailable: string };
+
+/** Refused before the scenario made anything: the message says what to do instead. */
+const refuse = (message: string) => new UsageError(message, false);
+
+const DOLLARS_20 = 2_000;
+
+async function authorized(s: SandboxSteps, charge = 1_200) {
+  const card = await s.cardOf(DOLLARS_20);
+  return { card, txn: await s.authorize(card, charge) };
+}
+
+async function completedFlow(s: SandboxSteps) {
+  const transferId = await s.startFlow(DOLLARS_20);
+  return s.advanceFlow(transferId);
+}
+
+/**
+ * Every catalog type and its scenario. Keyed by `EventType`: a type added to the catalog without a
+ * scenario (or a reason it has none) does not compile, and test/cli/trigger.test.ts says which.
+ */
+export const SCENARIOS: Record<EventType, Scenario> = {
+  'card.created': {
+    steps: 'an approved user, a funded wallet, a multi-use card',
+    run: async (s) => {
+      await s.cardOf(DOLLARS_20);
+      return undefined;
+    },
+  },
+  'card.updated': {
+    steps: 'a card, then paused',
+    run: async (s) => {
+      await s.ctx.cards.pauseCard(s.scope, await s.cardOf(DOLLARS_20));
+      return undefined;
+    },
+  },
+  'card.closed': {
+    steps: 'a card, then closed (reason manual)',
+    run: async (s) => {
+      await s.ctx.cards.closeCard(s.scope, await s.cardOf(DOLLARS_20));
+      return undefined;
+    },
+  },
+  'cardholder.created': {
+    steps: 'a cardholder created as POST /api/v1/cardholders does',
+    run: async (s) => {
+      const cardholder = await s.ctx.cards.cardholders.create(s.scope, {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        date_of_birth: '1990-12-10',
+        phone_number: null,
+      });
+      s.record('cardholder', cardholder.id);
+      return undefined;
+    },
+  },
+  'cardholder.updated': {
+    steps: 'a cardholder, then a new last_name',
+    run: async (s) => {
+      const cardholder = await s.ctx.cards.cardholders.create(s.scope, {
+        first_name: 'Ada',
+        last_name: 'Byron',
+        email: 'ada@example.com',
+        date_of_birth: '1990-12-10',
+        phone_number: null,
+      });
+      s.record('cardholder', cardholder.id);
+      await s.ctx.cards.cardholders.update(s.scope, cardholder.id, { last_name: 'Lovelace' });
+      return undefined;
+    },
+  },
+  'cardholder_onboarding_session.completed': {
+    unavailable: 'hosted cardholder onboarding sessions are not built yet (issue 14)',
+  },
+  'platform_connect_session.completed': {
+    unavailable: 'hosted platform connect sessions are not built yet (issue 14)',
+  },
+  'merchant.connected': {
+    unavailable: 'merchant account linking is not built yet, and fires for live activity only (issue 14)',
+  },
+  'balance.low': {
+    steps: 'a $20 card, then a $15 authorization leaving $5',
+    run: async (s) => {
+      await authorized(s, 1_500);
+      return undefined;
+    },
+  },
+  'transaction.authorized': {
+    steps: 'a $20 card, then a $12 authorization',
+    run: async (s) => {
+      await authorized(s);
+      return undefined;
+    },
+  },
+  'transaction.cleared': {
+    steps: 'a $20 card, a $12 authorization, then its clearing',
+    run: async (s) => {
+      const { txn } = await authorized(s);
+      await s.ctx.cards.network.clear(s.scope, txn.id);
+      return undefined;
+    },
+  },
+  'transaction.declined': {
+    steps: 'a $20 card, then a $50 charge (SPEND_LIMIT_EXCEEDED)',
+    run: async (s) => {
+      await authorized(s, 5_000);
+      return undefined;
+    },
+  },
+  'transaction.voided': {
+    steps: 'a $20 card, a $12 authorization, then its reversal',
+    run: async (s) => {
+      const { txn } = await authorized(s);
+      await s.ctx.cards.network.void(s.scope, txn.id);
+      return undefined;
+    },
+  },
+  'reward.earned': {
+    steps:
+      'a card, an authorization and its clearing, when the organization shares rewards ' +
+      '(rewardShareBps above 0; trigger never changes it)',
+    run: async (s) => {
+      const { cards } = s.ctx;
+      const share = (await cards.revenueConfig(s.scope.organizationId)).rewardShareBps;
+      // tokens = floor(settled × interchange × share / 10^8): charge enough to earn at least one.
+      const perCent = cards.config.interchangeBps * share;
+      const charge = perCent > 0 ? Math.max(DOLLARS_20, Math.ceil(100_000_000 / perCent)) : 0;
+      if (charge === 0 || charge > cards.config.maxAmountCents) {
+        throw refuse(
+          `reward.earned needs a reward share: this organization's rewardShareBps is ${share} ` +
+            `(interchange ${cards.config.interchangeBps} bps). Set it with ` +
+            `PATCH /orgs/${s.scope.organizationId}/revenue-config, then trigger again.`,
+        );
+      }
+      const card = await s.cardOf(charge);
+      const txn = await s.authorize(card, charge);
+      await cards.network.clear(s.scope, txn.id);
+      return undefined;
+    },
+  },
+  'card_flow.started': {
+    steps: 'a company-funded card: the pool funded, the flow started and run to its card',
+    run: async (s) => {
+      await completedFlow(s);
+      return undefined;
+    },
+  },
+  'card_flow.failed': {
+    steps: "a company-funded flow whose user's wallet is spent before its card is minted",
+    run: async (s) => {
+      const transferId = await s.startFlow(DOLLARS_20);
+      const flow = await s.advanceFlow(transferId, 'completed');
+      // The transferred money is spent on a card of the user's own: the flow's card cannot be issued.
+      await s.card(flow.user_id, DOLLARS_20);
+      await s.advanceFlow(transferId);
+      return undefined;
+    },
+  },
+  'transfer.approved': {
+    steps: 'a company-funded card flow (approved automatically), run to its card',
+    run: async (s) => {
+      await completedFlow(s);
+      return undefined;
+    },
+  },
+  'transfer.initiated': {
+    steps: 'a company-funded card flow, run to its card',
+    run: async (s) => {
+      await completedFlow(s);
+      return undefined;
+    },
+  },
+  'transfer.completed': {
+    steps: 'a company-funded card flow, run to its card',
+    run: async (s) => {
+      await completedFlow(s);
+      return undefined;
+    },
+  },
+  'transfer.failed': {
+    steps: 'a company-funded flow awaiting collection, then collection_failed (ack_denied)',
+    run: async (s) => {
+      const transferId = await s.startFlow(DOLLARS_20, { ackRequired: true });
+      await s.ctx.funding.collectionFailed(s.scope, transferId);
+      return undefined;
+    },
+  },
+  'transfer.released': {
+    steps: 'a company-funded card, then closed with its balance unused',
+    run: async (s) => {
+      const flow = await completedFlow(s);
+      if (!flow.card_id) throw new Error(`the flow ${flow.transfer_id} ended ${flow.status}, without a card`);
+      await s.ctx.cards.closeCard(s.scope, flow.card_id);
+      return undefined;
+    },
+  },
+  'wallet.funded': {
+    steps: 'a $100 sandbox deposit into the company wallet',
+    run: async (s) => {
+      await s.ctx.funding.fund(s.scope, 10_000);
+      return undefined;
+    },
+  },
+  'wallet.balance.low': {
+    steps: "the company wallet's low-balance threshold raised above its balance (a crossing), then put back",
+    run: async (s) => {
+      const { funding } = s.ctx;
+      const before = await funding.wallet(s.scope);
+      const threshold = before.low_balance_threshold_cents;
+      // At or above the threshold first: the event fires once per crossing from there.
+      if (before.balance_cents < threshold) await funding.fund(s.scope, threshold - before.balance_cents);
+      const funded = await funding.wallet(s.scope);
+      await funding.updateWallet(s.scope, { low_balance_threshold_cents: funded.balance_cents + 1 });
+      await funding.updateWallet(s.scope, { low_balance_threshold_cents: threshold });
+      return undefined;
+    },
+  },
+  'identity.verification.updated': {
+    steps: 'a connected user, then the sandbox verdict approved',
+    run: async (s) => {
+      await s.approvedUser();
+      return undefined;
+    },
+  },
+  'order.placed': {
+    steps: 'a connected user with a funded wallet, a /buy cart at the sandbox coffee shop, confirmed',
+    run: async (s) => {
+      await placeOrder(s);
+      return undefined;
+    },
+  },
+  'order.confirmed': {
+    steps: 'a sandbox /buy order (sandbox merchants confirm at placement)',
+    run: async (s) => {
+      await placeOrder(s);
+      return undefined;
+    },
+  },
+  'webhook_endpoint.test': {
+    steps: "a test event to the organization's first active sandbox webhook endpoint",
+    run: async (s) => {
+      const owner = s.scope;
+      const endpoints = await s.ctx.events.listEndpoints(owner, { limit: 100 });
+      const endpoint = endpoints.data.find((e) => e.status === 'active');
+      if (!endpoint) {
+        throw refuse(
+          'webhook_endpoint.test goes to a webhook endpoint, and this organization has no active sandbox ' +
+            'one: create it with `purser webhook create ORG_ID --mode sandbox --url URL --events "*"`.',
+        );
+      }
+      s.record('webhook_endpoint', endpoint.id);
+      const sent = await s.ctx.events.sendTestEvent(owner, endpoint.id, undefined);
+      return { eventId: sent.event_id };
+    },
+  },
+};
+
+/** A `/buy` conversation as the user's connection token drives it: ask, then confirm the cart's hash. */
+async function placeOrder(s: SandboxSteps): Promise<void> {
+  const userId = await s.user();
+  await s.fundWallet(userId, DOLLARS_20);
+  const buyer = { ...s.scope, clientId: s.principal.clientId, buyerId: userId, userId };
+  const { purchases } = s.ctx;
+  const asked = await purchases.turn(buyer, { ask: 'a latte from coffee' });
+  s.record('conversation', asked.conversation_id);
+  if (!asked.cart) throw new Error(`the sandbox coffee shop built no cart: ${asked.reply}`);
+  const placed = await purchases.turn(buyer, {
+    conversation_id: asked.conversation_id,
+    confirm: asked.cart.hash,
+  });
+  if (!placed.order_id) throw new Error(`the order was not placed: ${placed.decline_code ?? placed.reply}`);
+  s.record('order', placed.order_id);
+}

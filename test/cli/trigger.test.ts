@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/args.ts';
+import { listScenarios, trigger } from '../../src/cli/trigger/command.ts';
+import { SCENARIOS } from '../../src/cli/trigger/scenarios.ts';
+import { EVENT_TYPES } from '../../src/domains/events/catalog.ts';
+import { useCards } from '../cards/helpers.ts';
+
+const f = useCards();
+
+/**
+ * The types no flow of this build produces, each with the reason `--list` gives. Explicit: a type
+ * leaves this list when its flow is built, and gets a scenario then.
+ */
+const UNAVAILABLE = [
+  'cardholder_onboarding_session.completed',
+  'platform_connect_session.completed',
+  'merchant.connected',
+];
+
+const TRANSACTION = ['id', 'card_id', 'last4', 'amount_cents', 'merchant', 'mcc', 'status', 'balance_cents'];
+const ORDER = ['order_id', 'conversation_id', 'user_id', 'merchant', 'total_cents', 'currency', 'card_id'];
+
+/** The `data` fields of each type (spec §6 "Event catalog"; the shapes it leaves open, as built). */
+const DATA_FIELDS: Record<string, string[]> = {
+  'card.created': [
+    'id',
+    'cardholder_id',
+    'last4',
+    'expiry',
+    'spend_limit_cents',
+    'balance_cents',
+    'status',
+    'created_at',
+    'transfer_id',
+  ],
+  'card.updated': ['id', 'cardholder_id', 'last4', 'status', 'balance_cents', 'spend_limit_cents'],
+  'card.closed': ['id', 'cardholder_id', 'last4', 'status', 'reason'],
+  'cardholder.created': [
+    'id',
+    'first_name',
+    'last_name',
+    'email',
+    'date_of_birth',
+    'phone_number',
+    'created_at',
+  ],
+  'cardholder.updated': [
+    'id',
+    'first_name',
+    'last_name',
+    'email',
+    'date_of_birth',
+    'phone_number',
+    'updated_fields',
+    'updated_at',
+  ],
+  'balance.low': ['card_id', 'last4', 'balance_cents'],
+  'transaction.authorized': TRANSACTION,
+  'transaction.cleared': TRANSACTION,
+  'transaction.declined': [...TRANSACTION, 'decline_reason'],
+  'transaction.voided': TRANSACTION,
+  'reward.earned': ['tokens', 'merchant', 'card_id', 'user_id'],
+  'card_flow.started': [
+    'transfer_id',
+    'cardholder_id',
+    'external_user_id',
+    'amount_cents',
+    'fee_cents',
+    'transfer_cents',
+    'ack_required',
+    'ack_deadline',
+    'client_id',
+  ],
+  'card_flow.failed': ['transfer_id', 'cardholder_id', 'amount_cents', 'reason', 'funds_status'],
+  'transfer.approved': ['transfer_id', 'approved_via'],
+  'transfer.initiated': ['transfer_id', 'cardholder_id', 'transfer_cents', 'tx_hash'],
+  'transfer.completed': ['transfer_id', 'cardholder_id', 'amount_cents', 'transferred_cents', 'tx_hash'],
+  'transfer.failed': ['transfer_id', 'cardholder_id', 'amount_cents', 'reason'],
+  'transfer.released': ['transfer_id', 'cardholder_id', 'card_id', 'amount_cents'],
+  'wallet.funded': ['amount_cents', 'balance_cents', 'tx_hash'],
+  'wallet.balance.low': ['balance_cents', 'threshold_cents'],
+  'identity.verification.updated': ['user_id', 'status', 'reason', 'required_fields'],
+  'order.placed': ORDER,
+  'order.confirmed': [...ORDER, 'merchant_order_id'],
+  'webhook_endpoint.test': ['test', 'endpoint_id', 'message'],
+};
+
+/** What a scenario must leave true beyond the shape: the event is the one its scenario names. */
+const EXPECT: Record<string, (data: Record<string, unknown>) => void> = {
+  'card.closed': (data) => expect(data.reason).toBe('manual'),
+  'transaction.cleared': (data) => expect(data.status).toBe('SETTLED'),
+  'transaction.declined': (data) => expect(data.decline_reason).toBe('SPEND_LIMIT_EXCEEDED'),
+  'transaction.voided': (data) => expect(data.status).toBe('VOIDED'),
+  'balance.low': (data) => expect(data.balance_cents).toBe(500),
+  'transfer.failed': (data) => expect(data.reason).toBe('ack_denied'),
+  'card_flow.failed': (data) => expect(data.reason).toBe('mint_failed'),
+  'cardholder.updated': (data) => expect(data.updated_fields).toEqual(['last_name']),
+  'identity.verification.updated': (data) => expect(data.status).toBe('approved'),
+};
+
+const run = (type: string, extra: { mode?: string; organizationId?: string } = {}) =>
+  trigger(f.t.ctx, { type, organizationId: f.org.organization_id, ...extra });
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UsageError);
+  return (error as Error).message;
+}
+
+describe('purser trigger: the catalog', () => {
+  it('has a scenario for every event type of the catalog, or an explicit reason it has none', () => {
+    const missing = EVENT_TYPES.filter((type) => SCENARIOS[type] === undefined);
+    expect(missing, 'add a scenario for these types in src/cli/trigger/scenarios.ts').toEqual([]);
+    const unavailable = listScenarios()
+      .filter((entry) => !entry.available)
+      .map((entry) => entry.type);
+    expect(unavailable).toEqual(UNAVAILABLE);
+    for (const type of EVENT_TYPES) {
+      if (!UNAVAILABLE.includes(type))
+        expect(DATA_FIELDS[type], `the data fields of ${type} in this test`).toBeDefined();
+    }
+  });
+});
+
+describe('purser trigger: every scenario through the services', () => {
+  it('refuses reward.earned while the organization shares no rewards, having made nothing', async () => {
+    const before = await f.t.ctx.events.listEvents(
+      { organizationId: f.org.organization_id, livemode: false },
+      { limit: 100 },
+    );
+    expect(await refusal(run('reward.earned'))).toMatch(
+      /rewardShareBps is 0.*PATCH \/orgs\/org_\w+\/revenue-config/,
+    );
+    const after = await f.t.ctx.events.listEvents(
+      { organizationId: f.org.organization_id, livemode: false },
+      { limit: 100 },
+    );
+    expect(after.data.length).toBe(before.data.length);
+  });
+
+  it('refuses webhook_endpoint.test while the organization has no sandbox endpoint', async () => {
+    expect(await refusal(run('webhook_endpoint.test'))).toMatch(/purser webhook create/);
+  });
+
+  for (const type of EVENT_TYPES.filter((t) => !UNAVAILABLE.includes(t))) {
+    it(`${type}: the scenario produces the event, recorded with its data`, async () => {
+      const { ctx } = f.t;
+      if (type === 'reward.earned') await ctx.cards.setRewardShare(f.org.organization_id, 5_000);
+      if (type === 'webhook_endpoint.test') {
+        await ctx.events.createEndpoint(
+          { organizationId: f.org.organization_id, livemode: false },
+          { url: 'https://receiver.example.com/hooks', enabled_events: ['webhook_endpoint.test'] },
+        );
+      }
+      const result = await run(type);
+      expect(result).toMatchObject({ type, organization_id: f.org.organization_id, mode: 'sandbox' });
+      const row = await ctx.db
+        .selectFrom('events')
+        .selectAll()
+        .where('id', '=', result.event.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ type, organization_id: f.org.organization_id, livemode: 0 });
+      const data = JSON.parse(row.data) as Record<string, unknown>;
+      expect(Object.keys(data).sort()).toEqual([...(DATA_FIELDS[type] as string[])].sort());
+      expect(result.event.data).toEqual(data);
+      EXPECT[type]?.(data);
+      // The event names what this run made (a card, a transfer, a user…) where its data names anything.
+      const made = new Set(result.created.map((c) => c.id));
+      const ids = Object.entries(data).filter(([k, v]) => /(^id|_id)$/.test(k) && typeof v === 'string');
+      if (ids.length > 0 && type !== 'webhook_endpoint.test')
+        expect(
+          ids.some(([, v]) => made.has(v as string)),
+          JSON.stringify({ data, made: [...made] }),
+        ).toBe(true);
+      await f.expectSound();
+    });
+  }
+
+  for (const type of UNAVAILABLE) {
+    it(`${type}: refused as not available, saying why`, async () => {
+      expect(await refusal(run(type))).toMatch(
+        new RegExp(`^${type.replace('.', '\\.')} is not available: .+`),
+      );
+    });
+  }
+
+  it('refuses production, naming the reason, and unknown types, naming close matches', async () => {
+    for (const mode of ['production', 'live']) {
+      expect(await refusal(run('card.created', { mode }))).toMatch(/sandbox scenarios only/);
+    }
+    expect(await refusal(run('transaction.clear'))).toMatch(
+      /unknown event type "transaction.clear".*transaction\.cleared/,
+    );
+    expect(await refusal(run('card.cleared'))).toMatch(/Close matches: .*card\.c/);
+  });
+
+  it('takes the only organization when --org is left out, and asks for one when there are several', async () => {
+    const alone = await trigger(f.t.ctx, { type: 'wallet.funded' });
+    expect(alone.organization_id).toBe(f.org.organization_id);
+    await f.t.createOrg('Second');
+    expect(await refusal(trigger(f.t.ctx, { type: 'wallet.funded' }))).toMatch(/--org ORG_ID/);
+  });
+});
