@@ -20,6 +20,7 @@ import { fundingRoutes } from './domains/funding/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { walletLinkRoutes } from './domains/links/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
+import { messagingRoutes } from './domains/messaging/routes.ts';
 import { oauthRoutes } from './domains/oauth/routes.ts';
 import { onboardingRoutes } from './domains/onboarding/routes.ts';
 import { orgRoutes } from './domains/orgs/routes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(onboardingPageRoutes, { ctx });
   await app.register(platformConnectRoutes, { ctx });
   await app.register(platformConnectPageRoutes, { ctx });
+  await app.register(messagingRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,

@@ -3,6 +3,7 @@ import { type CardConfig, loadCardConfig } from './domains/cards/config.ts';
 import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.ts';
 import { type FundingConfig, loadFundingConfig } from './domains/funding/config.ts';
 import { type KycConfig, loadKycConfig } from './domains/kyc/config.ts';
+import { loadMessagingConfig, type MessagingConfig } from './domains/messaging/config.ts';
 import { loadOAuthConfig, type OAuthConfig } from './domains/oauth/config.ts';
 import { loadPurchaseConfig, type PurchaseConfig } from './domains/purchases/config.ts';
 import { type AcpConfig, loadAcpConfig } from './domains/purchases/merchant-config.ts';
@@ -61,6 +62,8 @@ export interface Config {
   acp: AcpConfig;
   /** The user-facing authorization server (docs/oauth-mcp.md). */
   oauth: OAuthConfig;
+  /** The organizations' messaging provider (`MESSAGING_*`; docs/messaging.md). */
+  messaging: MessagingConfig;
   /** `NODE_ENV=production`: no generated encryption key, no demo organization. */
   production: boolean;
   /** Bearer that `/metrics` requires; unset, `/metrics` answers 404. */
@@ -149,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     purchases: loadPurchaseConfig(env),
     acp: loadAcpConfig(env),
     oauth: loadOAuthConfig(env),
+    messaging: loadMessagingConfig(env),
     production: env.NODE_ENV === 'production',
     metricsToken: metricsToken(env),
     demo: boolean(env, 'PURSER_DEMO', true),

@@ -14,6 +14,7 @@ import { storedInstanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
+import { destinationPolicy } from './domains/events/config.ts';
 import { EventService } from './domains/events/service.ts';
 import { EvmChain } from './domains/funding/chain/evm.ts';
 import { OfflineChain } from './domains/funding/chain/index.ts';
@@ -25,6 +26,9 @@ import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
 import { LinkService } from './domains/links/service.ts';
 import { MemberService } from './domains/members/service.ts';
+import { ProviderClient } from './domains/messaging/provider.ts';
+import { MessagingService } from './domains/messaging/service.ts';
+import { LinkDelivery } from './domains/notifications/link-delivery.ts';
 import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
@@ -72,6 +76,10 @@ export interface AppContext {
   oauth: OAuthService;
   /** Wallet links and the hosted wallet page. */
   links: LinkService;
+  /** The organizations' messaging-provider connections. */
+  messaging: MessagingService;
+  /** How wallet, vault and approval links reach users: the one place that picks the channel. */
+  linkDelivery: LinkDelivery;
   tokenRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
@@ -169,7 +177,21 @@ export async function createContext(
     chain: config.funding.evm ? new EvmChain(handle, clock, config.funding.evm) : new OfflineChain(),
     dialect: handle.dialect,
   });
-  const vault = new VaultService(db, clock, config.baseUrl, { connect, notifications, orgs });
+  const provider = config.messaging.provider;
+  const messaging = new MessagingService(db, clock, config, {
+    sealer: aead,
+    // The provider is the operator's choice: reached under the production destination policy, as merchants are.
+    provider: provider
+      ? new ProviderClient({
+          ...provider,
+          policy: destinationPolicy(config.webhooks, true),
+          resolveHost: config.webhooks.resolveHost,
+          timeoutMs: config.messaging.timeoutMs,
+        })
+      : null,
+  });
+  const linkDelivery = new LinkDelivery(notifications, messaging);
+  const vault = new VaultService(db, clock, config.baseUrl, { connect, delivery: linkDelivery, orgs });
   const onboarding = new OnboardingService(db, clock, config, {
     cards,
     events,
@@ -232,6 +254,8 @@ export async function createContext(
     merchants,
     oauth,
     links,
+    messaging,
+    linkDelivery,
     tokenRateLimiter,
     async close() {
       await tokenRateLimiter.close();

@@ -398,6 +398,8 @@ export interface Database {
   member_sessions: MemberSessionsTable;
   platform_connect_sessions: PlatformConnectSessionsTable;
   organization_connections: OrganizationConnectionsTable;
+  messaging_oauth_states: MessagingOAuthStatesTable;
+  messaging_connections: MessagingConnectionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -885,4 +887,42 @@ export interface OrganizationConnectionsTable {
   connected_organization_id: string;
   session_id: string;
   created_at: number;
+}
+
+/** An authorization request at the messaging provider (`POST /api/v2/provider/oauth/start`), used once. */
+export interface MessagingOAuthStatesTable {
+  /** `mos_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  /** SHA-256 of the `state`; the state itself is only in the consent URL. */
+  state_digest: string;
+  /** The PKCE code verifier, sealed (bound to the row id). */
+  code_verifier: string;
+  expires_at: number;
+  /** When the callback consumed it; a second callback with the same state is refused. */
+  used_at: number | null;
+  created_at: number;
+}
+
+/** An organization's connection to the messaging provider, per mode (docs/messaging.md). */
+export interface MessagingConnectionsTable {
+  /** `mc_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  /** `active`, or `broken` when the provider refused the refresh token (its tokens are then erased). */
+  status: 'active' | 'broken';
+  /** The provider's tokens, sealed (bound to the organization, mode and field); null once broken. */
+  access_token: string | null;
+  refresh_token: string | null;
+  /** JSON arrays of strings. */
+  scopes: string;
+  provider_organization_ids: string;
+  token_expires_at: number | null;
+  /** A worker refreshing the tokens holds this until then, so that two never spend one refresh token. */
+  refresh_lease_until: number | null;
+  broken_reason: string | null;
+  created_at: number;
+  updated_at: number;
 }

@@ -31,6 +31,8 @@ const REVIEW_RETRY_INTERVAL_MS = MINUTE;
 const KYC_DATA_SWEEP_INTERVAL_MS = 15 * MINUTE;
 /** Expiring holds: card authorizations never cleared, and ledger holds past their expiry. */
 const HOLD_EXPIRY_INTERVAL_MS = MINUTE;
+/** Messaging-provider tokens near their expiry (MessagingService.refreshDue). */
+const MESSAGING_REFRESH_INTERVAL_MS = MINUTE;
 /** How often orders whose confirm died or whose merchant did not answer are looked at. */
 const ORDER_RESOLVE_INTERVAL_MS = 5 * SECOND;
 
@@ -66,6 +68,7 @@ export class Worker {
     flows: Number.NEGATIVE_INFINITY,
     orders: Number.NEGATIVE_INFINITY,
     deposits: Number.NEGATIVE_INFINITY,
+    messaging: Number.NEGATIVE_INFINITY,
   };
 
   constructor(
@@ -254,6 +257,19 @@ export class Worker {
         if (ended > 0) this.log.info({ orders: ended }, 'unsettled orders resolved');
       } catch (error) {
         this.log.error({ err: String(error) }, 'order resolution failed');
+      }
+    }
+    if (now - this.lastRun.messaging >= MESSAGING_REFRESH_INTERVAL_MS) {
+      this.lastRun.messaging = now;
+      try {
+        const { refreshed, failed, broken } = await this.ctx.messaging.refreshDue();
+        if (refreshed > 0 || failed > 0 || broken > 0)
+          this.log[failed > 0 || broken > 0 ? 'error' : 'info'](
+            { refreshed, failed, broken },
+            'messaging provider tokens refreshed',
+          );
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'messaging token refresh failed');
       }
     }
     if (now - this.lastRun.holds >= HOLD_EXPIRY_INTERVAL_MS) {

@@ -231,6 +231,26 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Vault link: the user has no phone number or email on file to send the link to.',
   },
   {
+    code: 'messaging_not_configured',
+    status: 404,
+    when: 'Messaging provider routes: the operator has not set MESSAGING_PROVIDER_URL, MESSAGING_CLIENT_ID and MESSAGING_CLIENT_SECRET.',
+  },
+  {
+    code: 'messaging_provider_error',
+    status: 502,
+    when: 'Messaging provider: it failed the code exchange (callback) or could not be reached to revoke (DELETE connection); nothing changed.',
+  },
+  {
+    code: 'invalid_state',
+    status: 400,
+    when: 'Messaging provider callback: the `state` is unknown, already used or expired; nothing was connected.',
+  },
+  {
+    code: 'messaging_access_denied',
+    status: 403,
+    when: 'Messaging provider callback (JSON): access was declined at the provider; nothing was connected.',
+  },
+  {
     code: 'subscription_required',
     status: 402,
     when: 'Wallet link creation in production: the organization has no active subscription.',

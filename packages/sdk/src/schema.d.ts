@@ -973,6 +973,161 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cardholder_onboarding_sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a hosted cardholder onboarding page
+         * @description The person at `url` enters their details (a new cardholder, `cardholder.created`) or claims the cardholder this organization already has for their email by entering a code sent to it. On completion `cardholder_onboarding_session.completed` fires and the page redirects to `return_url` with `session_id` and `state` added to its query. The link works 24 hours. Accepts `Idempotency-Key`.
+         */
+        post: operations["createCardholderOnboardingSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cardholder_onboarding_sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cardholder onboarding session */
+        get: operations["getCardholderOnboardingSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/platform_connect_sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a hosted page where a company connects its organization
+         * @description A member of the company signs in on the page with a code sent to their email and connects an organization they own, or creates one. Then `platform_connect_session.completed` fires (it never carries credentials) and the page returns to `return_url` with `session_id` and `state` added. The link works one hour. Accepts `Idempotency-Key`. See docs/platform-connect.md.
+         */
+        post: operations["createPlatformConnectSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/platform_connect_sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A platform connect session */
+        get: operations["getPlatformConnectSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/connected_organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Organizations connected to the platform
+         * @description Newest first. A connection is per mode: the token’s mode lists its own.
+         */
+        get: operations["listConnectedOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/provider/oauth/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting the organization's messaging provider: a consent URL for the operator
+         * @description OAuth 2.0 authorization code with PKCE (S256). Open `url` in a browser; after consent the provider redirects to the callback, which stores the connection for the calling organization and mode. `state` is single-use and expires at `expires_at`. Takes no body. Accepts `Idempotency-Key`.
+         */
+        post: operations["startMessagingOAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/provider/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The redirect target of the provider (browser); authenticated by `state`
+         * @description Consumes `state` (single-use, bound to the organization and mode that started), exchanges `code` at the provider's token endpoint with the PKCE verifier, and stores the tokens sealed. Answers a page; a client sending `Accept: application/json` only gets JSON instead (the connection, or the error body).
+         */
+        get: operations["messagingOAuthCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/provider/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's messaging-provider connection */
+        get: operations["getMessagingConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect: revoke the grant at the provider and forget the tokens
+         * @description RFC 7009 revocation of the refresh and access tokens, then the connection is deleted. If the provider cannot be reached, nothing changes (`502 messaging_provider_error`): retry. Accepts `Idempotency-Key`.
+         */
+        delete: operations["deleteMessagingConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/buy/merchants/{slug}/webhooks": {
         parameters: {
             query?: never;
@@ -1676,6 +1831,91 @@ export interface components {
             /** @description ISO 8601 */
             expires_at: string;
             test_mode: boolean;
+        };
+        /** @description A hosted page where a person becomes (or claims) a cardholder of the organization. */
+        CardholderOnboardingSession: {
+            /** @enum {string} */
+            object: "cardholder_onboarding_session";
+            id: string;
+            /** @description The hosted page, while the session is open; null after */
+            url: string | null;
+            status: "open" | "completed" | "expired";
+            external_user_id: string;
+            email: string | null;
+            /** @description The opaque value given at creation, echoed back */
+            state: string | null;
+            return_url: string;
+            /** @description Set on completion */
+            cardholder_id: string | null;
+            claimed_existing_cardholder: boolean;
+            livemode: boolean;
+            expires_at: string;
+            completed_at: string | null;
+            created_at: string;
+        };
+        /** @description A hosted page where a company connects its organization to the platform. */
+        PlatformConnectSession: {
+            /** @enum {string} */
+            object: "platform_connect_session";
+            id: string;
+            /** @description The hosted page, while the session is open; null after */
+            url: string | null;
+            status: "open" | "completed" | "expired";
+            /** @description The opaque value given at creation, echoed back */
+            state: string | null;
+            return_url: string;
+            /** @description Set on completion */
+            connected_organization_id: string | null;
+            livemode: boolean;
+            expires_at: string;
+            completed_at: string | null;
+            created_at: string;
+        };
+        ConnectedOrganization: {
+            /** @enum {string} */
+            object: "connected_organization";
+            /** @description The connected organization */
+            id: string;
+            name: string;
+            /** @description The platform connect session that made the connection */
+            session_id: string;
+            livemode: boolean;
+            connected_at: string;
+        };
+        ConnectedOrganizationList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["ConnectedOrganization"][];
+            has_more: boolean;
+        };
+        /** @description An authorization request at the messaging provider (OAuth 2.0 + PKCE). */
+        MessagingOAuth: {
+            /** @enum {string} */
+            object: "messaging_oauth";
+            /** @description The provider's consent page: open it in the operator's browser. */
+            url: string;
+            /** @description Single-use; binds the callback to this organization and mode. */
+            state: string;
+            /** @description ISO 8601: the consent must be given before this. */
+            expires_at: string;
+        };
+        /** @description The organization's messaging-provider connection (spec §2 Messaging-provider connection). */
+        MessagingConnection: {
+            /** @enum {string} */
+            object: "messaging_connection";
+            /**
+             * @description Always true; a missing connection is 404.
+             * @enum {boolean}
+             */
+            connected: true;
+            /** @description Provider organizations covered by the install. */
+            provider_organization_ids: string[];
+            /** @description Granted scopes; sending needs `messages:send`. */
+            scopes: string[];
+            /** @description ISO 8601; the service refreshes the token before then. */
+            token_expires_at: string | null;
+            created_at: string;
+            updated_at: string;
         };
         /** @description A user token pair for the tool server (RFC 6749 §5.1). */
         OAuthTokenPair: {
@@ -12917,6 +13157,1336 @@ export interface operations {
                      *         "code": "auth_unavailable",
                      *         "message": "Authentication is temporarily unavailable; retry shortly.",
                      *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCardholderOnboardingSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "external_user_id": "user-42",
+                 *       "email": "ada@example.com",
+                 *       "state": "opaque-42",
+                 *       "return_url": "https://platform.example/onboarding/done"
+                 *     }
+                 */
+                "application/json": {
+                    external_user_id: string;
+                    /** Format: email */
+                    email?: string;
+                    state?: string;
+                    return_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The open session and its page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "cardholder_onboarding_session",
+                     *       "id": "cos_7Hk2LmN9pQr4StUv",
+                     *       "url": "https://purser.example/onboarding/onb_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0g",
+                     *       "status": "open",
+                     *       "external_user_id": "user-42",
+                     *       "email": "ada@example.com",
+                     *       "state": "opaque-42",
+                     *       "return_url": "https://platform.example/onboarding/done",
+                     *       "cardholder_id": null,
+                     *       "claimed_existing_cardholder": false,
+                     *       "livemode": false,
+                     *       "expires_at": "2026-11-24T10:00:00.000Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CardholderOnboardingSession"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A valid API key (`sk_test_…` / `sk_live_…`) is required (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCardholderOnboardingSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "cardholder_onboarding_session",
+                     *       "id": "cos_7Hk2LmN9pQr4StUv",
+                     *       "url": null,
+                     *       "status": "completed",
+                     *       "external_user_id": "user-42",
+                     *       "email": "ada@example.com",
+                     *       "state": "opaque-42",
+                     *       "return_url": "https://platform.example/onboarding/done",
+                     *       "cardholder_id": "ch_5Gh8JkL1mNp4QrSt",
+                     *       "claimed_existing_cardholder": false,
+                     *       "livemode": false,
+                     *       "expires_at": "2026-11-24T10:00:00.000Z",
+                     *       "completed_at": "2026-11-23T10:04:00.000Z",
+                     *       "created_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CardholderOnboardingSession"];
+                };
+            };
+            /** @description A valid API key (`sk_test_…` / `sk_live_…`) is required (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such object for the calling organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPlatformConnectSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "opaque-7",
+                 *       "return_url": "https://platform.example/connected"
+                 *     }
+                 */
+                "application/json": {
+                    state?: string;
+                    return_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The open session and its page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "platform_connect_session",
+                     *       "id": "pcs_4Tq8NmK2pLr7SvWx",
+                     *       "url": "https://purser.example/platform-connect/pct_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0g",
+                     *       "status": "open",
+                     *       "state": "opaque-7",
+                     *       "return_url": "https://platform.example/connected",
+                     *       "connected_organization_id": null,
+                     *       "livemode": false,
+                     *       "expires_at": "2026-11-23T11:00:00.000Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlatformConnectSession"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPlatformConnectSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "platform_connect_session",
+                     *       "id": "pcs_4Tq8NmK2pLr7SvWx",
+                     *       "url": "https://purser.example/platform-connect/pct_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0g",
+                     *       "status": "open",
+                     *       "state": "opaque-7",
+                     *       "return_url": "https://platform.example/connected",
+                     *       "connected_organization_id": null,
+                     *       "livemode": false,
+                     *       "expires_at": "2026-11-23T11:00:00.000Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlatformConnectSession"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such object for the calling organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listConnectedOrganizations: {
+        parameters: {
+            query: {
+                limit: number;
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connected organizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "connected_organization",
+                     *           "id": "org_9Xk2LmN4pQr6StUv",
+                     *           "name": "Corner Shop Ltd",
+                     *           "session_id": "pcs_4Tq8NmK2pLr7SvWx",
+                     *           "livemode": false,
+                     *           "connected_at": "2026-11-23T10:04:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectedOrganizationList"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such object for the calling organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startMessagingOAuth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorization request was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "messaging_oauth",
+                     *       "url": "https://messaging.example/oauth/authorize?response_type=code&client_id=purser&redirect_uri=https%3A%2F%2Fpurser.example%2Fapi%2Fv2%2Fprovider%2Foauth%2Fcallback&scope=messages%3Asend&state=4kQ2mN8pR6sT0uV2wX4yZ6aB8cD0eF2gH4iJ6kL8mN0&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256",
+                     *       "state": "4kQ2mN8pR6sT0uV2wX4yZ6aB8cD0eF2gH4iJ6kL8mN0",
+                     *       "expires_at": "2026-11-23T10:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessagingOAuth"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No messaging provider is configured on this server (`messaging_not_configured`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    messagingOAuthCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected (or, as a page only, declined at the provider). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html>… */
+                    "text/html": string;
+                    /**
+                     * @example {
+                     *       "object": "messaging_connection",
+                     *       "connected": true,
+                     *       "provider_organization_ids": [
+                     *         "porg_8Hk2"
+                     *       ],
+                     *       "scopes": [
+                     *         "messages:send"
+                     *       ],
+                     *       "token_expires_at": "2026-11-23T11:00:00.000Z",
+                     *       "created_at": "2026-11-23T10:00:00.000Z",
+                     *       "updated_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessagingConnection"];
+                };
+            };
+            /** @description The state is unknown, used or expired (`invalid_state`), or the query is malformed (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html>… */
+                    "text/html": string;
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_state",
+                     *         "message": "The state is unknown, already used or expired.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_state",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON only: access was declined at the provider (`messaging_access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No messaging provider is configured on this server (`messaging_not_configured`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider failed the code exchange (`messaging_provider_error`); nothing was stored. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html>… */
+                    "text/html": string;
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "messaging_provider_error",
+                     *         "message": "The provider did not complete it.",
+                     *         "docs": "https://purser.example/docs/errors#messaging_provider_error",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMessagingConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "messaging_connection",
+                     *       "connected": true,
+                     *       "provider_organization_ids": [
+                     *         "porg_8Hk2"
+                     *       ],
+                     *       "scopes": [
+                     *         "messages:send"
+                     *       ],
+                     *       "token_expires_at": "2026-11-23T11:00:00.000Z",
+                     *       "created_at": "2026-11-23T10:00:00.000Z",
+                     *       "updated_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessagingConnection"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No connection for this organization and mode, or the provider refused its refresh (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteMessagingConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection is gone; links go through the default channel again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "messaging_connection",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "messaging_connection";
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No connection for this organization and mode (`not_found`), or no provider is configured on this server (`messaging_not_configured`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider could not be reached to revoke; nothing changed (`messaging_provider_error`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_provider_error",
+                     *         "message": "The code could not be sent; try again.",
+                     *         "docs": "https://purser.example/docs/errors#auth_provider_error",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }

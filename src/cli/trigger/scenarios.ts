@@ -108,7 +108,33 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     },
   },
   'platform_connect_session.completed': {
-    unavailable: 'hosted platform connect sessions are not built yet (issue 14)',
+    steps:
+      'a platform connect session; a member signs in with the emailed code and connects a new organization',
+    run: async (s) => {
+      const session = await s.ctx.platformConnect.create(s.principal, {
+        state: 'trigger',
+        return_url: 'https://platform.example/connected',
+      });
+      s.record('platform connect session', session.id);
+      const email = `trigger-${session.id.slice(4).toLowerCase()}@example.com`;
+      const { attemptId } = await s.ctx.members.startSignIn(email);
+      const sent = (await s.ctx.notifications.outbox(1000)).find((m) => m.recipient === email);
+      const code = /\b(\d{6})\b/.exec(sent?.body ?? '')?.[1] ?? '';
+      const signed = await s.ctx.members.verifySignIn(attemptId, code);
+      const member =
+        signed.outcome === 'signed_in' ? await s.ctx.members.signedIn(signed.sessionToken) : null;
+      const view = await s.ctx.platformConnect.page(
+        new URL(session.url as string).pathname.split('/').pop() as string,
+      );
+      if (!member || typeof view === 'string' || 'completed' in view)
+        throw new Error('the member could not sign in on the new session');
+      const result = await s.ctx.platformConnect.approve(view.session, member, {
+        newOrganizationName: 'Trigger Connected Co',
+      });
+      if (result.outcome === 'connected' && result.created)
+        s.record('connected organization', result.created.organization_id);
+      return undefined;
+    },
   },
   'merchant.connected': {
     unavailable: 'merchant account linking is not built yet, and fires for live activity only (issue 14)',

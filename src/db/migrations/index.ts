@@ -19,6 +19,7 @@ import * as merchants from './0019_merchants.ts';
 import * as walletLinks from './0020_wallet_links.ts';
 import * as vault from './0021_vault.ts';
 import * as cardholderOnboarding from './0025_cardholder_onboarding.ts';
+import * as messaging from './0026_messaging.ts';
 import * as platformConnect from './0027_platform_connect.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '0020_wallet_links': walletLinks,
   '0021_vault': vault,
   '0025_cardholder_onboarding': cardholderOnboarding,
+  '0026_messaging': messaging,
   '0027_platform_connect': platformConnect,
 };

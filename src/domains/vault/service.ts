@@ -6,7 +6,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
 import type { Principal } from '../auth/service.ts';
 import type { ConnectService } from '../connect/service.ts';
-import type { NotificationService } from '../notifications/service.ts';
+import type { LinkDelivery } from '../notifications/link-delivery.ts';
 import type { OrgService } from '../orgs/service.ts';
 
 /** How long a vault link works (docs/vault.md). */
@@ -29,7 +29,7 @@ export class VaultService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly baseUrl: string,
-    private readonly deps: { connect: ConnectService; notifications: NotificationService; orgs: OrgService },
+    private readonly deps: { connect: ConnectService; delivery: LinkDelivery; orgs: OrgService },
   ) {}
 
   async createLink(principal: Principal, userId: string): Promise<VaultLink> {
@@ -71,14 +71,10 @@ export class VaultService {
     const organization = await this.deps.orgs.getOrganization(scope.organizationId);
     const text = `${organization.name}: open your card vault (valid ${VAULT_LINK_TTL_SECONDS / 60} minutes): ${url}`;
     try {
-      if (contact.channel === 'sms')
-        await this.deps.notifications.sendSms(scope, { to: contact.to, body: text });
-      else
-        await this.deps.notifications.sendEmail(scope, {
-          to: contact.to,
-          subject: `${organization.name}: your card vault`,
-          text,
-        });
+      await this.deps.delivery.send(scope, contact, {
+        subject: `${organization.name}: your card vault`,
+        text,
+      });
     } catch {
       // The channel failed: the link is not lost, the platform gets it to deliver (docs/vault.md).
       await this.db

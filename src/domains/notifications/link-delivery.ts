@@ -1,0 +1,76 @@
+import type { MessagingLog, Owner, ProviderSendOutcome } from '../messaging/service.ts';
+import type { NotificationService } from './service.ts';
+
+/** Where a link goes: the phone on the user's account, else the email. */
+export type LinkContact = { channel: 'sms' | 'email'; to: string };
+
+/** The channel that took a link. */
+export type LinkChannel = 'messaging_provider' | 'sms' | 'email';
+
+/** The organization's own messaging provider (MessagingService). */
+export interface OrganizationSender {
+  sendText(owner: Owner, message: { to: string; text: string }): Promise<ProviderSendOutcome>;
+}
+
+const line = (level: string) => (fields: object, message: string) =>
+  process.stderr.write(`${JSON.stringify({ level, msg: message, ...fields })}\n`);
+
+/**
+ * The one place that chooses how a link reaches a user (wallet, vault and approval links;
+ * docs/messaging.md). A phone gets the link from the organization's own numbers through its
+ * messaging provider when it is connected with `messages:send`; otherwise, and whenever the provider
+ * fails, through the default notifications channel (SMS, or the outbox). An email goes through the
+ * notifications channel. The log says why the default channel was used, never what the link is.
+ */
+export class LinkDelivery {
+  private log: MessagingLog = { info: line('info'), warn: line('warn'), error: line('error') };
+
+  constructor(
+    private readonly notifications: NotificationService,
+    private readonly organizationSender: OrganizationSender,
+  ) {}
+
+  useLog(log: MessagingLog): void {
+    this.log = log;
+  }
+
+  /**
+   * Sends `text` (with `subject` for an email) and answers the channel that took it. Throws when no
+   * channel did: the caller still has the link and hands it to the platform instead.
+   */
+  async send(
+    owner: Owner,
+    contact: LinkContact,
+    message: { subject: string; text: string },
+  ): Promise<LinkChannel> {
+    if (contact.channel === 'email') {
+      await this.notifications.sendEmail(owner, {
+        to: contact.to,
+        subject: message.subject,
+        text: message.text,
+      });
+      return 'email';
+    }
+    const fields = { organization_id: owner.organizationId, livemode: owner.livemode, fallback: 'sms' };
+    let sent: ProviderSendOutcome;
+    try {
+      sent = await this.organizationSender.sendText(owner, { to: contact.to, text: message.text });
+    } catch (error) {
+      sent = { outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
+    }
+    if (sent.outcome === 'sent') return 'messaging_provider';
+    if (sent.outcome === 'scope_missing')
+      this.log.info(
+        fields,
+        'messaging provider lacks the messages:send scope; link sent through the default channel',
+      );
+    else if (sent.outcome === 'failed')
+      // The provider may have sent it all the same (a timeout): a duplicate beats a lost link.
+      this.log.warn(
+        { ...fields, error: sent.error },
+        'messaging provider send failed; link sent through the default channel',
+      );
+    await this.notifications.sendSms(owner, { to: contact.to, body: message.text });
+    return 'sms';
+  }
+}
