@@ -212,5 +212,4 @@ describe('purser trigger: every scenario through the services', () => {
     );
     expect(await refusal(run('card.cleared'))).toMatch(/Close matches: .*card\.c/);
   });
-
 });
