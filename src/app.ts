@@ -28,6 +28,7 @@ import { platformConnectRoutes } from './domains/platform-connect/routes.ts';
 import { acpWebhookRoutes } from './domains/purchases/acp-webhook-routes.ts';
 import { purchaseRoutes } from './domains/purchases/routes.ts';
 import { vaultRoutes } from './domains/vault/routes.ts';
+import { consoleRoutes } from './web/console/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
 import { onboardingPageRoutes } from './web/onboarding/page.ts';
@@ -128,6 +129,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(onboardingPageRoutes, { ctx });
   await app.register(platformConnectRoutes, { ctx });
   await app.register(platformConnectPageRoutes, { ctx });
+  await app.register(consoleRoutes, { ctx });
   await app.register(messagingRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,

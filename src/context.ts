@@ -200,7 +200,11 @@ export async function createContext(
     sealer: aead,
     formKey: aead.deriveKey('cardholder-onboarding-forms'),
   });
-  const members = new MemberService(db, clock, { notifications, orgs });
+  const members = new MemberService(db, clock, {
+    notifications,
+    orgs,
+    formKey: aead.deriveKey('member-forms'),
+  });
   const platformConnect = new PlatformConnectService(db, clock, config, {
     orgs,
     events,

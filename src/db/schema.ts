@@ -398,6 +398,7 @@ export interface Database {
   member_sessions: MemberSessionsTable;
   platform_connect_sessions: PlatformConnectSessionsTable;
   organization_connections: OrganizationConnectionsTable;
+  audit_log: AuditLogTable;
   messaging_oauth_states: MessagingOAuthStatesTable;
   messaging_connections: MessagingConnectionsTable;
 }
@@ -925,4 +926,18 @@ export interface MessagingConnectionsTable {
   broken_reason: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A member's action in the console (docs/console.md). */
+export interface AuditLogTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  member_id: string;
+  member_email: string;
+  /** What was done, e.g. `webhook_endpoint.created`, `api_key.rotated`. */
+  action: string;
+  /** The object acted on (an endpoint, a client), when there is one. */
+  object_id: string | null;
+  created_at: number;
 }

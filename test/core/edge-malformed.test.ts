@@ -39,6 +39,8 @@ describe('malformed requests on every route answer in the one error body', () =>
         url.startsWith('/wallet/:') ||
         url.startsWith('/vault/:') ||
         url.startsWith('/onboarding/:') ||
+        url.startsWith('/platform-connect/:') ||
+        url.startsWith('/dashboard') ||
         url === '/authorize' ||
         url === '/apps';
       if (duplicate.statusCode >= 400 && method !== 'HEAD' && !page) expectRefusal(url, duplicate);

@@ -346,6 +346,12 @@ export class EventService {
     return { object: 'webhook_endpoint', id, deleted: true };
   }
 
+  /** The endpoint's signing secret, for the console's audited "reveal" (docs/console.md). */
+  async revealSecret(owner: Owner, id: string): Promise<string> {
+    const endpoint = await this.endpoint(owner, id);
+    return this.aead.open(endpoint.secret_ciphertext, id);
+  }
+
   /** Hard cutover (spec §6 "Signature" 4): the old secret stops signing at once. */
   async rollSecret(owner: Owner, id: string): Promise<WebhookEndpointView> {
     await this.endpoint(owner, id);

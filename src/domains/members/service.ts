@@ -18,6 +18,13 @@ export const SIGN_IN_WINDOW_MS = 15 * MINUTE;
 /** How long a member stays signed in. */
 export const MEMBER_SESSION_TTL_MS = 12 * HOUR;
 export const MEMBER_ROLES: readonly MemberRole[] = ['owner', 'developer', 'viewer'];
+/** The signed-in member's cookie: the whole site (the console and platform connect share it). */
+export const MEMBER_COOKIE = 'purser_member';
+
+/** `Set-Cookie` for a member session: HttpOnly, same-site only, `Secure` over https. */
+export function memberCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${MEMBER_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
 
 export interface SignedInMember {
   id: string;
@@ -40,8 +47,17 @@ export class MemberService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly deps: { notifications: NotificationService; orgs: OrgService },
+    private readonly deps: {
+      notifications: NotificationService;
+      orgs: OrgService;
+      /** HMAC key of the sign-in forms' and the console's CSRF tokens. */
+      formKey: Buffer;
+    },
   ) {}
+
+  get formKey(): Buffer {
+    return this.deps.formKey;
+  }
 
   /** `purser member add ORG --email … --role …`: the member (made if new) gets this role there. */
   async add(organizationId: string, rawEmail: string, role: MemberRole) {
@@ -166,6 +182,44 @@ export class MemberService {
       .orderBy('organizations.name')
       .execute();
     return { id: row.id, email: row.email, organizations };
+  }
+
+  async signOut(sessionToken: string): Promise<void> {
+    await this.db.deleteFrom('member_sessions').where('token_digest', '=', digest(sessionToken)).execute();
+  }
+
+  /** Records a member's action in an organization's audit log. */
+  async audit(
+    member: SignedInMember,
+    scope: { organizationId: string; livemode: boolean },
+    action: string,
+    objectId: string | null,
+  ): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        id: newId('aud'),
+        organization_id: scope.organizationId,
+        livemode: scope.livemode ? 1 : 0,
+        member_id: member.id,
+        member_email: member.email,
+        action,
+        object_id: objectId,
+        created_at: this.clock.now(),
+      })
+      .execute();
+  }
+
+  /** The newest entries of an organization's audit log (both modes). */
+  auditLog(organizationId: string, limit = 100) {
+    return this.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** The member's role in an organization, or a 404 when they have none there. */

@@ -219,6 +219,28 @@ export class OrgService {
     });
   }
 
+  /** The organization's clients and API keys of one mode, newest first (no secrets: digests only). */
+  async credentials(organizationId: string, mode: Mode) {
+    const livemode = livemodeOf(mode);
+    const [clients, apiKeys] = await Promise.all([
+      this.db
+        .selectFrom('clients')
+        .select(['id', 'name', 'type', 'status', 'created_at', 'revoked_at'])
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode)
+        .orderBy('created_at', 'desc')
+        .execute(),
+      this.db
+        .selectFrom('api_keys')
+        .select(['id', 'key_prefix', 'status', 'created_at', 'revoked_at'])
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode)
+        .orderBy('created_at', 'desc')
+        .execute(),
+    ]);
+    return { clients, apiKeys };
+  }
+
   async findClient(clientId: string): Promise<Client | undefined> {
     return store.findClient(this.db, clientId);
   }

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import type { SignedInMember } from '../../domains/members/service.ts';
+import { MEMBER_COOKIE, memberCookie, type SignedInMember } from '../../domains/members/service.ts';
 import type { CreatedOrganization } from '../../domains/orgs/service.ts';
 import type { PlatformConnectProblem, PlatformConnectView } from '../../domains/platform-connect/service.ts';
 import { escapeHtml, hostedPageHeaders } from '../html.ts';
@@ -31,9 +31,6 @@ button.secondary{background:#e4e8ee;color:#1b1f24}
 .problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
 code{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
 `;
-
-/** The member's session: the whole site (a console shares it), same-site only. */
-const MEMBER_COOKIE = 'purser_member';
 
 const PROBLEMS: Record<PlatformConnectProblem, { status: number; title: string }> = {
   unknown: { status: 404, title: 'This link does not work' },
@@ -244,10 +241,7 @@ ${(['sandbox', 'production'] as const)
         const result = await ctx.members.verifySignIn(attempt, body.code ?? '');
         if (result.outcome === 'signed_in') {
           const maxAge = Math.floor((result.expiresAt - ctx.clock.now()) / 1000);
-          reply.header(
-            'set-cookie',
-            `${MEMBER_COOKIE}=${result.sessionToken}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
-          );
+          reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, secure));
           return reply.redirect(action, 303);
         }
         reply.code(400);

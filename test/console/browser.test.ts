@@ -1,0 +1,143 @@
+import { createHmac } from 'node:crypto';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '../../src/jobs/worker.ts';
+import { Receiver } from '../events/receiver.ts';
+import { freePort, haveChromium, launchChromium } from '../helpers/browser.ts';
+import { type OrgApp, quiet, startOrgApp, uniqueEmail } from '../helpers/fixtures.ts';
+
+/**
+ * The console in Chromium, as the issue walks it: sign in by email code, create a webhook
+ * destination, receive a test event on a local receiver, roll its secret, see the delivery, rotate
+ * the API key and see the old one refused. With CONSOLE_SCREENSHOTS=docs the screenshots refresh
+ * those in docs/console.md.
+ */
+const IMAGES =
+  process.env.CONSOLE_SCREENSHOTS === 'docs'
+    ? join(dirname(fileURLToPath(import.meta.url)), '../../docs/images')
+    : mkdtempSync(join(tmpdir(), 'purser-console-screens-'));
+
+const signature = (secret: string, header: string, body: string) => {
+  const [t, v1] = header.split(',').map((part) => part.split('=')[1]);
+  return createHmac('sha256', secret).update(`${t}.${body}`).digest('hex') === v1;
+};
+
+describe.skipIf(!haveChromium('console'))('the console in Chromium', () => {
+  const f = {} as OrgApp;
+  let browser: Browser;
+  let receiver: Receiver;
+  let worker: Worker;
+  let base: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    await startOrgApp(
+      { env: { BASE_URL: base, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true' }, name: 'Acme Platform' },
+      f,
+    );
+    await f.t.app.listen({ port, host: '127.0.0.1' });
+    receiver = await Receiver.start();
+    worker = new Worker(f.t.ctx, quiet);
+    browser = await launchChromium();
+    mkdirSync(IMAGES, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await f.close?.();
+  });
+
+  async function signIn(page: Page, email: string) {
+    await page.goto(`${base}/dashboard`);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+    await page.fill('#f_email', email);
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('#f_code');
+    const message = (await f.t.ctx.notifications.outbox(1000)).find((m) => m.recipient === email);
+    const code = /\b(\d{6})\b/.exec(message?.body ?? '')![1]!;
+    await page.fill('#f_code', code);
+    await Promise.all([page.waitForURL(/\/credentials$/), page.click('button[type="submit"]')]);
+  }
+
+  it('sign in, a destination that receives a test event, its secret rolled, the API key rotated', async () => {
+    const email = uniqueEmail('owner');
+    await f.t.ctx.members.add(f.org.organization_id, email, 'owner');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(base)) outside.push(request.url());
+    });
+    try {
+      await signIn(page, email);
+      expect(await page.textContent('header')).toContain('Acme Platform');
+      await page.screenshot({ path: join(IMAGES, 'console-credentials.png'), fullPage: true });
+
+      // A destination on the local receiver, subscribed to card.created.
+      await page.click('text=Webhooks');
+      await page.fill('#f_url', receiver.url);
+      await page.check('input[value="card.created"]');
+      await page.click('#create-endpoint');
+      const firstSecret = (await page.textContent('#secret'))!.trim();
+      expect(firstSecret).toMatch(/^whsec_/);
+      await page.screenshot({ path: join(IMAGES, 'console-webhooks.png'), fullPage: true });
+
+      // A test event, delivered by the worker and signed with that secret.
+      await page.click('table a');
+      await page.click('#test');
+      await worker.runOnce();
+      expect(receiver.received).toHaveLength(1);
+      const first = receiver.received[0]!;
+      expect(signature(firstSecret, first.headers['service-signature'] as string, first.body)).toBe(true);
+      await page.reload();
+      expect(await page.textContent('#deliveries')).toContain('succeeded');
+      expect(await page.textContent('#deliveries')).toContain('webhook_endpoint.test');
+
+      // Rolled: the next delivery is signed with the new secret only.
+      await page.click('#roll');
+      const secondSecret = (await page.textContent('#secret'))!.trim();
+      expect(secondSecret).not.toBe(firstSecret);
+      await page.click('#test');
+      await worker.runOnce();
+      const second = receiver.received[1]!;
+      expect(signature(secondSecret, second.headers['service-signature'] as string, second.body)).toBe(true);
+      expect(signature(firstSecret, second.headers['service-signature'] as string, second.body)).toBe(false);
+      await page.screenshot({ path: join(IMAGES, 'console-endpoint.png'), fullPage: true });
+
+      // The API key rotated: the old one is refused at once, the new one works.
+      const oldKey = f.org.sandbox.api_key;
+      const v1 = (key: string) =>
+        f.t.call('GET', '/api/v1/cardholders/ch_none', { headers: { authorization: `Bearer ${key}` } });
+      expect((await v1(oldKey)).statusCode).toBe(404);
+      await page.click('text=Credentials');
+      await page.click('form:has(input[value="rotate_key"]) button');
+      const newKey = (await page.textContent('#secret'))!.trim();
+      expect(newKey).toMatch(/^sk_test_/);
+      expect((await v1(oldKey)).statusCode).toBe(401);
+      expect((await v1(newKey)).statusCode).toBe(404);
+
+      // Every action is in the audit log.
+      await page.click('text=Audit log');
+      const audit = await page.textContent('#audit');
+      for (const action of [
+        'webhook_endpoint.created',
+        'webhook_endpoint.test_sent',
+        'webhook_endpoint.secret_rolled',
+        'api_key.rotated',
+      ])
+        expect(audit).toContain(action);
+      expect(audit).toContain(email);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: join(IMAGES, 'console-audit-phone.png'), fullPage: true });
+      expect(outside).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { uniqueEmail, useOrgApp } from '../helpers/fixtures.ts';
+import { formBody } from '../links/helpers.ts';
+
+/** The console's rules over HTTP: sign-in, cookies, CSRF, roles, scoping and framing. */
+const f = useOrgApp({ name: 'Console Co' });
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Signs in through the pages; answers the member cookie and the CSRF token pages carry. */
+async function signIn(email: string, code?: (real: string) => string) {
+  const start = await f.t.request({ method: 'GET', url: '/dashboard/sign-in' });
+  const browser = (start.headers['set-cookie'] as string).split(';')[0]!;
+  const hidden = (html: string) =>
+    Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
+    );
+  const asked = await f.t.request({
+    method: 'POST',
+    url: '/dashboard/sign-in',
+    headers: { ...FORM, cookie: browser },
+    payload: formBody({ ...hidden(start.body), email }),
+  });
+  expect(asked.statusCode, asked.body).toBe(200);
+  const sent = (await f.t.ctx.notifications.outbox(1000)).find((m) => m.recipient === email);
+  const real = /\b(\d{6})\b/.exec(sent?.body ?? '')?.[1] ?? '';
+  const verified = await f.t.request({
+    method: 'POST',
+    url: '/dashboard/sign-in',
+    headers: { ...FORM, cookie: browser },
+    payload: formBody({ ...hidden(asked.body), code: code ? code(real) : real }),
+  });
+  return { verified, real };
+}
+
+async function member(role: 'owner' | 'developer' | 'viewer') {
+  const email = uniqueEmail(role);
+  await f.t.ctx.members.add(f.org.organization_id, email, role);
+  const { verified } = await signIn(email);
+  expect(verified.statusCode, verified.body).toBe(303);
+  const cookie = (verified.headers['set-cookie'] as string).split(';')[0]!;
+  const page = await f.t.request({
+    method: 'GET',
+    url: `/dashboard/${f.org.organization_id}/sandbox/credentials`,
+    headers: { cookie },
+  });
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+  return { email, cookie, csrf, page };
+}
+
+const post = (url: string, cookie: string, fields: Record<string, string>) =>
+  f.t.request({ method: 'POST', url, headers: { ...FORM, cookie }, payload: formBody(fields) });
+
+describe('the console', () => {
+  it('signs in by a random code: 111111 never works; the cookie is HttpOnly and SameSite=Lax; never framed', async () => {
+    const email = uniqueEmail('sandbox-code');
+    await f.t.ctx.members.add(f.org.organization_id, email, 'owner');
+    const { verified, real } = await signIn(email, () => '111111');
+    expect(real).not.toBe('111111');
+    expect(verified.statusCode).toBe(400);
+    expect(verified.headers['set-cookie']).toBeUndefined();
+    const { cookie, page } = await member('owner');
+    expect(cookie).toMatch(/^purser_member=mss_/);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.body).not.toMatch(/<script|src="http/);
+    const signedOut = await f.t.request({ method: 'GET', url: '/dashboard' });
+    expect(signedOut.statusCode).toBe(303);
+    expect(signedOut.headers.location).toBe('/dashboard/sign-in');
+  });
+
+  it('a viewer sees the pages but every change is 403 and changes nothing', async () => {
+    const viewer = await member('viewer');
+    const before = await f.t.ctx.orgs.credentials(f.org.organization_id, 'sandbox');
+    const url = `/dashboard/${f.org.organization_id}/sandbox/credentials`;
+    for (const action of ['rotate_key', 'create_client']) {
+      const response = await post(url, viewer.cookie, { csrf: viewer.csrf, action, name: 'x' });
+      expect(response.statusCode).toBe(403);
+    }
+    const hooks = await post(`/dashboard/${f.org.organization_id}/sandbox/webhooks`, viewer.cookie, {
+      csrf: viewer.csrf,
+      action: 'create',
+      url: 'https://hooks.example/in',
+    });
+    expect(hooks.statusCode).toBe(403);
+    expect(await f.t.ctx.orgs.credentials(f.org.organization_id, 'sandbox')).toEqual(before);
+    expect(
+      (await f.t.ctx.events.listEndpoints({ organizationId: f.org.organization_id, livemode: false }, {}))
+        .data,
+    ).toEqual([]);
+  });
+
+  it('a form without the session’s CSRF token is 403; another organization is 404; actions are audited', async () => {
+    const owner = await member('owner');
+    const url = `/dashboard/${f.org.organization_id}/sandbox/credentials`;
+    expect((await post(url, owner.cookie, { csrf: 'forged', action: 'rotate_key' })).statusCode).toBe(403);
+    expect((await post(url, owner.cookie, { action: 'rotate_key' })).statusCode).toBe(403);
+    const other = await f.t.createOrg('Not yours');
+    const foreign = await f.t.request({
+      method: 'GET',
+      url: `/dashboard/${other.organization_id}/sandbox/credentials`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(
+      (
+        await post(`/dashboard/${other.organization_id}/sandbox/credentials`, owner.cookie, {
+          csrf: owner.csrf,
+          action: 'rotate_key',
+        })
+      ).statusCode,
+    ).toBe(404);
+    const created = await post(url, owner.cookie, {
+      csrf: owner.csrf,
+      action: 'create_client',
+      name: 'Reporting',
+    });
+    expect(created.statusCode).toBe(200);
+    expect(created.body).toMatch(/cs_test_[A-Za-z0-9]+/);
+    const log = await f.t.ctx.members.auditLog(f.org.organization_id);
+    expect(log[0]).toMatchObject({ action: 'client.created', member_email: owner.email, livemode: 0 });
+    // The production switch scopes the page: production credentials, not sandbox ones.
+    const production = await f.t.request({
+      method: 'GET',
+      url: `/dashboard/${f.org.organization_id}/production/credentials`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(production.body).toContain('sk_live_');
+    expect(production.body).not.toContain('sk_test_');
+  });
+
+  it('signing out ends the session', async () => {
+    const owner = await member('developer');
+    const out = await post('/dashboard/sign-out', owner.cookie, { csrf: owner.csrf });
+    expect(out.statusCode).toBe(303);
+    const after = await f.t.request({
+      method: 'GET',
+      url: `/dashboard/${f.org.organization_id}/sandbox/credentials`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(after.statusCode).toBe(303);
+  });
+});
