@@ -160,8 +160,16 @@ export async function createContext(
     chain: config.funding.evm ? new EvmChain(handle, clock, config.funding.evm) : new OfflineChain(),
     dialect: handle.dialect,
   });
-  const vault = new VaultService(db, clock, config.baseUrl, { connect, notifications, orgs });
-  const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });
+  const vault = new VaultService(db, clock, config.baseUrl, { connect, notifications, orgs, sealer: aead });
+  const purchases = new PurchaseService(db, clock, config.purchases, {
+    auth,
+    cards,
+    ledger,
+    events,
+    vault,
+    dialect: handle.dialect,
+    baseUrl: config.baseUrl,
+  });
   const merchants = new MerchantConfigs({
     db,
     clock,

@@ -18,6 +18,7 @@ import * as purchases from './0018_purchases.ts';
 import * as merchants from './0019_merchants.ts';
 import * as walletLinks from './0020_wallet_links.ts';
 import * as vault from './0021_vault.ts';
+import * as vaultPasskeys from './0022_vault_passkeys.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0019_merchants': merchants,
   '0020_wallet_links': walletLinks,
   '0021_vault': vault,
+  '0022_vault_passkeys': vaultPasskeys,
 };
