@@ -30,6 +30,8 @@ import { kycPageRoutes } from './web/kyc/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes } from './web/operations.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
+import { approvalPageRoutes } from './web/vault/approval-page.ts';
+import { vaultPageRoutes } from './web/vault/page.ts';
 import { walletPageRoutes } from './web/wallet/page.ts';
 
 export interface AppOptions {
@@ -119,6 +121,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(vaultRoutes, { ctx });
   await app.register(walletLinkRoutes, { ctx });
   await app.register(walletPageRoutes, { ctx });
+  await app.register(vaultPageRoutes, { ctx });
+  await app.register(approvalPageRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,

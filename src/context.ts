@@ -160,7 +160,13 @@ export async function createContext(
     chain: config.funding.evm ? new EvmChain(handle, clock, config.funding.evm) : new OfflineChain(),
     dialect: handle.dialect,
   });
-  const vault = new VaultService(db, clock, config.baseUrl, { connect, notifications, orgs, sealer: aead });
+  const vault = new VaultService(db, clock, config.baseUrl, {
+    connect,
+    notifications,
+    orgs,
+    sealer: aead,
+    formKey: aead.deriveKey('hosted-page-forms'),
+  });
   const purchases = new PurchaseService(db, clock, config.purchases, {
     auth,
     cards,

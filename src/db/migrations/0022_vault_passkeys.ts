@@ -37,7 +37,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('used_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webauthn_challenges_expiry').on('webauthn_challenges').column('expires_at').execute();
+  await db.schema
+    .createIndex('webauthn_challenges_expiry')
+    .on('webauthn_challenges')
+    .column('expires_at')
+    .execute();
 
   await db.schema
     .createTable('vault_cards')

@@ -301,7 +301,8 @@ export class Approvals {
       address: DeliveryAddress | null;
     };
     const merchant = await this.deps.merchant(cart.merchant);
-    if (!merchant) throw new ApiError(409, 'approval_closed', `${cart.merchant_name} is no longer available.`);
+    if (!merchant)
+      throw new ApiError(409, 'approval_closed', `${cart.merchant_name} is no longer available.`);
     const placement = await this.checkout.place(
       {
         organizationId: authorization.organization_id,

@@ -73,11 +73,7 @@ export class VaultCards {
     private readonly sealer: Sealer,
   ) {}
 
-  async add(
-    user: UserScope,
-    card: Extract<CardCheck, { ok: true }>,
-    now: number,
-  ): Promise<VaultCardView> {
+  async add(user: UserScope, card: Extract<CardCheck, { ok: true }>, now: number): Promise<VaultCardView> {
     const id = newId('vc');
     const row: VaultCardsTable = {
       id,
@@ -109,7 +105,13 @@ export class VaultCards {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    return rows.map(({ id, brand, last4, exp_month, exp_year }) => ({ id, brand, last4, exp_month, exp_year }));
+    return rows.map(({ id, brand, last4, exp_month, exp_year }) => ({
+      id,
+      brand,
+      last4,
+      exp_month,
+      exp_year,
+    }));
   }
 
   /** The card a vault payment uses: the newest one not expired at `now`. */

@@ -170,9 +170,7 @@ export class Passkeys {
       .updateTable('vault_passkeys')
       .set({ counter: newCounter, last_used_at: this.clock.now() })
       .where('id', '=', key.id)
-      .where((eb) =>
-        newCounter === 0 ? eb('counter', '=', 0) : eb('counter', '<', newCounter),
-      )
+      .where((eb) => (newCounter === 0 ? eb('counter', '=', 0) : eb('counter', '<', newCounter)))
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) throw refused('This passkey assertion was already used.');
     return key;

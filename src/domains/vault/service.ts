@@ -1,8 +1,8 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Clock } from '../../core/clock.ts';
 import { isoTime, SECOND } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { digest } from '../../core/crypto.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
@@ -32,6 +32,7 @@ export interface VaultLink {
 export class VaultService {
   readonly passkeys: Passkeys;
   readonly cards: VaultCards;
+  readonly formKey: Buffer;
 
   constructor(
     private readonly db: Db,
@@ -42,10 +43,13 @@ export class VaultService {
       notifications: NotificationService;
       orgs: OrgService;
       sealer: Sealer;
+      /** HMAC key of the CSRF tokens of the vault and approval pages' posts. */
+      formKey: Buffer;
     },
   ) {
     this.passkeys = new Passkeys(db, clock, relyingParty(baseUrl));
     this.cards = new VaultCards(db, deps.sealer);
+    this.formKey = deps.formKey;
   }
 
   async createLink(principal: Principal, userId: string): Promise<VaultLink> {
@@ -181,7 +185,12 @@ export class VaultService {
         throw passkeyRequired('Unlock the vault with your passkey before adding another.');
       await this.passkeys.verifyRegistration(user, binding, response as RegistrationResponseJSON);
     } else {
-      await this.passkeys.verifyAuthentication(user, binding, 'unlock', response as AuthenticationResponseJSON);
+      await this.passkeys.verifyAuthentication(
+        user,
+        binding,
+        'unlock',
+        response as AuthenticationResponseJSON,
+      );
     }
     await this.db
       .updateTable('vault_sessions')
@@ -195,7 +204,8 @@ export class VaultService {
     session: VaultSessionsTable,
     input: CardInput,
   ): Promise<{ ok: true; card: VaultCardView } | { ok: false; field: string; message: string }> {
-    if (session.verified_at === null) throw passkeyRequired('Create or use your passkey before adding a card.');
+    if (session.verified_at === null)
+      throw passkeyRequired('Create or use your passkey before adding a card.');
     const checked = checkCard(input, this.clock.now());
     if (!checked.ok) return checked;
     return { ok: true, card: await this.cards.add(userOf(session), checked, this.clock.now()) };
@@ -222,7 +232,12 @@ export class VaultService {
     const now = this.clock.now();
     await this.db
       .insertInto('organization_vault_settings')
-      .values({ organization_id: organizationId, branded_vault: 0, approval_threshold_cents: cents, updated_at: now })
+      .values({
+        organization_id: organizationId,
+        branded_vault: 0,
+        approval_threshold_cents: cents,
+        updated_at: now,
+      })
       .onConflict((oc) =>
         oc.column('organization_id').doUpdateSet({ approval_threshold_cents: cents, updated_at: now }),
       )
@@ -253,7 +268,11 @@ export class VaultService {
 }
 
 function userOf(session: VaultSessionsTable): UserScope {
-  return { organizationId: session.organization_id, livemode: session.livemode === 1, userId: session.user_id };
+  return {
+    organizationId: session.organization_id,
+    livemode: session.livemode === 1,
+    userId: session.user_id,
+  };
 }
 
 const passkeyRequired = (message: string) => new ApiError(403, 'passkey_required', message);
