@@ -120,12 +120,13 @@ export function layout(nonce: string, title: string, body: string, script = fals
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style>${
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body>${body}${
+    // At the end of the body: the script looks for the page's elements.
     script
       ? `<script src="${WEBAUTHN_SCRIPT_PATH}" nonce="${nonce}"></script><script nonce="${nonce}">${SCRIPT}</script>`
       : ''
-  }</head>
-<body>${body}</body></html>`;
+  }</body></html>`;
 }
 
 /** A page that says why it cannot show anything (never a stack trace, never JSON). */
