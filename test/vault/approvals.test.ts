@@ -89,6 +89,11 @@ describe('payment approvals on /buy', () => {
 
     const read = await f.t.call('GET', `/buy/conversations/${cart.conversation}`, { token });
     expect(read.json().orders).toEqual([expect.objectContaining({ order_id: orderId, status: 'confirmed' })]);
+    expect(read.json()).toMatchObject({
+      status: 'order_placed',
+      carts: [],
+      last_checkout: { hashes: [cart.hash], status: 'order_placed', order_id: orderId },
+    });
     // A confirm of the placed hash answers the order.
     const repeat = await f.turn(token, {
       confirm: cart.hash,
@@ -287,6 +292,23 @@ describe('payment approvals on /buy', () => {
     });
     expect(read.statusCode).toBe(404);
     expect(await orders(cart.conversation)).toEqual([]);
+  });
+
+  it('production confirms cannot pay with a vault card (no card acquirer): unsupported_payment_source', async () => {
+    const buyer = {
+      organizationId: f.org.organization_id,
+      livemode: true,
+      clientId: 'cli_x',
+      buyerId: 'usr_x',
+      userId: 'usr_x',
+    };
+    const envelope = await f.t.ctx.purchases.turn(buyer, { ask: 'a latte from coffee' });
+    const confirmed = await f.t.ctx.purchases.turn(buyer, {
+      confirm: envelope.cart!.hash,
+      conversation_id: envelope.conversation_id,
+      payment_source: 'vault',
+    });
+    expect(confirmed).toMatchObject({ status: 'declined', decline_code: 'unsupported_payment_source' });
   });
 
   it('a multi-cart confirm from the vault asks to confirm each cart alone; other sources stay unsupported', async () => {

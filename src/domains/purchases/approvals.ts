@@ -12,6 +12,7 @@ import type { VaultCardView } from '../vault/cards.ts';
 import type { VaultService } from '../vault/service.ts';
 import { authorizedCents, type CartObject, cartObject, type StoredCart } from './cart.ts';
 import type { Buyer, Checkout, Placement } from './checkout.ts';
+import { type ConversationState, stamp } from './conversation.ts';
 import type { DeliveryAddress, Merchant } from './merchants/merchant.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
@@ -57,7 +58,7 @@ export class Approvals {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly config: { baseUrl: string; approvalTtlMs: number },
+    private readonly config: { baseUrl: string; approvalTtlMs: number; turnTimeoutMs: number },
     private readonly store: PurchaseStore,
     private readonly checkout: Checkout,
     private readonly deps: {
@@ -319,8 +320,36 @@ export class Approvals {
     if (placement.order_id) {
       await this.recordOrder(authorization, placement.order_id);
       await this.refundUnused(authorization, placement.order_id);
+      await this.closeCart(authorization, placement);
     }
     return placement;
+  }
+
+  /**
+   * The conversation learns what the approval did, as a confirm's turn would have written it: the
+   * placed cart leaves `carts`, `last_checkout` reports the placement. Under the conversation's turn
+   * lock; when a turn is running, the order still shows in the conversation's `orders`.
+   */
+  private async closeCart(authorization: Authorization, placement: Placement): Promise<void> {
+    const id = authorization.conversation_id;
+    const now = this.clock.now();
+    if (!(await this.store.takeTurn(this.db, id, now, now - this.config.turnTimeoutMs, null))) return;
+    const conversation = await this.store.conversationById(this.db, id);
+    const state = JSON.parse(conversation?.state ?? 'null') as ConversationState | null;
+    if (!conversation || !state) return;
+    const status = placement.status === 'placed' ? 'order_placed' : 'declined';
+    state.carts = state.carts.filter((cart) => cart.hash !== authorization.cart_hash);
+    if (!state.carts.some((cart) => cart.merchant === state.shown)) state.shown = null;
+    state.last_checkout = {
+      at: stamp(now),
+      hashes: [authorization.cart_hash],
+      status,
+      order_id: placement.order_id,
+      decline_code: placement.decline_code,
+      charge_status: placement.charge_status,
+      placements: null,
+    };
+    await this.store.endTurn(this.db, id, { status, state: JSON.stringify(state), updated_at: now });
   }
 
   private async recordOrder(authorization: Authorization, orderId: string): Promise<void> {

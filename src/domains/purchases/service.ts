@@ -93,7 +93,7 @@ export class PurchaseService {
     this.approvals = new Approvals(
       db,
       clock,
-      { baseUrl: deps.baseUrl, approvalTtlMs: config.approvalTtlMs },
+      { baseUrl: deps.baseUrl, approvalTtlMs: config.approvalTtlMs, turnTimeoutMs: config.turnTimeoutMs },
       this.store,
       this.checkout,
       { ...deps, merchant: (slug) => this.merchant(slug) },
@@ -498,13 +498,18 @@ export class PurchaseService {
     const multi = Array.isArray(input.confirm);
     const placements: (Placement & { bubble: string; cart?: StoredCart; approval_url?: string })[] = [];
     for (const hash of hashes) {
-      if (!PAYABLE_SOURCES.has(source)) {
+      // A vault card is charged through the sandbox network only: production has no card acquirer
+      // to take the user's own card (docs/vault.md), so no production money is made from it.
+      const cardInProduction = buyer.livemode && (source === 'vault' || source === 'added_card');
+      if (!PAYABLE_SOURCES.has(source) || cardInProduction) {
         placements.push(
           declined(
             hash,
             null,
             'unsupported_payment_source',
-            `Paying with ${source} is not available; pay from the wallet balance, the vault or an added card.`,
+            cardInProduction
+              ? `Paying with ${source} is available in test mode only; pay from the wallet balance.`
+              : `Paying with ${source} is not available; pay from the wallet balance, the vault or an added card.`,
           ),
         );
         continue;
