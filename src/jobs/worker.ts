@@ -263,6 +263,7 @@ export class Worker {
       this.lastRun.approvals = now;
       try {
         const expired = await this.ctx.purchases.approvals.expireDue();
+        await this.ctx.purchases.approvals.placeApprovedDue(this.ctx.config.purchases.confirmGraceMs);
         await this.ctx.vault.passkeys.sweepChallenges();
         if (expired > 0) this.log.info({ authorizations: expired }, 'checkout authorizations expired');
       } catch (error) {

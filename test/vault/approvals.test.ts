@@ -215,6 +215,35 @@ describe('payment approvals on /buy', () => {
     void authenticator;
   });
 
+  it('an approval whose process died before placing is placed by the worker, once', async () => {
+    const { token, userId } = await f.shopper(5_000);
+    await f.t.ctx.vault.setApprovalThreshold(f.org.organization_id, 1_000);
+    try {
+      const cart = await coffeeCart(token);
+      await f.turn(token, { confirm: cart.hash, conversation_id: cart.conversation });
+      const authorization = await authorizationOf(cart.conversation);
+      // The approval committed; the process died before the placement.
+      await f.t.ctx.db
+        .updateTable('checkout_authorizations')
+        .set({ status: 'approved', decided_at: f.t.clock.now() })
+        .where('id', '=', authorization.id)
+        .execute();
+      const worker = new Worker(f.t.ctx, { info: () => {}, error: () => {} });
+      await worker.runOnce();
+      expect(await orders(cart.conversation)).toEqual([]);
+      f.t.clock.advance(f.t.ctx.config.purchases.confirmGraceMs);
+      await new Worker(f.t.ctx, { info: () => {}, error: () => {} }).runOnce();
+      const placed = await orders(cart.conversation);
+      expect(placed).toHaveLength(1);
+      expect((await authorizationOf(cart.conversation)).order_id).toBe(placed[0]?.id);
+      await new Worker(f.t.ctx, { info: () => {}, error: () => {} }).runOnce();
+      expect(await orders(cart.conversation)).toHaveLength(1);
+      expect(await f.wallet(userId)).toBe(5_000 - cart.total);
+    } finally {
+      await f.t.ctx.vault.setApprovalThreshold(f.org.organization_id, null);
+    }
+  });
+
   it('a replayed assertion is refused: its challenge is used, and a stale counter is refused too', async () => {
     const { token, userId } = await f.shopper(0);
     const { authenticator } = await vaultUser(f, userId);

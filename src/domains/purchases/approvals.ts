@@ -289,10 +289,10 @@ export class Approvals {
   private async place(authorization: Authorization): Promise<Placement> {
     const known = authorization.order_id
       ? await this.store.orderById(this.db, authorization.order_id)
-      : await this.store.orderByPlacementKey(
+      : ((await this.store.orderByPlacementKey(
           this.db,
           `${authorization.conversation_id}:${authorization.cart_hash}`,
-        );
+        )) ?? (await this.orderSince(authorization)));
     if (known) {
       await this.recordOrder(authorization, known.id);
       return this.checkout.placement(known);
@@ -350,6 +350,42 @@ export class Approvals {
       placements: null,
     };
     await this.store.endTurn(this.db, id, { status, state: JSON.stringify(state), updated_at: now });
+  }
+
+  /**
+   * An order of this cart made since the authorization (by an approval whose process died before
+   * it recorded the order, even if that order has failed since): an approval places one order.
+   */
+  private orderSince(authorization: Authorization) {
+    return this.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('conversation_id', '=', authorization.conversation_id)
+      .where('cart_hash', '=', authorization.cart_hash)
+      .where('created_at', '>=', authorization.created_at)
+      .orderBy('created_at')
+      .executeTakeFirst();
+  }
+
+  /**
+   * Approved authorizations with no order, decided more than `graceMs` ago: their process died
+   * between the approval and the placement. The worker places them (once, as above).
+   */
+  async placeApprovedDue(graceMs: number, limit = 20): Promise<number> {
+    const due = await this.db
+      .selectFrom('checkout_authorizations')
+      .selectAll()
+      .where('status', '=', 'approved')
+      .where('order_id', 'is', null)
+      .where('decided_at', '<=', this.clock.now() - graceMs)
+      .limit(limit)
+      .execute();
+    let placed = 0;
+    for (const authorization of due) {
+      const placement = await this.place(authorization).catch(() => null);
+      if (placement?.order_id) placed++;
+    }
+    return placed;
   }
 
   private async recordOrder(authorization: Authorization, orderId: string): Promise<void> {
