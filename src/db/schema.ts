@@ -838,6 +838,8 @@ export interface CheckoutAuthorizationsTable {
   order_id: string | null;
   expires_at: number;
   decided_at: number | null;
+  /** When a vault card's charge was trued up to what the order cost (`vault_card_refund`). */
+  card_settled_at: number | null;
   created_at: number;
 }
 

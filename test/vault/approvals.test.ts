@@ -103,6 +103,38 @@ describe('payment approvals on /buy', () => {
     expect(repeat).toMatchObject({ status: 'order_placed', order_id: orderId });
   });
 
+  it('a vault card pays only the final amount: the rest of the ceiling goes back to the card', async () => {
+    const { token, userId } = await f.shopper(0);
+    const { authenticator } = await vaultUser(f, userId);
+    const turn = await f.turn(token, { ask: '2 milk from grocery' });
+    const cart = turn.cart!;
+    expect(cart.approvedCeilingCents).toBeGreaterThan(cart.totalCents);
+    const paused = await f.turn(token, {
+      confirm: cart.hash,
+      conversation_id: turn.conversation_id,
+      payment_source: 'vault',
+    });
+    const shown = await page(f, new URL(paused.approval_url as string).pathname);
+    expect(shown.body).toContain('id="approval-ceiling"');
+    const approved = await decide(f, paused.approval_url as string, authenticator, 'approve');
+    expect(approved.statusCode, approved.body).toBe(200);
+    const [order] = await orders(turn.conversation_id);
+    expect(Number(order?.final_cents)).toBeLessThan(cart.approvedCeilingCents as number);
+    const transfers = await f.t.ctx.db
+      .selectFrom('ledger_transfers')
+      .select(['id', 'amount', 'code'])
+      .where('code', 'in', ['vault_card_charge', 'vault_card_refund'])
+      .execute();
+    const authorization = await authorizationOf(turn.conversation_id);
+    const suffix = authorization.id.slice('cha_'.length);
+    const charge = transfers.find((t) => t.id === `vcc_${suffix}`);
+    const refund = transfers.find((t) => t.id === `vcr_${suffix}`);
+    expect(Number(charge?.amount)).toBe(cart.approvedCeilingCents);
+    expect(Number(charge?.amount) - Number(refund?.amount)).toBe(Number(order?.final_cents));
+    expect(await f.wallet(userId)).toBe(0);
+    expect(authorization.card_settled_at).not.toBeNull();
+  });
+
   it('added_card is byoc_approval_required; no card in the vault is vault_card_required', async () => {
     const { token, userId } = await f.shopper(0);
     const cart = await coffeeCart(token);

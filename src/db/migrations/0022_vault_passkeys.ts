@@ -83,6 +83,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('order_id', 'text')
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('decided_at', 'bigint')
+    // When a vault card's charge was trued up to what the order cost (vault_card_refund).
+    .addColumn('card_settled_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema

@@ -103,6 +103,7 @@ export class Approvals {
       order_id: null,
       expires_at: now + this.config.approvalTtlMs,
       decided_at: null,
+      card_settled_at: null,
       created_at: now,
     };
     await this.deps.ledger.transaction(async (trx) => {
@@ -369,7 +370,8 @@ export class Approvals {
 
   /**
    * Approved authorizations with no order, decided more than `graceMs` ago: their process died
-   * between the approval and the placement. The worker places them (once, as above).
+   * between the approval and the placement. The worker places them (once, as above), and trues up
+   * the vault card's charge of orders that ended after their confirm returned.
    */
   async placeApprovedDue(graceMs: number, limit = 20): Promise<number> {
     const due = await this.db
@@ -385,6 +387,18 @@ export class Approvals {
       const placement = await this.place(authorization).catch(() => null);
       if (placement?.order_id) placed++;
     }
+    // Vault card charges of orders the worker concluded later (the merchant had not answered).
+    const unsettled = await this.db
+      .selectFrom('checkout_authorizations')
+      .selectAll()
+      .where('status', '=', 'approved')
+      .where('vault_card_id', 'is not', null)
+      .where('order_id', 'is not', null)
+      .where('card_settled_at', 'is', null)
+      .limit(limit)
+      .execute();
+    for (const authorization of unsettled)
+      await this.refundUnused(authorization, authorization.order_id as string).catch(() => {});
     return placed;
   }
 
@@ -407,9 +421,15 @@ export class Approvals {
     if (!order || order.status === 'pending') return;
     const used = order.status === 'failed' ? 0 : Number(order.final_cents ?? order.total_cents);
     const unused = Number(authorization.amount_cents) - used;
-    if (unused <= 0) return;
     const scope = scopeOf(authorization);
     await this.deps.ledger.transaction(async (trx) => {
+      const settled = await trx
+        .updateTable('checkout_authorizations')
+        .set({ card_settled_at: this.clock.now() })
+        .where('id', '=', authorization.id)
+        .where('card_settled_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(settled.numUpdatedRows) !== 1 || unused <= 0) return;
       const [source, wallet] = await Promise.all([
         this.deps.cards.systemAccount(trx, scope, 'funding_source'),
         this.deps.cards.walletAccount(trx, scope, authorization.user_id),
