@@ -36,6 +36,8 @@ import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes } from './web/operations.ts';
 import { platformConnectPageRoutes } from './web/platform-connect/page.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
+import { approvalPageRoutes } from './web/vault/approval-page.ts';
+import { vaultPageRoutes } from './web/vault/page.ts';
 import { walletPageRoutes } from './web/wallet/page.ts';
 
 export interface AppOptions {
@@ -131,6 +133,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(platformConnectPageRoutes, { ctx });
   await app.register(consoleRoutes, { ctx });
   await app.register(messagingRoutes, { ctx });
+  await app.register(vaultPageRoutes, { ctx });
+  await app.register(approvalPageRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,

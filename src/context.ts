@@ -191,7 +191,13 @@ export async function createContext(
       : null,
   });
   const linkDelivery = new LinkDelivery(notifications, messaging);
-  const vault = new VaultService(db, clock, config.baseUrl, { connect, delivery: linkDelivery, orgs });
+  const vault = new VaultService(db, clock, config.baseUrl, {
+    connect,
+    delivery: linkDelivery,
+    orgs,
+    sealer: aead,
+    formKey: aead.deriveKey('hosted-page-forms'),
+  });
   const onboarding = new OnboardingService(db, clock, config, {
     cards,
     events,
@@ -211,7 +217,15 @@ export async function createContext(
     sealer: aead,
     formKey: aead.deriveKey('platform-connect-forms'),
   });
-  const purchases = new PurchaseService(db, clock, config.purchases, { auth, cards, ledger, events });
+  const purchases = new PurchaseService(db, clock, config.purchases, {
+    auth,
+    cards,
+    ledger,
+    events,
+    vault,
+    dialect: handle.dialect,
+    baseUrl: config.baseUrl,
+  });
   const merchants = new MerchantConfigs({
     db,
     clock,

@@ -17,6 +17,7 @@ export const USAGE = `Usage: purser <command>
   migrate                             apply database migrations
   org create --name N --billing-email E [--json]
   org update ORG_ID [--status active|suspended] [--subscription active|none] [--branded-vault on|off]
+                    [--approval-threshold CENTS|off]
                     [--name N] [--billing-email E]
                     [--connect-email-subject S] [--connect-email-text-file F] [--connect-email-html-file F]
                     [--connect-email-default] [--live-card-details on|off]
@@ -66,12 +67,16 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       'live-card-details': { type: 'string' },
       'branded-vault': { type: 'string' },
       'wallet-links': { type: 'string' },
+      'approval-threshold': { type: 'string' },
       json,
     });
     const orgId = required(positionals[0], 'ORG_ID');
     const brandedVault = oneOf(values['branded-vault'], 'branded-vault', ['on', 'off'] as const);
     const liveCardDetails = oneOf(values['live-card-details'], 'live-card-details', ['on', 'off'] as const);
     const walletLinks = oneOf(values['wallet-links'], 'wallet-links', ['on', 'off'] as const);
+    const threshold = values['approval-threshold'];
+    if (threshold !== undefined && threshold !== 'off' && !/^(0|[1-9][0-9]{0,10})$/.test(threshold))
+      throw new UsageError('--approval-threshold must be an amount in integer cents, or off');
     const branded =
       values['connect-email-subject'] !== undefined ||
       values['connect-email-text-file'] !== undefined ||
@@ -95,6 +100,8 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
     if (liveCardDetails) await ctx.cards.setLiveCardDetails(orgId, liveCardDetails === 'on');
     if (brandedVault) await ctx.vault.setBrandedVault(orgId, brandedVault === 'on');
     if (walletLinks) await ctx.links.setEnabled(orgId, walletLinks === 'on');
+    if (threshold !== undefined)
+      await ctx.vault.setApprovalThreshold(orgId, threshold === 'off' ? null : Number(threshold));
     return show(print, values.json, {
       organization_id: org.id,
       name: org.name,
@@ -103,6 +110,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       subscription: org.subscription,
       branded_connect_email: org.connect_email_text !== null || org.connect_email_html !== null,
       wallet_links: await ctx.links.isEnabled(org.id),
+      approval_threshold_cents: await ctx.vault.approvalThreshold(org.id),
     });
   }
 

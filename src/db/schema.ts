@@ -387,6 +387,10 @@ export interface Database {
   orders: OrdersTable;
   vault_sessions: VaultSessionsTable;
   organization_vault_settings: OrganizationVaultSettingsTable;
+  vault_passkeys: VaultPasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  vault_cards: VaultCardsTable;
+  checkout_authorizations: CheckoutAuthorizationsTable;
   merchants: MerchantsTable;
   wallet_links: WalletLinksTable;
   wallet_link_settings: WalletLinkSettingsTable;
@@ -748,6 +752,8 @@ export interface VaultSessionsTable {
   sent_to: string | null;
   expires_at: number;
   created_at: number;
+  /** When a passkey was registered or verified on this session's page: it may then add cards. */
+  verified_at: number | null;
 }
 
 /** A wallet link (issue 13; domains/links): the hosted wallet page for one user, until it expires. */
@@ -770,6 +776,83 @@ export interface OrganizationVaultSettingsTable {
   organization_id: string;
   branded_vault: number;
   updated_at: number;
+  /** `purser org update --approval-threshold CENTS|off`: confirms above it need the user's approval. */
+  approval_threshold_cents: number | null;
+}
+
+/** A user's passkey (WebAuthn credential) registered on the hosted vault. */
+export interface VaultPasskeysTable {
+  /** `pk_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  /** The credential id, base64url. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter, seen so far: an assertion must raise it (or both stay 0). */
+  counter: number;
+  /** JSON array of the authenticator's transports. */
+  transports: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn challenge: single-use, short-lived, bound to one page (a vault session or an approval). */
+export interface WebauthnChallengesTable {
+  challenge: string;
+  binding: string;
+  purpose: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** A card of the user's own kept in the vault: number and expiry sealed; only brand and last4 in clear. */
+export interface VaultCardsTable {
+  /** `vc_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  sealed: string;
+  created_at: number;
+}
+
+/** A `/buy` confirm paused for the user's approval (docs/purchases.md, Approvals). */
+export interface CheckoutAuthorizationsTable {
+  /** `cha_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  conversation_id: string;
+  buyer_id: string;
+  client_id: string;
+  user_id: string;
+  cart_hash: string;
+  /** The stored cart (lines, quote) and delivery address the user approves, JSON. */
+  cart: string;
+  /** What the approval authorizes: the cart's ceiling, else its total. */
+  amount_cents: number;
+  currency: string;
+  /** Why approval is needed: `vault`, `added_card` or `threshold`. */
+  reason: string;
+  payment_source: string;
+  vault_card_id: string | null;
+  /** SHA-256 of the approval page's token (`apv_…`). */
+  token_digest: string;
+  status: 'pending' | 'approved' | 'declined' | 'expired';
+  order_id: string | null;
+  expires_at: number;
+  decided_at: number | null;
+  /** When a vault card's charge was trued up to what the order cost (`vault_card_refund`). */
+  card_settled_at: number | null;
+  created_at: number;
 }
 
 /** The operator's switch for wallet links (`purser org update --wallet-links on|off`); absent: off. */

@@ -35,6 +35,8 @@ const HOLD_EXPIRY_INTERVAL_MS = MINUTE;
 const MESSAGING_REFRESH_INTERVAL_MS = MINUTE;
 /** How often orders whose confirm died or whose merchant did not answer are looked at. */
 const ORDER_RESOLVE_INTERVAL_MS = 5 * SECOND;
+/** How often checkout authorizations past their time are expired (and stale WebAuthn challenges forgotten). */
+const APPROVAL_EXPIRY_INTERVAL_MS = 15 * SECOND;
 
 /**
  * The worker role: delivers webhooks and runs the periodic sweeps. Deliveries are claimed from the
@@ -67,6 +69,7 @@ export class Worker {
     holds: Number.NEGATIVE_INFINITY,
     flows: Number.NEGATIVE_INFINITY,
     orders: Number.NEGATIVE_INFINITY,
+    approvals: Number.NEGATIVE_INFINITY,
     deposits: Number.NEGATIVE_INFINITY,
     messaging: Number.NEGATIVE_INFINITY,
   };
@@ -270,6 +273,17 @@ export class Worker {
           );
       } catch (error) {
         this.log.error({ err: String(error) }, 'messaging token refresh failed');
+      }
+    }
+    if (now - this.lastRun.approvals >= APPROVAL_EXPIRY_INTERVAL_MS) {
+      this.lastRun.approvals = now;
+      try {
+        const expired = await this.ctx.purchases.approvals.expireDue();
+        await this.ctx.purchases.approvals.placeApprovedDue(this.ctx.config.purchases.confirmGraceMs);
+        await this.ctx.vault.passkeys.sweepChallenges();
+        if (expired > 0) this.log.info({ authorizations: expired }, 'checkout authorizations expired');
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'checkout authorization expiry failed');
       }
     }
     if (now - this.lastRun.holds >= HOLD_EXPIRY_INTERVAL_MS) {

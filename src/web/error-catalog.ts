@@ -265,4 +265,29 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 422,
     when: 'Wallet link creation: something must be recorded first; `missing_fields` lists it (`consent` when no consent is recorded).',
   },
+  {
+    code: 'passkey_required',
+    status: 403,
+    when: 'Hosted vault and approval pages: a passkey must be registered (or used to unlock the vault) first (docs/vault.md).',
+  },
+  {
+    code: 'passkey_invalid',
+    status: 400,
+    when: 'Hosted vault and approval pages: the passkey answer was not accepted (unknown credential, wrong, used or expired challenge, or a signature counter that did not rise).',
+  },
+  {
+    code: 'csrf_invalid',
+    status: 403,
+    when: 'Hosted vault and approval pages: the post did not carry the token the page rendered; reload the page.',
+  },
+  {
+    code: 'approval_closed',
+    status: 409,
+    when: 'Approval page: the payment approval was already declined or has expired (docs/purchases.md, Approvals).',
+  },
+  {
+    code: 'link_expired',
+    status: 410,
+    when: 'Hosted vault page: the vault link has expired; ask the app for a new one.',
+  },
 ];

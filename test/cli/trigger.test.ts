@@ -11,7 +11,11 @@ const f = useCards();
  * The types no flow of this build produces, each with the reason `--list` gives. Explicit: a type
  * leaves this list when its flow is built, and gets a scenario then.
  */
-const UNAVAILABLE = ['merchant.connected'];
+const UNAVAILABLE = [
+  'merchant.connected',
+  'checkout_authorization.approved',
+  'checkout_authorization.declined',
+];
 
 const TRANSACTION = ['id', 'card_id', 'last4', 'amount_cents', 'merchant', 'mcc', 'status', 'balance_cents'];
 const ORDER = ['order_id', 'conversation_id', 'user_id', 'merchant', 'total_cents', 'currency', 'card_id'];
@@ -61,6 +65,7 @@ const DATA_FIELDS: Record<string, string[]> = {
     'completed_at',
   ],
   'platform_connect_session.completed': ['session_id', 'state', 'connected_organization_id'],
+  'checkout_authorization.expired': ['authorization_id', 'amount_display', 'reason'],
   'balance.low': ['card_id', 'last4', 'balance_cents'],
   'transaction.authorized': TRANSACTION,
   'transaction.cleared': TRANSACTION,

@@ -288,7 +288,7 @@ describe('confirm', () => {
     const source = await f.turn(token, {
       confirm: bakery.hash,
       conversation_id: id,
-      payment_source: 'vault',
+      payment_source: 'company_balance',
     });
     expect(source).toMatchObject({ status: 'declined', decline_code: 'unsupported_payment_source' });
     expect(await f.wallet(userId)).toBe(1_000);

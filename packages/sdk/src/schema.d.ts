@@ -1702,6 +1702,7 @@ export interface components {
                 last4: string;
             } | null;
             decline_code: string | null;
+            /** @description A confirm paused for the user's approval (`decline_code` `vault_approval_required` or `byoc_approval_required`): the page where the user approves or declines with their passkey; give it to the user. See docs/purchases.md#approvals. */
             approval_url: string | null;
             charge_status: ("none" | "confirming" | "settled" | "unknown") | null;
             placements: {
@@ -11806,6 +11807,7 @@ export interface operations {
                     conversation_id?: string;
                     /** @description A cart `hash`, or several for a multi-cart confirm */
                     confirm?: string | string[];
+                    /** @description `balance` (default) pays from the wallet; `vault` and `added_card` (test mode) pay with the user's card in the vault once they approve with their passkey; the others answer `unsupported_payment_source`. */
                     payment_source?: "balance" | "added_card" | "vault" | "company_balance" | "stored_payment_method";
                     delivery_address?: {
                         name: string;

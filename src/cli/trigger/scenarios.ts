@@ -297,6 +297,44 @@ export const SCENARIOS: Record<EventType, Scenario> = {
       return undefined;
     },
   },
+  'checkout_authorization.expired': {
+    steps:
+      'the approval threshold at 1 cent for the run, a /buy cart confirmed twice: the second ' +
+      'confirm ends the first approval link (expired), then the threshold is put back',
+    run: async (s) => {
+      const threshold = await s.ctx.vault.approvalThreshold(s.scope.organizationId);
+      await s.ctx.vault.setApprovalThreshold(s.scope.organizationId, 1);
+      try {
+        const userId = await s.user();
+        await s.fundWallet(userId, DOLLARS_20);
+        const buyer = { ...s.scope, clientId: s.principal.clientId, buyerId: userId, userId };
+        const asked = await s.ctx.purchases.turn(buyer, { ask: 'a latte from coffee' });
+        s.record('conversation', asked.conversation_id);
+        if (!asked.cart) throw new Error(`the sandbox coffee shop built no cart: ${asked.reply}`);
+        const confirm = () =>
+          s.ctx.purchases.turn(buyer, { conversation_id: asked.conversation_id, confirm: asked.cart!.hash });
+        const paused = await confirm();
+        const pending = await s.ctx.purchases.approvals.resolve(
+          new URL(paused.approval_url ?? 'http://none/').pathname.split('/').pop() ?? '',
+        );
+        if (typeof pending === 'string')
+          throw new Error(`the confirm did not pause for approval: ${paused.reply}`);
+        s.record('checkout authorization', pending.id);
+        await confirm();
+      } finally {
+        await s.ctx.vault.setApprovalThreshold(s.scope.organizationId, threshold);
+      }
+      return undefined;
+    },
+  },
+  'checkout_authorization.approved': {
+    unavailable:
+      "the user approves with their passkey on the hosted approval page (a WebAuthn assertion only a user's authenticator makes)",
+  },
+  'checkout_authorization.declined': {
+    unavailable:
+      "the user declines with their passkey on the hosted approval page (a WebAuthn assertion only a user's authenticator makes)",
+  },
   'webhook_endpoint.test': {
     steps: "a test event to the organization's first active sandbox webhook endpoint",
     run: async (s) => {

@@ -18,6 +18,7 @@ import * as purchases from './0018_purchases.ts';
 import * as merchants from './0019_merchants.ts';
 import * as walletLinks from './0020_wallet_links.ts';
 import * as vault from './0021_vault.ts';
+import * as vaultPasskeys from './0022_vault_passkeys.ts';
 import * as cardholderOnboarding from './0025_cardholder_onboarding.ts';
 import * as messaging from './0026_messaging.ts';
 import * as platformConnect from './0027_platform_connect.ts';
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0019_merchants': merchants,
   '0020_wallet_links': walletLinks,
   '0021_vault': vault,
+  '0022_vault_passkeys': vaultPasskeys,
   '0025_cardholder_onboarding': cardholderOnboarding,
   '0026_messaging': messaging,
   '0027_platform_connect': platformConnect,

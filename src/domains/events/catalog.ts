@@ -30,6 +30,9 @@ export const EVENT_TYPES = [
   'identity.verification.updated',
   'order.placed',
   'order.confirmed',
+  'checkout_authorization.approved',
+  'checkout_authorization.declined',
+  'checkout_authorization.expired',
   'webhook_endpoint.test',
 ] as const;
 

@@ -16,6 +16,8 @@ export interface PurchaseConfig {
   resolveRetryMs: number;
   /** Past this age an order the merchant never answered for is voided and refunded. */
   resolveWithinMs: number;
+  /** How long a confirm paused for the user's approval waits (`CHECKOUT_APPROVAL_TTL_SECONDS`). */
+  approvalTtlMs: number;
   /** Fault injection for the crash tests (`PURSER_FAILPOINT=purchases.<step>`). Never in production. */
   failpoint: string | null;
   /** Which engine understands asks (`PURCHASE_ENGINE`; engine/config.ts). */
@@ -29,6 +31,7 @@ export function loadPurchaseConfig(env: Env): PurchaseConfig {
     confirmGraceMs: integer(env, 'PURCHASE_CONFIRM_GRACE_SECONDS', 2 * 60, 1, 3600) * SECOND,
     resolveRetryMs: integer(env, 'PURCHASE_RESOLVE_RETRY_SECONDS', 30, 1, 3600) * SECOND,
     resolveWithinMs: integer(env, 'PURCHASE_RESOLVE_WITHIN_SECONDS', 15 * 60, 60, 7 * 24 * 3600) * SECOND,
+    approvalTtlMs: integer(env, 'CHECKOUT_APPROVAL_TTL_SECONDS', 15 * 60, 60, 24 * 3600) * SECOND,
     failpoint: optional(env, 'PURSER_FAILPOINT'),
     engine: loadPurchaseEngineConfig(env),
   };

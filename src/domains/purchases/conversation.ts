@@ -95,7 +95,7 @@ export function envelope(
     order_id: turn.order_id ?? null,
     payment_source: turn.payment_source ?? null,
     decline_code: turn.decline_code ?? null,
-    approval_url: null,
+    approval_url: turn.approval_url ?? null,
     charge_status: turn.charge_status ?? null,
     placements: turn.placements ?? null,
     error_code: turn.error_code ?? null,

@@ -84,7 +84,13 @@ const Envelope = Type.Object(
     order_id: Nullable(Str),
     payment_source: Type.Union([Type.Object({ source: Str, brand: Str, last4: Str }), Type.Null()]),
     decline_code: Nullable(Str),
-    approval_url: Nullable(Str),
+    approval_url: Nullable(
+      Type.String({
+        description:
+          "A confirm paused for the user's approval (`decline_code` `vault_approval_required` or `byoc_approval_required`): " +
+          'the page where the user approves or declines with their passkey; give it to the user. See docs/purchases.md#approvals.',
+      }),
+    ),
     charge_status: Type.Union([
       LiteralUnion(['none', 'confirming', 'settled', 'unknown'] as const),
       Type.Null(),
@@ -121,7 +127,12 @@ const BuyBody = Type.Object(
         description: 'A cart `hash`, or several for a multi-cart confirm',
       }),
     ),
-    payment_source: Type.Optional(LiteralUnion(PAYMENT_SOURCES as unknown as readonly string[])),
+    payment_source: Type.Optional({
+      ...LiteralUnion(PAYMENT_SOURCES as unknown as readonly string[]),
+      description:
+        "`balance` (default) pays from the wallet; `vault` and `added_card` (test mode) pay with the user's card in the vault " +
+        'once they approve with their passkey; the others answer `unsupported_payment_source`.',
+    }),
     delivery_address: Type.Optional(Address),
   },
   { additionalProperties: false },

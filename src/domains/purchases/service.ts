@@ -7,6 +7,8 @@ import type { AuthService } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import type { CardService } from '../cards/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import type { VaultService } from '../vault/service.ts';
+import { type ApprovalReason, Approvals, amountDisplay, approvalDeclineCode } from './approvals.ts';
 import {
   authorizedCents,
   CART_LIMITS,
@@ -39,8 +41,10 @@ import { type Conversation, type Order, type Owner, PurchaseStore } from './stor
 /** Buy tokens live an hour (issue 11), like connection tokens (spec §8). */
 export const BUY_TOKEN_TTL_SECONDS = 3600;
 
-/** Payment sources of the spec; only the wallet balance exists until the hosted wallet lands. */
+/** Payment sources of the spec (§2 Purchase response envelope). */
 export const PAYMENT_SOURCES = ['balance', 'added_card', 'vault', 'company_balance', 'stored_payment_method'];
+/** The ones Purser pays with: the wallet, and the user's own card kept in the vault (docs/vault.md). */
+const PAYABLE_SOURCES = new Set(['balance', 'vault', 'added_card']);
 
 export interface TurnInput {
   ask?: string | undefined;
@@ -59,6 +63,8 @@ export interface TurnInput {
 export class PurchaseService {
   readonly store = new PurchaseStore();
   readonly checkout: Checkout;
+  /** Confirms paused for the user's approval on a hosted page (approvals.ts). */
+  readonly approvals: Approvals;
   readonly sandbox: SandboxMerchant[];
   private engine: PurchaseEngine;
   /** Merchants an operator configured (the ACP adapter), looked up by slug. */
@@ -73,6 +79,9 @@ export class PurchaseService {
       cards: CardService;
       ledger: LedgerService;
       events: EventEmitter;
+      vault: VaultService;
+      dialect: 'sqlite' | 'postgres';
+      baseUrl: string;
     },
   ) {
     this.engine = createPurchaseEngine(config.engine, new BuiltinEngine());
@@ -81,6 +90,14 @@ export class PurchaseService {
       ...deps,
       merchant: (slug) => this.merchant(slug),
     });
+    this.approvals = new Approvals(
+      db,
+      clock,
+      { baseUrl: deps.baseUrl, approvalTtlMs: config.approvalTtlMs, turnTimeoutMs: config.turnTimeoutMs },
+      this.store,
+      this.checkout,
+      { ...deps, merchant: (slug) => this.merchant(slug) },
+    );
   }
 
   /** Adds the operator's configured merchants to the directory. */
@@ -478,25 +495,30 @@ export class PurchaseService {
     unmatched: Unmatched[],
   ): Promise<{ status: PurchaseStatus; envelope: Envelope }> {
     const source = input.payment_source ?? 'balance';
-    const placements: (Placement & { bubble: string; cart?: StoredCart })[] = [];
+    const multi = Array.isArray(input.confirm);
+    const placements: (Placement & { bubble: string; cart?: StoredCart; approval_url?: string })[] = [];
     for (const hash of hashes) {
-      if (source !== 'balance') {
+      // A vault card is charged through the sandbox network only: production has no card acquirer
+      // to take the user's own card (docs/vault.md), so no production money is made from it.
+      const cardInProduction = buyer.livemode && (source === 'vault' || source === 'added_card');
+      if (!PAYABLE_SOURCES.has(source) || cardInProduction) {
         placements.push(
           declined(
             hash,
             null,
             'unsupported_payment_source',
-            `Paying with ${source} is not available yet; pay from the wallet balance.`,
+            cardInProduction
+              ? `Paying with ${source} is available in test mode only; pay from the wallet balance.`
+              : `Paying with ${source} is not available; pay from the wallet balance, the vault or an added card.`,
           ),
         );
         continue;
       }
-      placements.push(await this.confirmOne(buyer, conversationId, state, hash));
+      placements.push(await this.confirmOne(buyer, conversationId, state, hash, source, multi));
     }
     for (const placement of placements) bubbles.push(placement.bubble);
 
     const placed = placements.filter((p) => p.status === 'placed');
-    const multi = Array.isArray(input.confirm);
     const status: PurchaseStatus =
       placed.length === placements.length
         ? 'order_placed'
@@ -535,6 +557,7 @@ export class PurchaseService {
         order_id: first?.order_id ?? lead?.order_id ?? null,
         payment_source: first?.last4 ? { source: 'balance', brand: 'visa', last4: first.last4 } : null,
         decline_code: status === 'declined' ? (lead?.decline_code ?? null) : null,
+        approval_url: status === 'declined' ? (lead?.approval_url ?? null) : null,
         charge_status: lead?.charge_status ?? null,
         placements: multi ? objects : null,
       }),
@@ -546,7 +569,9 @@ export class PurchaseService {
     conversationId: string,
     state: ConversationState,
     hash: string,
-  ): Promise<Placement & { bubble: string; cart?: StoredCart }> {
+    source: string,
+    multi: boolean,
+  ): Promise<Placement & { bubble: string; cart?: StoredCart; approval_url?: string }> {
     const cart = state.carts.find((c) => c.hash === hash);
     if (!cart) {
       const order = await this.store.orderByPlacementKey(this.db, `${conversationId}:${hash}`);
@@ -640,14 +665,55 @@ export class PurchaseService {
         'This cardholder is not linked to a user with a wallet.',
       );
     }
-    const wallet = await this.deps.cards.wallet(buyer, buyer.userId).catch(() => null);
-    if (!wallet || wallet.balance_cents < authorizedCents(fresh))
+    const user = { organizationId: buyer.organizationId, livemode: buyer.livemode, userId: buyer.userId };
+    const byCard = source === 'vault' || source === 'added_card';
+    const card = byCard ? await this.deps.vault.payingCard(user) : null;
+    if (byCard && !card)
       return declined(
         hash,
         cart.merchant,
-        'insufficient_funds',
-        `The wallet does not cover ${cartObject(fresh).totalCents / 100} ${fresh.quote.currency.toUpperCase()}; nothing was charged.`,
+        'vault_card_required',
+        'There is no card in your vault to pay with; add one on the vault page (the app sends you its link).',
       );
+    if (!byCard) {
+      const wallet = await this.deps.cards.wallet(buyer, buyer.userId).catch(() => null);
+      if (!wallet || wallet.balance_cents < authorizedCents(fresh))
+        return declined(
+          hash,
+          cart.merchant,
+          'insufficient_funds',
+          `The wallet does not cover ${cartObject(fresh).totalCents / 100} ${fresh.quote.currency.toUpperCase()}; nothing was charged.`,
+        );
+    }
+    const reason = await this.approvalReason(buyer.organizationId, source, authorizedCents(fresh));
+    if (reason) {
+      const code = approvalDeclineCode(reason);
+      if (multi)
+        return declined(
+          hash,
+          cart.merchant,
+          code,
+          `The cart at ${cart.merchant_name} needs your approval: confirm it on its own to get its approval link.`,
+        );
+      const url = await this.approvals.request(
+        { ...buyer, userId: buyer.userId },
+        conversationId,
+        fresh,
+        state.address,
+        reason,
+        source,
+        card,
+      );
+      return {
+        ...declined(
+          hash,
+          cart.merchant,
+          code,
+          `Approve ${amountDisplay(authorizedCents(fresh), fresh.quote.currency)} at ${cart.merchant_name} on the approval page; nothing is charged until you do.`,
+        ),
+        approval_url: url,
+      };
+    }
 
     const placement = await this.checkout.place(
       { ...buyer, userId: buyer.userId },
@@ -663,6 +729,17 @@ export class PurchaseService {
       if (state.shown === cart.merchant) state.shown = null;
     }
     return { ...placement, bubble: orderBubble(order, placement) };
+  }
+
+  /** Why this confirm needs the user's approval, if it does (docs/purchases.md, Approvals). */
+  private async approvalReason(
+    organizationId: string,
+    source: string,
+    amountCents: number,
+  ): Promise<ApprovalReason | null> {
+    if (source === 'vault' || source === 'added_card') return source;
+    const threshold = await this.deps.vault.approvalThreshold(organizationId);
+    return threshold !== null && amountCents > threshold ? 'threshold' : null;
   }
 
   private async answerExisting(conversation: Conversation, order: Order): Promise<Envelope> {

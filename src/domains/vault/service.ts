@@ -1,13 +1,18 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Clock } from '../../core/clock.ts';
 import { isoTime, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
+import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
+import type { VaultSessionsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
 import type { ConnectService } from '../connect/service.ts';
 import type { LinkDelivery } from '../notifications/link-delivery.ts';
 import type { OrgService } from '../orgs/service.ts';
+import { type CardInput, checkCard, VaultCards, type VaultCardView } from './cards.ts';
+import { Passkeys, relyingParty, type UserScope } from './passkeys.ts';
 
 /** How long a vault link works (docs/vault.md). */
 export const VAULT_LINK_TTL_SECONDS = 900;
@@ -25,12 +30,27 @@ export interface VaultLink {
  * or, for an organization with a dedicated branded vault, handed to the platform to deliver.
  */
 export class VaultService {
+  readonly passkeys: Passkeys;
+  readonly cards: VaultCards;
+  readonly formKey: Buffer;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly baseUrl: string,
-    private readonly deps: { connect: ConnectService; delivery: LinkDelivery; orgs: OrgService },
-  ) {}
+    private readonly deps: {
+      connect: ConnectService;
+      delivery: LinkDelivery;
+      orgs: OrgService;
+      sealer: Sealer;
+      /** HMAC key of the CSRF tokens of the vault and approval pages' posts. */
+      formKey: Buffer;
+    },
+  ) {
+    this.passkeys = new Passkeys(db, clock, relyingParty(baseUrl));
+    this.cards = new VaultCards(db, deps.sealer);
+    this.formKey = deps.formKey;
+  }
 
   async createLink(principal: Principal, userId: string): Promise<VaultLink> {
     const scope = { organizationId: principal.organizationId, livemode: principal.livemode };
@@ -64,6 +84,7 @@ export class VaultService {
       sent_to: branded ? null : (contact?.channel ?? null),
       expires_at: now + VAULT_LINK_TTL_SECONDS * SECOND,
       created_at: now,
+      verified_at: null,
     };
     await this.db.insertInto('vault_sessions').values(session).execute();
     if (branded || !contact) return { object: 'vault_link', sent: false, user: userId, url };
@@ -99,6 +120,126 @@ export class VaultService {
     return { session: row, expiresAt: isoTime(row.expires_at) };
   }
 
+  // ---- the vault page: passkeys first, then cards (docs/vault.md)
+
+  /** What the vault page shows for a live session. Reads only. */
+  async pageView(session: VaultSessionsTable) {
+    const user = userOf(session);
+    const [organization, passkeys, cards] = await Promise.all([
+      this.deps.orgs.getOrganization(session.organization_id),
+      this.passkeys.list(user),
+      this.cards.list(user),
+    ]);
+    return {
+      organizationName: organization.name,
+      testMode: session.livemode === 0,
+      passkeys: passkeys.length,
+      verified: session.verified_at !== null,
+      cards,
+      expiresAt: isoTime(session.expires_at),
+    };
+  }
+
+  /**
+   * WebAuthn options for the vault page: `register` a passkey (the first one by whoever holds the
+   * link the user was sent; another one only once this session is verified), or `unlock` the vault
+   * with a registered one.
+   */
+  async passkeyOptions(session: VaultSessionsTable, purpose: 'register' | 'unlock') {
+    const user = userOf(session);
+    const binding = `vault_session:${session.id}`;
+    if (purpose === 'unlock') {
+      const options = await this.passkeys.authenticationOptions(user, binding, 'unlock');
+      if (!options) throw passkeyRequired('Create a passkey first.');
+      return options;
+    }
+    const existing = await this.passkeys.list(user);
+    if (existing.length > 0 && session.verified_at === null)
+      throw passkeyRequired('Unlock the vault with your passkey before adding another.');
+    const [organization, person] = await Promise.all([
+      this.deps.orgs.getOrganization(session.organization_id),
+      this.deps.connect.findUser(session.organization_id, session.livemode === 1, session.user_id),
+    ]);
+    const name = person?.email ?? person?.phone ?? session.user_id;
+    return this.passkeys.registrationOptions(
+      { ...user, name, displayName: name, rpName: organization.name },
+      binding,
+    );
+  }
+
+  /** The page's WebAuthn answer: a new passkey, or an unlock; either verifies this session. */
+  async passkeyVerify(
+    session: VaultSessionsTable,
+    purpose: 'register' | 'unlock',
+    response: RegistrationResponseJSON | AuthenticationResponseJSON,
+  ): Promise<void> {
+    const user = userOf(session);
+    const binding = `vault_session:${session.id}`;
+    if (purpose === 'register') {
+      const existing = await this.passkeys.list(user);
+      if (existing.length > 0 && session.verified_at === null)
+        throw passkeyRequired('Unlock the vault with your passkey before adding another.');
+      await this.passkeys.verifyRegistration(user, binding, response as RegistrationResponseJSON);
+    } else {
+      await this.passkeys.verifyAuthentication(
+        user,
+        binding,
+        'unlock',
+        response as AuthenticationResponseJSON,
+      );
+    }
+    await this.db
+      .updateTable('vault_sessions')
+      .set({ verified_at: this.clock.now() })
+      .where('id', '=', session.id)
+      .execute();
+  }
+
+  /** A card typed on the vault page, once a passkey was registered or verified in this session. */
+  async addCard(
+    session: VaultSessionsTable,
+    input: CardInput,
+  ): Promise<{ ok: true; card: VaultCardView } | { ok: false; field: string; message: string }> {
+    if (session.verified_at === null)
+      throw passkeyRequired('Create or use your passkey before adding a card.');
+    const checked = checkCard(input, this.clock.now());
+    if (!checked.ok) return checked;
+    return { ok: true, card: await this.cards.add(userOf(session), checked, this.clock.now()) };
+  }
+
+  /** The card a `vault` or `added_card` payment of this user uses, if any. */
+  payingCard(user: UserScope): Promise<VaultCardView | null> {
+    return this.cards.paying(user, this.clock.now());
+  }
+
+  /** The organization's approval threshold in cents: confirms above it need the user's approval. */
+  async approvalThreshold(organizationId: string): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('organization_vault_settings')
+      .select('approval_threshold_cents')
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.approval_threshold_cents == null ? null : Number(row.approval_threshold_cents);
+  }
+
+  /** The operator's setting (`purser org update --approval-threshold CENTS|off`). */
+  async setApprovalThreshold(organizationId: string, cents: number | null): Promise<void> {
+    await this.deps.orgs.getOrganization(organizationId);
+    const now = this.clock.now();
+    await this.db
+      .insertInto('organization_vault_settings')
+      .values({
+        organization_id: organizationId,
+        branded_vault: 0,
+        approval_threshold_cents: cents,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.column('organization_id').doUpdateSet({ approval_threshold_cents: cents, updated_at: now }),
+      )
+      .execute();
+  }
+
   async brandedVault(organizationId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('organization_vault_settings')
@@ -121,3 +262,13 @@ export class VaultService {
       .execute();
   }
 }
+
+function userOf(session: VaultSessionsTable): UserScope {
+  return {
+    organizationId: session.organization_id,
+    livemode: session.livemode === 1,
+    userId: session.user_id,
+  };
+}
+
+const passkeyRequired = (message: string) => new ApiError(403, 'passkey_required', message);

@@ -1,0 +1,221 @@
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import type { Clock } from '../../core/clock.ts';
+import { SECOND } from '../../core/clock.ts';
+import { ApiError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Db } from '../../db/index.ts';
+import type { VaultPasskeysTable } from '../../db/schema.ts';
+
+/** How long a challenge can be answered (WebAuthn §13.4.3: short-lived, single-use). */
+export const CHALLENGE_TTL_SECONDS = 120;
+
+export interface UserScope {
+  organizationId: string;
+  livemode: boolean;
+  userId: string;
+}
+
+/** Where WebAuthn runs: the relying party is Purser's own host, taken from BASE_URL. */
+export interface RelyingParty {
+  id: string;
+  origin: string;
+}
+
+export function relyingParty(baseUrl: string): RelyingParty {
+  const url = new URL(baseUrl);
+  return { id: url.hostname, origin: url.origin };
+}
+
+const refused = (message: string) => new ApiError(400, 'passkey_invalid', message);
+
+/**
+ * Passkeys (WebAuthn Level 3, through @simplewebauthn/server): registration and assertions for the
+ * hosted vault and the approval page. Every challenge is stored once, bound to the page that asked
+ * for it (`binding`) and its purpose, lives two minutes and is consumed by the first response that
+ * names it, verified or not; an assertion must also raise the credential's signature counter
+ * (§6.1.1), so a replayed assertion is refused twice over.
+ */
+export class Passkeys {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly rp: RelyingParty,
+  ) {}
+
+  async list(user: UserScope): Promise<VaultPasskeysTable[]> {
+    return this.db
+      .selectFrom('vault_passkeys')
+      .selectAll()
+      .where('organization_id', '=', user.organizationId)
+      .where('livemode', '=', user.livemode ? 1 : 0)
+      .where('user_id', '=', user.userId)
+      .orderBy('created_at')
+      .execute();
+  }
+
+  async registrationOptions(
+    user: UserScope & { name: string; displayName: string; rpName: string },
+    binding: string,
+  ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const existing = await this.list(user);
+    const options = await generateRegistrationOptions({
+      rpName: user.rpName,
+      rpID: this.rp.id,
+      userName: user.name,
+      userDisplayName: user.displayName,
+      userID: new TextEncoder().encode(user.userId),
+      attestationType: 'none',
+      excludeCredentials: existing.map((key) => ({ id: key.credential_id, transports: transportsOf(key) })),
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+      timeout: CHALLENGE_TTL_SECONDS * 1000,
+    });
+    await this.remember(options.challenge, binding, 'register');
+    return options;
+  }
+
+  async verifyRegistration(
+    user: UserScope,
+    binding: string,
+    response: RegistrationResponseJSON,
+  ): Promise<VaultPasskeysTable> {
+    const verified = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: (challenge) => this.consume(challenge, binding, 'register'),
+      expectedOrigin: this.rp.origin,
+      expectedRPID: this.rp.id,
+      requireUserVerification: true,
+    }).catch((error: Error) => {
+      throw refused(`The passkey could not be registered: ${error.message}`);
+    });
+    if (!verified.verified) throw refused('The passkey could not be registered.');
+    const { credential } = verified.registrationInfo;
+    const row: VaultPasskeysTable = {
+      id: newId('pk'),
+      organization_id: user.organizationId,
+      livemode: user.livemode ? 1 : 0,
+      user_id: user.userId,
+      credential_id: credential.id,
+      public_key: Buffer.from(credential.publicKey).toString('base64url'),
+      counter: credential.counter,
+      transports: JSON.stringify(credential.transports ?? []),
+      created_at: this.clock.now(),
+      last_used_at: null,
+    };
+    await this.db
+      .insertInto('vault_passkeys')
+      .values(row)
+      .onConflict((oc) => oc.column('credential_id').doNothing())
+      .execute();
+    return row;
+  }
+
+  /** Options for an assertion by one of this user's passkeys; null when the user has none. */
+  async authenticationOptions(
+    user: UserScope,
+    binding: string,
+    purpose: string,
+  ): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
+    const keys = await this.list(user);
+    if (keys.length === 0) return null;
+    const options = await generateAuthenticationOptions({
+      rpID: this.rp.id,
+      allowCredentials: keys.map((key) => ({ id: key.credential_id, transports: transportsOf(key) })),
+      userVerification: 'required',
+      timeout: CHALLENGE_TTL_SECONDS * 1000,
+    });
+    await this.remember(options.challenge, binding, purpose);
+    return options;
+  }
+
+  /**
+   * Verifies an assertion by one of this user's passkeys for a challenge issued to `binding` and
+   * `purpose`, and records the raised counter. Throws `passkey_invalid` otherwise.
+   */
+  async verifyAuthentication(
+    user: UserScope,
+    binding: string,
+    purpose: string,
+    response: AuthenticationResponseJSON,
+  ): Promise<VaultPasskeysTable> {
+    const key = (await this.list(user)).find((k) => k.credential_id === response?.id);
+    if (!key) throw refused('This passkey is not registered for this user.');
+    const verified = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: (challenge) => this.consume(challenge, binding, purpose),
+      expectedOrigin: this.rp.origin,
+      expectedRPID: this.rp.id,
+      credential: {
+        id: key.credential_id,
+        publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')),
+        counter: Number(key.counter),
+        transports: transportsOf(key) as never,
+      },
+      requireUserVerification: true,
+    }).catch((error: Error) => {
+      throw refused(`The passkey was not accepted: ${error.message}`);
+    });
+    if (!verified.verified) throw refused('The passkey was not accepted.');
+    const { newCounter } = verified.authenticationInfo;
+    // Compare-and-set: of two assertions racing with one counter value, one raises it (§6.1.1).
+    const moved = await this.db
+      .updateTable('vault_passkeys')
+      .set({ counter: newCounter, last_used_at: this.clock.now() })
+      .where('id', '=', key.id)
+      .where((eb) => (newCounter === 0 ? eb('counter', '=', 0) : eb('counter', '<', newCounter)))
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw refused('This passkey assertion was already used.');
+    return key;
+  }
+
+  private async remember(challenge: string, binding: string, purpose: string): Promise<void> {
+    const now = this.clock.now();
+    await this.db
+      .insertInto('webauthn_challenges')
+      .values({
+        challenge,
+        binding,
+        purpose,
+        expires_at: now + CHALLENGE_TTL_SECONDS * SECOND,
+        used_at: null,
+        created_at: now,
+      })
+      .execute();
+  }
+
+  /** Takes the challenge if it was issued for this binding and purpose, unused and unexpired. */
+  private async consume(challenge: string, binding: string, purpose: string): Promise<boolean> {
+    const now = this.clock.now();
+    const taken = await this.db
+      .updateTable('webauthn_challenges')
+      .set({ used_at: now })
+      .where('challenge', '=', challenge)
+      .where('binding', '=', binding)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) === 1;
+  }
+
+  /** Forgets challenges past their life (the worker's sweep). */
+  async sweepChallenges(): Promise<number> {
+    const result = await this.db
+      .deleteFrom('webauthn_challenges')
+      .where('expires_at', '<=', this.clock.now())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+function transportsOf(key: VaultPasskeysTable): string[] {
+  return JSON.parse(key.transports) as string[];
+}

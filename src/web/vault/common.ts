@@ -1,0 +1,175 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FastifyReply } from 'fastify';
+import { safeEqual } from '../../core/crypto.ts';
+import { ApiError } from '../../core/errors.ts';
+import { randomToken } from '../../core/ids.ts';
+import type { RoutesApp } from '../../core/schemas.ts';
+import { escapeHtml, hostedPageHeaders } from '../html.ts';
+
+/**
+ * What the vault page and the approval page share: their look, the one script that drives passkeys
+ * (inline, nonce-bound), the WebAuthn browser library served by Purser itself from node_modules,
+ * their headers, and the CSRF tokens of their posts.
+ */
+
+/** `@simplewebauthn/browser`'s UMD bundle (global `SimpleWebAuthnBrowser`), read once. */
+const WEBAUTHN_BROWSER = readFileSync(
+  join(
+    dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')),
+    '../dist/bundle/index.umd.min.js',
+  ),
+);
+export const WEBAUTHN_SCRIPT_PATH = '/assets/simplewebauthn-browser.js';
+
+/** Serves the WebAuthn browser library (no CDN: hosted pages load nothing from third parties). */
+export function webauthnAssetRoute(app: RoutesApp): void {
+  app.get(WEBAUTHN_SCRIPT_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=86400');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.type('text/javascript; charset=utf-8');
+    return WEBAUTHN_BROWSER;
+  });
+}
+
+const STYLE = `
+body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
+main{max-width:32rem;margin:0 auto}
+h1{font-size:1.4rem;margin:.2rem 0 1rem}
+h2{font-size:1.05rem;margin:0 0 .5rem}
+section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;background:#fff3c4;color:#6b5200;border-radius:4px;padding:.1rem .4rem;vertical-align:middle;margin-left:.4rem}
+.amount{font-size:2rem;font-weight:650;margin:.2rem 0}
+.hint{color:#56606b;font-size:.9rem;margin:.2rem 0}
+ul{list-style:none;margin:0;padding:0}
+li{display:flex;justify-content:space-between;gap:.5rem;padding:.45rem 0;border-top:1px solid #eef1f4}
+li:first-child{border-top:0}
+li.total{font-weight:650;border-top:2px solid #d7dce2}
+label{display:block;font-size:.9rem;margin-top:.6rem}
+input{width:100%;box-sizing:border-box;padding:.55rem;font:inherit;border:1px solid #aab3bd;border-radius:6px}
+.row{display:flex;gap:.6rem}.row>div{flex:1}
+button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.8rem}
+button.secondary{background:#e4e8ee;color:#1b1f24}
+button[disabled]{opacity:.5;cursor:default}
+.actions{display:flex;gap:.6rem;flex-wrap:wrap}
+.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
+.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
+`;
+
+/**
+ * Buttons with `data-passkey="register|unlock|decide"` ask the server for WebAuthn options, run the
+ * browser's ceremony, send the answer back and follow the server's `next` address.
+ */
+const SCRIPT = `
+(() => {
+  const root = document.querySelector('[data-base]');
+  const error = document.getElementById('passkey-error');
+  if (!root) return;
+  const post = async (path, body) => {
+    const response = await fetch(root.dataset.base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({ ...body, csrf: root.dataset.csrf }),
+    });
+    const json = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error((json.error && json.error.message) || 'Something went wrong. Reload the page and try again.');
+    return json;
+  };
+  const run = async (button) => {
+    const purpose = button.dataset.passkey;
+    const extra = button.dataset.decision ? { decision: button.dataset.decision } : {};
+    for (const b of document.querySelectorAll('[data-passkey]')) b.disabled = true;
+    if (error) error.hidden = true;
+    try {
+      const options = await post('/webauthn/options', { purpose, ...extra });
+      const browser = window.SimpleWebAuthnBrowser;
+      const response = purpose === 'register'
+        ? await browser.startRegistration({ optionsJSON: options })
+        : await browser.startAuthentication({ optionsJSON: options });
+      const result = await post('/webauthn/verify', { purpose, response, ...extra });
+      location.assign(result.next);
+    } catch (e) {
+      if (error) { error.textContent = e.message || String(e); error.hidden = false; }
+      for (const b of document.querySelectorAll('[data-passkey]')) b.disabled = false;
+    }
+  };
+  for (const button of document.querySelectorAll('[data-passkey]'))
+    button.addEventListener('click', () => run(button));
+})();
+`;
+
+/** The page's headers: its own script and the library only, passkeys allowed for Purser itself. */
+export function pageHeaders(reply: FastifyReply, nonce: string, frameAncestors: string): void {
+  hostedPageHeaders(reply, {
+    directives: [`style-src 'nonce-${nonce}'`, `script-src 'nonce-${nonce}' 'self'`, "connect-src 'self'"],
+    frameAncestors,
+    // W3C WebAuthn §5.9: in a frame, create/get need these features delegated; here only for self.
+    permissions:
+      'publickey-credentials-create=(self), publickey-credentials-get=(self), camera=(), microphone=(), geolocation=(), payment=()',
+  });
+}
+
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export function layout(nonce: string, title: string, body: string, script = false): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body>${body}${
+    // At the end of the body: the script looks for the page's elements.
+    script
+      ? `<script src="${WEBAUTHN_SCRIPT_PATH}" nonce="${nonce}"></script><script nonce="${nonce}">${SCRIPT}</script>`
+      : ''
+  }</body></html>`;
+}
+
+/** A page that says why it cannot show anything (never a stack trace, never JSON). */
+export function problemPage(nonce: string, id: string, title: string, text: string): string {
+  return layout(
+    nonce,
+    title,
+    `<main id="${id}" data-status="problem"><section><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></section></main>`,
+  );
+}
+
+/**
+ * CSRF tokens of a page's posts (a synchronizer token, OWASP CSRF cheat sheet): a nonce and
+ * HMAC-SHA256 over the page's binding (its session or authorization) and the nonce. Another site
+ * can neither read one from the page nor make one.
+ */
+export class PageCsrf {
+  constructor(private readonly key: Buffer) {}
+
+  issue(binding: string): string {
+    const nonce = randomToken(16);
+    return `${nonce}.${this.mac(binding, nonce)}`;
+  }
+
+  check(binding: string, token: string | undefined): void {
+    const [nonce, mac] = (token ?? '').split('.');
+    if (!nonce || !mac || !safeEqual(this.mac(binding, nonce), mac))
+      throw new ApiError(
+        403,
+        'csrf_invalid',
+        'This page is out of date or the request did not come from it. Reload the page and try again.',
+      );
+  }
+
+  private mac(binding: string, nonce: string): string {
+    return createHmac('sha256', this.key).update(`hosted-page.v1|${binding}|${nonce}`).digest('base64url');
+  }
+}
+
+export function formatCents(cents: number, currency = 'usd'): string {
+  const amount = (Number(cents) / 100).toLocaleString('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  return currency.toLowerCase() === 'usd' ? `$${amount}` : `${amount} ${currency.toUpperCase()}`;
+}
