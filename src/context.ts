@@ -206,7 +206,7 @@ export async function createContext(
     sealer: aead,
     formKey: aead.deriveKey('cardholder-onboarding-forms'),
   });
-  const members = new MemberService(db, clock, {
+  const members = new MemberService(db, clock, config.baseUrl, {
     notifications,
     orgs,
     formKey: aead.deriveKey('member-forms'),

@@ -47,6 +47,7 @@ export class MemberService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly baseUrl: string,
     private readonly deps: {
       notifications: NotificationService;
       orgs: OrgService;
@@ -75,6 +76,32 @@ export class MemberService {
         .execute();
       return { member_id: memberId, email, organization_id: organizationId, role };
     });
+  }
+
+  /** An owner invites someone: the membership is made now, and an email tells them to sign in. */
+  async invite(by: SignedInMember, organizationId: string, email: string, role: MemberRole) {
+    const added = await this.add(organizationId, email, role);
+    const organization = await this.deps.orgs.getOrganization(organizationId);
+    await this.deps.notifications.sendEmail(
+      { organizationId: null, livemode: true },
+      {
+        to: added.email,
+        subject: `You were added to ${organization.name} on Purser`,
+        text: `${by.email} added you to ${organization.name} on Purser as ${role}. Sign in with this email at ${this.baseUrl}/dashboard.`,
+      },
+    );
+    return added;
+  }
+
+  /** The organization's members and their roles, by email. */
+  membersOf(organizationId: string) {
+    return this.db
+      .selectFrom('memberships')
+      .innerJoin('members', 'members.id', 'memberships.member_id')
+      .select(['members.email', 'memberships.role', 'memberships.created_at'])
+      .where('memberships.organization_id', '=', organizationId)
+      .orderBy('members.email')
+      .execute();
   }
 
   /**

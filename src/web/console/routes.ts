@@ -8,7 +8,12 @@ import { ApiError } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import { EVENT_TYPES } from '../../domains/events/catalog.ts';
-import { MEMBER_COOKIE, memberCookie, type SignedInMember } from '../../domains/members/service.ts';
+import {
+  MEMBER_COOKIE,
+  MEMBER_ROLES,
+  memberCookie,
+  type SignedInMember,
+} from '../../domains/members/service.ts';
 import type { Mode } from '../../domains/orgs/service.ts';
 import { escapeHtml, hostedPageHeaders } from '../html.ts';
 import { requestCookies } from '../kyc/page.ts';
@@ -50,6 +55,7 @@ const DONE: Record<string, string> = {
   enabled: 'Destination enabled.',
   resent: 'Event queued again.',
   revoked: 'Client revoked: its tokens stopped working.',
+  invited: 'Invitation sent: they sign in with that email.',
 };
 /** The answer to an action: a page (when it shows a secret once), or where to go (post/redirect/get). */
 type Outcome = Page | { redirect: string };
@@ -161,7 +167,7 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     return `<header><strong>${escapeHtml(orgName)}</strong>
 <span class="mode${scope.livemode ? ' live' : ''}">${scope.mode}</span>
 <a href="${base}/${other}/credentials" id="switch-mode">Switch to ${other}</a>
-<nav><a href="${base}/${scope.mode}/credentials">Credentials</a><a href="${base}/${scope.mode}/webhooks">Webhooks</a><a href="${base}/${scope.mode}/audit">Audit log</a></nav>
+<nav><a href="${base}/${scope.mode}/credentials">Credentials</a><a href="${base}/${scope.mode}/webhooks">Webhooks</a><a href="${base}/${scope.mode}/members">Members</a><a href="${base}/${scope.mode}/audit">Audit log</a></nav>
 <span>${escapeHtml(member.email)}</span>
 <form class="inline" method="post" action="/dashboard/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button class="secondary" type="submit">Sign out</button></form></header>`;
   };
@@ -353,6 +359,31 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
     };
   };
 
+  const membersPage = async (
+    member: SignedInMember,
+    scope: OrgScope,
+    csrf: string,
+    feedback: { notice?: string; problem?: string },
+  ): Promise<Page> => {
+    const rows = (await ctx.members.membersOf(scope.organizationId))
+      .map((m) => `<tr><td>${escapeHtml(m.email)}</td><td>${m.role}</td><td>${when(m.created_at)}</td></tr>`)
+      .join('');
+    const roles = ['viewer', 'developer', 'owner']
+      .map(
+        (role) =>
+          `<label><input type="radio" name="role" value="${role}"${role === 'viewer' ? ' checked' : ''}> ${role}</label>`,
+      )
+      .join(' ');
+    return {
+      title: 'Members',
+      body: `${header(member, scope, csrf)}<main><h1>Members</h1>${messages(feedback)}
+<section><table id="members"><tr><th>email</th><th>role</th><th>since</th></tr>${rows}</table></section>
+<section><h2>Invite</h2><p class="hint">Owners invite: the person gets an email and signs in with it.</p>
+<form method="post" action="/dashboard/${scope.organizationId}/${scope.mode}/members"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="invite">
+<label for="f_invite">Email</label><br><input id="f_invite" name="email" type="email" required><p>${roles}</p><button type="submit">Invite</button></form></section></main>`,
+    };
+  };
+
   const auditPage = async (member: SignedInMember, scope: OrgScope, csrf: string): Promise<Page> => {
     const entries = await ctx.members.auditLog(scope.organizationId);
     const rows = entries
@@ -373,6 +404,7 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
       schema: {
         hide: true,
         params: Type.Object({ ...ScopeParams.properties, page: Type.String({ maxLength: 20 }) }),
+        querystring: DoneQuery,
       },
     },
     async (request, reply) => {
@@ -380,9 +412,13 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
       if (!found) return reply;
       const { member, scope } = found;
       const csrf = csrfOf(request);
+      const notice = doneNotice(request.query);
       if (request.params.page === 'credentials')
-        return send(reply, await credentialsPage(member, scope, csrf, {}));
-      if (request.params.page === 'webhooks') return send(reply, await webhooksPage(member, scope, csrf, {}));
+        return send(reply, await credentialsPage(member, scope, csrf, notice));
+      if (request.params.page === 'webhooks')
+        return send(reply, await webhooksPage(member, scope, csrf, notice));
+      if (request.params.page === 'members')
+        return send(reply, await membersPage(member, scope, csrf, notice));
       if (request.params.page === 'audit') return send(reply, await auditPage(member, scope, csrf));
       return refuse(reply, 404, 'Not found', 'No such page.');
     },
@@ -394,15 +430,17 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
       schema: {
         hide: true,
         params: Type.Object({ ...ScopeParams.properties, id: Type.String({ maxLength: 64 }) }),
+        querystring: DoneQuery,
       },
     },
     async (request, reply) => {
       const found = await scoped(request, reply);
       if (!found) return reply;
+      const notice = doneNotice(request.query);
       try {
         return send(
           reply,
-          await endpointPage(found.member, found.scope, csrfOf(request), request.params.id, {}),
+          await endpointPage(found.member, found.scope, csrfOf(request), request.params.id, notice),
         );
       } catch (error) {
         if (error instanceof ApiError && error.status === 404)
@@ -437,6 +475,7 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
       return send(reply, outcome);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      if (error.status === 403) return refuse(reply, 403, 'Not allowed', error.message);
       reply.code(error.status === 404 ? 404 : 400);
       return send(
         reply,
@@ -444,16 +483,18 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
       );
     }
   };
+  /** The page an action came from, again, with what went wrong. */
   const credentialsOrWebhooks = (
     request: FastifyRequest,
     member: SignedInMember,
     scope: OrgScope,
     csrf: string,
     problem: string,
-  ) =>
-    request.url.endsWith('/credentials')
-      ? credentialsPage(member, scope, csrf, { problem })
-      : webhooksPage(member, scope, csrf, { problem });
+  ) => {
+    if (request.url.endsWith('/credentials')) return credentialsPage(member, scope, csrf, { problem });
+    if (request.url.endsWith('/members')) return membersPage(member, scope, csrf, { problem });
+    return webhooksPage(member, scope, csrf, { problem });
+  };
 
   app.post<{ Params: { org: string; mode: string }; Body: Record<string, unknown> }>(
     '/dashboard/:org/:mode/credentials',
@@ -570,6 +611,23 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
           default:
             throw new ApiError(400, 'invalid_request', 'Unknown action.');
         }
+      }),
+  );
+
+  app.post<{ Params: { org: string; mode: string }; Body: Record<string, unknown> }>(
+    '/dashboard/:org/:mode/members',
+    { schema: { hide: true, params: ScopeParams, body: ActionForm } },
+    async (request, reply) =>
+      act(request, reply, async (member, scope) => {
+        if (member.organizations.find((o) => o.id === scope.organizationId)?.role !== 'owner')
+          throw new ApiError(403, 'access_denied', 'Only owners invite members.');
+        const body = request.body as { action?: string; email?: string; role?: string };
+        if (body.action !== 'invite') throw new ApiError(400, 'invalid_request', 'Unknown action.');
+        const role = MEMBER_ROLES.find((r) => r === body.role);
+        if (!role) throw new ApiError(400, 'invalid_request', 'Choose a role.');
+        const added = await ctx.members.invite(member, scope.organizationId, body.email ?? '', role);
+        await ctx.members.audit(member, scope, `member.invited.${role}`, added.member_id);
+        return { redirect: `${request.url}?done=invited` };
       }),
   );
 }
