@@ -21,6 +21,7 @@ import * as vault from './0021_vault.ts';
 import * as cardholderOnboarding from './0025_cardholder_onboarding.ts';
 import * as messaging from './0026_messaging.ts';
 import * as platformConnect from './0027_platform_connect.ts';
+import * as merchantAccounts from './0028_merchant_accounts.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0025_cardholder_onboarding': cardholderOnboarding,
   '0026_messaging': messaging,
   '0027_platform_connect': platformConnect,
+  '0028_merchant_accounts': merchantAccounts,
 };
