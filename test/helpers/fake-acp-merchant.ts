@@ -132,13 +132,14 @@ export class FakeAcpMerchant {
     this.catalog = new Map(catalog.map((p) => [p.id, p]));
   }
 
-  async start(): Promise<this> {
+  /** Listens on loopback: any free port, or `port` (the local merchant for trying it by hand). */
+  async start(port = 0): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/acp`;
     return this;
   }

@@ -63,7 +63,7 @@ export async function runMerchantCommand(ctx: AppContext, argv: string[], print:
       currency: values.currency,
     });
     if (linking) await ctx.merchantAccounts.setLinking(added.id, linking);
-    show(print, values.json, { ...added, account_linking: linking !== null });
+    show(print, values.json, linking ? { ...added, account_linking: true } : added);
     return true;
   }
 
