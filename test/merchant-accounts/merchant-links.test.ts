@@ -319,6 +319,39 @@ describe('merchant account linking, end to end', () => {
     expect(still.json()).toMatchObject({ status: 'open', merchant_account_id: null });
   });
 
+  it('linking the same merchant again renews the one account: new tokens and ref, same id, the event again', async () => {
+    const list = async () =>
+      (await f.t.call('GET', `/api/v2/users/${liveUser}/merchant_accounts`, { token: f.production })).json()
+        .data;
+    const [before] = await list();
+    const count = (await events()).length;
+    fake.accounts.accountId = 'cust_9000';
+    try {
+      const { path } = await openSession(f.production, liveUser);
+      f.t.clock.advance(60_000);
+      const { b, callback } = await throughMerchant(path);
+      expect(
+        (await f.t.request({ method: 'GET', url: callback, headers: { cookie: b.cookie } })).statusCode,
+      ).toBe(303);
+    } finally {
+      fake.accounts.accountId = 'cust_4821';
+    }
+    const after = await list();
+    expect(after).toEqual([
+      { ...before, merchant_account_ref: 'cust_9000', updated_at: new Date(f.t.clock.now()).toISOString() },
+    ]);
+    const row = await f.t.ctx.db
+      .selectFrom('merchant_accounts')
+      .selectAll()
+      .where('id', '=', before.id)
+      .executeTakeFirstOrThrow();
+    expect(f.t.ctx.aead.open(row.access_token_sealed, `merchant_accounts.access_token:${before.id}`)).toBe(
+      fake.accounts.issued.at(-1)!.accessToken,
+    );
+    const fired = (await events()).slice(count);
+    expect(fired.map((e) => e.data.merchantAccountRef)).toEqual(['cust_9000']);
+  });
+
   it('a sandbox link is stored but fires no event (live activity only)', async () => {
     const count = (await events()).length;
     fake.accounts.accountId = 'cust_sandbox_7';
