@@ -20,6 +20,7 @@ import { fundingRoutes } from './domains/funding/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { walletLinkRoutes } from './domains/links/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
+import { merchantAccountRoutes } from './domains/merchant-accounts/routes.ts';
 import { messagingRoutes } from './domains/messaging/routes.ts';
 import { oauthRoutes } from './domains/oauth/routes.ts';
 import { onboardingRoutes } from './domains/onboarding/routes.ts';
@@ -31,6 +32,7 @@ import { vaultRoutes } from './domains/vault/routes.ts';
 import { consoleRoutes } from './web/console/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
+import { merchantAccountPageRoutes } from './web/merchant-accounts/page.ts';
 import { onboardingPageRoutes } from './web/onboarding/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes } from './web/operations.ts';
@@ -135,6 +137,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(messagingRoutes, { ctx });
   await app.register(vaultPageRoutes, { ctx });
   await app.register(approvalPageRoutes, { ctx });
+  await app.register(merchantAccountRoutes, { ctx });
+  await app.register(merchantAccountPageRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
     ctx,
     merchants: ctx.merchants,

@@ -26,6 +26,7 @@ import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
 import { LinkService } from './domains/links/service.ts';
 import { MemberService } from './domains/members/service.ts';
+import { MerchantAccountService } from './domains/merchant-accounts/service.ts';
 import { ProviderClient } from './domains/messaging/provider.ts';
 import { MessagingService } from './domains/messaging/service.ts';
 import { LinkDelivery } from './domains/notifications/link-delivery.ts';
@@ -72,6 +73,8 @@ export interface AppContext {
   purchases: PurchaseService;
   /** The merchants an operator configured (ACP), which `purchases` lists beside the sandbox ones. */
   merchants: MerchantConfigs;
+  /** Cardholders' linked merchant accounts (OAuth at the merchant) and the hosted link page. */
+  merchantAccounts: MerchantAccountService;
   /** The user-facing OAuth authorization server. */
   oauth: OAuthService;
   /** Wallet links and the hosted wallet page. */
@@ -234,6 +237,19 @@ export async function createContext(
     acp: config.acp,
   });
   purchases.useMerchants(() => merchants.all());
+  const merchantAccounts = new MerchantAccountService(handle, clock, config, {
+    sealer: aead,
+    events,
+    connect,
+    orgs,
+    // Merchants are the operator's: reached under the production destination policy (docs/acp.md).
+    guard: {
+      policy: destinationPolicy(config.webhooks, true),
+      timeoutMs: config.acp.timeoutMs,
+      ...(config.webhooks.resolveHost ? { resolveHost: config.webhooks.resolveHost } : {}),
+    },
+    formKey: aead.deriveKey('merchant-link-forms'),
+  });
   const links = new LinkService(db, clock, config, {
     orgs,
     connect,
@@ -270,6 +286,7 @@ export async function createContext(
     members,
     platformConnect,
     merchants,
+    merchantAccounts,
     oauth,
     links,
     messaging,

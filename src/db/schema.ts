@@ -403,6 +403,9 @@ export interface Database {
   platform_connect_sessions: PlatformConnectSessionsTable;
   organization_connections: OrganizationConnectionsTable;
   audit_log: AuditLogTable;
+  merchant_account_linking: MerchantAccountLinkingTable;
+  merchant_link_sessions: MerchantLinkSessionsTable;
+  merchant_accounts: MerchantAccountsTable;
   messaging_oauth_states: MessagingOAuthStatesTable;
   messaging_connections: MessagingConnectionsTable;
 }
@@ -1024,3 +1027,72 @@ export interface AuditLogTable {
   object_id: string | null;
   created_at: number;
 }
+
+/** How a configured merchant links accounts (OAuth 2.0 + PKCE at the merchant; docs/merchant-accounts.md). */
+export interface MerchantAccountLinkingTable {
+  /** The `merchants` row: a merchant removed and added again does not inherit it. */
+  merchant_id: string;
+  authorize_url: string;
+  token_url: string;
+  userinfo_url: string;
+  client_id: string;
+  /** Purser's client secret at the merchant, sealed (bound to the merchant id). */
+  client_secret_sealed: string;
+  /** Space-separated scopes asked for. */
+  scopes: string;
+  created_at: number;
+}
+
+export interface MerchantLinkSessionsTable {
+  /** `mls_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  /** The platform client that opened the session (`clientId` of `merchant.connected`). */
+  client_id: string;
+  merchant_id: string;
+  merchant_slug: string;
+  /** SHA-256 of the page token; the token itself sealed, to answer `url`. */
+  token_digest: string;
+  token_sealed: string;
+  state: string | null;
+  return_url: string;
+  status: 'open' | 'completed';
+  /** SHA-256 of the OAuth `state` of the latest authorization request; null once used. */
+  oauth_state_digest: string | null;
+  /** SHA-256 of the browser id (page cookie) that started it: the callback must come from it. */
+  oauth_browser_digest: string | null;
+  /** The PKCE code verifier, sealed (bound to the session id). */
+  code_verifier_sealed: string | null;
+  merchant_account_id: string | null;
+  expires_at: number;
+  completed_at: number | null;
+  created_at: number;
+}
+
+export type MerchantLinkSessionRow = Selectable<MerchantLinkSessionsTable>;
+
+export interface MerchantAccountsTable {
+  /** `macct_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  merchant_id: string;
+  merchant_slug: string;
+  /** The merchant's id of the account (its userinfo `sub`). */
+  merchant_account_ref: string;
+  /** The merchant's tokens, sealed (bound to the account id and field); never answered or logged. */
+  access_token_sealed: string;
+  refresh_token_sealed: string | null;
+  token_expires_at: number | null;
+  scopes: string;
+  /** The link session that made (or last renewed) the link. */
+  session_id: string;
+  client_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type MerchantAccountRow = Selectable<MerchantAccountsTable>;

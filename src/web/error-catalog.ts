@@ -144,6 +144,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'KYC: the document check or the review could not be reached; try again.',
   },
   {
+    code: 'merchant_linking_unsupported',
+    status: 422,
+    when: 'Merchant links: the merchant declares no account linking (its operator set no `--link-…` settings; the built-in sandbox merchants link none).',
+  },
+  {
     code: 'sandbox_only',
     status: 403,
     when: 'Simulations (KYC outcomes, wallet funding, the sandbox card network) need a test-mode credential.',

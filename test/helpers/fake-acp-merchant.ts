@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { FakeMerchantOAuth } from './fake-merchant-oauth.ts';
 
 /*
  * A merchant speaking the Agentic Commerce Protocol 2026-04-17 on a real local socket: checkout
@@ -117,6 +118,8 @@ export class FakeAcpMerchant {
   private readonly sockets = new Set<Socket>();
   private server: http.Server | null = null;
   url = '';
+  /** Account linking (Purser's extension, not ACP): OAuth 2.0 at `/oauth/…` beside `/acp`. */
+  readonly accounts = new FakeMerchantOAuth(() => this.url.replace(/\/acp$/, ''));
 
   constructor(
     readonly apiKey: string,
@@ -129,13 +132,14 @@ export class FakeAcpMerchant {
     this.catalog = new Map(catalog.map((p) => [p.id, p]));
   }
 
-  async start(): Promise<this> {
+  /** Listens on loopback: any free port, or `port` (the local merchant for trying it by hand). */
+  async start(port = 0): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/acp`;
     return this;
   }
@@ -186,6 +190,7 @@ export class FakeAcpMerchant {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
+    if ((req.url ?? '').startsWith('/oauth/')) return this.accounts.handle(req, res, raw);
     let body: unknown = null;
     const url = new URL(req.url ?? '/', 'http://fake');
     const path = url.pathname.replace(/^\/acp/, '');

@@ -1128,6 +1128,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/users/{user_id}/merchant_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a hosted page where the user links their account at a merchant
+         * @description For a configured merchant that declares account linking (OAuth 2.0 authorization code with PKCE at the merchant; ACP itself has none). The page sends the cardholder to the merchant to sign in and approve; then the account is linked, `merchant.connected` fires (production only: live activity) and the page returns to `return_url` with `session_id` (and `state`), or with `error=access_denied` when the cardholder declined. The link works one hour. Accepts `Idempotency-Key`. See docs/merchant-accounts.md.
+         */
+        post: operations["createMerchantLinkSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/merchant_link_sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A merchant link session */
+        get: operations["getMerchantLinkSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/{user_id}/merchant_accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant accounts a user linked
+         * @description Oldest first, one per merchant, in the token’s mode. Never the merchant’s tokens.
+         */
+        get: operations["listMerchantAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/buy/merchants/{slug}/webhooks": {
         parameters: {
             query?: never;
@@ -1917,6 +1974,50 @@ export interface components {
             token_expires_at: string | null;
             created_at: string;
             updated_at: string;
+        };
+        /** @description A hosted page where a cardholder links their account at a merchant (OAuth 2.0 at the merchant). */
+        MerchantLinkSession: {
+            /** @enum {string} */
+            object: "merchant_link_session";
+            id: string;
+            /** @description The hosted page, while the session is open; null after */
+            url: string | null;
+            status: "open" | "completed" | "expired";
+            user_id: string;
+            /** @description The merchant’s slug */
+            merchant: string;
+            /** @description The opaque value given at creation, echoed back */
+            state: string | null;
+            return_url: string;
+            /** @description The linked account, once completed */
+            merchant_account_id: string | null;
+            livemode: boolean;
+            expires_at: string;
+            completed_at: string | null;
+            created_at: string;
+        };
+        /** @description A merchant account a cardholder linked. Never its tokens. */
+        MerchantAccount: {
+            /** @enum {string} */
+            object: "merchant_account";
+            id: string;
+            user_id: string;
+            /** @description The merchant’s slug */
+            merchant: string;
+            /** @description The merchant’s id of the account */
+            merchant_account_ref: string;
+            /** @description What the merchant granted */
+            scopes: string[];
+            livemode: boolean;
+            connected_at: string;
+            /** @description The latest link (a cardholder may link again) */
+            updated_at: string;
+        };
+        MerchantAccountList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["MerchantAccount"][];
+            has_more: boolean;
         };
         /** @description A user token pair for the tool server (RFC 6749 §5.1). */
         OAuthTokenPair: {
@@ -14489,6 +14590,492 @@ export interface operations {
                      *         "code": "auth_provider_error",
                      *         "message": "The code could not be sent; try again.",
                      *         "docs": "https://purser.example/docs/errors#auth_provider_error",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createMerchantLinkSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "merchant": "teashop",
+                 *       "return_url": "https://platform.example/linked",
+                 *       "state": "opaque-7"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The merchant’s slug */
+                    merchant: string;
+                    return_url: string;
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The open session and its page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "merchant_link_session",
+                     *       "id": "mls_4Tq8NmK2pLr7SvWxYz01",
+                     *       "url": "https://purser.example/merchant-accounts/mlt_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0g",
+                     *       "status": "open",
+                     *       "user_id": "usr_7Hk2LmN4pQr6StUv",
+                     *       "merchant": "teashop",
+                     *       "state": "opaque-7",
+                     *       "return_url": "https://platform.example/linked",
+                     *       "merchant_account_id": null,
+                     *       "livemode": true,
+                     *       "expires_at": "2026-11-23T11:00:00.000Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantLinkSession"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user in this organization and mode, or no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The merchant does not support account linking (`merchant_linking_unsupported`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "document_unreadable",
+                     *         "message": "The photo could not be read; retake it in good light.",
+                     *         "docs": "https://purser.example/docs/errors#document_unreadable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMerchantLinkSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "merchant_link_session",
+                     *       "id": "mls_4Tq8NmK2pLr7SvWxYz01",
+                     *       "url": "https://purser.example/merchant-accounts/mlt_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0g",
+                     *       "status": "open",
+                     *       "user_id": "usr_7Hk2LmN4pQr6StUv",
+                     *       "merchant": "teashop",
+                     *       "state": "opaque-7",
+                     *       "return_url": "https://platform.example/linked",
+                     *       "merchant_account_id": null,
+                     *       "livemode": true,
+                     *       "expires_at": "2026-11-23T11:00:00.000Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantLinkSession"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such object for the calling organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMerchantAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "merchant_account",
+                     *           "id": "macct_9Xk2LmN4pQr6StUvWx01",
+                     *           "user_id": "usr_7Hk2LmN4pQr6StUv",
+                     *           "merchant": "teashop",
+                     *           "merchant_account_ref": "cust_4821",
+                     *           "scopes": [
+                     *             "orders:write",
+                     *             "profile"
+                     *           ],
+                     *           "livemode": true,
+                     *           "connected_at": "2026-11-23T10:04:00.000Z",
+                     *           "updated_at": "2026-11-23T10:04:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantAccountList"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }

@@ -137,7 +137,8 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     },
   },
   'merchant.connected': {
-    unavailable: 'merchant account linking is not built yet, and fires for live activity only (issue 14)',
+    unavailable:
+      "fires for live activity only (spec §6): a production link of a cardholder's account at a configured merchant through its OAuth sign-in; a sandbox link fires nothing (docs/merchant-accounts.md)",
   },
   'balance.low': {
     steps: 'a $20 card, then a $15 authorization leaving $5',

@@ -23,6 +23,7 @@ import * as cardholderOnboarding from './0025_cardholder_onboarding.ts';
 import * as messaging from './0026_messaging.ts';
 import * as platformConnect from './0027_platform_connect.ts';
 import * as consoleAudit from './0028_console.ts';
+import * as merchantAccounts from './0029_merchant_accounts.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0026_messaging': messaging,
   '0027_platform_connect': platformConnect,
   '0028_console': consoleAudit,
+  '0029_merchant_accounts': merchantAccounts,
 };

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import type { NewLinking } from '../merchant-accounts/linking.ts';
 
 export const MERCHANT_USAGE = `  merchant add --slug S --name N --acp-url URL (--api-key K | --api-key-file F)
                [--webhook-secret W | --webhook-secret-file F] [--countries US,CA] [--currency usd] [--json]
-                                      configure a production merchant reached over ACP (docs/acp.md)
+               [--link-authorize-url URL --link-token-url URL --link-userinfo-url URL --link-client-id ID
+                (--link-client-secret S | --link-client-secret-file F) [--link-scopes "a b"]]
+                                      configure a production merchant reached over ACP (docs/acp.md);
+                                      --link-…: it links cardholders' accounts (docs/merchant-accounts.md)
   merchant list [--json]              the configured merchants (never their keys)
   merchant remove SLUG                stop offering a configured merchant`;
 
@@ -26,6 +30,13 @@ export async function runMerchantCommand(ctx: AppContext, argv: string[], print:
       'webhook-secret-file': { type: 'string' },
       countries: { type: 'string' },
       currency: { type: 'string' },
+      'link-authorize-url': { type: 'string' },
+      'link-token-url': { type: 'string' },
+      'link-userinfo-url': { type: 'string' },
+      'link-client-id': { type: 'string' },
+      'link-client-secret': { type: 'string' },
+      'link-client-secret-file': { type: 'string' },
+      'link-scopes': { type: 'string' },
       json,
     });
     // A file keeps the credential out of the shell history and the process list.
@@ -35,6 +46,12 @@ export async function runMerchantCommand(ctx: AppContext, argv: string[], print:
       return file !== undefined ? readFileSync(file, 'utf8').trim() : inline;
     };
     const apiKey = secret(values['api-key'], values['api-key-file'], 'api-key');
+    const linking = linkingFlags(
+      values,
+      secret(values['link-client-secret'], values['link-client-secret-file'], 'link-client-secret'),
+    );
+    // Checked before the merchant is added: a bad flag leaves nothing half-configured.
+    if (linking) ctx.merchantAccounts.checkLinking(linking);
     const added = await merchants.add({
       slug: required(values.slug, 'slug'),
       name: required(values.name, 'name'),
@@ -45,7 +62,8 @@ export async function runMerchantCommand(ctx: AppContext, argv: string[], print:
       countries: values.countries?.split(',').filter((c) => c.trim() !== ''),
       currency: values.currency,
     });
-    show(print, values.json, added);
+    if (linking) await ctx.merchantAccounts.setLinking(added.id, linking);
+    show(print, values.json, linking ? { ...added, account_linking: true } : added);
     return true;
   }
 
@@ -70,4 +88,19 @@ export async function runMerchantCommand(ctx: AppContext, argv: string[], print:
     return true;
   }
   throw new UsageError(`unknown command: ${argv.join(' ')}`);
+}
+
+/** The `--link-…` flags: null when none is given; all of them (scopes aside) when any is. */
+function linkingFlags(values: Record<string, unknown>, clientSecret: string | undefined): NewLinking | null {
+  const given = Object.keys(values).some((name) => name.startsWith('link-') && values[name] !== undefined);
+  if (!given) return null;
+  const flag = (name: string) => required(values[`link-${name}`] as string | undefined, `link-${name}`);
+  return {
+    authorizeUrl: flag('authorize-url'),
+    tokenUrl: flag('token-url'),
+    userinfoUrl: flag('userinfo-url'),
+    clientId: flag('client-id'),
+    clientSecret: required(clientSecret, 'link-client-secret'),
+    scopes: (values['link-scopes'] as string | undefined)?.split(' ').filter((s) => s !== ''),
+  };
 }
