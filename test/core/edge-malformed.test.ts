@@ -41,6 +41,8 @@ describe('malformed requests on every route answer in the one error body', () =>
         url.startsWith('/onboarding/:') ||
         url.startsWith('/platform-connect/:') ||
         url.startsWith('/dashboard') ||
+        url.startsWith('/approve/:') ||
+        url.startsWith('/merchant-accounts/') ||
         url === '/authorize' ||
         url === '/apps';
       if (duplicate.statusCode >= 400 && method !== 'HEAD' && !page) expectRefusal(url, duplicate);
