@@ -45,7 +45,10 @@ export class CardNetwork {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
-        const earlier = await this.deps.cards.store.transactionById(trx, id);
+        // Only a network's own id can repeat; one made here is new.
+        const earlier = charge.transactionId
+          ? await this.deps.cards.store.transactionById(trx, id)
+          : undefined;
         if (earlier) return this.present(trx, earlier, card);
         const balance = await this.deps.cards.balanceOf(trx, card);
         const decline = decide(card, charge.amountCents, balance);

@@ -128,6 +128,11 @@ const livemodeInt = (owner: Owner) => (owner.livemode ? 1 : 0);
 export class EventService {
   readonly deliveries: DeliveryRunner;
   private readonly emitListeners = new Set<() => void>();
+  /** Per open transaction: each owner's active endpoints (see `activeEndpoints`). */
+  private readonly endpointsIn = new WeakMap<
+    Executor,
+    Map<string, { id: string; enabledEvents: string[] }[]>
+  >();
   private log: EventLog = stderrLog;
 
   constructor(
@@ -180,8 +185,8 @@ export class EventService {
       data: JSON.stringify(event.data),
       created_at: now,
     });
-    const endpoints = await store.activeEndpoints(trx, event.organizationId, livemode);
-    const owed = endpoints.filter((e) => matchesSubscription(JSON.parse(e.enabled_events), event.type));
+    const endpoints = await this.activeEndpoints(trx, event.organizationId, livemode);
+    const owed = endpoints.filter((e) => matchesSubscription(e.enabledEvents, event.type));
     await store.insertDeliveries(
       trx,
       owed.map((endpoint) => this.newDelivery(id, endpoint.id, event.organizationId, livemode, now)),
@@ -193,6 +198,26 @@ export class EventService {
       for (const listener of this.emitListeners) listener();
     }
     return { id };
+  }
+
+  /**
+   * The owner's active endpoints and their subscriptions, read once per transaction: a transaction
+   * emitting several events (an authorization and its card's update) looks them up once.
+   */
+  private async activeEndpoints(trx: Executor, organizationId: string, livemode: number) {
+    const key = `${organizationId}|${livemode}`;
+    const cached = trx === this.db ? undefined : this.endpointsIn.get(trx)?.get(key);
+    if (cached) return cached;
+    const rows = (await store.activeEndpoints(trx, organizationId, livemode)).map((row) => ({
+      id: row.id,
+      enabledEvents: JSON.parse(row.enabled_events) as string[],
+    }));
+    if (trx !== this.db) {
+      const known = this.endpointsIn.get(trx) ?? new Map();
+      known.set(key, rows);
+      this.endpointsIn.set(trx, known);
+    }
+    return rows;
   }
 
   /**
