@@ -11,7 +11,7 @@ import {
   type LinkPageView,
 } from '../../domains/merchant-accounts/service.ts';
 import { returnAddress } from '../../domains/orgs/return-url.ts';
-import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { hiddenFields, PageForms } from '../page-forms.ts';
 
 /**
@@ -49,11 +49,7 @@ const CallbackQuery = Type.Object({
 type Page = { title: string; body: string; status?: number };
 
 function layout(nonce: string, page: Page): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(page.title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${page.body}</main></body></html>`;
+  return htmlDocument({ nonce, title: page.title, style: STYLE, body: `<main>${page.body}</main>` });
 }
 
 /** What each callback outcome that does not redirect tells the cardholder. */

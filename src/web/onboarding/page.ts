@@ -11,7 +11,7 @@ import type {
   OnboardingProblem,
 } from '../../domains/onboarding/service.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
 
 /**
@@ -95,11 +95,7 @@ function securityHeaders(
 }
 
 function layout(nonce: string, title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
+  return htmlDocument({ nonce, title, style: STYLE, body: `<main>${body}</main>` });
 }
 
 function input(

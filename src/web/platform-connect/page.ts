@@ -8,7 +8,7 @@ import { acceptFormBodies } from '../../core/text-guard.ts';
 import { MEMBER_COOKIE, memberCookie, type SignedInMember } from '../../domains/members/service.ts';
 import type { CreatedOrganization } from '../../domains/orgs/service.ts';
 import type { PlatformConnectProblem, PlatformConnectView } from '../../domains/platform-connect/service.ts';
-import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import { escapeHtml, feedbackLines, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { requestCookies } from '../kyc/page.ts';
 import { hiddenFields, PageForms } from '../page-forms.ts';
 
@@ -54,15 +54,7 @@ type Feedback = { notice?: string; problem?: string };
 type Page = { title: string; body: string };
 
 function layout(nonce: string, title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
-}
-
-function messages(feedback: Feedback): string {
-  return `${feedback.notice ? `<p class="notice" role="status">${escapeHtml(feedback.notice)}</p>` : ''}${feedback.problem ? `<p class="problem" role="alert">${escapeHtml(feedback.problem)}</p>` : ''}`;
+  return htmlDocument({ nonce, title, style: STYLE, body: `<main>${body}</main>` });
 }
 
 /** The platform connect page and its form endpoint. */
@@ -93,7 +85,7 @@ export async function platformConnectPageRoutes(app: RoutesApp, { ctx }: { ctx: 
     feedback: Feedback,
   ): Page => ({
     title: `Connect to ${view.platformName}`,
-    body: `${heading(view)}${messages(feedback)}<section>
+    body: `${heading(view)}${feedbackLines(feedback)}<section>
 <p>${escapeHtml(view.platformName)} asks to connect to your company’s organization on Purser. Sign in with your work email first.</p>
 <form method="post" action="${action}">${hiddenFields('email', forms.form(view.session.id, 'email', browser))}
 <label for="f_email">Work email</label><input id="f_email" name="email" type="email" autocomplete="email" required>
@@ -108,7 +100,7 @@ export async function platformConnectPageRoutes(app: RoutesApp, { ctx }: { ctx: 
     feedback: Feedback,
   ): Page => ({
     title: 'Enter your code',
-    body: `${heading(view)}${messages(feedback)}<section>
+    body: `${heading(view)}${feedbackLines(feedback)}<section>
 <form method="post" action="${action}">${hiddenFields('code', forms.form(`${view.session.id}:${attempt}`, 'code', browser))}
 <input type="hidden" name="attempt" value="${escapeHtml(attempt)}">
 <label for="f_code">The six-digit code we emailed you</label>
@@ -134,7 +126,7 @@ export async function platformConnectPageRoutes(app: RoutesApp, { ctx }: { ctx: 
       .join('\n');
     return {
       title: `Connect to ${view.platformName}`,
-      body: `${heading(view)}${messages(feedback)}<section>
+      body: `${heading(view)}${feedbackLines(feedback)}<section>
 <p>Signed in as <strong>${escapeHtml(member.email)}</strong>.</p>
 <p>${escapeHtml(view.platformName)} will learn the organization’s id and name. It gets no credentials and no access to its users, cards or money.</p>
 <form method="post" action="${action}">${hiddenFields('approve', forms.form(view.session.id, 'approve', browser))}

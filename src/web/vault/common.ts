@@ -7,7 +7,7 @@ import { safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
-import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 
 /**
  * What the vault page and the approval page share: their look, the one script that drives passkeys
@@ -117,16 +117,11 @@ export function newNonce(): string {
 }
 
 export function layout(nonce: string, title: string, body: string, script = false): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body>${body}${
-    // At the end of the body: the script looks for the page's elements.
-    script
-      ? `<script src="${WEBAUTHN_SCRIPT_PATH}" nonce="${nonce}"></script><script nonce="${nonce}">${SCRIPT}</script>`
-      : ''
-  }</body></html>`;
+  // At the end of the body: the script looks for the page's elements.
+  const tail = script
+    ? `<script src="${WEBAUTHN_SCRIPT_PATH}" nonce="${nonce}"></script><script nonce="${nonce}">${SCRIPT}</script>`
+    : '';
+  return htmlDocument({ nonce, title, style: STYLE, body, tail });
 }
 
 /** A page that says why it cannot show anything (never a stack trace, never JSON). */

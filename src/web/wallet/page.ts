@@ -13,7 +13,7 @@ import {
   type WalletPageView,
 } from '../../domains/links/service.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 
 /**
  * The hosted wallet page behind a wallet link's `url` (spec §4; docs/wallet-links.md): server-
@@ -68,11 +68,7 @@ function securityHeaders(reply: FastifyReply, nonce: string, frameAncestors: str
 }
 
 function layout(nonce: string, title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body>${body}</body></html>`;
+  return htmlDocument({ nonce, title, style: STYLE, body });
 }
 
 function hiddenForm(form: PageForm, fields: Record<string, string> = {}): string {
