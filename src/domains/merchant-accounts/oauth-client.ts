@@ -1,3 +1,4 @@
+import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
 import type { DestinationPolicy, HostResolver } from '../events/ssrf.ts';
 import { s256Challenge } from '../messaging/provider.ts';
 // The one SSRF-guarded outbound client (resolved and checked address, pinned, no redirects, bounded).
@@ -64,15 +65,14 @@ export class MerchantOAuthClient {
 
   /** The code for tokens, then the account they are for; a failure says which step, never a token. */
   async exchange(code: string, verifier: string, redirectUri: string): Promise<GrantAnswer> {
-    const basic = Buffer.from(
-      // RFC 6749 §2.3.1: each part form-encoded before joining.
-      `${encodeURIComponent(this.endpoints.clientId)}:${encodeURIComponent(this.endpoints.clientSecret)}`,
-    ).toString('base64');
     const answer = await guardedRequest(
       new URL(this.endpoints.tokenUrl),
       {
         method: 'POST',
-        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          authorization: basicClientAuth(this.endpoints.clientId, this.endpoints.clientSecret),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         body: new URLSearchParams({
           grant_type: 'authorization_code',
           code,
@@ -83,26 +83,13 @@ export class MerchantOAuthClient {
       this.guard,
     );
     if (answer.kind === 'failure') return { ok: false, error: `token endpoint: ${answer.error}` };
-    const body = (answer.body ?? {}) as Record<string, unknown>;
-    if (answer.status < 200 || answer.status >= 300) {
-      // RFC 6749 §5.2: the error code is the part worth keeping (the description is the merchant's text).
-      const code = typeof body.error === 'string' ? body.error.slice(0, 64) : `status ${answer.status}`;
-      return { ok: false, error: `token endpoint: ${code}` };
-    }
-    const { access_token, token_type, expires_in, refresh_token, scope } = body;
-    const valid =
-      typeof access_token === 'string' &&
-      access_token.length > 0 &&
-      typeof token_type === 'string' &&
-      token_type.toLowerCase() === 'bearer' &&
-      (expires_in === undefined || (Number.isInteger(expires_in) && (expires_in as number) > 0)) &&
-      (refresh_token === undefined || typeof refresh_token === 'string') &&
-      (scope === undefined || typeof scope === 'string');
-    if (!valid) return { ok: false, error: 'token endpoint: malformed token response' };
+    const read = readTokenAnswer(answer.status, answer.body);
+    if (!read.ok) return { ok: false, error: `token endpoint: ${read.error}` };
+    const { tokens } = read;
 
     const who = await guardedRequest(
       new URL(this.endpoints.userinfoUrl),
-      { method: 'GET', headers: { authorization: `Bearer ${access_token}` } },
+      { method: 'GET', headers: { authorization: `Bearer ${tokens.accessToken}` } },
       this.guard,
     );
     if (who.kind === 'failure') return { ok: false, error: `userinfo: ${who.error}` };
@@ -112,10 +99,10 @@ export class MerchantOAuthClient {
     return {
       ok: true,
       grant: {
-        accessToken: access_token,
-        refreshToken: (refresh_token as string | undefined) ?? null,
-        expiresIn: (expires_in as number | undefined) ?? null,
-        scopes: typeof scope === 'string' ? scope.split(' ').filter(Boolean) : null,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        expiresIn: tokens.expiresIn,
+        scopes: tokens.scopes,
         accountRef: sub,
       },
     };

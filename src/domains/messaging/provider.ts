@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
 import type { DestinationPolicy, HostResolver } from '../events/ssrf.ts';
 // The one SSRF-guarded outbound client (resolved and checked address, pinned, no redirects, bounded).
 import { acpRequest as guardedRequest } from '../purchases/merchants/acp/http.ts';
@@ -118,43 +119,28 @@ export class ProviderClient {
   private async tokenRequest(fields: Record<string, string>): Promise<TokenAnswer> {
     const answer = await this.post(PROVIDER_PATHS.token, this.form(fields));
     if (answer.kind === 'failure') return { ok: false, permanent: false, error: answer.error };
-    const body = (answer.body ?? {}) as Record<string, unknown>;
-    if (answer.status < 200 || answer.status >= 300) {
-      // RFC 6749 §5.2: the error code is the part worth keeping (the description is the provider's text).
-      const code = typeof body.error === 'string' ? body.error.slice(0, 64) : `status ${answer.status}`;
-      return { ok: false, permanent: code === 'invalid_grant', error: code };
-    }
-    const { access_token, token_type, expires_in, refresh_token, scope, organization_ids } = body;
-    const valid =
-      typeof access_token === 'string' &&
-      access_token.length > 0 &&
-      typeof token_type === 'string' &&
-      token_type.toLowerCase() === 'bearer' &&
-      (expires_in === undefined || (Number.isInteger(expires_in) && (expires_in as number) > 0)) &&
-      (refresh_token === undefined || typeof refresh_token === 'string') &&
-      (scope === undefined || typeof scope === 'string') &&
-      (organization_ids === undefined || isStringArray(organization_ids));
-    if (!valid) return { ok: false, permanent: false, error: 'malformed token response' };
+    const read = readTokenAnswer(answer.status, answer.body);
+    if (!read.ok) return { ok: false, permanent: read.error === 'invalid_grant', error: read.error };
+    const { tokens } = read;
+    const organizationIds = tokens.body.organization_ids;
+    if (organizationIds !== undefined && !isStringArray(organizationIds))
+      return { ok: false, permanent: false, error: 'malformed token response' };
     return {
       ok: true,
       tokens: {
-        accessToken: access_token,
-        refreshToken: (refresh_token as string | undefined) ?? null,
-        expiresIn: (expires_in as number | undefined) ?? null,
-        scopes: typeof scope === 'string' ? scope.split(' ').filter(Boolean) : null,
-        organizationIds: (organization_ids as string[] | undefined) ?? [],
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        expiresIn: tokens.expiresIn,
+        scopes: tokens.scopes,
+        organizationIds: organizationIds ?? [],
       },
     };
   }
 
   private form(fields: Record<string, string>) {
-    const basic = Buffer.from(
-      // RFC 6749 §2.3.1: each part form-encoded before joining.
-      `${encodeURIComponent(this.options.clientId)}:${encodeURIComponent(this.options.clientSecret)}`,
-    ).toString('base64');
     return {
       headers: {
-        authorization: `Basic ${basic}`,
+        authorization: basicClientAuth(this.options.clientId, this.options.clientSecret),
         'content-type': 'application/x-www-form-urlencoded',
       },
       body: new URLSearchParams(fields).toString(),
