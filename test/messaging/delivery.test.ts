@@ -128,7 +128,7 @@ describe('links go out through the organization’s messaging provider, else the
     const sent = provider().sent.length;
     expect((await vaultLink({ email })).answer.sent).toBe(true);
     expect(provider().sent.length).toBe(sent);
-    const outbox = await f.t.ctx.notifications.outbox(50);
+    const outbox = await f.t.ctx.notifications.outbox(1000);
     expect(outbox.some((m) => m.recipient === email && m.body.includes('/vault/'))).toBe(true);
   });
 });

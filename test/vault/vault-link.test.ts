@@ -15,7 +15,7 @@ describe('POST /api/v2/checkout/vault_link', () => {
     const response = await link(f.sandbox, { user: userId });
     expect(response.statusCode, response.body).toBe(202);
     expect(response.json()).toEqual({ object: 'vault_link', sent: true, user: userId });
-    const outbox = await f.t.ctx.notifications.outbox(50);
+    const outbox = await f.t.ctx.notifications.outbox(1000);
     const sent = outbox.find((m) => m.recipient === email && m.body.includes('/vault/'));
     expect(sent?.body).toMatch(/\/vault\/vlt_[A-Za-z0-9_-]+/);
   });
@@ -25,7 +25,7 @@ describe('POST /api/v2/checkout/vault_link', () => {
     const { userId } = await connectUser(f.t, f.sandbox, { phone });
     const response = await link(f.sandbox, { user: userId });
     expect(response.json()).toEqual({ object: 'vault_link', sent: true, user: userId });
-    const outbox = await f.t.ctx.notifications.outbox(50);
+    const outbox = await f.t.ctx.notifications.outbox(1000);
     expect(
       outbox.some((m) => m.channel === 'sms' && m.recipient === phone && m.body.includes('/vault/')),
     ).toBe(true);
