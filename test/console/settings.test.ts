@@ -126,7 +126,7 @@ describe('the settings page', () => {
     await f.t.ctx.orgs.setEmbedOrigins(sandbox(), ['https://kept.example']);
     expect((await connectProvider(f, f.sandbox)).statusCode).toBe(200);
     const share = (await f.t.ctx.cards.revenueConfig(f.org.organization_id)).rewardShareBps;
-    const changes = [
+    const changes: Record<string, string>[] = [
       { action: 'embed_origins', origins: 'https://viewer.example' },
       { action: 'reward_share', reward_share_bps: '9000' },
       { action: 'disconnect_messaging' },

@@ -27,7 +27,7 @@ main{max-width:60rem;margin:0 auto;padding:1rem}
 h1{font-size:1.3rem}h2{font-size:1.05rem}
 section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem;overflow-x:auto}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem .5rem;border-top:1px solid #eef1f4;vertical-align:top}
-td.num,th.num{text-align:right;white-space:nowrap}
+td.num,th.num{text-align:right;white-space:nowrap}.wrap{overflow-wrap:anywhere}
 input[type=email],input[type=text],input[type=url],input[inputmode=numeric],select,textarea{box-sizing:border-box;width:100%;max-width:28rem;font:inherit;padding:.45rem .6rem;border:1px solid #b9c1cb;border-radius:6px;background:#fff}
 textarea{max-width:40rem;min-height:6rem;font-family:ui-monospace,monospace;font-size:.85rem}
 form.filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}form.filters label{flex:1 1 12rem}
@@ -38,6 +38,7 @@ form.inline{display:inline}
 .notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px}
 .problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
 code{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
+code[title]{word-break:normal;white-space:nowrap}
 pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;word-break:break-all;margin:0}
 .figure{font-size:1.6rem;font-weight:600;margin:.2rem 0}
 .hint{color:#56606b;font-size:.9rem}
@@ -107,6 +108,9 @@ export const when = (ms: number | null) => (ms === null ? '' : isoTime(ms).repla
 /** Cents as dollars: `$1,234.50` (every console amount is USD). */
 export const dollars = (cents: number) =>
   `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** An id in a table: its prefix and first characters (enough to tell rows apart), the whole in its title. */
+export const shortId = (id: string) =>
+  `<code title="${escapeHtml(id)}">${escapeHtml(id.length > 16 ? `${id.slice(0, 14)}…` : id)}</code>`;
 /** A hidden form field. */
 export const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;

@@ -5,7 +5,15 @@ import type { RoutesApp } from '../../../core/schemas.ts';
 import { EVENT_TYPES, isKnownEventType } from '../../../domains/events/catalog.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
-import { type ConsoleKit, ObjectParams, type OrgScope, type Page, ScopeParams, when } from '../kit.ts';
+import {
+  type ConsoleKit,
+  ObjectParams,
+  type OrgScope,
+  type Page,
+  ScopeParams,
+  shortId,
+  when,
+} from '../kit.ts';
 import * as store from '../store.ts';
 
 /**
@@ -101,7 +109,7 @@ export async function eventPages(app: RoutesApp, ctx: AppContext, { header, show
     const list = rows
       .map(
         (e) =>
-          `<tr><td>${when(e.created_at)}</td><td>${escapeHtml(e.type)}</td><td><a href="${base}/${escapeHtml(e.id)}"><code>${escapeHtml(e.id)}</code></a></td></tr>`,
+          `<tr><td>${when(e.created_at)}</td><td>${escapeHtml(e.type)}</td><td><a href="${base}/${escapeHtml(e.id)}">${shortId(e.id)}</a></td></tr>`,
       )
       .join('');
     return {

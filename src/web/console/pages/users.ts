@@ -10,6 +10,7 @@ import {
   type OrgScope,
   type Page,
   ScopeParams,
+  shortId,
   when,
 } from '../kit.ts';
 import * as store from '../store.ts';
@@ -49,7 +50,7 @@ export async function userPages(app: RoutesApp, ctx: AppContext, { header, show 
           .filter((c) => c.user_id === u.id)
           .map((c) => `•${escapeHtml(c.last4)}${c.status === 'ACTIVE' ? '' : ` (${c.status.toLowerCase()})`}`)
           .join(', ');
-        return `<tr><td><a href="${base}/${escapeHtml(u.id)}"><code>${escapeHtml(u.id)}</code></a><br>${escapeHtml(u.email ?? u.phone ?? '')}</td><td>${connection(theirs.some((c) => c.live))}</td><td>${escapeHtml(kyc.get(u.id)?.status ?? 'not started')}</td><td>${last4s}</td><td class="num">${dollars(balances.get(u.id)?.balance_cents ?? 0)}</td></tr>`;
+        return `<tr><td><a href="${base}/${escapeHtml(u.id)}">${shortId(u.id)}</a><br><span class="wrap">${escapeHtml(u.email ?? u.phone ?? '')}</span></td><td>${connection(theirs.some((c) => c.live))}</td><td>${escapeHtml(kyc.get(u.id)?.status ?? 'not started')}</td><td>${last4s}</td><td class="num">${dollars(balances.get(u.id)?.balance_cents ?? 0)}</td></tr>`;
       })
       .join('');
     return {
@@ -81,7 +82,7 @@ ${users.length === 0 ? '<p class="hint">No user has connected in this mode yet.<
     const connectionRows = connections
       .map(
         (c) =>
-          `<tr><td><code>${escapeHtml(c.client_id)}</code></td><td>${escapeHtml(c.external_user_id ?? '')}</td><td>${connection(c.live)}</td><td>${when(c.created_at)}</td></tr>`,
+          `<tr><td>${shortId(c.client_id)}</td><td>${escapeHtml(c.external_user_id ?? '')}</td><td>${connection(c.live)}</td><td>${when(c.created_at)}</td></tr>`,
       )
       .join('');
     return {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
-import { type ConsoleKit, dollars, type OrgScope, type Page, ScopeParams } from '../kit.ts';
+import { type ConsoleKit, dollars, type OrgScope, type Page, ScopeParams, shortId } from '../kit.ts';
 import * as store from '../store.ts';
 
 /** The company wallet: its pool balance in this mode and the company-funded card flows it paid for. */
@@ -18,7 +18,7 @@ export async function walletPages(app: RoutesApp, ctx: AppContext, { header, sho
     const rows = flows
       .map(
         (f) =>
-          `<tr><td><code>${escapeHtml(f.transfer_id)}</code><br><span class="hint">${f.created_at.replace('T', ' ').slice(0, 19)}</span></td><td>${escapeHtml(f.status)}${f.failure_reason ? ` <span class="hint">${escapeHtml(f.failure_reason)}</span>` : ''}</td><td class="num">${dollars(f.amount_cents)}</td><td class="num">${dollars(f.fee_cents)}</td><td><a href="${scopeBase}/users/${escapeHtml(f.user_id)}"><code>${escapeHtml(f.user_id)}</code></a></td><td>${f.card_id ? `<a href="${scopeBase}/events?card=${escapeHtml(f.card_id)}"><code>${escapeHtml(f.card_id)}</code></a>` : ''}</td></tr>`,
+          `<tr><td>${shortId(f.transfer_id)}<br><span class="hint">${f.created_at.replace('T', ' ').slice(0, 19)}</span></td><td>${escapeHtml(f.status)}${f.failure_reason ? ` <span class="hint">${escapeHtml(f.failure_reason)}</span>` : ''}</td><td class="num">${dollars(f.amount_cents)}</td><td class="num">${dollars(f.fee_cents)}</td><td><a href="${scopeBase}/users/${escapeHtml(f.user_id)}">${shortId(f.user_id)}</a></td><td>${f.card_id ? `<a href="${scopeBase}/events?card=${escapeHtml(f.card_id)}">${shortId(f.card_id)}</a>` : ''}</td></tr>`,
       )
       .join('');
     return {
