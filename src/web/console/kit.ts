@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { isoTime } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
@@ -50,10 +50,6 @@ export type Feedback = { notice?: string; problem?: string };
 export type Outcome = Page | { redirect: string };
 export type OrgScope = { organizationId: string; livemode: boolean; mode: Mode };
 export type ScopedRequest = FastifyRequest<{ Params: { org: string; mode: string } }>;
-export type ActRequest = FastifyRequest<{
-  Params: { org: string; mode: string };
-  Body: Record<string, unknown>;
-}>;
 
 export const ScopeParams = Type.Object({
   org: Type.String({ maxLength: 64 }),
@@ -82,6 +78,8 @@ export const ActionForm = Type.Object(
   },
   { additionalProperties: true },
 );
+export type ActionFields = Static<typeof ActionForm>;
+export type ActRequest = FastifyRequest<{ Params: { org: string; mode: string }; Body: ActionFields }>;
 export const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
 
 /** What a redirected action says on the page it lands on (`?done=`): fixed texts, nothing reflected. */
@@ -232,7 +230,7 @@ export function consoleKit(ctx: AppContext) {
     const found = await scoped(request, reply);
     if (!found) return reply;
     const { csrf } = found;
-    if (!safeEqual(String(request.body.csrf ?? ''), csrf))
+    if (!safeEqual(request.body.csrf ?? '', csrf))
       return refuse(
         reply,
         403,

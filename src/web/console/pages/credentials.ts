@@ -4,6 +4,7 @@ import type { RoutesApp } from '../../../core/schemas.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import {
+  type ActionFields,
   ActionForm,
   type ConsoleKit,
   DoneQuery,
@@ -65,7 +66,7 @@ ${button('rotate_key', 'Rotate API key')}<p class="hint">Rotating replaces every
       ),
   );
 
-  app.post<{ Params: { org: string; mode: string }; Body: Record<string, unknown> }>(
+  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
     '/dashboard/:org/:mode/credentials',
     { schema: { hide: true, params: ScopeParams, body: ActionForm } },
     async (request, reply) =>
@@ -74,7 +75,7 @@ ${button('rotate_key', 'Rotate API key')}<p class="hint">Rotating replaces every
         reply,
         (member, scope, csrf, problem) => credentialsPage(member, scope, csrf, { problem }),
         async (member, scope, csrf) => {
-          const body = request.body as { action?: string; client_id?: string; name?: string };
+          const { body } = request;
           const owned = async () => {
             const client = await ctx.orgs.findClient(body.client_id ?? '');
             if (

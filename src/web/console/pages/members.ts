@@ -4,6 +4,7 @@ import type { RoutesApp } from '../../../core/schemas.ts';
 import { MEMBER_ROLES, type SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import {
+  type ActionFields,
   ActionForm,
   type ConsoleKit,
   DoneQuery,
@@ -72,7 +73,7 @@ export async function memberPages(app: RoutesApp, ctx: AppContext, { header, sho
     async (request, reply) => show(request, reply, (member, scope, csrf) => auditPage(member, scope, csrf)),
   );
 
-  app.post<{ Params: { org: string; mode: string }; Body: Record<string, unknown> }>(
+  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
     '/dashboard/:org/:mode/members',
     { schema: { hide: true, params: ScopeParams, body: ActionForm } },
     async (request, reply) =>
@@ -83,7 +84,7 @@ export async function memberPages(app: RoutesApp, ctx: AppContext, { header, sho
         async (member, scope) => {
           if (member.organizations.find((o) => o.id === scope.organizationId)?.role !== 'owner')
             throw new ApiError(403, 'access_denied', 'Only owners invite members.');
-          const body = request.body as { action?: string; email?: string; role?: string };
+          const { body } = request;
           if (body.action !== 'invite') throw new ApiError(400, 'invalid_request', 'Unknown action.');
           const role = MEMBER_ROLES.find((r) => r === body.role);
           if (!role) throw new ApiError(400, 'invalid_request', 'Choose a role.');

@@ -5,6 +5,7 @@ import type { SignedInMember } from '../../../domains/members/service.ts';
 import { MAX_EMBED_ORIGINS } from '../../../domains/orgs/embed-origins.ts';
 import { escapeHtml } from '../../html.ts';
 import {
+  type ActionFields,
   ActionForm,
   type ConsoleKit,
   DoneQuery,
@@ -86,7 +87,7 @@ ${form('disconnect_messaging', '<button type="submit" class="secondary" id="disc
       ),
   );
 
-  app.post<{ Params: { org: string; mode: string }; Body: Record<string, unknown> }>(
+  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
     '/dashboard/:org/:mode/settings',
     { schema: { hide: true, params: ScopeParams, body: ActionForm } },
     async (request, reply) =>
@@ -95,7 +96,7 @@ ${form('disconnect_messaging', '<button type="submit" class="secondary" id="disc
         reply,
         (member, scope, csrf, problem) => settingsPage(member, scope, csrf, { problem }),
         async (member, scope) => {
-          const body = request.body as { action?: string; origins?: string; reward_share_bps?: string };
+          const { body } = request;
           const back = (done: string) => ({
             redirect: `/dashboard/${scope.organizationId}/${scope.mode}/settings?done=${done}`,
           });

@@ -5,6 +5,7 @@ import { EVENT_TYPES } from '../../../domains/events/catalog.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import {
+  type ActionFields,
   ActionForm,
   type ConsoleKit,
   DoneQuery,
@@ -101,7 +102,7 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
       ),
   );
 
-  app.post<{ Params: { org: string; mode: string }; Body: Record<string, unknown> }>(
+  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
     '/dashboard/:org/:mode/webhooks',
     { schema: { hide: true, params: ScopeParams, body: ActionForm } },
     async (request, reply) =>
@@ -110,13 +111,7 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
         reply,
         (member, scope, csrf, problem) => webhooksPage(member, scope, csrf, { problem }),
         async (member, scope, csrf) => {
-          const body = request.body as {
-            action?: string;
-            endpoint_id?: string;
-            event_id?: string;
-            url?: string;
-            events?: string | string[];
-          };
+          const { body } = request;
           const id = body.endpoint_id ?? '';
           const detail = (feedback: { notice?: string; secret?: string }) =>
             endpointPage(member, scope, csrf, id, feedback);
