@@ -1,54 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueEmail, useOrgApp } from '../helpers/fixtures.ts';
-import { formBody } from '../links/helpers.ts';
+import { consoleSteps } from './helpers.ts';
 
 /** The console's rules over HTTP: sign-in, cookies, CSRF, roles, scoping and framing. */
 const f = useOrgApp({ name: 'Console Co' });
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
-/** Signs in through the pages; answers the member cookie and the CSRF token pages carry. */
-async function signIn(email: string, code?: (real: string) => string) {
-  const start = await f.t.request({ method: 'GET', url: '/dashboard/sign-in' });
-  const browser = (start.headers['set-cookie'] as string).split(';')[0]!;
-  const hidden = (html: string) =>
-    Object.fromEntries(
-      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
-    );
-  const asked = await f.t.request({
-    method: 'POST',
-    url: '/dashboard/sign-in',
-    headers: { ...FORM, cookie: browser },
-    payload: formBody({ ...hidden(start.body), email }),
-  });
-  expect(asked.statusCode, asked.body).toBe(200);
-  const sent = (await f.t.ctx.notifications.outbox(1000)).find((m) => m.recipient === email);
-  const real = /\b(\d{6})\b/.exec(sent?.body ?? '')?.[1] ?? '';
-  const verified = await f.t.request({
-    method: 'POST',
-    url: '/dashboard/sign-in',
-    headers: { ...FORM, cookie: browser },
-    payload: formBody({ ...hidden(asked.body), code: code ? code(real) : real }),
-  });
-  return { verified, real };
-}
-
-async function member(role: 'owner' | 'developer' | 'viewer') {
-  const email = uniqueEmail(role);
-  await f.t.ctx.members.add(f.org.organization_id, email, role);
-  const { verified } = await signIn(email);
-  expect(verified.statusCode, verified.body).toBe(303);
-  const cookie = (verified.headers['set-cookie'] as string).split(';')[0]!;
-  const page = await f.t.request({
-    method: 'GET',
-    url: `/dashboard/${f.org.organization_id}/sandbox/credentials`,
-    headers: { cookie },
-  });
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
-  return { email, cookie, csrf, page };
-}
-
-const post = (url: string, cookie: string, fields: Record<string, string>) =>
-  f.t.request({ method: 'POST', url, headers: { ...FORM, cookie }, payload: formBody(fields) });
+const { signIn, member, post } = consoleSteps(f);
 
 describe('the console', () => {
   it('signs in by a random code: 111111 never works; the cookie is HttpOnly and SameSite=Lax; never framed', async () => {

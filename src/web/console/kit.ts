@@ -1,0 +1,257 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { isoTime } from '../../core/clock.ts';
+import { digest, safeEqual } from '../../core/crypto.ts';
+import { ApiError } from '../../core/errors.ts';
+import { MEMBER_COOKIE, type SignedInMember } from '../../domains/members/service.ts';
+import type { Mode } from '../../domains/orgs/service.ts';
+import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import { requestCookies } from '../kyc/page.ts';
+
+/**
+ * What every console page shares (docs/console.md): the layout and header, the member's session and
+ * CSRF token, the organization-and-mode scope of a page (404 when not the member's), and `act`, the
+ * one way a form changes anything: CSRF checked, viewers refused, the page again on a refusal.
+ */
+
+const STYLE = `
+body{font:15px/1.5 system-ui,-apple-system,sans-serif;margin:0;color:#1b1f24;background:#f5f7fa}
+header{background:#1b1f24;color:#fff;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
+header a{color:#fff}header nav{display:flex;gap:.8rem;flex-wrap:wrap}
+header nav a[aria-current]{font-weight:700;text-decoration-thickness:2px}
+.mode{padding:.1rem .5rem;border-radius:4px;background:#fff3c4;color:#6b5200;font-weight:600}
+.mode.live{background:#fdecea;color:#7a1c13}
+main{max-width:60rem;margin:0 auto;padding:1rem}
+h1{font-size:1.3rem}h2{font-size:1.05rem}
+section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem;overflow-x:auto}
+table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem .5rem;border-top:1px solid #eef1f4;vertical-align:top}
+td.num,th.num{text-align:right;white-space:nowrap}.wrap{overflow-wrap:anywhere}
+input[type=email],input[type=text],input[type=url],input[inputmode=numeric],select,textarea{box-sizing:border-box;width:100%;max-width:28rem;font:inherit;padding:.45rem .6rem;border:1px solid #b9c1cb;border-radius:6px;background:#fff}
+textarea{max-width:40rem;min-height:6rem;font-family:ui-monospace,monospace;font-size:.85rem}
+form.filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}form.filters label{flex:1 1 12rem}
+button{font:inherit;padding:.4rem .9rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin:.3rem 0}
+button.secondary{background:#e4e8ee;color:#1b1f24}
+form.inline{display:inline}
+.events{columns:16rem;margin:.5rem 0}.events label{display:block}
+.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px}
+.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
+code{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
+code[title]{word-break:normal;white-space:nowrap}
+pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;word-break:break-all;margin:0}
+.figure{font-size:1.6rem;font-weight:600;margin:.2rem 0}
+.hint{color:#56606b;font-size:.9rem}
+`;
+
+export type Page = { title: string; body: string };
+export type Feedback = { notice?: string; problem?: string };
+/** The answer to an action: a page (when it shows a secret once), or where to go (post/redirect/get). */
+export type Outcome = Page | { redirect: string };
+export type OrgScope = { organizationId: string; livemode: boolean; mode: Mode };
+export type ScopedRequest = FastifyRequest<{ Params: { org: string; mode: string } }>;
+
+export const ScopeParams = Type.Object({
+  org: Type.String({ maxLength: 64 }),
+  mode: Type.String({ maxLength: 20 }),
+});
+/** Params of a page about one object: `/dashboard/{org}/{mode}/{page}/{id}`. */
+export const ObjectParams = Type.Object({ ...ScopeParams.properties, id: Type.String({ maxLength: 64 }) });
+export const Field = Type.Optional(Type.String({ maxLength: 2048 }));
+/** Every console form: one action and its fields (each page reads the ones it names). */
+export const ActionForm = Type.Object(
+  {
+    csrf: Field,
+    action: Field,
+    client_id: Field,
+    endpoint_id: Field,
+    event_id: Field,
+    name: Field,
+    url: Field,
+    email: Field,
+    role: Field,
+    origins: Type.Optional(Type.String({ maxLength: 20_000 })),
+    reward_share_bps: Field,
+    events: Type.Optional(
+      Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }))]),
+    ),
+  },
+  { additionalProperties: true },
+);
+export type ActionFields = Static<typeof ActionForm>;
+export type ActRequest = FastifyRequest<{ Params: { org: string; mode: string }; Body: ActionFields }>;
+export const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
+
+/** What a redirected action says on the page it lands on (`?done=`): fixed texts, nothing reflected. */
+const DONE: Record<string, string> = {
+  test_sent: 'Test event queued: it appears below once delivered.',
+  disabled: 'Destination disabled: pending deliveries were cancelled.',
+  enabled: 'Destination enabled.',
+  resent: 'Event queued again.',
+  revoked: 'Client revoked: its tokens stopped working.',
+  invited: 'Invitation sent: they sign in with that email.',
+  origins: 'Embed origins saved.',
+  reward_share: 'Reward share saved.',
+  messaging: 'Messaging provider disconnected.',
+};
+export const doneNotice = (query: { done?: string }): Feedback => {
+  const notice = query.done === undefined ? undefined : DONE[query.done];
+  return notice ? { notice } : {};
+};
+
+export const messages = (feedback: Feedback) =>
+  `${feedback.notice ? `<p class="notice" role="status">${escapeHtml(feedback.notice)}</p>` : ''}${feedback.problem ? `<p class="problem" role="alert">${escapeHtml(feedback.problem)}</p>` : ''}`;
+
+export const when = (ms: number | null) => (ms === null ? '' : isoTime(ms).replace('T', ' ').slice(0, 19));
+/** Cents as dollars: `$1,234.50` (every console amount is USD). */
+export const dollars = (cents: number) =>
+  `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** An id in a table: its prefix and first characters (enough to tell rows apart), the whole in its title. */
+export const shortId = (id: string) =>
+  `<code title="${escapeHtml(id)}">${escapeHtml(id.length > 16 ? `${id.slice(0, 14)}…` : id)}</code>`;
+/** A hidden form field. */
+export const hidden = (name: string, value: string) =>
+  `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+
+/** The header's pages, in order: path segment and label. */
+const NAV: [string, string][] = [
+  ['credentials', 'Credentials'],
+  ['webhooks', 'Webhooks'],
+  ['events', 'Events'],
+  ['users', 'Users'],
+  ['cards', 'Cards'],
+  ['wallet', 'Company wallet'],
+  ['settings', 'Settings'],
+  ['members', 'Members'],
+  ['audit', 'Audit log'],
+];
+
+function layout(nonce: string, page: Page): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(page.title)} · Purser</title><style nonce="${nonce}">${STYLE}</style></head>
+<body>${page.body}</body></html>`;
+}
+
+export type ConsoleKit = ReturnType<typeof consoleKit>;
+
+export function consoleKit(ctx: AppContext) {
+  const secure = ctx.config.baseUrl.startsWith('https:');
+
+  const send = (reply: FastifyReply, page: Page) => {
+    const nonce = randomBytes(16).toString('base64');
+    hostedPageHeaders(reply, {
+      directives: [`style-src 'nonce-${nonce}'`],
+      frameAncestors: "frame-ancestors 'none'",
+      permissions: 'camera=(), microphone=(), geolocation=(), payment=()',
+    });
+    return layout(nonce, page);
+  };
+  const refuse = (reply: FastifyReply, status: number, title: string, text: string) => {
+    reply.code(status);
+    return send(reply, {
+      title,
+      body: `<main><h1>${escapeHtml(title)}</h1><p class="problem">${escapeHtml(text)}</p><p><a href="/dashboard">Back to the console</a></p></main>`,
+    });
+  };
+
+  const sessionToken = (request: FastifyRequest) => requestCookies(request.headers.cookie)[MEMBER_COOKIE];
+  /** The member's CSRF token: an HMAC of their session (OWASP synchronizer token, per session). */
+  const csrfOf = (request: FastifyRequest) =>
+    createHmac('sha256', ctx.members.formKey)
+      .update(`console-csrf.v1|${digest(sessionToken(request) ?? '')}`)
+      .digest('base64url');
+
+  /** The signed-in member and their scope for `:org/:mode` (404 when not theirs), or a reply sent. */
+  const scoped = async (request: ScopedRequest, reply: FastifyReply) => {
+    const member = await ctx.members.signedIn(sessionToken(request));
+    if (!member) {
+      reply.redirect('/dashboard/sign-in', 303);
+      return null;
+    }
+    const { org, mode } = request.params;
+    const membership = member.organizations.find((o) => o.id === org);
+    if (!membership || (mode !== 'sandbox' && mode !== 'production')) {
+      reply.send(refuse(reply, 404, 'Not found', 'No such organization among yours.'));
+      return null;
+    }
+    const scope: OrgScope = { organizationId: org, livemode: mode === 'production', mode };
+    return { member, membership, scope, csrf: csrfOf(request) };
+  };
+
+  /** The header: organization, mode and its switch (to the same page), the pages, sign-out. */
+  const header = (member: SignedInMember, scope: OrgScope, csrf: string, current = 'credentials') => {
+    const base = `/dashboard/${scope.organizationId}`;
+    const other: Mode = scope.mode === 'sandbox' ? 'production' : 'sandbox';
+    const orgName = member.organizations.find((o) => o.id === scope.organizationId)?.name ?? '';
+    const landing = NAV.some(([page]) => page === current) ? current : 'credentials';
+    const links = NAV.map(
+      ([page, label]) =>
+        `<a href="${base}/${scope.mode}/${page}"${page === current ? ' aria-current="page"' : ''}>${label}</a>`,
+    ).join('');
+    return `<header><strong>${escapeHtml(orgName)}</strong>
+<span class="mode${scope.livemode ? ' live' : ''}">${scope.mode}</span>
+<a href="${base}/${other}/${landing}" id="switch-mode">Switch to ${other}</a>
+<nav>${links}</nav>
+<span>${escapeHtml(member.email)}</span>
+<form class="inline" method="post" action="/dashboard/sign-out">${hidden('csrf', csrf)}<button class="secondary" type="submit">Sign out</button></form></header>`;
+  };
+
+  /** A page of the console: scoped, then rendered; an unknown id (ApiError 404) is the 404 page. */
+  const show = async (
+    request: ScopedRequest,
+    reply: FastifyReply,
+    render: (member: SignedInMember, scope: OrgScope, csrf: string) => Promise<Page>,
+  ) => {
+    const found = await scoped(request, reply);
+    if (!found) return reply;
+    try {
+      return send(reply, await render(found.member, found.scope, found.csrf));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404)
+        return refuse(reply, 404, 'Not found', error.message);
+      if (error instanceof ApiError && error.status === 400)
+        return refuse(reply, 400, 'Not understood', error.message);
+      throw error;
+    }
+  };
+
+  /**
+   * A console form: the member's CSRF token, a role that may change things, then the action. A
+   * refused action (ApiError) answers `again`, the page it came from, with what went wrong.
+   */
+  const act = async (
+    request: ActRequest,
+    reply: FastifyReply,
+    again: (member: SignedInMember, scope: OrgScope, csrf: string, problem: string) => Promise<Page>,
+    run: (member: SignedInMember, scope: OrgScope, csrf: string) => Promise<Outcome>,
+  ) => {
+    const found = await scoped(request, reply);
+    if (!found) return reply;
+    const { csrf } = found;
+    if (!safeEqual(request.body.csrf ?? '', csrf))
+      return refuse(
+        reply,
+        403,
+        'Refused',
+        'This form did not come from your console session. Reload the page.',
+      );
+    if (found.membership.role === 'viewer')
+      return refuse(reply, 403, 'Not allowed', 'Viewers can look but not change anything. Ask an owner.');
+    try {
+      const outcome = await run(found.member, found.scope, csrf);
+      // Post/redirect/get unless the page shows a secret once (reloading it asks before posting again).
+      if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303);
+      return send(reply, outcome);
+    } catch (error) {
+      // A provider that could not be reached (502) is said on the page; other 5xx are bugs.
+      if (!(error instanceof ApiError) || (error.status >= 500 && error.status !== 502)) throw error;
+      if (error.status === 403) return refuse(reply, 403, 'Not allowed', error.message);
+      reply.code(error.status === 404 || error.status === 502 ? error.status : 400);
+      return send(reply, await again(found.member, found.scope, csrf, error.message));
+    }
+  };
+
+  return { secure, send, refuse, sessionToken, csrfOf, scoped, header, show, act };
+}

@@ -1,0 +1,126 @@
+import type { AppContext } from '../../../context.ts';
+import { ApiError } from '../../../core/errors.ts';
+import type { RoutesApp } from '../../../core/schemas.ts';
+import type { SignedInMember } from '../../../domains/members/service.ts';
+import { escapeHtml } from '../../html.ts';
+import {
+  type ActionFields,
+  ActionForm,
+  type ConsoleKit,
+  DoneQuery,
+  doneNotice,
+  type Feedback,
+  messages,
+  type OrgScope,
+  type Page,
+  ScopeParams,
+  when,
+} from '../kit.ts';
+
+/** Credentials: OAuth clients (create, rotate, revoke) and the v1 API key (rotate); secrets shown once. */
+export async function credentialPages(app: RoutesApp, ctx: AppContext, { header, show, act }: ConsoleKit) {
+  const credentialsPage = async (
+    member: SignedInMember,
+    scope: OrgScope,
+    csrf: string,
+    feedback: Feedback & { secret?: string },
+  ): Promise<Page> => {
+    const { clients, apiKeys } = await ctx.orgs.credentials(scope.organizationId, scope.mode);
+    const action = `/dashboard/${scope.organizationId}/${scope.mode}/credentials`;
+    const button = (name: string, label: string, extra = '') =>
+      `<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="${name}">${extra}<button type="submit" class="secondary">${label}</button></form>`;
+    const clientRows = clients
+      .map(
+        (c) =>
+          `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.name)}</td><td>${c.type}</td><td>${c.status}</td><td>${when(c.created_at)}</td><td>${
+            c.status === 'active'
+              ? `${c.type === 'confidential' ? button('rotate_secret', 'Rotate secret', `<input type="hidden" name="client_id" value="${escapeHtml(c.id)}">`) : ''}${button('revoke_client', 'Revoke', `<input type="hidden" name="client_id" value="${escapeHtml(c.id)}">`)}`
+              : ''
+          }</td></tr>`,
+      )
+      .join('');
+    const keyRows = apiKeys
+      .map(
+        (k) =>
+          `<tr><td><code>${escapeHtml(k.key_prefix)}…</code></td><td>${k.status}</td><td>${when(k.created_at)}</td><td>${when(k.revoked_at)}</td></tr>`,
+      )
+      .join('');
+    return {
+      title: 'Credentials',
+      body: `${header(member, scope, csrf, 'credentials')}<main><h1>Credentials</h1>${messages(feedback)}
+${feedback.secret ? `<section><p>Shown only this once: copy it now.</p><p><code id="secret">${escapeHtml(feedback.secret)}</code></p></section>` : ''}
+<section><h2>Clients (OAuth client credentials)</h2><table><tr><th>client_id</th><th>name</th><th>type</th><th>status</th><th>created</th><th></th></tr>${clientRows}</table>
+<form method="post" action="${action}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="create_client">
+<label for="f_name">New client name</label><br><input id="f_name" name="name" type="text" maxlength="100" required><button type="submit">Create client</button></form></section>
+<section><h2>API keys (v1)</h2><table><tr><th>key</th><th>status</th><th>created</th><th>revoked</th></tr>${keyRows}</table>
+${button('rotate_key', 'Rotate API key')}<p class="hint">Rotating replaces every active key of this mode; the old ones stop at once.</p></section></main>`,
+    };
+  };
+
+  app.get<{ Params: { org: string; mode: string }; Querystring: { done?: string } }>(
+    '/dashboard/:org/:mode/credentials',
+    { schema: { hide: true, params: ScopeParams, querystring: DoneQuery } },
+    async (request, reply) =>
+      show(request, reply, (member, scope, csrf) =>
+        credentialsPage(member, scope, csrf, doneNotice(request.query)),
+      ),
+  );
+
+  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
+    '/dashboard/:org/:mode/credentials',
+    { schema: { hide: true, params: ScopeParams, body: ActionForm } },
+    async (request, reply) =>
+      act(
+        request,
+        reply,
+        (member, scope, csrf, problem) => credentialsPage(member, scope, csrf, { problem }),
+        async (member, scope, csrf) => {
+          const { body } = request;
+          const owned = async () => {
+            const client = await ctx.orgs.findClient(body.client_id ?? '');
+            if (
+              !client ||
+              client.organization_id !== scope.organizationId ||
+              client.livemode !== (scope.livemode ? 1 : 0)
+            )
+              throw new ApiError(404, 'not_found', 'No such client.');
+            return client.id;
+          };
+          if (body.action === 'create_client') {
+            const name = (body.name ?? '').trim();
+            if (name.length === 0 || name.length > 100)
+              throw new ApiError(400, 'invalid_request', 'Name the client (1 to 100 characters).');
+            const created = await ctx.orgs.createClient(scope.organizationId, {
+              mode: scope.mode,
+              type: 'confidential',
+              name,
+            });
+            await ctx.members.audit(member, scope, 'client.created', created.client_id);
+            return credentialsPage(member, scope, csrf, {
+              notice: `Client ${created.client_id} created.`,
+              secret: created.client_secret ?? undefined,
+            });
+          }
+          if (body.action === 'rotate_secret') {
+            const rotated = await ctx.orgs.rotateClientSecret(await owned());
+            await ctx.members.audit(member, scope, 'client.secret_rotated', rotated.client_id);
+            return credentialsPage(member, scope, csrf, {
+              notice: 'Secret rotated.',
+              secret: rotated.client_secret,
+            });
+          }
+          if (body.action === 'revoke_client') {
+            const revoked = await ctx.orgs.revokeClient(await owned());
+            await ctx.members.audit(member, scope, 'client.revoked', revoked.client_id);
+            return { redirect: `${request.url}?done=revoked` };
+          }
+          if (body.action === 'rotate_key') {
+            const key = await ctx.orgs.rotateApiKey(scope.organizationId, scope.mode);
+            await ctx.members.audit(member, scope, 'api_key.rotated', key.id);
+            return credentialsPage(member, scope, csrf, { notice: 'API key rotated.', secret: key.api_key });
+          }
+          throw new ApiError(400, 'invalid_request', 'Unknown action.');
+        },
+      ),
+  );
+}

@@ -1,0 +1,168 @@
+import type { AppContext } from '../../../context.ts';
+import { ApiError } from '../../../core/errors.ts';
+import type { RoutesApp } from '../../../core/schemas.ts';
+import { EVENT_TYPES } from '../../../domains/events/catalog.ts';
+import type { SignedInMember } from '../../../domains/members/service.ts';
+import { escapeHtml } from '../../html.ts';
+import {
+  type ActionFields,
+  ActionForm,
+  type ConsoleKit,
+  DoneQuery,
+  doneNotice,
+  type Feedback,
+  messages,
+  ObjectParams,
+  type OrgScope,
+  type Page,
+  ScopeParams,
+  when,
+} from '../kit.ts';
+
+/** Webhook destinations: the list with the event picker, and one destination with its deliveries. */
+export async function webhookPages(app: RoutesApp, ctx: AppContext, { header, show, act }: ConsoleKit) {
+  const webhooksPage = async (
+    member: SignedInMember,
+    scope: OrgScope,
+    csrf: string,
+    feedback: Feedback & { secret?: string },
+  ): Promise<Page> => {
+    const list = await ctx.events.listEndpoints(scope, { limit: 100 });
+    const base = `/dashboard/${scope.organizationId}/${scope.mode}/webhooks`;
+    const rows = list.data
+      .map(
+        (e) =>
+          `<tr><td><a href="${base}/${escapeHtml(e.id)}"><code>${escapeHtml(e.id)}</code></a></td><td>${escapeHtml(e.url)}</td><td>${escapeHtml(e.enabled_events.join(', '))}</td><td>${e.status}</td></tr>`,
+      )
+      .join('');
+    const events = ['*', ...EVENT_TYPES]
+      .map((type) => `<label><input type="checkbox" name="events" value="${type}"> ${type}</label>`)
+      .join('');
+    return {
+      title: 'Webhooks',
+      body: `${header(member, scope, csrf, 'webhooks')}<main><h1>Webhook destinations</h1>${messages(feedback)}
+${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p><code id="secret">${escapeHtml(feedback.secret)}</code></p></section>` : ''}
+<section><table><tr><th>id</th><th>url</th><th>events</th><th>status</th></tr>${rows}</table></section>
+<section><h2>New destination</h2><form method="post" action="${base}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="create">
+<label for="f_url">URL</label><br><input id="f_url" name="url" type="url" required>
+<div class="events">${events}</div><button type="submit" id="create-endpoint">Create destination</button></form></section></main>`,
+    };
+  };
+
+  const endpointPage = async (
+    member: SignedInMember,
+    scope: OrgScope,
+    csrf: string,
+    id: string,
+    feedback: Feedback & { secret?: string },
+  ): Promise<Page> => {
+    const endpoint = await ctx.events.getEndpoint(scope, id);
+    const deliveries = await ctx.events.listDeliveries(scope, { endpointId: id }, { limit: 50 });
+    const base = `/dashboard/${scope.organizationId}/${scope.mode}/webhooks`;
+    const button = (name: string, label: string, extra = '') =>
+      `<form class="inline" method="post" action="${base}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="${name}"><input type="hidden" name="endpoint_id" value="${escapeHtml(id)}">${extra}<button type="submit" class="secondary" id="${name}">${label}</button></form>`;
+    const rows = deliveries.data
+      .map(
+        (d) =>
+          `<tr><td><code>${escapeHtml(d.event_id)}</code><br>${escapeHtml(d.event_type ?? '')}</td><td class="delivery-status">${d.status}</td><td>${d.attempts
+            .map(
+              (a) =>
+                `#${a.attempt} ${when(a.attempted_at)} → ${a.status_code ?? escapeHtml(a.error ?? '')} (${a.duration_ms} ms)${a.response_excerpt ? `<br><code>${escapeHtml(a.response_excerpt)}</code>` : ''}`,
+            )
+            .join(
+              '<br>',
+            )}</td><td>${button('resend', 'Resend', `<input type="hidden" name="event_id" value="${escapeHtml(d.event_id)}">`)}</td></tr>`,
+      )
+      .join('');
+    return {
+      title: endpoint.url,
+      body: `${header(member, scope, csrf, 'webhooks')}<main><h1>${escapeHtml(endpoint.url)}</h1>${messages(feedback)}
+${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p><code id="secret">${escapeHtml(feedback.secret)}</code></p></section>` : ''}
+<section><p><code>${escapeHtml(endpoint.id)}</code> · ${endpoint.status} · ${escapeHtml(endpoint.enabled_events.join(', '))}</p>
+${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('reveal', 'Reveal secret')}${endpoint.status === 'active' ? button('disable', 'Disable') : button('enable', 'Enable')}</section>
+<section><h2>Deliveries</h2><table id="deliveries"><tr><th>event</th><th>status</th><th>attempts (request → response)</th><th></th></tr>${rows}</table></section></main>`,
+    };
+  };
+
+  app.get<{ Params: { org: string; mode: string }; Querystring: { done?: string } }>(
+    '/dashboard/:org/:mode/webhooks',
+    { schema: { hide: true, params: ScopeParams, querystring: DoneQuery } },
+    async (request, reply) =>
+      show(request, reply, (member, scope, csrf) =>
+        webhooksPage(member, scope, csrf, doneNotice(request.query)),
+      ),
+  );
+
+  app.get<{ Params: { org: string; mode: string; id: string }; Querystring: { done?: string } }>(
+    '/dashboard/:org/:mode/webhooks/:id',
+    { schema: { hide: true, params: ObjectParams, querystring: DoneQuery } },
+    async (request, reply) =>
+      show(request, reply, (member, scope, csrf) =>
+        endpointPage(member, scope, csrf, request.params.id, doneNotice(request.query)),
+      ),
+  );
+
+  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
+    '/dashboard/:org/:mode/webhooks',
+    { schema: { hide: true, params: ScopeParams, body: ActionForm } },
+    async (request, reply) =>
+      act(
+        request,
+        reply,
+        (member, scope, csrf, problem) => webhooksPage(member, scope, csrf, { problem }),
+        async (member, scope, csrf) => {
+          const { body } = request;
+          const id = body.endpoint_id ?? '';
+          const detail = (feedback: { notice?: string; secret?: string }) =>
+            endpointPage(member, scope, csrf, id, feedback);
+          const back = (done: string) => ({
+            redirect: `${request.url}/${encodeURIComponent(id)}?done=${done}`,
+          });
+          switch (body.action) {
+            case 'create': {
+              const events = [body.events ?? []].flat();
+              const created = await ctx.events.createEndpoint(scope, {
+                url: body.url ?? '',
+                enabled_events: events.length > 0 ? events : ['*'],
+              });
+              await ctx.members.audit(member, scope, 'webhook_endpoint.created', created.id);
+              return webhooksPage(member, scope, csrf, {
+                notice: `Destination ${created.id} created.`,
+                secret: created.secret,
+              });
+            }
+            case 'roll': {
+              const rolled = await ctx.events.rollSecret(scope, id);
+              await ctx.members.audit(member, scope, 'webhook_endpoint.secret_rolled', id);
+              return detail({ notice: 'Secret rolled: the old one stopped signing.', secret: rolled.secret });
+            }
+            case 'reveal': {
+              const secret = await ctx.events.revealSecret(scope, id);
+              await ctx.members.audit(member, scope, 'webhook_endpoint.secret_revealed', id);
+              return detail({ secret });
+            }
+            case 'test': {
+              const sent = await ctx.events.sendTestEvent(scope, id, undefined);
+              await ctx.members.audit(member, scope, 'webhook_endpoint.test_sent', sent.event_id);
+              return back('test_sent');
+            }
+            case 'disable':
+            case 'enable': {
+              await ctx.events.updateEndpoint(scope, id, {
+                status: body.action === 'enable' ? 'active' : 'disabled',
+              });
+              await ctx.members.audit(member, scope, `webhook_endpoint.${body.action}d`, id);
+              return back(`${body.action}d`);
+            }
+            case 'resend': {
+              const delivery = await ctx.events.resend(scope, id, body.event_id ?? '');
+              await ctx.members.audit(member, scope, 'webhook_delivery.resent', delivery.id);
+              return back('resent');
+            }
+            default:
+              throw new ApiError(400, 'invalid_request', 'Unknown action.');
+          }
+        },
+      ),
+  );
+}

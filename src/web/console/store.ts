@@ -1,0 +1,188 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/index.ts';
+
+/**
+ * The console's own read-only queries: what its pages show that no domain service answers (the
+ * organization's users with their connection and KYC status, events mentioning an object), and
+ * whether an account exists before asking a service that would open it on first use (a GET never
+ * changes anything). Nothing here writes.
+ */
+
+export interface Owner {
+  organizationId: string;
+  livemode: boolean;
+}
+
+const mode = (owner: Owner) => (owner.livemode ? 1 : 0);
+
+/** `!` escapes LIKE's wildcards: ids contain `_`. */
+const likeEscaped = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
+
+/**
+ * Events of the organization and mode whose data mentions one of `ids` as a JSON string value
+ * (`"card_…"`), newest first, strictly older than `before`. The events API filters by type and
+ * time only; a user's or a card's events are found by their ids in the data.
+ */
+export function eventsMentioning(
+  db: Executor,
+  owner: Owner,
+  filter: { type: string | null; ids: string[] },
+  before: { created_at: number; id: string } | null,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('events')
+    .select(['id', 'type', 'created_at'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner))
+    .where((eb) =>
+      eb.or(filter.ids.map((id) => sql<boolean>`data like ${`%"${likeEscaped(id)}"%`} escape '!'`)),
+    );
+  if (filter.type !== null) query = query.where('type', '=', filter.type);
+  if (before !== null)
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', before.created_at),
+        eb.and([eb('created_at', '=', before.created_at), eb('id', '<', before.id)]),
+      ]),
+    );
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** An event's position (for paging on from it), when it is this organization's and mode's. */
+export function eventPosition(db: Executor, owner: Owner, id: string) {
+  return db
+    .selectFrom('events')
+    .select(['id', 'created_at'])
+    .where('id', '=', id)
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner))
+    .executeTakeFirst();
+}
+
+/** The ids of a user's cards and cardholders (what their events name), newest first. */
+export async function idsOfUser(db: Executor, owner: Owner, userId: string, limit: number) {
+  const cards = await db
+    .selectFrom('cards')
+    .select(['id', 'cardholder_id'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner))
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  const cardholders = await db
+    .selectFrom('cardholders')
+    .select('id')
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner))
+    .where('user_id', '=', userId)
+    .execute();
+  return [...new Set([...cards.map((c) => c.id), ...cardholders.map((c) => c.id)])];
+}
+
+/** The organization's users in one mode, newest first, or one of them. */
+export function users(db: Executor, owner: Owner, limit: number, id?: string) {
+  let query = db
+    .selectFrom('users')
+    .select(['id', 'email', 'phone', 'created_at'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner));
+  if (id !== undefined) query = query.where('id', '=', id);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/**
+ * The users' connections (one per client they connected to), each `live` while a refresh token of
+ * it still works: not revoked (disconnect, reuse), not exchanged, not expired.
+ */
+export function connectionsOf(db: Executor, owner: Owner, userIds: string[], now: number) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('connections')
+    .select((eb) => [
+      'connections.id',
+      'connections.user_id',
+      'connections.client_id',
+      'connections.external_user_id',
+      'connections.created_at',
+      'connections.updated_at',
+      eb
+        .exists(
+          eb
+            .selectFrom('refresh_tokens')
+            .select('refresh_tokens.token_digest')
+            .whereRef('refresh_tokens.connection_id', '=', 'connections.id')
+            .where('refresh_tokens.revoked_at', 'is', null)
+            .where('refresh_tokens.rotated_at', 'is', null)
+            .where('refresh_tokens.expires_at', '>', now),
+        )
+        .as('live'),
+    ])
+    .where('connections.organization_id', '=', owner.organizationId)
+    .where('connections.livemode', '=', mode(owner))
+    .where('connections.user_id', 'in', userIds)
+    .orderBy('connections.created_at', 'desc')
+    .execute();
+}
+
+/** Each user's latest identity verification: status, reason and when it last changed. */
+export async function kycOf(db: Executor, owner: Owner, userIds: string[]) {
+  if (userIds.length === 0)
+    return new Map<string, { status: string; reason: string | null; updated_at: number }>();
+  const rows = await db
+    .selectFrom('kyc_verifications')
+    .select(['user_id', 'status', 'reason', 'updated_at'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner))
+    .where('user_id', 'in', userIds)
+    .orderBy('created_at', 'asc')
+    .execute();
+  // Oldest first: the latest of each user is the one left in the map.
+  return new Map(rows.map((row) => [row.user_id, row]));
+}
+
+/** The users' cards, newest first: last4 and status. */
+export function cardsOf(db: Executor, owner: Owner, userIds: string[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('cards')
+    .select(['id', 'user_id', 'last4', 'status'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner))
+    .where('user_id', 'in', userIds)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** Which of these owners (users, or the organization) have a ledger account of the kind already. */
+export async function ledgerOwners(
+  db: Executor,
+  owner: Owner,
+  kind: 'user_wallet' | 'company_pool',
+  ownerIds: string[],
+): Promise<Set<string>> {
+  if (ownerIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('ledger_accounts')
+    .select('owner_id')
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner))
+    .where('kind', '=', kind)
+    .where('owner_id', 'in', ownerIds)
+    .execute();
+  return new Set(rows.map((row) => row.owner_id));
+}
+
+/** Whether the organization's company wallet in this mode was ever opened. */
+export async function hasCompanyWallet(db: Executor, owner: Owner): Promise<boolean> {
+  const row = await db
+    .selectFrom('company_wallets')
+    .select('organization_id')
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', mode(owner))
+    .executeTakeFirst();
+  return (
+    row !== undefined && (await ledgerOwners(db, owner, 'company_pool', [owner.organizationId])).size > 0
+  );
+}
