@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands.ts';
-import { expectError, outboxCode, uniqueEmail, useOrgApp } from '../helpers/fixtures.ts';
+import { expectError, uniqueEmail, useOrgApp } from '../helpers/fixtures.ts';
 import { formBody, formFields } from '../links/helpers.ts';
 
 /** Platform connect sessions: the API, member sign-in by email code, approving, and refusals. */

@@ -15,7 +15,6 @@ import type { CreatedOrganization, OrgService } from '../orgs/service.ts';
 export const PLATFORM_CONNECT_TTL_MS = 1 * HOUR;
 
 type Session = PlatformConnectSessionRow;
-type Scope = { organizationId: string; livemode: boolean };
 
 export interface PlatformConnectSessionObject {
   object: 'platform_connect_session';

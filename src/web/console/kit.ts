@@ -7,7 +7,7 @@ import { digest, safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { MEMBER_COOKIE, type SignedInMember } from '../../domains/members/service.ts';
 import type { Mode } from '../../domains/orgs/service.ts';
-import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import { escapeHtml, feedbackLines, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { requestCookies } from '../kyc/page.ts';
 
 /**
@@ -99,8 +99,7 @@ export const doneNotice = (query: { done?: string }): Feedback => {
   return notice ? { notice } : {};
 };
 
-export const messages = (feedback: Feedback) =>
-  `${feedback.notice ? `<p class="notice" role="status">${escapeHtml(feedback.notice)}</p>` : ''}${feedback.problem ? `<p class="problem" role="alert">${escapeHtml(feedback.problem)}</p>` : ''}`;
+export const messages = (feedback: Feedback) => feedbackLines(feedback);
 
 export const when = (ms: number | null) => (ms === null ? '' : isoTime(ms).replace('T', ' ').slice(0, 19));
 /** Cents as dollars: `$1,234.50` (every console amount is USD). */
@@ -127,11 +126,7 @@ const NAV: [string, string][] = [
 ];
 
 function layout(nonce: string, page: Page): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(page.title)} · Purser</title><style nonce="${nonce}">${STYLE}</style></head>
-<body>${page.body}</body></html>`;
+  return htmlDocument({ nonce, title: `${page.title} · Purser`, style: STYLE, body: page.body });
 }
 
 export type ConsoleKit = ReturnType<typeof consoleKit>;
