@@ -130,6 +130,46 @@ describe('the console', () => {
     ]);
   });
 
+  it('edits a destination (URL and events) and creates an extra API key; a viewer can do neither', async () => {
+    const owner = await member('owner');
+    const viewer = await member('viewer');
+    const scope = { organizationId: f.org.organization_id, livemode: false };
+    const endpoint = await f.t.ctx.events.createEndpoint(scope, {
+      url: 'https://hooks.example/first',
+      enabled_events: ['*'],
+    });
+    const hooks = `/dashboard/${f.org.organization_id}/sandbox/webhooks`;
+    const edit = {
+      action: 'edit',
+      endpoint_id: endpoint.id,
+      url: 'https://hooks.example/second',
+      events: 'card.*',
+    };
+    expect((await post(hooks, viewer.cookie, { csrf: viewer.csrf, ...edit })).statusCode).toBe(403);
+    expect((await f.t.ctx.events.getEndpoint(scope, endpoint.id)).url).toBe('https://hooks.example/first');
+    const saved = await post(hooks, owner.cookie, { csrf: owner.csrf, ...edit });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe(`${hooks}/${endpoint.id}?done=updated`);
+    expect(await f.t.ctx.events.getEndpoint(scope, endpoint.id)).toMatchObject({
+      url: 'https://hooks.example/second',
+      enabled_events: ['card.*'],
+    });
+    const refused = await post(hooks, owner.cookie, { csrf: owner.csrf, ...edit, events: 'card.nope' });
+    expect(refused.statusCode).toBe(400);
+
+    const credentials = `/dashboard/${f.org.organization_id}/sandbox/credentials`;
+    const created = await post(credentials, owner.cookie, { csrf: owner.csrf, action: 'create_key' });
+    expect(created.statusCode).toBe(200);
+    const key = /id="secret">(sk_test_[A-Za-z0-9]+)</.exec(created.body)?.[1];
+    expect(key).toBeDefined();
+    const v1 = await f.t.call('GET', '/api/v1/cardholders/ch_none', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(v1.statusCode).toBe(404);
+    const actions = (await f.t.ctx.members.auditLog(f.org.organization_id)).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['webhook_endpoint.updated', 'api_key.created']));
+  });
+
   it('signing out ends the session', async () => {
     const owner = await member('developer');
     const out = await post('/dashboard/sign-out', owner.cookie, { csrf: owner.csrf });

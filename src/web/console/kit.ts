@@ -87,6 +87,7 @@ const DONE: Record<string, string> = {
   test_sent: 'Test event queued: it appears below once delivered.',
   disabled: 'Destination disabled: pending deliveries were cancelled.',
   enabled: 'Destination enabled.',
+  updated: 'Destination saved.',
   resent: 'Event queued again.',
   revoked: 'Client revoked: its tokens stopped working.',
   invited: 'Invitation sent: they sign in with that email.',

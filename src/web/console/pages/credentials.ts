@@ -53,7 +53,7 @@ ${feedback.secret ? `<section><p>Shown only this once: copy it now.</p><p><code 
 <form method="post" action="${action}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="create_client">
 <label for="f_name">New client name</label><br><input id="f_name" name="name" type="text" maxlength="100" required><button type="submit">Create client</button></form></section>
 <section><h2>API keys (v1)</h2><table><tr><th>key</th><th>status</th><th>created</th><th>revoked</th></tr>${keyRows}</table>
-${button('rotate_key', 'Rotate API key')}<p class="hint">Rotating replaces every active key of this mode; the old ones stop at once.</p></section></main>`,
+${button('create_key', 'Create API key')}${button('rotate_key', 'Rotate API key')}<p class="hint">Rotating replaces every active key of this mode; the old ones stop at once.</p></section></main>`,
     };
   };
 
@@ -113,6 +113,11 @@ ${button('rotate_key', 'Rotate API key')}<p class="hint">Rotating replaces every
             const revoked = await ctx.orgs.revokeClient(await owned());
             await ctx.members.audit(member, scope, 'client.revoked', revoked.client_id);
             return { redirect: `${request.url}?done=revoked` };
+          }
+          if (body.action === 'create_key') {
+            const key = await ctx.orgs.createApiKey(scope.organizationId, scope.mode);
+            await ctx.members.audit(member, scope, 'api_key.created', key.id);
+            return credentialsPage(member, scope, csrf, { notice: 'API key created.', secret: key.api_key });
           }
           if (body.action === 'rotate_key') {
             const key = await ctx.orgs.rotateApiKey(scope.organizationId, scope.mode);

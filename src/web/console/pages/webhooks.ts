@@ -19,6 +19,16 @@ import {
   when,
 } from '../kit.ts';
 
+/** Every catalog type (and `*`) as a checkbox, those subscribed to checked. */
+function eventPicker(checked: readonly string[]): string {
+  return ['*', ...EVENT_TYPES]
+    .map(
+      (type) =>
+        `<label><input type="checkbox" name="events" value="${type}"${checked.includes(type) ? ' checked' : ''}> ${type}</label>`,
+    )
+    .join('');
+}
+
 /** Webhook destinations: the list with the event picker, and one destination with its deliveries. */
 export async function webhookPages(app: RoutesApp, ctx: AppContext, { header, show, act }: ConsoleKit) {
   const webhooksPage = async (
@@ -35,9 +45,6 @@ export async function webhookPages(app: RoutesApp, ctx: AppContext, { header, sh
           `<tr><td><a href="${base}/${escapeHtml(e.id)}"><code>${escapeHtml(e.id)}</code></a></td><td>${escapeHtml(e.url)}</td><td>${escapeHtml(e.enabled_events.join(', '))}</td><td>${e.status}</td></tr>`,
       )
       .join('');
-    const events = ['*', ...EVENT_TYPES]
-      .map((type) => `<label><input type="checkbox" name="events" value="${type}"> ${type}</label>`)
-      .join('');
     return {
       title: 'Webhooks',
       body: `${header(member, scope, csrf, 'webhooks')}<main><h1>Webhook destinations</h1>${messages(feedback)}
@@ -45,7 +52,7 @@ ${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p
 <section><table><tr><th>id</th><th>url</th><th>events</th><th>status</th></tr>${rows}</table></section>
 <section><h2>New destination</h2><form method="post" action="${base}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="create">
 <label for="f_url">URL</label><br><input id="f_url" name="url" type="url" required>
-<div class="events">${events}</div><button type="submit" id="create-endpoint">Create destination</button></form></section></main>`,
+<div class="events">${eventPicker([])}</div><button type="submit" id="create-endpoint">Create destination</button></form></section></main>`,
     };
   };
 
@@ -80,6 +87,9 @@ ${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p
 ${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p><code id="secret">${escapeHtml(feedback.secret)}</code></p></section>` : ''}
 <section><p><code>${escapeHtml(endpoint.id)}</code> · ${endpoint.status} · ${escapeHtml(endpoint.enabled_events.join(', '))}</p>
 ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('reveal', 'Reveal secret')}${endpoint.status === 'active' ? button('disable', 'Disable') : button('enable', 'Enable')}</section>
+<section><h2>Edit</h2><form method="post" action="${base}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="edit"><input type="hidden" name="endpoint_id" value="${escapeHtml(id)}">
+<label for="f_edit_url">URL</label><br><input id="f_edit_url" name="url" type="url" required value="${escapeHtml(endpoint.url)}">
+<div class="events">${eventPicker(endpoint.enabled_events)}</div><button type="submit" id="edit-endpoint">Save</button></form></section>
 <section><h2>Deliveries</h2><table id="deliveries"><tr><th>event</th><th>status</th><th>attempts (request → response)</th><th></th></tr>${rows}</table></section></main>`,
     };
   };
@@ -145,6 +155,14 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
               const sent = await ctx.events.sendTestEvent(scope, id, undefined);
               await ctx.members.audit(member, scope, 'webhook_endpoint.test_sent', sent.event_id);
               return back('test_sent');
+            }
+            case 'edit': {
+              const events = [body.events ?? []].flat();
+              if (events.length === 0)
+                throw new ApiError(400, 'invalid_request', 'Choose at least one event.');
+              await ctx.events.updateEndpoint(scope, id, { url: body.url ?? '', enabled_events: events });
+              await ctx.members.audit(member, scope, 'webhook_endpoint.updated', id);
+              return back('updated');
             }
             case 'disable':
             case 'enable': {
