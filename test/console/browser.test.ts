@@ -87,6 +87,9 @@ describe.skipIf(!haveChromium('console'))('the console in Chromium', () => {
     });
     try {
       await signIn(page, email);
+      // The session cookie as the issue asks: HttpOnly; Secure; SameSite=Lax (loopback keeps Secure ones).
+      const session = (await context.cookies()).find((c) => c.name === 'purser_member');
+      expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
       expect(await page.textContent('header')).toContain('Acme Platform');
       await page.screenshot({ path: join(IMAGES, 'console-credentials.png'), fullPage: true });
 

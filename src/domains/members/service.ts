@@ -7,6 +7,7 @@ import type { MemberRole } from '../../db/schema.ts';
 import { isEmail } from '../cards/objects.ts';
 import { SANDBOX_CODE } from '../connect/service.ts';
 import type { NotificationService } from '../notifications/service.ts';
+import { isLoopbackHost } from '../orgs/embed-origins.ts';
 import type { OrgService } from '../orgs/service.ts';
 
 /** Sign-in code validity and tries (as connect codes, spec §8). */
@@ -21,8 +22,14 @@ export const MEMBER_ROLES: readonly MemberRole[] = ['owner', 'developer', 'viewe
 /** The signed-in member's cookie: the whole site (the console and platform connect share it). */
 export const MEMBER_COOKIE = 'purser_member';
 
-/** `Set-Cookie` for a member session: HttpOnly, same-site only, `Secure` over https. */
-export function memberCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+/**
+ * `Set-Cookie` for a member session: `HttpOnly; Secure; SameSite=Lax`. Browsers keep a `Secure`
+ * cookie from https and from loopback (a potentially trustworthy origin); only a plain-http
+ * `BASE_URL` on another host (a development machine on a LAN) gets it without `Secure`.
+ */
+export function memberCookie(value: string, maxAgeSeconds: number, baseUrl: string): string {
+  const url = new URL(baseUrl);
+  const secure = url.protocol === 'https:' || isLoopbackHost(url.hostname);
   return `${MEMBER_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 

@@ -97,7 +97,7 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     const result = await ctx.members.verifySignIn(attempt, body.code ?? '');
     if (result.outcome === 'signed_in') {
       const maxAge = Math.floor((result.expiresAt - ctx.clock.now()) / 1000);
-      reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, secure));
+      reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, ctx.config.baseUrl));
       return reply.redirect('/dashboard', 303);
     }
     reply.code(400);
@@ -109,7 +109,7 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
   app.post('/dashboard/sign-out', { schema: { hide: true, body: ActionForm } }, async (request, reply) => {
     const token = sessionToken(request);
     if (token && safeEqual(request.body.csrf ?? '', csrfOf(request))) await ctx.members.signOut(token);
-    reply.header('set-cookie', memberCookie('', 0, secure));
+    reply.header('set-cookie', memberCookie('', 0, ctx.config.baseUrl));
     return reply.redirect('/dashboard/sign-in', 303);
   });
 

@@ -233,7 +233,7 @@ ${(['sandbox', 'production'] as const)
         const result = await ctx.members.verifySignIn(attempt, body.code ?? '');
         if (result.outcome === 'signed_in') {
           const maxAge = Math.floor((result.expiresAt - ctx.clock.now()) / 1000);
-          reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, secure));
+          reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, ctx.config.baseUrl));
           return reply.redirect(action, 303);
         }
         reply.code(400);
