@@ -318,6 +318,16 @@ describe('the platform connect page', () => {
     ).toEqual({ outcome: 'expired' });
   });
 
+  it('parallel wrong codes take at most five checks; the right code is then refused', async () => {
+    const email = uniqueEmail('race');
+    const { attemptId } = await f.t.ctx.members.startSignIn(email);
+    const code = await latestCode(email);
+    const guesses = Array.from({ length: 20 }, (_, i) => String(100_000 + i)).filter((g) => g !== code);
+    const outcomes = await Promise.all(guesses.map((g) => f.t.ctx.members.verifySignIn(attemptId, g)));
+    expect(outcomes.filter((o) => o.outcome === 'wrong_code').length).toBeLessThanOrEqual(4);
+    expect(await f.t.ctx.members.verifySignIn(attemptId, code)).toEqual({ outcome: 'expired' });
+  });
+
   it('an expired link is 410, an unknown one 404', async () => {
     const { path } = await openSession();
     f.t.clock.advance(3600_000);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Clock, HOUR, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
@@ -162,14 +163,24 @@ export class MemberService {
       .where('id', '=', attemptId)
       .executeTakeFirst();
     if (!attempt || attempt.status !== 'pending' || attempt.expires_at <= now) return { outcome: 'expired' };
+    // Each comparison first takes one of the five checks, atomically: parallel guesses cannot all
+    // compare before any is counted (as connect codes, connect/store.ts `takeCodeCheck`).
+    const taken = await this.db
+      .updateTable('member_sign_ins')
+      .set({ failed_attempts: sql`failed_attempts + 1` })
+      .where('id', '=', attempt.id)
+      .where('status', '=', 'pending')
+      .where('failed_attempts', '<', SIGN_IN_MAX_FAILURES)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) return { outcome: 'expired' };
     if (!safeEqual(digest(rawCode.trim()), attempt.code_digest)) {
-      const failed = attempt.failed_attempts + 1;
-      await this.db
+      const spent = await this.db
         .updateTable('member_sign_ins')
-        .set({ failed_attempts: failed, status: failed >= SIGN_IN_MAX_FAILURES ? 'failed' : 'pending' })
+        .set({ status: 'failed' })
         .where('id', '=', attempt.id)
-        .execute();
-      return failed >= SIGN_IN_MAX_FAILURES ? { outcome: 'expired' } : { outcome: 'wrong_code' };
+        .where('failed_attempts', '>=', SIGN_IN_MAX_FAILURES)
+        .executeTakeFirst();
+      return Number(spent.numUpdatedRows) === 1 ? { outcome: 'expired' } : { outcome: 'wrong_code' };
     }
     const sessionToken = `mss_${randomToken(32)}`;
     const expiresAt = now + MEMBER_SESSION_TTL_MS;

@@ -229,17 +229,16 @@ export class OnboardingService {
     ) {
       return { outcome: 'refused', status: 400, reason: 'This code has expired. Ask for a new one.' };
     }
+    // The check is taken before the comparison, atomically: parallel guesses stay within the five.
+    if (!(await store.takeClaimCheck(this.db, session.id, CLAIM_CODE_MAX_FAILURES)))
+      return { outcome: 'refused', status: 400, reason: 'This code has expired. Ask for a new one.' };
     const email = this.deps.sealer.open(session.claim_sealed, claimAad(session.id));
     const scope = scopeOf(session);
     const cardholder = /^[0-9]{6}$/.test(code)
       ? await this.deps.cards.cardholders.findByEmail(this.db, scope, email)
       : undefined;
-    if (!cardholder || !safeEqual(digest(code), session.claim_code_digest)) {
-      await store.updateOpenSession(this.db, session.id, {
-        claim_failed_attempts: session.claim_failed_attempts + 1,
-      });
+    if (!cardholder || !safeEqual(digest(code), session.claim_code_digest))
       return { outcome: 'again', notice: 'That code is not right. Check it and try again.' };
-    }
     return this.complete(session, async (trx) => {
       if (cardholder.external_user_id !== session.external_user_id)
         await this.deps.cards.store.updateCardholder(trx, cardholder.id, {

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import type { CardholderOnboardingSessionRow, CardholderOnboardingSessionsTable } from '../../db/schema.ts';
 
@@ -51,6 +51,18 @@ export async function updateOpenSession(
     .set(changes)
     .where('id', '=', id)
     .where('status', '=', 'open')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Takes one of an open session's claim-code checks; false when none is left. */
+export async function takeClaimCheck(db: Executor, id: string, max: number): Promise<boolean> {
+  const result = await db
+    .updateTable('cardholder_onboarding_sessions')
+    .set({ claim_failed_attempts: sql`claim_failed_attempts + 1` })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .where('claim_failed_attempts', '<', max)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
