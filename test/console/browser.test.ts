@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/jobs/worker.ts';
 import { Receiver } from '../events/receiver.ts';
-import { freePort, haveChromium, launchChromium } from '../helpers/browser.ts';
+import { freePort, launchChromium } from '../helpers/browser.ts';
 import { approvedUser, type OrgApp, quiet, startOrgApp, uniqueEmail } from '../helpers/fixtures.ts';
 
 /**
@@ -26,7 +26,7 @@ const signature = (secret: string, header: string, body: string) => {
   return createHmac('sha256', secret).update(`${t}.${body}`).digest('hex') === v1;
 };
 
-describe.skipIf(!haveChromium('console'))('the console in Chromium', () => {
+describe('the console in Chromium', () => {
   const f = {} as OrgApp;
   let browser: Browser;
   let receiver: Receiver;

@@ -7,18 +7,12 @@ import { type Browser, chromium } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /**
- * Whether the browser tests run: CI installs Chromium, so there its absence fails the test;
- * elsewhere the test is skipped, and says so.
+ * Headless Chromium without its background traffic; `extra` adds flags (fake media devices). The
+ * browser tests never skip: without Debian's Chromium they fail, saying how to install it.
  */
-export function haveChromium(what: string): boolean {
-  const have = existsSync(CHROMIUM) || process.env.CI === 'true';
-  if (!have)
-    console.warn(`Skipping the ${what} browser test: ${CHROMIUM} is absent (apt-get install chromium).`);
-  return have;
-}
-
-/** Headless Chromium without its background traffic; `extra` adds flags (fake media devices). */
 export function launchChromium(extra: string[] = []): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`The browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsFixture, startCards } from '../cards/helpers.ts';
-import { freePort, haveChromium, launchChromium } from '../helpers/browser.ts';
+import { freePort, launchChromium } from '../helpers/browser.ts';
 import { walletLink } from './helpers.ts';
 
 /**
@@ -21,7 +21,7 @@ const IMAGES =
 /** An iPhone 13-sized viewport. */
 const PHONE = { width: 390, height: 844 };
 
-describe.skipIf(!haveChromium('wallet'))('hosted wallet page in Chromium', () => {
+describe('hosted wallet page in Chromium', () => {
   const f = {} as CardsFixture;
   let browser: Browser;
 

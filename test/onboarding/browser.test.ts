@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsFixture, startCards } from '../cards/helpers.ts';
-import { freePort, haveChromium, launchChromium } from '../helpers/browser.ts';
+import { freePort, launchChromium } from '../helpers/browser.ts';
 
 /**
  * The hosted onboarding page in Chromium at a phone's viewport: fill in the details, submit, land on
@@ -21,7 +21,7 @@ const IMAGES =
     : mkdtempSync(join(tmpdir(), 'purser-onboarding-screens-'));
 const PHONE = { width: 390, height: 844 };
 
-describe.skipIf(!haveChromium('onboarding'))('hosted onboarding page in Chromium', () => {
+describe('hosted onboarding page in Chromium', () => {
   const f = {} as CardsFixture;
   let browser: Browser;
   let platform: Server;

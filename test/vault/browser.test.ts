@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, haveChromium, launchChromium } from '../helpers/browser.ts';
+import { freePort, launchChromium } from '../helpers/browser.ts';
 import { usePurchases } from '../purchases/helpers.ts';
 import { vaultPath } from './helpers.ts';
 
@@ -23,7 +23,7 @@ const PHONE = { width: 390, height: 844 };
 const port = await freePort();
 const f = usePurchases({ BASE_URL: `http://localhost:${port}` });
 
-describe.skipIf(!haveChromium('vault'))('hosted vault and approvals in Chromium', () => {
+describe('hosted vault and approvals in Chromium', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeReader } from '../../../src/domains/kyc/reader/index.ts';
-import { freePort, haveChromium, launchChromium } from '../../helpers/browser.ts';
+import { freePort, launchChromium } from '../../helpers/browser.ts';
 import type { TestApp } from '../../helpers/harness.ts';
 import { driveTo, expectState, getState, type KycUser, newUser, startKycApp } from '../api/helpers.ts';
 
@@ -26,7 +26,7 @@ async function parentServer(host: string): Promise<{ server: Server; origin: str
   return { server, origin: `http://${host}:${(server.address() as AddressInfo).port}` };
 }
 
-describe.skipIf(!haveChromium('KYC'))('hosted verification page in Chromium', () => {
+describe('hosted verification page in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let allowed: { server: Server; origin: string };

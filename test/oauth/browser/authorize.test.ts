@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, launchChromium } from '../../helpers/browser.ts';
+import { launchChromium } from '../../helpers/browser.ts';
 import { createClient, type OAuthServer, startOAuthServer, uniqueEmail } from '../helpers.ts';
 
 /**
@@ -28,7 +28,7 @@ async function callbackServer(): Promise<{ server: Server; url: string; hits: UR
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, hits };
 }
 
-describe.skipIf(!haveChromium('OAuth'))('authorization in Chromium', () => {
+describe('authorization in Chromium', () => {
   let s: OAuthServer;
   let browser: Browser;
   let app: Awaited<ReturnType<typeof callbackServer>>;
