@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { isoTime } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
+import type { RoutesApp } from '../../core/schemas.ts';
 import { MEMBER_COOKIE, type SignedInMember } from '../../domains/members/service.ts';
 import type { Mode } from '../../domains/orgs/service.ts';
 import { escapeHtml, feedbackLines, hostedPageHeaders, htmlDocument } from '../html.ts';
@@ -249,5 +250,35 @@ export function consoleKit(ctx: AppContext) {
     }
   };
 
-  return { secure, send, refuse, sessionToken, csrfOf, scoped, header, show, act };
+  /**
+   * A page with forms at `/dashboard/:org/:mode/{name}`: the GET renders it (with the notice of an
+   * action that redirected back), the POST runs `run`'s action through `act` and, when the action is
+   * refused, renders the page again saying why.
+   */
+  const formPage = (
+    app: RoutesApp,
+    name: string,
+    render: (member: SignedInMember, scope: OrgScope, csrf: string, feedback: Feedback) => Promise<Page>,
+    run: (request: ActRequest) => (member: SignedInMember, scope: OrgScope, csrf: string) => Promise<Outcome>,
+  ) => {
+    app.get<{ Params: { org: string; mode: string }; Querystring: { done?: string } }>(
+      `/dashboard/:org/:mode/${name}`,
+      { schema: { hide: true, params: ScopeParams, querystring: DoneQuery } },
+      async (request, reply) =>
+        show(request, reply, (member, scope, csrf) => render(member, scope, csrf, doneNotice(request.query))),
+    );
+    app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
+      `/dashboard/:org/:mode/${name}`,
+      { schema: { hide: true, params: ScopeParams, body: ActionForm } },
+      async (request, reply) =>
+        act(
+          request,
+          reply,
+          (member, scope, csrf, problem) => render(member, scope, csrf, { problem }),
+          run(request),
+        ),
+    );
+  };
+
+  return { secure, send, refuse, sessionToken, csrfOf, scoped, header, show, act, formPage };
 }

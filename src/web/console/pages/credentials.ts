@@ -3,22 +3,10 @@ import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
-import {
-  type ActionFields,
-  ActionForm,
-  type ConsoleKit,
-  DoneQuery,
-  doneNotice,
-  type Feedback,
-  messages,
-  type OrgScope,
-  type Page,
-  ScopeParams,
-  when,
-} from '../kit.ts';
+import { type ConsoleKit, type Feedback, messages, type OrgScope, type Page, when } from '../kit.ts';
 
 /** Credentials: OAuth clients (create, rotate, revoke) and the v1 API key (rotate); secrets shown once. */
-export async function credentialPages(app: RoutesApp, ctx: AppContext, { header, show, act }: ConsoleKit) {
+export async function credentialPages(app: RoutesApp, ctx: AppContext, { header, formPage }: ConsoleKit) {
   const credentialsPage = async (
     member: SignedInMember,
     scope: OrgScope,
@@ -57,75 +45,56 @@ ${button('create_key', 'Create API key')}${button('rotate_key', 'Rotate API key'
     };
   };
 
-  app.get<{ Params: { org: string; mode: string }; Querystring: { done?: string } }>(
-    '/dashboard/:org/:mode/credentials',
-    { schema: { hide: true, params: ScopeParams, querystring: DoneQuery } },
-    async (request, reply) =>
-      show(request, reply, (member, scope, csrf) =>
-        credentialsPage(member, scope, csrf, doneNotice(request.query)),
-      ),
-  );
-
-  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
-    '/dashboard/:org/:mode/credentials',
-    { schema: { hide: true, params: ScopeParams, body: ActionForm } },
-    async (request, reply) =>
-      act(
-        request,
-        reply,
-        (member, scope, csrf, problem) => credentialsPage(member, scope, csrf, { problem }),
-        async (member, scope, csrf) => {
-          const { body } = request;
-          const owned = async () => {
-            const client = await ctx.orgs.findClient(body.client_id ?? '');
-            if (
-              !client ||
-              client.organization_id !== scope.organizationId ||
-              client.livemode !== (scope.livemode ? 1 : 0)
-            )
-              throw new ApiError(404, 'not_found', 'No such client.');
-            return client.id;
-          };
-          if (body.action === 'create_client') {
-            const name = (body.name ?? '').trim();
-            if (name.length === 0 || name.length > 100)
-              throw new ApiError(400, 'invalid_request', 'Name the client (1 to 100 characters).');
-            const created = await ctx.orgs.createClient(scope.organizationId, {
-              mode: scope.mode,
-              type: 'confidential',
-              name,
-            });
-            await ctx.members.audit(member, scope, 'client.created', created.client_id);
-            return credentialsPage(member, scope, csrf, {
-              notice: `Client ${created.client_id} created.`,
-              secret: created.client_secret ?? undefined,
-            });
-          }
-          if (body.action === 'rotate_secret') {
-            const rotated = await ctx.orgs.rotateClientSecret(await owned());
-            await ctx.members.audit(member, scope, 'client.secret_rotated', rotated.client_id);
-            return credentialsPage(member, scope, csrf, {
-              notice: 'Secret rotated.',
-              secret: rotated.client_secret,
-            });
-          }
-          if (body.action === 'revoke_client') {
-            const revoked = await ctx.orgs.revokeClient(await owned());
-            await ctx.members.audit(member, scope, 'client.revoked', revoked.client_id);
-            return { redirect: `${request.url}?done=revoked` };
-          }
-          if (body.action === 'create_key') {
-            const key = await ctx.orgs.createApiKey(scope.organizationId, scope.mode);
-            await ctx.members.audit(member, scope, 'api_key.created', key.id);
-            return credentialsPage(member, scope, csrf, { notice: 'API key created.', secret: key.api_key });
-          }
-          if (body.action === 'rotate_key') {
-            const key = await ctx.orgs.rotateApiKey(scope.organizationId, scope.mode);
-            await ctx.members.audit(member, scope, 'api_key.rotated', key.id);
-            return credentialsPage(member, scope, csrf, { notice: 'API key rotated.', secret: key.api_key });
-          }
-          throw new ApiError(400, 'invalid_request', 'Unknown action.');
-        },
-      ),
-  );
+  formPage(app, 'credentials', credentialsPage, (request) => async (member, scope, csrf) => {
+    const { body } = request;
+    const owned = async () => {
+      const client = await ctx.orgs.findClient(body.client_id ?? '');
+      if (
+        !client ||
+        client.organization_id !== scope.organizationId ||
+        client.livemode !== (scope.livemode ? 1 : 0)
+      )
+        throw new ApiError(404, 'not_found', 'No such client.');
+      return client.id;
+    };
+    if (body.action === 'create_client') {
+      const name = (body.name ?? '').trim();
+      if (name.length === 0 || name.length > 100)
+        throw new ApiError(400, 'invalid_request', 'Name the client (1 to 100 characters).');
+      const created = await ctx.orgs.createClient(scope.organizationId, {
+        mode: scope.mode,
+        type: 'confidential',
+        name,
+      });
+      await ctx.members.audit(member, scope, 'client.created', created.client_id);
+      return credentialsPage(member, scope, csrf, {
+        notice: `Client ${created.client_id} created.`,
+        secret: created.client_secret ?? undefined,
+      });
+    }
+    if (body.action === 'rotate_secret') {
+      const rotated = await ctx.orgs.rotateClientSecret(await owned());
+      await ctx.members.audit(member, scope, 'client.secret_rotated', rotated.client_id);
+      return credentialsPage(member, scope, csrf, {
+        notice: 'Secret rotated.',
+        secret: rotated.client_secret,
+      });
+    }
+    if (body.action === 'revoke_client') {
+      const revoked = await ctx.orgs.revokeClient(await owned());
+      await ctx.members.audit(member, scope, 'client.revoked', revoked.client_id);
+      return { redirect: `${request.url}?done=revoked` };
+    }
+    if (body.action === 'create_key') {
+      const key = await ctx.orgs.createApiKey(scope.organizationId, scope.mode);
+      await ctx.members.audit(member, scope, 'api_key.created', key.id);
+      return credentialsPage(member, scope, csrf, { notice: 'API key created.', secret: key.api_key });
+    }
+    if (body.action === 'rotate_key') {
+      const key = await ctx.orgs.rotateApiKey(scope.organizationId, scope.mode);
+      await ctx.members.audit(member, scope, 'api_key.rotated', key.id);
+      return credentialsPage(member, scope, csrf, { notice: 'API key rotated.', secret: key.api_key });
+    }
+    throw new ApiError(400, 'invalid_request', 'Unknown action.');
+  });
 }

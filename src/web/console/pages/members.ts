@@ -4,11 +4,7 @@ import type { RoutesApp } from '../../../core/schemas.ts';
 import { MEMBER_ROLES, type SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import {
-  type ActionFields,
-  ActionForm,
   type ConsoleKit,
-  DoneQuery,
-  doneNotice,
   type Feedback,
   messages,
   type OrgScope,
@@ -18,7 +14,7 @@ import {
 } from '../kit.ts';
 
 /** Members (owners invite by email) and the audit log of every member action. */
-export async function memberPages(app: RoutesApp, ctx: AppContext, { header, show, act }: ConsoleKit) {
+export async function memberPages(app: RoutesApp, ctx: AppContext, { header, show, formPage }: ConsoleKit) {
   const membersPage = async (
     member: SignedInMember,
     scope: OrgScope,
@@ -58,40 +54,21 @@ export async function memberPages(app: RoutesApp, ctx: AppContext, { header, sho
     };
   };
 
-  app.get<{ Params: { org: string; mode: string }; Querystring: { done?: string } }>(
-    '/dashboard/:org/:mode/members',
-    { schema: { hide: true, params: ScopeParams, querystring: DoneQuery } },
-    async (request, reply) =>
-      show(request, reply, (member, scope, csrf) =>
-        membersPage(member, scope, csrf, doneNotice(request.query)),
-      ),
-  );
-
   app.get<{ Params: { org: string; mode: string } }>(
     '/dashboard/:org/:mode/audit',
     { schema: { hide: true, params: ScopeParams } },
     async (request, reply) => show(request, reply, (member, scope, csrf) => auditPage(member, scope, csrf)),
   );
 
-  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
-    '/dashboard/:org/:mode/members',
-    { schema: { hide: true, params: ScopeParams, body: ActionForm } },
-    async (request, reply) =>
-      act(
-        request,
-        reply,
-        (member, scope, csrf, problem) => membersPage(member, scope, csrf, { problem }),
-        async (member, scope) => {
-          if (member.organizations.find((o) => o.id === scope.organizationId)?.role !== 'owner')
-            throw new ApiError(403, 'access_denied', 'Only owners invite members.');
-          const { body } = request;
-          if (body.action !== 'invite') throw new ApiError(400, 'invalid_request', 'Unknown action.');
-          const role = MEMBER_ROLES.find((r) => r === body.role);
-          if (!role) throw new ApiError(400, 'invalid_request', 'Choose a role.');
-          const added = await ctx.members.invite(member, scope.organizationId, body.email ?? '', role);
-          await ctx.members.audit(member, scope, `member.invited.${role}`, added.member_id);
-          return { redirect: `${request.url}?done=invited` };
-        },
-      ),
-  );
+  formPage(app, 'members', membersPage, (request) => async (member, scope) => {
+    if (member.organizations.find((o) => o.id === scope.organizationId)?.role !== 'owner')
+      throw new ApiError(403, 'access_denied', 'Only owners invite members.');
+    const { body } = request;
+    if (body.action !== 'invite') throw new ApiError(400, 'invalid_request', 'Unknown action.');
+    const role = MEMBER_ROLES.find((r) => r === body.role);
+    if (!role) throw new ApiError(400, 'invalid_request', 'Choose a role.');
+    const added = await ctx.members.invite(member, scope.organizationId, body.email ?? '', role);
+    await ctx.members.audit(member, scope, `member.invited.${role}`, added.member_id);
+    return { redirect: `${request.url}?done=invited` };
+  });
 }

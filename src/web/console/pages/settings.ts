@@ -4,19 +4,7 @@ import type { RoutesApp } from '../../../core/schemas.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { MAX_EMBED_ORIGINS } from '../../../domains/orgs/embed-origins.ts';
 import { escapeHtml } from '../../html.ts';
-import {
-  type ActionFields,
-  ActionForm,
-  type ConsoleKit,
-  DoneQuery,
-  doneNotice,
-  type Feedback,
-  hidden,
-  messages,
-  type OrgScope,
-  type Page,
-  ScopeParams,
-} from '../kit.ts';
+import { type ConsoleKit, type Feedback, hidden, messages, type OrgScope, type Page } from '../kit.ts';
 
 /**
  * Settings: the embed origins of this mode (the same rules as `PUT /api/v2/embed_origins`), the
@@ -33,7 +21,7 @@ function rewardShare(raw: string | undefined): number {
   return bps;
 }
 
-export async function settingsPages(app: RoutesApp, ctx: AppContext, { header, show, act }: ConsoleKit) {
+export async function settingsPages(app: RoutesApp, ctx: AppContext, { header, formPage }: ConsoleKit) {
   /** The messaging connection, or why there is none (never connected, or lost: the service says). */
   const messaging = async (scope: OrgScope) => {
     try {
@@ -78,55 +66,36 @@ ${form('disconnect_messaging', '<button type="submit" class="secondary" id="disc
     };
   };
 
-  app.get<{ Params: { org: string; mode: string }; Querystring: { done?: string } }>(
-    '/dashboard/:org/:mode/settings',
-    { schema: { hide: true, params: ScopeParams, querystring: DoneQuery } },
-    async (request, reply) =>
-      show(request, reply, (member, scope, csrf) =>
-        settingsPage(member, scope, csrf, doneNotice(request.query)),
-      ),
-  );
-
-  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
-    '/dashboard/:org/:mode/settings',
-    { schema: { hide: true, params: ScopeParams, body: ActionForm } },
-    async (request, reply) =>
-      act(
-        request,
-        reply,
-        (member, scope, csrf, problem) => settingsPage(member, scope, csrf, { problem }),
-        async (member, scope) => {
-          const { body } = request;
-          const back = (done: string) => ({
-            redirect: `/dashboard/${scope.organizationId}/${scope.mode}/settings?done=${done}`,
-          });
-          switch (body.action) {
-            case 'embed_origins': {
-              const origins = (body.origins ?? '')
-                .split(/\r?\n/)
-                .map((line) => line.trim())
-                .filter((line) => line !== '');
-              if (origins.length > MAX_EMBED_ORIGINS)
-                throw new ApiError(400, 'invalid_request', `At most ${MAX_EMBED_ORIGINS} origins.`);
-              await ctx.orgs.setEmbedOrigins(scope, origins);
-              await ctx.members.audit(member, scope, 'embed_origins.replaced', scope.organizationId);
-              return back('origins');
-            }
-            case 'reward_share': {
-              const bps = rewardShare(body.reward_share_bps);
-              await ctx.cards.setRewardShare(scope.organizationId, bps);
-              await ctx.members.audit(member, scope, 'revenue_config.updated', scope.organizationId);
-              return back('reward_share');
-            }
-            case 'disconnect_messaging': {
-              await ctx.messaging.disconnect(scope);
-              await ctx.members.audit(member, scope, 'messaging_connection.deleted', scope.organizationId);
-              return back('messaging');
-            }
-            default:
-              throw new ApiError(400, 'invalid_request', 'Unknown action.');
-          }
-        },
-      ),
-  );
+  formPage(app, 'settings', settingsPage, (request) => async (member, scope) => {
+    const { body } = request;
+    const back = (done: string) => ({
+      redirect: `/dashboard/${scope.organizationId}/${scope.mode}/settings?done=${done}`,
+    });
+    switch (body.action) {
+      case 'embed_origins': {
+        const origins = (body.origins ?? '')
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter((line) => line !== '');
+        if (origins.length > MAX_EMBED_ORIGINS)
+          throw new ApiError(400, 'invalid_request', `At most ${MAX_EMBED_ORIGINS} origins.`);
+        await ctx.orgs.setEmbedOrigins(scope, origins);
+        await ctx.members.audit(member, scope, 'embed_origins.replaced', scope.organizationId);
+        return back('origins');
+      }
+      case 'reward_share': {
+        const bps = rewardShare(body.reward_share_bps);
+        await ctx.cards.setRewardShare(scope.organizationId, bps);
+        await ctx.members.audit(member, scope, 'revenue_config.updated', scope.organizationId);
+        return back('reward_share');
+      }
+      case 'disconnect_messaging': {
+        await ctx.messaging.disconnect(scope);
+        await ctx.members.audit(member, scope, 'messaging_connection.deleted', scope.organizationId);
+        return back('messaging');
+      }
+      default:
+        throw new ApiError(400, 'invalid_request', 'Unknown action.');
+    }
+  });
 }

@@ -5,8 +5,6 @@ import { EVENT_TYPES } from '../../../domains/events/catalog.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import {
-  type ActionFields,
-  ActionForm,
   type ConsoleKit,
   DoneQuery,
   doneNotice,
@@ -15,7 +13,6 @@ import {
   ObjectParams,
   type OrgScope,
   type Page,
-  ScopeParams,
   when,
 } from '../kit.ts';
 
@@ -30,7 +27,7 @@ function eventPicker(checked: readonly string[]): string {
 }
 
 /** Webhook destinations: the list with the event picker, and one destination with its deliveries. */
-export async function webhookPages(app: RoutesApp, ctx: AppContext, { header, show, act }: ConsoleKit) {
+export async function webhookPages(app: RoutesApp, ctx: AppContext, { header, show, formPage }: ConsoleKit) {
   const webhooksPage = async (
     member: SignedInMember,
     scope: OrgScope,
@@ -94,15 +91,6 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
     };
   };
 
-  app.get<{ Params: { org: string; mode: string }; Querystring: { done?: string } }>(
-    '/dashboard/:org/:mode/webhooks',
-    { schema: { hide: true, params: ScopeParams, querystring: DoneQuery } },
-    async (request, reply) =>
-      show(request, reply, (member, scope, csrf) =>
-        webhooksPage(member, scope, csrf, doneNotice(request.query)),
-      ),
-  );
-
   app.get<{ Params: { org: string; mode: string; id: string }; Querystring: { done?: string } }>(
     '/dashboard/:org/:mode/webhooks/:id',
     { schema: { hide: true, params: ObjectParams, querystring: DoneQuery } },
@@ -112,75 +100,64 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
       ),
   );
 
-  app.post<{ Params: { org: string; mode: string }; Body: ActionFields }>(
-    '/dashboard/:org/:mode/webhooks',
-    { schema: { hide: true, params: ScopeParams, body: ActionForm } },
-    async (request, reply) =>
-      act(
-        request,
-        reply,
-        (member, scope, csrf, problem) => webhooksPage(member, scope, csrf, { problem }),
-        async (member, scope, csrf) => {
-          const { body } = request;
-          const id = body.endpoint_id ?? '';
-          const detail = (feedback: { notice?: string; secret?: string }) =>
-            endpointPage(member, scope, csrf, id, feedback);
-          const back = (done: string) => ({
-            redirect: `${request.url}/${encodeURIComponent(id)}?done=${done}`,
-          });
-          switch (body.action) {
-            case 'create': {
-              const events = [body.events ?? []].flat();
-              const created = await ctx.events.createEndpoint(scope, {
-                url: body.url ?? '',
-                enabled_events: events.length > 0 ? events : ['*'],
-              });
-              await ctx.members.audit(member, scope, 'webhook_endpoint.created', created.id);
-              return webhooksPage(member, scope, csrf, {
-                notice: `Destination ${created.id} created.`,
-                secret: created.secret,
-              });
-            }
-            case 'roll': {
-              const rolled = await ctx.events.rollSecret(scope, id);
-              await ctx.members.audit(member, scope, 'webhook_endpoint.secret_rolled', id);
-              return detail({ notice: 'Secret rolled: the old one stopped signing.', secret: rolled.secret });
-            }
-            case 'reveal': {
-              const secret = await ctx.events.revealSecret(scope, id);
-              await ctx.members.audit(member, scope, 'webhook_endpoint.secret_revealed', id);
-              return detail({ secret });
-            }
-            case 'test': {
-              const sent = await ctx.events.sendTestEvent(scope, id, undefined);
-              await ctx.members.audit(member, scope, 'webhook_endpoint.test_sent', sent.event_id);
-              return back('test_sent');
-            }
-            case 'edit': {
-              const events = [body.events ?? []].flat();
-              if (events.length === 0)
-                throw new ApiError(400, 'invalid_request', 'Choose at least one event.');
-              await ctx.events.updateEndpoint(scope, id, { url: body.url ?? '', enabled_events: events });
-              await ctx.members.audit(member, scope, 'webhook_endpoint.updated', id);
-              return back('updated');
-            }
-            case 'disable':
-            case 'enable': {
-              await ctx.events.updateEndpoint(scope, id, {
-                status: body.action === 'enable' ? 'active' : 'disabled',
-              });
-              await ctx.members.audit(member, scope, `webhook_endpoint.${body.action}d`, id);
-              return back(`${body.action}d`);
-            }
-            case 'resend': {
-              const delivery = await ctx.events.resend(scope, id, body.event_id ?? '');
-              await ctx.members.audit(member, scope, 'webhook_delivery.resent', delivery.id);
-              return back('resent');
-            }
-            default:
-              throw new ApiError(400, 'invalid_request', 'Unknown action.');
-          }
-        },
-      ),
-  );
+  formPage(app, 'webhooks', webhooksPage, (request) => async (member, scope, csrf) => {
+    const { body } = request;
+    const id = body.endpoint_id ?? '';
+    const detail = (feedback: { notice?: string; secret?: string }) =>
+      endpointPage(member, scope, csrf, id, feedback);
+    const back = (done: string) => ({
+      redirect: `${request.url}/${encodeURIComponent(id)}?done=${done}`,
+    });
+    switch (body.action) {
+      case 'create': {
+        const events = [body.events ?? []].flat();
+        const created = await ctx.events.createEndpoint(scope, {
+          url: body.url ?? '',
+          enabled_events: events.length > 0 ? events : ['*'],
+        });
+        await ctx.members.audit(member, scope, 'webhook_endpoint.created', created.id);
+        return webhooksPage(member, scope, csrf, {
+          notice: `Destination ${created.id} created.`,
+          secret: created.secret,
+        });
+      }
+      case 'roll': {
+        const rolled = await ctx.events.rollSecret(scope, id);
+        await ctx.members.audit(member, scope, 'webhook_endpoint.secret_rolled', id);
+        return detail({ notice: 'Secret rolled: the old one stopped signing.', secret: rolled.secret });
+      }
+      case 'reveal': {
+        const secret = await ctx.events.revealSecret(scope, id);
+        await ctx.members.audit(member, scope, 'webhook_endpoint.secret_revealed', id);
+        return detail({ secret });
+      }
+      case 'test': {
+        const sent = await ctx.events.sendTestEvent(scope, id, undefined);
+        await ctx.members.audit(member, scope, 'webhook_endpoint.test_sent', sent.event_id);
+        return back('test_sent');
+      }
+      case 'edit': {
+        const events = [body.events ?? []].flat();
+        if (events.length === 0) throw new ApiError(400, 'invalid_request', 'Choose at least one event.');
+        await ctx.events.updateEndpoint(scope, id, { url: body.url ?? '', enabled_events: events });
+        await ctx.members.audit(member, scope, 'webhook_endpoint.updated', id);
+        return back('updated');
+      }
+      case 'disable':
+      case 'enable': {
+        await ctx.events.updateEndpoint(scope, id, {
+          status: body.action === 'enable' ? 'active' : 'disabled',
+        });
+        await ctx.members.audit(member, scope, `webhook_endpoint.${body.action}d`, id);
+        return back(`${body.action}d`);
+      }
+      case 'resend': {
+        const delivery = await ctx.events.resend(scope, id, body.event_id ?? '');
+        await ctx.members.audit(member, scope, 'webhook_delivery.resent', delivery.id);
+        return back('resent');
+      }
+      default:
+        throw new ApiError(400, 'invalid_request', 'Unknown action.');
+    }
+  });
 }
