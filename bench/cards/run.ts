@@ -2,12 +2,14 @@
  * bench/cards: card authorizations through `POST /api/v2/simulate/authorize` (decision, ledger
  * hold, transaction row and events in one transaction) next to a bare route doing one SQLite
  * insert, in the same run on loopback. Prints throughput of both and their ratio (target ≥ 0.5),
- * then the decision latency p50/p99 at a fixed 1,000 authorizations per second (target p99 < 10 ms).
+ * then the decision latency p50/p99 at a fixed 1,000 authorizations per second, evenly spaced
+ * (`fixedRate`: open loop, latency from when each request was due), target p99 < 10 ms.
  *
  *   node --import tsx bench/cards/run.ts [--seconds 5] [--rounds 3] [--connections 16]
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { fixedRate } from '../fixed-rate.ts';
 import { median, startServers } from '../servers-process.ts';
 
 const { values } = parseArgs({
@@ -39,44 +41,53 @@ interface Run {
 }
 
 let next = 0;
-async function measure(url: string, options: { duration: number; overallRate?: number }): Promise<Run> {
+// One cent on the next card in turn: every request is a fresh authorization.
+const nextBody = () =>
+  JSON.stringify({
+    card_id: cardIds[next++ % cardIds.length],
+    amount_cents: 1,
+    merchant: 'Bench Shop',
+    mcc: '5411',
+  });
+const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+async function measure(url: string, duration: number): Promise<Run> {
   const result = await autocannon({
     url: `${url}/api/v2/simulate/authorize`,
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers,
     connections,
-    duration: options.duration,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
-    requests: [
-      {
-        // One cent on the next card in turn: every request is a fresh authorization.
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({
-            card_id: cardIds[next++ % cardIds.length],
-            amount_cents: 1,
-            merchant: 'Bench Shop',
-            mcc: '5411',
-          }),
-        }),
-      },
-    ],
+    duration,
+    requests: [{ setupRequest: (request) => ({ ...request, body: nextBody() }) }],
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-await measure(bareUrl, { duration: 1 });
-await measure(purserUrl, { duration: 1 });
+async function atFixedRate(url: string): Promise<Run> {
+  const run = await fixedRate({
+    url: `${url}/api/v2/simulate/authorize`,
+    method: 'POST',
+    headers,
+    body: nextBody,
+    rate: FIXED_RATE,
+    seconds: seconds * 2,
+  });
+  if (run.failed > 0) throw new Error(`${url}: ${run.failed} failed at ${FIXED_RATE}/s`);
+  return run;
+}
+
+await measure(bareUrl, 1);
+await measure(purserUrl, 1);
 const bare: Run[] = [];
 const purser: Run[] = [];
 for (let round = 0; round < rounds; round++) {
-  bare.push(await measure(bareUrl, { duration: seconds }));
-  purser.push(await measure(purserUrl, { duration: seconds }));
+  bare.push(await measure(bareUrl, seconds));
+  purser.push(await measure(purserUrl, seconds));
 }
-const bareFixed = await measure(bareUrl, { duration: seconds * 2, overallRate: FIXED_RATE });
-const purserFixed = await measure(purserUrl, { duration: seconds * 2, overallRate: FIXED_RATE });
+const bareFixed = await atFixedRate(bareUrl);
+const purserFixed = await atFixedRate(purserUrl);
 servers.kill('SIGTERM');
 const verified = await new Promise<number>((resolve) => servers.once('exit', (code) => resolve(code ?? 1)));
 
@@ -89,11 +100,12 @@ console.log(
   `  rounds: bare ${bare.map((r) => r.rps.toFixed(0)).join(', ')}; purser ${purser.map((r) => r.rps.toFixed(0)).join(', ')}`,
 );
 console.log(`  ratio ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`);
-console.log(`  at a fixed ${FIXED_RATE}/s for ${seconds * 2}s:`);
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+console.log(`  at a fixed ${FIXED_RATE}/s, evenly spaced, for ${seconds * 2}s:`);
 console.log(
-  `    bare   p50 ${bareFixed.p50} ms  p99 ${bareFixed.p99} ms  (${bareFixed.rps.toFixed(0)} req/s)`,
+  `    bare   p50 ${ms(bareFixed.p50)}  p99 ${ms(bareFixed.p99)}  (${bareFixed.rps.toFixed(0)} req/s)`,
 );
 console.log(
-  `    Purser p50 ${purserFixed.p50} ms  p99 ${purserFixed.p99} ms  (${purserFixed.rps.toFixed(0)} auth/s; target p99 < ${TARGET_P99_MS} ms: ${verdict(purserFixed.p99 < TARGET_P99_MS)})`,
+  `    Purser p50 ${ms(purserFixed.p50)}  p99 ${ms(purserFixed.p99)}  (${purserFixed.rps.toFixed(0)} auth/s; target p99 < ${TARGET_P99_MS} ms: ${verdict(purserFixed.p99 < TARGET_P99_MS)})`,
 );
 console.log(`  purser ledger verify after the run: ${verified === 0 ? 'ok' : 'FAILED'}`);

@@ -29,9 +29,25 @@ export function randomToken(bytes = 16): string {
   return out;
 }
 
-/** A prefixed, unguessable identifier (128 bits of randomness): `org_…`, `usr_…`, `evt_…`. */
+/**
+ * A prefixed, unguessable identifier: `org_…`, `usr_…`, `evt_…`. Eight characters of the creation
+ * time in milliseconds, then 128 bits of randomness. Ids made later sort after (base62 in ASCII
+ * order), so a new row's primary-key entry lands on the index's last page instead of a random one:
+ * fewer pages written per commit.
+ */
 export function newId(prefix: string): string {
-  return `${prefix}_${randomToken(16)}`;
+  return `${prefix}_${timeOrdered()}${randomToken(16)}`;
+}
+
+/** The time in milliseconds as eight base62 digits (enough until the year 8900). */
+function timeOrdered(): string {
+  let t = Date.now();
+  let out = '';
+  for (let i = 0; i < 8; i++) {
+    out = ALPHABET[t % 62] + out;
+    t = Math.floor(t / 62);
+  }
+  return out;
 }
 
 /** A prefixed secret (256 bits of randomness), e.g. `sk_test_…`, `whsec_…`. */

@@ -52,6 +52,8 @@ export async function openDatabase(
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
+    // Savepoints (a group commit's members) journal the pages they change; in memory, not a file.
+    sqlite.pragma('temp_store = MEMORY');
     sqlite.pragma('busy_timeout = 5000');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     if (options.groupCommit ?? true) enableGroupCommit(db);
@@ -89,8 +91,12 @@ export async function openDatabase(
   return { db, dialect: 'postgres', schema, reader: null, close: () => db.destroy() };
 }
 
-/** How often the checkpoint thread copies the write-ahead log into the database file. */
-const CHECKPOINT_INTERVAL_MS = 200;
+/**
+ * How often the checkpoint thread copies the write-ahead log into the database file. Often, so each
+ * checkpoint is small: its fsync stalls the writer's appends to the log while it runs (at 1,000
+ * authorizations/s, p99 66 ms with a checkpoint a second, 16 ms with one every 50 ms).
+ */
+const CHECKPOINT_INTERVAL_MS = 50;
 /**
  * The writer's own auto-checkpoint, in pages, kept only as a backstop should the checkpoint thread
  * fall behind (SQLite's default of 1,000 pages would checkpoint inside a request every few hundred

@@ -64,7 +64,7 @@ describe('POST /api/v2/wallet_links', () => {
     );
     expect(link).toEqual({
       object: 'wallet_link',
-      id: expect.stringMatching(/^wl_[0-9A-Za-z]{22}$/),
+      id: expect.stringMatching(/^wl_[0-9A-Za-z]{30}$/),
       user_id: userId,
       status: 'active',
       url: expect.stringMatching(/^http:\/\/purser\.test\/wallet\/wlt_[0-9A-Za-z]{43}$/),

@@ -24,6 +24,7 @@ import * as messaging from './0026_messaging.ts';
 import * as platformConnect from './0027_platform_connect.ts';
 import * as consoleAudit from './0028_console.ts';
 import * as merchantAccounts from './0029_merchant_accounts.ts';
+import * as ledgerWriteIndexes from './0030_ledger_write_indexes.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0027_platform_connect': platformConnect,
   '0028_console': consoleAudit,
   '0029_merchant_accounts': merchantAccounts,
+  '0030_ledger_write_indexes': ledgerWriteIndexes,
 };
