@@ -1,6 +1,47 @@
-import type { CompiledQuery, DialectAdapter, Insertable } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { CompiledQuery, DialectAdapter, Insertable, Kysely } from 'kysely';
 import type { Executor } from './index.ts';
 import type { Database } from './schema.ts';
+
+/** SQLite's connection behind each database opened on it (`openDatabase` registers it). */
+const sqliteConnections = new WeakMap<DialectAdapter, SQLite.Database>();
+
+export function registerSqliteConnection(db: Kysely<Database>, sqlite: SQLite.Database): void {
+  sqliteConnections.set(db.getExecutor().adapter, sqlite);
+}
+
+/**
+ * Executors that hold SQLite's one connection for a write transaction (`writeTransaction` marks
+ * them). Their statements run on it directly and synchronously: Kysely would only queue them behind
+ * the transaction that already holds the connection, several promise turns per statement.
+ */
+const holding = new WeakMap<Executor, SQLite.Database>();
+
+/** Marks `executor` as holding its SQLite connection until `release`; false if not on SQLite. */
+export function holdConnection(executor: Executor): boolean {
+  const sqlite = sqliteConnections.get(executor.getExecutor().adapter);
+  if (sqlite) holding.set(executor, sqlite);
+  return sqlite !== undefined;
+}
+
+export function releaseConnection(executor: Executor): void {
+  holding.delete(executor);
+}
+
+/** Runs a compiled statement as Kysely's SQLite driver would, directly on the held connection. */
+function runHeld<Row>(sqlite: SQLite.Database, sql: string, parameters: readonly unknown[]): Row[] {
+  const statement = sqlite.prepare(sql);
+  if (statement.reader) return statement.all(parameters) as Row[];
+  statement.run(parameters);
+  return [];
+}
+
+/** Runs `compiled` on `db`: directly when `db` holds SQLite's connection, else through Kysely. */
+export async function execute<Row>(db: Executor, compiled: CompiledQuery<Row>): Promise<Row[]> {
+  const held = holding.get(db);
+  if (held) return runHeld<Row>(held, compiled.sql, compiled.parameters);
+  return (await db.executeQuery<Row>(compiled)).rows;
+}
 
 /**
  * Statements compiled once. On the hot paths (every authorization, every emitted event) building and
@@ -38,6 +79,8 @@ export async function runCompiled<Row>(
     }
     statements.set(key, compiled);
   }
+  const held = holding.get(db);
+  if (held) return runHeld<Row>(held, compiled.sql, parameters);
   return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
 }
 

@@ -13,6 +13,7 @@ import {
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
+import { registerSqliteConnection } from './compiled.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { enableGroupCommit } from './write-transaction.ts';
@@ -55,7 +56,9 @@ export async function openDatabase(
     // Savepoints (a group commit's members) journal the pages they change; in memory, not a file.
     sqlite.pragma('temp_store = MEMORY');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const connection = withStatementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    registerSqliteConnection(db, connection);
     if (options.groupCommit ?? true) enableGroupCommit(db);
     const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
     reader?.pragma('busy_timeout = 5000');

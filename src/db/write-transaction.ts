@@ -1,4 +1,5 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import { execute, holdConnection, releaseConnection } from './compiled.ts';
 import type { DatabaseHandle, Db, Executor } from './index.ts';
 
 /**
@@ -21,14 +22,19 @@ export async function writeTransaction<T>(
   if (group) return group.run(work);
   // Kysely holds SQLite's one connection for the whole callback, so nothing else interleaves.
   return handle.db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
+    holdConnection(connection);
     try {
-      const result = await work(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(connection);
-      throw error;
+      await execute(connection, BEGIN);
+      try {
+        const result = await work(connection);
+        await execute(connection, COMMIT);
+        return result;
+      } catch (error) {
+        await execute(connection, ROLLBACK);
+        throw error;
+      }
+    } finally {
+      releaseConnection(connection);
     }
   });
 }
@@ -131,7 +137,14 @@ export class GroupCommit {
     this.running = true;
     try {
       while (this.queue.length > 0)
-        await this.db.connection().execute((connection) => this.batch(connection));
+        await this.db.connection().execute(async (connection) => {
+          holdConnection(connection);
+          try {
+            await this.batch(connection);
+          } finally {
+            releaseConnection(connection);
+          }
+        });
     } catch (error) {
       // The connection itself failed (closed database): nobody queued can run.
       for (const member of this.queue.splice(0)) member.reject(error);
@@ -144,7 +157,7 @@ export class GroupCommit {
   private async batch(connection: Executor): Promise<void> {
     const first = this.queue.shift() as Member;
     try {
-      await connection.executeQuery(BEGIN);
+      await execute(connection, BEGIN);
     } catch (error) {
       first.reject(error);
       return;
@@ -178,9 +191,9 @@ export class GroupCommit {
       const member = this.queue.shift() as Member;
       let value: unknown;
       try {
-        await connection.executeQuery(SAVEPOINT);
+        await execute(connection, SAVEPOINT);
         value = await member.work(connection);
-        await connection.executeQuery(RELEASE);
+        await execute(connection, RELEASE);
       } catch (error) {
         if (await this.undoMember(connection)) {
           member.reject(error);
@@ -195,7 +208,7 @@ export class GroupCommit {
       done.push({ member, value });
     }
     try {
-      await connection.executeQuery(COMMIT);
+      await execute(connection, COMMIT);
     } catch (error) {
       await this.rollback(connection);
       for (const { member } of done) member.reject(error);
@@ -228,8 +241,8 @@ export class GroupCommit {
   /** Rolls back to the running member's savepoint and releases it; false if that failed. */
   private async undoMember(connection: Executor): Promise<boolean> {
     try {
-      await connection.executeQuery(ROLLBACK_TO);
-      await connection.executeQuery(RELEASE);
+      await execute(connection, ROLLBACK_TO);
+      await execute(connection, RELEASE);
       return true;
     } catch {
       return false;
@@ -239,7 +252,7 @@ export class GroupCommit {
   /** Ends the transaction, if SQLite has not already. */
   private async rollback(connection: Executor): Promise<void> {
     try {
-      await connection.executeQuery(ROLLBACK);
+      await execute(connection, ROLLBACK);
     } catch {
       // No transaction is open any more: SQLite rolled it back itself.
     }
