@@ -95,11 +95,13 @@ export async function openDatabase(
 }
 
 /**
- * How often the checkpoint thread copies the write-ahead log into the database file. Often, so each
- * checkpoint is small: its fsync stalls the writer's appends to the log while it runs (at 1,000
- * authorizations/s, p99 66 ms with a checkpoint a second, 16 ms with one every 50 ms).
+ * How often the checkpoint thread copies the write-ahead log into the database file. Oftener makes
+ * each checkpoint smaller and shortens the stalls it causes the writer under load (at 1,000
+ * authorizations/s, p99 22–35 ms at 200 ms, 16 ms at 50 ms), but every process opening the database
+ * runs one, and at 50 ms processes sharing a database slowed each other (the crash tests' steps took
+ * half as long again): docs/benchmarks.md.
  */
-const CHECKPOINT_INTERVAL_MS = 50;
+const CHECKPOINT_INTERVAL_MS = 200;
 /**
  * The writer's own auto-checkpoint, in pages, kept only as a backstop should the checkpoint thread
  * fall behind (SQLite's default of 1,000 pages would checkpoint inside a request every few hundred
