@@ -126,6 +126,56 @@ describe('webhook delivery', () => {
     await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 
+  it('spec §6 Delivery 1: any 2xx acknowledges; every other status is a failure, redirects never followed', async () => {
+    const endpoint = await createEndpoint({ url: f.receiver.url, enabled_events: ['card.updated'] });
+    const elsewhere = await Receiver.start();
+    try {
+      const table: [number, 'succeeded' | 'pending'][] = [
+        [200, 'succeeded'],
+        [201, 'succeeded'],
+        [202, 'succeeded'],
+        [204, 'succeeded'],
+        [299, 'succeeded'],
+        [300, 'pending'],
+        [301, 'pending'],
+        [302, 'pending'],
+        [303, 'pending'],
+        [304, 'pending'],
+        [307, 'pending'],
+        [308, 'pending'],
+        [400, 'pending'],
+        [401, 'pending'],
+        [404, 'pending'],
+        [409, 'pending'],
+        [410, 'pending'],
+        [429, 'pending'],
+        [500, 'pending'],
+        [502, 'pending'],
+        [503, 'pending'],
+      ];
+      for (const [status, outcome] of table) {
+        // A redirect points at a receiver that would acknowledge: following it would hide the failure.
+        f.receiver.answer = () => ({ status, headers: { location: elsewhere.url } });
+        const { id } = await emit('card.updated');
+        await f.worker.runOnce();
+        const log = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, {
+          token: key(),
+        });
+        const delivery = log.json().data.find((d: { event_id: string }) => d.event_id === id);
+        expect(delivery, `HTTP ${status}`).toMatchObject({
+          status: outcome,
+          attempt_count: 1,
+          last_status_code: status,
+        });
+        expect(delivery.attempts[0].succeeded, `HTTP ${status}`).toBe(outcome === 'succeeded');
+      }
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+      await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
+    }
+  });
+
   it('counts a receiver that does not answer within the timeout as a failure, then retries', async () => {
     const endpoint = await createEndpoint({ url: f.receiver.url, enabled_events: ['balance.low'] });
     f.receiver.answer = () => 'hang';

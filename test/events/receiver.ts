@@ -9,7 +9,9 @@ export interface Received {
 }
 
 /** How the receiver answers the next request: a status, after an optional delay (or never). */
-export type Answer = { status: number; delayMs?: number; body?: string } | 'hang';
+export type Answer =
+  | { status: number; delayMs?: number; body?: string; headers?: Record<string, string> }
+  | 'hang';
 
 /** A real HTTP receiver on 127.0.0.1 that records every request and answers as told. */
 export class Receiver {
@@ -33,7 +35,10 @@ export class Receiver {
         for (const w of receiver.waiters.filter((w) => receiver.received.length >= w.count)) w.resolve();
         const answer = receiver.answer(request);
         if (answer === 'hang') return;
-        setTimeout(() => res.writeHead(answer.status).end(answer.body ?? ''), answer.delayMs ?? 0);
+        setTimeout(
+          () => res.writeHead(answer.status, answer.headers).end(answer.body ?? ''),
+          answer.delayMs ?? 0,
+        );
       });
     });
     receiver.server.keepAliveTimeout = 60_000;

@@ -19,6 +19,9 @@ describe('verifySignature', () => {
   });
 
   it('refuses a timestamp more than 300 seconds away, either side, unless told otherwise', () => {
+    // Spec §8: a tolerance of 300 seconds; exactly 300 away still holds.
+    expect(verifySignature(body, header(), secret, { now: t + 300 })).toBe(true);
+    expect(verifySignature(body, header(), secret, { now: t - 300 })).toBe(true);
     expect(verifySignature(body, header(), secret, { now: t + 301 })).toBe(false);
     expect(verifySignature(body, header(), secret, { now: t - 301 })).toBe(false);
     expect(verifySignature(body, header(), secret, { now: t + 600, toleranceSeconds: 600 })).toBe(true);
