@@ -415,6 +415,58 @@ describe('token', () => {
     await expectOAuthError(await refresh(clientId, 'crt_x', { client_secret: 'x' }), 401, 'invalid_client');
   });
 
+  it('spec §5.6: enforces PKCE for confidential clients too, and needs their secret on the exchange and the refresh', async () => {
+    const confidential = await createClient(s, { type: 'confidential', redirectUri: REDIRECT });
+    const clientId = confidential.client_id;
+    const secret = confidential.client_secret!;
+    // No challenge at /authorize: refused as for a public client.
+    const response = await fetch(authorizeUrl(clientId, { code_challenge_method: null }), {
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(302);
+    expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+
+    const { code } = await approvedCode(clientId);
+    const base = {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: REDIRECT,
+      resource: s.resource,
+    };
+    // The secret does not stand in for the verifier, and the verifier not for the secret.
+    await expectOAuthError(await token({ ...base, client_secret: secret }), 400, 'invalid_grant');
+    await expectOAuthError(
+      await token({ ...base, client_secret: secret, code_verifier: pkce().verifier }),
+      400,
+      'invalid_grant',
+    );
+    const { code: second, verifier: secondVerifier } = await approvedCode(clientId);
+    await expectOAuthError(
+      await token({ ...base, code: second, code_verifier: secondVerifier }),
+      401,
+      'invalid_client',
+    );
+    const { code: third, verifier: thirdVerifier } = await approvedCode(clientId);
+    const exchanged = await token({
+      ...base,
+      code: third,
+      code_verifier: thirdVerifier,
+      client_secret: secret,
+    });
+    expect(exchanged.status).toBe(200);
+    const pair = (await exchanged.json()) as { access_token: string; refresh_token: string };
+    expect(Object.keys(pair).sort()).toEqual(
+      ['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type'].sort(),
+    );
+    // Refresh: without the secret refused; with it, a new pair, and the old refresh token stops.
+    await expectOAuthError(await refresh(clientId, pair.refresh_token), 401, 'invalid_client');
+    const renewed = await refresh(clientId, pair.refresh_token, { client_secret: secret });
+    expect(renewed.status).toBe(200);
+    const next = (await renewed.json()) as { refresh_token: string };
+    expect(next.refresh_token).not.toBe(pair.refresh_token);
+  });
+
   it('answers unsupported_grant_type and invalid_request in the OAuth body', async () => {
     await expectOAuthError(
       await token({ grant_type: 'password', client_id: 'x' }),
