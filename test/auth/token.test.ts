@@ -116,6 +116,39 @@ describe('POST /api/v2/oauth/token', () => {
     expect(res.json().error).toBe('unauthorized_client');
   });
 
+  it('spec §7: unauthorized_client (400) for every client that cannot use the grant, once authenticated', async () => {
+    // A confidential client allowed only the user-facing grants.
+    const limited = await t.ctx.orgs.createClient(org.organization_id, {
+      mode: 'sandbox',
+      type: 'confidential',
+    });
+    await t.ctx.db
+      .updateTable('clients')
+      .set({ grant_types: JSON.stringify(['authorization_code', 'refresh_token']) })
+      .where('id', '=', limited.client_id)
+      .execute();
+    const cases: [string, Record<string, string>, number, string][] = [
+      [
+        'confidential client without the grant',
+        { client_id: limited.client_id, client_secret: limited.client_secret! },
+        400,
+        'unauthorized_client',
+      ],
+      // The secret is checked first: a wrong one learns nothing about the client's grants.
+      [
+        'confidential client without the grant, wrong secret',
+        { client_id: limited.client_id, client_secret: 'wrong' },
+        401,
+        'invalid_client',
+      ],
+    ];
+    for (const [label, fields, status, error] of cases) {
+      const res = await t.request(form({ grant_type: 'client_credentials', ...fields }));
+      expect(res.statusCode, label).toBe(status);
+      expect(res.json(), label).toEqual({ error, error_description: expect.any(String) });
+    }
+  });
+
   it('answers access_denied (403) while the organization is suspended, and works again after', async () => {
     const other = await t.createOrg('Suspended Co');
     await t.ctx.orgs.updateOrganization(other.organization_id, { status: 'suspended' });
