@@ -11,21 +11,29 @@ export function registerSqliteConnection(db: Kysely<Database>, sqlite: SQLite.Da
 }
 
 /**
- * Executors that hold SQLite's one connection for a write transaction (`writeTransaction` marks
- * them). Their statements run on it directly and synchronously: Kysely would only queue them behind
- * the transaction that already holds the connection, several promise turns per statement.
+ * Executors that hold SQLite's one connection for a write transaction. Their statements run on it
+ * directly and synchronously: Kysely would only queue them behind the transaction that already holds
+ * the connection, several promise turns per statement.
  */
 const holding = new WeakMap<Executor, SQLite.Database>();
 
-/** Marks `executor` as holding its SQLite connection until `release`; false if not on SQLite. */
-export function holdConnection(executor: Executor): boolean {
-  const sqlite = sqliteConnections.get(executor.getExecutor().adapter);
-  if (sqlite) holding.set(executor, sqlite);
-  return sqlite !== undefined;
-}
-
-export function releaseConnection(executor: Executor): void {
-  holding.delete(executor);
+/**
+ * Runs `work` on `db`'s connection, held for it alone (Kysely's `connection()`); on SQLite its
+ * statements through `execute` and `runCompiled` go to the connection directly.
+ */
+export function withHeldConnection<T>(
+  db: Kysely<Database>,
+  work: (connection: Executor) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    const sqlite = sqliteConnections.get(connection.getExecutor().adapter);
+    if (sqlite) holding.set(connection, sqlite);
+    try {
+      return await work(connection);
+    } finally {
+      holding.delete(connection);
+    }
+  });
 }
 
 /** Runs a compiled statement as Kysely's SQLite driver would, directly on the held connection. */

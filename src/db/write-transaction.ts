@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { execute, holdConnection, releaseConnection } from './compiled.ts';
+import { execute, withHeldConnection } from './compiled.ts';
 import type { DatabaseHandle, Db, Executor } from './index.ts';
 
 /**
@@ -21,20 +21,15 @@ export async function writeTransaction<T>(
   const group = groups.get(handle.db);
   if (group) return group.run(work);
   // Kysely holds SQLite's one connection for the whole callback, so nothing else interleaves.
-  return handle.db.connection().execute(async (connection) => {
-    holdConnection(connection);
+  return withHeldConnection(handle.db, async (connection) => {
+    await execute(connection, BEGIN);
     try {
-      await execute(connection, BEGIN);
-      try {
-        const result = await work(connection);
-        await execute(connection, COMMIT);
-        return result;
-      } catch (error) {
-        await execute(connection, ROLLBACK);
-        throw error;
-      }
-    } finally {
-      releaseConnection(connection);
+      const result = await work(connection);
+      await execute(connection, COMMIT);
+      return result;
+    } catch (error) {
+      await execute(connection, ROLLBACK);
+      throw error;
     }
   });
 }
@@ -136,15 +131,7 @@ export class GroupCommit {
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      while (this.queue.length > 0)
-        await this.db.connection().execute(async (connection) => {
-          holdConnection(connection);
-          try {
-            await this.batch(connection);
-          } finally {
-            releaseConnection(connection);
-          }
-        });
+      while (this.queue.length > 0) await withHeldConnection(this.db, (connection) => this.batch(connection));
     } catch (error) {
       // The connection itself failed (closed database): nobody queued can run.
       for (const member of this.queue.splice(0)) member.reject(error);
