@@ -409,3 +409,59 @@ describe('retries', () => {
     await f.expectSound();
   });
 });
+
+describe('scopes', () => {
+  it('answers 404 (never 403) on every card, transaction and wallet route across organizations and modes, and 403 sandbox_only on every simulator with a live token', async () => {
+    const userId = await f.approvedUser(5_000);
+    const card = await f.createCard(userId, 3_000);
+    const txn = await f.authorize(card.id as string, 100);
+    const otherSandbox = await f.t.platformToken((await f.t.createOrg('Other')).sandbox);
+    const otherLive = await f.t.platformToken((await f.t.createOrg('Other live')).production);
+    const owned: [string, string, unknown?][] = [
+      ['GET', `/api/v2/cards/${card.id}`],
+      ['GET', `/api/v2/cards/${card.id}/details`],
+      ['POST', `/api/v2/cards/${card.id}/pause`],
+      ['POST', `/api/v2/cards/${card.id}/resume`],
+      ['PATCH', `/api/v2/cards/${card.id}`, { spend_limit_cents: 4_000 }],
+      ['POST', `/api/v2/cards/${card.id}/close`],
+      ['GET', `/api/v2/transactions/${txn.id}`],
+      ['GET', `/api/v2/users/${userId}/wallet`],
+      ['POST', '/api/v2/cards', { user_id: userId, amount_cents: 100, type: 'multi_use' }],
+    ];
+    const simulators: [string, unknown][] = [
+      ['authorize', { card_id: card.id, amount_cents: 1, merchant: 'X' }],
+      ['clear', { transaction_id: txn.id }],
+      ['void', { transaction_id: txn.id }],
+      ['provider_close', { card_id: card.id }],
+      ['wallet_funding', { user_id: userId, amount_cents: 1 }],
+    ];
+    for (const token of [f.production, otherSandbox, otherLive]) {
+      for (const [method, url, body] of owned) {
+        expectError(await f.t.call(method, url, { token, ...(body ? { body } : {}) }), 404, 'not_found');
+      }
+      for (const [action, body] of simulators) {
+        const response = await f.t.call('POST', `/api/v2/simulate/${action}`, { token, body });
+        if (token === otherSandbox) expectError(response, 404, 'not_found');
+        else expectError(response, 403, 'sandbox_only');
+      }
+      for (const list of [`/api/v2/cards?user_id=${userId}`, `/api/v2/transactions?card_id=${card.id}`]) {
+        expect((await f.t.call('GET', list, { token })).json()).toEqual({
+          object: 'list',
+          data: [],
+          has_more: false,
+        });
+      }
+    }
+    // Nothing moved: the card is as it was, the hold still open, the wallet untouched.
+    expect((await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json()).toMatchObject({
+      status: 'ACTIVE',
+      balance_cents: 2_900,
+      spend_limit_cents: 3_000,
+    });
+    expect(
+      (await f.t.call('GET', `/api/v2/transactions/${txn.id}`, { token: f.sandbox })).json().status,
+    ).toBe('PENDING');
+    expect(await f.wallet(userId)).toBe(2_000);
+    await f.expectSound();
+  });
+});
