@@ -410,6 +410,49 @@ describe('retries', () => {
   });
 });
 
+describe('retries of every money move', () => {
+  it('act once per Idempotency-Key: the retry replays the answer and moves nothing more', async () => {
+    const userId = await f.approvedUser(10_000);
+    const card = await f.createCard(userId, 3_000);
+    const toClear = await f.authorize(card.id as string, 100);
+    const toVoid = await f.authorize(card.id as string, 200);
+    const toClose = await f.createCard(userId, 1_000);
+    const upstream = await f.createCard(userId, 500);
+    const moves: [string, string, unknown?][] = [
+      ['POST', '/api/v2/simulate/wallet_funding', { user_id: userId, amount_cents: 7 }],
+      ['POST', '/api/v2/simulate/authorize', { card_id: card.id, amount_cents: 5, merchant: 'X' }],
+      ['POST', '/api/v2/simulate/clear', { transaction_id: toClear.id, amount_cents: 50 }],
+      ['POST', '/api/v2/simulate/void', { transaction_id: toVoid.id, amount_cents: 10 }],
+      ['PATCH', `/api/v2/cards/${card.id}`, { spend_limit_cents: 3_500 }],
+      ['POST', `/api/v2/cards/${toClose.id}/close`],
+      ['POST', '/api/v2/simulate/provider_close', { card_id: upstream.id }],
+    ];
+    for (const [method, url, body] of moves) {
+      const send = () =>
+        f.t.call(method, url, {
+          token: f.sandbox,
+          ...(body ? { body } : {}),
+          headers: { 'idempotency-key': `money-${method}-${url}` },
+        });
+      const first = await send();
+      expect(first.statusCode, `${method} ${url} ${first.body}`).toBe(200);
+      const again = await send();
+      expect(again.headers['idempotent-replayed'], url).toBe('true');
+      expect(again.json()).toEqual(first.json());
+    }
+    // 10,000 less three cards (4,500), plus 7 funded, less 500 raised, plus 1,000 and 500 closed.
+    expect(await f.wallet(userId)).toBe(6_507);
+    const card1 = (await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json();
+    // 3,500 limit less 50 settled, 190 still held (200 voided by 10), 5 authorized.
+    expect(card1.balance_cents).toBe(3_500 - 50 - 190 - 5);
+    const txns = (
+      await f.t.call('GET', `/api/v2/transactions?card_id=${card.id}`, { token: f.sandbox })
+    ).json().data;
+    expect(txns).toHaveLength(3);
+    await f.expectSound();
+  });
+});
+
 describe('scopes', () => {
   it('answers 404 (never 403) on every card, transaction and wallet route across organizations and modes, and 403 sandbox_only on every simulator with a live token', async () => {
     const userId = await f.approvedUser(5_000);
