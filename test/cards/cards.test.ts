@@ -507,4 +507,41 @@ describe('scopes', () => {
     expect(await f.wallet(userId)).toBe(2_000);
     await f.expectSound();
   });
+
+  it('answers 404 for an empty, malformed or foreign-prefix path id on every money route, with a valid body', async () => {
+    const userId = await f.approvedUser(1_000);
+    const card = await f.createCard(userId, 500);
+    const apiKey = f.org.sandbox.api_key;
+    const cardholder = (await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json()
+      .cardholder_id as string;
+    for (const id of ['', '%20', 'x', 'card_', 'card_!!', `${card.id}x`, userId, cardholder, 'txn_abc']) {
+      const routes: [string, string, string, unknown?][] = [
+        ['GET', `/api/v2/cards/${id}/details`, f.sandbox],
+        ['POST', `/api/v2/cards/${id}/pause`, f.sandbox],
+        ['POST', `/api/v2/cards/${id}/resume`, f.sandbox],
+        ['POST', `/api/v2/cards/${id}/close`, f.sandbox],
+        ['GET', `/api/v2/users/${id}/wallet`, f.sandbox],
+        ['GET', `/api/v1/cardholders/${id}/payment-method/status`, apiKey],
+        ['PATCH', `/api/v1/cardholders/${id}`, apiKey, { last_name: 'X' }],
+        ['PATCH', `/orgs/${id}/revenue-config`, apiKey, { rewardShareBps: 1 }],
+      ];
+      // An empty last segment is the collection itself (a list or a create), so only ids in the middle.
+      if (id !== '') {
+        routes.push(['GET', `/api/v2/cards/${id}`, f.sandbox]);
+        routes.push(['PATCH', `/api/v2/cards/${id}`, f.sandbox, { spend_limit_cents: 600 }]);
+        routes.push(['GET', `/api/v2/transactions/${id}`, f.sandbox]);
+        routes.push(['GET', `/api/v1/cardholders/${id}`, apiKey]);
+      }
+      for (const [method, url, token, body] of routes) {
+        // The one route each real id belongs to.
+        if (id === cardholder && url.startsWith('/api/v1/cardholders')) continue;
+        if (id === userId && url.startsWith('/api/v2/users/')) continue;
+        const response = await f.t.call(method, url, { token, ...(body ? { body } : {}) });
+        expect(response.statusCode, `${method} ${url}`).toBe(404);
+        expectError(response, 404, 'not_found');
+      }
+    }
+    expect((await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json()).toEqual(card);
+    expect(await f.wallet(userId)).toBe(500);
+  });
 });
