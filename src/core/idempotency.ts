@@ -113,7 +113,7 @@ async function claimOrReplay(
     organizationId: credential.organizationId,
     livemode: credential.livemode ? 1 : 0,
   };
-  const requestDigest = digest(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+  const requestDigest = digest(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`);
   const outcome = await claimKey(deps, claim, requestDigest);
   if (outcome === 'claimed') {
     request.idempotencyClaim = claim;
@@ -140,6 +140,18 @@ async function claimOrReplay(
     .header('idempotent-replayed', 'true')
     .send(deps.sealer.open(outcome.response, aad(claim)));
   return true;
+}
+
+/**
+ * The body as JSON with every object's keys sorted: a JSON object is unordered (RFC 8259 §4), so a
+ * retry that serializes the same parameters in another order is the same request, not a reuse.
+ */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }
 
 /** Keeps the answer (sealed), or frees the key when it is not one to keep (a 5xx). */

@@ -74,6 +74,8 @@ describe('v1 cardholders', () => {
       { ...ada, phone_number: '+1415' },
       { ...ada, email: 'not-an-email' },
       { ...ada, first_name: '' },
+      { ...ada, first_name: ' ' },
+      { ...ada, last_name: '\t\n' },
       { ...ada, nickname: 'A' },
       { last_name: 'Lovelace' },
     ]) {
@@ -82,11 +84,13 @@ describe('v1 cardholders', () => {
     }
     const created = (await v1('POST', '/api/v1/cardholders', ada)).json();
     expectError(await v1('PATCH', `/api/v1/cardholders/${created.id}`, {}), 400, 'invalid_request');
-    expectError(
-      await v1('PATCH', `/api/v1/cardholders/${created.id}`, { date_of_birth: '1990-13-01' }),
-      400,
-      'invalid_request',
-    );
+    for (const bad of [
+      { date_of_birth: '1990-13-01' },
+      { first_name: '   ' },
+      { phone_number: '+1 415 555 0123' },
+    ]) {
+      expectError(await v1('PATCH', `/api/v1/cardholders/${created.id}`, bad), 400, 'invalid_request');
+    }
     expect((await v1('GET', `/api/v1/cardholders/${created.id}`)).json()).toEqual(created);
   });
 

@@ -409,3 +409,139 @@ describe('retries', () => {
     await f.expectSound();
   });
 });
+
+describe('retries of every money move', () => {
+  it('act once per Idempotency-Key: the retry replays the answer and moves nothing more', async () => {
+    const userId = await f.approvedUser(10_000);
+    const card = await f.createCard(userId, 3_000);
+    const toClear = await f.authorize(card.id as string, 100);
+    const toVoid = await f.authorize(card.id as string, 200);
+    const toClose = await f.createCard(userId, 1_000);
+    const upstream = await f.createCard(userId, 500);
+    const moves: [string, string, unknown?][] = [
+      ['POST', '/api/v2/simulate/wallet_funding', { user_id: userId, amount_cents: 7 }],
+      ['POST', '/api/v2/simulate/authorize', { card_id: card.id, amount_cents: 5, merchant: 'X' }],
+      ['POST', '/api/v2/simulate/clear', { transaction_id: toClear.id, amount_cents: 50 }],
+      ['POST', '/api/v2/simulate/void', { transaction_id: toVoid.id, amount_cents: 10 }],
+      ['PATCH', `/api/v2/cards/${card.id}`, { spend_limit_cents: 3_500 }],
+      ['POST', `/api/v2/cards/${toClose.id}/close`],
+      ['POST', '/api/v2/simulate/provider_close', { card_id: upstream.id }],
+    ];
+    for (const [method, url, body] of moves) {
+      const send = () =>
+        f.t.call(method, url, {
+          token: f.sandbox,
+          ...(body ? { body } : {}),
+          headers: { 'idempotency-key': `money-${method}-${url}` },
+        });
+      const first = await send();
+      expect(first.statusCode, `${method} ${url} ${first.body}`).toBe(200);
+      const again = await send();
+      expect(again.headers['idempotent-replayed'], url).toBe('true');
+      expect(again.json()).toEqual(first.json());
+    }
+    // 10,000 less three cards (4,500), plus 7 funded, less 500 raised, plus 1,000 and 500 closed.
+    expect(await f.wallet(userId)).toBe(6_507);
+    const card1 = (await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json();
+    // 3,500 limit less 50 settled, 190 still held (200 voided by 10), 5 authorized.
+    expect(card1.balance_cents).toBe(3_500 - 50 - 190 - 5);
+    const txns = (
+      await f.t.call('GET', `/api/v2/transactions?card_id=${card.id}`, { token: f.sandbox })
+    ).json().data;
+    expect(txns).toHaveLength(3);
+    await f.expectSound();
+  });
+});
+
+describe('scopes', () => {
+  it('answers 404 (never 403) on every card, transaction and wallet route across organizations and modes, and 403 sandbox_only on every simulator with a live token', async () => {
+    const userId = await f.approvedUser(5_000);
+    const card = await f.createCard(userId, 3_000);
+    const txn = await f.authorize(card.id as string, 100);
+    const otherSandbox = await f.t.platformToken((await f.t.createOrg('Other')).sandbox);
+    const otherLive = await f.t.platformToken((await f.t.createOrg('Other live')).production);
+    const owned: [string, string, unknown?][] = [
+      ['GET', `/api/v2/cards/${card.id}`],
+      ['GET', `/api/v2/cards/${card.id}/details`],
+      ['POST', `/api/v2/cards/${card.id}/pause`],
+      ['POST', `/api/v2/cards/${card.id}/resume`],
+      ['PATCH', `/api/v2/cards/${card.id}`, { spend_limit_cents: 4_000 }],
+      ['POST', `/api/v2/cards/${card.id}/close`],
+      ['GET', `/api/v2/transactions/${txn.id}`],
+      ['GET', `/api/v2/users/${userId}/wallet`],
+      ['POST', '/api/v2/cards', { user_id: userId, amount_cents: 100, type: 'multi_use' }],
+    ];
+    const simulators: [string, unknown][] = [
+      ['authorize', { card_id: card.id, amount_cents: 1, merchant: 'X' }],
+      ['clear', { transaction_id: txn.id }],
+      ['void', { transaction_id: txn.id }],
+      ['provider_close', { card_id: card.id }],
+      ['wallet_funding', { user_id: userId, amount_cents: 1 }],
+    ];
+    for (const token of [f.production, otherSandbox, otherLive]) {
+      for (const [method, url, body] of owned) {
+        expectError(await f.t.call(method, url, { token, ...(body ? { body } : {}) }), 404, 'not_found');
+      }
+      for (const [action, body] of simulators) {
+        const response = await f.t.call('POST', `/api/v2/simulate/${action}`, { token, body });
+        if (token === otherSandbox) expectError(response, 404, 'not_found');
+        else expectError(response, 403, 'sandbox_only');
+      }
+      for (const list of [`/api/v2/cards?user_id=${userId}`, `/api/v2/transactions?card_id=${card.id}`]) {
+        expect((await f.t.call('GET', list, { token })).json()).toEqual({
+          object: 'list',
+          data: [],
+          has_more: false,
+        });
+      }
+    }
+    // Nothing moved: the card is as it was, the hold still open, the wallet untouched.
+    expect((await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json()).toMatchObject({
+      status: 'ACTIVE',
+      balance_cents: 2_900,
+      spend_limit_cents: 3_000,
+    });
+    expect(
+      (await f.t.call('GET', `/api/v2/transactions/${txn.id}`, { token: f.sandbox })).json().status,
+    ).toBe('PENDING');
+    expect(await f.wallet(userId)).toBe(2_000);
+    await f.expectSound();
+  });
+
+  it('answers 404 for an empty, malformed or foreign-prefix path id on every money route, with a valid body', async () => {
+    const userId = await f.approvedUser(1_000);
+    const card = await f.createCard(userId, 500);
+    const apiKey = f.org.sandbox.api_key;
+    const cardholder = (await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json()
+      .cardholder_id as string;
+    for (const id of ['', '%20', 'x', 'card_', 'card_!!', `${card.id}x`, userId, cardholder, 'txn_abc']) {
+      const routes: [string, string, string, unknown?][] = [
+        ['GET', `/api/v2/cards/${id}/details`, f.sandbox],
+        ['POST', `/api/v2/cards/${id}/pause`, f.sandbox],
+        ['POST', `/api/v2/cards/${id}/resume`, f.sandbox],
+        ['POST', `/api/v2/cards/${id}/close`, f.sandbox],
+        ['GET', `/api/v2/users/${id}/wallet`, f.sandbox],
+        ['GET', `/api/v1/cardholders/${id}/payment-method/status`, apiKey],
+        ['PATCH', `/api/v1/cardholders/${id}`, apiKey, { last_name: 'X' }],
+        ['PATCH', `/orgs/${id}/revenue-config`, apiKey, { rewardShareBps: 1 }],
+      ];
+      // An empty last segment is the collection itself (a list or a create), so only ids in the middle.
+      if (id !== '') {
+        routes.push(['GET', `/api/v2/cards/${id}`, f.sandbox]);
+        routes.push(['PATCH', `/api/v2/cards/${id}`, f.sandbox, { spend_limit_cents: 600 }]);
+        routes.push(['GET', `/api/v2/transactions/${id}`, f.sandbox]);
+        routes.push(['GET', `/api/v1/cardholders/${id}`, apiKey]);
+      }
+      for (const [method, url, token, body] of routes) {
+        // The one route each real id belongs to.
+        if (id === cardholder && url.startsWith('/api/v1/cardholders')) continue;
+        if (id === userId && url.startsWith('/api/v2/users/')) continue;
+        const response = await f.t.call(method, url, { token, ...(body ? { body } : {}) });
+        expect(response.statusCode, `${method} ${url}`).toBe(404);
+        expectError(response, 404, 'not_found');
+      }
+    }
+    expect((await f.t.call('GET', `/api/v2/cards/${card.id}`, { token: f.sandbox })).json()).toEqual(card);
+    expect(await f.wallet(userId)).toBe(500);
+  });
+});

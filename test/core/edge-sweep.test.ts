@@ -114,6 +114,38 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
     expect(await rowCounts()).toEqual(before);
   });
 
+  it('in form bodies on every route: a route that reads forms names the field, the others refuse the media type', async () => {
+    const before = await rowCounts();
+    let readsForms = 0;
+    for (const { method, url } of routes(t.app)) {
+      if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) continue;
+      const path = url.replace(/:(\w+)/g, 'x1');
+      for (const [payload, field] of [
+        ['state=a%00b', 'body.state'],
+        ['state=ok&client_id=%ED%A0%80', 'body.client_id'],
+        ['client_id=%F0%9F%98', 'body.client_id'],
+        ['code=%zz', 'body.code'],
+      ] as const) {
+        const res = await t.request({
+          method: method as 'POST',
+          url: path,
+          headers: { ...headers(url), 'content-type': 'application/x-www-form-urlencoded' },
+          payload,
+        });
+        if (res.statusCode === 415) {
+          expectRefusal(url, res);
+          continue;
+        }
+        readsForms += 1;
+        expectRefusal(url, res, isOAuth(url) ? undefined : field);
+        if (isOAuth(url)) expect(res.json().error_description, url).toContain(field);
+      }
+    }
+    // The token endpoints, the consent and sign-in forms and the hosted pages all read forms.
+    expect(readsForms).toBeGreaterThan(40);
+    expect(await rowCounts()).toEqual(before);
+  });
+
   it('refuses a form body whose raw bytes are not UTF-8, and still reads good forms (repeated names too)', async () => {
     const form = (payload: string | Buffer) =>
       t.request({

@@ -72,6 +72,40 @@ describe('Idempotency-Key on POST', () => {
     expect((await start({ email }, 'key-reused')).headers['idempotent-replayed']).toBe('true');
   });
 
+  it('compares parameters, not bytes: key order and spacing are the same request; any change is a reuse', async () => {
+    const email = uniqueEmail();
+    const send = (payload: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/v2/connect/start',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'key-order',
+        },
+        payload,
+      });
+    const first = await send(JSON.stringify({ email, external_user_id: 'u-1' }));
+    expect(first.statusCode).toBe(201);
+    for (const same of [
+      JSON.stringify({ external_user_id: 'u-1', email }),
+      `{ "email" : ${JSON.stringify(email)},\n "external_user_id":"u-1" }`,
+    ]) {
+      const again = await send(same);
+      expect(again.headers['idempotent-replayed'], same).toBe('true');
+      expect(again.json()).toEqual(first.json());
+    }
+    for (const changed of [
+      { email, external_user_id: 'u-2' },
+      { email },
+      { email, external_user_id: 'u-1', phone: '+14155550100' },
+      { email: email.toUpperCase(), external_user_id: 'u-1' },
+    ]) {
+      expectError(await send(JSON.stringify(changed)), 422, 'idempotency_key_reused');
+    }
+    expect(await attempts(email)).toBe(1);
+  });
+
   it('replays a 4xx the request earned, and keeps nothing for a request refused before it ran', async () => {
     const attempt = (await start({ email: uniqueEmail() })).json().id as string;
     const verify = (code: string) =>

@@ -43,13 +43,25 @@ describe('subscriptions name known event types', () => {
     ['card.created.*', 'card.created'],
     ['kyc.updated', null],
     ['wallet.balance.low.*', null],
+    // Misspelt by case, spacing, punctuation or wildcard form: the same refusal, never accepted.
+    ['Card.created', 'card.created'],
+    ['CARD.CREATED', 'card.created'],
+    [' card.created', 'card.created'],
+    ['card.created\t', 'card.created'],
+    ['card..created', 'card.created'],
+    ['card.', 'card.*'],
+    ['card*', 'card.*'],
+    ['card.**', 'card.*'],
+    ['*.created', null],
+    ['**', null],
+    ['', null],
   ])('refuses %s with invalid_event_type naming the closest known type', async (bad, closest) => {
     for (const apiKey of [f.org.sandbox.api_key, f.org.production.api_key]) {
       const res = await create(['card.created', bad], apiKey);
       expect(res.statusCode).toBe(400);
       const { error } = res.json();
       expect(error.code).toBe('invalid_event_type');
-      expect(error.message).toContain(`"${bad}"`);
+      expect(error.message).toContain(JSON.stringify(bad));
       expect(error.field_errors).toHaveProperty('enabled_events');
       if (closest) {
         expect(error.message).toContain(`"${closest}"`);

@@ -34,6 +34,11 @@ describe('address classification (IANA special-purpose registries)', () => {
     ['64:ff9b::7f00:1', 'loopback'],
     ['2002:7f00:1::', 'loopback'],
     ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'], // Teredo, client 127.0.0.1 inverted
+    ['::ffff:0:7f00:1', 'loopback'], // IPv4-translated (SIIT)
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['0::ffff:127.0.0.1', 'loopback'],
+    ['::0:ffff:7f00:0001', 'loopback'],
+    ['64:ff9b:0:0:0:0:127.0.0.1', 'loopback'],
     ['fe80::1%eth0', 'link_local'],
     // private
     ['10.0.0.1', 'private'],
@@ -51,6 +56,7 @@ describe('address classification (IANA special-purpose registries)', () => {
     ['64:ff9b::c0a8:101', 'private'],
     ['2002:c0a8:101::1', 'private'],
     ['2002:a00:1::', 'private'],
+    ['::ffff:0:a00:1', 'private'],
     // link-local and metadata
     ['169.254.1.1', 'link_local'],
     ['fe80::1', 'link_local'],
@@ -81,6 +87,11 @@ describe('address classification (IANA special-purpose registries)', () => {
     ['::ffff:0.0.0.0', 'reserved'],
     ['64:ff9b:1::a00:1', 'reserved'],
     ['100::1', 'reserved'],
+    ['100:0:0:1::1', 'reserved'], // dummy prefix, RFC 9780
+    ['::ffff:0:8.8.8.8', 'reserved'], // a translator form, not a route to the public address
+    ['2620:4f:8000::1', 'reserved'], // AS112-v6
+    ['2001:4:112::1', 'reserved'],
+    ['2001:20::1', 'reserved'],
     ['2001::1', 'reserved'],
     ['2001:2::1', 'reserved'],
     ['2001:db8::1', 'reserved'],
@@ -145,6 +156,8 @@ const internalUrls = [
   'https://[::ffff:127.0.0.1]/x',
   'https://[::FFFF:7F00:1]/x',
   'https://[0:0:0:0:0:ffff:127.0.0.1]/x',
+  'https://[::ffff:0:7f00:1]/x',
+  'https://[::ffff:0:127.0.0.1]/x',
   'https://[::ffff:10.0.0.1]/x',
   'https://[::ffff:169.254.169.254]/x',
   'https://[64:ff9b::127.0.0.1]/x',

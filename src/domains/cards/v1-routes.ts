@@ -40,7 +40,8 @@ const cardholderExample = {
 };
 const v1Errors = { 401: 'A valid API key (`sk_test_…` / `sk_live_…`) is required (`unauthorized`).' };
 
-const Name = Type.String({ minLength: 1, maxLength: 100 });
+// A name has at least one character that is not white space: " " is as empty as "".
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const BirthDate = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD' });
 const Phone = Type.String({ maxLength: 32, description: 'E.164, e.g. +14155550123' });

@@ -654,21 +654,19 @@ function checkSubscriptions(events: string[] | undefined): string[] {
       enabled_events: 'must list event types, "*" or prefixes like "card.*"',
     });
   }
-  const bad = events.find((e) => !isSubscription(e));
-  if (bad) {
-    throw invalidRequest(`enabled_events: "${bad}" is not an event type, "*" or a prefix like "card.*".`, {
-      enabled_events: `"${bad}" is not an event type, "*" or a prefix like "card.*"`,
-    });
-  }
-  // A misspelt name would be accepted and then never match: refuse what the catalog does not know.
-  const unknown = events.find((e) => !isKnownSubscription(e));
-  if (unknown) {
-    const closest = closestKnown(unknown);
+  // A misspelt name would be accepted and then never match: refuse what the catalog does not know,
+  // however it is misspelt (case, spaces, an empty name, a stray dot or star), naming the closest.
+  // `find` would miss an empty name (it is falsy): look for the index.
+  const at = events.findIndex((e) => !isKnownSubscription(e));
+  if (at >= 0) {
+    const unknown = events[at] as string;
+    const closest = closestKnown(unknown.trim());
+    const shown = JSON.stringify(unknown.slice(0, 100));
     throw new ApiError(
       400,
       'invalid_event_type',
-      `enabled_events: "${unknown}" is not a known event type; did you mean "${closest}"?`,
-      { fieldErrors: { enabled_events: `"${unknown}" is not a known event type; closest: ${closest}` } },
+      `enabled_events: ${shown} is not a known event type; did you mean "${closest}"?`,
+      { fieldErrors: { enabled_events: `${shown} is not a known event type; closest: ${closest}` } },
     );
   }
   return [...new Set(events)];

@@ -51,12 +51,15 @@ const ranges: [Refused, string][] = [
   ['loopback', '::1/128'], // RFC 4291
   ['reserved', '::/96'], // IPv4-compatible (deprecated), RFC 4291 §2.5.5.1, when not embedding IPv4
   ['reserved', '::ffff:0:0/96'], // IPv4-mapped, RFC 4291 (only reached when not a valid IPv4)
+  ['reserved', '::ffff:0:0:0/96'], // IPv4-translated (SIIT), RFC 2765 (only reached when not a valid IPv4)
   ['reserved', '64:ff9b:1::/48'], // local-use IPv4/IPv6 translation, RFC 8215
   ['reserved', '100::/64'], // discard-only, RFC 6666
+  ['reserved', '100:0:0:1::/64'], // dummy IPv6 prefix, RFC 9780
   ['reserved', '2001::/23'], // IETF protocol assignments (Teredo, benchmarking, ORCHID...), RFC 2928
   ['reserved', '2001:db8::/32'], // documentation, RFC 3849
   ['reserved', '3fff::/20'], // documentation, RFC 9637
   ['reserved', '5f00::/16'], // segment routing SIDs, RFC 9602
+  ['reserved', '2620:4f:8000::/48'], // direct delegation AS112, RFC 7534
   ['private', 'fc00::/7'], // unique local, RFC 4193
   ['link_local', 'fe80::/10'], // RFC 4291
   ['private', 'fec0::/10'], // site-local (deprecated), RFC 3879
@@ -71,6 +74,8 @@ function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
   const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
   // IPv4-mapped ::ffff:a.b.c.d (RFC 4291 §2.5.5.2): the socket reaches the IPv4 address itself.
   if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  // IPv4-translated ::ffff:0:a.b.c.d (RFC 2765 §2.1): a stateless translator reaches the IPv4 address.
+  if (address.match(ipaddr.parseCIDR('::ffff:0:0:0/96'))) return v4(parts[6]!, parts[7]!);
   // NAT64 well-known prefix 64:ff9b::/96 (RFC 6052): a translator reaches the IPv4 address.
   if (address.match(ipaddr.parseCIDR('64:ff9b::/96'))) return v4(parts[6]!, parts[7]!);
   // IPv4-compatible ::a.b.c.d (RFC 4291 §2.5.5.1, deprecated; ::, ::1 excluded).
