@@ -76,15 +76,24 @@ describe('the console in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   }
 
-  it('sign in, a destination that receives a test event, its secret rolled, the API key rotated', async () => {
-    const email = uniqueEmail('owner');
-    await f.t.ctx.members.add(f.org.organization_id, email, 'owner');
+  /**
+   * A new member with `role` and a browser page for them, with every request the page makes outside
+   * Purser collected in `outside` (the console loads no third-party resource).
+   */
+  async function memberPage(role: 'owner' | 'developer') {
+    const email = uniqueEmail(role);
+    await f.t.ctx.members.add(f.org.organization_id, email, role);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const outside: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(base)) outside.push(request.url());
     });
+    return { email, context, page, outside };
+  }
+
+  it('sign in, a destination that receives a test event, its secret rolled, the API key rotated', async () => {
+    const { email, context, page, outside } = await memberPage('owner');
     try {
       await signIn(page, email);
       // The session cookie as the issue asks: HttpOnly; Secure; SameSite=Lax (loopback keeps Secure ones).
@@ -185,14 +194,7 @@ describe('the console in Chromium', () => {
         funding: 'company',
       })
     ).json();
-    const email = uniqueEmail('developer');
-    await f.t.ctx.members.add(f.org.organization_id, email, 'developer');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const outside: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith(base)) outside.push(request.url());
-    });
+    const { email, context, page, outside } = await memberPage('developer');
     try {
       await signIn(page, email);
 

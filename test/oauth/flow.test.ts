@@ -64,16 +64,19 @@ async function publicClient(redirectUri = REDIRECT) {
   return (await createClient(s, { type: 'public', redirectUri })).client_id;
 }
 
+/** The body of a code exchange as the client registered it; `fields` adds or overrides. */
+const exchangeBody = (clientId: string, code: string, fields: Record<string, string> = {}) => ({
+  grant_type: 'authorization_code',
+  client_id: clientId,
+  code,
+  redirect_uri: REDIRECT,
+  resource: s.resource,
+  ...fields,
+});
+
 async function tokensFor(clientId: string, options: { email?: string } = {}) {
   const { code, verifier } = await approvedCode(clientId, options);
-  const response = await token({
-    grant_type: 'authorization_code',
-    client_id: clientId,
-    code,
-    code_verifier: verifier,
-    redirect_uri: REDIRECT,
-    resource: s.resource,
-  });
+  const response = await token(exchangeBody(clientId, code, { code_verifier: verifier }));
   expect(response.status).toBe(200);
   return (await response.json()) as { access_token: string; refresh_token: string };
 }
@@ -289,13 +292,7 @@ describe('token', () => {
   it('refuses a wrong code verifier and a missing one', async () => {
     const clientId = await publicClient();
     const { code } = await approvedCode(clientId);
-    const base = {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      redirect_uri: REDIRECT,
-      resource: s.resource,
-    };
+    const base = exchangeBody(clientId, code);
     await expectOAuthError(await token({ ...base, code_verifier: pkce().verifier }), 400, 'invalid_grant');
     await expectOAuthError(await token(base), 400, 'invalid_grant');
   });
@@ -323,14 +320,9 @@ describe('token', () => {
   it('refuses another redirect_uri than the authorization request had', async () => {
     const clientId = await publicClient();
     const { code, verifier } = await approvedCode(clientId);
-    const response = await token({
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      code_verifier: verifier,
-      redirect_uri: 'http://127.0.0.1:9/other',
-      resource: s.resource,
-    });
+    const response = await token(
+      exchangeBody(clientId, code, { code_verifier: verifier, redirect_uri: 'http://127.0.0.1:9/other' }),
+    );
     await expectOAuthError(response, 400, 'invalid_grant');
   });
 
@@ -338,14 +330,7 @@ describe('token', () => {
     const clientId = await publicClient();
     const { code, verifier } = await approvedCode(clientId);
     s.t.clock.advance(61_000);
-    const response = await token({
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT,
-      resource: s.resource,
-    });
+    const response = await token(exchangeBody(clientId, code, { code_verifier: verifier }));
     expect(await expectOAuthError(response, 400, 'invalid_grant')).toMatch(/expired/);
   });
 
@@ -362,14 +347,7 @@ describe('token', () => {
     try {
       const { code, verifier } = await approvedCode(clientId);
       for (const intruder of [foreign.client_id, production.client_id]) {
-        const response = await token({
-          grant_type: 'authorization_code',
-          client_id: intruder,
-          code,
-          code_verifier: verifier,
-          redirect_uri: REDIRECT,
-          resource: s.resource,
-        });
+        const response = await token(exchangeBody(intruder, code, { code_verifier: verifier }));
         await expectOAuthError(response, 400, 'invalid_grant');
       }
       const pair = await tokensFor(clientId);
@@ -427,13 +405,7 @@ describe('token', () => {
     expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
 
     const { code } = await approvedCode(clientId);
-    const base = {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      redirect_uri: REDIRECT,
-      resource: s.resource,
-    };
+    const base = exchangeBody(clientId, code);
     // The secret does not stand in for the verifier, and the verifier not for the secret.
     await expectOAuthError(await token({ ...base, client_secret: secret }), 400, 'invalid_grant');
     await expectOAuthError(
@@ -611,15 +583,7 @@ describe('races', () => {
   it('lets exactly one of two parallel exchanges of a code win, and then revokes what it got', async () => {
     const clientId = await publicClient();
     const { code, verifier } = await approvedCode(clientId);
-    const exchange = () =>
-      token({
-        grant_type: 'authorization_code',
-        client_id: clientId,
-        code,
-        code_verifier: verifier,
-        redirect_uri: REDIRECT,
-        resource: s.resource,
-      });
+    const exchange = () => token(exchangeBody(clientId, code, { code_verifier: verifier }));
     const answers = await Promise.all([exchange(), exchange()]);
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([200, 400]);

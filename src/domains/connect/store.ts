@@ -1,7 +1,13 @@
-import { type Insertable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
 import { runCompiled } from '../../db/compiled.ts';
 import { type DatabaseHandle, type Executor, preparedLookup } from '../../db/index.ts';
-import type { ConnectAttempt, ConnectAttemptsTable, RefreshTokensTable, User } from '../../db/schema.ts';
+import type {
+  ConnectAttempt,
+  ConnectAttemptsTable,
+  Database,
+  RefreshTokensTable,
+  User,
+} from '../../db/schema.ts';
 
 /** After this many wrong codes an attempt is locked for good, so codes cannot be guessed. */
 export const MAX_FAILED_CODES = 5;
@@ -340,6 +346,22 @@ export async function revokeConnectionRefreshTokens(db: Executor, connectionId: 
     .execute();
 }
 
+/**
+ * Whether a connection is live: a refresh token of it still works (not revoked by a disconnect or a
+ * reuse, not exchanged, not expired).
+ */
+export function isLive(eb: ExpressionBuilder<Database, 'connections'>, now: number) {
+  return eb.exists(
+    eb
+      .selectFrom('refresh_tokens')
+      .select('refresh_tokens.token_digest')
+      .whereRef('refresh_tokens.connection_id', '=', 'connections.id')
+      .where('refresh_tokens.revoked_at', 'is', null)
+      .where('refresh_tokens.rotated_at', 'is', null)
+      .where('refresh_tokens.expires_at', '>', now),
+  );
+}
+
 /** The user's connections that still hold a live refresh token, with their client's name. */
 export async function liveConnections(
   db: Executor,
@@ -361,17 +383,7 @@ export async function liveConnections(
     .where('connections.organization_id', '=', organizationId)
     .where('connections.livemode', '=', livemode)
     .where('connections.user_id', '=', userId)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('refresh_tokens')
-          .select('refresh_tokens.token_digest')
-          .whereRef('refresh_tokens.connection_id', '=', 'connections.id')
-          .where('refresh_tokens.revoked_at', 'is', null)
-          .where('refresh_tokens.rotated_at', 'is', null)
-          .where('refresh_tokens.expires_at', '>', now),
-      ),
-    )
+    .where((eb) => isLive(eb, now))
     .orderBy('connections.updated_at', 'desc')
     .execute();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
+import { isLive } from '../../domains/connect/store.ts';
 
 /**
  * The console's own read-only queries: what its pages show that no domain service answers (the
@@ -93,8 +94,7 @@ export function users(db: Executor, owner: Owner, limit: number, id?: string) {
 }
 
 /**
- * The users' connections (one per client they connected to), each `live` while a refresh token of
- * it still works: not revoked (disconnect, reuse), not exchanged, not expired.
+ * The users' connections (one per client they connected to), each `live` as `isLive` says.
  */
 export function connectionsOf(db: Executor, owner: Owner, userIds: string[], now: number) {
   if (userIds.length === 0) return Promise.resolve([]);
@@ -107,17 +107,7 @@ export function connectionsOf(db: Executor, owner: Owner, userIds: string[], now
       'connections.external_user_id',
       'connections.created_at',
       'connections.updated_at',
-      eb
-        .exists(
-          eb
-            .selectFrom('refresh_tokens')
-            .select('refresh_tokens.token_digest')
-            .whereRef('refresh_tokens.connection_id', '=', 'connections.id')
-            .where('refresh_tokens.revoked_at', 'is', null)
-            .where('refresh_tokens.rotated_at', 'is', null)
-            .where('refresh_tokens.expires_at', '>', now),
-        )
-        .as('live'),
+      isLive(eb, now).as('live'),
     ])
     .where('connections.organization_id', '=', owner.organizationId)
     .where('connections.livemode', '=', mode(owner))
