@@ -16,7 +16,7 @@ import pg from 'pg';
 import { registerSqliteConnection } from './compiled.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
-import { enableGroupCommit } from './write-transaction.ts';
+import { enableGroupCommit, type GroupCommit } from './write-transaction.ts';
 
 export type Db = Kysely<Database>;
 /** What a store function runs its queries on: the database or an open transaction. */
@@ -59,10 +59,10 @@ export async function openDatabase(
     const connection = withStatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
     registerSqliteConnection(db, connection);
-    if (options.groupCommit ?? true) enableGroupCommit(db);
+    const group = (options.groupCommit ?? true) ? enableGroupCommit(db) : undefined;
     const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
-    const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path);
+    const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path, group);
     const close = async () => {
       await checkpointer?.stop();
       reader?.close();
@@ -95,11 +95,9 @@ export async function openDatabase(
 }
 
 /**
- * How often the checkpoint thread copies the write-ahead log into the database file. Oftener makes
- * each checkpoint smaller and shortens the stalls it causes the writer under load (at 1,000
- * authorizations/s, p99 22–35 ms at 200 ms, 16 ms at 50 ms), but every process opening the database
- * runs one, and at 50 ms processes sharing a database slowed each other (the crash tests' steps took
- * half as long again): docs/benchmarks.md.
+ * How often the checkpoint thread copies the write-ahead log into the database file. Every process
+ * opening the database runs one, and at 50 ms processes sharing a database slowed each other (the
+ * crash tests' steps took half as long again): docs/benchmarks.md.
  */
 const CHECKPOINT_INTERVAL_MS = 200;
 /**
@@ -108,24 +106,51 @@ const CHECKPOINT_INTERVAL_MS = 200;
  * commits).
  */
 const BACKSTOP_CHECKPOINT_PAGES = 10_000;
+/**
+ * Past this many pages of log the checkpoint thread asks for a pause in writes (see below), so that
+ * the log starts afresh well before the backstop.
+ */
+const RESTART_PAGES = 2_000;
+/** A pause in writes ends after this long even if the checkpoint thread has not answered. */
+const MAX_PAUSE_MS = 50;
 
 /**
  * Moves WAL checkpoints off the request path: the writer stops checkpointing (but for the backstop)
  * and a thread with its own connection runs passive checkpoints. Crash safety is unchanged: a commit
  * is in the log before it returns, and a checkpoint only copies committed pages.
+ *
+ * Under steady writes a passive checkpoint never copies the whole log (commits land while it runs),
+ * and SQLite starts the log afresh only when all of it has been copied; the log would grow to the
+ * backstop, whose checkpoint inside a commit stalled every request for 6–19 ms each time. So once
+ * the log passes `RESTART_PAGES` the thread asks for a pause: group commit lets the running batch
+ * commit and holds the next one back (requests queue; reads go on), the thread copies what is left
+ * (a few milliseconds' worth), and the next batch starts the log afresh.
  */
-function startCheckpointer(writer: SQLite.Database, path: string) {
+function startCheckpointer(writer: SQLite.Database, path: string, writes: GroupCommit | undefined) {
   writer.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   const thread = new Worker(new URL('./checkpoint-thread.js', import.meta.url), {
-    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS },
+    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS, restartPages: RESTART_PAGES },
   });
   // The thread never keeps a process alive (CLI commands end as soon as their work is done).
   thread.unref();
   let running = true;
+  let pauseLimit: NodeJS.Timeout | undefined;
+  const resume = () => {
+    clearTimeout(pauseLimit);
+    writes?.resume();
+  };
+  thread.on('message', async (message) => {
+    if (message === 'resume') return resume();
+    if (message !== 'pause') return;
+    await writes?.pause();
+    pauseLimit = setTimeout(resume, MAX_PAUSE_MS).unref();
+    thread.postMessage('paused');
+  });
   // Should its connection fail, the writer's backstop keeps the log bounded.
   thread.on('error', () => {});
   thread.on('exit', () => {
     running = false;
+    resume();
   });
   return {
     async stop() {

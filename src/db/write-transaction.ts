@@ -108,6 +108,10 @@ const ROLLBACK_TO = CompiledQuery.raw('rollback to group_member');
 export class GroupCommit {
   private readonly queue: Member[] = [];
   private running = false;
+  /** While set, no batch begins (`pause`); what arrives queues. */
+  private paused = false;
+  /** Told when the running batch is done, for a `pause` waiting on it. */
+  private whenIdle: (() => void) | null = null;
   /** When the last batch committed (`performance.now()`). */
   private lastCommitted = Number.NEGATIVE_INFINITY;
   /** After waits that found nobody, this many batches commit without waiting (doubling, bounded). */
@@ -124,19 +128,41 @@ export class GroupCommit {
   run<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.running) void this.drain();
+      if (!this.running && !this.paused) void this.drain();
     });
+  }
+
+  /**
+   * Holds new batches back until `resume`, resolving once the running one (if any) has committed:
+   * the checkpoint thread's moment with no writer, in which it can copy the whole log and let the
+   * next batch start it afresh (see `startCheckpointer` in index.ts). Transactions meanwhile queue.
+   */
+  pause(): Promise<void> {
+    this.paused = true;
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.whenIdle = resolve;
+    });
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    if (!this.running && this.queue.length > 0) void this.drain();
   }
 
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      while (this.queue.length > 0) await withHeldConnection(this.db, (connection) => this.batch(connection));
+      while (this.queue.length > 0 && !this.paused)
+        await withHeldConnection(this.db, (connection) => this.batch(connection));
     } catch (error) {
       // The connection itself failed (closed database): nobody queued can run.
       for (const member of this.queue.splice(0)) member.reject(error);
     } finally {
       this.running = false;
+      this.whenIdle?.();
+      this.whenIdle = null;
     }
   }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -221,6 +221,83 @@ describe('group commit (SQLite)', () => {
     expect(committed()).toEqual(['a', 'b', 'c']);
     expect(stats).toEqual({ batches: 3, members: 3, largest: 1 });
     close();
+  });
+
+  it('pause lets the running batch commit, then holds new ones back until resume', async () => {
+    const { handle, committed, close } = await freshDatabase();
+    const group = groupCommitOf(handle.db)!;
+    let paused: Promise<void> = Promise.resolve();
+    const first = writeTransaction(handle, async (trx) => {
+      await insert(trx, 'a');
+      paused = group.pause();
+    });
+    await paused;
+    // The batch that was running when the pause came has committed.
+    await first;
+    expect(committed()).toEqual(['a']);
+    let ran = false;
+    const held = writeTransaction(handle, async (trx) => {
+      ran = true;
+      await insert(trx, 'b');
+    });
+    // Turns of the event loop pass; the transaction waits in the queue.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toBe(false);
+    expect(committed()).toEqual(['a']);
+    group.resume();
+    await held;
+    expect(committed()).toEqual(['a', 'b']);
+    close();
+  });
+
+  it('pausing with no batch running resolves at once; resume with nothing queued is a no-op', async () => {
+    const { handle, committed, close } = await freshDatabase();
+    const group = groupCommitOf(handle.db)!;
+    await group.pause();
+    group.resume();
+    group.resume();
+    await writeTransaction(handle, (trx) => insert(trx, 'a'));
+    expect(committed()).toEqual(['a']);
+    close();
+  });
+
+  it('under steady writes the log starts afresh long before the backstop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'purser-group-commit-'));
+    dirs.push(dir);
+    const path = join(dir, 'test.db');
+    const handle = await openDatabase(`sqlite:${path}`);
+    opened.push(handle);
+    await sql`create table filler (id integer primary key, body blob not null)`.execute(handle.db);
+    // The log's length in frames, as the writer last published it: the wal-index header's
+    // mxFrame (a native-order u32 at byte 16 of the -shm file; this machine is little-endian).
+    const shm = openSync(`${path}-shm`, 'r');
+    const frames = () => {
+      const header = Buffer.alloc(4);
+      readSync(shm, header, 0, 4, 16);
+      return header.readUInt32LE(0);
+    };
+    // Small rows, ten transactions at a time as concurrent requests would write them: a batch adds
+    // a frame or two to the log, slowly enough for the checkpoint thread's ticks to keep up.
+    const body = Buffer.alloc(100, 1);
+    let restarts = 0;
+    let longest = 0;
+    let last = 0;
+    // Without a pause the log would start afresh only once a checkpoint happened to end between two
+    // batches, or at the writer's backstop of 10,000 frames.
+    while (restarts < 3 && longest < 6_000) {
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          writeTransaction(handle, (trx) => sql`insert into filler (body) values (${body})`.execute(trx)),
+        ),
+      );
+      const now = frames();
+      if (now < last) restarts += 1;
+      longest = Math.max(longest, now);
+      last = now;
+    }
+    closeSync(shm);
+    expect(longest).toBeLessThan(6_000);
+    expect(restarts).toBe(3);
   });
 
   it('can be switched off: each transaction commits on its own', async () => {
