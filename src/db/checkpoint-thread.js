@@ -24,6 +24,8 @@ const tick = () => {
   const done = checkpoint();
   // `log` is the log as this checkpoint began; commits made while it copied are not counted in it.
   if (done && done.log >= workerData.restartPages) {
+    // Copy what came while this one copied, so that the pause has the least left to copy.
+    checkpoint();
     awaitingPause = true;
     parentPort.postMessage('pause');
   }

@@ -40,11 +40,12 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
  * Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://…`. A `schema` query parameter on a
  * PostgreSQL URL selects (and creates) a schema, which is how tests keep their runs apart.
  * `groupCommit` (SQLite only, on by default): write transactions that arrive together share one
- * commit (see `GroupCommit` in write-transaction.ts).
+ * commit (see `GroupCommit` in write-transaction.ts). `restartPages` (SQLite only): see
+ * `RESTART_PAGES`.
  */
 export async function openDatabase(
   url: string,
-  options: { groupCommit?: boolean } = {},
+  options: { groupCommit?: boolean; restartPages?: number } = {},
 ): Promise<DatabaseHandle> {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length) || ':memory:';
@@ -62,7 +63,10 @@ export async function openDatabase(
     const group = (options.groupCommit ?? true) ? enableGroupCommit(db) : undefined;
     const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
-    const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path, group);
+    const checkpointer =
+      path === ':memory:'
+        ? null
+        : startCheckpointer(sqlite, path, group, options.restartPages ?? RESTART_PAGES);
     const close = async () => {
       await checkpointer?.stop();
       reader?.close();
@@ -105,12 +109,13 @@ const CHECKPOINT_INTERVAL_MS = 200;
  * fall behind (SQLite's default of 1,000 pages would checkpoint inside a request every few hundred
  * commits).
  */
-const BACKSTOP_CHECKPOINT_PAGES = 10_000;
+const BACKSTOP_CHECKPOINT_PAGES = 20_000;
 /**
- * Past this many pages of log the checkpoint thread asks for a pause in writes (see below), so that
- * the log starts afresh well before the backstop.
+ * Past this many pages of log (24 MB) the checkpoint thread asks for a pause in writes (see below),
+ * so that the log starts afresh well before the backstop. A pause costs two fsyncs (3–7 ms on the
+ * benchmark machine), so it is kept to about one a second at 1,000 authorizations/s.
  */
-const RESTART_PAGES = 2_000;
+const RESTART_PAGES = 6_000;
 /** A pause in writes ends after this long even if the checkpoint thread has not answered. */
 const MAX_PAUSE_MS = 50;
 
@@ -122,14 +127,20 @@ const MAX_PAUSE_MS = 50;
  * Under steady writes a passive checkpoint never copies the whole log (commits land while it runs),
  * and SQLite starts the log afresh only when all of it has been copied; the log would grow to the
  * backstop, whose checkpoint inside a commit stalled every request for 6–19 ms each time. So once
- * the log passes `RESTART_PAGES` the thread asks for a pause: group commit lets the running batch
- * commit and holds the next one back (requests queue; reads go on), the thread copies what is left
- * (a few milliseconds' worth), and the next batch starts the log afresh.
+ * the log passes `RESTART_PAGES` the thread copies it once more and asks for a pause: group commit
+ * lets the running batch commit and holds the next one back (requests queue; reads go on), the
+ * thread copies what is left (a few milliseconds' worth) and syncs, and the next batch starts the
+ * log afresh.
  */
-function startCheckpointer(writer: SQLite.Database, path: string, writes: GroupCommit | undefined) {
+function startCheckpointer(
+  writer: SQLite.Database,
+  path: string,
+  writes: GroupCommit | undefined,
+  restartPages: number,
+) {
   writer.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   const thread = new Worker(new URL('./checkpoint-thread.js', import.meta.url), {
-    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS, restartPages: RESTART_PAGES },
+    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS, restartPages },
   });
   // The thread never keeps a process alive (CLI commands end as soon as their work is done).
   thread.unref();
