@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
-import { type AccountBalance, LedgerRefusal, type LedgerService } from '../ledger/service.ts';
+import { type AccountBalance, LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
 import { cardObject, cardUpdatedData, transactionData, transactionObject } from './objects.ts';
 import type { Card, CardService, Scope } from './service.ts';
@@ -50,9 +50,9 @@ export class CardNetwork {
           ? await this.deps.cards.store.transactionById(trx, id)
           : undefined;
         if (earlier) return this.present(trx, earlier, card);
-        const balance = await this.deps.cards.balanceOf(trx, card);
-        const decline = decide(card, charge.amountCents, balance);
-        return this.record(trx, card, id, charge, decline ? { decline } : { approve: true }, balance);
+        const books = await this.lockBooks(trx, card);
+        const decline = decide(card, charge.amountCents, books.before);
+        return this.record(trx, card, id, charge, decline ? { decline } : { approve: true }, books);
       });
     } catch (error) {
       // The decision read the balance under the card's lock; a refusal here means the books moved
@@ -60,8 +60,8 @@ export class CardNetwork {
       if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
       return this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
-        const balance = await this.deps.cards.balanceOf(trx, card);
-        return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' }, balance);
+        const books = await this.lockBooks(trx, card);
+        return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' }, books);
       });
     }
   }
@@ -229,14 +229,28 @@ export class CardNetwork {
 
   // ---- steps
 
-  /** Records the decision on a locked card whose balance, read under the lock, is `before`. */
+  /**
+   * Locks what an authorization moves money between, the card's account and the network's, and
+   * reads the card's balance under the lock (`before`): the decision and the hold use this one read.
+   */
+  private async lockBooks(trx: Executor, card: Card): Promise<Books> {
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const [account, network] = await Promise.all([
+      this.deps.cards.cardAccount(trx, scope, card.id),
+      this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
+    ]);
+    const locked = await this.deps.ledger.lockAccounts(trx, [account, network]);
+    return { account, network, locked, before: locked.balance(account).available_cents };
+  }
+
+  /** Records the decision on a locked card, its books locked and read (`lockBooks`). */
   private async record(
     trx: Executor,
     card: Card,
     id: string,
     charge: ChargeRequest,
     outcome: { approve: true } | { decline: DeclineReason },
-    before: number,
+    { account, network, locked, before }: Books,
   ) {
     const now = this.clock.now();
     const txn: CardTransaction = {
@@ -262,21 +276,20 @@ export class CardNetwork {
       await this.deps.cards.emit(trx, card, 'transaction.declined', transactionData(txn, card, before));
       return this.present(trx, txn, card);
     }
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
-    const [account, network] = await Promise.all([
-      this.deps.cards.cardAccount(trx, scope, card.id),
-      this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
-    ]);
-    const { balances } = await this.deps.ledger.executeWithTotals(trx, [
-      {
-        type: 'pending',
-        id: txn.hold_id as string,
-        debitAccountId: account,
-        creditAccountId: network,
-        amount: charge.amountCents,
-        code: 'card_authorization',
-      },
-    ]);
+    const { balances } = await this.deps.ledger.executeWithTotals(
+      trx,
+      [
+        {
+          type: 'pending',
+          id: txn.hold_id as string,
+          debitAccountId: account,
+          creditAccountId: network,
+          amount: charge.amountCents,
+          code: 'card_authorization',
+        },
+      ],
+      locked,
+    );
     await this.deps.cards.store.insertTransaction(trx, txn);
     // A single-use card is spent by its first approved charge (spec §3): what is left goes home.
     const after =
@@ -427,6 +440,14 @@ export class CardNetwork {
         : ((await this.deps.cards.store.card(exec, txn.organization_id, txn.livemode, txn.card_id)) as Card);
     return transactionObject(txn, card);
   }
+}
+
+/** An authorization's books: the card's and the network's accounts, locked, and the card's balance. */
+interface Books {
+  account: string;
+  network: string;
+  locked: LockedAccounts;
+  before: number;
 }
 
 /** The engine's rules, in the order a network reports them. */

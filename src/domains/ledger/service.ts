@@ -55,6 +55,12 @@ export interface ExecutedBatch {
   balances: Map<string, AccountBalance>;
 }
 
+/** Accounts locked ahead of a batch (`lockAccounts`), and their balances as read then. */
+export interface LockedAccounts {
+  accounts: Map<string, AccountState>;
+  balance(id: string): AccountBalance;
+}
+
 /** Past this many remembered account ids the memory starts over (it is only a shortcut). */
 const KNOWN_ACCOUNTS_MAX = 100_000;
 
@@ -140,6 +146,23 @@ export class LedgerService {
     return created;
   }
 
+  /**
+   * Locks accounts as `executeWithTotals` would (in id order on PostgreSQL) and reads their
+   * balances, for a caller that decides on a balance before it moves money: passed on to
+   * `executeWithTotals`, they are not read again. Only for batches that end no hold.
+   */
+  async lockAccounts(exec: Executor, ids: string[]): Promise<LockedAccounts> {
+    const accounts = new Map((await this.store.lockAccounts(exec, ids)).map((a) => [a.id, a]));
+    return {
+      accounts,
+      balance(id) {
+        const account = accounts.get(id);
+        if (!account) throw new Error(`no ledger account ${id}`);
+        return balanceOf(account);
+      },
+    };
+  }
+
   async balance(exec: Executor, accountId: string): Promise<AccountBalance> {
     const account = await this.store.accountById(exec, accountId);
     if (!account) throw new Error(`no ledger account ${accountId}`);
@@ -164,16 +187,25 @@ export class LedgerService {
    * so a caller need not read a balance it just changed (they hold until the transaction ends:
    * the accounts stay locked, on SQLite by the write lock).
    */
-  async executeWithTotals(exec: Executor, requests: TransferRequest[]): Promise<ExecutedBatch> {
+  async executeWithTotals(
+    exec: Executor,
+    requests: TransferRequest[],
+    locked?: LockedAccounts,
+  ): Promise<ExecutedBatch> {
     const now = this.clock.now();
     const endsHold = (r: TransferRequest) => r.type === 'post_pending' || r.type === 'void_pending';
     const holdIds = requests.flatMap((r) => (endsHold(r) ? [(r as { pendingId: string }).pendingId] : []));
+    // Holds are locked before accounts; accounts locked earlier would break that order.
+    if (locked && holdIds.length > 0) throw new Error('a batch that ends holds locks its own accounts');
     const holds = new Map((await this.store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]));
     const accountIds = requests.flatMap((r) =>
       r.type === 'posted' || r.type === 'pending' ? [r.debitAccountId, r.creditAccountId] : [],
     );
     for (const hold of holds.values()) accountIds.push(hold.debit_account_id, hold.credit_account_id);
-    const accounts = new Map((await this.store.lockAccounts(exec, accountIds)).map((a) => [a.id, a]));
+    const accounts = locked?.accounts ?? (await this.lockAccounts(exec, accountIds)).accounts;
+    // An account not found is the rules' to refuse; one not locked first is a caller's bug.
+    const unlocked = locked && accountIds.find((id) => !accounts.has(id));
+    if (unlocked) throw new Error(`ledger account ${unlocked} was not locked first`);
     const earlier = new Map(
       (
         await this.store.transfersByIds(
