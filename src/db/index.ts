@@ -109,13 +109,13 @@ const CHECKPOINT_INTERVAL_MS = 200;
  * fall behind (SQLite's default of 1,000 pages would checkpoint inside a request every few hundred
  * commits).
  */
-const BACKSTOP_CHECKPOINT_PAGES = 20_000;
+const BACKSTOP_CHECKPOINT_PAGES = 30_000;
 /**
- * Past this many pages of log (24 MB) the checkpoint thread asks for a pause in writes (see below),
+ * Past this many pages of log (48 MB) the checkpoint thread asks for a pause in writes (see below),
  * so that the log starts afresh well before the backstop. A pause costs two fsyncs (3–7 ms on the
  * benchmark machine), so it is kept to about one a second at 1,000 authorizations/s.
  */
-const RESTART_PAGES = 6_000;
+const RESTART_PAGES = 12_000;
 /** A pause in writes ends after this long even if the checkpoint thread has not answered. */
 const MAX_PAUSE_MS = 50;
 

@@ -282,7 +282,7 @@ describe('group commit (SQLite)', () => {
     let restarts = 0;
     let longest = 0;
     let last = 0;
-    // Without a pause the log would start afresh only at the writer's backstop of 20,000 frames.
+    // Without a pause the log would start afresh only at the writer's backstop of 30,000 frames.
     while (restarts < 3 && longest < 5_000) {
       await Promise.all(
         Array.from({ length: 10 }, () =>
