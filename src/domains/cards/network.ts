@@ -4,7 +4,12 @@ import { ApiError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
-import { type AccountBalance, LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/service.ts';
+import {
+  type AccountBalance,
+  LedgerRefusal,
+  type LedgerService,
+  type LockedAccounts,
+} from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
 import { cardObject, cardUpdatedData, transactionData, transactionObject } from './objects.ts';
 import type { Card, CardService, Scope } from './service.ts';
