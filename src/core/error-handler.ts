@@ -43,6 +43,12 @@ export function fieldErrorsOf(validation: AjvError[], context: string | undefine
       message = `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
     } else if (error.keyword === 'enum') {
       message = `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    } else if (error.keyword === 'const') {
+      // A union of literals fails once per literal: name them all.
+      const allowed = validation
+        .filter((other) => other.keyword === 'const' && other.instancePath === error.instancePath)
+        .map((other) => other.params.allowedValue);
+      message = allowed.length > 1 ? `must be one of: ${allowed.join(', ')}` : `must be ${allowed[0]}`;
     }
     if (!field) field = context ?? 'body';
     fields[field] ??= message;

@@ -137,6 +137,8 @@ describe('issuing', () => {
     ]) {
       expectError(await post(body), 400, 'invalid_request');
     }
+    const misspelt = await post({ user_id: userId, amount_cents: 10, type: 'debit' });
+    expect(misspelt.json().error.field_errors).toEqual({ type: 'must be one of: single_use, multi_use' });
     expect(await f.wallet(userId)).toBe(1_000);
     const live = await f.t.call('POST', '/api/v2/cards', {
       token: f.production,
