@@ -27,6 +27,8 @@ export interface Config {
   trustProxy: boolean;
   bodyLimitBytes: number;
   tokenRateLimit: { max: number; windowSeconds: number };
+  /** The user-facing authorization server's token, registration and revocation endpoints, per IP. */
+  oauthRateLimit: { max: number; windowSeconds: number };
   /**
    * Where rate-limit logs live: `redis` (needs REDIS_URL), `database` (shared by every process on the
    * database) or `memory` (per process). Default: redis with REDIS_URL, else database on PostgreSQL,
@@ -120,6 +122,10 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRateLimit: {
       max: integer(env, 'TOKEN_RATE_LIMIT', 30, 1),
       windowSeconds: integer(env, 'TOKEN_RATE_WINDOW_SECONDS', 300, 1),
+    },
+    oauthRateLimit: {
+      max: integer(env, 'OAUTH_RATE_LIMIT', 300, 1),
+      windowSeconds: integer(env, 'OAUTH_RATE_WINDOW_SECONDS', 300, 1),
     },
     rateLimitStore,
     connectRateLimit: {

@@ -84,6 +84,8 @@ export interface AppContext {
   /** How wallet, vault and approval links reach users: the one place that picks the channel. */
   linkDelivery: LinkDelivery;
   tokenRateLimiter: RateLimiter;
+  /** `{mcp_url}/token`, `/register` and `/revoke`: a budget of their own, apart from the platform's. */
+  oauthRateLimiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ export async function createContext(
     return new MemoryRateLimiter(rule, clock);
   };
   const tokenRateLimiter = rateLimiter(config.tokenRateLimit, 'token');
+  const oauthRateLimiter = rateLimiter(config.oauthRateLimit, 'oauth');
 
   const orgs = new OrgService(db, clock);
   const auth = new AuthService(handle, clock, orgs, config.authCacheTtlMs);
@@ -292,8 +295,10 @@ export async function createContext(
     messaging,
     linkDelivery,
     tokenRateLimiter,
+    oauthRateLimiter,
     async close() {
       await tokenRateLimiter.close();
+      await oauthRateLimiter.close();
       redis?.disconnect();
       await notifications.close();
       await reader.close();

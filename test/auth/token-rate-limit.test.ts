@@ -45,4 +45,30 @@ describe.each(['memory', 'database'])('token endpoint rate limit (RATE_LIMIT_STO
       await t.close();
     }
   });
+
+  it("keeps the user-facing authorization server's budget apart from the platform token endpoint's", async () => {
+    const t = await startTestApp({ TOKEN_RATE_LIMIT: '', OAUTH_RATE_LIMIT: '3', RATE_LIMIT_STORE: store });
+    try {
+      const post = (url: string) =>
+        t.request({
+          method: 'POST',
+          url,
+          remoteAddress: '203.0.113.9',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'grant_type=client_credentials&client_id=cli_nobody&client_secret=x',
+        });
+      for (let i = 0; i < 3; i++) expect((await post('/token')).statusCode).not.toBe(429);
+      const refused = await post('/token');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'rate_limited', error_description: expect.any(String) });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await post('/revoke')).statusCode).toBe(429);
+      // The platform token endpoint still has all of its 30.
+      for (let i = 0; i < 30; i++) expect((await post('/api/v2/oauth/token')).statusCode).toBe(401);
+      expect((await post('/api/v2/oauth/token')).statusCode).toBe(429);
+      expect(t.logs.text).toContain('rate limited: user-facing authorization server');
+    } finally {
+      await t.close();
+    }
+  });
 });

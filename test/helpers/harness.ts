@@ -80,6 +80,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     BASE_URL: 'http://purser.test',
     LOG_LEVEL: 'info',
     TOKEN_RATE_LIMIT: '100000',
+    OAUTH_RATE_LIMIT: '100000',
     // PostgreSQL refuses to start without a configured key; SQLite keeps the zero-configuration start.
     ...(onPostgres ? { ENCRYPTION_KEY: randomBytes(32).toString('base64') } : {}),
     ...env,

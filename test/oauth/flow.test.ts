@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOAuthConfig } from '../../src/domains/oauth/config.ts';
+import { startTestApp, type TestApp } from '../helpers/harness.ts';
 import { createClient, type OAuthServer, signInAndDecide, startOAuthServer, uniqueEmail } from './helpers.ts';
 
 /** The authorization server's rules, each refused case a test (issue 10, acceptance). */
@@ -551,6 +553,60 @@ describe('metadata and registration', () => {
       400,
       'invalid_client_metadata',
     );
+  });
+});
+
+describe('registration out of the box', () => {
+  const metadataOf = async (t: TestApp) =>
+    (await t.request({ method: 'GET', url: '/.well-known/oauth-authorization-server' })).json();
+  const register = (t: TestApp) =>
+    t.request({
+      method: 'POST',
+      url: '/register',
+      headers: { 'content-type': 'application/json' },
+      payload: { redirect_uris: [REDIRECT], client_name: 'Assistant' },
+    });
+
+  it('without OAUTH_REGISTRATION, outside production, registers into the oldest organization\'s sandbox', async () => {
+    const t = await startTestApp();
+    try {
+      expect(await metadataOf(t)).toMatchObject({
+        registration_endpoint: 'http://purser.test/register',
+        client_id_metadata_document_supported: true,
+      });
+      const none = await register(t);
+      expect(none.statusCode).toBe(403);
+      expect(none.json().error_description).toMatch(/No organization exists yet/);
+      const oldest = await t.createOrg('First');
+      await t.createOrg('Second');
+      const created = await register(t);
+      expect(created.statusCode).toBe(201);
+      const client = await t.ctx.orgs.findClient(created.json().client_id);
+      expect(client).toMatchObject({ organization_id: oldest.organization_id, livemode: 0, type: 'public' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is off with OAUTH_REGISTRATION=off, and in production unless it names an organization', async () => {
+    const t = await startTestApp({ OAUTH_REGISTRATION: 'off' });
+    try {
+      await t.createOrg('First');
+      const metadata = await metadataOf(t);
+      expect(metadata).not.toHaveProperty('registration_endpoint');
+      expect(metadata.client_id_metadata_document_supported).toBe(false);
+      const refused = await register(t);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe('access_denied');
+    } finally {
+      await t.close();
+    }
+    expect(loadOAuthConfig({ NODE_ENV: 'production' }).registration).toBeNull();
+    expect(loadOAuthConfig({ NODE_ENV: 'production', OAUTH_REGISTRATION: 'org_abc:production' }).registration).toEqual({
+      organizationId: 'org_abc',
+      livemode: true,
+    });
+    expect(() => loadOAuthConfig({ OAUTH_REGISTRATION: 'yes' })).toThrow(/OAUTH_REGISTRATION/);
   });
 });
 

@@ -59,9 +59,15 @@ export class OAuthClients {
     response_types?: unknown;
     scope?: unknown;
   }): Promise<RegisteredClient> {
-    const registration = this.config.oauth.registration;
+    const registration = await this.registrationOwner();
     if (!registration)
-      throw new ApiError(403, 'access_denied', 'Dynamic client registration is not enabled on this server.');
+      throw new ApiError(
+        403,
+        'access_denied',
+        this.config.oauth.registration
+          ? 'No organization exists yet to hold registered clients: create one (`npx purser org create`).'
+          : 'Dynamic client registration is not enabled on this server.',
+      );
     const redirectUris = metadata.redirect_uris;
     if (
       !Array.isArray(redirectUris) ||
@@ -113,10 +119,19 @@ export class OAuthClients {
     };
   }
 
+  /** The organization and mode self-registered clients go to (`OAUTH_REGISTRATION`), if any. */
+  private async registrationOwner(): Promise<{ organizationId: string; livemode: boolean } | null> {
+    const registration = this.config.oauth.registration;
+    if (!registration) return null;
+    const organizationId = registration.organizationId ?? (await this.orgs.organizationIds(1))[0];
+    return organizationId ? { organizationId, livemode: registration.livemode } : null;
+  }
+
   /** A metadata document client: the stored copy while fresh, else fetched again (SSRF-guarded). */
   private async documentClient(clientId: string): Promise<OAuthClient | null> {
-    const registration = this.config.oauth.registration;
-    if (!registration || documentUrlProblem(clientId)) return null;
+    if (documentUrlProblem(clientId)) return null;
+    const registration = await this.registrationOwner();
+    if (!registration) return null;
     const now = this.clock.now();
     const cached = await store.findClientDocument(this.db, clientId);
     if (cached && cached.expires_at > now) {

@@ -263,11 +263,16 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
   // --- Token, registration, revocation -----------------------------------------------------------
 
   const rateLimited = async (request: FastifyRequest) => {
-    const decision = await ctx.tokenRateLimiter.hit(request.ip);
-    if (!decision.allowed)
+    const decision = await ctx.oauthRateLimiter.hit(request.ip);
+    if (!decision.allowed) {
+      request.log.warn(
+        { rate_limit: 'oauth', ip: request.ip, retry_after: decision.retryAfterSeconds },
+        'rate limited: user-facing authorization server',
+      );
       throw new ApiError(429, 'rate_limited', 'Too many requests; retry later.', {
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
       });
+    }
   };
 
   app.post(
