@@ -57,10 +57,16 @@ export function fieldErrorsOf(validation: AjvError[], context: string | undefine
 }
 
 /** Framework errors (bad JSON, media type, size) mapped to the spec's codes. */
-function fromFrameworkError(error: FastifyError): ApiError {
+function fromFrameworkError(error: FastifyError, format: ErrorFormat | undefined): ApiError {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+      return new ApiError(
+        415,
+        'unsupported_media_type',
+        format === 'oauth'
+          ? 'Send the body as application/x-www-form-urlencoded.'
+          : 'Send the body as application/json.',
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'The request body is too large.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -108,7 +114,7 @@ export function installErrorHandler(app: FastifyInstance, baseUrl: string): void
       const names = Object.keys(fieldErrors);
       apiError = new ApiError(400, 'invalid_request', `Invalid ${names.join(', ')}.`, { fieldErrors });
     } else {
-      apiError = fromFrameworkError(error);
+      apiError = fromFrameworkError(error, request.routeOptions.config?.errorFormat);
     }
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, apiError, baseUrl);

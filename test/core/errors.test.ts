@@ -137,6 +137,7 @@ describe('the v2 error body', () => {
     });
     expect(media.statusCode).toBe(415);
     expect(media.json().error).toBe('unsupported_media_type');
+    expect(media.json().error_description).toMatch(/x-www-form-urlencoded/);
   });
 
   it('echoes a request id on every response, honouring a sane incoming one', async () => {
