@@ -161,6 +161,12 @@ describe('Origin and CORS', () => {
     });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    const originless = await fetch(f.endpoint, { method: 'OPTIONS' });
+    expect(originless.status).toBe(204);
+    expect(originless.headers.get('access-control-allow-origin')).toBeNull();
+    expect(originless.headers.get('access-control-expose-headers')).toBe(
+      'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version',
+    );
   });
 });
 
@@ -194,7 +200,10 @@ describe('the stateless transport', () => {
     );
     expect(init.status).toBe(200);
     expect(init.headers.get('mcp-session-id')).toBeNull();
-    expect((await init.json()).result.serverInfo.name).toBe('purser');
+    const { result } = await init.json();
+    expect(result.serverInfo.name).toBe('purser');
+    // The instructions describe errors as toolError builds them.
+    expect(result.instructions).toContain('_meta["purser/error"]');
     expect(
       (await f.post(WHOAMI, { ...bearer(accessToken), 'mcp-protocol-version': '2025-06-18' })).status,
     ).toBe(200);

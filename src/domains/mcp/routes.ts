@@ -118,12 +118,13 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     app.route({ method, url: path, schema: { hide: true } as object, handler: methodNotAllowed });
   }
 
-  // CORS preflight: no token (browsers never send one here).
+  // CORS preflight: no token (browsers never send one here). Without an Origin it is no browser's
+  // preflight, and nothing is allowed to a page; it still answers what the server takes.
   app.options(path, { schema: { hide: true } as object }, async (request, reply) => {
-    const verdict = originVerdict(request.headers.origin, own);
-    if (request.headers.origin === undefined || verdict === 'refused') throw originRefused();
+    if (originVerdict(request.headers.origin, own) === 'refused') throw originRefused();
     corsHeaders(request, reply);
     return reply
+      .header('access-control-expose-headers', EXPOSED_HEADERS)
       .code(204)
       .header('access-control-allow-methods', 'POST, GET, DELETE, OPTIONS')
       .header('access-control-allow-headers', ALLOWED_HEADERS)

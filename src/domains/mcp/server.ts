@@ -16,7 +16,7 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 const INSTRUCTIONS =
   "Purser acts for one user through this app's connection: identity verification, the wallet, and the " +
   'prepaid cards this app created. Amounts are integer cents (USD). Errors come back as tool results with ' +
-  '`isError: true` and `structuredContent.error.code` (see the docs for the codes).';
+  '`isError: true`, their text `code: message`, and the code and message in `_meta["purser/error"]`.';
 
 /** Where a tool error's code and message are repeated for programs (`_meta`, MCP §Tools). */
 export const ERROR_META_KEY = 'purser/error';
