@@ -184,6 +184,15 @@ describe('authorize', () => {
     expect(await errorRedirect({ code_challenge: pkce().challenge, response_type: 'token' })).toBe(
       'unsupported_response_type',
     );
+    // offline_access (asked by clients written for OpenID providers) is ignored, not refused.
+    const signIn = await fetch(
+      authorizeUrl(await publicClient(), {
+        code_challenge: pkce().challenge,
+        scope: 'purser:tools offline_access',
+      }),
+      { redirect: 'manual' },
+    );
+    expect(signIn.status).toBe(200);
   });
 
   it('puts frame-ancestors none on the sign-in page and no CORS on authorize', async () => {
@@ -317,6 +326,15 @@ describe('token', () => {
       400,
       'invalid_target',
     );
+    // RFC 6749 §6: no scope beyond the grant's; the refused refresh spent nothing.
+    await expectOAuthError(
+      await refresh(clientId, pair.refresh_token, { scope: 'admin' }),
+      400,
+      'invalid_scope',
+    );
+    const narrowed = await refresh(clientId, pair.refresh_token, { scope: 'purser:tools' });
+    expect(narrowed.status).toBe(200);
+    expect((await narrowed.json()).scope).toBe('purser:tools');
   });
 
   it('refuses another redirect_uri than the authorization request had', async () => {
@@ -368,6 +386,22 @@ describe('token', () => {
       redirect: 'manual',
     });
     expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('unauthorized_client');
+  });
+
+  it("answers a suspended organization's client 403 access_denied, as the platform token endpoint does", async () => {
+    const clientId = await publicClient();
+    const pair = await tokensFor(clientId);
+    await s.t.ctx.orgs.updateOrganization(s.org.organization_id, { status: 'suspended' });
+    try {
+      await expectOAuthError(await refresh(clientId, pair.refresh_token), 403, 'access_denied');
+      const page = await fetch(authorizeUrl(clientId, { code_challenge: pkce().challenge }), {
+        redirect: 'manual',
+      });
+      expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
+    } finally {
+      await s.t.ctx.orgs.updateOrganization(s.org.organization_id, { status: 'active' });
+    }
+    expect((await refresh(clientId, pair.refresh_token)).status).toBe(200);
   });
 
   it('expires access tokens after an hour; a refresh gives a working one', async () => {
@@ -567,7 +601,7 @@ describe('registration out of the box', () => {
       payload: { redirect_uris: [REDIRECT], client_name: 'Assistant' },
     });
 
-  it('without OAUTH_REGISTRATION, outside production, registers into the oldest organization\'s sandbox', async () => {
+  it("without OAUTH_REGISTRATION, outside production, registers into the oldest organization's sandbox", async () => {
     const t = await startTestApp();
     try {
       expect(await metadataOf(t)).toMatchObject({
@@ -602,7 +636,9 @@ describe('registration out of the box', () => {
       await t.close();
     }
     expect(loadOAuthConfig({ NODE_ENV: 'production' }).registration).toBeNull();
-    expect(loadOAuthConfig({ NODE_ENV: 'production', OAUTH_REGISTRATION: 'org_abc:production' }).registration).toEqual({
+    expect(
+      loadOAuthConfig({ NODE_ENV: 'production', OAUTH_REGISTRATION: 'org_abc:production' }).registration,
+    ).toEqual({
       organizationId: 'org_abc',
       livemode: true,
     });

@@ -25,6 +25,7 @@ function registrationOf(raw: string | null, production: boolean): OAuthConfig['r
   if (raw === null) return production ? null : { organizationId: null, livemode: false };
   if (raw === 'off') return null;
   const match = /^(org_[A-Za-z0-9]+)(?::(sandbox|production))?$/.exec(raw);
-  if (!match) throw new ConfigError(`OAUTH_REGISTRATION must be off or org_…[:sandbox|:production], got "${raw}"`);
+  if (!match)
+    throw new ConfigError(`OAUTH_REGISTRATION must be off or org_…[:sandbox|:production], got "${raw}"`);
   return { organizationId: match[1] as string, livemode: match[2] === 'production' };
 }

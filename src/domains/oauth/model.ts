@@ -49,9 +49,13 @@ export interface RegisteredClient {
   scope: string;
 }
 
-/** RFC 6749 §3.3: the requested scope, or the default; null when it names an unknown scope. */
+/**
+ * RFC 6749 §3.3: the requested scope, or the default; null when it names an unknown scope.
+ * `offline_access` is ignored: refresh tokens come without asking (issue 10), and clients written
+ * for OpenID providers ask for it.
+ */
 export function grantedScope(requested: string | undefined): string | null {
-  if (requested === undefined || requested.trim() === '') return DEFAULT_SCOPE;
-  const names = requested.split(' ').filter(Boolean);
+  const names = (requested ?? '').split(' ').filter((name) => name !== '' && name !== 'offline_access');
+  if (names.length === 0) return DEFAULT_SCOPE;
   return names.every((name) => name in OAUTH_SCOPES) ? [...new Set(names)].join(' ') : null;
 }

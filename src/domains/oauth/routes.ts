@@ -364,6 +364,7 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
           : await oauth.refresh(client, {
               refresh_token: field(body, 'refresh_token'),
               resource: field(body, 'resource'),
+              scope: field(body, 'scope'),
             });
       // RFC 6749 §5.1: token responses must not be cached.
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');

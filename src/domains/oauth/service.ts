@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import { type Clock, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
+import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthService, Principal } from '../auth/service.ts';
@@ -127,7 +128,7 @@ export class OAuthService {
     if (scope === null)
       return fail('invalid_scope', `scope must be among: ${Object.keys(OAUTH_SCOPES).join(' ')}.`);
     const refusal = await this.organizationRefusal(client);
-    if (refusal) return fail('unauthorized_client', refusal);
+    if (refusal) return fail(refusal.suspended ? 'access_denied' : 'unauthorized_client', refusal.message);
     return {
       kind: 'sign_in',
       client,
@@ -211,16 +212,26 @@ export class OAuthService {
       throw tokenError.invalidClient(input.viaBasic, 'This is a public client: send no client_secret.');
     }
     const refusal = await this.organizationRefusal(client);
-    if (refusal) throw tokenError.invalidClient(input.viaBasic, refusal);
+    if (refusal?.suspended) throw new ApiError(403, 'access_denied', refusal.message);
+    if (refusal) throw tokenError.invalidClient(input.viaBasic, refusal.message);
     return client;
   }
 
-  /** Spec §5.6: a production client's organization must be active and subscribed. */
-  private async organizationRefusal(client: OAuthClient): Promise<string | null> {
+  /**
+   * Spec §5.6: a production client's organization must be active and subscribed. A suspended one is
+   * `access_denied`, as at the platform token endpoint (spec §7).
+   */
+  private async organizationRefusal(
+    client: OAuthClient,
+  ): Promise<{ suspended: boolean; message: string } | null> {
     const organization = await this.deps.orgs.getOrganization(client.organizationId);
-    if (organization.status !== 'active') return 'The organization of this client is suspended.';
+    if (organization.status !== 'active')
+      return { suspended: true, message: 'The organization of this client is suspended.' };
     if (client.livemode && organization.subscription !== 'active')
-      return 'The organization of this production client has no active subscription.';
+      return {
+        suspended: false,
+        message: 'The organization of this production client has no active subscription.',
+      };
     return null;
   }
 
@@ -270,10 +281,13 @@ export class OAuthService {
   /** RFC 6749 §6 with rotation (RFC 9700 §4.14.2): connect's rotation, one path for both. */
   async refresh(
     client: OAuthClient,
-    params: { refresh_token?: string; resource?: string },
+    params: { refresh_token?: string; resource?: string; scope?: string },
   ): Promise<TokenPairResponse> {
     if (!params.refresh_token) throw tokenError.invalidRequest('refresh_token is required.');
     this.checkResource(params.resource);
+    // §6: a narrower scope may be asked for, never one not granted (every grant holds them all).
+    if (params.scope !== undefined && grantedScope(params.scope) === null)
+      throw tokenError.invalidScope(`scope must be among: ${Object.keys(OAUTH_SCOPES).join(' ')}.`);
     const pair = await this.deps.connect.rotate(ownerOf(client), params.refresh_token);
     if (!pair) throw tokenError.invalidGrant('The refresh token is invalid, expired or revoked.');
     return tokenResponse(pair, DEFAULT_SCOPE);
