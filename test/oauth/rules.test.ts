@@ -51,7 +51,15 @@ describe('redirect URIs (RFC 6749 §3.1.2, RFC 8252, RFC 9700 §4.1.3)', () => {
     expect(redirectUriProblem('com.example.app:/oauth')).toBeNull();
     expect(redirectUriProblem('http://app.example/cb')).toMatch(/https/);
     expect(redirectUriProblem('https://app.example/cb#x')).toMatch(/fragment/);
-    expect(redirectUriProblem('javascript:alert(1)')).not.toBeNull();
+    expect(redirectUriProblem('cursor://anysphere.cursor/oauth')).toBeNull();
+    for (const uri of [
+      'javascript:alert(1)',
+      'ftp://x.example/cb',
+      'data:text/html,x',
+      'wss://x.example/cb',
+      'mailto:a@b.example',
+    ])
+      expect(redirectUriProblem(uri), uri).toMatch(/private-use/);
     expect(redirectUriProblem('relative/cb')).toMatch(/absolute/);
   });
 });
@@ -99,6 +107,11 @@ describe('Client ID Metadata Documents', () => {
       'problem',
     );
     expect(parseClientDocument(url, 'not json')).toHaveProperty('problem');
+    expect(parseClientDocument(url, doc({ client_secret: 'shh' }))).toEqual({
+      problem: 'publishes a client secret',
+    });
+    // A long name is cut to 200 characters where it is kept, not refused.
+    expect(parseClientDocument(url, doc({ client_name: 'n'.repeat(500) }))).toMatchObject({ client_id: url });
   });
 
   it('keeps a document for its max-age, within bounds', () => {

@@ -34,7 +34,7 @@ export function documentUrlProblem(raw: string): string | null {
 
 const ClientDocument = Type.Object({
   client_id: Type.String(),
-  client_name: Type.Optional(Type.String({ maxLength: 200 })),
+  client_name: Type.Optional(Type.String()),
   redirect_uris: Type.Array(Type.String({ maxLength: 2000 }), { minItems: 1, maxItems: 20 }),
   token_endpoint_auth_method: Type.Optional(Type.String()),
   grant_types: Type.Optional(Type.Array(Type.String())),
@@ -54,6 +54,8 @@ export function parseClientDocument(clientId: string, body: string): ClientDocum
   // Draft §4.1: the document's client_id must be the URL it was fetched from.
   if (value.client_id !== clientId) return { problem: 'names another client_id' };
   // Draft §4.1: no shared secret can be published; only public clients (`none`) here.
+  if ('client_secret' in value || 'client_secret_expires_at' in value)
+    return { problem: 'publishes a client secret' };
   if ((value.token_endpoint_auth_method ?? 'none') !== 'none')
     return { problem: 'asks for a token endpoint authentication other than none' };
   if (value.grant_types?.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))

@@ -27,14 +27,22 @@ export function redirectUriProblem(raw: string): string | null {
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:')
     return isLoopbackRedirect(url) ? null : 'must use https (http only for loopback)';
-  // RFC 8252 §7.1: private-use URI schemes (reverse domain names, e.g. com.example.app:/cb).
-  if (
-    /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) &&
-    !['javascript:', 'data:', 'file:', 'vbscript:'].includes(url.protocol)
-  )
-    return null;
+  // RFC 8252 §7.1: private-use URI schemes (reverse domain names, e.g. com.example.app:/cb; apps'
+  // own short schemes such as cursor: are common enough to take). A scheme of the web or another
+  // protocol names no app.
+  if (/^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !NOT_APP_SCHEMES.has(url.protocol)) return null;
   return 'must be an https, loopback http or private-use scheme URI';
 }
+
+/** Schemes that belong to the web, the browser or another protocol, never to an app's redirect. */
+const NOT_APP_SCHEMES = new Set(
+  (
+    'about blob chrome chrome-extension data file filesystem ftp ftps gopher imap irc javascript ldap ' +
+    'mailto news nntp pop sftp sip sms smtp ssh tel telnet vbscript view-source ws wss'
+  )
+    .split(' ')
+    .map((scheme) => `${scheme}:`),
+);
 
 /** Does the requested redirect_uri match one of the registered ones? */
 export function redirectUriMatches(requested: string, registered: readonly string[]): boolean {
