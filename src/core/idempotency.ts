@@ -80,11 +80,21 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
   });
 }
 
-/** The credential behind an authenticated request: its platform token's client, or its API key. */
+/**
+ * The credential behind an authenticated request: its platform token's client, its API key, or for
+ * a user's token (connection, buy token) the client and the user: users of one client never share.
+ */
 function credentialOf(
   request: FastifyRequest,
 ): { credentialId: string; organizationId: string; livemode: boolean } | null {
-  if (request.principal) return { ...request.principal, credentialId: request.principal.clientId };
+  const principal = request.principal;
+  if (principal) {
+    const credentialId =
+      principal.kind === 'connection' && principal.userId
+        ? `${principal.clientId}:${principal.userId}`
+        : principal.clientId;
+    return { ...principal, credentialId };
+  }
   if (request.apiKey) return { ...request.apiKey, credentialId: request.apiKey.keyId };
   return null;
 }

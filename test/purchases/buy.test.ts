@@ -407,6 +407,52 @@ describe('confirm', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.json().conversation_id).toBe(first.json().conversation_id);
   });
+
+  it("never replays one user's answer to another user of the same client", async () => {
+    const [first, second] = [await f.shopper(), await f.shopper()];
+    const headers = { 'idempotency-key': 'shared-key-1' };
+    const mine = await f.buy(first.token, { ask: 'a latte from coffee' }, headers);
+    const theirs = await f.buy(second.token, { ask: 'a latte from coffee' }, headers);
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json().conversation_id).not.toBe(mine.json().conversation_id);
+  });
+
+  it("answers a suspended organization's users 403 access_denied, and moves nothing", async () => {
+    const { userId, token } = await f.shopper(5_000);
+    const turn = await f.turn(token, { ask: 'a latte from coffee' });
+    const cardholder = await f.t.call('POST', '/api/v1/cardholders', {
+      token: f.org.sandbox.api_key,
+      body: {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        date_of_birth: '1990-12-10',
+        phone_number: '+14155550198',
+      },
+    });
+    const buyToken = (
+      await f.t.call('POST', `/api/v1/cardholders/${cardholder.json().id}/buy_token`, {
+        token: f.org.sandbox.api_key,
+      })
+    ).json().token as string;
+    await f.t.ctx.orgs.updateOrganization(f.org.organization_id, { status: 'suspended' });
+    try {
+      f.t.clock.advance(60_000); // past any cached authentication
+      expectError(await f.buy(token, { ask: 'a latte from coffee' }), 403, 'access_denied');
+      expectError(
+        await f.buy(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id }),
+        403,
+        'access_denied',
+      );
+      expectError(await f.t.call('GET', '/buy/merchants', { token }), 403, 'access_denied');
+      expectError(await f.buy(buyToken, { ask: 'a latte from coffee' }), 403, 'access_denied');
+    } finally {
+      await f.t.ctx.orgs.updateOrganization(f.org.organization_id, { status: 'active' });
+    }
+    expect(await f.wallet(userId)).toBe(5_000);
+    await f.renewTokens();
+  });
 });
 
 describe('merchants and buy tokens', () => {

@@ -278,6 +278,7 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
     }
     if (!buyer)
       throw new ApiError(401, 'unauthorized', userTokenOnly, { headers: { 'www-authenticate': challenge } });
+    if (buyer === 'suspended') throw new ApiError(403, 'access_denied', 'The organization is suspended.');
     request.buyer = buyer;
     // The credential idempotency keys are kept for (core/idempotency.ts).
     request.principal = {
@@ -292,7 +293,7 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
 
   const user = { onRequest: requireBuyer };
   const schemaBase = { tags: ['Purchases'], security: [{ userToken: [] }] };
-  const authErrors = { 401: userTokenOnly };
+  const authErrors = { 401: userTokenOnly, 403: 'The organization is suspended (`access_denied`).' };
 
   app.post(
     '/buy',
@@ -310,7 +311,7 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
         body: withExample(BuyBody, { ask: '2 lattes from coffee' }),
         response: {
           200: documented(Envelope, 'The turn’s outcome.', envelopeExample),
-          ...errorResponses(400, 401, 404, 409, 422, 503, {
+          ...errorResponses(400, 401, 403, 404, 409, 422, 503, {
             ...authErrors,
             400: 'Schema failure (`invalid_request` with `field_errors`), or neither `ask` nor `confirm`.',
             404: 'No such conversation for this user and client.',
@@ -351,7 +352,7 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
               },
             ],
           }),
-          ...errorResponses(401, 503, authErrors),
+          ...errorResponses(401, 403, 503, authErrors),
         },
       },
     },
@@ -390,7 +391,7 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
             last_checkout: null,
             messages: [],
           }),
-          ...errorResponses(401, 404, 503, {
+          ...errorResponses(401, 403, 404, 503, {
             ...authErrors,
             404: 'No such conversation for this user and client.',
           }),
@@ -429,7 +430,10 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
             confirmed_at: '2026-11-23T10:01:00.000Z',
             created_at: '2026-11-23T10:01:00.000Z',
           }),
-          ...errorResponses(401, 404, 503, { ...authErrors, 404: 'No such order for this user and client.' }),
+          ...errorResponses(401, 403, 404, 503, {
+            ...authErrors,
+            404: 'No such order for this user and client.',
+          }),
         },
       },
     },

@@ -127,12 +127,14 @@ export class PurchaseService {
 
   /**
    * The buyer behind a user token: a connection token (connect verify or OAuth), or a buy token.
-   * `platform` when the token is a live platform token (refused with `user_token_required`).
+   * `platform` when the token is a live platform token (refused with `user_token_required`);
+   * `suspended` when the token is live but its organization is suspended (spec §7: `access_denied`).
    */
-  async authenticate(token: string): Promise<Buyer | 'platform' | null> {
+  async authenticate(token: string): Promise<Buyer | 'platform' | 'suspended' | null> {
     if (token.startsWith('bt_')) {
       const row = await this.store.buyTokenByDigest(this.db, digest(token));
       if (!row || row.expires_at <= this.clock.now()) return null;
+      if (row.organization_status !== 'active') return 'suspended';
       const scope = { organizationId: row.organization_id, livemode: row.livemode === 1 };
       const cardholder = await this.deps.cards.cardholders.get(scope, row.cardholder_id).catch(() => null);
       if (!cardholder) return null;
@@ -141,6 +143,7 @@ export class PurchaseService {
     const principal = await this.deps.auth.authenticate(token);
     if (!principal) return null;
     if (principal.kind === 'platform') return 'platform';
+    if (!principal.organizationActive) return 'suspended';
     return {
       organizationId: principal.organizationId,
       livemode: principal.livemode,
