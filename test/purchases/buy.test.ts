@@ -294,6 +294,17 @@ describe('confirm', () => {
     expect(await f.wallet(userId)).toBe(1_000);
   });
 
+  it('a decline that charged nothing names no order, though one was recorded', async () => {
+    const { token, userId } = await f.shopper(2_000_000);
+    const many = await f.turn(token, { ask: '99 wireless headphones from retail' });
+    expect(many.cart!.totalCents).toBeGreaterThan(50_000); // over the card limit
+    const confirm = { confirm: many.cart!.hash, conversation_id: many.conversation_id };
+    const refused = await f.turn(token, confirm);
+    expect(refused).toMatchObject({ status: 'declined', charge_status: 'none', order_id: null });
+    expect(await f.turn(token, confirm)).toMatchObject({ status: 'declined', order_id: null });
+    expect(await f.wallet(userId)).toBe(2_000_000);
+  });
+
   it('a moved price or stock since the cart was shown is cart_changed or items_unavailable, never a charge', async () => {
     const { token, userId } = await f.shopper(10_000);
     const lamp = f.merchant('retail');
@@ -357,6 +368,14 @@ describe('confirm', () => {
     const rest = await f.turn(token, { confirm: [retail!.hash], conversation_id: turn.conversation_id });
     expect(rest.status).toBe('order_placed');
     expect(rest.placements).toHaveLength(1);
+    // Sent again, the same answer: its placements listed, the order charged once.
+    const again = await f.turn(token, { confirm: [retail!.hash], conversation_id: turn.conversation_id });
+    expect(again).toMatchObject({
+      status: 'order_placed',
+      order_id: rest.order_id,
+      placements: rest.placements,
+    });
+    expect(await f.wallet(userId)).toBe(13_000 - coffee!.totalCents - retail!.totalCents);
     await f.expectSound();
   });
 

@@ -182,8 +182,9 @@ export class PurchaseService {
       ? await this.ownConversation(buyer, input.conversation_id)
       : await this.newConversation(buyer);
 
-    // A cart already placed, or being placed, answers with its order without taking a turn.
-    if (hashes.length === 1 && input.ask === undefined) {
+    // A cart already placed, or being placed, answers with its order without taking a turn (a
+    // confirm of one hash as a string; an array's answer lists its placements, as the first did).
+    if (typeof input.confirm === 'string' && input.ask === undefined) {
       const existing = await this.store.orderByPlacementKey(this.db, `${conversation.id}:${hashes[0]}`);
       if (existing) return this.answerExisting(conversation, existing);
     }
@@ -544,7 +545,7 @@ export class PurchaseService {
       at: stamp(this.clock.now()),
       hashes,
       status,
-      order_id: first?.order_id ?? lead?.order_id ?? null,
+      order_id: first?.order_id ?? orderIdOf(lead),
       decline_code: status === 'declined' ? (lead?.decline_code ?? null) : null,
       charge_status: lead?.charge_status ?? null,
       placements: multi ? objects : null,
@@ -557,7 +558,7 @@ export class PurchaseService {
         status,
         bubbles,
         unmatched,
-        order_id: first?.order_id ?? lead?.order_id ?? null,
+        order_id: first?.order_id ?? orderIdOf(lead),
         payment_source: first?.last4 ? { source: 'balance', brand: 'visa', last4: first.last4 } : null,
         decline_code: status === 'declined' ? (lead?.decline_code ?? null) : null,
         approval_url: status === 'declined' ? (lead?.approval_url ?? null) : null,
@@ -752,7 +753,7 @@ export class PurchaseService {
     return envelope(conversation.id, state, {
       status: placed ? 'order_placed' : 'declined',
       bubbles: [orderBubble(order, placement)],
-      order_id: order.id,
+      order_id: orderIdOf({ ...placement, order_id: order.id }),
       payment_source:
         placed && placement.last4 ? { source: 'balance', brand: 'visa', last4: placement.last4 } : null,
       decline_code: placement.decline_code,
@@ -880,6 +881,16 @@ export function orderObject(order: Order) {
     confirmed_at: order.confirmed_at === null ? null : stamp(order.confirmed_at),
     created_at: stamp(order.created_at),
   };
+}
+
+/**
+ * The envelope's `order_id` for a placement (spec §2: set when the call placed an order): a placed
+ * order's, and one whose charge is still settling or unknown (the id to follow it by); none for a
+ * decline that charged nothing, though an order row records it.
+ */
+function orderIdOf(placement: Placement | undefined): string | null {
+  if (!placement) return null;
+  return placement.status === 'placed' || placement.charge_status !== 'none' ? placement.order_id : null;
 }
 
 function declined(
