@@ -142,9 +142,11 @@ describe('carts', () => {
 
   it('keeps quantities to 1..99 and says so', async () => {
     const { token } = await f.shopper();
-    const turn = await f.turn(token, { ask: '100 lattes from coffee' });
-    expect(turn.carts).toEqual([]);
-    expect(turn.unmatched[0]!.reason).toBe('quantity_limit');
+    for (const ask of ['100 lattes from coffee', '0 lattes from coffee', '-3 lattes from coffee']) {
+      const turn = await f.turn(token, { ask });
+      expect(turn.carts, ask).toEqual([]);
+      expect(turn.unmatched[0]!.reason, ask).toBe('quantity_limit');
+    }
   });
 
   it('a cart stops being confirmable once it expires', async () => {

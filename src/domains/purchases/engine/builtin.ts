@@ -104,7 +104,7 @@ export class BuiltinEngine implements PurchaseEngine {
       if (!merchant) return { actions: [unknownMerchant(at[2] as string)] };
       rest = at[1] as string;
     }
-    const counted = /^(\w+)\s+(?:more\s+)?(.+)$/.exec(rest);
+    const counted = /^(-?\w+)\s+(?:more\s+)?(.+)$/.exec(rest);
     let qty = 1;
     if (counted && quantity(counted[1] as string) !== null) {
       qty = quantity(counted[1] as string) as number;
@@ -213,7 +213,8 @@ const NUMBER_WORDS = [
 
 /** A clause's quantity word as a number, or null when it is not one. */
 export function quantity(word: string): number | null {
-  if (/^[0-9]{1,4}$/.test(word)) return Number(word);
+  // A negative count is a count still (refused as out of range), not a word of the product's name.
+  if (/^-?[0-9]{1,4}$/.test(word)) return Number(word);
   if (word === 'a' || word === 'an' || word === 'another') return 1;
   const index = NUMBER_WORDS.indexOf(word);
   return index >= 0 ? index : null;
