@@ -198,15 +198,17 @@ export class PurchaseService {
       hashes.length > 0 ? hashes : null,
     );
     if (!taken) return this.busy(conversation, hashes);
+    // Read again under the lock: a turn that ended since the first read changed the state.
+    const locked = (await this.store.conversationById(this.db, conversation.id)) ?? conversation;
 
-    const state = JSON.parse(conversation.state) as ConversationState;
+    const state = JSON.parse(locked.state) as ConversationState;
     let result: { status: PurchaseStatus; envelope: Envelope };
     try {
       result = await this.runTurn(buyer, conversation.id, state, input, hashes);
     } catch (error) {
       await this.store.endTurn(this.db, conversation.id, {
-        status: conversation.status,
-        state: conversation.state,
+        status: locked.status,
+        state: locked.state,
         updated_at: this.clock.now(),
       });
       throw error;
