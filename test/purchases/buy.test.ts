@@ -280,6 +280,13 @@ describe('confirm', () => {
 
     const unknown = await f.turn(token, { confirm: 'no-such-hash', conversation_id: id });
     expect(unknown).toMatchObject({ status: 'declined', decline_code: 'no_cart' });
+    // The checks run in the documented order: no cart comes before the payment source.
+    const neither = await f.turn(token, {
+      confirm: ['no-such-hash'],
+      conversation_id: id,
+      payment_source: 'company_balance',
+    });
+    expect(neither.placements![0]).toMatchObject({ decline_code: 'no_cart' });
 
     const euro = await f.turn(token, { ask: 'a baguette from paris bakery', conversation_id: id });
     const bakery = euro.carts.find((c) => c.merchant === 'paris-bakery')!;
@@ -293,6 +300,15 @@ describe('confirm', () => {
       payment_source: 'company_balance',
     });
     expect(source).toMatchObject({ status: 'declined', decline_code: 'unsupported_payment_source' });
+    const sourceAgain = await f.turn(token, {
+      confirm: [bakery.hash],
+      conversation_id: id,
+      payment_source: 'company_balance',
+    });
+    expect(sourceAgain.placements![0]).toMatchObject({
+      merchant: 'paris-bakery',
+      decline_code: 'unsupported_payment_source',
+    });
     expect(await f.wallet(userId)).toBe(1_000);
   });
 

@@ -504,22 +504,6 @@ export class PurchaseService {
     const multi = Array.isArray(input.confirm);
     const placements: (Placement & { bubble: string; cart?: StoredCart; approval_url?: string })[] = [];
     for (const hash of hashes) {
-      // A vault card is charged through the sandbox network only: production has no card acquirer
-      // to take the user's own card (docs/vault.md), so no production money is made from it.
-      const cardInProduction = buyer.livemode && (source === 'vault' || source === 'added_card');
-      if (!PAYABLE_SOURCES.has(source) || cardInProduction) {
-        placements.push(
-          declined(
-            hash,
-            null,
-            'unsupported_payment_source',
-            cardInProduction
-              ? `Paying with ${source} is available in test mode only; pay from the wallet balance.`
-              : `Paying with ${source} is not available; pay from the wallet balance, the vault or an added card.`,
-          ),
-        );
-        continue;
-      }
       placements.push(await this.confirmOne(buyer, conversationId, state, hash, source, multi));
     }
     for (const placement of placements) bubbles.push(placement.bubble);
@@ -590,6 +574,19 @@ export class PurchaseService {
         null,
         'no_cart',
         'That cart is not open in this conversation (it may have expired or changed); ask to see your cart for the current one.',
+      );
+    }
+    // A vault card is charged through the sandbox network only: production has no card acquirer
+    // to take the user's own card (docs/vault.md), so no production money is made from it.
+    const cardInProduction = buyer.livemode && (source === 'vault' || source === 'added_card');
+    if (!PAYABLE_SOURCES.has(source) || cardInProduction) {
+      return declined(
+        hash,
+        cart.merchant,
+        'unsupported_payment_source',
+        cardInProduction
+          ? `Paying with ${source} is available in test mode only; pay from the wallet balance.`
+          : `Paying with ${source} is not available; pay from the wallet balance, the vault or an added card.`,
       );
     }
     const merchant = await this.merchant(cart.merchant);
