@@ -211,6 +211,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Cards: revealing production card numbers is not enabled for the organization (an operator setting).',
   },
   {
+    code: 'order_not_placed',
+    status: 409,
+    when: 'ACP order webhook: the order is still being placed; the merchant sends the event again shortly.',
+  },
+  {
     code: 'transaction_not_pending',
     status: 409,
     when: 'Sandbox network: only a PENDING authorization can be cleared or voided.',

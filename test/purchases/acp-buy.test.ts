@@ -105,6 +105,21 @@ it('places a production order at an ACP merchant: one delegated card, one charge
     .executeTakeFirstOrThrow();
   expect(row.status).toBe('placed');
   expect((await f.events('order.confirmed')).some((d) => d.order_id === placed.order_id)).toBe(false);
+  // An event that overtakes the answer to complete (the order still pending) is refused, to be sent
+  // again, rather than acknowledged and lost.
+  const setStatus = (status: 'pending' | 'placed') =>
+    f.t.ctx.db.updateTable('orders').set({ status }).where('id', '=', row.id).execute();
+  await setStatus('pending');
+  const early = fake.orderWebhook(row.merchant_ref!, WEBHOOK_SECRET, { status: 'confirmed' });
+  const tooEarly = await f.t.request({
+    method: 'POST',
+    url: '/buy/merchants/teashop/webhooks',
+    headers: early.headers,
+    payload: early.body,
+  });
+  expect(tooEarly.statusCode).toBe(409);
+  expect(tooEarly.json().error.code).toBe('order_not_placed');
+  await setStatus('placed');
   for (const status of ['confirmed', 'confirmed', 'shipped']) {
     const hook = fake.orderWebhook(row.merchant_ref!, WEBHOOK_SECRET, { status });
     const answer = await f.t.request({

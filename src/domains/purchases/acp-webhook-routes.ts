@@ -63,7 +63,8 @@ export async function acpWebhookRoutes(
         params: Type.Object({ slug: Type.String({ maxLength: 40 }) }),
         response: {
           200: documented(Received, 'The event was accepted.', { received: true, request_id: 'req_123' }),
-          ...errorResponses(400, 401, 404, {
+          ...errorResponses(400, 401, 404, 409, {
+            409: 'The order is still being placed (`order_not_placed`): send the event again shortly.',
             400: 'The signed body is not an ACP order event.',
             401: 'The Merchant-Signature is missing, wrong or more than 5 minutes old (`invalid_signature`).',
             404: 'No configured merchant has this slug.',

@@ -196,6 +196,14 @@ export class Checkout {
   ): Promise<void> {
     if (!CONFIRMED_STATUSES.has(event.status)) return;
     const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
+    // Still being placed (the merchant's answer to complete is on its way): not yet, so that the
+    // merchant sends the event again rather than it being lost.
+    if (order?.status === 'pending')
+      throw new ApiError(
+        409,
+        'order_not_placed',
+        'The order is still being placed; send the event again shortly.',
+      );
     if (!order || order.status !== 'placed') return;
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
