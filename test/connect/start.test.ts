@@ -16,6 +16,23 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+describe('connect bodies', () => {
+  it('name only the spec fields: an unknown one is 400 invalid_request naming it, and nothing happens', async () => {
+    const before = await t.ctx.db.selectFrom('connect_attempts').select('id').execute();
+    for (const [path, body] of [
+      ['/api/v2/connect/start', { email: uniqueEmail(), nickname: 'x' }],
+      ['/api/v2/connect/verify', { connect_id: 'ca_x', code: '111111', nickname: 'x' }],
+      ['/api/v2/connect/consent', { user_id: 'usr_x', nickname: 'x' }],
+      ['/api/v2/connect/refresh', { refresh_token: 'crt_x', nickname: 'x' }],
+    ] as const) {
+      const res = await t.call('POST', path, { token: sandbox, body });
+      expectError(res, 400, 'invalid_request');
+      expect(res.json().error.field_errors, path).toEqual({ nickname: 'is not a recognised field' });
+    }
+    expect(await t.ctx.db.selectFrom('connect_attempts').select('id').execute()).toEqual(before);
+  });
+});
+
 describe('POST /api/v2/connect/start', () => {
   it('answers 201 with exactly the connect attempt fields, valid for 10 minutes (email)', async () => {
     const now = t.clock.now();

@@ -6,6 +6,8 @@ import { documented, errorResponses, Nullable, type RoutesApp, withExample } fro
 import { platformGuard } from '../auth/guard.ts';
 import { maskDestination, StartThrottled } from './throttle.ts';
 
+/** Bodies name only the spec's fields: an unknown one is `400 invalid_request` naming it. */
+const strict = { additionalProperties: false } as const;
 const ConnectAttempt = Type.Object(
   {
     object: Type.Literal('connect_attempt'),
@@ -107,11 +109,14 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         tags,
         security,
         body: withExample(
-          Type.Object({
-            email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
-            phone: Type.Optional(Type.String({ description: 'E.164, e.g. +14155550123', maxLength: 32 })),
-            external_user_id: Type.Optional(Type.String({ maxLength: 255 })),
-          }),
+          Type.Object(
+            {
+              email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+              phone: Type.Optional(Type.String({ description: 'E.164, e.g. +14155550123', maxLength: 32 })),
+              external_user_id: Type.Optional(Type.String({ maxLength: 255 })),
+            },
+            strict,
+          ),
           { email: 'ada@example.com', external_user_id: 'user-42' },
         ),
         response: {
@@ -161,10 +166,13 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         tags,
         security,
         body: withExample(
-          Type.Object({
-            connect_id: Type.String({ minLength: 1 }),
-            code: Type.String({ minLength: 1, maxLength: 12 }),
-          }),
+          Type.Object(
+            {
+              connect_id: Type.String({ minLength: 1 }),
+              code: Type.String({ minLength: 1, maxLength: 12 }),
+            },
+            strict,
+          ),
           { connect_id: 'ca_4rTy8UiO2pLk6JhG', code: '111111' },
         ),
         response: {
@@ -190,10 +198,13 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         tags,
         security,
         body: withExample(
-          Type.Object({
-            user_id: Type.String({ minLength: 1 }),
-            terms_version: Type.Optional(Type.String({ maxLength: 64 })),
-          }),
+          Type.Object(
+            {
+              user_id: Type.String({ minLength: 1 }),
+              terms_version: Type.Optional(Type.String({ maxLength: 64 })),
+            },
+            strict,
+          ),
           { user_id: 'usr_7hGt3KqW9mNx2VbR', terms_version: '2026-01' },
         ),
         response: {
@@ -223,7 +234,7 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         summary: 'Rotate a connection refresh token',
         tags,
         security,
-        body: withExample(Type.Object({ refresh_token: Type.String({ minLength: 1 }) }), {
+        body: withExample(Type.Object({ refresh_token: Type.String({ minLength: 1 }) }, strict), {
           refresh_token: 'crt_Hn3wT8qL5vB2mK7xR9sY4jF6gD1cZ0aP',
         }),
         response: {
