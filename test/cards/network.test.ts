@@ -53,8 +53,9 @@ describe('authorization', () => {
 
   it('declines with the reason, moving nothing', async () => {
     const { cardId, card } = await cardWith(1_000, 'multi_use', 5_000);
+    // Over what the card holds: the balance is the rule that refuses (issue 9's order), not the limit.
     const declined = await f.authorize(cardId, 1_001);
-    expect(declined).toMatchObject({ status: 'DECLINED', decline_reason: 'SPEND_LIMIT_EXCEEDED' });
+    expect(declined).toMatchObject({ status: 'DECLINED', decline_reason: 'INSUFFICIENT_FUNDS' });
     await f.authorize(cardId, 800);
     expect(await f.authorize(cardId, 300)).toMatchObject({
       status: 'DECLINED',
@@ -75,7 +76,7 @@ describe('authorization', () => {
       'CARD_CLOSED',
       'CARD_PAUSED',
       'INSUFFICIENT_FUNDS',
-      'SPEND_LIMIT_EXCEEDED',
+      'INSUFFICIENT_FUNDS',
     ]);
     expect(declines.find((e) => e.id === declined.id)).toEqual({
       id: declined.id,
@@ -86,7 +87,7 @@ describe('authorization', () => {
       mcc: '5411',
       status: 'DECLINED',
       balance_cents: 1_000,
-      decline_reason: 'SPEND_LIMIT_EXCEEDED',
+      decline_reason: 'INSUFFICIENT_FUNDS',
     });
     await f.expectSound();
   });
@@ -102,6 +103,11 @@ describe('authorization', () => {
       balance_cents: 0,
     });
     expect(await f.wallet(userId)).toBe(500);
+    // The charge's event carries the balance the hold left; the close then sends it home.
+    expect(await eventsFor('transaction.authorized', 'card_id', cardId)).toEqual([
+      expect.objectContaining({ amount_cents: 1_500, balance_cents: 500 }),
+    ]);
+    expect(await eventsFor('card.updated', 'id', cardId)).toEqual([]);
     expect(await eventsFor('card.closed', 'id', cardId)).toEqual([
       {
         id: cardId,
@@ -125,8 +131,17 @@ describe('authorization', () => {
     expect(await eventsFor('balance.low', 'card_id', cardId)).toEqual([
       { card_id: cardId, last4: card.last4, balance_cents: 1_000 },
     ]);
-    await f.authorize(cardId, 1_000);
-    expect(await eventsFor('balance.low', 'card_id', cardId)).toHaveLength(1);
+    const spent = await f.authorize(cardId, 1_000);
+    expect(await eventsFor('balance.low', 'card_id', cardId)).toHaveLength(1); // at zero: none
+    // Every transaction event that leaves the balance low has one alongside, changed or not.
+    const second = await cardWith(3_000);
+    const txn = await f.authorize(second.cardId, 2_500);
+    await simulate('clear', { transaction_id: txn.id });
+    expect(await eventsFor('balance.low', 'card_id', second.cardId)).toEqual([
+      { card_id: second.cardId, last4: second.card.last4, balance_cents: 500 },
+      { card_id: second.cardId, last4: second.card.last4, balance_cents: 500 },
+    ]);
+    expect(spent.status).toBe('PENDING');
   });
 
   it('is test mode only, and 404s for cards of other scopes', async () => {
@@ -223,15 +238,31 @@ describe('clearing and voids', () => {
     expect(await balanceOf(cardId)).toBe(0);
   });
 
-  it('closes a multi-use card whose whole limit is spent', async () => {
-    const { cardId } = await cardWith(1_000);
+  it('closes a multi-use card whose whole limit is spent, at the charge that spends it', async () => {
+    const { cardId, userId } = await cardWith(1_000);
     const txn = await f.authorize(cardId, 1_000);
+    const card = async () => (await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.sandbox })).json();
+    expect(await card()).toMatchObject({ status: 'CLOSED', closed_reason: 'balance_exhausted' });
     await simulate('clear', { transaction_id: txn.id });
-    const card = (await f.t.call('GET', `/api/v2/cards/${cardId}`, { token: f.sandbox })).json();
-    expect(card).toMatchObject({ status: 'CLOSED', closed_reason: 'balance_exhausted' });
+    expect(await card()).toMatchObject({
+      status: 'CLOSED',
+      closed_reason: 'balance_exhausted',
+      balance_cents: 0,
+    });
     expect(await eventsFor('card.closed', 'id', cardId)).toEqual([
       expect.objectContaining({ reason: 'balance_exhausted' }),
     ]);
+    // Spent to zero in two charges, and cleared for less: the released rest goes to the wallet.
+    const other = await cardWith(1_000);
+    await f.authorize(other.cardId, 400);
+    const last = await f.authorize(other.cardId, 600);
+    expect(await eventsFor('card.closed', 'id', other.cardId)).toHaveLength(1);
+    const walletBefore = await f.wallet(other.userId);
+    await simulate('clear', { transaction_id: last.id, amount_cents: 500 });
+    expect(await f.wallet(other.userId)).toBe(walletBefore + 100);
+    expect(await balanceOf(other.cardId)).toBe(0);
+    expect(await f.wallet(userId)).toBe(0);
+    await f.expectSound();
   });
 
   it('closes a card closed upstream', async () => {

