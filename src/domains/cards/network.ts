@@ -296,7 +296,14 @@ export class CardNetwork {
       locked,
     );
     await this.deps.cards.store.insertTransaction(trx, txn);
-    const after = await this.afterMove(trx, card, txn, 'transaction.authorized', before, balances.get(account));
+    const after = await this.afterMove(
+      trx,
+      card,
+      txn,
+      'transaction.authorized',
+      before,
+      balances.get(account),
+    );
     return this.present(trx, txn, after);
   }
 
