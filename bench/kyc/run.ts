@@ -92,12 +92,12 @@ async function measure(threads: string, photo: string, frames: string[]) {
     url: string;
     token: string;
     userIds: string[];
-    sessions: string[];
+    sessions: { session: string; cookie: string }[];
   };
-  const post = async (path: string, body: unknown, expected: number, auth = true) => {
+  const post = async (path: string, body: unknown, expected: number, headers: Record<string, string>) => {
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
-      headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+      headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     const text = await response.text();
@@ -115,39 +115,46 @@ async function measure(threads: string, photo: string, frames: string[]) {
         issuing_country: 'US',
       },
       200,
+      { authorization: `Bearer ${token}` },
     );
   // The frames are checked in full (and pass); then a malformed date refuses the submit, so the page
   // stays at requires_verification and the next scan does the same work.
-  const scan = (session: string) =>
-    post('/kyc/verify/submit', { session, fields: { date_of_birth: 'not a date' }, frames }, 400, false);
-  await upload(userIds[0]!); // warm up: reader thread, OCR data
-  await scan(sessions[0]!);
+  const scan = ({ session, cookie }: { session: string; cookie: string }) =>
+    post('/kyc/verify/submit', { session, fields: { date_of_birth: 'not a date' }, frames }, 400, { cookie });
+  // The server goes with the run, however it ends (a failed request would otherwise leave it serving).
+  try {
+    await upload(userIds[0]!); // warm up: reader thread, OCR data
+    await scan(sessions[0]!);
 
-  const idleEnd = Date.now() + seconds * 1000;
-  const idle = await probe(url, token, () => Date.now() > idleEnd);
+    const idleEnd = Date.now() + seconds * 1000;
+    const idle = await probe(url, token, () => Date.now() > idleEnd);
 
-  const end = Date.now() + seconds * 1000;
-  let uploads = 0;
-  let scans = 0;
-  // Half the clients start with a face scan, so that both kinds of work overlap from the start.
-  const client = async (i: number) => {
-    for (let turn = i % 2; Date.now() < end; turn++) {
-      if (turn % 2 === 0) {
-        await upload(userIds[i]!);
-        uploads++;
-      } else {
-        await scan(sessions[i]!);
-        scans++;
+    const end = Date.now() + seconds * 1000;
+    let uploads = 0;
+    let scans = 0;
+    // Half the clients start with a face scan, so that both kinds of work overlap from the start.
+    const client = async (i: number) => {
+      for (let turn = i % 2; Date.now() < end; turn++) {
+        if (turn % 2 === 0) {
+          await upload(userIds[i]!);
+          uploads++;
+        } else {
+          await scan(sessions[i]!);
+          scans++;
+        }
       }
+    };
+    const [busy] = await Promise.all([
+      probe(url, token, () => Date.now() > end),
+      ...userIds.map((_, i) => client(i)),
+    ]);
+    return { idle, busy, uploads: uploads / seconds, scans: scans / seconds };
+  } finally {
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
     }
-  };
-  const [busy] = await Promise.all([
-    probe(url, token, () => Date.now() > end),
-    ...userIds.map((_, i) => client(i)),
-  ]);
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
-  return { idle, busy, uploads: uploads / seconds, scans: scans / seconds };
+  }
 }
 
 const photo = await phonePhoto();

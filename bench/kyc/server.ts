@@ -2,7 +2,8 @@
  * The server the KYC benchmark measures: Purser on a fresh SQLite database with the reader setting
  * given in the environment (KYC_READER_THREADS), a sandbox organization, and per client one user who
  * uploads documents and one verification at `requires_verification` with its hosted page open.
- * Prints one JSON line with its address, a platform token, the user ids and the page sessions, then
+ * Prints one JSON line with its address, a platform token, the user ids and the page sessions (each
+ * with the cookie of the browser that opened it), then
  * serves until killed. The face-scan budget is lifted: the benchmark measures the decoding, not the
  * throttle.
  */
@@ -67,7 +68,7 @@ const back = (
 const document = { document_type: 'drivers_license', issuing_country: 'CA' };
 
 const userIds: string[] = [];
-const sessions: string[] = [];
+const sessions: { session: string; cookie: string }[] = [];
 for (let i = 0; i < CLIENTS; i++) {
   userIds.push(await connect(`uploads${i}@user.test`));
   const scanner = await connect(`scans${i}@user.test`);
@@ -87,7 +88,12 @@ for (let i = 0; i < CLIENTS; i++) {
   ).json();
   if (state.status !== 'requires_verification') throw new Error(`setup: ${JSON.stringify(state)}`);
   const page = await call('GET', new URL(state.iframe_url).pathname);
-  sessions.push(/data-session="(kys_[A-Za-z0-9]+)"/.exec(page.body)![1]!);
+  // The page session is bound to the browser that opened it: its cookie goes with every submit.
+  const setCookie = page.headers['set-cookie'];
+  const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie ?? ''])
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  sessions.push({ session: /data-session="(kys_[A-Za-z0-9]+)"/.exec(page.body)![1]!, cookie });
 }
 
 process.stdout.write(`${JSON.stringify({ url, token, userIds, sessions })}\n`);
