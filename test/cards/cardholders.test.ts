@@ -92,6 +92,13 @@ describe('v1 cardholders', () => {
       expectError(await v1('PATCH', `/api/v1/cardholders/${created.id}`, bad), 400, 'invalid_request');
     }
     expect((await v1('GET', `/api/v1/cardholders/${created.id}`)).json()).toEqual(created);
+    // Any E.164 number of a possible length, test numbers included.
+    for (const phone_number of ['+15555550100', '+447700900123']) {
+      expect(
+        (await v1('POST', '/api/v1/cardholders', { ...ada, phone_number })).statusCode,
+        phone_number,
+      ).toBe(201);
+    }
   });
 
   it('keeps organizations and modes apart (404) and needs an API key (401)', async () => {
