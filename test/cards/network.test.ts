@@ -219,6 +219,11 @@ describe('clearing and voids', () => {
     const partial = await simulate('void', { transaction_id: txn.id, amount_cents: 500 });
     expect(partial.json()).toMatchObject({ status: 'PENDING', amount_cents: 1_500 });
     expect(await balanceOf(cardId)).toBe(3_500);
+    // More than is held is refused, and nothing moves.
+    const over = await simulate('void', { transaction_id: txn.id, amount_cents: 1_501 });
+    expectError(over, 400, 'invalid_request');
+    expect(Object.keys(over.json().error.field_errors)).toEqual(['amount_cents']);
+    expect(await balanceOf(cardId)).toBe(3_500);
     const full = await simulate('void', { transaction_id: txn.id });
     expect(full.json()).toMatchObject({ status: 'VOIDED' });
     expect(await balanceOf(cardId)).toBe(5_000);

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { type Clock, DAY } from '../../core/clock.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
+import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
@@ -310,6 +310,10 @@ export class CardNetwork {
   private async voidLocked(trx: Executor, card: Card, txn: CardTransaction, amountCents?: number) {
     const before = await this.deps.cards.balanceOf(trx, card);
     const now = this.clock.now();
+    if (amountCents !== undefined && amountCents > txn.amount_cents)
+      throw invalidRequest(`amount_cents is more than the ${txn.amount_cents} cents held.`, {
+        amount_cents: `must be at most ${txn.amount_cents}, the amount held`,
+      });
     const partial = amountCents !== undefined && amountCents < txn.amount_cents;
     if (!partial) {
       await this.deps.ledger.execute(trx, [
