@@ -101,7 +101,7 @@ const DATA_FIELDS: Record<string, string[]> = {
 const EXPECT: Record<string, (data: Record<string, unknown>) => void> = {
   'card.closed': (data) => expect(data.reason).toBe('manual'),
   'transaction.cleared': (data) => expect(data.status).toBe('SETTLED'),
-  'transaction.declined': (data) => expect(data.decline_reason).toBe('SPEND_LIMIT_EXCEEDED'),
+  'transaction.declined': (data) => expect(data.decline_reason).toBe('INSUFFICIENT_FUNDS'),
   'transaction.voided': (data) => expect(data.status).toBe('VOIDED'),
   'balance.low': (data) => expect(data.balance_cents).toBe(500),
   'transfer.failed': (data) => expect(data.reason).toBe('ack_denied'),

@@ -163,7 +163,7 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     },
   },
   'transaction.declined': {
-    steps: 'a $20 card, then a $50 charge (SPEND_LIMIT_EXCEEDED)',
+    steps: 'a $20 card, then a $50 charge (INSUFFICIENT_FUNDS)',
     run: async (s) => {
       await authorized(s, 5_000);
       return undefined;

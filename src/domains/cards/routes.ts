@@ -547,7 +547,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         summary: 'Test mode: a merchant charges a card',
         description:
           'Decided by the authorization engine: approved (`PENDING`, funds held, `transaction.authorized`) or ' +
-          '`DECLINED` with `decline_reason` (`CARD_CLOSED`, `CARD_PAUSED`, `SPEND_LIMIT_EXCEEDED`, `INSUFFICIENT_FUNDS`).',
+          '`DECLINED` with `decline_reason` (`CARD_CLOSED`, `CARD_PAUSED`, `INSUFFICIENT_FUNDS`, `SPEND_LIMIT_EXCEEDED`).',
         body: withExample(
           Type.Object(
             {
