@@ -163,8 +163,13 @@ async function listen(ctx: AppContext, argv: string[], print: Print): Promise<vo
   }
   const mode = owner.livemode ? 'production' : 'sandbox';
   const note = (line: string) => process.stderr.write(`${line}\n`);
-  note(`Listening for ${mode} events of ${owner.organizationId}; Ctrl-C stops.`);
-  if (forwarder) note(`Forwarding to ${values['forward-to']}, signed with ${forwarder.secret}`);
+  // One write, "Listening" last: whoever waits for it has the forwarding secret too.
+  note(
+    [
+      ...(forwarder ? [`Forwarding to ${values['forward-to']}, signed with ${forwarder.secret}`] : []),
+      `Listening for ${mode} events of ${owner.organizationId}; Ctrl-C stops.`,
+    ].join('\n'),
+  );
 
   const stop = new AbortController();
   const abort = () => stop.abort();
