@@ -578,7 +578,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: a merchant charges a card
-         * @description Decided by the authorization engine: approved (`PENDING`, funds held, `transaction.authorized`) or `DECLINED` with `decline_reason` (`CARD_CLOSED`, `CARD_PAUSED`, `SPEND_LIMIT_EXCEEDED`, `INSUFFICIENT_FUNDS`).
+         * @description Decided by the authorization engine: approved (`PENDING`, funds held, `transaction.authorized`) or `DECLINED` with `decline_reason` (`CARD_CLOSED`, `CARD_PAUSED`, `INSUFFICIENT_FUNDS`, `SPEND_LIMIT_EXCEEDED`).
          */
         post: operations["simulateAuthorization"];
         delete?: never;
@@ -12034,6 +12034,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such conversation for this user and client. */
             404: {
                 headers: {
@@ -12226,6 +12246,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
             503: {
                 headers: {
@@ -12302,6 +12342,26 @@ export interface operations {
                      *         "code": "unauthorized",
                      *         "message": "A valid platform access token is required.",
                      *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }
@@ -12412,6 +12472,26 @@ export interface operations {
                      *         "code": "unauthorized",
                      *         "message": "A valid platform access token is required.",
                      *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }
@@ -15169,6 +15249,26 @@ export interface operations {
                      *         "code": "not_found",
                      *         "message": "No such object.",
                      *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order is still being placed (`order_not_placed`): send the event again shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_kyc_state",
+                     *         "message": "The verification is not in a status that takes this call.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_kyc_state",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }
