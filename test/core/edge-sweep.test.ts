@@ -19,8 +19,10 @@ async function rowCounts(): Promise<Record<string, number>> {
   const schema = t.ctx.config.databaseUrl.startsWith('postgres')
     ? new URL(t.ctx.config.databaseUrl).searchParams.get('schema')
     : undefined;
+  // Rate-limit logs are left out: a refused request still counts against its sender's limit (on
+  // PostgreSQL they are rows, one per limiter and address).
   const tables = (await t.ctx.db.introspection.getTables()).filter(
-    (table) => !schema || table.schema === schema,
+    (table) => (!schema || table.schema === schema) && table.name !== 'rate_limit_logs',
   );
   expect(tables.length).toBeGreaterThan(5);
   for (const table of tables) {
