@@ -129,15 +129,16 @@ export class OAuthClients {
 
   /** A metadata document client: the stored copy while fresh, else fetched again (SSRF-guarded). */
   private async documentClient(clientId: string): Promise<OAuthClient | null> {
-    if (documentUrlProblem(clientId)) return null;
-    const registration = await this.registrationOwner();
-    if (!registration) return null;
+    if (!this.config.oauth.registration || documentUrlProblem(clientId)) return null;
     const now = this.clock.now();
     const cached = await store.findClientDocument(this.db, clientId);
     if (cached && cached.expires_at > now) {
       const row = await this.orgs.findClient(clientId);
       return row ? toClient(row) : null;
     }
+    // Only a document fetched (again) needs the owner looked up: a cached one already has its row.
+    const registration = await this.registrationOwner();
+    if (!registration) return null;
     const url = new URL(clientId);
     let fetched: Awaited<ReturnType<typeof getDocument>>;
     try {
