@@ -22,6 +22,7 @@ import {
   type OAuthClient,
   type RegisteredClient,
   tokenError,
+  UNKNOWN_SCOPE,
 } from './model.ts';
 import { redirectUriProblem } from './redirects.ts';
 import * as store from './store.ts';
@@ -95,7 +96,7 @@ export class OAuthClients {
       metadata.scope !== undefined &&
       (typeof metadata.scope !== 'string' || grantedScope(metadata.scope) === null)
     )
-      throw tokenError.invalidClientMetadata(`scope must be among: ${Object.keys(OAUTH_SCOPES).join(' ')}.`);
+      throw tokenError.invalidClientMetadata(UNKNOWN_SCOPE);
     const name =
       typeof metadata.client_name === 'string' && metadata.client_name.trim() !== ''
         ? metadata.client_name.trim().slice(0, 200)

@@ -49,6 +49,9 @@ export interface RegisteredClient {
   scope: string;
 }
 
+/** What an unknown scope is told (authorize, refresh, registration). */
+export const UNKNOWN_SCOPE = `scope must be among: ${Object.keys(OAUTH_SCOPES).join(' ')}.`;
+
 /**
  * RFC 6749 §3.3: the requested scope, or the default; null when it names an unknown scope.
  * `offline_access` is ignored: refresh tokens come without asking (issue 10), and clients written

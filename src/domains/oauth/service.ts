@@ -16,6 +16,7 @@ import {
   type OAuthClient,
   type RegisteredClient,
   tokenError,
+  UNKNOWN_SCOPE,
 } from './model.ts';
 import { challengeProblem, verifierMatches } from './pkce.ts';
 import { redirectUriMatches } from './redirects.ts';
@@ -125,8 +126,7 @@ export class OAuthService {
     if (!resourceMatches(query.resource, this.resource))
       return fail('invalid_target', `resource must be ${this.resource}.`);
     const scope = grantedScope(query.scope);
-    if (scope === null)
-      return fail('invalid_scope', `scope must be among: ${Object.keys(OAUTH_SCOPES).join(' ')}.`);
+    if (scope === null) return fail('invalid_scope', UNKNOWN_SCOPE);
     const refusal = await this.organizationRefusal(client);
     if (refusal) return fail(refusal.suspended ? 'access_denied' : 'unauthorized_client', refusal.message);
     return {
@@ -287,7 +287,7 @@ export class OAuthService {
     this.checkResource(params.resource);
     // §6: a narrower scope may be asked for, never one not granted (every grant holds them all).
     if (params.scope !== undefined && grantedScope(params.scope) === null)
-      throw tokenError.invalidScope(`scope must be among: ${Object.keys(OAUTH_SCOPES).join(' ')}.`);
+      throw tokenError.invalidScope(UNKNOWN_SCOPE);
     const pair = await this.deps.connect.rotate(ownerOf(client), params.refresh_token);
     if (!pair) throw tokenError.invalidGrant('The refresh token is invalid, expired or revoked.');
     return tokenResponse(pair, DEFAULT_SCOPE);
