@@ -109,6 +109,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   // JSON only, except where a route says otherwise (the token endpoint takes form bodies).
   app.removeContentTypeParser('text/plain');
+  acceptEmptyBodies(app);
   await registerOpenApi(app, ctx.config);
 
   await app.register(operationsRoutes, { ctx });
@@ -148,6 +149,20 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(oauthRoutes, { ctx });
   await app.register(testDocumentRoutes);
   return app;
+}
+
+/**
+ * A route that takes no body (closing a card, pausing it) accepts an empty one sent as JSON: many
+ * clients send `Content-Type: application/json` on every request. Where a route takes a body, an
+ * empty one is still `400 invalid_request`.
+ */
+function acceptEmptyBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && !request.routeOptions.schema?.body) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
 }
 
 /**

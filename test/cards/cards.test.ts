@@ -287,6 +287,28 @@ describe('lifecycle', () => {
     });
   });
 
+  it('takes an empty body sent as JSON on the actions that take none, and refuses one where a body is needed', async () => {
+    const userId = await f.approvedUser(1_000);
+    const card = await f.createCard(userId, 1_000);
+    const asJson = (path: string) =>
+      f.t.request({
+        method: 'POST',
+        url: path,
+        headers: { authorization: `Bearer ${f.sandbox}`, 'content-type': 'application/json' },
+        payload: '',
+      });
+    for (const [action, status] of [
+      ['pause', 'PAUSED'],
+      ['resume', 'ACTIVE'],
+      ['close', 'closed'],
+    ]) {
+      const response = await asJson(`/api/v2/cards/${card.id}/${action}`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().status).toBe(status);
+    }
+    expectError(await asJson('/api/v2/cards'), 400, 'invalid_request');
+  });
+
   it('raises and lowers a multi-use spend limit through the wallet', async () => {
     const userId = await f.approvedUser(5_000);
     const card = await f.createCard(userId, 1_000);
