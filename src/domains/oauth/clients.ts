@@ -18,7 +18,6 @@ import {
 import {
   DEFAULT_SCOPE,
   grantedScope,
-  OAUTH_SCOPES,
   type OAuthClient,
   type RegisteredClient,
   tokenError,
