@@ -510,6 +510,13 @@ describe('scopes', () => {
         const response = await f.t.call('POST', `/api/v2/simulate/${action}`, { token, body });
         if (token === otherSandbox) expectError(response, 404, 'not_found');
         else expectError(response, 403, 'sandbox_only');
+        // A live token is refused before its body is read.
+        if (token !== otherSandbox) {
+          for (const bad of [{}, { amount_cents: 'many' }]) {
+            const refused = await f.t.call('POST', `/api/v2/simulate/${action}`, { token, body: bad });
+            expectError(refused, 403, 'sandbox_only');
+          }
+        }
       }
       for (const list of [`/api/v2/cards?user_id=${userId}`, `/api/v2/transactions?card_id=${card.id}`]) {
         expect((await f.t.call('GET', list, { token })).json()).toEqual({

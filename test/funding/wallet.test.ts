@@ -35,6 +35,13 @@ describe('the company wallet', () => {
       body: { amount_cents: 100 },
     });
     expectError(live, 403, 'sandbox_only');
+    for (const body of [{}, { amount_cents: -1 }]) {
+      const refused = await f.t.call('POST', '/api/v2/simulate/company_funding', {
+        token: f.production,
+        body,
+      });
+      expectError(refused, 403, 'sandbox_only');
+    }
     // Another organization's pool and the production pool are untouched.
     expect((await f.t.call('GET', '/api/v2/wallet', { token: f.production })).json().balance_cents).toBe(0);
     expectError(await f.fundPool(0), 400, 'invalid_request');

@@ -62,3 +62,12 @@ export function platformGuard(auth: AuthService) {
     request.principal = principal;
   };
 }
+
+/**
+ * preValidation hook of the simulators (spec §7): a live credential is `403 sandbox_only` whatever
+ * its body says, which is only checked after this.
+ */
+export async function testModeOnly(request: FastifyRequest): Promise<void> {
+  if (request.principal?.livemode)
+    throw new ApiError(403, 'sandbox_only', 'Simulations need a test-mode credential.');
+}

@@ -9,7 +9,7 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard, testModeOnly } from '../auth/guard.ts';
 import type { Principal } from '../auth/service.ts';
 import { CardFlowFields, cardFlowExample } from '../funding/routes.ts';
 import { sandboxScope, scopeOf } from './service.ts';
@@ -514,6 +514,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     '/api/v2/simulate/wallet_funding',
     {
       ...common,
+      preValidation: testModeOnly,
       schema: {
         ...simulate,
         operationId: 'simulateWalletFunding',
@@ -541,6 +542,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     '/api/v2/simulate/authorize',
     {
       ...common,
+      preValidation: testModeOnly,
       schema: {
         ...simulate,
         operationId: 'simulateAuthorization',
@@ -585,6 +587,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       `/api/v2/simulate/${action}`,
       {
         ...common,
+        preValidation: testModeOnly,
         schema: {
           ...simulate,
           operationId: action === 'clear' ? 'simulateClearing' : 'simulateVoid',
@@ -642,6 +645,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     '/api/v2/simulate/provider_close',
     {
       ...common,
+      preValidation: testModeOnly,
       schema: {
         ...simulate,
         operationId: 'simulateProviderClose',

@@ -10,7 +10,7 @@ import {
   withExample,
 } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard, testModeOnly } from '../auth/guard.ts';
 import { scopeOf } from '../cards/service.ts';
 
 const CARD_FLOW_STATUSES = [
@@ -171,6 +171,7 @@ export async function fundingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     '/api/v2/simulate/company_funding',
     {
       ...common,
+      preValidation: testModeOnly,
       schema: {
         tags: ['Sandbox'],
         security,

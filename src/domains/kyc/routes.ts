@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { bearerToken, platformGuard } from '../auth/guard.ts';
+import { bearerToken, platformGuard, testModeOnly } from '../auth/guard.ts';
 import { INFORMATION_FIELDS, type InformationField, isCountryCode } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
 import { SIMULATE_OUTCOMES } from './service.ts';
@@ -240,6 +240,7 @@ export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     '/api/v2/kyc/simulate',
     {
       ...common,
+      preValidation: testModeOnly,
       schema: {
         operationId: 'simulateKycOutcome',
         summary: 'Test mode: simulate a review outcome',

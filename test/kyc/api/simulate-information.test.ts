@@ -23,6 +23,9 @@ describe('POST /api/v2/kyc/simulate', () => {
     const live = await f.t.platformToken(f.org.production);
     const u = await newUser(f.t, live, { production: true });
     expectError(await simulate(f.t, u, 'approved'), 403, 'sandbox_only');
+    // Before its body is read: a body that would be refused gets the same answer.
+    for (const body of [{}, { user_id: u.userId, outcome: 'maybe' }])
+      expectError(await f.t.call('POST', '/api/v2/kyc/simulate', { token: live, body }), 403, 'sandbox_only');
     expectState(await getState(f.t, u), 'awaiting_documents');
   });
 
