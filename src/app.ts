@@ -152,15 +152,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 }
 
 /**
- * A route that takes no body (closing a card, pausing it) accepts an empty one sent as JSON: many
- * clients send `Content-Type: application/json` on every request. Where a route takes a body, an
- * empty one is still `400 invalid_request`.
+ * An empty body sent as JSON is no body, as it is without a media type: many clients send
+ * `Content-Type: application/json` on every request, also to actions that take none (closing a
+ * card, pausing it). A route that needs a body refuses its absence in validation (`400`).
  */
 function acceptEmptyBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' && !request.routeOptions.schema?.body) return done(null, undefined);
+    if (body === '') return done(null, undefined);
     parseJson(request, body as string, done);
   });
 }

@@ -69,8 +69,6 @@ function fromFrameworkError(error: FastifyError, format: ErrorFormat | undefined
       );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'The request body is too large.');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'invalid_request', 'The JSON body is empty.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError(400, 'invalid_request', 'The body is not valid JSON.');
   }

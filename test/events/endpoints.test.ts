@@ -281,6 +281,12 @@ describe('secrets, test events, logs and resend', () => {
       token: sandboxKey(),
     });
     expect(noBody.statusCode).toBe(202);
+    // An empty body sent as JSON is no body too.
+    const emptyJson = await f.t.call('POST', `/api/v1/webhook_endpoints/${target.id}/test`, {
+      token: sandboxKey(),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(emptyJson.statusCode, emptyJson.body).toBe(202);
     await f.worker.runOnce();
     expect(JSON.parse(f.receiver.received.at(-1)!.body).type).toBe('webhook_endpoint.test');
     for (const e of [target, bystander])
