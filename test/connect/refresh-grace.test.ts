@@ -4,8 +4,9 @@ import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
 import { connectUser, expectError, refresh, uniqueEmail } from './helpers.ts';
 
-// An exact retry of a just-rotated refresh token within 10 s gets the same successor pair
-// (docs/decisions.md, Connect); after that, reuse revokes the family.
+// With a retry grace configured (`REFRESH_RETRY_GRACE_SECONDS`, off by default), an exact retry of
+// a just-rotated refresh token within it gets the same successor pair (docs/decisions.md, Connect);
+// after that, reuse revokes the family.
 const GRACE_MS = 10_000;
 
 let t: TestApp;
@@ -13,7 +14,7 @@ let org: CreatedOrganization;
 let sandbox: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ REFRESH_RETRY_GRACE_SECONDS: String(GRACE_MS / 1000) });
   org = await t.createOrg();
   sandbox = await t.platformToken(org.sandbox);
 });
@@ -47,6 +48,22 @@ describe('refresh retry grace', () => {
     );
     const third = await refresh(t, sandbox, { refresh_token: second.json().refresh_token });
     expect(third.statusCode).toBe(200);
+  });
+
+  it('20 concurrent refreshes with one refresh token: all get the same pair, nothing is revoked', async () => {
+    const c = await connectUser(t, sandbox, { email: uniqueEmail() });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => refresh(t, sandbox, { refresh_token: c.refreshToken })),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const pairs = new Set(responses.map((r) => `${r.json().access_token} ${r.json().refresh_token}`));
+    expect(pairs.size).toBe(1);
+    const winner = responses[0]!.json();
+    // One successor was minted, and it works: its access token, and its refresh token down the chain.
+    expect(await t.ctx.auth.authenticate(winner.access_token)).not.toBeNull();
+    const next = await refresh(t, sandbox, { refresh_token: winner.refresh_token });
+    expect(next.statusCode).toBe(200);
+    expect(await t.ctx.auth.authenticate(next.json().access_token)).not.toBeNull();
   });
 
   it('keeps the successor only sealed, and only during the grace', async () => {

@@ -16,11 +16,6 @@ import { checkStartThrottles, lockStartScope } from './throttle.ts';
 
 /** Connect code validity (spec §8). */
 export const CODE_TTL_MINUTES = 10;
-/**
- * An exact retry of a just-rotated refresh token within this many seconds gets the same successor
- * pair instead of revoking the family (docs/decisions.md, Connect).
- */
-export const REFRESH_RETRY_GRACE_SECONDS = 10;
 /** In sandbox the code is always this constant (spec §4, Connect). */
 export const SANDBOX_CODE = '111111';
 
@@ -78,6 +73,11 @@ export class ConnectService {
     },
   ) {
     this.committedUser = store.committedUserLookup({ db, reader: deps.reader });
+  }
+
+  /** The refresh retry grace (`REFRESH_RETRY_GRACE_SECONDS`); 0 when there is none. */
+  private get retryGraceMs(): number {
+    return this.config.refreshRetryGraceSeconds * SECOND;
   }
 
   /** Sends a one-time code by email or SMS and opens an attempt valid for 10 minutes. */
@@ -251,9 +251,10 @@ export class ConnectService {
 
   /**
    * Exchanges a refresh token for a new pair. The old token stops at once; presenting it again is
-   * treated as theft and revokes the whole token family (OAuth 2.0 Security BCP §4.14.2) — except an
-   * exact retry within REFRESH_RETRY_GRACE_SECONDS of the rotation (a client that lost the answer,
-   * or sent twice at once), which gets the same successor pair back.
+   * treated as theft and revokes the whole token family (OAuth 2.0 Security BCP §4.14.2) — except,
+   * when the operator allows a retry grace (`REFRESH_RETRY_GRACE_SECONDS`, off by default), an exact
+   * retry within it (a client that lost the answer, or sent twice at once), which gets the same
+   * successor pair back.
    */
   async refresh(principal: Principal, input: { refresh_token: string }): Promise<ConnectionObject> {
     const pair = await this.rotate(principal, input.refresh_token);
@@ -287,20 +288,22 @@ export class ConnectService {
           userId: token.user_id,
           familyId: token.family_id,
         });
-        // Kept sealed on the rotated row, in the same transaction, so a parallel loser finds it.
-        const successor = JSON.stringify({
-          access_token: pair.access_token,
-          refresh_token: pair.refresh_token,
-        });
-        await store.keepSuccessor(
-          trx,
-          tokenDigest,
-          this.deps.sealer.seal(successor, successorAad(tokenDigest)),
-        );
+        if (this.retryGraceMs > 0) {
+          // Kept sealed on the rotated row, in the same transaction, so a parallel loser finds it.
+          const successor = JSON.stringify({
+            access_token: pair.access_token,
+            refresh_token: pair.refresh_token,
+          });
+          await store.keepSuccessor(
+            trx,
+            tokenDigest,
+            this.deps.sealer.seal(successor, successorAad(tokenDigest)),
+          );
+        }
         return pair;
       });
       if (rotated) {
-        await store.eraseSuccessors(this.db, now - REFRESH_RETRY_GRACE_SECONDS * SECOND);
+        if (this.retryGraceMs > 0) await store.eraseSuccessors(this.db, now - this.retryGraceMs);
         return rotated;
       }
     }
@@ -316,7 +319,7 @@ export class ConnectService {
     const row = await store.findRotation(this.db, tokenDigest);
     if (!row || row.revoked_at !== null || row.rotated_at === null || row.successor_sealed === null)
       return null;
-    if (now - row.rotated_at > REFRESH_RETRY_GRACE_SECONDS * SECOND) return null;
+    if (now - row.rotated_at > this.retryGraceMs) return null;
     const pair = JSON.parse(this.deps.sealer.open(row.successor_sealed, successorAad(tokenDigest))) as {
       access_token: string;
       refresh_token: string;
@@ -332,7 +335,7 @@ export class ConnectService {
 
   /** Erases sealed successor pairs whose retry grace is over (the worker's retention sweep). */
   async sweepRotatedSuccessors(): Promise<number> {
-    return store.eraseSuccessors(this.db, this.clock.now() - REFRESH_RETRY_GRACE_SECONDS * SECOND);
+    return store.eraseSuccessors(this.db, this.clock.now() - this.retryGraceMs);
   }
 
   /** 404 `connection_not_found` unless the user is connected to the calling client. */
