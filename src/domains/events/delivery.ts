@@ -110,7 +110,10 @@ export class DeliveryRunner {
         [DELIVERY_ID_HEADER]: delivery.id,
         [ATTEMPT_HEADER]: String(attemptNumber),
       };
-      return await postWebhook(url, destination, headers, body, this.config.timeoutMs);
+      // From a private address (allowed in sandbox for local development) the answer's body would
+      // let a sandbox user read the operator's internal services, but for a developer's own machine.
+      const keepBody = destination.kind === 'public' || this.config.privateExcerpts;
+      return await postWebhook(url, destination, headers, body, this.config.timeoutMs, keepBody);
     } catch (error) {
       if (error instanceof DestinationRefused) this.onRefused(delivery, error.message);
       const message =

@@ -20,8 +20,7 @@ const agents = {
  * POSTs the body to the URL, connecting to the address the SSRF guard checked (never resolving the
  * name again), without following redirects. Any 2xx is success; another status, a network error or
  * no complete answer within `timeoutMs` is a failure. The answer's first bytes are kept for the
- * delivery log only from a public address: from a private one (allowed in sandbox for local
- * development) they would let a sandbox user read the operator's internal services.
+ * delivery log when `keepBody` says so (see `DeliveryRunner`).
  */
 export function postWebhook(
   url: URL,
@@ -29,6 +28,7 @@ export function postWebhook(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  keepBody: boolean,
 ): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -38,7 +38,6 @@ export function postWebhook(
     else callback(null, destination.address, destination.family);
   };
   const secure = url.protocol === 'https:';
-  const keepBody = destination.kind === 'public';
   const payload = Buffer.from(body, 'utf8');
 
   return new Promise((resolve) => {

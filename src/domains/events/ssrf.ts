@@ -185,8 +185,8 @@ export interface ResolvedDestination {
   address: string;
   family: 4 | 6;
   /**
-   * The class of `address`: the sender keeps a response body only from a `public` one (absent:
-   * not classified, so none is kept).
+   * The class of `address`: the delivery log keeps a response body from a `public` one, and from
+   * others only on a developer's machine (absent: not classified, so not public).
    */
   kind?: AddressClass;
 }
