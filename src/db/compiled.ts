@@ -36,10 +36,50 @@ export function withHeldConnection<T>(
   });
 }
 
+/** A statement of the held-connection path, prepared once. */
+interface Held {
+  statement: SQLite.Statement;
+  /** For statements that return rows: builds one from its values (see `rowBuilder`). */
+  row: ((values: unknown[]) => unknown) | null;
+}
+
+/** Past this many statements a connection's cache starts over (only fixed statements come here). */
+const HELD_STATEMENTS_MAX = 500;
+const heldStatements = new WeakMap<SQLite.Database, Map<string, Held>>();
+
+function heldStatement(sqlite: SQLite.Database, sql: string): Held {
+  let statements = heldStatements.get(sqlite);
+  if (!statements) {
+    statements = new Map();
+    heldStatements.set(sqlite, statements);
+  }
+  let held = statements.get(sql);
+  if (!held) {
+    const statement = sqlite.prepare(sql);
+    held = statement.reader
+      ? { statement: statement.raw(true), row: rowBuilder(statement.columns().map((c) => c.name)) }
+      : { statement, row: null };
+    if (statements.size >= HELD_STATEMENTS_MAX) statements.clear();
+    statements.set(sql, held);
+  }
+  return held;
+}
+
+/**
+ * Rows as better-sqlite3 builds them get their columns one property at a time, in C++, each a
+ * transition to a new hidden class; these statements read raw values instead and build each row
+ * with one object literal of the statement's columns (names from SQLite, quoted), a fixed shape.
+ * A repeated name keeps its last value, as better-sqlite3's rows do.
+ */
+function rowBuilder(names: string[]): (values: unknown[]) => unknown {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
+  return new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => unknown;
+}
+
 /** Runs a compiled statement as Kysely's SQLite driver would, directly on the held connection. */
 function runHeld<Row>(sqlite: SQLite.Database, sql: string, parameters: readonly unknown[]): Row[] {
-  const statement = sqlite.prepare(sql);
-  if (statement.reader) return statement.all(parameters) as Row[];
+  const { statement, row } = heldStatement(sqlite, sql);
+  if (row) return (statement.all(parameters) as unknown[][]).map(row) as Row[];
   statement.run(parameters);
   return [];
 }
@@ -92,17 +132,44 @@ export async function runCompiled<Row>(
   return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
 }
 
+/** The column lists inserted into each table, each with its statement's key (see `insertOne`). */
+const insertShapes = new Map<string, { columns: string[]; key: string }[]>();
+
+/**
+ * The key of the insert statement for a row with these columns, found by comparing the columns
+ * with those seen before: building the key string and hashing it on every insert costs more.
+ */
+function insertShape(table: string, columns: string[]) {
+  let shapes = insertShapes.get(table);
+  if (!shapes) {
+    shapes = [];
+    insertShapes.set(table, shapes);
+  }
+  const same = (known: string[]) =>
+    known.length === columns.length && known.every((column, i) => column === columns[i]);
+  let shape = shapes.find((known) => same(known.columns));
+  if (!shape) {
+    shape = { columns, key: `insert ${table} (${columns.join(',')})` };
+    shapes.push(shape);
+  }
+  return shape;
+}
+
 /** Inserts one row with a statement compiled once per table and column list. */
 export async function insertOne<T extends keyof Database>(
   db: Executor,
   table: T,
   row: Insertable<Database[T]>,
 ): Promise<void> {
-  const columns = Object.keys(row).filter((column) => row[column as keyof typeof row] !== undefined);
+  const values = row as Record<string, unknown>;
+  const { columns, key } = insertShape(
+    table,
+    Object.keys(values).filter((column) => values[column] !== undefined),
+  );
   await runCompiled(
     db,
-    `insert ${table} (${columns.join(',')})`,
-    columns.map((column) => row[column as keyof typeof row]),
+    key,
+    columns.map((column) => values[column]),
     () => db.insertInto(table).values(row as never),
   );
 }

@@ -59,7 +59,8 @@ export async function openDatabase(
     sqlite.pragma('busy_timeout = 5000');
     const connection = withStatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-    registerSqliteConnection(db, connection);
+    // Not the cached `connection`: the held path prepares statements of its own (db/compiled.ts).
+    registerSqliteConnection(db, sqlite);
     const group = (options.groupCommit ?? true) ? enableGroupCommit(db) : undefined;
     const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
