@@ -121,7 +121,9 @@ export class ConnectService {
     // Checked and inserted under one lock: parallel starts cannot all pass the same check.
     await this.db.transaction().execute(async (trx) => {
       await lockStartScope(trx, this.deps.dialect, scope);
-      await checkStartThrottles(trx, this.config.connectRateLimit, scope, now);
+      // Sandbox codes go to the local outbox (unless SANDBOX_REAL_DELIVERY): no inbox to protect.
+      const perDestination = principal.livemode || this.config.sandboxRealDelivery;
+      await checkStartThrottles(trx, this.config.connectRateLimit, scope, now, { perDestination });
       await store.insertAttempt(trx, attempt);
     });
 

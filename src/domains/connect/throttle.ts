@@ -51,13 +51,38 @@ export async function lockStartScope(trx: Executor, dialect: Dialect, scope: Sta
   for (const key of keys) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
 }
 
-/** Throws StartThrottled when a throttle refuses; the longest wait wins, so one retry suffices. */
+/**
+ * Throws StartThrottled when a throttle refuses; the longest wait wins, so one retry suffices.
+ * `perDestination` off leaves only the client's budget (codes that reach no real inbox).
+ */
 export async function checkStartThrottles(
   trx: Executor,
   rules: Config['connectRateLimit'],
   scope: StartScope,
   now: number,
+  { perDestination }: { perDestination: boolean },
 ): Promise<void> {
+  const waits: [Rule, number][] = [];
+  if (perDestination) waits.push(...(await destinationWaits(trx, rules, scope, now)));
+
+  const clientMs = rules.clientWindowSeconds * SECOND;
+  const byClient = await store.attemptTimesBy(trx, scope.clientId, now - clientMs, rules.clientMax);
+  if (byClient.length >= rules.clientMax) {
+    waits.push(['client', byClient[rules.clientMax - 1]! + clientMs - now]);
+  }
+
+  if (waits.length === 0) return;
+  const [rule, waitMs] = waits.reduce((longest, wait) => (wait[1] > longest[1] ? wait : longest));
+  throw new StartThrottled(rule, Math.max(1, Math.ceil(waitMs / SECOND)));
+}
+
+/** The waits the destination's own throttles ask for: its resend cooldown and its cap. */
+async function destinationWaits(
+  trx: Executor,
+  rules: Config['connectRateLimit'],
+  scope: StartScope,
+  now: number,
+): Promise<[Rule, number][]> {
   const waits: [Rule, number][] = [];
 
   // Resend cooldown: only while the last attempt to this destination is still open (pending). A
@@ -73,16 +98,7 @@ export async function checkStartThrottles(
   if (toDestination.length >= rules.destinationMax) {
     waits.push(['destination', toDestination[rules.destinationMax - 1]! + destinationMs - now]);
   }
-
-  const clientMs = rules.clientWindowSeconds * SECOND;
-  const byClient = await store.attemptTimesBy(trx, scope.clientId, now - clientMs, rules.clientMax);
-  if (byClient.length >= rules.clientMax) {
-    waits.push(['client', byClient[rules.clientMax - 1]! + clientMs - now]);
-  }
-
-  if (waits.length === 0) return;
-  const [rule, waitMs] = waits.reduce((longest, wait) => (wait[1] > longest[1] ? wait : longest));
-  throw new StartThrottled(rule, Math.max(1, Math.ceil(waitMs / SECOND)));
+  return waits;
 }
 
 /** For logs: enough to tell destinations apart, not enough to contact one. */
