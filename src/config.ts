@@ -73,7 +73,7 @@ export interface Config {
   messaging: MessagingConfig;
   /** `NODE_ENV=production`: no generated encryption key, no demo organization. */
   production: boolean;
-  /** Bearer that `/metrics` requires; unset, `/metrics` answers 404. */
+  /** Bearer that `/metrics` requires; unset, `/metrics` is open, but answers 404 in production. */
   metricsToken: string | null;
   /** Create (and print) a demo organization on an empty local SQLite database (`PURSER_DEMO=off` skips it). */
   demo: boolean;

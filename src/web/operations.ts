@@ -70,13 +70,14 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
       return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
     }
   });
-  // The metrics name every route and its traffic: only a scraper holding METRICS_TOKEN reads them,
-  // and without one they do not exist on the public port.
-  const metricsToken = ctx.config.metricsToken;
+  // The metrics name every route and its traffic: with METRICS_TOKEN set only a scraper holding it
+  // reads them; without one they are open outside production (a developer's machine) and do not
+  // exist on a production instance's public port.
+  const { metricsToken, production } = ctx.config;
   app.get('/metrics', hide, async (request, reply) => {
-    if (metricsToken === null) throw notFound(`No route ${request.method} /metrics.`);
+    if (metricsToken === null && production) throw notFound(`No route ${request.method} /metrics.`);
     const presented = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    if (!safeEqual(digest(presented), digest(metricsToken))) {
+    if (metricsToken !== null && !safeEqual(digest(presented), digest(metricsToken))) {
       throw new ApiError(401, 'unauthorized', 'Send the metrics token as a bearer token.', {
         headers: { 'www-authenticate': 'Bearer realm="metrics"' },
       });

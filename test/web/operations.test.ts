@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -46,14 +47,25 @@ describe('operations', () => {
     }
   });
 
-  it('has no /metrics on the public port when METRICS_TOKEN is unset', async () => {
-    const other = await startTestApp();
+  it('without METRICS_TOKEN: open outside production, and no /metrics on a production public port', async () => {
+    const open = await startTestApp();
     try {
-      const res = await other.call('GET', '/metrics');
+      const res = await open.call('GET', '/metrics');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('purser_http_requests_total');
+    } finally {
+      await open.close();
+    }
+    const production = await startTestApp({
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    });
+    try {
+      const res = await production.call('GET', '/metrics');
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('not_found');
     } finally {
-      await other.close();
+      await production.close();
     }
   });
 
