@@ -108,10 +108,16 @@ describe('webhook delivery', () => {
 
   it('acknowledges on any 2xx and stops retrying', async () => {
     const endpoint = await createEndpoint({ url: f.receiver.url, enabled_events: ['*'] });
-    f.receiver.answer = () => ({ status: 204 });
+    // A receiver that takes 5 s to answer: the attempt is logged at when it began.
+    f.receiver.answer = () => {
+      f.t.clock.advance(5 * SECOND);
+      return { status: 204 };
+    };
     await emit('card.closed');
     const start = f.receiver.received.length;
+    const began = Math.floor(f.t.clock.now() / 1000);
     await f.worker.runOnce();
+    f.receiver.answer = () => ({ status: 204 });
     f.t.clock.advance(2 * 60 * MINUTE);
     await f.worker.runOnce();
     expect(f.receiver.received.length - start).toBe(1);
@@ -123,6 +129,7 @@ describe('webhook delivery', () => {
       attempt_count: 1,
       last_status_code: 204,
     });
+    expect(log.json().data[0].attempts[0].attempted_at).toBe(began);
     await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 

@@ -77,6 +77,7 @@ export class DeliveryRunner {
       return 'cancelled';
     }
     const attemptNumber = delivery.attempts + 1;
+    const attemptedAt = this.clock.now();
     let result: SendResult;
     try {
       result = await this.send(delivery, attemptNumber);
@@ -84,7 +85,7 @@ export class DeliveryRunner {
       // The exchange with the receiver is over: the caller may start another while this one is recorded.
       onSent();
     }
-    return this.record(delivery, leaseToken, attemptNumber, result);
+    return this.record({ delivery, leaseToken, attemptNumber, attemptedAt, result });
   }
 
   private async send(delivery: ClaimedDelivery, attemptNumber: number): Promise<SendResult> {
@@ -155,14 +156,9 @@ export class DeliveryRunner {
    * stable lock order on PostgreSQL). One transaction per attempt would make the database, not
    * the receivers, the limit of a worker.
    */
-  private record(
-    delivery: ClaimedDelivery,
-    leaseToken: string,
-    attemptNumber: number,
-    result: SendResult,
-  ): Promise<AttemptOutcome> {
+  private record(attempt: Omit<PendingRecord, 'resolve' | 'reject'>): Promise<AttemptOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ delivery, leaseToken, attemptNumber, result, resolve, reject });
+      this.queue.push({ ...attempt, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => {
@@ -222,7 +218,7 @@ export class DeliveryRunner {
       );
       for (const id of settled) settledOk.add(id);
     }
-    for (const { delivery, leaseToken, attemptNumber, result } of batch) {
+    for (const { delivery, leaseToken, attemptNumber, attemptedAt, result } of batch) {
       const final = result.ok || attemptNumber >= this.maxAttempts;
       const settled = result.ok
         ? settledOk.has(delivery.id)
@@ -244,7 +240,7 @@ export class DeliveryRunner {
         id: newId('wha'),
         delivery_id: delivery.id,
         attempt: attemptNumber,
-        attempted_at: now,
+        attempted_at: attemptedAt,
         status_code: result.statusCode,
         duration_ms: result.durationMs,
         error: result.error,
@@ -284,6 +280,8 @@ interface PendingRecord {
   delivery: ClaimedDelivery;
   leaseToken: string;
   attemptNumber: number;
+  /** When the attempt began (the delivery log's `attempted_at`). */
+  attemptedAt: number;
   result: SendResult;
   resolve(outcome: AttemptOutcome): void;
   reject(error: unknown): void;
