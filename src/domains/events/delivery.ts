@@ -111,8 +111,8 @@ export class DeliveryRunner {
         [DELIVERY_ID_HEADER]: delivery.id,
         [ATTEMPT_HEADER]: String(attemptNumber),
       };
-      // From a private address (allowed in sandbox for local development) the answer's body would
-      // let a sandbox user read the operator's internal services, but for a developer's own machine.
+      // From a private address (allowed in sandbox for local development) the answer's body is kept
+      // only on a developer's machine: elsewhere it would let a sandbox user read internal services.
       const keepBody = destination.kind === 'public' || this.config.privateExcerpts;
       return await postWebhook(url, destination, headers, body, this.config.timeoutMs, keepBody);
     } catch (error) {
