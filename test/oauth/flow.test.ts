@@ -259,16 +259,30 @@ describe('authorize', () => {
     expect(browser.html).not.toContain('id="consent"');
   });
 
-  it("throttles sign-in codes with connect's limits (resend cooldown)", async () => {
+  it("throttles sign-in codes with connect's limits (resend cooldown, where codes reach real inboxes)", async () => {
     const clientId = await publicClient();
-    const email = uniqueEmail('cooldown');
-    const { browser, post } = await openSignIn(authorizeUrl(clientId, { code_challenge: pkce().challenge }));
-    await post('/authorize/code', { destination: email });
-    expect(browser.status).toBe(200);
-    const again = await openSignIn(authorizeUrl(clientId, { code_challenge: pkce().challenge }));
-    await again.post('/authorize/code', { destination: email });
-    expect(again.browser.status).toBe(429);
-    expect(again.browser.html).toContain('id="sign-in"');
+    const signIn = async (email: string) => {
+      const { browser, post } = await openSignIn(
+        authorizeUrl(clientId, { code_challenge: pkce().challenge }),
+      );
+      await post('/authorize/code', { destination: email });
+      return browser;
+    };
+    // A sandbox client's codes go to the local outbox: nobody's inbox to protect.
+    const outboxOnly = uniqueEmail('outbox');
+    expect((await signIn(outboxOnly)).status).toBe(200);
+    expect((await signIn(outboxOnly)).status).toBe(200);
+    const config = s.t.ctx.config;
+    config.sandboxRealDelivery = true;
+    try {
+      const email = uniqueEmail('cooldown');
+      expect((await signIn(email)).status).toBe(200);
+      const again = await signIn(email);
+      expect(again.status).toBe(429);
+      expect(again.html).toContain('id="sign-in"');
+    } finally {
+      config.sandboxRealDelivery = false;
+    }
   });
 });
 
