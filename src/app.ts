@@ -92,8 +92,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
     schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     return503OnClosing: true,
-    // `/api/v2/cards/` is `/api/v2/cards`.
-    routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkErrors(ctx.config.baseUrl),
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
   });

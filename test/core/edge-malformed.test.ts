@@ -93,16 +93,6 @@ describe('malformed requests on every route answer in the one error body', () =>
     const headUnauth = await t.call('HEAD', '/api/v2/events');
     expect(headUnauth.statusCode).toBe(401);
   });
-
-  it('takes a path with a trailing slash as the path without it', async () => {
-    for (const path of ['/api/v2/events', '/api/v2']) {
-      const plain = await t.call('GET', path, { headers: headers(path) });
-      const slash = await t.call('GET', `${path}/`, { headers: headers(path) });
-      expect(plain.statusCode, path).toBe(200);
-      expect(slash.statusCode, path).toBe(200);
-      expect(slash.json()).toEqual(plain.json());
-    }
-  });
 });
 
 describe('what Node answers before the app sees the request', () => {
