@@ -74,7 +74,11 @@ export async function startMcp(
     },
     async close() {
       await Promise.all(clients.map((client) => client.close().catch(() => {})));
-      await close();
+      const closing = close();
+      // The tests' own fetch calls keep their sockets alive: a socket busy when the server began to
+      // close would hold it open until its keep-alive timeout (72 s).
+      fixture.t.app.server.closeAllConnections();
+      await closing;
     },
   });
 }
