@@ -101,6 +101,8 @@ describe('payment approvals on /buy', () => {
       payment_source: 'vault',
     });
     expect(repeat).toMatchObject({ status: 'order_placed', order_id: orderId });
+    // The user's own card paid, and the envelope says which (spec: `payment_source`).
+    expect(repeat.payment_source).toEqual({ source: 'vault', brand: 'visa', last4: '4242' });
   });
 
   it('a vault card pays only the final amount: the rest of the ceiling goes back to the card', async () => {

@@ -18,8 +18,15 @@ export interface Placement {
   order_id: string | null;
   decline_code: string | null;
   charge_status: Order['charge_status'];
-  /** The card that paid, for `payment_source`. */
-  last4: string | null;
+  /** What paid for a placed order (`payment_source`). */
+  paid_with: PaymentSource | null;
+}
+
+/** `payment_source` of the `/buy` envelope (spec §5). */
+export interface PaymentSource {
+  source: string;
+  brand: string;
+  last4: string;
 }
 
 export interface Buyer {
@@ -377,9 +384,14 @@ export class Checkout {
 
   async placement(order: Order): Promise<Placement> {
     const placed = order.status === 'placed' || order.status === 'confirmed';
-    const card = order.card_id
-      ? await this.deps.cards.store.card(this.db, order.organization_id, order.livemode, order.card_id)
-      : undefined;
+    const [card, ownCard] = await Promise.all([
+      order.card_id
+        ? this.deps.cards.store.card(this.db, order.organization_id, order.livemode, order.card_id)
+        : undefined,
+      placed ? this.store.approvedCardOf(this.db, order.id) : undefined,
+    ]);
+    // The wallet paid, through the order's card, unless the user's own card funded it on approval.
+    const paidWith = ownCard ?? (card ? { source: 'balance', brand: 'visa', last4: card.last4 } : null);
     return {
       merchant: order.merchant,
       hash: order.cart_hash,
@@ -393,7 +405,7 @@ export class Checkout {
             ? 'merchant_unavailable'
             : 'in_progress',
       charge_status: order.charge_status,
-      last4: card?.last4 ?? null,
+      paid_with: placed ? paidWith : null,
     };
   }
 

@@ -44,7 +44,7 @@ export interface LastCheckout {
   placements: PlacementObject[] | null;
 }
 
-export type PlacementObject = Omit<Placement, 'last4'>;
+export type PlacementObject = Omit<Placement, 'paid_with'>;
 
 export const TRANSCRIPT_LIMIT = 200;
 

@@ -545,7 +545,7 @@ export class PurchaseService {
         bubbles,
         unmatched,
         order_id: first?.order_id ?? orderIdOf(lead),
-        payment_source: first?.last4 ? { source: 'balance', brand: 'visa', last4: first.last4 } : null,
+        payment_source: first?.paid_with ?? null,
         decline_code: status === 'declined' ? (lead?.decline_code ?? null) : null,
         approval_url: status === 'declined' ? (lead?.approval_url ?? null) : null,
         charge_status: lead?.charge_status ?? null,
@@ -753,8 +753,7 @@ export class PurchaseService {
       status: placed ? 'order_placed' : 'declined',
       bubbles: [orderBubble(order, placement)],
       order_id: orderIdOf({ ...placement, order_id: order.id }),
-      payment_source:
-        placed && placement.last4 ? { source: 'balance', brand: 'visa', last4: placement.last4 } : null,
+      payment_source: placement.paid_with,
       decline_code: placement.decline_code,
       charge_status: placement.charge_status,
     });
@@ -905,7 +904,7 @@ function declined(
     order_id: null,
     decline_code: code,
     charge_status: 'none',
-    last4: null,
+    paid_with: null,
     bubble,
   };
 }

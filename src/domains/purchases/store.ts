@@ -100,6 +100,19 @@ export class PurchaseStore {
     return exec.selectFrom('orders').selectAll().where('placement_key', '=', key).executeTakeFirst();
   }
 
+  /**
+   * The user's own card that paid for an order placed on their approval (`payment_source` `vault`
+   * or `added_card`), if one did.
+   */
+  approvedCardOf(exec: Executor, orderId: string) {
+    return exec
+      .selectFrom('checkout_authorizations')
+      .innerJoin('vault_cards', 'vault_cards.id', 'checkout_authorizations.vault_card_id')
+      .select(['checkout_authorizations.payment_source as source', 'vault_cards.brand', 'vault_cards.last4'])
+      .where('checkout_authorizations.order_id', '=', orderId)
+      .executeTakeFirst();
+  }
+
   orderOf(exec: Executor, owner: Owner, id: string) {
     return exec
       .selectFrom('orders')
