@@ -166,12 +166,14 @@ function acceptEmptyBodies(app: FastifyInstance): void {
 }
 
 /**
- * Unknown paths answer 404 and known paths with the wrong method 405, both in the error body.
- * Fastify's router cannot tell the two apart, so a second router records every path.
+ * Unknown paths answer 404 and known paths with the wrong method 405, both in the error body: a
+ * token endpoint's own (OAuth) body on its path, the v2 body elsewhere. Fastify's router cannot tell
+ * the two apart, so a second router records every path.
  */
 function installNotFound(app: FastifyInstance, baseUrl: string): void {
   const known = FindMyWay();
   const methodsByPath = new Map<string, Set<string>>();
+  const oauthPaths = new Set<string>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     let set = methodsByPath.get(route.url);
@@ -181,16 +183,19 @@ function installNotFound(app: FastifyInstance, baseUrl: string): void {
       known.on('GET', route.url, () => {}, { path: route.url });
     }
     for (const method of methods) set.add(method);
+    if (methods.includes('POST') && route.config?.errorFormat === 'oauth') oauthPaths.add(route.url);
   });
   app.setNotFoundHandler((request, reply) => {
     const match = known.find('GET', request.url.split('?')[0] ?? '/');
-    const allowed = match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
-    if (allowed && allowed.size > 0) {
+    const path = (match?.store as { path: string } | undefined)?.path;
+    const allowed = path ? methodsByPath.get(path) : undefined;
+    if (path && allowed && allowed.size > 0) {
       const allow = [...allowed].sort().join(', ');
       return sendError(
         reply.header('allow', allow),
         new ApiError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}.`),
         baseUrl,
+        oauthPaths.has(path) ? 'oauth' : 'v2',
       );
     }
     return sendError(

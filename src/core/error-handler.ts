@@ -84,9 +84,14 @@ export function docsUrl(baseUrl: string, code: string): string {
   return `${baseUrl}/docs/errors#${code}`;
 }
 
-export function sendError(reply: FastifyReply, error: ApiError, baseUrl: string): FastifyReply {
+export function sendError(
+  reply: FastifyReply,
+  error: ApiError,
+  baseUrl: string,
+  format = reply.request.routeOptions.config?.errorFormat,
+): FastifyReply {
   reply.code(error.status).headers(error.headers);
-  if (reply.request.routeOptions.config?.errorFormat === 'oauth') {
+  if (format === 'oauth') {
     reply.header('cache-control', 'no-store');
     return reply.send({ error: error.code, error_description: error.message });
   }

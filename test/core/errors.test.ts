@@ -42,6 +42,14 @@ describe('the v2 error body', () => {
     expect(get.headers.allow).toContain('GET');
   });
 
+  it('answers a wrong method on a token endpoint in the OAuth error body (RFC 6749 §5.2)', async () => {
+    const res = await t.call('GET', '/api/v2/oauth/token');
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toContain('POST');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({ error: 'method_not_allowed', error_description: expect.any(String) });
+  });
+
   it('answers malformed JSON with 400 invalid_request', async () => {
     const res = await t.request({
       method: 'POST',

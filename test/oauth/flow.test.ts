@@ -569,6 +569,9 @@ describe('metadata and registration', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const get = await fetch(`${s.issuer}/token`);
+    expect(get.status).toBe(405);
+    expect(await get.json()).toEqual({ error: 'method_not_allowed', error_description: expect.any(String) });
   });
 
   it('registers public clients (RFC 7591) and refuses bad redirect URIs', async () => {
