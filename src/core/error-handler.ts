@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError, notFound } from './errors.ts';
 
 /** How a route renders errors: the v2 body everywhere, the OAuth body on token endpoints. */
 export type ErrorFormat = 'v2' | 'oauth';
@@ -112,6 +112,9 @@ export function installErrorHandler(app: FastifyInstance, baseUrl: string): void
     let apiError: ApiError;
     if (error instanceof ApiError) {
       apiError = error;
+    } else if (error.validation && error.validationContext === 'params') {
+      // A path id that cannot be one (too long, malformed) names nothing: 404, as an unknown id (issue 8).
+      apiError = notFound();
     } else if (error.validation) {
       const fieldErrors = fieldErrorsOf(error.validation as AjvError[], error.validationContext);
       const names = Object.keys(fieldErrors);

@@ -116,6 +116,20 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
     expect(await rowCounts()).toEqual(before);
   });
 
+  it('answers a path id too long to be one (up to the 414 length) 404 on every route that reads one', async () => {
+    let swept = 0;
+    for (const { method, url } of routes(t.app)) {
+      if (method !== 'GET' || !url.includes(':')) continue;
+      for (const id of ['x'.repeat(65), 'x'.repeat(100)]) {
+        const path = url.replace(/:(\w+)/g, id);
+        const res = await t.request({ method: 'GET', url: path, headers: headers(url) });
+        expect(res.statusCode, path).toBe(404);
+      }
+      swept++;
+    }
+    expect(swept).toBeGreaterThan(10);
+  });
+
   it('in form bodies on every route: a route that reads forms names the field, the others refuse the media type', async () => {
     const before = await rowCounts();
     let readsForms = 0;

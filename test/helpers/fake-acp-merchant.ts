@@ -106,6 +106,8 @@ export class FakeAcpMerchant {
   orderStatus = 'confirmed';
   /** The product feed answers 503. */
   feedDown = false;
+  /** When set, session updates answer this many more times, then `500` (an outage mid-checkout). */
+  updatesBeforeOutage: number | null = null;
   /** Sales tax in basis points of the items, once an address is known. */
   taxBps = 800;
   shippingCents = 500;
@@ -235,6 +237,11 @@ export class FakeAcpMerchant {
 
     const route = this.route(method, path);
     if (!route) return error(404, 'invalid_request', 'not_found', `No route ${method} ${path}.`);
+    if (method === 'POST' && /^\/checkout_sessions\/[^/]+$/.test(path) && this.updatesBeforeOutage !== null) {
+      if (this.updatesBeforeOutage === 0)
+        return error(500, 'processing_error', 'internal_error', 'The merchant is having an outage.');
+      this.updatesBeforeOutage -= 1;
+    }
     if (route.schema) {
       const problems = acpSchemas.problems(route.schema, body ?? {}, route.bundle);
       if (problems.length > 0) {

@@ -171,6 +171,36 @@ it('a declined payment, a 400 and a 500 from the merchant each end with no charg
   await f.expectSound();
 });
 
+it('an item sold out at confirm, then the merchant failing the new price, answers items_unavailable in a 200', async () => {
+  fake.complete = 'ok';
+  const { userId, token } = await liveShopper(10_000);
+  const turn = await f.turn(token, {
+    ask: 'a blue ceramic mug and green tea from tea shop',
+    delivery_address: address,
+  });
+  expect(turn.cart?.items).toHaveLength(2);
+  const tea = fake.catalog.get('sku_tea')!;
+  tea.stock = 0;
+  fake.updatesBeforeOutage = 1; // the confirm's price check answers; pricing what is left fails
+  try {
+    const response = await f.buy(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      status: 'declined',
+      decline_code: 'items_unavailable',
+      charge_status: 'none',
+      order_id: null,
+    });
+    // The cart stays as it was shown, to confirm again once the merchant answers.
+    expect(response.json().carts.map((c: { hash: string }) => c.hash)).toEqual([turn.cart!.hash]);
+  } finally {
+    fake.updatesBeforeOutage = null;
+    tea.stock = 5;
+  }
+  expect(await liveWallet(userId)).toBe(10_000);
+  await f.expectSound();
+});
+
 it('a merchant that charged but whose answer was lost ends with one settled charge once the worker asks again', async () => {
   const { userId, token } = await liveShopper(10_000);
   fake.complete = 'complete_then_500';

@@ -216,6 +216,40 @@ describe('payment approvals on /buy', () => {
     );
   });
 
+  it('a confirm of the same cart from the wallet ends the waiting link: its card is never charged', async () => {
+    const { token, userId } = await f.shopper(5_000);
+    await vaultUser(f, userId);
+    const cart = await coffeeCart(token);
+    const paused = await f.turn(token, {
+      confirm: cart.hash,
+      conversation_id: cart.conversation,
+      payment_source: 'vault',
+    });
+    const authorization = await authorizationOf(cart.conversation);
+    const placed = await f.turn(token, { confirm: cart.hash, conversation_id: cart.conversation });
+    expect(placed).toMatchObject({ status: 'order_placed', payment_source: { source: 'balance' } });
+    expect(await f.wallet(userId)).toBe(5_000 - cart.total);
+    expect((await authorizationOf(cart.conversation)).status).toBe('expired');
+    expect(await eventsOf('checkout_authorization.expired', authorization.id)).toEqual([
+      { authorization_id: authorization.id, amount_display: '$15.24', reason: 'vault' },
+    ]);
+    const path = new URL(paused.approval_url as string).pathname;
+    const late = await f.t.call('POST', `${path}/webauthn/options`, {
+      body: { csrf: csrfOf((await page(f, path)).body), purpose: 'decide', decision: 'approve' },
+    });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error.code).toBe('approval_closed');
+    const charges = await f.t.ctx.db
+      .selectFrom('ledger_transfers')
+      .select('id')
+      .where('code', '=', 'vault_card_charge')
+      .where('id', '=', `vcc_${authorization.id.slice('cha_'.length)}`)
+      .execute();
+    expect(charges).toEqual([]);
+    expect(await f.wallet(userId)).toBe(5_000 - cart.total);
+    await f.expectSound();
+  });
+
   it('expires after CHECKOUT_APPROVAL_TTL_SECONDS (15 minutes): the worker fires .expired, nothing is charged', async () => {
     const { token, userId } = await f.shopper(0);
     const { authenticator } = await vaultUser(f, userId);

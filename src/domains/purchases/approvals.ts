@@ -108,17 +108,27 @@ export class Approvals {
     };
     await this.deps.ledger.transaction(async (trx) => {
       // Only the newest link of a cart works: a confirm asked again replaces the one before.
-      const older = await trx
-        .selectFrom('checkout_authorizations')
-        .selectAll()
-        .where('conversation_id', '=', conversationId)
-        .where('cart_hash', '=', cart.hash)
-        .where('status', '=', 'pending')
-        .execute();
-      for (const previous of older) await this.end(trx, previous, 'expired');
+      await this.endPending(trx, conversationId, cart.hash);
       await trx.insertInto('checkout_authorizations').values(row).execute();
     });
     return `${this.config.baseUrl}/approve/${token}`;
+  }
+
+  /** A confirm of this cart that needs no approval ends the links still waiting for one. */
+  async supersede(conversationId: string, cartHash: string): Promise<void> {
+    await this.deps.ledger.transaction((trx) => this.endPending(trx, conversationId, cartHash));
+  }
+
+  /** Ends (`expired`) the pending authorizations of a cart, each with its event. */
+  private async endPending(trx: Executor, conversationId: string, cartHash: string): Promise<void> {
+    let query = trx
+      .selectFrom('checkout_authorizations')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .where('cart_hash', '=', cartHash)
+      .where('status', '=', 'pending');
+    if (this.deps.dialect === 'postgres') query = query.forUpdate();
+    for (const previous of await query.execute()) await this.end(trx, previous, 'expired');
   }
 
   /** The authorization behind an approval link. Reads only. */

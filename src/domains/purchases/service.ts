@@ -622,7 +622,10 @@ export class PurchaseService {
     const index = state.carts.indexOf(cart);
     if (quote.unavailable.length > 0) {
       const lines = cart.lines.filter((line) => !quote.unavailable.includes(line.product_id));
-      const fresh = lines.length ? await merchant.quote(lines, state.address, quote.merchantRef) : null;
+      // The rest priced again; a merchant that fails now leaves the cart as it was, to confirm again.
+      const fresh = lines.length
+        ? await merchant.quote(lines, state.address, quote.merchantRef).catch(() => undefined)
+        : null;
       if (fresh)
         state.carts[index] = storedCart(
           merchant.info,
@@ -631,7 +634,7 @@ export class PurchaseService {
           state.address,
           this.clock.now() + this.config.cartTtlMs,
         );
-      else state.carts.splice(index, 1);
+      else if (fresh === null) state.carts.splice(index, 1);
       const result = declined(
         hash,
         cart.merchant,
@@ -718,6 +721,8 @@ export class PurchaseService {
       };
     }
 
+    // Paid from the wallet now: a link still waiting for the user's approval of this cart ends.
+    await this.approvals.supersede(conversationId, hash);
     const placement = await this.checkout.place(
       { ...buyer, userId: buyer.userId },
       conversationId,
@@ -769,7 +774,6 @@ export class PurchaseService {
         bubbles: ['That cart is being placed right now; its outcome follows shortly.'],
         decline_code: 'in_progress',
         charge_status: 'confirming',
-        error_code: 'turn_in_progress',
       });
     }
     return envelope(conversation.id, state, {
