@@ -63,6 +63,11 @@ describe('v1 cardholders', () => {
     // Nothing changed: no event.
     await v1('PATCH', `/api/v1/cardholders/${created.id}`, { last_name: 'King' });
     expect((await f.events('cardholder.updated')).filter((e) => e.id === created.id)).toHaveLength(1);
+    // Only the platform's own reference: answered as it now is, with no event (not a detail of §6).
+    const relinked = await v1('PATCH', `/api/v1/cardholders/${created.id}`, { external_user_id: 'ext-2' });
+    expect(relinked.json().external_user_id).toBe('ext-2');
+    expect((await v1('GET', `/api/v1/cardholders/${created.id}`)).json()).toEqual(relinked.json());
+    expect((await f.events('cardholder.updated')).filter((e) => e.id === created.id)).toHaveLength(1);
   });
 
   it('refuses bad details with field errors and changes nothing', async () => {

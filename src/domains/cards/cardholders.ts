@@ -69,12 +69,13 @@ export class Cardholders {
       const externalChanged = external !== undefined && external !== row.external_user_id;
       if (updated.length === 0 && !externalChanged) return this.present(row);
       const now = this.clock.now();
-      await this.store.updateCardholder(trx, row.id, {
+      const written = {
         details_sealed: this.seal(row.id, details),
         ...(updated.includes('email') ? { email_digest: this.emailDigest(details.email) } : {}),
         ...(externalChanged ? { external_user_id: external } : {}),
         updated_at: now,
-      });
+      };
+      await this.store.updateCardholder(trx, row.id, written);
       if (updated.length > 0) {
         await this.events.emit(trx, {
           organizationId: scope.organizationId,
@@ -83,7 +84,7 @@ export class Cardholders {
           data: { id: row.id, ...details, updated_fields: updated, updated_at: isoTime(now) },
         });
       }
-      return this.present({ ...row, details_sealed: this.seal(row.id, details), updated_at: now });
+      return this.present({ ...row, ...written });
     });
   }
 
