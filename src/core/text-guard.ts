@@ -19,21 +19,46 @@ export function isBadText(value: string): boolean {
   return BAD_TEXT.test(value);
 }
 
-/** The first bad string under `value` (keys included), as a field path such as `body.fields.name`. */
-export function findBadText(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return isBadText(value) ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findBadText(value[i], `${path}[${i}]`);
-      if (found) return found;
+/**
+ * Structures nested deeper than this are refused before anything walks them: no route takes one,
+ * and a walk one level per call (a validator, a serializer) would run out of stack on thousands.
+ */
+const MAX_DEPTH = 64;
+const DEPTH_PROBLEM = `is nested more than ${MAX_DEPTH} levels deep`;
+
+/**
+ * The first bad string under `value` (keys included) as `[field, problem]`: the field named as
+ * validation names it (`fields.name`, `origins.1`; `source` for the value itself), or a structure
+ * nested too deep. Walked with a stack of its own, so any depth is answered, never a crash.
+ */
+export function findBadText(value: unknown, source: string): [string, string] | null {
+  const stack: { value: unknown; path: string; depth: number; key: string | null }[] = [
+    { value, path: '', depth: 0, key: null },
+  ];
+  const named = (path: string) => path || source;
+  while (stack.length > 0) {
+    const item = stack.pop() as (typeof stack)[number];
+    if (item.key !== null && isBadText(item.key)) return [named(item.path), PROBLEM];
+    if (typeof item.value === 'string') {
+      if (isBadText(item.value)) return [named(item.path), PROBLEM];
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (isBadText(key)) return `${path}.${safeName(key)}`;
-      const found = findBadText(inner, `${path}.${key}`);
-      if (found) return found;
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth >= MAX_DEPTH) return [named(item.path), DEPTH_PROBLEM];
+    const array = Array.isArray(item.value);
+    const entries = array
+      ? (item.value as unknown[]).map((inner, i) => [String(i), inner] as const)
+      : Object.entries(item.value);
+    // Pushed last to first, so that the first field is looked at first.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, inner] = entries[i] as readonly [string, unknown];
+      const name = array ? key : safeName(key);
+      stack.push({
+        value: inner,
+        path: item.path ? `${item.path}.${name}` : name,
+        depth: item.depth + 1,
+        key: array ? null : key,
+      });
     }
   }
   return null;
@@ -54,7 +79,7 @@ export function findBadQuery(url: string): string | null {
   return at < 0 ? null : findBadEncoding(url.slice(at + 1), 'query');
 }
 
-/** The first pair of a form-encoded string whose escapes are not UTF-8, as `<where>.<name>`. */
+/** The first pair of a form-encoded string whose escapes are not UTF-8, by its name (`where` if none). */
 function findBadEncoding(form: string, where: 'query' | 'body'): string | null {
   for (const pair of form.split('&')) {
     if (pair === '') continue;
@@ -62,8 +87,8 @@ function findBadEncoding(form: string, where: 'query' | 'body'): string | null {
     const rawName = eq < 0 ? pair : pair.slice(0, eq);
     const rawValue = eq < 0 ? '' : pair.slice(eq + 1);
     const name = decodeFormComponent(rawName);
-    if (name === null) return `${where}.${rawName.replace(/%/g, '')}`;
-    if (decodeFormComponent(rawValue) === null) return `${where}.${safeName(name)}`;
+    if (name === null) return rawName.replace(/%/g, '') || where;
+    if (decodeFormComponent(rawValue) === null) return safeName(name) || where;
   }
   return null;
 }
@@ -128,8 +153,8 @@ export function rawJsonRefusal(raw: string): ApiError | null {
   } catch {
     return new ApiError(400, 'invalid_request', 'The body is not valid JSON.');
   }
-  const field = findBadText(parsed, 'body');
-  return field ? refusal(field, PROBLEM) : null;
+  const bad = findBadText(parsed, 'body');
+  return bad ? refusal(...bad) : null;
 }
 
 function refusal(field: string, problem: string): ApiError {
@@ -140,25 +165,26 @@ function refusal(field: string, problem: string): ApiError {
 export function checkRequestText(request: FastifyRequest): [string, string] | null {
   const badQuery = findBadQuery(request.url);
   if (badQuery) return [badQuery, ENCODING_PROBLEM];
-  const found =
+  const header = badHeader(request);
+  return (
     findBadText(request.params, 'params') ??
     findBadText(request.query, 'query') ??
     findBadText(request.body, 'body') ??
-    badHeader(request);
-  return found ? [found, PROBLEM] : null;
+    (header ? [header, PROBLEM] : null)
+  );
 }
 
 function badHeader(request: FastifyRequest): string | null {
   for (const name of DATA_HEADERS) {
     const value = request.headers[name];
-    if (typeof value === 'string' && isBadText(value)) return `header.${name}`;
+    if (typeof value === 'string' && isBadText(value)) return name;
   }
   // HTTP Basic credentials are data too (the token endpoint looks the client id up).
   const authorization = request.headers.authorization;
   if (authorization && /^Basic /i.test(authorization)) {
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const parts = decoded.split(':').map(decodeFormComponent);
-    if (parts.some((part) => part !== null && isBadText(part))) return 'header.authorization';
+    if (parts.some((part) => part !== null && isBadText(part))) return 'authorization';
   }
   return null;
 }

@@ -61,7 +61,7 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
         for (const value of BAD_PERCENT) {
           const res = await send(fill([name, value]));
           if (head) expect(res.statusCode, url).toBe(400);
-          else expectRefusal(url, res, `params.${name}`);
+          else expectRefusal(url, res, name);
         }
         for (const value of BAD_UTF8) {
           const res = await send(fill([name, value]));
@@ -72,7 +72,7 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
       for (const value of BAD_PERCENT) {
         const res = await send(`${fill()}?user_id=${value}`);
         if (head) expect(res.statusCode, url).toBe(400);
-        else expectRefusal(url, res, 'query.user_id');
+        else expectRefusal(url, res, 'user_id');
         const key = await send(`${fill()}?a${value}=1`);
         if (!head) expectRefusal(url, key);
         expect(key.statusCode, url).toBe(400);
@@ -80,7 +80,7 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
       for (const value of BAD_UTF8) {
         const res = await send(`${fill()}?user_id=${value}`);
         if (head) expect(res.statusCode, url).toBe(400);
-        else expectRefusal(url, res, 'query.user_id');
+        else expectRefusal(url, res, 'user_id');
       }
       if (!head) {
         const res = await send(fill(), { headers: { ...headers(url), 'idempotency-key': 'k\u0000' } });
@@ -94,10 +94,10 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
               headers: { ...headers(url), 'content-type': 'application/json' },
               payload: JSON.stringify(body),
             });
-          expectRefusal(url, await json({ client_id: value }), 'body.client_id');
+          expectRefusal(url, await json({ client_id: value }), 'client_id');
           expectRefusal(url, await json({ [`k${value}`]: 'v' }));
-          expectRefusal(url, await json({ fields: { name: value } }), 'body.fields.name');
-          expectRefusal(url, await json({ origins: ['https://a.test', value] }), 'body.origins[1]');
+          expectRefusal(url, await json({ fields: { name: value } }), 'fields.name');
+          expectRefusal(url, await json({ origins: ['https://a.test', value] }), 'origins.1');
         }
         if (isOAuth(url)) {
           // Escapes that do not decode to UTF-8 are refused too, where a lenient parser reads them literally.
@@ -108,12 +108,40 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
             });
             expect(res.statusCode).toBe(400);
             expect(res.json()).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
-            expect(res.json().error_description).toContain('body.client_id');
+            expect(res.json().error_description).toContain('client_id');
           }
         }
       }
     }
     expect(await rowCounts()).toEqual(before);
+  });
+
+  it('refuses JSON nested thousands deep on every route that takes a body, never a 5xx', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const deepObject = `${'{"a":'.repeat(65)}1${'}'.repeat(65)}`;
+    let swept = 0;
+    for (const { method, url } of routes(t.app)) {
+      if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') continue;
+      for (const payload of [deep, deepObject]) {
+        const res = await t.request({
+          method: method as 'POST',
+          url: url.replace(/:(\w+)/g, 'x1'),
+          headers: { ...headers(url), 'content-type': 'application/json' },
+          payload,
+        });
+        expectRefusal(url, res);
+      }
+      swept++;
+    }
+    expect(swept).toBeGreaterThan(30);
+    const res = await t.call('POST', '/api/v2/connect/start', {
+      headers: headers('/api/v2/connect/start'),
+      body: JSON.parse(deepObject),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.field_errors).toEqual({
+      ['a.'.repeat(63).concat('a')]: 'is nested more than 64 levels deep',
+    });
   });
 
   it('answers a path id too long to be one (up to the 414 length) 404 on every route that reads one', async () => {
@@ -137,10 +165,10 @@ describe('the edge refuses NUL and lone surrogates on every route, from every so
       if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) continue;
       const path = url.replace(/:(\w+)/g, 'x1');
       for (const [payload, field] of [
-        ['state=a%00b', 'body.state'],
-        ['state=ok&client_id=%ED%A0%80', 'body.client_id'],
-        ['client_id=%F0%9F%98', 'body.client_id'],
-        ['code=%zz', 'body.code'],
+        ['state=a%00b', 'state'],
+        ['state=ok&client_id=%ED%A0%80', 'client_id'],
+        ['client_id=%F0%9F%98', 'client_id'],
+        ['code=%zz', 'code'],
       ] as const) {
         const res = await t.request({
           method: method as 'POST',

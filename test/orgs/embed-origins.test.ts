@@ -136,7 +136,7 @@ describe('PUT /api/v2/embed_origins', () => {
       const res = await put(f.sandbox, { origins: ['https://fine.example', bad] });
       if (bad.includes('\u0000')) {
         // NUL never reaches the origin parser: the edge refuses it in any string (docs/decisions.md).
-        expect(expectError(res, 400, 'invalid_request').field_errors).toHaveProperty(['body.origins[1]']);
+        expect(expectError(res, 400, 'invalid_request').field_errors).toHaveProperty(['origins.1']);
         continue;
       }
       const error = expectError(res, 400, 'invalid_origin');
