@@ -300,4 +300,36 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 410,
     when: 'Hosted vault page: the vault link has expired; ask the app for a new one.',
   },
+  {
+    code: 'document_mismatch',
+    status: 422,
+    when: 'KYC documents: the back does not belong to the document whose front was uploaded (`field_errors` names what differs).',
+  },
+  {
+    code: 'invalid_event_type',
+    status: 400,
+    when: 'An event type that does not exist (webhook endpoints, event filters, `purser trigger`); the message names the closest one.',
+  },
+  {
+    code: 'already_completed',
+    status: 409,
+    when: 'Platform connect: the session was already completed.',
+  },
+  {
+    code: 'order_abandoned',
+    status: 409,
+    when: 'Purchases: the order was given up (its confirm timed out) before its card was issued; nothing was charged.',
+  },
+  {
+    code: 'order_moved',
+    status: 409,
+    when: 'Purchases: another process concluded the order first; read it again.',
+  },
+  { code: 'uri_too_long', status: 414, when: 'A path segment is longer than 100 characters (no id is).' },
+  { code: 'request_timeout', status: 408, when: 'The request was not received in time.' },
+  {
+    code: 'request_header_fields_too_large',
+    status: 431,
+    when: 'The request headers are too large.',
+  },
 ];

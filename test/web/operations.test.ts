@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -126,6 +128,19 @@ describe('documentation', () => {
     ]) {
       expect(errors.body).toContain(`id="${code}"`);
     }
+  });
+
+  it('lists every error code the service answers with at /docs/errors (each `docs` link lands)', async () => {
+    const errors = (await t.call('GET', '/docs/errors')).body;
+    const codes = new Set<string>();
+    for (const file of readdirSync('src', { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts')) continue;
+      const source = readFileSync(join('src', file), 'utf8');
+      for (const match of source.matchAll(/ApiError\(\s*[\w.]+,\s*'(\w+)'/g)) codes.add(match[1] as string);
+      for (const match of source.matchAll(/\[\d{3}, '(\w+)', '/g)) codes.add(match[1] as string);
+    }
+    expect(codes.size).toBeGreaterThan(40);
+    expect([...codes].filter((code) => !errors.includes(`id="${code}"`))).toEqual([]);
   });
 });
 
