@@ -45,8 +45,8 @@ export interface Config {
   };
   refreshTokenTtlDays: number;
   /**
-   * For how many seconds an exact retry of a just-rotated refresh token gets the same successor pair
-   * instead of revoking the family; 0 (the default): never, the old token stops at once.
+   * For how many seconds (10 by default, at most 30) an exact retry of a just-rotated refresh token
+   * gets the same successor pair instead of revoking the family; 0: never, reuse revokes at once.
    */
   refreshRetryGraceSeconds: number;
   /** How long a process may reuse a token lookup; revocations elsewhere reach it within this. */
@@ -141,7 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
       clientWindowSeconds: integer(env, 'CONNECT_CLIENT_RATE_WINDOW_SECONDS', 60, 1),
     },
     refreshTokenTtlDays: integer(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1),
-    refreshRetryGraceSeconds: integer(env, 'REFRESH_RETRY_GRACE_SECONDS', 0, 0, 60),
+    refreshRetryGraceSeconds: integer(env, 'REFRESH_RETRY_GRACE_SECONDS', 10, 0, 30),
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 1000, 0, 60_000),
     smtpUrl: optional(env, 'SMTP_URL'),
     mailFrom: env.MAIL_FROM || 'Purser <no-reply@purser.localhost>',

@@ -4,9 +4,9 @@ import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
 import { connectUser, expectError, refresh, uniqueEmail } from './helpers.ts';
 
-// With a retry grace configured (`REFRESH_RETRY_GRACE_SECONDS`, off by default), an exact retry of
-// a just-rotated refresh token within it gets the same successor pair (docs/decisions.md, Connect);
-// after that, reuse revokes the family.
+// An exact retry of a just-rotated refresh token within the retry grace (`REFRESH_RETRY_GRACE_SECONDS`,
+// 10 s by default) gets the same successor pair (docs/decisions.md, Connect); after that, reuse
+// revokes the family. An operator may set the grace to 0: then any reuse revokes at once.
 const GRACE_MS = 10_000;
 
 let t: TestApp;
@@ -14,7 +14,7 @@ let org: CreatedOrganization;
 let sandbox: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ REFRESH_RETRY_GRACE_SECONDS: String(GRACE_MS / 1000) });
+  t = await startTestApp();
   org = await t.createOrg();
   sandbox = await t.platformToken(org.sandbox);
 });
@@ -48,22 +48,6 @@ describe('refresh retry grace', () => {
     );
     const third = await refresh(t, sandbox, { refresh_token: second.json().refresh_token });
     expect(third.statusCode).toBe(200);
-  });
-
-  it('20 concurrent refreshes with one refresh token: all get the same pair, nothing is revoked', async () => {
-    const c = await connectUser(t, sandbox, { email: uniqueEmail() });
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () => refresh(t, sandbox, { refresh_token: c.refreshToken })),
-    );
-    expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
-    const pairs = new Set(responses.map((r) => `${r.json().access_token} ${r.json().refresh_token}`));
-    expect(pairs.size).toBe(1);
-    const winner = responses[0]!.json();
-    // One successor was minted, and it works: its access token, and its refresh token down the chain.
-    expect(await t.ctx.auth.authenticate(winner.access_token)).not.toBeNull();
-    const next = await refresh(t, sandbox, { refresh_token: winner.refresh_token });
-    expect(next.statusCode).toBe(200);
-    expect(await t.ctx.auth.authenticate(next.json().access_token)).not.toBeNull();
   });
 
   it('keeps the successor only sealed, and only during the grace', async () => {
@@ -119,5 +103,40 @@ describe('refresh retry grace', () => {
     const other = await t.platformToken(org.production);
     expectError(await refresh(t, other, { refresh_token: c.refreshToken }), 401, 'invalid_refresh_token');
     expect(await t.ctx.auth.authenticate(next.access_token)).not.toBeNull();
+  });
+});
+
+describe('refresh retry grace set to 0', () => {
+  let strict: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    strict = await startTestApp({ REFRESH_RETRY_GRACE_SECONDS: '0' });
+    token = await strict.platformToken((await strict.createOrg()).sandbox);
+  });
+  afterAll(() => strict.close());
+
+  it('20 concurrent refreshes with one token: exactly one succeeds, and the reuse revokes the family', async () => {
+    const c = await connectUser(strict, token, { email: uniqueEmail() });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => refresh(strict, token, { refresh_token: c.refreshToken })),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, ...Array(19).fill(401)]);
+    for (const res of responses.filter((r) => r.statusCode === 401)) {
+      expectError(res, 401, 'invalid_refresh_token');
+    }
+    const winner = responses.find((r) => r.statusCode === 200)!.json();
+    expect(await strict.ctx.auth.authenticate(winner.access_token)).toBeNull();
+    expectError(
+      await refresh(strict, token, { refresh_token: winner.refresh_token }),
+      401,
+      'invalid_refresh_token',
+    );
+    // Nothing was sealed for a retry.
+    const sealed = await strict.ctx.db
+      .selectFrom('refresh_tokens')
+      .select('successor_sealed')
+      .where('successor_sealed', 'is not', null)
+      .execute();
+    expect(sealed).toEqual([]);
   });
 });

@@ -253,10 +253,9 @@ export class ConnectService {
 
   /**
    * Exchanges a refresh token for a new pair. The old token stops at once; presenting it again is
-   * treated as theft and revokes the whole token family (OAuth 2.0 Security BCP §4.14.2) — except,
-   * when the operator allows a retry grace (`REFRESH_RETRY_GRACE_SECONDS`, off by default), an exact
-   * retry within it (a client that lost the answer, or sent twice at once), which gets the same
-   * successor pair back.
+   * treated as theft and revokes the whole token family (OAuth 2.0 Security BCP §4.14.2) — except an
+   * exact retry within the retry grace (`REFRESH_RETRY_GRACE_SECONDS`, 10 s; a client that lost the
+   * answer, or sent twice at once), which gets the same successor pair back.
    */
   async refresh(principal: Principal, input: { refresh_token: string }): Promise<ConnectionObject> {
     const pair = await this.rotate(principal, input.refresh_token);
