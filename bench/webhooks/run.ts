@@ -160,8 +160,8 @@ async function bareSend(): Promise<{ id: string; at: number }> {
     'Service-Event-Id': id,
     'Service-Delivery-Attempt': '1',
   };
-  const keepBody = config.webhooks.privateExcerpts; // as Purser does for a loopback receiver
-  const result = await postWebhook(url, destination, headers, body, 10_000, keepBody);
+  // As Purser does for a loopback receiver: its answer's body is not kept.
+  const result = await postWebhook(url, destination, headers, body, 10_000, false);
   if (!result.ok) throw new Error(`bare send failed: ${result.error}`);
   return { id, at };
 }

@@ -360,29 +360,6 @@ describe('destinations through the API and at delivery time', () => {
     }
   });
 
-  it("keeps a private destination's response body on a developer's machine (BASE_URL on loopback)", async () => {
-    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
-    t.ctx.config.webhooks.privateExcerpts = true;
-    receiver.answer = () => ({ status: 200, body: 'my own receiver' });
-    try {
-      const res = await create(org.sandbox.api_key, `http://127.0.0.1:${receiver.port}/dev`, [
-        'transfer.completed',
-      ]);
-      await emit(false, 'transfer.completed');
-      await worker.runOnce();
-      const attempt = await lastAttempt(org.sandbox.api_key, res.json().id);
-      expect(attempt).toMatchObject({
-        status_code: 200,
-        succeeded: true,
-        response_excerpt: 'my own receiver',
-      });
-      await t.call('DELETE', `/api/v1/webhook_endpoints/${res.json().id}`, { token: org.sandbox.api_key });
-    } finally {
-      t.ctx.config.webhooks.privateExcerpts = false;
-      receiver.answer = () => ({ status: 200, body: 'ok' });
-    }
-  });
-
   it('logs a refused destination as a warning with its host, never its credentials or path', async () => {
     const res = await create(org.production.api_key, 'https://[::ffff:10.0.0.1]/hook?token=s3cr3t');
     expect(res.statusCode).toBe(400);

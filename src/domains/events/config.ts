@@ -29,11 +29,6 @@ export interface WebhookConfig {
    * other special-purpose addresses are never reachable.
    */
   allowPrivateDestinations: { production: boolean; sandbox: boolean };
-  /**
-   * Whether the delivery log keeps the first bytes of answers from private destinations too: only
-   * on a developer's machine (`BASE_URL` on loopback), whose private receivers are their own.
-   */
-  privateExcerpts: boolean;
   /** How destination names are resolved at delivery; the system resolver (tests inject their own). */
   resolveHost: HostResolver;
   /** Events (and their delivery logs) are kept this many days, at least 30. */
@@ -63,7 +58,6 @@ export function loadWebhookConfig(env: Env): WebhookConfig {
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
     disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 7 * 24, 1) * 3_600_000,
     allowPrivateDestinations: privateDestinations(env),
-    privateExcerpts: isLoopbackUrl(env.BASE_URL || 'http://localhost'),
     resolveHost: systemResolver,
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30),
   };

@@ -111,9 +111,9 @@ export class DeliveryRunner {
         [DELIVERY_ID_HEADER]: delivery.id,
         [ATTEMPT_HEADER]: String(attemptNumber),
       };
-      // From a private address (allowed in sandbox for local development) the answer's body is kept
-      // only on a developer's machine: elsewhere it would let a sandbox user read internal services.
-      const keepBody = destination.kind === 'public' || this.config.privateExcerpts;
+      // From a private address (allowed in sandbox for local development) the answer's body is never
+      // kept: the delivery log would let a sandbox user read internal services (issue 8).
+      const keepBody = destination.kind === 'public';
       return await postWebhook(url, destination, headers, body, this.config.timeoutMs, keepBody);
     } catch (error) {
       if (error instanceof DestinationRefused) this.onRefused(delivery, error.message);
