@@ -48,12 +48,24 @@ describe('POST /api/v2/kyc/simulate', () => {
       'Details at https://example.com/case/1',
       'Write to ops@example.com',
       'key sk_test_abcdef12345',
+      'Held: txn_0Vc609OVNYU8TcwrlXrCEeuDqsjbEn',
+      'cardholder ch_0Vc609OVNYU8TcwrlXrCEeuDqsjbEn',
+      'order ord_0Vc609OVNYU8TcwrlXrCE',
+      'Ｊｕｍｉｏ flagged it',
+      'Sum-sub check failed',
+      '\u001b[31mred\u0007',
     ]) {
       const error = expectError(await simulate(f.t, u, 'rejected', reason), 400, 'invalid_reason');
       expect(error.message).not.toContain(reason);
     }
     expectState(await getState(f.t, u), 'awaiting_documents');
     expect(await kycEvents(f.t, u)).toEqual([]);
+    // Plain words and line breaks are still a reason.
+    const ok = expectState(
+      await simulate(f.t, u, 'rejected', 'The photo is blurry.\nPlease retake it in good light.'),
+      'rejected',
+    );
+    expect(ok.reason).toBe('The photo is blurry.\nPlease retake it in good light.');
   });
 
   it('answers the new state exactly as the read reports it, and the event carries the reason', async () => {
