@@ -96,7 +96,7 @@ const PROVIDER = new RegExp(
   'i',
 );
 /** Control characters but line breaks and tabs (C0, DEL, C1): terminal escapes are not text to show. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const CONTROL = /[^\P{Cc}\t\n\r]/u;
 
 /**
  * Why a reason is not end-user-safe, or null when it is. Matched on its NFKC form, so look-alike
