@@ -163,8 +163,8 @@ function keepsNationalId(row: KycVerification, to: KycStatus): boolean {
 
 /**
  * What the user does next when no decision gave a reason: after a licence front, its back. Derived
- * from the row (not stored), so it answers the upload and every poll but fires no event: the status
- * has not changed.
+ * from the row (not stored), so it answers the upload and every poll, and the event of a move into
+ * that state; a front uploaded with no move fires none (the status has not changed).
  */
 function nextStep(row: KycVerification): string | null {
   return row.status === 'awaiting_documents' && row.front_at !== null && row.back_at === null
@@ -826,12 +826,19 @@ export class KycService {
         row.status !== to ||
         row.reason !== reason ||
         row.required_fields !== (requiredFields ? JSON.stringify(requiredFields) : null);
+      const updated = (await store.findById(trx, row.id)) as KycVerification;
       if ((visibleChange || options.alwaysEmit) && this.deps.events) {
         await this.deps.events.emit(trx, {
           organizationId: row.organization_id,
           livemode: row.livemode === 1,
           type: KYC_EVENT,
-          data: { user_id: row.user_id, status: to, reason, required_fields: requiredFields },
+          // The reason as the state reports it: a decision's, else the next step (a licence's back).
+          data: {
+            user_id: row.user_id,
+            status: to,
+            reason: reason ?? nextStep(updated),
+            required_fields: requiredFields,
+          },
         });
       }
       if (to === 'approved' && row.status !== 'approved') {

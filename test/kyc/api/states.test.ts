@@ -84,9 +84,13 @@ describe('every row through the API', () => {
     const u = await newUser(f.t, f.sandbox);
     await at[from]!(u);
     const before = (await kycEvents(f.t, u)).length;
-    expectState(await upload(f.t, u, 'front', await docs.usFront()), 'awaiting_documents');
-    if (from !== 'awaiting_documents') await expectEvent(u, before, 'awaiting_documents');
-    else expect((await kycEvents(f.t, u)).length).toBe(before);
+    const answered = expectState(await upload(f.t, u, 'front', await docs.usFront()), 'awaiting_documents');
+    expect(answered.reason).toMatch(/back/);
+    if (from !== 'awaiting_documents') {
+      await expectEvent(u, before, 'awaiting_documents');
+      // The event reports what the state does: the next step, the licence's back.
+      expect((await kycEvents(f.t, u)).at(-1)?.data.reason).toBe(answered.reason);
+    } else expect((await kycEvents(f.t, u)).length).toBe(before);
   };
   it(
     'awaiting_documents --front--> awaiting_documents (no event: no status change)',
