@@ -220,7 +220,7 @@ export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
         summary: 'Read the current KYC state of a user',
         tags,
         security,
-        querystring: Type.Object({ user_id: UserId }),
+        querystring: Type.Object({ user_id: UserId }, { additionalProperties: false }),
         response: {
           200: documented(KycState, "The user's current KYC state.", {
             object: 'kyc',
@@ -309,10 +309,13 @@ export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       preHandler: requireReviewer,
       schema: {
         ...schemaBase,
-        querystring: Type.Object({
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
-          organization_id: Type.Optional(Type.String()),
-        }),
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+            organization_id: Type.Optional(Type.String()),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ReviewItem) }) },
       },
     },

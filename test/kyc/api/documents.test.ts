@@ -54,6 +54,11 @@ describe('GET /api/v2/kyc', () => {
     expectError(await f.t.call('GET', '/api/v2/kyc?user_id=usr_x'), 401, 'unauthorized');
     const res = await f.t.call('GET', '/api/v2/kyc', { token: f.sandbox });
     expect(expectError(res, 400, 'invalid_request').field_errors).toHaveProperty('user_id');
+    // An unknown query parameter is refused, as on every list of the API.
+    const extra = await f.t.call('GET', '/api/v2/kyc?user_id=usr_x&foo=1', { token: f.sandbox });
+    expect(expectError(extra, 400, 'invalid_request').field_errors).toEqual({
+      foo: 'is not a recognised field',
+    });
   });
 });
 
