@@ -23,8 +23,8 @@ type DocumentedSchema = FastifySchema & {
 /**
  * Documentation only (the route's own schema is untouched): a response that refers to a shared
  * schema keeps its example beside the reference, where swagger would drop it; and the errors every
- * route of its kind can answer are listed: 413 and 415 for a body, 409 for an Idempotency-Key still
- * in use.
+ * route of its kind can answer are listed: 400 for a malformed body or key, 413 and 415 for a body,
+ * 409 for an Idempotency-Key still in use.
  */
 function documentRoute({
   schema: routeSchema,
@@ -53,6 +53,8 @@ function documentRoute({
         }
       : errorResponse(status);
   };
+  // A request that can carry a body or an Idempotency-Key can carry a malformed one.
+  if (methods.some((method) => IDEMPOTENT_METHODS.has(method.toLowerCase()))) addError(400);
   if (schema.body) {
     addError(413);
     addError(415);

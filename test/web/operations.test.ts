@@ -130,6 +130,16 @@ describe('documentation', () => {
     }
   });
 
+  it('documents 400 on every operation that takes a body or an Idempotency-Key', async () => {
+    const spec = (await t.call('GET', '/api/v2/openapi.json')).json();
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries<Record<string, { responses: object }>>(spec.paths))
+      for (const [method, operation] of Object.entries(operations))
+        if (['post', 'put', 'patch', 'delete'].includes(method) && !('400' in operation.responses))
+          missing.push(`${method} ${path}`);
+    expect(missing).toEqual([]);
+  });
+
   it('lists every error code the service answers with at /docs/errors (each `docs` link lands)', async () => {
     const errors = (await t.call('GET', '/docs/errors')).body;
     const codes = new Set<string>();
