@@ -213,6 +213,30 @@ describe('clearing and voids', () => {
     await f.expectSound();
   });
 
+  it('settles a closed card for more (a tip) from the wallet its balance went back to', async () => {
+    const { cardId, userId } = await cardWith(2_000, 'single_use');
+    const txn = await f.authorize(cardId, 1_000);
+    expect(await f.wallet(userId)).toBe(1_000); // closed on the charge; the rest went home
+    const cleared = await simulate('clear', { transaction_id: txn.id, amount_cents: 1_200 });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json()).toMatchObject({ status: 'SETTLED', amount_cents: 1_200, authorized_cents: 1_000 });
+    expect(await f.wallet(userId)).toBe(800);
+    expect(await balanceOf(cardId)).toBe(0);
+    expect(await eventsFor('transaction.cleared', 'id', txn.id as string)).toEqual([
+      expect.objectContaining({ amount_cents: 1_200, balance_cents: 0 }),
+    ]);
+    // More than the wallet holds is refused, and nothing moves.
+    const other = await cardWith(2_000, 'single_use');
+    const big = await f.authorize(other.cardId, 1_000);
+    expectError(
+      await simulate('clear', { transaction_id: big.id, amount_cents: 2_001 }),
+      402,
+      'insufficient_funds',
+    );
+    expect(await f.wallet(other.userId)).toBe(1_000);
+    await f.expectSound();
+  });
+
   it('voids all of an authorization, or part of it', async () => {
     const { cardId } = await cardWith(5_000);
     const txn = await f.authorize(cardId, 2_000);

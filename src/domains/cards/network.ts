@@ -73,7 +73,8 @@ export class CardNetwork {
 
   /**
    * Settles an authorization at its final amount: less than held releases the rest, more is
-   * charged when the card's balance allows it (else `402 insufficient_funds`, nothing changes).
+   * charged when the card's balance allows it (a closed card's: the wallet's, where what it had left
+   * went), else `402 insufficient_funds` and nothing changes.
    * `within` writes the caller's own change in the same transaction (a purchase's settled order).
    */
   async clear(
@@ -91,6 +92,13 @@ export class CardNetwork {
       ]);
       const before = await this.deps.cards.balanceOf(trx, card);
       const held = txn.amount_cents;
+      const extra = final - held;
+      // A card closed since the authorization (single-use spent, exhausted, closed by hand) sent what
+      // it had left to the wallet: an amount over the hold (a tip) comes back from there through it.
+      const fromWallet =
+        extra > 0 && card.status === 'CLOSED'
+          ? await this.deps.cards.walletAccount(trx, scope, card.user_id)
+          : null;
       await this.deps.ledger
         .execute(trx, [
           {
@@ -99,14 +107,26 @@ export class CardNetwork {
             pendingId: txn.hold_id as string,
             amount: Math.min(final, held),
           },
-          ...(final > held
+          ...(fromWallet
+            ? [
+                {
+                  type: 'posted' as const,
+                  id: `${txn.id}.clear.extra.funding`,
+                  debitAccountId: fromWallet,
+                  creditAccountId: account,
+                  amount: extra,
+                  code: 'card_funding',
+                },
+              ]
+            : []),
+          ...(extra > 0
             ? [
                 {
                   type: 'posted' as const,
                   id: `${txn.id}.clear.extra`,
                   debitAccountId: account,
                   creditAccountId: network,
-                  amount: final - held,
+                  amount: extra,
                   code: 'card_clearing',
                 },
               ]
@@ -117,7 +137,9 @@ export class CardNetwork {
             throw new ApiError(
               402,
               'insufficient_funds',
-              'The card balance does not cover the amount over the authorization.',
+              card.status === 'CLOSED'
+                ? 'The wallet (where the closed card returned its balance) does not cover the amount over the authorization.'
+                : 'The card balance does not cover the amount over the authorization.',
             );
           }
           throw error;
