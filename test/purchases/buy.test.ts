@@ -354,6 +354,40 @@ describe('confirm', () => {
     }
   });
 
+  it('a delivery address sent with the confirm that changes the cart answers cart_changed with it', async () => {
+    const { token, userId } = await f.shopper(10_000);
+    const turn = await f.turn(token, { ask: 'a notebook from retail' });
+    const address = {
+      name: 'Ada',
+      line1: '1 Main St',
+      city: 'Springfield',
+      postal_code: '12345',
+      country: 'US',
+    };
+    const changed = await f.turn(token, {
+      confirm: turn.cart!.hash,
+      conversation_id: turn.conversation_id,
+      delivery_address: address,
+    });
+    expect(changed).toMatchObject({
+      status: 'declined',
+      decline_code: 'cart_changed',
+      charge_status: 'none',
+    });
+    expect(changed.cart!.hash).not.toBe(turn.cart!.hash);
+    expect(changed.carts.map((c) => c.hash)).toEqual([changed.cart!.hash]);
+    expect(await f.wallet(userId)).toBe(10_000);
+    // The same address again changes nothing: the cart as shown is placed.
+    const placed = await f.turn(token, {
+      confirm: changed.cart!.hash,
+      conversation_id: turn.conversation_id,
+      delivery_address: address,
+    });
+    expect(placed.status).toBe('order_placed');
+    expect(await f.wallet(userId)).toBe(10_000 - changed.cart!.totalCents);
+    await f.expectSound();
+  });
+
   it('a multi-cart confirm places each cart on its own', async () => {
     const { token, userId } = await f.shopper(3_000);
     const turn = await f.turn(token, {

@@ -242,9 +242,17 @@ export class PurchaseService {
         `Expired: your cart${expired.length > 1 ? 's' : ''} at ${expired.map((c) => c.merchant_name).join(', ')}. Ask again to rebuild it.`,
       );
     }
+    // Carts this request priced again under a new address, by the hash they had: confirming that hash
+    // in the same request answers `cart_changed` with the cart as it now is.
+    const repriced = new Map<string, StoredCart>();
     if (input.delivery_address !== undefined) {
+      const shown = new Map(state.carts.map((cart) => [cart.merchant, cart.hash]));
       state.address = input.delivery_address;
       await this.requote(state, new Map(state.carts.map((cart) => [cart.merchant, cart.lines])), unmatched);
+      for (const cart of state.carts) {
+        const before = shown.get(cart.merchant);
+        if (before && before !== cart.hash) repriced.set(before, cart);
+      }
     }
 
     if (input.ask !== undefined) {
@@ -296,7 +304,7 @@ export class PurchaseService {
         envelope: envelope(conversationId, state, { status: 'needs_input', bubbles, unmatched }),
       };
     }
-    return this.confirm(buyer, conversationId, state, input, hashes, bubbles, unmatched);
+    return this.confirm(buyer, conversationId, state, input, hashes, bubbles, unmatched, repriced);
   }
 
   /** Applies the engine's proposals that merchant data allows; the carts it changed. */
@@ -499,12 +507,18 @@ export class PurchaseService {
     hashes: string[],
     bubbles: string[],
     unmatched: Unmatched[],
+    repriced: Map<string, StoredCart>,
   ): Promise<{ status: PurchaseStatus; envelope: Envelope }> {
     const source = input.payment_source ?? 'balance';
     const multi = Array.isArray(input.confirm);
     const placements: (Placement & { bubble: string; cart?: StoredCart; approval_url?: string })[] = [];
     for (const hash of hashes) {
-      placements.push(await this.confirmOne(buyer, conversationId, state, hash, source, multi));
+      const fresh = repriced.get(hash);
+      placements.push(
+        fresh
+          ? cartChanged(hash, fresh)
+          : await this.confirmOne(buyer, conversationId, state, hash, source, multi),
+      );
     }
     for (const placement of placements) bubbles.push(placement.bubble);
 
@@ -652,16 +666,7 @@ export class PurchaseService {
     );
     if (fresh.hash !== cart.hash) {
       state.carts[index] = fresh;
-      return {
-        ...declined(
-          hash,
-          cart.merchant,
-          'cart_changed',
-          `The cart at ${cart.merchant_name} changed since you saw it; nothing was charged.`,
-        ),
-        bubble: `The cart at ${cart.merchant_name} changed since you saw it; nothing was charged. ${cartBubble(fresh)}`,
-        cart: fresh,
-      };
+      return cartChanged(hash, fresh);
     }
     if (!buyer.userId) {
       return declined(
@@ -910,6 +915,16 @@ function declined(
     charge_status: 'none',
     paid_with: null,
     bubble,
+  };
+}
+
+/** A confirm of a cart whose price or stock moved since it was shown: the cart as it now is. */
+function cartChanged(hash: string, fresh: StoredCart): Placement & { bubble: string; cart: StoredCart } {
+  const detail = `The cart at ${fresh.merchant_name} changed since you saw it; nothing was charged.`;
+  return {
+    ...declined(hash, fresh.merchant, 'cart_changed', detail),
+    bubble: `${detail} ${cartBubble(fresh)}`,
+    cart: fresh,
   };
 }
 
