@@ -147,19 +147,24 @@ describe('purser trigger: the catalog', () => {
 });
 
 describe('purser trigger: every scenario through the services', () => {
-  it('refuses reward.earned while the organization shares no rewards, having made nothing', async () => {
-    const before = await f.t.ctx.events.listEvents(
+  it('reward.earned on an organization that shares no rewards: a full share for that clearing alone', async () => {
+    const { ctx } = f.t;
+    expect((await ctx.cards.revenueConfig(f.org.organization_id)).rewardShareBps).toBe(0);
+    const result = await run('reward.earned');
+    // $20 at 100 bps of interchange, all of it shared: 20 tokens.
+    expect(result.event.data).toMatchObject({ tokens: 20, user_id: expect.any(String) });
+    expect((await ctx.cards.revenueConfig(f.org.organization_id)).rewardShareBps).toBe(0);
+    // Any other clearing of the organization still shares nothing.
+    const cleared = await run('transaction.cleared');
+    const txn = cleared.event.data as { card_id: string };
+    const rewards = await ctx.events.listEvents(
       { organizationId: f.org.organization_id, livemode: false },
       { limit: 100 },
     );
-    expect(await refusal(run('reward.earned'))).toMatch(
-      /rewardShareBps is 0.*PATCH \/orgs\/org_\w+\/revenue-config/,
+    expect(rewards.data.filter((e) => e.type === 'reward.earned' && e.data.card_id === txn.card_id)).toEqual(
+      [],
     );
-    const after = await f.t.ctx.events.listEvents(
-      { organizationId: f.org.organization_id, livemode: false },
-      { limit: 100 },
-    );
-    expect(after.data.length).toBe(before.data.length);
+    await f.expectSound();
   });
 
   it('refuses webhook_endpoint.test while the organization has no sandbox endpoint', async () => {

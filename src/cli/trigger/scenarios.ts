@@ -14,6 +14,8 @@ export type Scenario =
 /** Refused before the scenario made anything: the message says what to do instead. */
 const refuse = (message: string) => new UsageError(message, false);
 
+/** The share a trigger uses for an organization that shares no rewards (100 %). */
+const FULL_SHARE_BPS = 10_000;
 const DOLLARS_20 = 2_000;
 
 async function authorized(s: SandboxSteps, charge = 1_200) {
@@ -179,24 +181,24 @@ export const SCENARIOS: Record<EventType, Scenario> = {
   },
   'reward.earned': {
     steps:
-      'a card, an authorization and its clearing, when the organization shares rewards ' +
-      '(rewardShareBps above 0; trigger never changes it)',
+      'a card, an authorization and its clearing; an organization that shares no rewards ' +
+      '(rewardShareBps 0) gets them at a 100 % share for this sandbox clearing alone (its setting is unchanged)',
     run: async (s) => {
       const { cards } = s.ctx;
       const share = (await cards.revenueConfig(s.scope.organizationId)).rewardShareBps;
+      const used = share > 0 ? share : FULL_SHARE_BPS;
       // tokens = floor(settled × interchange × share / 10^8): charge enough to earn at least one.
-      const perCent = cards.config.interchangeBps * share;
+      const perCent = cards.config.interchangeBps * used;
       const charge = perCent > 0 ? Math.max(DOLLARS_20, Math.ceil(100_000_000 / perCent)) : 0;
       if (charge === 0 || charge > cards.config.maxAmountCents) {
         throw refuse(
-          `reward.earned needs a reward share: this organization's rewardShareBps is ${share} ` +
-            `(interchange ${cards.config.interchangeBps} bps). Set it with ` +
-            `PATCH /orgs/${s.scope.organizationId}/revenue-config, then trigger again.`,
+          `reward.earned needs an interchange rate whose rewards reach a token within the card limit ` +
+            `(INTERCHANGE_BPS is ${cards.config.interchangeBps}).`,
         );
       }
       const card = await s.cardOf(charge);
       const txn = await s.authorize(card, charge);
-      await cards.network.clear(s.scope, txn.id);
+      await cards.network.clear(s.scope, txn.id, undefined, undefined, { rewardShareBps: used });
       return undefined;
     },
   },

@@ -75,13 +75,16 @@ export class CardNetwork {
    * Settles an authorization at its final amount: less than held releases the rest, more is
    * charged when the card's balance allows it (a closed card's: the wallet's, where what it had left
    * went), else `402 insufficient_funds` and nothing changes.
-   * `within` writes the caller's own change in the same transaction (a purchase's settled order).
+   * `within` writes the caller's own change in the same transaction (a purchase's settled order);
+   * `rewardShareBps` stands in for the organization's share for this clearing alone (`purser
+   * trigger reward.earned` in sandbox, on an organization that shares none).
    */
   async clear(
     scope: Scope,
     transactionId: string,
     amountCents?: number,
     within?: (trx: Executor) => Promise<void>,
+    options: { rewardShareBps?: number } = {},
   ) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
@@ -158,7 +161,7 @@ export class CardNetwork {
         updated_at: settled.updated_at,
       });
       await this.afterMove(trx, card, settled, 'transaction.cleared', before);
-      await this.reward(trx, card, settled);
+      await this.reward(trx, card, settled, options.rewardShareBps);
       await within?.(trx);
       return this.present(trx, settled);
     });
@@ -426,9 +429,12 @@ export class CardNetwork {
    * Rewards (docs/cards.md): the settled amount × interchange is the organization's pool, and
    * `reward_share_bps` of it goes to the user as tokens, 1 token = 1 cent of credit, rounded down.
    */
-  private async reward(trx: Executor, card: Card, txn: CardTransaction) {
-    const settings = await this.deps.cards.store.organizationMoneySettings(trx, card.organization_id);
-    const share = settings?.reward_share_bps ?? 0;
+  private async reward(trx: Executor, card: Card, txn: CardTransaction, shareOverride?: number) {
+    const settings =
+      shareOverride === undefined
+        ? await this.deps.cards.store.organizationMoneySettings(trx, card.organization_id)
+        : undefined;
+    const share = shareOverride ?? settings?.reward_share_bps ?? 0;
     const tokens = Math.floor(((txn.settled_cents ?? 0) * this.config.interchangeBps * share) / 100_000_000);
     if (tokens <= 0) return;
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
