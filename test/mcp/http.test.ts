@@ -268,6 +268,49 @@ describe('Streamable HTTP rules of a POST', () => {
       (await f.post(initialize, { ...bearer(accessToken), 'mcp-protocol-version': '1999-01-01' })).status,
     ).toBe(200);
     await expectRpcError(await f.post([LIST, { jsonrpc: '1.0', id: 1 }], bearer(accessToken)), 400, -32700);
+    const twice = [LIST, { ...WHOAMI, id: 1 }];
+    await expectRpcError(await f.post(twice, bearer(accessToken)), 400, -32600);
+  });
+
+  it('answers bad params and unknown tools with -32602 (protocol errors), next to the other answers', async () => {
+    const { accessToken } = await f.connect();
+    const call = (params: unknown, id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
+    const answers = (await (
+      await f.post(
+        [
+          call({ nme: 'whoami' }, 1),
+          call({ name: 'whoami', arguments: 'x' }, 2),
+          call({ name: 'no_such_tool', arguments: {} }, 3),
+          { jsonrpc: '2.0', id: 4, method: 'initialize' },
+          { ...WHOAMI, id: 5 },
+        ],
+        bearer(accessToken),
+      )
+    ).json()) as { id: number; error?: { code: number; message: string }; result?: unknown }[];
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([
+      [1, -32602],
+      [2, -32602],
+      [3, -32602],
+      [4, -32602],
+      [5, 'result'],
+    ]);
+    expect(answers[0]!.error!.message).toBe(
+      'Invalid params: params.name: Invalid input: expected string, received undefined',
+    );
+    expect(answers[2]!.error!.message).toBe('Unknown tool: no_such_tool');
+  });
+
+  it('answers a batch whose request the same batch cancels, without waiting for a response that never comes', async () => {
+    const { accessToken } = await f.connect();
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
+    const alone = await f.post([{ jsonrpc: '2.0', id: 1, method: 'ping' }, cancel], bearer(accessToken));
+    expect(alone.status).toBe(202);
+    const withOther = await f.post(
+      [{ jsonrpc: '2.0', id: 1, method: 'ping' }, cancel, WHOAMI],
+      bearer(accessToken),
+    );
+    expect(withOther.status).toBe(200);
+    expect((await withOther.json()).id).toBe(2);
   });
 });
 

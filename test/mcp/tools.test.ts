@@ -212,10 +212,12 @@ describe('wallet and cards', () => {
     await f.expectSound();
   });
 
-  it('follows the SDK for unknown tools and bad arguments: an error result, never a crash', async () => {
+  it('answers an unknown tool with -32602 (MCP: a protocol error) and bad arguments with an error result', async () => {
     const { client } = await approved();
-    const unknown = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as CallToolResult;
-    expect(unknown.isError).toBe(true);
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: no_such_tool'),
+    });
     const bad = (await client.callTool({
       name: 'create_card',
       arguments: { amount_cents: -5 },

@@ -1,5 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ClientRequestSchema,
+  ErrorCode,
   isInitializeRequest,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
@@ -9,6 +11,14 @@ import {
 
 /** The most messages one POST may carry (the SDK's transport limit). */
 export const MAX_BATCH_SIZE = 100;
+
+/** The longest a POST waits for the server's responses before answering the rest as failed. */
+export const MAX_WAIT_MS = 60_000;
+
+/** The schema of each request method the SDK knows, to tell bad params from an unknown method. */
+const REQUEST_SCHEMAS = new Map(
+  ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]),
+);
 
 /** What the HTTP layer answers: a status and, unless 202, a JSON body. */
 export interface ExchangeAnswer {
@@ -22,6 +32,34 @@ const rpcError = (status: number, code: number, message: string): ExchangeAnswer
   status,
   body: { jsonrpc: '2.0', error: { code, message }, id: null },
 });
+
+const errorResponse = (id: RequestId, code: number, message: string): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code, message },
+});
+
+/**
+ * The protocol error a request gets before it reaches the server, if any (JSON-RPC 2.0 §5.1; MCP
+ * Tools, "Error Handling"): params its method's schema refuses are `-32602 Invalid params`, and so
+ * is a call of a tool the server does not have. The SDK would answer the first `-32603` with its
+ * validator's dump, and the second as a tool result.
+ */
+function refusal(message: JSONRPCMessage, tools: ReadonlySet<string>): string | null {
+  const { method } = message as { method: string };
+  const schema = REQUEST_SCHEMAS.get(method);
+  if (!schema) return null; // an unknown method: the SDK's -32601
+  const parsed = schema.safeParse(message);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `Invalid params: ${issue?.path.join('.') || 'params'}: ${issue?.message ?? 'invalid'}`;
+  }
+  if (method === 'tools/call') {
+    const { name } = (parsed.data as { params: { name: string } }).params;
+    if (!tools.has(name)) return `Unknown tool: ${name}`;
+  }
+  return null;
+}
 
 /**
  * One POST of MCP's Streamable HTTP transport, stateless, answered as JSON: the rules of the SDK's
@@ -38,6 +76,9 @@ const rpcError = (status: number, code: number, message: string): ExchangeAnswer
  * - only notifications and responses: 202 Accepted, no body;
  * - requests: the responses, as one JSON object (an array when there are several);
  * - `MCP-Protocol-Version`, when sent after initialization, must be one the server supports (400).
+ * Beyond the SDK: two requests of one POST with the same id are `-32600` (their answers could not
+ * be told apart); a request the same POST cancels (`notifications/cancelled`) gets no response, as
+ * the SDK sends none; and a POST waits at most `MAX_WAIT_MS` for its responses.
  */
 export class HttpExchange implements Transport {
   onclose?: () => void;
@@ -70,12 +111,13 @@ export class HttpExchange implements Transport {
     }
   }
 
-  /** Runs one POST through the connected server. */
+  /** Runs one POST through the connected server, whose tools are `tools`. */
   async handle(input: {
     accept: string | undefined;
     protocolVersion: string | undefined;
     body: unknown;
     extra: MessageExtraInfo;
+    tools: ReadonlySet<string>;
   }): Promise<ExchangeAnswer> {
     const { accept, protocolVersion, body } = input;
     if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
@@ -113,16 +155,56 @@ export class HttpExchange implements Transport {
       );
     }
     // A request has a method and an id; a notification has no id; a response has no method.
-    this.awaited = messages.filter((m) => 'method' in m && 'id' in m).map((m) => (m as { id: RequestId }).id);
+    const requests = messages.filter((m) => 'method' in m && 'id' in m) as (JSONRPCMessage & {
+      id: RequestId;
+    })[];
+    const ids = requests.map((m) => m.id);
+    if (new Set(ids).size < ids.length)
+      return rpcError(400, -32600, 'Invalid Request: two requests of one batch have the same id');
+    const cancelled = new Set(
+      messages.flatMap((m) =>
+        'method' in m && m.method === 'notifications/cancelled' && !('id' in m)
+          ? [(m.params as { requestId?: RequestId } | undefined)?.requestId]
+          : [],
+      ),
+    );
+    const delivered = messages.filter((m) => {
+      if (!('method' in m && 'id' in m)) return true;
+      const problem = refusal(m, input.tools);
+      if (problem)
+        this.responses.set(
+          m.id as RequestId,
+          errorResponse(m.id as RequestId, ErrorCode.InvalidParams, problem),
+        );
+      return problem === null;
+    });
+    this.awaited = ids.filter((id) => !cancelled.has(id) || this.responses.has(id));
     if (this.awaited.length === 0) {
-      for (const message of messages) this.onmessage?.(message, input.extra);
+      for (const message of delivered) this.onmessage?.(message, input.extra);
       return { status: 202 };
     }
+    let timer: NodeJS.Timeout | undefined;
     const responses = new Promise<JSONRPCMessage[]>((resolve) => {
       this.answer = resolve;
+      timer = setTimeout(() => {
+        this.answer = null;
+        resolve(
+          this.awaited.map(
+            (id) =>
+              this.responses.get(id) ??
+              errorResponse(id, ErrorCode.InternalError, 'The request did not complete in time.'),
+          ),
+        );
+      }, MAX_WAIT_MS);
     });
-    for (const message of messages) this.onmessage?.(message, input.extra);
+    for (const message of delivered) this.onmessage?.(message, input.extra);
+    // Every request refused above, or answered at once: nothing to wait for.
+    if (this.answer && this.awaited.every((id) => this.responses.has(id))) {
+      this.answer(this.awaited.map((id) => this.responses.get(id) as JSONRPCMessage));
+      this.answer = null;
+    }
     const answered = await responses;
+    clearTimeout(timer);
     // As the SDK answers: one response as an object, several as an array.
     return { status: 200, body: answered.length === 1 ? answered[0] : answered };
   }

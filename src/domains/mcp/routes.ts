@@ -7,7 +7,10 @@ import { bearerToken } from '../auth/guard.ts';
 import { HttpExchange } from './exchange.ts';
 import { originVerdict, ownOrigins } from './origin.ts';
 import { buildMcpServer } from './server.ts';
-import type { ConnectionPrincipal } from './tools.ts';
+import { type ConnectionPrincipal, TOOLS } from './tools.ts';
+
+/** Every tool the server has, by name: a call of any other is a protocol error (exchange.ts). */
+const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((tool) => tool.name));
 
 /** The request headers a browser client may send (CORS preflight), per MCP Streamable HTTP. */
 const ALLOWED_HEADERS =
@@ -216,6 +219,7 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
         protocolVersion: header(request, 'mcp-protocol-version'),
         body: request.body,
         extra: { requestInfo: { headers: transportHeaders(request) } },
+        tools: TOOL_NAMES,
       });
       // Not closed: the exchange holds nothing once answered, and closing the server only builds a
       // "connection closed" error for no one; both are garbage with the request.
