@@ -161,6 +161,33 @@ describe('authorize', () => {
     return location.searchParams.get('error');
   };
 
+  it('redirects invalid_request for a parameter sent twice; a repeated client or redirect stays on the page', async () => {
+    const clientId = await publicClient();
+    for (const name of ['resource', 'code_challenge', 'scope']) {
+      const url = authorizeUrl(clientId, { code_challenge: pkce().challenge, scope: 'purser:tools' });
+      url.searchParams.append(name, url.searchParams.get(name) as string);
+      const response = await fetch(url, { redirect: 'manual' });
+      expect(response.status, name).toBe(302);
+      const location = new URL(response.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('error_description')).toContain(name);
+      expect(location.searchParams.get('state')).toBe('st-123');
+    }
+    const twiceState = authorizeUrl(clientId, { code_challenge: pkce().challenge });
+    twiceState.searchParams.append('state', 'other');
+    const stateResponse = await fetch(twiceState, { redirect: 'manual' });
+    expect(stateResponse.status).toBe(302);
+    const location = new URL(stateResponse.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('state')).toBeNull(); // which one would it be?
+    for (const name of ['client_id', 'redirect_uri']) {
+      const url = authorizeUrl(clientId, { code_challenge: pkce().challenge });
+      url.searchParams.append(name, url.searchParams.get(name) as string);
+      expect((await fetch(url, { redirect: 'manual' })).status, name).toBe(400);
+    }
+  });
+
   it('refuses a missing PKCE challenge', async () => {
     expect(await errorRedirect({ code_challenge_method: null })).toBe('invalid_request');
   });
@@ -179,10 +206,13 @@ describe('authorize', () => {
     );
   });
 
-  it('refuses an unknown scope and another response type', async () => {
+  it('refuses an unknown scope and another response type; a missing one is invalid_request', async () => {
     expect(await errorRedirect({ code_challenge: pkce().challenge, scope: 'openid' })).toBe('invalid_scope');
     expect(await errorRedirect({ code_challenge: pkce().challenge, response_type: 'token' })).toBe(
       'unsupported_response_type',
+    );
+    expect(await errorRedirect({ code_challenge: pkce().challenge, response_type: null })).toBe(
+      'invalid_request',
     );
     // offline_access (asked by clients written for OpenID providers) is ignored, not refused.
     const signIn = await fetch(

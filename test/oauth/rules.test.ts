@@ -43,6 +43,10 @@ describe('redirect URIs (RFC 6749 §3.1.2, RFC 8252, RFC 9700 §4.1.3)', () => {
     expect(redirectUriMatches('http://[::1]:5000/cb', ['http://[::1]:7000/cb'])).toBe(true);
     expect(redirectUriMatches('http://127.0.0.1:5000/other', ['http://127.0.0.1/cb'])).toBe(false);
     expect(redirectUriMatches('http://localhost.evil.example:5000/cb', ['http://localhost/cb'])).toBe(false);
+    // RFC 6749 §3.1.2: no fragment; no credentials either, whatever the port.
+    expect(redirectUriMatches('http://127.0.0.1:5000/cb#frag', ['http://127.0.0.1/cb'])).toBe(false);
+    expect(redirectUriMatches('http://127.0.0.1:5000/cb#', ['http://127.0.0.1/cb'])).toBe(false);
+    expect(redirectUriMatches('http://evil@127.0.0.1:5000/cb', ['http://127.0.0.1/cb'])).toBe(false);
   });
 
   it('registers https, loopback http and private-use schemes only', () => {

@@ -184,9 +184,13 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       },
     },
     async (request, reply) => {
-      if (request.validationError) return showError(reply, 400, 'The authorization request is malformed.');
-      const query = request.query as Record<string, string | undefined>;
-      const outcome = await oauth.authorize(query);
+      // A repeated parameter is no value (RFC 6749 §3.1): authorize tells the client, when it can.
+      const raw = request.query as Record<string, string | string[] | undefined>;
+      const repeated = Object.keys(raw).filter((name) => Array.isArray(raw[name]));
+      const query = Object.fromEntries(
+        Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? undefined : value]),
+      );
+      const outcome = await oauth.authorize(query, repeated);
       if (outcome.kind === 'error_page') return showError(reply, 400, outcome.message);
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, 302);
       const session = newSession('authorize', outcome.client, outcome.pending);

@@ -55,7 +55,9 @@ export function redirectUriMatches(requested: string, registered: readonly strin
     return false;
   }
   if (!isLoopbackRedirect(url)) return false;
-  // RFC 8252 §7.3: for loopback, any port matches; everything else must still be identical.
+  // RFC 8252 §7.3: for loopback, any port matches; everything else must still be identical, and
+  // what no registered URI may carry (a fragment, credentials) matches none.
+  if (url.hash || requested.includes('#') || url.username || url.password) return false;
   const withoutPort = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
   return registered.some((candidate) => {
     try {

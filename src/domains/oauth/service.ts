@@ -97,7 +97,10 @@ export class OAuthService {
   }
 
   /** RFC 6749 §4.1.1 with PKCE (RFC 7636) and resource indicators (RFC 8707). */
-  async authorize(query: Record<string, string | undefined>): Promise<AuthorizeOutcome> {
+  async authorize(
+    query: Record<string, string | undefined>,
+    repeated: string[] = [],
+  ): Promise<AuthorizeOutcome> {
     const clientId = query.client_id;
     if (!clientId) return { kind: 'error_page', message: 'The request names no application (client_id).' };
     const client = await this.findClient(clientId);
@@ -115,6 +118,11 @@ export class OAuthService {
       kind: 'redirect',
       url: this.responseUrl(redirectUri, { error, error_description: description, state }),
     });
+    // RFC 6749 §4.1.2.1: a parameter sent more than once, or missing, is invalid_request.
+    if (repeated.length > 0)
+      return fail('invalid_request', `${repeated.sort().join(', ')} sent more than once.`);
+    if (query.response_type === undefined)
+      return fail('invalid_request', 'response_type is required (code).');
     if (query.response_type !== 'code')
       return fail('unsupported_response_type', 'response_type must be code.');
     if (!client.grantTypes.includes('authorization_code'))
