@@ -202,6 +202,8 @@ describe('the stateless transport', () => {
     expect(init.headers.get('mcp-session-id')).toBeNull();
     const { result } = await init.json();
     expect(result.serverInfo.name).toBe('purser');
+    // Stateless: no stream to announce a changed tool list on.
+    expect(result.capabilities.tools).toEqual({ listChanged: false });
     // The instructions describe errors as toolError builds them.
     expect(result.instructions).toContain('_meta["purser/error"]');
     expect(

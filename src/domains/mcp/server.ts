@@ -72,5 +72,7 @@ export function buildMcpServer(call: ToolCall, log: FastifyBaseLogger, only?: st
       },
     );
   }
+  // Registering a tool announces `listChanged`; a stateless server has no stream to send it on.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
