@@ -270,6 +270,7 @@ describe('Streamable HTTP rules of a POST', () => {
       (await f.post(initialize, { ...bearer(accessToken), 'mcp-protocol-version': '1999-01-01' })).status,
     ).toBe(200);
     await expectRpcError(await f.post([LIST, { jsonrpc: '1.0', id: 1 }], bearer(accessToken)), 400, -32700);
+    await expectRpcError(await f.post([], bearer(accessToken)), 400, -32600);
     const twice = [LIST, { ...WHOAMI, id: 1 }];
     await expectRpcError(await f.post(twice, bearer(accessToken)), 400, -32600);
   });

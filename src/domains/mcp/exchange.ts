@@ -127,6 +127,9 @@ export class HttpExchange implements Transport {
         'Not Acceptable: Client must accept both application/json and text/event-stream',
       );
     }
+    // JSON-RPC 2.0 §6: an empty array is not a batch but an invalid request.
+    if (Array.isArray(body) && body.length === 0)
+      return rpcError(400, -32600, 'Invalid Request: empty batch');
     if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
       return rpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
     }
