@@ -188,6 +188,28 @@ describe('authorize', () => {
     }
   });
 
+  it('takes a state of up to 1024 characters (its cookie stays under 4 KB) and redirects invalid_request for longer', async () => {
+    const clientId = await publicClient();
+    const longest = await fetch(
+      authorizeUrl(clientId, { code_challenge: pkce().challenge, state: 's'.repeat(1024) }),
+      {
+        redirect: 'manual',
+      },
+    );
+    expect(longest.status).toBe(200);
+    expect(longest.headers.get('set-cookie')!.split(';')[0]!.length).toBeLessThan(4096);
+    const over = await fetch(
+      authorizeUrl(clientId, { code_challenge: pkce().challenge, state: 's'.repeat(1025) }),
+      {
+        redirect: 'manual',
+      },
+    );
+    expect(over.status).toBe(302);
+    const location = new URL(over.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('state')).toBeNull();
+  });
+
   it('refuses a missing PKCE challenge', async () => {
     expect(await errorRedirect({ code_challenge_method: null })).toBe('invalid_request');
   });

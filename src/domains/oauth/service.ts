@@ -25,6 +25,8 @@ import * as store from './store.ts';
 
 export { DEFAULT_SCOPE, grantedScope, OAUTH_SCOPES, type OAuthClient, type RegisteredClient, tokenError };
 
+/** The longest `state` authorize takes: the pending request must fit a browser's 4 KB cookie. */
+export const MAX_STATE_LENGTH = 1_024;
 /** Authorization codes live this long (RFC 6749 §4.1.2 recommends at most 10 minutes; we use 60 s). */
 export const CODE_TTL_SECONDS = 60;
 
@@ -113,11 +115,14 @@ export class OAuthService {
         message: 'The application asked to return to an address it did not register.',
       };
 
-    const state = query.state ?? null;
+    // The pending request rides in the browser's cookie, which browsers keep only up to 4 KB.
+    const stateTooLong = (query.state?.length ?? 0) > MAX_STATE_LENGTH;
+    const state = stateTooLong ? null : (query.state ?? null);
     const fail = (error: string, description: string): AuthorizeOutcome => ({
       kind: 'redirect',
       url: this.responseUrl(redirectUri, { error, error_description: description, state }),
     });
+    if (stateTooLong) return fail('invalid_request', `state must be at most ${MAX_STATE_LENGTH} characters.`);
     // RFC 6749 §4.1.2.1: a parameter sent more than once, or missing, is invalid_request.
     if (repeated.length > 0)
       return fail('invalid_request', `${repeated.sort().join(', ')} sent more than once.`);
