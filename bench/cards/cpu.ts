@@ -10,21 +10,13 @@
  */
 import { parseArgs } from 'node:util';
 import { groupCommitOf } from '../../src/db/write-transaction.ts';
-import { app, cardIds, ctx, token } from './setup.ts';
+import { app, authorize, ctx } from './setup.ts';
 
 const { values } = parseArgs({
   options: { count: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '1' } },
 });
 const count = Number(values.count);
 const concurrency = Number(values.concurrency);
-
-const authorize = (i: number) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/v2/simulate/authorize',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { card_id: cardIds[i % cardIds.length], amount_cents: 1, merchant: 'Bench Shop', mcc: '5411' },
-  });
 
 for (let i = 0; i < 200; i++) await authorize(i); // warm up
 const group = groupCommitOf(ctx.db)?.stats;

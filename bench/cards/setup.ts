@@ -54,3 +54,12 @@ for (let i = 0; i < CARDS; i++) {
   });
   cardIds.push(card.id);
 }
+
+/** One authorization of one cent on the `i`-th card in turn, through the API, in-process. */
+export const authorize = (i: number) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v2/simulate/authorize',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { card_id: cardIds[i % cardIds.length], amount_cents: 1, merchant: 'Bench Shop', mcc: '5411' },
+  });

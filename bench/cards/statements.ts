@@ -39,14 +39,7 @@ for (const method of ['run', 'all', 'get'] as const) {
 }
 
 // Imported after the statements are wrapped: the app prepares its statements as it starts.
-const { app, cardIds, ctx, token } = await import('./setup.ts');
-const authorize = (i: number) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/v2/simulate/authorize',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { card_id: cardIds[i % cardIds.length], amount_cents: 1, merchant: 'Bench Shop', mcc: '5411' },
-  });
+const { app, authorize, ctx } = await import('./setup.ts');
 for (let i = 0; i < 500; i++) await authorize(i); // warm up
 timing = true;
 let issued = 0;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CART_KEYS, ENVELOPE_KEYS, expectError, usePurchases } from './helpers.ts';
 
 const f = usePurchases();
+const ADDRESS = { name: 'Ada', line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' };
 
 describe('POST /buy: who may call', () => {
   it('refuses a missing token, a platform token and an API key with 401 in the v2 body', async () => {
@@ -106,14 +107,7 @@ describe('carts', () => {
     expect(removed.cart!.items.map((i) => i.product_id)).toEqual(['cof_latte']);
     const shown = await f.turn(token, { ask: 'show my cart', conversation_id });
     expect(shown.cart!.hash).toBe(removed.cart!.hash);
-    const address = {
-      name: 'Ada',
-      line1: '1 Main St',
-      city: 'Springfield',
-      postal_code: '12345',
-      country: 'US',
-    };
-    const shipped = await f.turn(token, { ask: 'show my cart', conversation_id, delivery_address: address });
+    const shipped = await f.turn(token, { ask: 'show my cart', conversation_id, delivery_address: ADDRESS });
     expect(shipped.cart!.hash).not.toBe(removed.cart!.hash);
   });
 
@@ -357,17 +351,10 @@ describe('confirm', () => {
   it('a delivery address sent with the confirm that changes the cart answers cart_changed with it', async () => {
     const { token, userId } = await f.shopper(10_000);
     const turn = await f.turn(token, { ask: 'a notebook from retail' });
-    const address = {
-      name: 'Ada',
-      line1: '1 Main St',
-      city: 'Springfield',
-      postal_code: '12345',
-      country: 'US',
-    };
     const changed = await f.turn(token, {
       confirm: turn.cart!.hash,
       conversation_id: turn.conversation_id,
-      delivery_address: address,
+      delivery_address: ADDRESS,
     });
     expect(changed).toMatchObject({
       status: 'declined',
@@ -381,7 +368,7 @@ describe('confirm', () => {
     const placed = await f.turn(token, {
       confirm: changed.cart!.hash,
       conversation_id: turn.conversation_id,
-      delivery_address: address,
+      delivery_address: ADDRESS,
     });
     expect(placed.status).toBe('order_placed');
     expect(await f.wallet(userId)).toBe(10_000 - changed.cart!.totalCents);

@@ -105,6 +105,11 @@ export class HttpExchange implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (!('id' in message) || 'method' in message || message.id === undefined) return;
     this.responses.set(message.id as RequestId, message);
+    this.settleIfAnswered();
+  }
+
+  /** Answers the POST once every awaited request has its response. */
+  private settleIfAnswered(): void {
     if (this.answer && this.awaited.every((id) => this.responses.has(id))) {
       this.answer(this.awaited.map((id) => this.responses.get(id) as JSONRPCMessage));
       this.answer = null;
@@ -158,10 +163,7 @@ export class HttpExchange implements Transport {
       );
     }
     // A request has a method and an id; a notification has no id; a response has no method.
-    const requests = messages.filter((m) => 'method' in m && 'id' in m) as (JSONRPCMessage & {
-      id: RequestId;
-    })[];
-    const ids = requests.map((m) => m.id);
+    const ids = messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id as RequestId] : []));
     if (new Set(ids).size < ids.length)
       return rpcError(400, -32600, 'Invalid Request: two requests of one batch have the same id');
     const cancelled = new Set(
@@ -202,10 +204,7 @@ export class HttpExchange implements Transport {
     });
     for (const message of delivered) this.onmessage?.(message, input.extra);
     // Every request refused above, or answered at once: nothing to wait for.
-    if (this.answer && this.awaited.every((id) => this.responses.has(id))) {
-      this.answer(this.awaited.map((id) => this.responses.get(id) as JSONRPCMessage));
-      this.answer = null;
-    }
+    this.settleIfAnswered();
     const answered = await responses;
     clearTimeout(timer);
     // As the SDK answers: one response as an object, several as an array.
