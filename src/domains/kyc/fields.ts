@@ -104,6 +104,11 @@ export function validateInformation(
       fieldErrors[field] = `must be at most ${limit} characters`;
       continue;
     }
+    // Line breaks and tabs became spaces above; any other control character is not text.
+    if (/\p{Cc}/u.test(value)) {
+      fieldErrors[field] = 'must not contain control characters';
+      continue;
+    }
     switch (field) {
       case 'date_of_birth': {
         const earliest = '1900-01-01';

@@ -202,6 +202,19 @@ describe('POST /api/v2/kyc/information', () => {
     expect(Object.keys(error.field_errors)).toEqual(['address_postal_code']);
     error = expectError(await information(f.t, u, { ...good, address_city: '   ' }), 400, 'invalid_request');
     expect(error.field_errors).toEqual({ address_city: 'must not be empty' });
+    error = expectError(
+      await information(f.t, u, {
+        ...good,
+        address_city: 'Cuper\u0007tino',
+        address_line1: '1 Loop\u001b[2J',
+      }),
+      400,
+      'invalid_request',
+    );
+    expect(error.field_errors).toEqual({
+      address_city: 'must not contain control characters',
+      address_line1: 'must not contain control characters',
+    });
     expectState(await information(f.t, u, good), 'requires_verification');
   });
 
