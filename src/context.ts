@@ -34,7 +34,7 @@ import { SmtpMailer } from './domains/notifications/mailer.ts';
 import { NotificationService } from './domains/notifications/service.ts';
 import { HttpSmsSender } from './domains/notifications/sms.ts';
 import { OAuthService } from './domains/oauth/service.ts';
-import { OnboardingService } from './domains/onboarding/service.ts';
+import { CLAIM_CODES_RULE, OnboardingService } from './domains/onboarding/service.ts';
 import { OrgService } from './domains/orgs/service.ts';
 import { PlatformConnectService } from './domains/platform-connect/service.ts';
 import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
@@ -114,6 +114,7 @@ export async function createContext(
   };
   const tokenRateLimiter = rateLimiter(config.tokenRateLimit, 'token');
   const oauthRateLimiter = rateLimiter(config.oauthRateLimit, 'oauth');
+  const onboardingClaimLimiter = rateLimiter(CLAIM_CODES_RULE, 'onboarding-claim');
 
   const orgs = new OrgService(db, clock);
   const auth = new AuthService(handle, clock, orgs, config.authCacheTtlMs);
@@ -211,6 +212,7 @@ export async function createContext(
     orgs,
     sealer: aead,
     formKey: aead.deriveKey('cardholder-onboarding-forms'),
+    claimLimiter: onboardingClaimLimiter,
   });
   const members = new MemberService(db, clock, config.baseUrl, {
     notifications,
@@ -299,6 +301,7 @@ export async function createContext(
     async close() {
       await tokenRateLimiter.close();
       await oauthRateLimiter.close();
+      await onboardingClaimLimiter.close();
       redis?.disconnect();
       await notifications.close();
       await reader.close();

@@ -352,6 +352,37 @@ describe('the hosted onboarding page', () => {
     expect(late.body).toContain('This code has expired');
   });
 
+  it('claim: in production one email is sent at most five codes in 15 minutes, whichever link asks', async () => {
+    const live = f.org.production.api_key;
+    const opened = async () => {
+      const response = await v1(
+        'POST',
+        '/api/v1/cardholder_onboarding_sessions',
+        { external_user_id: `ext-${++counter}`, return_url: RETURN_URL },
+        live,
+      );
+      expect(response.statusCode, response.body).toBe(201);
+      const path = new URL(response.json().url).pathname;
+      return { path, page: await openPage(path) };
+    };
+    const first = await opened();
+    const second = await opened();
+    const ask = async (at: { path: string; page: Awaited<ReturnType<typeof openPage>> }, email: string) =>
+      post(at.path, at.page.browser, {
+        ...(await openPage(at.path, at.page.browser)).fields('claim_start'),
+        email,
+      });
+    for (let i = 0; i < 5; i++)
+      expect((await ask(i % 2 ? first : second, 'limit@example.com')).statusCode).toBe(200);
+    const refused = await ask(first, 'limit@example.com');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('Too many codes');
+    expect((await ask(second, 'LIMIT@example.com')).statusCode).toBe(429);
+    expect((await ask(second, 'other@example.com')).statusCode).toBe(200);
+    f.t.clock.advance(15 * 60_000);
+    expect((await ask(first, 'limit@example.com')).statusCode).toBe(200);
+  });
+
   it('an expired link is a 410 page and an expired session; an unknown one is 404', async () => {
     const { session, path } = await openSession();
     const page = await openPage(path);

@@ -3,6 +3,7 @@ import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardholderOnboardingSessionRow } from '../../db/schema.ts';
 import type { EventEmitter } from '../cards/events.ts';
@@ -19,6 +20,8 @@ export const ONBOARDING_TTL_MS = 24 * HOUR;
 /** How long a claim code works, and how many wrong tries end it (as connect codes, spec §8). */
 export const CLAIM_CODE_TTL_MS = 10 * MINUTE;
 export const CLAIM_CODE_MAX_FAILURES = 5;
+/** Claim codes one email may be sent in a window, in production (as console sign-in codes). */
+export const CLAIM_CODES_RULE: RateLimitRule = { max: 5, windowSeconds: 15 * 60 };
 
 type Session = CardholderOnboardingSessionRow;
 
@@ -85,6 +88,8 @@ export class OnboardingService {
       sealer: Sealer;
       /** HMAC key of the page's CSRF tokens (src/web/page-forms.ts). */
       formKey: Buffer;
+      /** Claim codes sent per email (`CLAIM_CODES_RULE`), in production. */
+      claimLimiter: RateLimiter;
     },
   ) {}
 
@@ -194,6 +199,17 @@ export class OnboardingService {
         fieldErrors: { email: 'must be an email address' },
       };
     const scope = scopeOf(session);
+    // As console sign-in codes: at most five to one email in 15 minutes, whichever session asks (a
+    // new code would also reset the five tries of the last one). Sandbox codes are the constant.
+    if (scope.livemode) {
+      const decision = await this.deps.claimLimiter.hit(`${session.organization_id}:${email}`);
+      if (!decision.allowed)
+        return {
+          outcome: 'refused',
+          status: 429,
+          reason: `Too many codes were sent to this email. Try again in ${Math.ceil(decision.retryAfterSeconds / 60)} minutes.`,
+        };
+    }
     const now = this.clock.now();
     // In sandbox the code is the connect constant (spec §4), as for connecting a user.
     const code = scope.livemode ? numericCode(6) : SANDBOX_CODE;
