@@ -5,7 +5,7 @@ import FindMyWay from 'find-my-way';
 import type { AppContext } from './context.ts';
 import { clientErrorHandler, frameworkErrors } from './core/edge-errors.ts';
 import { installErrorHandler, sendError } from './core/error-handler.ts';
-import { ApiError } from './core/errors.ts';
+import { ApiError, invalidRequest } from './core/errors.ts';
 import { installIdempotency } from './core/idempotency.ts';
 import { requestLogFields } from './core/log-redaction.ts';
 import { installTextGuard } from './core/text-guard.ts';
@@ -110,6 +110,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // JSON only, except where a route says otherwise (the token endpoint takes form bodies).
   app.removeContentTypeParser('text/plain');
   acceptEmptyBodies(app);
+  refuseBodiesWhereNone(app);
   await registerOpenApi(app, ctx.config);
 
   await app.register(operationsRoutes, { ctx });
@@ -162,6 +163,35 @@ function acceptEmptyBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
     parseJson(request, body as string, done);
+  });
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * An API operation that takes no body (closing a card, rolling a secret) refuses one with fields, as
+ * the others refuse a field they do not know (`400 invalid_request` naming each); no body, or `{}`,
+ * is none.
+ */
+function refuseBodiesWhereNone(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!route.url.startsWith('/api/') || route.schema?.body || !methods.some((m) => BODY_METHODS.has(m)))
+      return;
+    const refuse = async (request: FastifyRequest) => {
+      const { body } = request;
+      if (body === undefined) return;
+      const fields =
+        body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : null;
+      if (fields?.length === 0) return;
+      throw invalidRequest(
+        'This operation takes no body.',
+        fields
+          ? Object.fromEntries(fields.map((field) => [field, 'is not a recognised field']))
+          : { body: 'must be empty: this operation takes none' },
+      );
+    };
+    route.preValidation = [route.preValidation ?? []].flat().concat(refuse);
   });
 }
 

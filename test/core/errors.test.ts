@@ -50,6 +50,23 @@ describe('the v2 error body', () => {
     expect(res.json()).toEqual({ error: 'method_not_allowed', error_description: expect.any(String) });
   });
 
+  it('refuses a body with fields on an operation that takes none; no body or {} is none', async () => {
+    const close = (payload?: unknown) =>
+      t.call('POST', '/api/v2/cards/card_nope/close', {
+        token,
+        ...(payload === undefined ? {} : { body: payload }),
+      });
+    const extra = await close({ reason: 'lost' });
+    expectErrorBody(extra.json(), 'invalid_request');
+    expect(extra.json().error.field_errors).toEqual({ reason: 'is not a recognised field' });
+    expect((await close([1])).json().error.field_errors).toEqual({
+      body: 'must be empty: this operation takes none',
+    });
+    // Nothing to refuse: the card is looked up, and there is none.
+    expect((await close({})).statusCode).toBe(404);
+    expect((await close()).statusCode).toBe(404);
+  });
+
   it('answers malformed JSON with 400 invalid_request', async () => {
     const res = await t.request({
       method: 'POST',
