@@ -130,5 +130,12 @@ describe('CLI', () => {
     expect(JSON.parse(await run('webhook', 'disable', created.id, '--json')).status).toBe('disabled');
     expect(JSON.parse(await run('webhook', 'enable', created.id, '--json')).status).toBe('active');
     await expect(run('webhook', 'bogus', created.id)).rejects.toThrow(/unknown command/);
+    // An organization that does not exist is said so, never an empty list nor a database error.
+    for (const argv of [
+      ['webhook', 'list', 'org_nope', '--mode', 'sandbox'],
+      ['events', 'list', 'org_nope', '--mode', 'sandbox'],
+      ['webhook', 'create', 'org_nope', '--mode', 'sandbox', '--url', receiver.url, '--events', 'card.*'],
+    ])
+      await expect(run(...argv), argv.join(' ')).rejects.toThrow('No organization org_nope.');
   });
 });

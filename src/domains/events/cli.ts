@@ -15,10 +15,12 @@ export const EVENTS_USAGE = `  webhook create ORG_ID --mode sandbox|production -
 
 const MODES = ['sandbox', 'production'] as const;
 
-const ownerOf = (orgId: string, mode: string | undefined): Owner => ({
-  organizationId: orgId,
-  livemode: oneOf(required(mode, 'mode'), 'mode', MODES) === 'production',
-});
+/** The organization and mode a command names; an organization that does not exist is an error. */
+async function ownerOf(ctx: AppContext, orgId: string, mode: string | undefined): Promise<Owner> {
+  const livemode = oneOf(required(mode, 'mode'), 'mode', MODES) === 'production';
+  await ctx.orgs.getOrganization(orgId);
+  return { organizationId: orgId, livemode };
+}
 
 function limitOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -38,10 +40,13 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
       limit: { type: 'string' },
       json,
     });
-    const page = await ctx.events.listEvents(ownerOf(required(positionals[0], 'ORG_ID'), values.mode), {
-      type: values.type as string[] | undefined,
-      limit: limitOf(values.limit),
-    });
+    const page = await ctx.events.listEvents(
+      await ownerOf(ctx, required(positionals[0], 'ORG_ID'), values.mode),
+      {
+        type: values.type as string[] | undefined,
+        limit: limitOf(values.limit),
+      },
+    );
     if (values.json) show(print, true, page);
     else for (const e of page.data) print(`${e.id}  ${new Date(e.created * 1000).toISOString()}  ${e.type}`);
     return true;
@@ -61,7 +66,7 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
       json,
     });
     const endpoint = await ctx.events.createEndpoint(
-      ownerOf(required(positionals[0], 'ORG_ID'), values.mode),
+      await ownerOf(ctx, required(positionals[0], 'ORG_ID'), values.mode),
       {
         url: required(values.url, 'url'),
         enabled_events: required(values.events, 'events')
@@ -75,9 +80,12 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
   }
   if (action === 'list') {
     const { values, positionals } = parse(rest, { mode: { type: 'string' }, json });
-    const page = await ctx.events.listEndpoints(ownerOf(required(positionals[0], 'ORG_ID'), values.mode), {
-      limit: 100,
-    });
+    const page = await ctx.events.listEndpoints(
+      await ownerOf(ctx, required(positionals[0], 'ORG_ID'), values.mode),
+      {
+        limit: 100,
+      },
+    );
     if (values.json) show(print, true, page);
     else for (const e of page.data) print(`${e.id}  ${e.status}  ${e.url}  [${e.enabled_events.join(', ')}]`);
     return true;
@@ -152,8 +160,7 @@ async function listen(ctx: AppContext, argv: string[], print: Print): Promise<vo
     'forward-to': { type: 'string' },
     json: { type: 'boolean' },
   });
-  const owner = ownerOf(required(positionals[0], 'ORG_ID'), values.mode);
-  await ctx.orgs.getOrganization(owner.organizationId);
+  const owner = await ownerOf(ctx, required(positionals[0], 'ORG_ID'), values.mode);
   let forwarder: Forwarder | null = null;
   if (values['forward-to'] !== undefined) {
     const url = URL.canParse(values['forward-to']) ? new URL(values['forward-to']) : null;
