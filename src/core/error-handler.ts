@@ -20,7 +20,12 @@ interface AjvError {
 /** Turns schema failures into `field_errors`: one readable message per bad field. */
 export function fieldErrorsOf(validation: AjvError[], context: string | undefined): Record<string, string> {
   const fields: Record<string, string> = {};
+  const isNullBranch = (error: AjvError) => error.keyword === 'type' && error.params.type === 'null';
   for (const error of validation) {
+    // A value failing `T | null` fails each branch; "must be a null" says less than T's own rule.
+    const otherBranch = (other: AjvError) =>
+      other.instancePath === error.instancePath && other.keyword !== 'anyOf' && !isNullBranch(other);
+    if (isNullBranch(error) && validation.some(otherBranch)) continue;
     let field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'required') {

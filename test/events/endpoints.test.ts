@@ -72,6 +72,13 @@ describe('webhook endpoints (v1, API key)', () => {
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.json()).toMatchObject({ enabled_events: ['*'], description: null });
+    // A nullable field's own rule is named, not "must be a null".
+    const long = await f.t.call('PATCH', `/api/v1/webhook_endpoints/${created.id}`, {
+      token: sandboxKey(),
+      body: { description: 'd'.repeat(501) },
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.field_errors).toEqual({ description: 'must be at most 500 characters' });
 
     const deleted = await f.t.call('DELETE', `/api/v1/webhook_endpoints/${created.id}`, {
       token: sandboxKey(),
