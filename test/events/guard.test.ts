@@ -133,6 +133,18 @@ describe('test events', () => {
     }
   });
 
+  it('sandbox sends any one type; a pattern is refused as one, not matched to itself', async () => {
+    for (const type of ['card.*', '*']) {
+      const res = await sendTest(f.org.sandbox.api_key, { type });
+      expect(res.statusCode, type).toBe(400);
+      expect(res.json().error.code).toBe('invalid_event_type');
+      expect(res.json().error.field_errors).toEqual({
+        type: 'must be one event type, such as card.created, not a pattern',
+      });
+    }
+    expect((await sendTest(f.org.sandbox.api_key, { type: 'card.created' })).statusCode).toBe(202);
+  });
+
   it('refuses a test event to a destination the rules no longer allow', async () => {
     f.t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
     const endpoint = (

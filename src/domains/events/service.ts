@@ -409,6 +409,16 @@ export class EventService {
         type: `must be ${TEST_EVENT_TYPE} in production (any event type in sandbox)`,
       });
     }
+    if (eventType.includes('*')) {
+      throw new ApiError(
+        400,
+        'invalid_event_type',
+        `A test event has one event type, not a pattern ("${eventType}").`,
+        {
+          fieldErrors: { type: 'must be one event type, such as card.created, not a pattern' },
+        },
+      );
+    }
     if (!isKnownEventType(eventType)) {
       const closest = closestKnown(eventType);
       throw new ApiError(
