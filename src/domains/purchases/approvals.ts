@@ -114,21 +114,29 @@ export class Approvals {
     return `${this.config.baseUrl}/approve/${token}`;
   }
 
-  /** A confirm of this cart that needs no approval ends the links still waiting for one. */
+  /**
+   * A confirm of this cart that needs no approval ends the links still waiting for one: a read, and
+   * a write transaction only when there is one (almost never).
+   */
   async supersede(conversationId: string, cartHash: string): Promise<void> {
+    if (!(await this.pendingOf(this.db, conversationId, cartHash).executeTakeFirst())) return;
     await this.deps.ledger.transaction((trx) => this.endPending(trx, conversationId, cartHash));
   }
 
   /** Ends (`expired`) the pending authorizations of a cart, each with its event. */
   private async endPending(trx: Executor, conversationId: string, cartHash: string): Promise<void> {
-    let query = trx
+    let query = this.pendingOf(trx, conversationId, cartHash);
+    if (this.deps.dialect === 'postgres') query = query.forUpdate();
+    for (const previous of await query.execute()) await this.end(trx, previous, 'expired');
+  }
+
+  private pendingOf(exec: Executor, conversationId: string, cartHash: string) {
+    return exec
       .selectFrom('checkout_authorizations')
       .selectAll()
       .where('conversation_id', '=', conversationId)
       .where('cart_hash', '=', cartHash)
       .where('status', '=', 'pending');
-    if (this.deps.dialect === 'postgres') query = query.forUpdate();
-    for (const previous of await query.execute()) await this.end(trx, previous, 'expired');
   }
 
   /** The authorization behind an approval link. Reads only. */
