@@ -380,6 +380,8 @@ export interface Database {
   chain_transfers: ChainTransfersTable;
   chain_deposits: ChainDepositsTable;
   chain_cursors: ChainCursorsTable;
+  chain_returns: ChainReturnsTable;
+  chain_drifts: ChainDriftsTable;
   oauth_codes: OAuthCodesTable;
   oauth_client_documents: OAuthClientDocumentsTable;
   buy_tokens: BuyTokensTable;
@@ -695,12 +697,17 @@ export interface ChainAddressesTable {
   created_at: number;
 }
 
-/** A pool-to-user transfer, signed and kept before it is broadcast: a resubmission sends the same bytes. */
+/**
+ * A transfer the pool signs (to a user for a card flow, or a return to itself that the user's address
+ * authorized), kept before it is broadcast: a resubmission sends the same bytes.
+ */
 export interface ChainTransfersTable {
-  /** The card flow's transfer id. */
+  /** The card flow's transfer id, or a return's attempt (`<release id>.<attempt>`). */
   transfer_id: string;
   chain_id: number;
+  /** The signer: the pool, whose nonce the transaction takes. */
   from_address: string;
+  /** Where the tokens go: the user's deposit address, or the pool for a return. */
   to_address: string;
   /** Token units, a decimal string (uint256). */
   units: string;
@@ -735,6 +742,46 @@ export interface ChainDepositsTable {
   /** What was credited: whole cents, rounded down (docs/funding.md). */
   credited_cents: number;
   created_at: number;
+}
+
+export type ChainReturnStatus = 'pending' | 'sent' | 'returned';
+
+/**
+ * Company money a card released, on its way back from the user's deposit address to the pool
+ * (funding/returns.ts): held in the ledger (card → pool, `id` the hold) until the tokens arrive.
+ */
+export interface ChainReturnsTable {
+  /** The release: the ledger hold's id. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  amount_cents: number;
+  status: ChainReturnStatus;
+  /** The attempt being made; a failed one (reverted, never mined) is followed by the next. */
+  attempt: number;
+  /** The current attempt's transaction, once signed. */
+  tx_hash: string | null;
+  /** `transfer.released`'s data (JSON), fired with `tx_hash` when the tokens arrive. */
+  event_data: string;
+  /** When a pending attempt may be made (a failed one waits before the next). */
+  next_attempt_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An address whose tokens disagree with the books at the last `chain reconcile` of the worker. */
+export interface ChainDriftsTable {
+  address: string;
+  organization_id: string;
+  kind: 'pool' | 'user';
+  owner_id: string;
+  /** Token units (decimal strings): what the chain holds, and what the books say it should. */
+  chain_units: string;
+  ledger_units: string;
+  /** When this drift (at these amounts) was first seen; when it was last confirmed. */
+  since: number;
+  checked_at: number;
 }
 
 /** How far the deposit watcher has read a chain: every block up to `block_number` is done. */

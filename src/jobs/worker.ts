@@ -8,12 +8,16 @@ import { DELIVERIES_CHANNEL } from '../domains/events/service.ts';
 
 export interface WorkerLog {
   info(fields: object, message: string): void;
+  /** Something an operator should look at (a drift between the chain and the books); else `error`. */
+  warn?(fields: object, message: string): void;
   error(fields: object, message: string): void;
 }
 
 const consoleLog: WorkerLog = {
   info: (fields, message) =>
     process.stdout.write(`${JSON.stringify({ level: 'info', msg: message, ...fields })}\n`),
+  warn: (fields, message) =>
+    process.stdout.write(`${JSON.stringify({ level: 'warn', msg: message, ...fields })}\n`),
   error: (fields, message) =>
     process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...fields })}\n`),
 };
@@ -71,6 +75,7 @@ export class Worker {
     orders: Number.NEGATIVE_INFINITY,
     approvals: Number.NEGATIVE_INFINITY,
     deposits: Number.NEGATIVE_INFINITY,
+    reconcile: Number.NEGATIVE_INFINITY,
     messaging: Number.NEGATIVE_INFINITY,
   };
 
@@ -210,6 +215,7 @@ export class Worker {
     const now = this.ctx.clock.now();
     await this.advanceFlows(now);
     await this.watchDeposits(now);
+    await this.reconcileChain(now);
     if (now - this.lastRun.retention >= RETENTION_INTERVAL_MS) {
       this.lastRun.retention = now;
       try {
@@ -305,6 +311,8 @@ export class Worker {
     try {
       const steps = await this.ctx.funding.advanceFlows(this.log);
       if (steps > 0) this.log.info({ steps }, 'card flow steps taken');
+      const returns = await this.ctx.funding.advanceReturns(this.log);
+      if (returns > 0) this.log.info({ steps: returns }, 'chain return steps taken');
     } catch (error) {
       this.log.error({ err: String(error) }, 'card flow pass failed');
     }
@@ -320,6 +328,33 @@ export class Worker {
       if (deposits > 0) this.log.info({ deposits }, 'chain deposits credited');
     } catch (error) {
       this.log.error({ err: String(error) }, 'deposit watching failed');
+    }
+  }
+
+  /**
+   * The chain against the books (CHAIN=evm, `purser chain reconcile`): each address's drift recorded
+   * for /metrics, and one warning line per drift that appears or changes (one info line when it ends).
+   */
+  private async reconcileChain(now: number): Promise<void> {
+    if (this.ctx.funding.chain.name !== 'evm') return;
+    if (now - this.lastRun.reconcile < this.ctx.config.funding.reconcileIntervalMs) return;
+    this.lastRun.reconcile = now;
+    try {
+      const check = await this.ctx.funding.reconcileChain();
+      if (!check) return;
+      const { drifted, resolved } = await this.ctx.funding.recordChainCheck(check);
+      const warn = (this.log.warn ?? this.log.error).bind(this.log);
+      for (const drift of drifted) {
+        const { address, kind, organization_id, owner_id, chain, ledger, drift: difference } = drift;
+        warn(
+          { address, kind, organization_id, owner_id, chain, ledger, drift: difference, block: check.block },
+          'chain drift: the chain and the books disagree',
+        );
+      }
+      for (const { address, organization_id } of resolved)
+        this.log.info({ address, organization_id, block: check.block }, 'chain drift resolved');
+    } catch (error) {
+      this.log.error({ err: String(error) }, 'chain reconcile failed');
     }
   }
 

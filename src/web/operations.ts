@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { formatUnits } from 'viem';
 import type { AppContext } from '../context.ts';
 import { digest, safeEqual } from '../core/crypto.ts';
 import { ApiError, notFound } from '../core/errors.ts';
@@ -23,6 +24,42 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
     labelNames: ['route', 'method'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
+  });
+
+  // The chain against the books (CHAIN=evm): what the worker's last check recorded, read at scrape
+  // time from the database, so that any API process shows what any worker found.
+  const chainCheck = () => ctx.funding.chainDrifts().catch(() => null);
+  new Gauge({
+    name: 'purser_chain_drift_tokens',
+    help: 'Tokens an address holds on the chain less what the books say it should, per drifting address (last worker check)',
+    labelNames: ['address', 'kind', 'organization_id'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const check = await chainCheck();
+      for (const d of check?.drifts ?? [])
+        this.set(
+          { address: d.address, kind: d.kind, organization_id: d.organization_id },
+          Number(formatUnits(BigInt(d.chain_units) - BigInt(d.ledger_units), check?.decimals ?? 0)),
+        );
+    },
+  });
+  new Gauge({
+    name: 'purser_chain_drift_addresses',
+    help: 'Addresses whose tokens on the chain disagree with the books (last worker check)',
+    registers: [registry],
+    async collect() {
+      this.set((await chainCheck())?.drifts.length ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'purser_chain_reconciled_timestamp_seconds',
+    help: 'When the worker last compared the chain with the books (0: never)',
+    registers: [registry],
+    async collect() {
+      const last = (await chainCheck())?.last;
+      this.set(last ? last.at / 1000 : 0);
+    },
   });
 
   // Label sets resolved once per route, method and status: prom-client hashes labels on every

@@ -88,7 +88,7 @@ const DATA_FIELDS: Record<string, string[]> = {
   'transfer.initiated': ['transfer_id', 'cardholder_id', 'transfer_cents', 'tx_hash'],
   'transfer.completed': ['transfer_id', 'cardholder_id', 'amount_cents', 'transferred_cents', 'tx_hash'],
   'transfer.failed': ['transfer_id', 'cardholder_id', 'amount_cents', 'reason'],
-  'transfer.released': ['transfer_id', 'cardholder_id', 'card_id', 'amount_cents'],
+  'transfer.released': ['transfer_id', 'cardholder_id', 'card_id', 'amount_cents', 'tx_hash'],
   'wallet.funded': ['amount_cents', 'balance_cents', 'tx_hash'],
   'wallet.balance.low': ['balance_cents', 'threshold_cents'],
   'identity.verification.updated': ['user_id', 'status', 'reason', 'required_fields'],

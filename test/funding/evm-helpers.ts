@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { EvmChain } from '../../src/domains/funding/chain/evm.ts';
+import type { ChainReconciliation } from '../../src/domains/funding/reconcile.ts';
 import { type CardsFixture, startCards } from '../cards/helpers.ts';
 import { type LocalChain, startLocalChain } from '../helpers/chain.ts';
 import { connectUser, uniqueEmail } from '../helpers/fixtures.ts';
@@ -28,6 +29,13 @@ export interface EvmFixture extends CardsFixture {
   drive(transferId: string): Promise<Flow>;
   /** The organization's production events as `{type, data}`, oldest first (of one transfer when named). */
   liveEvents(transferId?: string): Promise<{ type: string; data: Record<string, unknown> }[]>;
+  /** `chain reconcile` through the service: every production address against the books. */
+  reconcile(): Promise<ChainReconciliation>;
+  /**
+   * Takes the steps of every return to the pool on the chain, mining a block whenever one waits on
+   * confirmations, until none is left under way.
+   */
+  driveReturns(): Promise<void>;
   /** The deposits recorded for the organization. */
   deposits(): Promise<
     { tx_hash: string; log_index: number; units: string; credited_cents: number; kind: string }[]
@@ -35,6 +43,9 @@ export interface EvmFixture extends CardsFixture {
 }
 
 const FINAL = ['card_created', 'failed', 'card_failed'];
+
+/** Starting anvil, compiling the token and the app take a while on a busy machine. */
+const SETUP_TIMEOUT_MS = 180_000;
 
 export function useEvm(extraEnv: Record<string, string> = {}): EvmFixture {
   const f = {} as EvmFixture;
@@ -124,6 +135,20 @@ export function useEvm(extraEnv: Record<string, string> = {}): EvmFixture {
           .map((row) => ({ type: row.type, data: JSON.parse(row.data) }))
           .filter((e) => transferId === undefined || e.data.transfer_id === transferId);
       },
+      async reconcile() {
+        const check = await t.ctx.funding.reconcileChain();
+        expect(check).not.toBeNull();
+        return check!;
+      },
+      async driveReturns() {
+        const underWay = () =>
+          t.ctx.db.selectFrom('chain_returns').select('id').where('status', '!=', 'returned').execute();
+        for (let i = 0; i < 20 && (await underWay()).length > 0; i++) {
+          t.clock.advance(1);
+          if ((await t.ctx.funding.advanceReturns()) === 0) await chain.mine(1);
+        }
+        expect(await underWay()).toEqual([]);
+      },
       async deposits() {
         const rows = await t.ctx.funding.store.deposits(t.ctx.db, f.org.organization_id, 1);
         return rows.map((row) => ({
@@ -135,12 +160,14 @@ export function useEvm(extraEnv: Record<string, string> = {}): EvmFixture {
         }));
       },
     });
-  });
+  }, SETUP_TIMEOUT_MS);
   beforeEach(async () => {
     f.org = await f.t.createOrg('Chain Co');
     await f.renewTokens();
   });
   afterAll(async () => {
+    // Every chain test ends with the chain and the books in agreement, and the ledger sound.
+    expect((await f.reconcile()).drifts).toEqual([]);
     await f.expectSound();
     // The pool secret never reaches a log.
     expect(f.t.logs.text).not.toContain(f.env.CHAIN_POOL_KEY!.slice(2));

@@ -205,6 +205,7 @@ describe('the company-funded card flow on the chain', () => {
     // Submitting again (a worker that died before recording) finds the same transaction.
     const nonce = await f.chain.nonce(pool);
     const again = await f.evm.submit({
+      direction: 'to_user',
       transferId: started.transfer_id,
       organizationId: f.org.organization_id,
       livemode: true,

@@ -306,6 +306,7 @@ describe('the company-funded card flow', () => {
         cardholder_id: started.cardholder_id,
         card_id: cardId,
         amount_cents: 3800,
+        tx_hash: null, // sandbox: no chain
       },
     ]);
     expect((await f.pool()).balance_cents).toBe(5000 + 3800);

@@ -198,6 +198,8 @@ export interface LocalChain {
   send(to: string[], units: bigint[]): Promise<Hex>;
   setBlocked(address: string, blocked: boolean): Promise<void>;
   balanceOf(address: string): Promise<bigint>;
+  /** Native coin (wei) the address holds. */
+  nativeBalance(address: string): Promise<bigint>;
   /** Mines `blocks` blocks (with what waits in the pool when automining is off). */
   mine(blocks?: number): Promise<void>;
   /** Automining (on by default): each transaction mined as it arrives; off, they wait in the pool. */
@@ -268,6 +270,7 @@ export async function startLocalChain(): Promise<LocalChain> {
         functionName: 'balanceOf',
         args: [getAddress(address)],
       }) as Promise<bigint>,
+    nativeBalance: (address) => publicClient.getBalance({ address: getAddress(address) }),
     mine: (blocks = 1) => testClient.mine({ blocks }),
     automine: (on) => testClient.setAutomine(on),
     blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),

@@ -1,5 +1,7 @@
 import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../core/errors.ts';
+import { ChainUnreadable } from './service.ts';
 
 export const FUNDING_USAGE = `  wallet fund ORG_ID --mode sandbox --amount-cents N [--json]
                                       sandbox: a deposit into the company wallet (fires wallet.funded)
@@ -9,7 +11,9 @@ export const FUNDING_USAGE = `  wallet fund ORG_ID --mode sandbox --amount-cents
                                       CHAIN=evm: the production deposit address of the company pool
                                       (it also pays the transfers' gas) or of a user
   flows list ORG_ID [--mode sandbox|production] [--limit N] [--json]
-                                      company-funded card flows, newest first`;
+                                      company-funded card flows, newest first
+  chain reconcile [--json]            CHAIN=evm: every pool and user deposit address against the books;
+                                      exits 1 naming each drift`;
 
 const MODES = ['sandbox', 'production'] as const;
 
@@ -20,7 +24,7 @@ function count(value: string | undefined, name: string, max = Number.MAX_SAFE_IN
   return n;
 }
 
-/** `purser wallet …` and `purser flows …`: false when argv is not ours. */
+/** `purser wallet …`, `purser flows …` and `purser chain …`: false when argv is not ours. */
 export async function runFundingCommand(ctx: AppContext, argv: string[], print: Print): Promise<boolean> {
   const [group, action, ...rest] = argv;
   const json = { type: 'boolean' } as const;
@@ -82,6 +86,33 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
       ...(values.user ? { user_id: values.user } : {}),
       deposit_address: address,
     });
+    return true;
+  }
+
+  if (group === 'chain' && action === 'reconcile') {
+    const { values } = parse(rest, { json });
+    if (ctx.funding.chain.name !== 'evm')
+      throw new UsageError('chain reconcile needs CHAIN=evm: with CHAIN=offline no money is on a chain');
+    const check = await ctx.funding.reconcileChain().catch((error: unknown) => {
+      if (error instanceof ChainUnreadable)
+        throw new ApiError(503, 'chain_unavailable', `chain reconcile: ${error.message}`);
+      throw error;
+    });
+    if (!check) return true;
+    if (values.json) {
+      print(JSON.stringify({ ok: check.drifts.length === 0, ...check }, null, 2));
+    } else if (check.drifts.length === 0) {
+      print(`chain ok: ${check.addresses} addresses agree with the books at block ${check.block}`);
+    } else {
+      for (const d of check.drifts)
+        print(
+          `drift  ${d.kind.padEnd(4)}  ${d.address}  ${d.owner_id}  chain ${d.chain}  books ${d.ledger}  drift ${d.drift}`,
+        );
+      print(
+        `chain reconcile: ${check.drifts.length} of ${check.addresses} addresses drift at block ${check.block}`,
+      );
+    }
+    if (check.drifts.length > 0) process.exitCode = 1;
     return true;
   }
 

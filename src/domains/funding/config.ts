@@ -42,6 +42,8 @@ export interface FundingConfig {
   feeFixedCents: number;
   /** How often the worker advances card flows (and looks for new deposits on the chain). */
   pollIntervalMs: number;
+  /** How often the worker compares every address on the chain with the books (`chain reconcile`). */
+  reconcileIntervalMs: number;
   /**
    * Fault injection for the crash tests (`PURSER_FAILPOINT=funding.<step>`): the process kills
    * itself with SIGKILL inside that step's transaction, before it commits. Never set in production.
@@ -104,6 +106,7 @@ export function loadFundingConfig(env: Env): FundingConfig {
     feeBps: integer(env, 'FUNDING_FEE_BPS', 0, 0, 10_000),
     feeFixedCents: integer(env, 'FUNDING_FEE_FIXED_CENTS', 0, 0),
     pollIntervalMs: integer(env, 'FUNDING_POLL_INTERVAL_MS', SECOND, 1, 10 * MINUTE),
+    reconcileIntervalMs: integer(env, 'CHAIN_RECONCILE_INTERVAL_SECONDS', 300, 1, 24 * 3600) * SECOND,
     failpoint: optional(env, 'PURSER_FAILPOINT'),
   };
 }

@@ -397,6 +397,7 @@ export class CardFlows {
 
   private chainTransfer(flow: CardFlow): ChainTransfer {
     return {
+      direction: 'to_user',
       transferId: flow.id,
       organizationId: flow.organization_id,
       livemode: flow.livemode === 1,

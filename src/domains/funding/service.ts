@@ -1,16 +1,23 @@
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Principal } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import { type Card, type CardService, type Scope, sandboxScope } from '../cards/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import { EvmChain, rpcErrorText } from './chain/evm.ts';
 import type { Chain, ChainDeposit } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
 import { CardFlows, type FlowLog } from './flow.ts';
-import { type CompanyWallet, FundingStore } from './store.ts';
+import { type ChainDrift, type ChainReconciliation, reconcileChain } from './reconcile.ts';
+import { ChainReturns } from './returns.ts';
+import { type CompanyWallet, depositTransferId, FundingStore } from './store.ts';
 
 export type { Scope } from '../cards/service.ts';
+
+/** The chain (or the database) could not be read for a reconciliation; the message names why. */
+export class ChainUnreadable extends Error {}
 
 export interface FundingDeps {
   ledger: LedgerService;
@@ -28,6 +35,7 @@ export interface FundingDeps {
 export class FundingService {
   readonly store: FundingStore;
   readonly flows: CardFlows;
+  readonly returns: ChainReturns;
 
   constructor(
     private readonly db: Db,
@@ -37,6 +45,7 @@ export class FundingService {
   ) {
     this.store = new FundingStore(deps.dialect);
     this.flows = new CardFlows(db, clock, config, { ...deps, store: this.store, funding: this });
+    this.returns = new ChainReturns(db, clock, config, { ...deps, store: this.store, funding: this });
     // Closing a company-funded card returns its unused balance to the pool (docs/funding.md).
     deps.cards.onCompanyCardClosed((trx, card) => this.releaseCard(trx, card));
   }
@@ -158,7 +167,11 @@ export class FundingService {
         created_at: this.clock.now(),
       });
       if (!recorded || deposit.cents <= 0) return;
-      const transferId = `dep_${deposit.chainId}_${deposit.txHash}_${deposit.logIndex}`;
+      const transferId = depositTransferId({
+        chain_id: deposit.chainId,
+        tx_hash: deposit.txHash,
+        log_index: deposit.logIndex,
+      });
       if (deposit.kind === 'pool') {
         await this.fundIn(trx, scope, deposit.cents, { transferId, txHash: deposit.txHash });
         return;
@@ -178,6 +191,80 @@ export class FundingService {
         },
       ]);
     });
+  }
+
+  // ---- the chain against the books (reconcile.ts)
+
+  /** Every production address compared with the books; null without a chain (CHAIN=offline). */
+  async reconcileChain(): Promise<ChainReconciliation | null> {
+    const { chain, ledger, dialect } = this.deps;
+    if (!(chain instanceof EvmChain)) return null;
+    // An RPC failure's text without the endpoint's URL (it often carries a provider's key).
+    return reconcileChain({
+      handle: { db: this.db, dialect },
+      clock: this.clock,
+      ledger,
+      chain,
+      store: this.store,
+      poolAccounts: async (exec, organizationId) => {
+        const scope = { organizationId, livemode: true };
+        const fees = await ledger.accountId(exec, { ...scope, kind: 'fees', ownerId: organizationId });
+        return { pool: await this.poolAccount(exec, scope), fees };
+      },
+    }).catch((error: unknown) => {
+      throw new ChainUnreadable(rpcErrorText(error));
+    });
+  }
+
+  /**
+   * The worker's record of a check: each address's drift kept (`chain_drifts`, read by /metrics) and
+   * what changed since the last check returned, once across workers (a check older than the one
+   * recorded changes nothing).
+   */
+  async recordChainCheck(
+    check: ChainReconciliation,
+  ): Promise<{ drifted: ChainDrift[]; resolved: { address: string; organization_id: string }[] }> {
+    const changes = {
+      drifted: [] as ChainDrift[],
+      resolved: [] as { address: string; organization_id: string }[],
+    };
+    const chain = this.deps.chain;
+    if (!(chain instanceof EvmChain)) return changes;
+    await writeTransaction({ db: this.db, dialect: this.deps.dialect }, async (trx) => {
+      if (!(await chain.claimReconcile(trx, check.block))) return;
+      const now = this.clock.now();
+      const current = new Set(check.drifts.map((d) => d.address.toLowerCase()));
+      for (const drift of check.drifts) {
+        const row = {
+          address: drift.address.toLowerCase(),
+          organization_id: drift.organization_id,
+          kind: drift.kind,
+          owner_id: drift.owner_id,
+          chain_units: drift.chain_units,
+          ledger_units: drift.ledger_units,
+          since: now,
+          checked_at: now,
+        };
+        if (await this.store.recordDrift(trx, row)) changes.drifted.push(drift);
+      }
+      for (const before of await this.store.drifts(trx)) {
+        if (current.has(before.address)) continue;
+        if (await this.store.clearDrift(trx, before.address))
+          changes.resolved.push({ address: before.address, organization_id: before.organization_id });
+      }
+    });
+    return changes;
+  }
+
+  /** What the worker's last check found (for /metrics): each drifting address, and when it ran. */
+  async chainDrifts() {
+    const chain = this.deps.chain;
+    const last = chain instanceof EvmChain ? await chain.lastReconcile(this.db) : null;
+    return {
+      last,
+      drifts: await this.store.drifts(this.db),
+      decimals: chain instanceof EvmChain ? chain.config.decimals : 0,
+    };
   }
 
   /** The organization's fee on company-funded transfers, per mode (operators: `purser wallet fees`). */
@@ -220,6 +307,11 @@ export class FundingService {
   /** The worker's pass: every flow with a step due takes it. */
   advanceFlows(log?: FlowLog) {
     return this.flows.advance(log);
+  }
+
+  /** The worker's pass over released money on its way back to the pool on the chain (returns.ts). */
+  advanceReturns(log?: FlowLog) {
+    return this.returns.advance(log);
   }
 
   async listFlows(organizationId: string, livemode: boolean | null, limit = 50) {
@@ -287,6 +379,9 @@ export class FundingService {
   /**
    * A company-funded card closes: what it can still spend returns to the company pool (not the
    * user's headroom: the company paid for a card, not for the user's wallet), with `transfer.released`.
+   * Where the money sits on a chain (CHAIN=evm, production) its tokens are at the user's deposit
+   * address: the release is held until they are back at the pool (returns.ts), and the event fires
+   * then, with the return's `tx_hash`; elsewhere it posts at once (`tx_hash: null`).
    */
   private async releaseCard(trx: Executor, card: Card): Promise<void> {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
@@ -295,22 +390,31 @@ export class FundingService {
     if (unused <= 0) return;
     await this.ensureWallet(trx, scope);
     const pool = await this.poolAccount(trx, scope);
-    await this.deps.ledger.execute(trx, [
-      {
-        type: 'posted',
-        id: `${card.id}.release`,
-        debitAccountId: account,
-        creditAccountId: pool,
-        amount: unused,
-        code: 'company_card_release',
-      },
-    ]);
-    await this.emit(trx, scope, 'transfer.released', {
+    const id = `${card.id}.release`;
+    const event = {
       transfer_id: card.transfer_id,
       cardholder_id: card.cardholder_id,
       card_id: card.id,
       amount_cents: unused,
-    });
+    };
+    const code = 'company_card_release';
+    if (this.deps.chain.movesTokens(scope.livemode)) {
+      await this.returns.begin(trx, {
+        id,
+        ...scope,
+        userId: card.user_id,
+        cardAccount: account,
+        pool,
+        amountCents: unused,
+        code,
+        event,
+      });
+      return;
+    }
+    await this.deps.ledger.execute(trx, [
+      { type: 'posted', id, debitAccountId: account, creditAccountId: pool, amount: unused, code },
+    ]);
+    await this.emit(trx, scope, 'transfer.released', { ...event, tx_hash: null });
     await this.checkLowBalance(trx, scope);
   }
 }

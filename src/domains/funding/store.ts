@@ -4,15 +4,26 @@ import type {
   CardFlowStatus,
   CardFlowsTable,
   ChainDepositsTable,
+  ChainDriftsTable,
+  ChainReturnsTable,
   CompanyWalletsTable,
 } from '../../db/schema.ts';
 
 export type CardFlow = Selectable<CardFlowsTable>;
+export type ChainReturn = Selectable<ChainReturnsTable>;
+export type ChainDriftRow = Selectable<ChainDriftsTable>;
 export type CompanyWallet = Selectable<CompanyWalletsTable>;
 export type ChainDepositRow = Selectable<ChainDepositsTable>;
 
 /** Flows the worker has a step to take for (besides awaiting ones past their ack deadline). */
 const ACTIVE: CardFlowStatus[] = ['started', 'approved', 'initiated', 'completed'];
+/** Flows whose transfer may have moved tokens: signed, or done (a failed one moved nothing). */
+const ON_CHAIN: CardFlowStatus[] = ['approved', 'initiated', 'completed', 'card_created', 'card_failed'];
+
+/** The ledger transfer that credits a chain deposit: a deposit seen twice credits once. */
+export function depositTransferId(d: Pick<ChainDepositRow, 'chain_id' | 'tx_hash' | 'log_index'>): string {
+  return `dep_${d.chain_id}_${d.tx_hash}_${d.log_index}`;
+}
 
 /** The only code that touches the funding domain's tables. */
 export class FundingStore {
@@ -163,5 +174,121 @@ export class FundingStore {
       .orderBy('block_number')
       .orderBy('log_index')
       .execute();
+  }
+
+  // ---- returns to the pool on the chain (returns.ts)
+
+  async insertReturn(exec: Executor, row: ChainReturn): Promise<void> {
+    await exec.insertInto('chain_returns').values(row).execute();
+  }
+
+  returnById(exec: Executor, id: string) {
+    return exec.selectFrom('chain_returns').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A return for a step, locked on PostgreSQL (SQLite's write lock is already held). */
+  lockReturn(exec: Executor, id: string) {
+    const query = exec.selectFrom('chain_returns').selectAll().where('id', '=', id);
+    return (this.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  }
+
+  async updateReturn(
+    exec: Executor,
+    id: string,
+    changes: Partial<Omit<ChainReturn, 'id' | 'organization_id' | 'livemode' | 'user_id' | 'created_at'>>,
+  ): Promise<void> {
+    await exec.updateTable('chain_returns').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Returns with a step due: an attempt to make (its time come), or a transaction to check. */
+  dueReturns(exec: Executor, now: number, limit: number) {
+    return exec
+      .selectFrom('chain_returns')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'sent'),
+          eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
+        ]),
+      )
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  }
+
+  // ---- what `chain reconcile` compares (reconcile.ts)
+
+  liveDeposits(exec: Executor) {
+    return exec
+      .selectFrom('chain_deposits')
+      .select([
+        'chain_id',
+        'tx_hash',
+        'log_index',
+        'block_number',
+        'address',
+        'kind',
+        'units',
+        'credited_cents',
+      ])
+      .where('livemode', '=', 1)
+      .execute();
+  }
+
+  /** Production flows that moved, or may be moving, tokens from a pool to a user. */
+  liveChainFlows(exec: Executor) {
+    return exec
+      .selectFrom('card_flows')
+      .select(['id', 'organization_id', 'user_id', 'status', 'transfer_cents', 'updated_at'])
+      .where('livemode', '=', 1)
+      .where('transfer_cents', '>', 0)
+      .where('status', 'in', ON_CHAIN)
+      .execute();
+  }
+
+  liveReturns(exec: Executor) {
+    return exec.selectFrom('chain_returns').selectAll().where('livemode', '=', 1).execute();
+  }
+
+  // ---- drifts the worker's check found (one row per address that disagrees)
+
+  drifts(exec: Executor) {
+    return exec.selectFrom('chain_drifts').selectAll().orderBy('address').execute();
+  }
+
+  /** Records a drift at these amounts; false when it was recorded so already. */
+  async recordDrift(exec: Executor, row: ChainDriftRow): Promise<boolean> {
+    const inserted = await exec
+      .insertInto('chain_drifts')
+      .values(row)
+      .onConflict((oc) => oc.column('address').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return true;
+    const changed = await exec
+      .updateTable('chain_drifts')
+      .set({
+        chain_units: row.chain_units,
+        ledger_units: row.ledger_units,
+        since: row.since,
+        checked_at: row.checked_at,
+      })
+      .where('address', '=', row.address)
+      .where((eb) =>
+        eb.or([eb('chain_units', '!=', row.chain_units), eb('ledger_units', '!=', row.ledger_units)]),
+      )
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) > 0) return true;
+    await exec
+      .updateTable('chain_drifts')
+      .set({ checked_at: row.checked_at })
+      .where('address', '=', row.address)
+      .execute();
+    return false;
+  }
+
+  /** Forgets the drift of an address that agrees again; false when none was recorded. */
+  async clearDrift(exec: Executor, address: string): Promise<boolean> {
+    const deleted = await exec.deleteFrom('chain_drifts').where('address', '=', address).executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
   }
 }

@@ -173,6 +173,14 @@ export class LedgerService {
     return this.store.transferById(exec, id);
   }
 
+  /** The transfers recorded under these ids (absent ones left out), read in batches. */
+  async transfers(exec: Executor, ids: string[]): Promise<TransferState[]> {
+    const found: TransferState[] = [];
+    for (let i = 0; i < ids.length; i += 500)
+      found.push(...(await this.store.transfersByIds(exec, ids.slice(i, i + 500))));
+    return found;
+  }
+
   /**
    * Applies a batch in order inside `exec` (a write transaction). Holds that the batch ends are
    * locked first, then every account it touches, each in id order (PostgreSQL), and only then are

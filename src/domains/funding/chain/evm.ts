@@ -5,6 +5,7 @@ import {
   encodeFunctionData,
   erc20Abi,
   getAddress,
+  type Hex,
   http,
   keccak256,
   type PublicClient,
@@ -15,9 +16,10 @@ import {
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import type { Clock } from '../../../core/clock.ts';
-import type { DatabaseHandle } from '../../../db/index.ts';
+import type { DatabaseHandle, Executor } from '../../../db/index.ts';
 import { writeTransaction } from '../../../db/write-transaction.ts';
 import type { EvmChainConfig } from '../config.ts';
+import { AUTHORIZATION_ABI, receiveWithAuthorization } from './authorization.ts';
 import {
   type Chain,
   type ChainDeposit,
@@ -45,8 +47,15 @@ const stderrLog: ChainLog = {
  * proxy ~60k); the unused part is not charged.
  */
 const TRANSFER_GAS = 100_000n;
+/**
+ * The gas limit of a return (`receiveWithAuthorization`): the transfer, a signature recovered and
+ * the authorization nonce stored (USDC ~85k).
+ */
+const RETURN_GAS = 150_000n;
 /** At most this many `eth_getLogs` ranges per watcher pass: a long catch-up goes on next pass. */
 const LOG_RANGES_PER_PASS = 20;
+/** Reads `chain reconcile` sends at once. */
+const READS_AT_ONCE = 20;
 const TRANSFER_EVENT = parseAbiItem(
   'event Transfer(address indexed from, address indexed to, uint256 value)',
 );
@@ -67,6 +76,8 @@ const TRANSFER_EVENT = parseAbiItem(
 export class EvmChain implements Chain {
   readonly name = 'evm' as const;
   private readonly sandbox = new OfflineChain();
+  /** The token's EIP-712 domain separator (read once: it names the token and the chain). */
+  private domainSeparator: Hex | null = null;
   private readonly store: ChainStore;
   private readonly client: PublicClient;
   private readonly cursorName: string;
@@ -92,6 +103,10 @@ export class EvmChain implements Chain {
       transport: http(config.rpcUrl, { retryCount: 0, timeout: 10_000 }),
     }) as PublicClient;
     this.cursorName = `evm:${config.chainId}:${config.stablecoinAddress}`;
+  }
+
+  movesTokens(livemode: boolean): boolean {
+    return livemode;
   }
 
   // ---- addresses
@@ -142,48 +157,66 @@ export class EvmChain implements Chain {
     return { txHash: row.tx_hash };
   }
 
-  /** Signs the transfer and stores it, once: a second signer finds the first one's row. */
+  /**
+   * Signs the transfer and stores it, once: a second signer finds the first one's row. The pool
+   * signs either way: a `transfer` to the user, or a return the user's address authorized
+   * (authorization.ts), so the pool pays every gas and user addresses never hold native coin.
+   * `from_address` is the signer (the nonce's owner); `to_address` where the tokens go.
+   */
   private async sign(transfer: ChainTransfer): Promise<ChainTransferRow> {
-    const { account, address: from } = await this.owned({
-      kind: 'pool',
-      organizationId: transfer.organizationId,
-      livemode: true,
-    });
-    const { address: to } = await this.owned({
-      kind: 'user',
-      organizationId: transfer.organizationId,
-      livemode: true,
-      userId: transfer.userId,
-    });
-    // Read before the lock (no lock is held across the network); the nonce is settled under it.
-    const [pendingNonce, fees] = await Promise.all([
-      this.client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
-      this.client.estimateFeesPerGas({ type: 'eip1559', chain: undefined }),
-    ]);
+    const { organizationId } = transfer;
+    const pool = await this.owned({ kind: 'pool', organizationId, livemode: true });
+    const user = await this.owned({ kind: 'user', organizationId, livemode: true, userId: transfer.userId });
     const units = unitsFromCents(transfer.amountCents, this.config.decimals);
+    // Read before the lock (no lock is held across the network); the nonce is settled under it.
+    const [pendingNonce, fees, call] = await Promise.all([
+      this.client.getTransactionCount({ address: pool.account.address, blockTag: 'pending' }),
+      this.client.estimateFeesPerGas({ type: 'eip1559', chain: undefined }),
+      transfer.direction === 'to_user'
+        ? {
+            to: user.address,
+            gas: TRANSFER_GAS,
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: 'transfer',
+              args: [getAddress(user.address), units],
+            }),
+          }
+        : this.domain().then(async (domainSeparator) => ({
+            to: pool.address,
+            gas: RETURN_GAS,
+            data: await receiveWithAuthorization({
+              holder: user.account,
+              pool: pool.account.address,
+              units,
+              releaseId: transfer.releaseId,
+              domainSeparator,
+            }),
+          })),
+    ]);
     return writeTransaction(this.handle, async (trx) => {
-      await this.store.lockAddress(trx, from);
+      await this.store.lockAddress(trx, pool.address);
       const existing = await this.store.transfer(trx, transfer.transferId);
       if (existing) return existing;
       // The chain's count covers transactions sent by anyone with the key; ours, those not mined yet.
-      const last = await this.store.lastNonce(trx, this.config.chainId, from);
+      const last = await this.store.lastNonce(trx, this.config.chainId, pool.address);
       const nonce = Math.max(pendingNonce, last === null ? 0 : last + 1);
-      const raw = await account.signTransaction({
+      const raw = await pool.account.signTransaction({
         type: 'eip1559',
         chainId: this.config.chainId,
         nonce,
         to: this.config.stablecoinAddress,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), units] }),
+        data: call.data,
         value: 0n,
-        gas: TRANSFER_GAS,
+        gas: call.gas,
         maxFeePerGas: fees.maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
       const row: ChainTransferRow = {
         transfer_id: transfer.transferId,
         chain_id: this.config.chainId,
-        from_address: from,
-        to_address: to,
+        from_address: pool.address,
+        to_address: call.to,
         units: units.toString(),
         nonce,
         tx_hash: keccak256(raw),
@@ -195,6 +228,15 @@ export class EvmChain implements Chain {
       await this.store.insertTransfer(trx, row);
       return row;
     });
+  }
+
+  private async domain(): Promise<Hex> {
+    this.domainSeparator ??= await this.client.readContract({
+      address: this.config.stablecoinAddress,
+      abi: AUTHORIZATION_ABI,
+      functionName: 'DOMAIN_SEPARATOR',
+    });
+    return this.domainSeparator;
   }
 
   /**
@@ -332,6 +374,13 @@ export class EvmChain implements Chain {
     to: number,
     credit: (deposit: ChainDeposit) => Promise<void>,
   ): Promise<number> {
+    const deposits = await this.depositsIn(from, to);
+    for (const deposit of deposits) await credit(deposit);
+    return deposits.length;
+  }
+
+  /** The deposits to Purser's production addresses in blocks `from`..`to`, in chain order. */
+  private async depositsIn(from: number, to: number): Promise<ChainDeposit[]> {
     const logs = await this.client.getLogs({
       address: this.config.stablecoinAddress,
       event: TRANSFER_EVENT,
@@ -346,15 +395,15 @@ export class EvmChain implements Chain {
     const ordered = [...logs].sort((a, b) =>
       a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
     );
-    let handed = 0;
+    const deposits: ChainDeposit[] = [];
     for (const log of ordered) {
       const address = log.args.to.toLowerCase();
       const owner = ours.get(address);
-      // A move between Purser's own addresses (a card flow's pool-to-user transfer) is no deposit:
-      // the ledger moved that money when the flow completed.
+      // A move between Purser's own addresses (a card flow's transfer, a return to the pool) is no
+      // deposit: the ledger moves that money with the flow or the return.
       if (!owner || ours.has(log.args.from.toLowerCase()) || owner.livemode !== 1) continue;
       const { cents } = centsFromUnits(log.args.value, this.config.decimals);
-      await credit({
+      deposits.push({
         chainId: this.config.chainId,
         txHash: log.transactionHash.toLowerCase(),
         logIndex: log.logIndex,
@@ -368,9 +417,82 @@ export class EvmChain implements Chain {
         units: log.args.value,
         cents: Number(cents),
       });
-      handed++;
     }
-    return handed;
+    return deposits;
+  }
+
+  // ---- reading for `chain reconcile` (funding/reconcile.ts); these throw on an RPC failure
+
+  /** The head block, and each address's token balance in it. */
+  async balancesAtHead(addresses: string[]): Promise<{ block: number; balances: Map<string, bigint> }> {
+    const block = await this.client.getBlockNumber({ cacheTime: 0 });
+    const balances = new Map<string, bigint>();
+    // A few reads at a time: an endpoint's rate limit, not a thousand requests at once.
+    for (let i = 0; i < addresses.length; i += READS_AT_ONCE) {
+      const chunk = addresses.slice(i, i + READS_AT_ONCE);
+      const read = await Promise.all(
+        chunk.map((address) =>
+          this.client.readContract({
+            address: this.config.stablecoinAddress,
+            abi: erc20Abi,
+            functionName: 'balanceOf',
+            args: [getAddress(address)],
+            blockNumber: block,
+          }),
+        ),
+      );
+      for (const [n, address] of chunk.entries()) balances.set(address, read[n]!);
+    }
+    return { block: Number(block), balances };
+  }
+
+  /**
+   * Of these stored transfers, the block each one moved its tokens in (mined and succeeded); those
+   * that moved nothing (not mined, reverted, replaced by their cancellation) are absent.
+   */
+  async movedIn(transferIds: string[]): Promise<Map<string, number>> {
+    const moved = new Map<string, number>();
+    const rows = await this.store.transfers(this.handle.db, transferIds);
+    for (let i = 0; i < rows.length; i += READS_AT_ONCE) {
+      const chunk = rows.slice(i, i + READS_AT_ONCE);
+      const receipts = await Promise.all(chunk.map((row) => this.receipt(row.tx_hash)));
+      chunk.forEach((row, n) => {
+        const receipt = receipts[n];
+        if (receipt?.status === 'success') moved.set(row.transfer_id, Number(receipt.blockNumber));
+      });
+    }
+    return moved;
+  }
+
+  /** Deposits in blocks `from`..`to` (the watcher's reading, credited or not), in chain order. */
+  async depositsBetween(from: number, to: number): Promise<ChainDeposit[]> {
+    const deposits: ChainDeposit[] = [];
+    for (let start = from; start <= to; start += this.config.logRange)
+      deposits.push(...(await this.depositsIn(start, Math.min(to, start + this.config.logRange - 1))));
+    return deposits;
+  }
+
+  /** How far the deposit watcher has credited: every deposit up to this block is in the books. */
+  depositCursor(exec: Executor): Promise<number | null> {
+    return this.store.cursor(exec, this.cursorName);
+  }
+
+  /** Every production address Purser derived. */
+  ownedAddresses(exec: Executor) {
+    return this.store.liveAddresses(exec);
+  }
+
+  /** The worker records a check made at this block, unless a later one was recorded (store.ts). */
+  claimReconcile(trx: Executor, block: number): Promise<boolean> {
+    return this.store.claimCursor(trx, `reconcile:${this.cursorName}`, block, this.clock.now());
+  }
+
+  /** The block and time of the last check the worker recorded, if any. */
+  async lastReconcile(exec: Executor): Promise<{ block: number; at: number } | null> {
+    const row = await this.store.cursorRow(exec, `reconcile:${this.cursorName}`);
+    return row && Number(row.block_number) >= 0
+      ? { block: Number(row.block_number), at: Number(row.updated_at) }
+      : null;
   }
 }
 

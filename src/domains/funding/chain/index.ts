@@ -4,14 +4,26 @@
  * `transfer.initiated`). `evm` (evm.ts: a USDC-style ERC-20 through viem) moves production money on
  * an EVM chain and watches it for deposits; sandbox stays offline there too.
  */
-export interface ChainTransfer {
-  /** The card flow's transfer id: the idempotency key of the submission. */
+interface ChainTransferOf {
+  /** The idempotency key of the submission: a card flow's transfer id, or a return's attempt id. */
   transferId: string;
   organizationId: string;
   livemode: boolean;
   userId: string;
   amountCents: number;
 }
+
+/**
+ * Tokens moving between an organization's pool and a user's deposit address: a company-funded card
+ * flow pays the user (`to_user`); company money a card releases goes back (`to_pool`, funding/returns.ts).
+ */
+export type ChainTransfer =
+  | (ChainTransferOf & { direction: 'to_user' })
+  | (ChainTransferOf & {
+      direction: 'to_pool';
+      /** The release this return carries: every attempt of one release carries the same authorization. */
+      releaseId: string;
+    });
 
 export type ChainTransferStatus =
   | { state: 'confirmed' }
@@ -41,13 +53,15 @@ export interface ChainDeposit {
 
 export interface Chain {
   readonly name: 'offline' | 'evm';
+  /** Whether this mode's money sits on the chain (evm, production): what moves in the books moves there too. */
+  movesTokens(livemode: boolean): boolean;
   /** Where deposits to the company pool go; null offline (funding is simulated). */
   depositAddress(organizationId: string, livemode: boolean): Promise<string | null>;
   /** Where a user's own deposits go; null offline. */
   userDepositAddress(organizationId: string, livemode: boolean, userId: string): Promise<string | null>;
   /**
-   * Submits the pool-to-user transfer. Must be idempotent by `transferId`: the worker may die after
-   * submitting and before recording, and submit again.
+   * Submits the transfer (the pool signs and pays the gas either way). Must be idempotent by
+   * `transferId`: the worker may die after submitting and before recording, and submit again.
    */
   submit(transfer: ChainTransfer): Promise<{ txHash: string | null }>;
   /** Where the submitted transfer stands. */
@@ -67,6 +81,10 @@ export interface Chain {
 export class OfflineChain implements Chain {
   readonly name = 'offline' as const;
   private readonly reverting = new Set<string>();
+
+  movesTokens(): boolean {
+    return false;
+  }
 
   async depositAddress(): Promise<null> {
     return null;

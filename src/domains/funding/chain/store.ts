@@ -23,6 +23,11 @@ export class ChainStore {
     return (this.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   }
 
+  /** Every production address Purser derived (the ones on a chain). */
+  liveAddresses(exec: Executor) {
+    return exec.selectFrom('chain_addresses').selectAll().where('livemode', '=', 1).execute();
+  }
+
   /** Which of these addresses are Purser's. */
   addresses(exec: Executor, addresses: string[]) {
     if (addresses.length === 0) return Promise.resolve([]);
@@ -35,6 +40,11 @@ export class ChainStore {
       .selectAll()
       .where('transfer_id', '=', transferId)
       .executeTakeFirst();
+  }
+
+  transfers(exec: Executor, transferIds: string[]) {
+    if (transferIds.length === 0) return Promise.resolve([]);
+    return exec.selectFrom('chain_transfers').selectAll().where('transfer_id', 'in', transferIds).execute();
   }
 
   /** The highest nonce Purser signed from this address on this chain, if any. */
@@ -71,6 +81,10 @@ export class ChainStore {
     return row ? Number(row.block_number) : null;
   }
 
+  cursorRow(exec: Executor, name: string) {
+    return exec.selectFrom('chain_cursors').selectAll().where('name', '=', name).executeTakeFirst();
+  }
+
   async setCursor(exec: Executor, name: string, blockNumber: number, now: number): Promise<void> {
     await exec
       .insertInto('chain_cursors')
@@ -83,5 +97,27 @@ export class ChainStore {
           .where('chain_cursors.block_number', '<', blockNumber),
       )
       .execute();
+  }
+
+  /**
+   * Claims the recording of a check made at `blockNumber` under the cursor `name`: false when a check
+   * at a later block was recorded already (two workers; a slow one does not undo the
+   * newer). The row stays locked until the caller's write transaction ends (PostgreSQL `FOR UPDATE`).
+   */
+  async claimCursor(exec: Executor, name: string, blockNumber: number, now: number): Promise<boolean> {
+    await exec
+      .insertInto('chain_cursors')
+      .values({ name, block_number: -1, updated_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const query = exec.selectFrom('chain_cursors').select('block_number').where('name', '=', name);
+    const row = await (this.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+    if (Number(row.block_number) > blockNumber) return false;
+    await exec
+      .updateTable('chain_cursors')
+      .set({ block_number: blockNumber, updated_at: now })
+      .where('name', '=', name)
+      .execute();
+    return true;
   }
 }
