@@ -353,7 +353,12 @@ export class CardService {
    * no one's to raise: only a card flow adds company money, and the wallet's is the user's own
    * (`409 company_funded_card`, also to a user's own token, `by: 'user'`, for any change).
    */
-  async updateSpendLimit(scope: Scope, id: string, spendLimitCents: number, by: 'platform' | 'user' = 'platform') {
+  async updateSpendLimit(
+    scope: Scope,
+    id: string,
+    spendLimitCents: number,
+    by: 'platform' | 'user' = 'platform',
+  ) {
     this.checkAmount('spend_limit_cents', spendLimitCents);
     const current = await this.findCard(this.db, scope, id);
     checkCompanyLimit(current, spendLimitCents, by);
