@@ -648,6 +648,8 @@ export interface OrdersTable {
   final_cents: number | null;
   status: 'pending' | 'placed' | 'confirmed' | 'failed';
   charge_status: 'none' | 'confirming' | 'settled' | 'unknown';
+  /** Where the goods are, as the merchant reports (purchases/fulfillment.ts); null until placed. */
+  fulfillment_status: 'unfulfilled' | 'processing' | 'shipped' | 'completed' | 'canceled' | null;
   step: 'created' | 'card_issued' | 'placed' | 'done';
   decline_code: string | null;
   card_id: string | null;

@@ -13,6 +13,7 @@ const f = useCards();
  */
 const UNAVAILABLE = [
   'merchant.connected',
+  'order.updated',
   'checkout_authorization.approved',
   'checkout_authorization.declined',
 ];

@@ -300,6 +300,10 @@ export const SCENARIOS: Record<EventType, Scenario> = {
       return undefined;
     },
   },
+  'order.updated': {
+    unavailable:
+      "a configured ACP merchant's order webhook moves an order's fulfillment (processing, shipped, completed, canceled); sandbox merchants send none (docs/purchases.md)",
+  },
   'checkout_authorization.expired': {
     steps:
       'the approval threshold at 1 cent for the run, a /buy cart confirmed twice: the second ' +

@@ -25,6 +25,7 @@ import * as platformConnect from './0027_platform_connect.ts';
 import * as consoleAudit from './0028_console.ts';
 import * as merchantAccounts from './0029_merchant_accounts.ts';
 import * as ledgerWriteIndexes from './0030_ledger_write_indexes.ts';
+import * as orderFulfillment from './0031_order_fulfillment.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0028_console': consoleAudit,
   '0029_merchant_accounts': merchantAccounts,
   '0030_ledger_write_indexes': ledgerWriteIndexes,
+  '0031_order_fulfillment': orderFulfillment,
 };

@@ -73,7 +73,7 @@ export class CardNetwork {
 
   /**
    * Settles an authorization at its final amount: less than held releases the rest, more is
-   * charged when the card's balance allows it (a closed card's: the wallet's, where what it had left
+   * charged when the card's balance allows it (a closed card's: its owner's, where what it had left
    * went), else `402 insufficient_funds` and nothing changes.
    * `within` writes the caller's own change in the same transaction (a purchase's settled order);
    * `rewardShareBps` stands in for the organization's share for this clearing alone (`purser
@@ -96,12 +96,23 @@ export class CardNetwork {
       const before = await this.deps.cards.balanceOf(trx, card);
       const held = txn.amount_cents;
       const extra = final - held;
+      const refused = (error: unknown) => {
+        if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') {
+          throw new ApiError(
+            402,
+            'insufficient_funds',
+            card.status === 'CLOSED'
+              ? "The card's owner (where the closed card returned its balance) does not cover the amount over the authorization."
+              : 'The card balance does not cover the amount over the authorization.',
+          );
+        }
+        throw error;
+      };
       // A card closed since the authorization (single-use spent, exhausted, closed by hand) sent what
-      // it had left to the wallet: an amount over the hold (a tip) comes back from there through it.
-      const fromWallet =
-        extra > 0 && card.status === 'CLOSED'
-          ? await this.deps.cards.walletAccount(trx, scope, card.user_id)
-          : null;
+      // it had left to its owner: an amount over the hold (a tip) comes back from there through it,
+      // the wallet's money for a user-funded card, the pool's for a company-funded one.
+      if (extra > 0 && card.status === 'CLOSED')
+        await this.deps.cards.fundFromOwner(trx, card, `${txn.id}.clear.extra.funding`, extra).catch(refused);
       await this.deps.ledger
         .execute(trx, [
           {
@@ -110,18 +121,6 @@ export class CardNetwork {
             pendingId: txn.hold_id as string,
             amount: Math.min(final, held),
           },
-          ...(fromWallet
-            ? [
-                {
-                  type: 'posted' as const,
-                  id: `${txn.id}.clear.extra.funding`,
-                  debitAccountId: fromWallet,
-                  creditAccountId: account,
-                  amount: extra,
-                  code: 'card_funding',
-                },
-              ]
-            : []),
           ...(extra > 0
             ? [
                 {
@@ -135,18 +134,7 @@ export class CardNetwork {
               ]
             : []),
         ])
-        .catch((error: unknown) => {
-          if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') {
-            throw new ApiError(
-              402,
-              'insufficient_funds',
-              card.status === 'CLOSED'
-                ? 'The wallet (where the closed card returned its balance) does not cover the amount over the authorization.'
-                : 'The card balance does not cover the amount over the authorization.',
-            );
-          }
-          throw error;
-        });
+        .catch(refused);
       const settled = {
         ...txn,
         status: 'SETTLED' as const,
@@ -383,8 +371,9 @@ export class CardNetwork {
    * `balance.low` alongside it when that is 1000 cents or less but above zero (spec §6). Then the
    * card: a single-use card's first approved charge spends it (`single_use_spent`), and a multi-use
    * card's approved charge or clearing that leaves nothing to spend exhausts it (`balance_exhausted`;
-   * spec §3): closed, what is left goes back to the wallet. Else `card.updated` if the balance
-   * changed. A card already closed sends what it gets back (a released hold) home at once.
+   * spec §3): closed, what is left goes back to its owner. Else `card.updated` if the balance
+   * changed. A card already closed sends what it gets back (a released hold) to its owner at once:
+   * the wallet, or the company pool for a company-funded card (`CardService.release`).
    * `moved` is the card account's totals as the move left them, when the caller has them. Returns
    * the card as it now is.
    */
@@ -399,7 +388,7 @@ export class CardNetwork {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
     let totals = moved;
     if (card.status === 'CLOSED') {
-      await this.deps.cards.returnToWallet(trx, card, `${txn.id}.release.${newId('r')}`);
+      await this.deps.cards.release(trx, card, `${txn.id}.release.${newId('r')}`);
       totals = undefined; // the return moved money since
     }
     totals ??= await this.deps.ledger.balance(trx, await this.deps.cards.cardAccount(trx, scope, card.id));

@@ -30,6 +30,7 @@ export const EVENT_TYPES = [
   'identity.verification.updated',
   'order.placed',
   'order.confirmed',
+  'order.updated',
   'checkout_authorization.approved',
   'checkout_authorization.declined',
   'checkout_authorization.expired',

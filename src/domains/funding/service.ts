@@ -37,8 +37,8 @@ export class FundingService {
   ) {
     this.store = new FundingStore(deps.dialect);
     this.flows = new CardFlows(db, clock, config, { ...deps, store: this.store, funding: this });
-    // Closing a company-funded card returns its unused balance to the pool (docs/funding.md).
-    deps.cards.onCompanyCardClosed((trx, card) => this.releaseCard(trx, card));
+    // A company-funded card's money comes from and returns to the pool (docs/funding.md, Ownership).
+    deps.cards.setCompanyPool(this);
   }
 
   get chain(): Chain {
@@ -285,32 +285,69 @@ export class FundingService {
   }
 
   /**
-   * A company-funded card closes: what it can still spend returns to the company pool (not the
-   * user's headroom: the company paid for a card, not for the user's wallet), with `transfer.released`.
+   * THE one place company money returns to the pool: whatever a company-funded card frees (its
+   * balance at close, a lower limit, a clearing below the hold, a void or expiry after it closed)
+   * moves from the card to the pool, never to the user's wallet (the company paid for a card, not
+   * for the user's headroom), and fires `transfer.released` once per release, in the caller's
+   * transaction. A return of the tokens on chain hooks here.
    */
-  private async releaseCard(trx: Executor, card: Card): Promise<void> {
+  async releaseToPool(
+    trx: Executor,
+    card: Card,
+    release: { transferId: string; amountCents: number },
+  ): Promise<void> {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
-    const account = await this.deps.cards.cardAccount(trx, scope, card.id);
-    const { available_cents: unused } = await this.deps.ledger.balance(trx, account);
-    if (unused <= 0) return;
     await this.ensureWallet(trx, scope);
-    const pool = await this.poolAccount(trx, scope);
-    await this.deps.ledger.execute(trx, [
+    const [account, pool] = await Promise.all([
+      this.deps.cards.cardAccount(trx, scope, card.id),
+      this.poolAccount(trx, scope),
+    ]);
+    const [outcome] = await this.deps.ledger.execute(trx, [
       {
         type: 'posted',
-        id: `${card.id}.release`,
+        id: release.transferId,
         debitAccountId: account,
         creditAccountId: pool,
-        amount: unused,
+        amount: release.amountCents,
         code: 'company_card_release',
       },
     ]);
+    if (!outcome?.created) return;
     await this.emit(trx, scope, 'transfer.released', {
       transfer_id: card.transfer_id,
       cardholder_id: card.cardholder_id,
       card_id: card.id,
-      amount_cents: unused,
+      amount_cents: release.amountCents,
     });
+    await this.checkLowBalance(trx, scope);
+  }
+
+  /**
+   * Company money onto its company-funded card, from the pool: a charge over the hold of a card that
+   * closed since (its balance went back to the pool). Refused (`exceeds_credits`) when the pool does
+   * not cover it; never taken from the user's wallet.
+   */
+  async drawFromPool(
+    trx: Executor,
+    card: Card,
+    draw: { transferId: string; amountCents: number },
+  ): Promise<void> {
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    await this.ensureWallet(trx, scope);
+    const [account, pool] = await Promise.all([
+      this.deps.cards.cardAccount(trx, scope, card.id),
+      this.poolAccount(trx, scope),
+    ]);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: draw.transferId,
+        debitAccountId: pool,
+        creditAccountId: account,
+        amount: draw.amountCents,
+        code: 'company_card_funding',
+      },
+    ]);
     await this.checkLowBalance(trx, scope);
   }
 }
