@@ -201,6 +201,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Cards: only a multi-use card has a spend limit to change.',
   },
   {
+    code: 'company_funded_card',
+    status: 409,
+    when: "Cards: a company-funded card's spend limit cannot be raised, and a user's own token (MCP) cannot change it at all; the platform may lower it.",
+  },
+  {
     code: 'spend_limit_below_spent',
     status: 409,
     when: 'Cards: the card has already spent or holds more than the lower spend limit would leave it.',

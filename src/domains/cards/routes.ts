@@ -365,7 +365,9 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         summary: "Change a multi-use card's spend limit",
         description:
           'Raising it moves the difference from the wallet (`402 insufficient_funds`); lowering returns it ' +
-          '(`409 spend_limit_below_spent` when the card has spent or holds more). Fires `card.updated`.',
+          '(`409 spend_limit_below_spent` when the card has spent or holds more). Fires `card.updated`. ' +
+          "A company-funded card's limit can only be lowered (`409 company_funded_card`): what that frees " +
+          'returns to the company pool with `transfer.released`.',
         params: CardParams,
         body: withExample(
           Type.Object({ spend_limit_cents: Cents('The new spend limit, in cents') }, strict),
@@ -382,7 +384,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           ...errorResponses(400, 401, 402, 403, 404, 503),
           409: errorResponse(
             409,
-            'The card is closed (`card_closed`), single-use (`card_not_multi_use`), or has spent or holds more than the lower limit leaves (`spend_limit_below_spent`).',
+            'The card is closed (`card_closed`), single-use (`card_not_multi_use`), company-funded and the limit higher (`company_funded_card`), or has spent or holds more than the lower limit leaves (`spend_limit_below_spent`).',
             {
               code: 'spend_limit_below_spent',
               message: 'The card has already spent or holds more than the new limit leaves it.',

@@ -347,10 +347,21 @@ export class CardService {
     return this.setStatus(scope, id, 'ACTIVE');
   }
 
-  /** Multi-use cards: a higher limit takes the difference from the wallet, a lower one returns it. */
-  async updateSpendLimit(scope: Scope, id: string, spendLimitCents: number) {
+  /**
+   * Multi-use cards: a higher limit takes the difference from the wallet, a lower one returns it. A
+   * company-funded card's limit is the platform's to lower (what it frees returns to the pool) and
+   * no one's to raise: only a card flow adds company money, and the wallet's is the user's own
+   * (`409 company_funded_card`, also to a user's own token, `by: 'user'`, for any change).
+   */
+  async updateSpendLimit(
+    scope: Scope,
+    id: string,
+    spendLimitCents: number,
+    by: 'platform' | 'user' = 'platform',
+  ) {
     this.checkAmount('spend_limit_cents', spendLimitCents);
     const current = await this.findCard(this.db, scope, id);
+    checkCompanyLimit(current, spendLimitCents, by);
     const issuer =
       current.status !== 'CLOSED' &&
       current.type === 'multi_use' &&
@@ -362,7 +373,7 @@ export class CardService {
     const key = `${id}.limit.${newId('attempt')}`;
     await issuer?.setSpendLimit(ref, spendLimitCents, key);
     try {
-      return await this.applySpendLimit(scope, id, spendLimitCents);
+      return await this.applySpendLimit(scope, id, spendLimitCents, by);
     } catch (error) {
       // The wallet refused (or the card moved meanwhile): put the issuer's limit back.
       await issuer?.setSpendLimit(ref, current.spend_limit_cents, `${key}.undo`).catch(() => {});
@@ -370,29 +381,17 @@ export class CardService {
     }
   }
 
-  private applySpendLimit(scope: Scope, id: string, spendLimitCents: number) {
+  private applySpendLimit(scope: Scope, id: string, spendLimitCents: number, by: 'platform' | 'user') {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.lockCard(trx, scope, id);
       if (card.status === 'CLOSED') throw cardClosed();
       if (card.type !== 'multi_use') {
         throw new ApiError(409, 'card_not_multi_use', 'Only a multi-use card has a spend limit to change.');
       }
+      checkCompanyLimit(card, spendLimitCents, by);
       const difference = spendLimitCents - card.spend_limit_cents;
       if (difference !== 0) {
-        const [wallet, account] = await Promise.all([
-          this.walletAccount(trx, scope, card.user_id),
-          this.cardAccount(trx, scope, card.id),
-        ]);
-        const transfer = {
-          type: 'posted' as const,
-          id: newId('limit'),
-          amount: Math.abs(difference),
-          code: 'card_spend_limit',
-          ...(difference > 0
-            ? { debitAccountId: wallet, creditAccountId: account }
-            : { debitAccountId: account, creditAccountId: wallet }),
-        };
-        await this.deps.ledger.execute(trx, [transfer]).catch((error: unknown) => {
+        await this.moveForLimit(trx, card, difference).catch((error: unknown) => {
           if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
           if (difference > 0) throw insufficientFunds();
           throw new ApiError(
@@ -416,6 +415,30 @@ export class CardService {
       const after = await this.findCard(trx, scope, id);
       return cardObject(after, await this.balanceOf(trx, after));
     });
+  }
+
+  /**
+   * The money a new limit moves: a company-funded card's lower limit frees company money back to the
+   * pool (`release`); a user-funded card's difference moves between it and the wallet.
+   */
+  private async moveForLimit(trx: Executor, card: Card, difference: number): Promise<void> {
+    if (card.transfer_id) return this.release(trx, card, newId('limit'), -difference);
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const [wallet, account] = await Promise.all([
+      this.walletAccount(trx, scope, card.user_id),
+      this.cardAccount(trx, scope, card.id),
+    ]);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: newId('limit'),
+        amount: Math.abs(difference),
+        code: 'card_spend_limit',
+        ...(difference > 0
+          ? { debitAccountId: wallet, creditAccountId: account }
+          : { debitAccountId: account, creditAccountId: wallet }),
+      },
+    ]);
   }
 
   /**
@@ -684,6 +707,28 @@ export class CardService {
     const user = await this.deps.users.findUser(scope.organizationId, scope.livemode, userId);
     if (!user) throw notFound('No such user.');
     return user;
+  }
+}
+
+/**
+ * A company-funded card's limit (docs/funding.md, Ownership): a user's own token changes nothing,
+ * and no one raises it. Checked before the issuer is asked, and again under the card's lock.
+ */
+function checkCompanyLimit(card: Card, spendLimitCents: number, by: 'platform' | 'user'): void {
+  if (!card.transfer_id) return;
+  if (by === 'user') {
+    throw new ApiError(
+      409,
+      'company_funded_card',
+      "This card is funded by the company: only the platform can change its spend limit, not the user's own connection.",
+    );
+  }
+  if (spendLimitCents > card.spend_limit_cents) {
+    throw new ApiError(
+      409,
+      'company_funded_card',
+      "A company-funded card's spend limit cannot be raised: only a company-funded card flow adds company money.",
+    );
   }
 }
 
