@@ -201,6 +201,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Cards: only a multi-use card has a spend limit to change.',
   },
   {
+    code: 'company_funded_card',
+    status: 409,
+    when: "Cards: a company-funded card's spend limit cannot be raised, and a user's own token (MCP) cannot change it at all; the platform may lower it.",
+  },
+  {
     code: 'spend_limit_below_spent',
     status: 409,
     when: 'Cards: the card has already spent or holds more than the lower spend limit would leave it.',
@@ -219,6 +224,21 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     code: 'transaction_not_pending',
     status: 409,
     when: 'Sandbox network: only a PENDING authorization can be cleared or voided.',
+  },
+  {
+    code: 'transaction_not_settled',
+    status: 409,
+    when: 'Refunds: the transaction has settled nothing yet (pending, voided or declined); only settled money is refunded.',
+  },
+  {
+    code: 'transaction_refunded',
+    status: 409,
+    when: 'Refunds: the transaction was refunded in full already; nothing is left to give back.',
+  },
+  {
+    code: 'transaction_not_refundable',
+    status: 409,
+    when: 'Refunds: the transaction is itself a refund.',
   },
   {
     code: 'transfer_not_awaiting_ack',

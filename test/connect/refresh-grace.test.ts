@@ -50,6 +50,22 @@ describe('refresh retry grace', () => {
     expect(third.statusCode).toBe(200);
   });
 
+  it('a token two rotations old is replay even within the grace: refused, and the family revoked', async () => {
+    const c = await connectUser(t, sandbox, { email: uniqueEmail() });
+    const first = (await refresh(t, sandbox, { refresh_token: c.refreshToken })).json();
+    const second = await refresh(t, sandbox, { refresh_token: first.refresh_token });
+    expect(second.statusCode).toBe(200);
+    t.clock.advance(1_000);
+    // `first` was used: the grace no longer covers the token it came from.
+    expectError(await refresh(t, sandbox, { refresh_token: c.refreshToken }), 401, 'invalid_refresh_token');
+    expect(await t.ctx.auth.authenticate(second.json().access_token)).toBeNull();
+    expectError(
+      await refresh(t, sandbox, { refresh_token: second.json().refresh_token }),
+      401,
+      'invalid_refresh_token',
+    );
+  });
+
   it('keeps the successor only sealed, and only during the grace', async () => {
     const c = await connectUser(t, sandbox, { email: uniqueEmail() });
     const next = (await refresh(t, sandbox, { refresh_token: c.refreshToken })).json();

@@ -46,10 +46,17 @@ export interface FundingFixture extends CardsFixture {
   ): Promise<{ available: number; pending: number }>;
 }
 
-export function useFunding(env: Record<string, string> = {}): FundingFixture {
-  const fixture = {} as FundingFixture;
+/**
+ * The funding fixture of a whole test file. `start` builds the cards app it extends: `startCards`,
+ * or another fixture built on it (`startMcp`, for MCP tools on company-funded cards).
+ */
+export function useFunding<Base extends CardsFixture = CardsFixture>(
+  env: Record<string, string> = {},
+  start: (env: Record<string, string>, target: Base) => Promise<Base> = startCards as never,
+): FundingFixture & Base {
+  const fixture = {} as FundingFixture & Base;
   beforeAll(async () => {
-    await startCards(env, fixture);
+    await start(env, fixture);
     const f = fixture;
     const { t } = f;
     Object.assign(f, {

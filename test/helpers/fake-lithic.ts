@@ -53,7 +53,9 @@ export class FakeLithic {
   /** Purser's credentials, and a second key for a test driving the simulator through the SDK. */
   readonly apiKey = `lithic_key_${randomBytes(12).toString('hex')}`;
   readonly driverKey = 'driver_key';
-  readonly webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
+  /** Lithic signs Auth Stream Access and each event subscription with secrets of their own. */
+  readonly asaSecret = `whsec_${randomBytes(24).toString('base64')}`;
+  readonly eventsSecret = `whsec_${randomBytes(24).toString('base64')}`;
   readonly cards = new Map<string, FakeCard>();
   readonly transactions = new Map<string, FakeTransaction>();
   /** Every request made with Purser's key. */
@@ -97,7 +99,15 @@ export class FakeLithic {
     return card;
   }
 
-  /** Standard Webhooks headers for `body`, signed `ageSeconds` ago by Purser's clock. */
+  /** The secret Lithic signs calls to this path with. */
+  secretFor(path: string): string {
+    return path.endsWith('/asa') ? this.asaSecret : this.eventsSecret;
+  }
+
+  /**
+   * Standard Webhooks headers for `body`, signed `ageSeconds` ago by Purser's clock, with `secret`
+   * (by default the events subscription's).
+   */
   sign(body: string, options: { ageSeconds?: number; secret?: string } = {}): Record<string, string> {
     const id = `msg_${randomUUID()}`;
     const timestamp = new Date(this.now() - (options.ageSeconds ?? 0) * 1000);
@@ -105,7 +115,7 @@ export class FakeLithic {
       'content-type': 'application/json',
       'webhook-id': id,
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-      'webhook-signature': new Webhook(options.secret ?? this.webhookSecret).sign(id, timestamp, body),
+      'webhook-signature': new Webhook(options.secret ?? this.eventsSecret).sign(id, timestamp, body),
     };
   }
 
@@ -114,7 +124,7 @@ export class FakeLithic {
     const body = JSON.stringify(payload);
     const response = await fetch(`${this.purserUrl}${path}`, {
       method: 'POST',
-      headers: headers ?? this.sign(body),
+      headers: headers ?? this.sign(body, { secret: this.secretFor(path) }),
       body,
     });
     const delivery = { path, status: response.status, body: await response.text() };

@@ -87,6 +87,28 @@ describe('oauth4webapi against the authorization server', () => {
     expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
     expect(await s.t.ctx.auth.authenticate(rotated.access_token)).not.toBeNull();
 
+    // Within the retry grace, the rotated-out token is a retry of the latest rotation only: once its
+    // successor was used, it is replay, and the grant is revoked.
+    const again = await oauth.processRefreshTokenResponse(as, client, await refresh(rotated.refresh_token!));
+    await expect(
+      oauth.processRefreshTokenResponse(as, client, await refresh(tokens.refresh_token!)),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await s.t.ctx.auth.authenticate(again.access_token)).toBeNull();
+    await expect(
+      oauth.processRefreshTokenResponse(as, client, await refresh(again.refresh_token!)),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('after the retry grace, a rotated-out token is theft: the grant is revoked', async () => {
+    const created = await createClient(s, { type: 'public', redirectUri: REDIRECT });
+    const client: oauth.Client = { client_id: created.client_id, token_endpoint_auth_method: 'none' };
+    const { tokens } = await codeFlow(client, oauth.None());
+    const refresh = (token: string) =>
+      oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, {
+        additionalParameters: { resource: s.resource },
+        ...insecure,
+      });
+    const rotated = await oauth.processRefreshTokenResponse(as, client, await refresh(tokens.refresh_token!));
     // After the retry grace, the rotated-out token presented again is theft: the grant is revoked.
     s.t.clock.advance(11_000);
     await expect(

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { transactionIdOf } from '../../src/domains/purchases/checkout.ts';
 import { FakeAcpMerchant } from '../helpers/fake-acp-merchant.ts';
@@ -136,6 +137,86 @@ it('places a production order at an ACP merchant: one delegated card, one charge
   expect((await f.t.call('GET', `/buy/orders/${placed.order_id}`, { token })).json().status).toBe(
     'confirmed',
   );
+  await f.expectSound();
+});
+
+it('an order webhook shaped like the protocol example (no data.id) confirms the order; shipped moves its fulfillment once, with order.updated', async () => {
+  fake.complete = 'ok';
+  fake.orderStatus = 'created';
+  const { token } = await liveShopper(10_000);
+  const turn = await teaCart(token);
+  const placed = await f.turn(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id });
+  expect(placed).toMatchObject({ status: 'order_placed' });
+  const orderId = placed.order_id!;
+  const row = await f.t.ctx.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  expect(row).toMatchObject({ status: 'placed', fulfillment_status: 'unfulfilled' });
+
+  // `WebhookEvent.example` of openapi.agentic_checkout_webhook.yaml: `EventDataOrder` requires
+  // type, checkout_session_id, permalink_url and status; no `id`.
+  const send = async (status: string) => {
+    const body = JSON.stringify({
+      type: 'order_update',
+      data: {
+        type: 'order',
+        checkout_session_id: row.merchant_ref,
+        permalink_url: `https://merchant.example.com/orders/${row.merchant_ref}`,
+        status,
+      },
+    });
+    const t = Math.floor(f.t.clock.now() / 1000);
+    const v1 = createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${body}`).digest('hex');
+    const answer = await f.t.request({
+      method: 'POST',
+      url: '/buy/merchants/teashop/webhooks',
+      headers: { 'content-type': 'application/json', 'merchant-signature': `t=${t},v1=${v1}` },
+      payload: body,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+  };
+  const read = async () => (await f.t.call('GET', `/buy/orders/${orderId}`, { token })).json();
+  const updates = async () => (await f.events('order.updated')).filter((d) => d.order_id === orderId);
+
+  await send('processing');
+  expect(await read()).toMatchObject({ status: 'confirmed', fulfillment_status: 'processing' });
+  expect((await f.events('order.confirmed')).filter((d) => d.order_id === orderId)).toEqual([
+    expect.objectContaining({ merchant_order_id: row.merchant_order_id }),
+  ]);
+  // The merchant's order_update with status shipped, twice, then a late processing: one move.
+  await send('shipped');
+  await send('shipped');
+  await send('processing');
+  await send('a_status_from_a_later_release');
+  expect(await read()).toMatchObject({ status: 'confirmed', fulfillment_status: 'shipped' });
+  expect((await updates()).map((d) => d.fulfillment_status)).toEqual(['processing', 'shipped']);
+  expect((await updates()).at(-1)).toEqual({
+    order_id: orderId,
+    conversation_id: turn.conversation_id,
+    user_id: row.user_id,
+    merchant: 'teashop',
+    total_cents: row.final_cents,
+    currency: 'usd',
+    card_id: row.card_id,
+    merchant_order_id: row.merchant_order_id,
+    status: 'confirmed',
+    fulfillment_status: 'shipped',
+    permalink_url: `https://merchant.example.com/orders/${row.merchant_ref}`,
+  });
+  // The conversation says it too.
+  const conversation = (
+    await f.t.call('GET', `/buy/conversations/${turn.conversation_id}`, { token })
+  ).json();
+  expect(conversation.orders).toEqual([
+    expect.objectContaining({ order_id: orderId, status: 'confirmed', fulfillment_status: 'shipped' }),
+  ]);
+  await send('completed');
+  expect(await read()).toMatchObject({ fulfillment_status: 'completed' });
+  await send('canceled');
+  expect(await read()).toMatchObject({ fulfillment_status: 'completed' });
+  expect((await updates()).map((d) => d.fulfillment_status)).toEqual(['processing', 'shipped', 'completed']);
   await f.expectSound();
 });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,7 +229,12 @@ describe('order webhooks', () => {
     const sessionId = quote.merchantRef!;
     events.length = 0;
 
-    const signed = fake.orderWebhook(sessionId, WEBHOOK_SECRET, { type: 'order_update', status: 'shipped' });
+    // Signed at the app's clock (the test moves it below), not the machine's.
+    const signed = fake.orderWebhook(sessionId, WEBHOOK_SECRET, {
+      type: 'order_update',
+      status: 'shipped',
+      timestampSeconds: Math.floor(clock.now() / 1000),
+    });
     const ok = await post('teashop', signed);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ received: true, request_id: signed.headers['request-id'] });
@@ -289,17 +294,47 @@ describe('order webhooks', () => {
     expect(events.filter((e) => e.slug !== 'teashop')).toEqual([]);
   });
 
-  it('a signed body that is not an order event is 400', async () => {
+  const signedBody = (payload: unknown) => {
     const t = Math.floor(clock.now() / 1000);
-    const body = JSON.stringify({ type: 'order_update', data: { type: 'order' } });
-    const { createHmac } = await import('node:crypto');
+    const body = JSON.stringify(payload);
     const signature = createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${body}`).digest('hex');
-    const response = await post('teashop', {
+    return {
       body,
       headers: { 'content-type': 'application/json', 'merchant-signature': `t=${t},v1=${signature}` },
-    });
+    };
+  };
+
+  it('a signed body that is not an order event is 400', async () => {
+    const response = await post('teashop', signedBody({ type: 'order_update', data: { type: 'order' } }));
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+  });
+
+  it('an event shaped like the protocol example (EventDataOrder: no data.id) is taken by its checkout session', async () => {
+    events.length = 0;
+    const example = {
+      type: 'order_update',
+      data: {
+        type: 'order',
+        checkout_session_id: 'cs_01HV3P3ABC123',
+        permalink_url: 'https://merchant.example.com/orders/ord_123456',
+        status: 'processing',
+      },
+    };
+    const response = await post('teashop', signedBody(example));
+    expect(response.status).toBe(200);
+    expect(events).toEqual([
+      {
+        slug: 'teashop',
+        event: {
+          type: 'order_update',
+          checkoutSessionId: 'cs_01HV3P3ABC123',
+          orderId: null,
+          status: 'processing',
+          permalink: 'https://merchant.example.com/orders/ord_123456',
+        },
+      },
+    ]);
   });
 });
 

@@ -25,7 +25,9 @@ import * as platformConnect from './0027_platform_connect.ts';
 import * as consoleAudit from './0028_console.ts';
 import * as merchantAccounts from './0029_merchant_accounts.ts';
 import * as ledgerWriteIndexes from './0030_ledger_write_indexes.ts';
-import * as chainReturns from './0031_chain_returns.ts';
+import * as orderFulfillment from './0031_order_fulfillment.ts';
+import * as cardRefunds from './0032_card_refunds.ts';
+import * as chainReturns from './0033_chain_returns.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -55,5 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0028_console': consoleAudit,
   '0029_merchant_accounts': merchantAccounts,
   '0030_ledger_write_indexes': ledgerWriteIndexes,
-  '0031_chain_returns': chainReturns,
+  '0031_order_fulfillment': orderFulfillment,
+  '0032_card_refunds': cardRefunds,
+  '0033_chain_returns': chainReturns,
 };

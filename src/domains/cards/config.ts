@@ -7,8 +7,13 @@ export interface LithicConfig {
   apiKey: string;
   /** `https`, or `http` only for a loopback host (a local fake in tests). */
   baseUrl: string;
-  /** The Standard Webhooks secret (`whsec_…`) signing ASA requests and events. Never logged. */
-  webhookSecret: string;
+  /**
+   * The Standard Webhooks secrets (`whsec_…`) Lithic signs with: one for Auth Stream Access
+   * (`GET /v1/auth_stream/secret`), one per event subscription (`GET /v1/event_subscriptions/{token}/secret`).
+   * Never logged.
+   */
+  asaSecret: string;
+  eventsSecret: string;
 }
 
 export interface CardConfig {
@@ -56,13 +61,27 @@ function loadLithicConfig(env: Env): LithicConfig {
   if (!(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))) {
     throw new ConfigError('LITHIC_BASE_URL must use https (http is allowed only for loopback hosts)');
   }
-  // The secrets' values never appear in a message: a misconfiguration must not leak them to the log.
-  const webhookSecret = required('LITHIC_WEBHOOK_SECRET');
-  const key = Buffer.from(webhookSecret.replace(/^whsec_/, ''), 'base64');
-  if (key.length < 16 || !/^(whsec_)?[A-Za-z0-9+/]+={0,2}$/.test(webhookSecret)) {
-    throw new ConfigError('LITHIC_WEBHOOK_SECRET must be a Standard Webhooks secret (whsec_ and base64)');
+  // One secret cannot verify both routes: Lithic signs each with its own (docs/cards.md, Lithic).
+  if (optional(env, 'LITHIC_WEBHOOK_SECRET') !== null) {
+    throw new ConfigError(
+      'LITHIC_WEBHOOK_SECRET is replaced by LITHIC_ASA_SECRET and LITHIC_EVENTS_SECRET: Lithic signs Auth Stream Access and events with two secrets',
+    );
   }
-  return { apiKey: required('LITHIC_API_KEY'), baseUrl: url.toString().replace(/\/$/, ''), webhookSecret };
+  return {
+    apiKey: required('LITHIC_API_KEY'),
+    baseUrl: url.toString().replace(/\/$/, ''),
+    asaSecret: standardWebhooksSecret(required('LITHIC_ASA_SECRET'), 'LITHIC_ASA_SECRET'),
+    eventsSecret: standardWebhooksSecret(required('LITHIC_EVENTS_SECRET'), 'LITHIC_EVENTS_SECRET'),
+  };
+}
+
+/** A `whsec_` + base64 secret of at least 16 bytes. Its value never appears in a message (the log). */
+function standardWebhooksSecret(secret: string, name: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  if (key.length < 16 || !/^(whsec_)?[A-Za-z0-9+/]+={0,2}$/.test(secret)) {
+    throw new ConfigError(`${name} must be a Standard Webhooks secret (whsec_ and base64)`);
+  }
+  return secret;
 }
 
 function isLoopbackHost(hostname: string): boolean {

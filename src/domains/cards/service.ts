@@ -19,6 +19,17 @@ import { CardStore } from './store.ts';
 export type Card = Selectable<CardsTable>;
 export type ClosedReason = NonNullable<Card['closed_reason']>;
 
+/**
+ * The company pool as cards see it (the funding domain implements it): where a company-funded card's
+ * money goes back to, and where more of it comes from. Both write in the caller's transaction.
+ */
+export interface CompanyPool {
+  /** `FundingService.releaseToPool`: the one place company money returns to the pool. */
+  releaseToPool(trx: Executor, card: Card, move: { transferId: string; amountCents: number }): Promise<void>;
+  /** `FundingService.drawFromPool`: company money onto its card (a charge over a closed card's hold). */
+  drawFromPool(trx: Executor, card: Card, move: { transferId: string; amountCents: number }): Promise<void>;
+}
+
 /** What cards need to know of a user: that they exist here, and what their verification says. */
 export interface CardUsers {
   findUser(
@@ -73,11 +84,11 @@ export class CardService {
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
   }
 
-  /** Set by the funding domain: where a closing company-funded card's unused balance goes. */
-  private companyCardClosed: ((trx: Executor, card: Card) => Promise<void>) | null = null;
+  /** Set by the funding domain: the pool a company-funded card's money comes from and returns to. */
+  private pool: CompanyPool | null = null;
 
-  onCompanyCardClosed(hook: (trx: Executor, card: Card) => Promise<void>): void {
-    this.companyCardClosed = hook;
+  setCompanyPool(pool: CompanyPool): void {
+    this.pool = pool;
   }
 
   // ---- wallets
@@ -336,10 +347,21 @@ export class CardService {
     return this.setStatus(scope, id, 'ACTIVE');
   }
 
-  /** Multi-use cards: a higher limit takes the difference from the wallet, a lower one returns it. */
-  async updateSpendLimit(scope: Scope, id: string, spendLimitCents: number) {
+  /**
+   * Multi-use cards: a higher limit takes the difference from the wallet, a lower one returns it. A
+   * company-funded card's limit is the platform's to lower (what it frees returns to the pool) and
+   * no one's to raise: only a card flow adds company money, and the wallet's is the user's own
+   * (`409 company_funded_card`, also to a user's own token, `by: 'user'`, for any change).
+   */
+  async updateSpendLimit(
+    scope: Scope,
+    id: string,
+    spendLimitCents: number,
+    by: 'platform' | 'user' = 'platform',
+  ) {
     this.checkAmount('spend_limit_cents', spendLimitCents);
     const current = await this.findCard(this.db, scope, id);
+    checkCompanyLimit(current, spendLimitCents, by);
     const issuer =
       current.status !== 'CLOSED' &&
       current.type === 'multi_use' &&
@@ -351,7 +373,7 @@ export class CardService {
     const key = `${id}.limit.${newId('attempt')}`;
     await issuer?.setSpendLimit(ref, spendLimitCents, key);
     try {
-      return await this.applySpendLimit(scope, id, spendLimitCents);
+      return await this.applySpendLimit(scope, id, spendLimitCents, by);
     } catch (error) {
       // The wallet refused (or the card moved meanwhile): put the issuer's limit back.
       await issuer?.setSpendLimit(ref, current.spend_limit_cents, `${key}.undo`).catch(() => {});
@@ -359,29 +381,17 @@ export class CardService {
     }
   }
 
-  private applySpendLimit(scope: Scope, id: string, spendLimitCents: number) {
+  private applySpendLimit(scope: Scope, id: string, spendLimitCents: number, by: 'platform' | 'user') {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.lockCard(trx, scope, id);
       if (card.status === 'CLOSED') throw cardClosed();
       if (card.type !== 'multi_use') {
         throw new ApiError(409, 'card_not_multi_use', 'Only a multi-use card has a spend limit to change.');
       }
+      checkCompanyLimit(card, spendLimitCents, by);
       const difference = spendLimitCents - card.spend_limit_cents;
       if (difference !== 0) {
-        const [wallet, account] = await Promise.all([
-          this.walletAccount(trx, scope, card.user_id),
-          this.cardAccount(trx, scope, card.id),
-        ]);
-        const transfer = {
-          type: 'posted' as const,
-          id: newId('limit'),
-          amount: Math.abs(difference),
-          code: 'card_spend_limit',
-          ...(difference > 0
-            ? { debitAccountId: wallet, creditAccountId: account }
-            : { debitAccountId: account, creditAccountId: wallet }),
-        };
-        await this.deps.ledger.execute(trx, [transfer]).catch((error: unknown) => {
+        await this.moveForLimit(trx, card, difference).catch((error: unknown) => {
           if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
           if (difference > 0) throw insufficientFunds();
           throw new ApiError(
@@ -405,6 +415,30 @@ export class CardService {
       const after = await this.findCard(trx, scope, id);
       return cardObject(after, await this.balanceOf(trx, after));
     });
+  }
+
+  /**
+   * The money a new limit moves: a company-funded card's lower limit frees company money back to the
+   * pool (`release`); a user-funded card's difference moves between it and the wallet.
+   */
+  private async moveForLimit(trx: Executor, card: Card, difference: number): Promise<void> {
+    if (card.transfer_id) return this.release(trx, card, newId('limit'), -difference);
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const [wallet, account] = await Promise.all([
+      this.walletAccount(trx, scope, card.user_id),
+      this.cardAccount(trx, scope, card.id),
+    ]);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: newId('limit'),
+        amount: Math.abs(difference),
+        code: 'card_spend_limit',
+        ...(difference > 0
+          ? { debitAccountId: wallet, creditAccountId: account }
+          : { debitAccountId: account, creditAccountId: wallet }),
+      },
+    ]);
   }
 
   /**
@@ -488,13 +522,12 @@ export class CardService {
   }
 
   /**
-   * Closes a locked card: what it can still spend returns to the wallet in the same transaction, and
-   * `card.closed` says why. Holds still open stay; what they release later returns too (network.ts).
+   * Closes a locked card: what it can still spend returns to its owner in the same transaction
+   * (`release`), and `card.closed` says why. Holds still open stay; what they free later returns to
+   * the same owner (network.ts).
    */
   async closeLocked(trx: Executor, card: Card, reason: ClosedReason): Promise<Card> {
-    // A company-funded card's unused balance goes back to the company (funding/service.ts).
-    if (card.transfer_id && this.companyCardClosed) await this.companyCardClosed(trx, card);
-    else await this.returnToWallet(trx, card, `${card.id}.close`);
+    await this.release(trx, card, `${card.id}.close`);
     const closed: Card = { ...card, status: 'CLOSED', closed_reason: reason, updated_at: this.clock.now() };
     await this.store.updateCard(trx, card.id, {
       status: 'CLOSED',
@@ -505,12 +538,21 @@ export class CardService {
     return closed;
   }
 
-  /** Moves what a card can still spend back to its user's wallet (a no-op at zero). */
-  async returnToWallet(trx: Executor, card: Card, transferId: string): Promise<void> {
+  /**
+   * Gives what a card frees back to whose money it is (docs/funding.md, Ownership): a user-funded
+   * card's to the user's wallet, a company-funded card's to the company pool through funding's
+   * `releaseToPool` (with `transfer.released`), never to the user. `amountCents` defaults to all the
+   * card can still spend (a no-op at zero); more than it can spend is refused (`exceeds_credits`).
+   */
+  async release(trx: Executor, card: Card, transferId: string, amountCents?: number): Promise<void> {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
     const account = await this.cardAccount(trx, scope, card.id);
-    const { available_cents: available } = await this.deps.ledger.balance(trx, account);
-    if (available <= 0) return;
+    const amount = amountCents ?? (await this.deps.ledger.balance(trx, account)).available_cents;
+    if (amount <= 0) return;
+    if (card.transfer_id) {
+      await this.companyPool().releaseToPool(trx, card, { transferId, amountCents: amount });
+      return;
+    }
     const wallet = await this.walletAccount(trx, scope, card.user_id);
     await this.deps.ledger.execute(trx, [
       {
@@ -518,10 +560,42 @@ export class CardService {
         id: transferId,
         debitAccountId: account,
         creditAccountId: wallet,
-        amount: available,
+        amount,
         code: 'card_return',
       },
     ]);
+  }
+
+  /**
+   * Puts more of its owner's money on a card (a charge over the hold of a card that closed since):
+   * a user-funded card's from the wallet, a company-funded card's from the pool, never the other's.
+   * Refused (`exceeds_credits`) when the owner does not cover it.
+   */
+  async fundFromOwner(trx: Executor, card: Card, transferId: string, amountCents: number): Promise<void> {
+    if (card.transfer_id) {
+      await this.companyPool().drawFromPool(trx, card, { transferId, amountCents });
+      return;
+    }
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const [wallet, account] = await Promise.all([
+      this.walletAccount(trx, scope, card.user_id),
+      this.cardAccount(trx, scope, card.id),
+    ]);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: transferId,
+        debitAccountId: wallet,
+        creditAccountId: account,
+        amount: amountCents,
+        code: 'card_funding',
+      },
+    ]);
+  }
+
+  private companyPool(): CompanyPool {
+    if (!this.pool) throw new Error('company-funded cards need the funding domain (setCompanyPool)');
+    return this.pool;
   }
 
   async lockCard(trx: Executor, scope: Scope, id: string): Promise<Card> {
@@ -633,6 +707,28 @@ export class CardService {
     const user = await this.deps.users.findUser(scope.organizationId, scope.livemode, userId);
     if (!user) throw notFound('No such user.');
     return user;
+  }
+}
+
+/**
+ * A company-funded card's limit (docs/funding.md, Ownership): a user's own token changes nothing,
+ * and no one raises it. Checked before the issuer is asked, and again under the card's lock.
+ */
+function checkCompanyLimit(card: Card, spendLimitCents: number, by: 'platform' | 'user'): void {
+  if (!card.transfer_id) return;
+  if (by === 'user') {
+    throw new ApiError(
+      409,
+      'company_funded_card',
+      "This card is funded by the company: only the platform can change its spend limit, not the user's own connection.",
+    );
+  }
+  if (spendLimitCents > card.spend_limit_cents) {
+    throw new ApiError(
+      409,
+      'company_funded_card',
+      "A company-funded card's spend limit cannot be raised: only a company-funded card flow adds company money.",
+    );
   }
 }
 

@@ -255,7 +255,8 @@ export class ConnectService {
    * Exchanges a refresh token for a new pair. The old token stops at once; presenting it again is
    * treated as theft and revokes the whole token family (OAuth 2.0 Security BCP §4.14.2) — except an
    * exact retry within the retry grace (`REFRESH_RETRY_GRACE_SECONDS`, 10 s; a client that lost the
-   * answer, or sent twice at once), which gets the same successor pair back.
+   * answer, or sent twice at once), which gets the same successor pair back while that successor is
+   * unused.
    */
   async refresh(principal: Principal, input: { refresh_token: string }): Promise<ConnectionObject> {
     const pair = await this.rotate(principal, input.refresh_token);
@@ -315,7 +316,11 @@ export class ConnectService {
     return null;
   }
 
-  /** The pair a token was rotated into, while the retry grace lasts and the family stands. */
+  /**
+   * The pair a token was rotated into, while the retry grace lasts, the family stands and that pair's
+   * refresh token is still unused: the grace is for a retry of the latest rotation only. A token two
+   * rotations old, its successor already used, is replay (RFC 9700 §4.14.2), however recent.
+   */
   private async replaySuccessor(tokenDigest: string, now: number): Promise<ConnectionObject | null> {
     const row = await store.findRotation(this.db, tokenDigest);
     if (!row || row.revoked_at !== null || row.rotated_at === null || row.successor_sealed === null)
@@ -325,6 +330,8 @@ export class ConnectService {
       access_token: string;
       refresh_token: string;
     };
+    const successor = await store.findRefreshToken(this.db, digest(pair.refresh_token));
+    if (!successor || successor.rotated_at !== null || successor.revoked_at !== null) return null;
     return {
       object: 'connection',
       access_token: pair.access_token,

@@ -3,13 +3,16 @@ import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, type RoutesApp, ref, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
 import { platformGuard } from '../auth/guard.ts';
+import { EVENT_TYPES } from './catalog.ts';
 import type { Owner } from './service.ts';
 
 /** Spec §6 "Envelope": exactly these five fields. */
 const Event = Type.Object(
   {
     id: Type.String({ description: 'Stable id, `evt_…`; dedupe on it.' }),
-    type: Type.String(),
+    type: Type.String({
+      description: `The event type, one of the catalog (new types are added over time): ${EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}.`,
+    }),
     created: Type.Integer({ description: 'Unix epoch seconds.' }),
     livemode: Type.Boolean(),
     data: Type.Object({}, { additionalProperties: true, description: 'Depends on `type`.' }),

@@ -58,8 +58,9 @@ type Deps = {
  * "Reconciliation"), exactly, in token units:
  *
  * - a **pool** should hold the pool's posted ledger balance (reserved money included: its tokens
- *   leave when the flow's transfer does), plus the fees taken from it (they stay at its address),
- *   plus what its deposits brought under a cent;
+ *   leave when the flow's transfer does), plus what left the pool in the books only (the fees of
+ *   flows, and charges over a closed company-funded card's hold paid straight from the pool: their
+ *   tokens stay at its address), plus what its deposits brought under a cent;
  * - a **user's deposit address** should hold what its deposits credited (and their parts under a
  *   cent), plus what completed company-funded flows moved to it, less the releases returned from it.
  *   Card spending moves no tokens: they stay at the address.
@@ -85,9 +86,10 @@ export async function reconcileChain(deps: Deps): Promise<ChainReconciliation> {
 
   const books = await readSnapshot(deps.handle, async (trx) => {
     const pools = new Map<string, bigint>();
+    const draws = await ledger.postedByCode(trx, 'company_card_funding', true);
     for (const [org, { pool, fees }] of accounts) {
       const [poolBalance, feesBalance] = [await ledger.balance(trx, pool), await ledger.balance(trx, fees)];
-      pools.set(org, BigInt(poolBalance.posted_cents + feesBalance.posted_cents));
+      pools.set(org, BigInt(poolBalance.posted_cents + feesBalance.posted_cents + (draws.get(org) ?? 0)));
     }
     const deposits = await store.liveDeposits(trx);
     const flows = await store.liveChainFlows(trx);

@@ -46,8 +46,8 @@ export class FundingService {
     this.store = new FundingStore(deps.dialect);
     this.flows = new CardFlows(db, clock, config, { ...deps, store: this.store, funding: this });
     this.returns = new ChainReturns(db, clock, config, { ...deps, store: this.store, funding: this });
-    // Closing a company-funded card returns its unused balance to the pool (docs/funding.md).
-    deps.cards.onCompanyCardClosed((trx, card) => this.releaseCard(trx, card));
+    // A company-funded card's money comes from and returns to the pool (docs/funding.md, Ownership).
+    deps.cards.setCompanyPool(this);
   }
 
   get chain(): Chain {
@@ -377,44 +377,89 @@ export class FundingService {
   }
 
   /**
-   * A company-funded card closes: what it can still spend returns to the company pool (not the
-   * user's headroom: the company paid for a card, not for the user's wallet), with `transfer.released`.
+   * THE one place company money returns to the pool: whatever a company-funded card frees (its
+   * balance at close, a lower limit, a clearing below the hold, a void or expiry after it closed)
+   * moves from the card to the pool, never to the user's wallet (the company paid for a card, not
+   * for the user's headroom), and fires `transfer.released` once per release.
+   *
    * Where the money sits on a chain (CHAIN=evm, production) its tokens are at the user's deposit
-   * address: the release is held until they are back at the pool (returns.ts), and the event fires
-   * then, with the return's `tx_hash`; elsewhere it posts at once (`tx_hash: null`).
+   * address: the release is held (card → pool) with a durable job that moves them back, in the
+   * caller's transaction; the hold posts and the event fires, with the return's `tx_hash`, once they
+   * are back at the pool (returns.ts), so the pool never counts tokens it does not hold. Elsewhere
+   * it posts at once, with the event (`tx_hash: null`).
    */
-  private async releaseCard(trx: Executor, card: Card): Promise<void> {
+  async releaseToPool(
+    trx: Executor,
+    card: Card,
+    release: { transferId: string; amountCents: number },
+  ): Promise<void> {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
-    const account = await this.deps.cards.cardAccount(trx, scope, card.id);
-    const { available_cents: unused } = await this.deps.ledger.balance(trx, account);
-    if (unused <= 0) return;
     await this.ensureWallet(trx, scope);
-    const pool = await this.poolAccount(trx, scope);
-    const id = `${card.id}.release`;
+    const [account, pool] = await Promise.all([
+      this.deps.cards.cardAccount(trx, scope, card.id),
+      this.poolAccount(trx, scope),
+    ]);
+    const code = 'company_card_release';
     const event = {
       transfer_id: card.transfer_id,
       cardholder_id: card.cardholder_id,
       card_id: card.id,
-      amount_cents: unused,
+      amount_cents: release.amountCents,
     };
-    const code = 'company_card_release';
     if (this.deps.chain.movesTokens(scope.livemode)) {
       await this.returns.begin(trx, {
-        id,
+        id: release.transferId,
         ...scope,
         userId: card.user_id,
         cardAccount: account,
         pool,
-        amountCents: unused,
+        amountCents: release.amountCents,
         code,
         event,
       });
       return;
     }
-    await this.deps.ledger.execute(trx, [
-      { type: 'posted', id, debitAccountId: account, creditAccountId: pool, amount: unused, code },
+    const [outcome] = await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: release.transferId,
+        debitAccountId: account,
+        creditAccountId: pool,
+        amount: release.amountCents,
+        code,
+      },
     ]);
+    if (!outcome?.created) return;
     await this.emit(trx, scope, 'transfer.released', { ...event, tx_hash: null });
+    await this.checkLowBalance(trx, scope);
+  }
+
+  /**
+   * Company money onto its company-funded card, from the pool: a charge over the hold of a card that
+   * closed since (its balance went back to the pool). Refused (`exceeds_credits`) when the pool does
+   * not cover it; never taken from the user's wallet.
+   */
+  async drawFromPool(
+    trx: Executor,
+    card: Card,
+    draw: { transferId: string; amountCents: number },
+  ): Promise<void> {
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    await this.ensureWallet(trx, scope);
+    const [account, pool] = await Promise.all([
+      this.deps.cards.cardAccount(trx, scope, card.id),
+      this.poolAccount(trx, scope),
+    ]);
+    await this.deps.ledger.execute(trx, [
+      {
+        type: 'posted',
+        id: draw.transferId,
+        debitAccountId: pool,
+        creditAccountId: account,
+        amount: draw.amountCents,
+        code: 'company_card_funding',
+      },
+    ]);
     await this.checkLowBalance(trx, scope);
   }
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type { LedgerAccountsTable } from '../../db/schema.ts';
@@ -156,5 +157,21 @@ export class LedgerStore {
 
   transferById(exec: Executor, id: string) {
     return exec.selectFrom('ledger_transfers').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * What posted transfers of one code moved, per organization of a mode. The code is written into
+   * the statement (not bound), so that a partial index on it can serve (SQLite sees a bound value
+   * as any code): only codes with such an index belong here (`ledger_transfers_pool_draws`).
+   */
+  postedByCode(exec: Executor, code: 'company_card_funding', livemode: number) {
+    return exec
+      .selectFrom('ledger_transfers')
+      .select(['organization_id', (eb) => eb.fn.sum<number | string>('amount').as('total')])
+      .where('code', '=', sql.lit(code))
+      .where('livemode', '=', livemode)
+      .where('kind', '=', 'posted')
+      .groupBy('organization_id')
+      .execute();
   }
 }

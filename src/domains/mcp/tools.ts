@@ -71,12 +71,16 @@ type CardObject = z.infer<typeof Card>;
 const Transaction = z.object({
   object: z.literal('transaction'),
   id: z.string(),
+  type: z.enum(['purchase', 'refund']),
   card_id: z.string(),
   user_id: z.string(),
   last4: z.string(),
   status: z.enum(['PENDING', 'SETTLED', 'VOIDED', 'DECLINED']),
   amount_cents: z.number().int(),
   authorized_cents: z.number().int(),
+  refunded_cents: z.number().int(),
+  original_transaction_id: z.string().nullable(),
+  force_posted: z.boolean(),
   merchant: z.string(),
   mcc: z.string().nullable(),
   decline_reason: z.string().nullable(),
@@ -398,7 +402,8 @@ export const TOOLS: ToolDefinition[] = [
   define({
     name: 'close_card',
     title: 'Close a card',
-    description: 'Closes one of this app’s cards for good; what it can still spend returns to the wallet.',
+    description:
+      'Closes one of this app’s cards for good; what it can still spend returns to the wallet (to the company for a company-funded card).',
     input: z.object({ card_id: Id('The card to close') }),
     output: Card,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -439,7 +444,8 @@ export const TOOLS: ToolDefinition[] = [
     title: "Change a card's spend limit",
     description:
       "Sets a multi-use card's spend limit: raising it takes the difference from the wallet (insufficient_funds), " +
-      'lowering it returns the difference (spend_limit_below_spent when already spent or held).',
+      'lowering it returns the difference (spend_limit_below_spent when already spent or held). ' +
+      "A company-funded card's limit is the platform's alone (company_funded_card).",
     input: z.object({
       card_id: Id('The multi-use card'),
       spend_limit_cents: Cents('The new spend limit, in cents'),
@@ -448,7 +454,13 @@ export const TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(call, args) {
       await ownCard(call, args.card_id);
-      const card = await call.ctx.cards.updateSpendLimit(scope(call), args.card_id, args.spend_limit_cents);
+      // The user's own token: a company-funded card's limit is not theirs to change.
+      const card = await call.ctx.cards.updateSpendLimit(
+        scope(call),
+        args.card_id,
+        args.spend_limit_cents,
+        'user',
+      );
       return cardAnswer(card, 'Limit updated.');
     },
   }),

@@ -12,8 +12,11 @@ export interface AcpOrderEvent {
   type: string;
   /** The checkout session the order came from: the `merchantRef` of Purser's order. */
   checkoutSessionId: string;
-  /** The merchant's order id (`merchantOrderId` of the place result). */
-  orderId: string;
+  /**
+   * The merchant's order id, when the event carries it: the protocol's webhook example
+   * (`EventDataOrder`) requires only type, checkout_session_id, permalink_url and status.
+   */
+  orderId: string | null;
   /** `Order.status`: created, confirmed, manual_review, processing, shipped, completed, canceled, … */
   status: string;
   permalink: string | null;
@@ -88,7 +91,7 @@ export async function acpWebhookRoutes(
       const event = orderEvent(body);
       if (!event)
         throw invalidRequest(
-          'The body is not an ACP order event (type, data.id, data.checkout_session_id, data.status).',
+          'The body is not an ACP order event (type, data.checkout_session_id, data.status).',
         );
       await onOrderEvent(slug, event);
       const requestId = request.headers['request-id'];
@@ -122,6 +125,7 @@ function orderEvent(raw: string): AcpOrderEvent | null {
   const orderId = text(order.id);
   const checkoutSessionId = text(order.checkout_session_id);
   const status = text(order.status);
-  if (!orderId || !checkoutSessionId || !status) return null;
+  // The order is found by its checkout session; `id` is optional in the protocol's own example.
+  if (!checkoutSessionId || !status) return null;
   return { type, checkoutSessionId, orderId, status, permalink: text(order.permalink_url) };
 }

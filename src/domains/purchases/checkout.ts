@@ -7,6 +7,7 @@ import type { CardService } from '../cards/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { authorizedCents, cartObject, type StoredCart } from './cart.ts';
 import type { PurchaseConfig } from './config.ts';
+import { fulfillmentOfAcp, fulfillmentPredecessors, UNFULFILLED } from './fulfillment.ts';
 import type { DeliveryAddress, Merchant, PlaceResult } from './merchants/merchant.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
@@ -98,6 +99,7 @@ export class Checkout {
       final_cents: null,
       status: 'pending',
       charge_status: 'confirming',
+      fulfillment_status: null,
       step: 'created',
       decline_code: null,
       card_id: null,
@@ -194,14 +196,19 @@ export class Checkout {
   }
 
   /**
-   * A merchant's order webhook (ACP, docs/acp.md): an order it placed is now confirmed
-   * (`order.confirmed`, once; merchants repeat events). Other statuses change nothing here.
+   * A merchant's order webhook (ACP, docs/acp.md), its order found by the checkout session: an order
+   * the merchant accepted becomes confirmed (`order.confirmed`, once), and its fulfillment moves
+   * forward (`order.updated`, once per move). Merchants repeat and reorder events: each change is a
+   * conditional update, so a repeat or a step back changes nothing.
    */
   async merchantOrderEvent(
     merchant: string,
-    event: { checkoutSessionId: string; orderId: string; status: string },
+    event: { checkoutSessionId: string; orderId: string | null; status: string; permalink: string | null },
   ): Promise<void> {
-    if (!CONFIRMED_STATUSES.has(event.status)) return;
+    const confirms = CONFIRMED_STATUSES.has(event.status);
+    const fulfillment = fulfillmentOfAcp(event.status);
+    const moves = fulfillment !== null && fulfillment !== UNFULFILLED;
+    if (!confirms && !moves) return;
     const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
     // Still being placed (the merchant's answer to complete is on its way): not yet, so that the
     // merchant sends the event again rather than it being lost.
@@ -211,12 +218,11 @@ export class Checkout {
         'order_not_placed',
         'The order is still being placed; send the event again shortly.',
       );
-    if (!order || order.status !== 'placed') return;
+    if (!order || (order.status !== 'placed' && order.status !== 'confirmed')) return;
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
-      const moved = await this.store.confirmOrder(trx, order.id, event.orderId, now);
-      if (!moved) return;
-      await this.emit(trx, order, 'order.confirmed', {
+      const merchantOrderId = event.orderId ?? order.merchant_order_id;
+      const data = {
         order_id: order.id,
         conversation_id: order.conversation_id,
         user_id: order.user_id,
@@ -224,7 +230,18 @@ export class Checkout {
         total_cents: order.final_cents ?? order.total_cents,
         currency: order.currency,
         card_id: order.card_id,
-        merchant_order_id: event.orderId,
+        merchant_order_id: merchantOrderId,
+      };
+      const confirmed = confirms && (await this.store.confirmOrder(trx, order.id, merchantOrderId, now));
+      if (confirmed) await this.emit(trx, order, 'order.confirmed', data);
+      if (!moves) return;
+      const from = fulfillmentPredecessors(fulfillment);
+      if (!(await this.store.moveFulfillment(trx, order.id, from, fulfillment, now))) return;
+      await this.emit(trx, order, 'order.updated', {
+        ...data,
+        status: confirmed ? 'confirmed' : order.status,
+        fulfillment_status: fulfillment,
+        permalink_url: event.permalink,
       });
     });
   }
@@ -301,6 +318,7 @@ export class Checkout {
         step: 'done',
         status: placed.confirmed ? 'confirmed' : 'placed',
         charge_status: 'settled',
+        fulfillment_status: UNFULFILLED,
         final_cents: placed.finalCents,
         merchant_order_id: placed.merchantOrderId,
         next_check_at: null,

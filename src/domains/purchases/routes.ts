@@ -14,6 +14,7 @@ import { apiKeyGuard } from '../auth/api-key-guard.ts';
 import { bearerToken } from '../auth/guard.ts';
 import type { CartObject as CartObjectType } from './cart.ts';
 import type { Buyer } from './checkout.ts';
+import { FULFILLMENT_STATUSES } from './fulfillment.ts';
 import { PAYMENT_SOURCES } from './service.ts';
 
 declare module 'fastify' {
@@ -138,6 +139,12 @@ const BuyBody = Type.Object(
   { additionalProperties: false },
 );
 
+const FulfillmentStatus = Type.Union([LiteralUnion(FULFILLMENT_STATUSES), Type.Null()], {
+  description:
+    'Where the goods are, as the merchant reports: `unfulfilled` once placed, then `processing`, `shipped`, ' +
+    '`completed` (delivered) or `canceled`; null while pending or after a failure (docs/purchases.md).',
+});
+
 const OrderObject = Type.Object(
   {
     object: Type.Literal('order'),
@@ -151,6 +158,7 @@ const OrderObject = Type.Object(
     approved_cents: Type.Integer({ description: 'What the confirm authorized (the ceiling or the total)' }),
     currency: Str,
     charge_status: LiteralUnion(['none', 'confirming', 'settled', 'unknown'] as const),
+    fulfillment_status: FulfillmentStatus,
     decline_code: Nullable(Str),
     card_id: Nullable(Str),
     merchant_order_id: Nullable(Str),
@@ -176,6 +184,7 @@ const ConversationObject = Type.Object(
         merchant_name: Str,
         total_cents: Int,
         charge_status: Str,
+        fulfillment_status: FulfillmentStatus,
         placed_at: Nullable(Str),
       }),
     ),
@@ -385,6 +394,7 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
                 merchant_name: 'Sandbox Coffee',
                 total_cents: 1093,
                 charge_status: 'settled',
+                fulfillment_status: 'unfulfilled',
                 placed_at: '2026-11-23T10:01:00.000Z',
               },
             ],
@@ -423,6 +433,7 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
             approved_cents: 1093,
             currency: 'usd',
             charge_status: 'settled',
+            fulfillment_status: 'shipped',
             decline_code: null,
             card_id: 'card_2Lm8Np4QrSt6UvWx',
             merchant_order_id: 'sbx_ord_2Lm8Np4QrSt6UvWx',

@@ -170,12 +170,35 @@ export class PurchaseStore {
   }
 
   /** A placed order becomes confirmed, once; false when it already was (or is not placed). */
-  async confirmOrder(exec: Executor, id: string, merchantOrderId: string, now: number): Promise<boolean> {
+  async confirmOrder(
+    exec: Executor,
+    id: string,
+    merchantOrderId: string | null,
+    now: number,
+  ): Promise<boolean> {
     const result = await exec
       .updateTable('orders')
       .set({ status: 'confirmed', merchant_order_id: merchantOrderId, confirmed_at: now, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', 'placed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** A placed order's fulfillment moves to `to` from one of `from`; false when it was elsewhere. */
+  async moveFulfillment(
+    exec: Executor,
+    id: string,
+    from: NonNullable<Order['fulfillment_status']>[],
+    to: NonNullable<Order['fulfillment_status']>,
+    now: number,
+  ): Promise<boolean> {
+    if (from.length === 0) return false;
+    const result = await exec
+      .updateTable('orders')
+      .set({ fulfillment_status: to, updated_at: now })
+      .where('id', '=', id)
+      .where('fulfillment_status', 'in', from)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }

@@ -103,6 +103,7 @@ export const doneNotice = (query: { done?: string }): Feedback => {
 
 export const messages = (feedback: Feedback) => feedbackLines(feedback);
 
+/** A time in milliseconds (rows keep ms; API objects carry seconds: multiply those by 1000). */
 export const when = (ms: number | null) => (ms === null ? '' : isoTime(ms).replace('T', ' ').slice(0, 19));
 /** Cents as dollars: `$1,234.50` (every console amount is USD). */
 export const dollars = (cents: number) =>

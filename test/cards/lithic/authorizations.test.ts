@@ -132,23 +132,27 @@ describe('Auth Stream Access', () => {
       amount: 100,
       card: { token: upstream.token },
     });
-    const signed = l.fake.sign(body);
     const tampered = body.replace('"amount":100', '"amount":1');
-    const cases: [string, Record<string, string>, string][] = [
-      ['unsigned', { 'content-type': 'application/json' }, body],
-      ['tampered body', signed, tampered],
-      ['stale (6 minutes)', l.fake.sign(body, { ageSeconds: 360 }), body],
-      ['from the future', l.fake.sign(body, { ageSeconds: -360 }), body],
-      [
-        'another secret',
-        l.fake.sign(body, { secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` }),
-        body,
-      ],
-      ['no signature header', { ...signed, 'webhook-signature': '' }, body],
-      ['another message id', { ...signed, 'webhook-id': 'msg_other' }, body],
-      ['garbage signature', { ...signed, 'webhook-signature': 'v1,AAAA v2,xyz' }, body],
-    ];
     for (const path of ['/webhooks/lithic/asa', '/webhooks/lithic/events']) {
+      const secret = l.fake.secretFor(path);
+      // Lithic signs each route with its own secret: the other one's signature is no signature here.
+      const otherSecret = path.endsWith('/asa') ? l.fake.eventsSecret : l.fake.asaSecret;
+      const signed = l.fake.sign(body, { secret });
+      const cases: [string, Record<string, string>, string][] = [
+        ['unsigned', { 'content-type': 'application/json' }, body],
+        ['tampered body', signed, tampered],
+        ['stale (6 minutes)', l.fake.sign(body, { ageSeconds: 360, secret }), body],
+        ['from the future', l.fake.sign(body, { ageSeconds: -360, secret }), body],
+        ["the other route's secret", l.fake.sign(body, { secret: otherSecret }), body],
+        [
+          'another secret',
+          l.fake.sign(body, { secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` }),
+          body,
+        ],
+        ['no signature header', { ...signed, 'webhook-signature': '' }, body],
+        ['another message id', { ...signed, 'webhook-id': 'msg_other' }, body],
+        ['garbage signature', { ...signed, 'webhook-signature': 'v1,AAAA v2,xyz' }, body],
+      ];
       for (const [what, headers, payload] of cases) {
         const response = await fetch(`${l.fake.purserUrl}${path}`, {
           method: 'POST',
@@ -162,7 +166,7 @@ describe('Auth Stream Access', () => {
     // Within the tolerance, the same signature is accepted.
     const fresh = await fetch(`${l.fake.purserUrl}/webhooks/lithic/asa`, {
       method: 'POST',
-      headers: l.fake.sign(body, { ageSeconds: 240 }),
+      headers: l.fake.sign(body, { ageSeconds: 240, secret: l.fake.asaSecret }),
       body,
     });
     expect(fresh.status).toBe(200);
@@ -233,11 +237,13 @@ describe('card_transaction.updated events', () => {
 });
 
 describe('configuration', () => {
+  const secret = (byte: number) => `whsec_${Buffer.alloc(24, byte).toString('base64')}`;
   const base = {
     LITHIC_API_KEY: 'key_secret_123',
-    LITHIC_WEBHOOK_SECRET: `whsec_${Buffer.alloc(24, 1).toString('base64')}`,
+    LITHIC_ASA_SECRET: secret(1),
+    LITHIC_EVENTS_SECRET: secret(2),
   };
-  it('requires the three Lithic settings, https (http only for loopback), and never echoes a secret', () => {
+  it('requires the Lithic settings, https (http only for loopback), and never echoes a secret', () => {
     expect(loadConfig({}).cards.issuer).toBe('sandbox');
     expect(() => loadConfig({ CARD_ISSUER: 'stripe' })).toThrow(/CARD_ISSUER/);
     expect(() => loadConfig({ CARD_ISSUER: 'lithic' })).toThrow(/LITHIC_/);
@@ -252,21 +258,36 @@ describe('configuration', () => {
       'http://localhost:1',
       'http://[::1]:2',
     ]) {
-      expect(
-        loadConfig({ CARD_ISSUER: 'lithic', ...base, LITHIC_BASE_URL: url }).cards.lithic?.baseUrl,
-      ).toBeTruthy();
+      const lithic = loadConfig({ CARD_ISSUER: 'lithic', ...base, LITHIC_BASE_URL: url }).cards.lithic;
+      expect(lithic?.baseUrl).toBeTruthy();
+      expect([lithic?.asaSecret, lithic?.eventsSecret]).toEqual([secret(1), secret(2)]);
     }
-    try {
-      loadConfig({
+    for (const name of ['LITHIC_ASA_SECRET', 'LITHIC_EVENTS_SECRET'] as const) {
+      const env = { CARD_ISSUER: 'lithic', ...base, LITHIC_BASE_URL: 'https://x' };
+      // Either secret missing: the process refuses to start, naming it.
+      const { [name]: _missing, ...without } = env;
+      expect(() => loadConfig(without), name).toThrow(new RegExp(`${name} is required`));
+      try {
+        loadConfig({ ...env, [name]: 'whsec_short!' });
+        expect.unreachable();
+      } catch (error) {
+        expect(String(error)).toMatch(new RegExp(name));
+        expect(String(error)).not.toContain('short!');
+      }
+    }
+    // The one secret of old cannot stand in for both: an operator upgrading is told what replaced it.
+    for (const env of [
+      { CARD_ISSUER: 'lithic', ...base, LITHIC_BASE_URL: 'https://x', LITHIC_WEBHOOK_SECRET: secret(3) },
+      {
         CARD_ISSUER: 'lithic',
-        ...base,
+        LITHIC_API_KEY: 'k',
         LITHIC_BASE_URL: 'https://x',
-        LITHIC_WEBHOOK_SECRET: 'whsec_short!',
-      });
-      expect.unreachable();
-    } catch (error) {
-      expect(String(error)).toMatch(/LITHIC_WEBHOOK_SECRET/);
-      expect(String(error)).not.toContain('short!');
+        LITHIC_WEBHOOK_SECRET: secret(3),
+      },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(
+        /LITHIC_WEBHOOK_SECRET is replaced by LITHIC_ASA_SECRET and LITHIC_EVENTS_SECRET/,
+      );
     }
   });
 });

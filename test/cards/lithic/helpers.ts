@@ -31,7 +31,8 @@ export async function startLithic(): Promise<LithicFixture> {
     CARD_ISSUER: 'lithic',
     LITHIC_BASE_URL: fake.url,
     LITHIC_API_KEY: fake.apiKey,
-    LITHIC_WEBHOOK_SECRET: fake.webhookSecret,
+    LITHIC_ASA_SECRET: fake.asaSecret,
+    LITHIC_EVENTS_SECRET: fake.eventsSecret,
   });
   await f.t.app.listen({ port: 0, host: '127.0.0.1' });
   fake.purserUrl = `http://127.0.0.1:${(f.t.app.server.address() as AddressInfo).port}`;
@@ -101,7 +102,8 @@ export async function startLithic(): Promise<LithicFixture> {
         expect(request.idempotencyKey, `${request.method} ${request.path}`).toBeTruthy();
       }
       expect(f.t.logs.text).not.toContain(fake.apiKey);
-      expect(f.t.logs.text).not.toContain(fake.webhookSecret.slice(6));
+      for (const secret of [fake.asaSecret, fake.eventsSecret])
+        expect(f.t.logs.text).not.toContain(secret.slice(6));
       await f.expectSound();
       await f.close();
       await fake.close();

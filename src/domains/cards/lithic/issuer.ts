@@ -19,7 +19,6 @@ export class LithicIssuer implements CardIssuer {
     this.client = new IdempotentLithic({
       apiKey: config.apiKey,
       baseURL: config.baseUrl,
-      webhookSecret: config.webhookSecret,
       // A client's request waits on these calls: fail in seconds rather than a minute.
       timeout: 10_000,
       maxRetries: 2,

@@ -8,9 +8,9 @@ import { verifyStandardWebhook } from './signature.ts';
 import { LithicWebhooks } from './webhooks.ts';
 
 /**
- * Lithic's calls to us (docs/cards.md, Lithic): Auth Stream Access and events, both signed with
- * Standard Webhooks. Present only when `CARD_ISSUER=lithic`; unsigned, badly signed or stale
- * requests are `401` and change nothing.
+ * Lithic's calls to us (docs/cards.md, Lithic): Auth Stream Access and events, each signed with
+ * Standard Webhooks under its own secret. Present only when `CARD_ISSUER=lithic`; unsigned, badly
+ * signed (the other route's secret included) or stale requests are `401` and change nothing.
  */
 export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const lithic = ctx.config.cards.lithic;
@@ -23,11 +23,11 @@ export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: 
     done(rawJsonRefusal(body as string), body),
   );
 
-  /** The parsed payload of a correctly signed, fresh request; otherwise `401`. */
-  const verified = (request: FastifyRequest<{ Body: string }>): unknown => {
+  /** The parsed payload of a request correctly signed with this route's secret, fresh; otherwise `401`. */
+  const verified = (request: FastifyRequest<{ Body: string }>, secret: string): unknown => {
     // No body schema: a request without a body is as unsigned as one without headers (401, not 400).
     const body = typeof request.body === 'string' ? request.body : '';
-    if (!verifyStandardWebhook(lithic.webhookSecret, request.headers, body, ctx.clock.now())) {
+    if (!verifyStandardWebhook(secret, request.headers, body, ctx.clock.now())) {
       throw new ApiError(401, 'invalid_signature', 'The webhook signature is missing, wrong or too old.');
     }
     try {
@@ -52,7 +52,7 @@ export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: 
       },
     },
     async (request: FastifyRequest<{ Body: string }>, reply: FastifyReply) => {
-      const payload = verified(request);
+      const payload = verified(request, lithic.asaSecret);
       return reply.send(await webhooks.authorize(payload, request.log));
     },
   );
@@ -68,7 +68,7 @@ export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: 
       },
     },
     async (request: FastifyRequest<{ Body: string }>) => {
-      await webhooks.event(verified(request), request.log);
+      await webhooks.event(verified(request, lithic.eventsSecret), request.log);
       return { received: true };
     },
   );

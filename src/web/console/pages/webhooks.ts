@@ -71,7 +71,7 @@ ${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p
           `<tr><td><code>${escapeHtml(d.event_id)}</code><br>${escapeHtml(d.event_type ?? '')}</td><td class="delivery-status">${d.status}</td><td>${d.attempts
             .map(
               (a) =>
-                `#${a.attempt} ${when(a.attempted_at)} → ${a.status_code ?? escapeHtml(a.error ?? '')} (${a.duration_ms} ms)${a.response_excerpt ? `<br><code>${escapeHtml(a.response_excerpt)}</code>` : ''}`,
+                `#${a.attempt} ${when(a.attempted_at * 1000)} → ${a.status_code ?? escapeHtml(a.error ?? '')} (${a.duration_ms} ms)${a.response_excerpt ? `<br><code>${escapeHtml(a.response_excerpt)}</code>` : ''}`,
             )
             .join(
               '<br>',

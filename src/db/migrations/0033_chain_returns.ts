@@ -1,9 +1,11 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * The chain in step with the books (issue 24, `CHAIN=evm`): company money a card releases returns
  * from the user's deposit address to the pool on the chain (one durable job per release, held in
- * the ledger until the tokens arrive), and what `chain reconcile` last found at each address.
+ * the ledger until the tokens arrive), and what `chain reconcile` last found at each address. The
+ * reconciliation sums what pools paid straight onto company-funded cards (their tokens stay at the
+ * pool's address): a partial index holds just those transfers.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema as it was then
 export async function up(db: Kysely<any>): Promise<void> {
@@ -34,6 +36,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await db.schema
+    .createIndex('ledger_transfers_pool_draws')
+    .on('ledger_transfers')
+    .columns(['organization_id', 'livemode'])
+    .where(sql.ref('code'), '=', sql.lit('company_card_funding'))
+    .execute();
+
+  await db.schema
     .createTable('chain_drifts')
     .addColumn('address', 'text', (c) => c.primaryKey())
     .addColumn('organization_id', 'text', (c) => c.notNull())
@@ -49,5 +58,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('chain_drifts').execute();
+  await db.schema.dropIndex('ledger_transfers_pool_draws').execute();
   await db.schema.dropTable('chain_returns').execute();
 }
