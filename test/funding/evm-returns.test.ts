@@ -119,6 +119,44 @@ describe('a closed company-funded card', () => {
   });
 });
 
+describe('a single-use company-funded card', () => {
+  it('returns what its first charge does not hold, then what the clearing below the hold frees', async () => {
+    const pool = await fundPool(100n);
+    const userId = await f.liveUser();
+    const address = await f.userAddress(userId);
+    const { cardId } = await companyCard(userId, 5000, 'single_use');
+    // A pre-authorization of $30: the card closes at it, and the $20 it does not hold is released.
+    const charge = await f.t.ctx.cards.network.authorize(live(), cardId, {
+      amountCents: 3000,
+      merchant: 'Fuel Station',
+    });
+    expect(charge.status).toBe('PENDING');
+    // It clears for $24: the other $6 is released too.
+    await f.t.ctx.cards.network.clear(live(), charge.id, 2400);
+    expect(await f.pool()).toMatchObject({ balance_cents: 5000 });
+    expect((await f.reconcile()).drifts).toEqual([]);
+
+    await f.driveReturns();
+    const events = await released();
+    expect(events.map((e) => e.data.amount_cents).sort()).toEqual([2000, 600].sort());
+    for (const event of events) {
+      expect(event.data).toMatchObject({
+        card_id: cardId,
+        tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
+      expect((await f.chain.receipt(event.data.tx_hash as string)).status).toBe('success');
+    }
+    expect(await f.chain.balanceOf(address)).toBe(24n * USD);
+    expect(await f.chain.balanceOf(pool)).toBe(76n * USD);
+    expect(await f.pool()).toMatchObject({ balance_cents: 7600, reserved_cents: 0 });
+
+    await companyCard(userId, 7600);
+    expect(await f.chain.balanceOf(pool)).toBe(0n);
+    expect(await f.chain.balanceOf(address)).toBe(100n * USD);
+    expect((await f.reconcile()).drifts).toEqual([]);
+  });
+});
+
 describe('a return the chain refuses', () => {
   it('is attempted again later with the same authorization, and the tokens return once', async () => {
     const pool = await fundPool(30n);

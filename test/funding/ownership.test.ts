@@ -121,6 +121,7 @@ describe('money a company-funded card frees after it closed', () => {
         cardholder_id: expect.stringMatching(/^ch_/),
         card_id: cardId,
         amount_cents: amount,
+        tx_hash: null, // sandbox: no chain
       });
       expect((await f.pool()).balance_cents).toBe(POOL - 5_000 + 2_000 + amount);
       expect(await f.wallet(userId)).toBe(OWN);
