@@ -414,7 +414,7 @@ export interface paths {
         head?: never;
         /**
          * Change a multi-use card's spend limit
-         * @description Raising it moves the difference from the wallet (`402 insufficient_funds`); lowering returns it (`409 spend_limit_below_spent` when the card has spent or holds more). Fires `card.updated`.
+         * @description Raising it moves the difference from the wallet (`402 insufficient_funds`); lowering returns it (`409 spend_limit_below_spent` when the card has spent or holds more). Fires `card.updated`. A company-funded card's limit can only be lowered (`409 company_funded_card`): what that frees returns to the company pool with `transfer.released`.
          */
         patch: operations["updateCardSpendLimit"];
         trace?: never;
@@ -944,7 +944,7 @@ export interface paths {
         put?: never;
         /**
          * Open a connected vault session and send its link to the user's phone or email
-         * @description The link goes to the phone on the user’s account, else the email. An organization with a dedicated branded vault (an operator setting) gets `sent: false` and the `url` to deliver itself, as does one whose delivery channel failed. Accepts `Idempotency-Key`.
+         * @description The link goes to the phone on the user’s account, else the email. An organization with a dedicated branded vault (an operator setting) gets `sent: false` and the `url` to deliver itself, as does a link that no channel took, or that only reached the local outbox; `delivery` says which. Accepts `Idempotency-Key`.
          */
         post: operations["createVaultLink"];
         delete?: never;
@@ -1436,6 +1436,7 @@ export interface components {
         Event: {
             /** @description Stable id, `evt_…`; dedupe on it. */
             id: string;
+            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `webhook_endpoint.test`. */
             type: string;
             /** @description Unix epoch seconds. */
             created: number;
@@ -1793,6 +1794,8 @@ export interface components {
             approved_cents: number;
             currency: string;
             charge_status: "none" | "confirming" | "settled" | "unknown";
+            /** @description Where the goods are, as the merchant reports: `unfulfilled` once placed, then `processing`, `shipped`, `completed` (delivered) or `canceled`; null while pending or after a failure (docs/purchases.md). */
+            fulfillment_status: ("unfulfilled" | "processing" | "shipped" | "completed" | "canceled") | null;
             decline_code: string | null;
             card_id: string | null;
             merchant_order_id: string | null;
@@ -1815,6 +1818,8 @@ export interface components {
                 merchant_name: string;
                 total_cents: number;
                 charge_status: string;
+                /** @description Where the goods are, as the merchant reports: `unfulfilled` once placed, then `processing`, `shipped`, `completed` (delivered) or `canceled`; null while pending or after a failure (docs/purchases.md). */
+                fulfillment_status: ("unfulfilled" | "processing" | "shipped" | "completed" | "canceled") | null;
                 placed_at: string | null;
             }[];
             last_checkout: {
@@ -1870,8 +1875,10 @@ export interface components {
         VaultLink: {
             /** @enum {string} */
             object: "vault_link";
-            /** @description True when Purser sent the link to the user; false on a branded vault */
+            /** @description True only when a messaging provider, an SMS service or a mail server took the link; false on a branded vault, and when it failed or only reached the local outbox */
             sent: boolean;
+            /** @description What happened to the link: `provider` (the organization's messaging provider sent it), `sms` or `email` (the configured SMS service or mail server took it), `outbox` (no service is configured for this mode: it only reached the local outbox, as in sandbox by default), `failed` (every channel failed); null when nothing was tried (a branded vault) */
+            delivery: ("provider" | "sms" | "email" | "outbox" | "failed") | null;
             user: string;
             /** @description Present when `sent` is false: the platform delivers it */
             url?: string;
@@ -7437,7 +7444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The card is closed (`card_closed`), single-use (`card_not_multi_use`), or has spent or holds more than the lower limit leaves (`spend_limit_below_spent`). Or: A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            /** @description The card is closed (`card_closed`), single-use (`card_not_multi_use`), company-funded and the limit higher (`company_funded_card`), or has spent or holds more than the lower limit leaves (`spend_limit_below_spent`). Or: A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12430,6 +12437,7 @@ export interface operations {
                      *           "merchant_name": "Sandbox Coffee",
                      *           "total_cents": 1093,
                      *           "charge_status": "settled",
+                     *           "fulfillment_status": "unfulfilled",
                      *           "placed_at": "2026-11-23T10:01:00.000Z"
                      *         }
                      *       ],
@@ -12559,6 +12567,7 @@ export interface operations {
                      *       "approved_cents": 1093,
                      *       "currency": "usd",
                      *       "charge_status": "settled",
+                     *       "fulfillment_status": "shipped",
                      *       "decline_code": null,
                      *       "card_id": "card_2Lm8Np4QrSt6UvWx",
                      *       "merchant_order_id": "sbx_ord_2Lm8Np4QrSt6UvWx",
@@ -13036,6 +13045,7 @@ export interface operations {
                      * @example {
                      *       "object": "vault_link",
                      *       "sent": true,
+                     *       "delivery": "sms",
                      *       "user": "usr_3Fk9LmN2pQr7StUv"
                      *     }
                      */
