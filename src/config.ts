@@ -11,8 +11,8 @@ import { type AcpConfig, loadAcpConfig } from './domains/purchases/merchant-conf
 export { ConfigError };
 
 /**
- * Every setting of the service, read once from the environment and validated. The README's
- * configuration table lists the same names and defaults; keep the two in step.
+ * Every setting of the service, read once from the environment and validated. docs/operations.md
+ * lists each variable with its default and meaning (test/docs/operations.test.ts keeps them in step).
  */
 export interface Config {
   port: number;

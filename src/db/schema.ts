@@ -531,6 +531,18 @@ export interface CardTransactionsTable {
   expires_at: number | null;
   created_at: number;
   updated_at: number;
+  /** A charge, or money back from a merchant (`refund`, SETTLED at once). */
+  type: Generated<'purchase' | 'refund'>;
+  /** The purchase a refund gives money back for; null for a purchase (and an issuer's unmatched credit). */
+  original_transaction_id: string | null;
+  /** Of a purchase: what its refunds gave back so far, never more than it settled. */
+  refunded_cents: Generated<number>;
+  /** The issuer's settled amount as last applied (negative for a credit); null outside an issuer. */
+  issuer_settled_cents: number | null;
+  /** The version of the issuer's report last applied: an older or equal one changes nothing. */
+  issuer_version: number | null;
+  /** 1 when the issuer settled money the books held no authorization for (a force post). */
+  force_posted: Generated<number>;
 }
 
 /** Every reveal of a card number, for the audit. */

@@ -226,6 +226,21 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Sandbox network: only a PENDING authorization can be cleared or voided.',
   },
   {
+    code: 'transaction_not_settled',
+    status: 409,
+    when: 'Refunds: the transaction has settled nothing yet (pending, voided or declined); only settled money is refunded.',
+  },
+  {
+    code: 'transaction_refunded',
+    status: 409,
+    when: 'Refunds: the transaction was refunded in full already; nothing is left to give back.',
+  },
+  {
+    code: 'transaction_not_refundable',
+    status: 409,
+    when: 'Refunds: the transaction is itself a refund.',
+  },
+  {
     code: 'transfer_not_awaiting_ack',
     status: 409,
     when: 'Wallet transfers (v1): the company-funded transfer was approved automatically, already acknowledged otherwise, or ended.',

@@ -72,6 +72,7 @@ const DATA_FIELDS: Record<string, string[]> = {
   'transaction.cleared': TRANSACTION,
   'transaction.declined': [...TRANSACTION, 'decline_reason'],
   'transaction.voided': TRANSACTION,
+  'transaction.refunded': [...TRANSACTION, 'type', 'original_transaction_id'],
   'reward.earned': ['tokens', 'merchant', 'card_id', 'user_id'],
   'card_flow.started': [
     'transfer_id',
@@ -104,6 +105,8 @@ const EXPECT: Record<string, (data: Record<string, unknown>) => void> = {
   'transaction.cleared': (data) => expect(data.status).toBe('SETTLED'),
   'transaction.declined': (data) => expect(data.decline_reason).toBe('INSUFFICIENT_FUNDS'),
   'transaction.voided': (data) => expect(data.status).toBe('VOIDED'),
+  'transaction.refunded': (data) =>
+    expect(data).toMatchObject({ type: 'refund', status: 'SETTLED', amount_cents: 500 }),
   'balance.low': (data) => expect(data.balance_cents).toBe(500),
   'transfer.failed': (data) => expect(data.reason).toBe('ack_denied'),
   'card_flow.failed': (data) => expect(data.reason).toBe('mint_failed'),

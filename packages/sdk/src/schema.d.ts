@@ -627,6 +627,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/simulate/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: the merchant refunds a settled charge
+         * @description Gives back `amount_cents` (default: all that is left) of a settled purchase as a new `refund` transaction, SETTLED at once and linked by `original_transaction_id`: the money returns to the card while it is open, else to its owner (the wallet, or the company pool with `transfer.released`). Fires `transaction.refunded`. Never more in total than was settled.
+         */
+        post: operations["simulateRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/simulate/provider_close": {
         parameters: {
             query?: never;
@@ -1436,7 +1456,7 @@ export interface components {
         Event: {
             /** @description Stable id, `evt_…`; dedupe on it. */
             id: string;
-            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `webhook_endpoint.test`. */
+            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `webhook_endpoint.test`. */
             type: string;
             /** @description Unix epoch seconds. */
             created: number;
@@ -1573,13 +1593,21 @@ export interface components {
             /** @enum {string} */
             object: "transaction";
             id: string;
+            /** @description A charge, or money a merchant gave back for one (`refund`, SETTLED at once) */
+            type: "purchase" | "refund";
             card_id: string;
             user_id: string;
             last4: string;
             status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-            /** @description The settled amount once SETTLED, else the authorized amount */
+            /** @description The settled amount once SETTLED (a refund: what it gave back), else the authorized amount */
             amount_cents: number;
             authorized_cents: number;
+            /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
+            refunded_cents: number;
+            /** @description Of a refund: the purchase it gives money back for */
+            original_transaction_id: string | null;
+            /** @description The issuer settled it without an authorization the books held (a force post); charged to the card, else its owner (docs/cards.md, Lithic) */
+            force_posted: boolean;
             merchant: string;
             mcc: string | null;
             decline_reason: string | null;
@@ -1627,13 +1655,21 @@ export interface components {
                 /** @enum {string} */
                 object: "transaction";
                 id: string;
+                /** @description A charge, or money a merchant gave back for one (`refund`, SETTLED at once) */
+                type: "purchase" | "refund";
                 card_id: string;
                 user_id: string;
                 last4: string;
                 status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-                /** @description The settled amount once SETTLED, else the authorized amount */
+                /** @description The settled amount once SETTLED (a refund: what it gave back), else the authorized amount */
                 amount_cents: number;
                 authorized_cents: number;
+                /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
+                refunded_cents: number;
+                /** @description Of a refund: the purchase it gives money back for */
+                original_transaction_id: string | null;
+                /** @description The issuer settled it without an authorization the books held (a force post); charged to the card, else its owner (docs/cards.md, Lithic) */
+                force_posted: boolean;
                 merchant: string;
                 mcc: string | null;
                 decline_reason: string | null;
@@ -8462,12 +8498,16 @@ export interface operations {
                      *         {
                      *           "object": "transaction",
                      *           "id": "txn_9Jk3LmN5pQr2StUv",
+                     *           "type": "purchase",
                      *           "card_id": "card_7Hq2LmN4pQr8StUv",
                      *           "user_id": "usr_3Fk9LmN2pQr7StUv",
                      *           "last4": "4242",
                      *           "status": "PENDING",
                      *           "amount_cents": 1200,
                      *           "authorized_cents": 1200,
+                     *           "refunded_cents": 0,
+                     *           "original_transaction_id": null,
+                     *           "force_posted": false,
                      *           "merchant": "Corner Shop",
                      *           "mcc": "5411",
                      *           "decline_reason": null,
@@ -8606,12 +8646,16 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "txn_9Jk3LmN5pQr2StUv",
+                     *       "type": "purchase",
                      *       "card_id": "card_7Hq2LmN4pQr8StUv",
                      *       "user_id": "usr_3Fk9LmN2pQr7StUv",
                      *       "last4": "4242",
                      *       "status": "PENDING",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "refunded_cents": 0,
+                     *       "original_transaction_id": null,
+                     *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
                      *       "decline_reason": null,
@@ -8978,12 +9022,16 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "txn_9Jk3LmN5pQr2StUv",
+                     *       "type": "purchase",
                      *       "card_id": "card_7Hq2LmN4pQr8StUv",
                      *       "user_id": "usr_3Fk9LmN2pQr7StUv",
                      *       "last4": "4242",
                      *       "status": "PENDING",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "refunded_cents": 0,
+                     *       "original_transaction_id": null,
+                     *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
                      *       "decline_reason": null,
@@ -9217,12 +9265,16 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "txn_9Jk3LmN5pQr2StUv",
+                     *       "type": "purchase",
                      *       "card_id": "card_7Hq2LmN4pQr8StUv",
                      *       "user_id": "usr_3Fk9LmN2pQr7StUv",
                      *       "last4": "4242",
                      *       "status": "SETTLED",
                      *       "amount_cents": 1000,
                      *       "authorized_cents": 1200,
+                     *       "refunded_cents": 0,
+                     *       "original_transaction_id": null,
+                     *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
                      *       "decline_reason": null,
@@ -9476,12 +9528,16 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "txn_9Jk3LmN5pQr2StUv",
+                     *       "type": "purchase",
                      *       "card_id": "card_7Hq2LmN4pQr8StUv",
                      *       "user_id": "usr_3Fk9LmN2pQr7StUv",
                      *       "last4": "4242",
                      *       "status": "VOIDED",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "refunded_cents": 0,
+                     *       "original_transaction_id": null,
+                     *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
                      *       "decline_reason": null,
@@ -9606,6 +9662,249 @@ export interface operations {
                      *         "code": "transaction_not_pending",
                      *         "message": "The transaction is SETTLED; only a PENDING one can move.",
                      *         "docs": "https://purser.example/docs/errors#transaction_not_pending",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transaction_id": "txn_9Jk3LmN5pQr2StUv",
+                 *       "amount_cents": 500
+                 *     }
+                 */
+                "application/json": {
+                    transaction_id: string;
+                    /** @description The amount to give back */
+                    amount_cents?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The refund transaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "transaction",
+                     *       "id": "txn_2Rt6LmN8pQr4StUw",
+                     *       "type": "refund",
+                     *       "card_id": "card_7Hq2LmN4pQr8StUv",
+                     *       "user_id": "usr_3Fk9LmN2pQr7StUv",
+                     *       "last4": "4242",
+                     *       "status": "SETTLED",
+                     *       "amount_cents": 500,
+                     *       "authorized_cents": 500,
+                     *       "refunded_cents": 0,
+                     *       "original_transaction_id": "txn_9Jk3LmN5pQr2StUv",
+                     *       "force_posted": false,
+                     *       "merchant": "Corner Shop",
+                     *       "mcc": "5411",
+                     *       "decline_reason": null,
+                     *       "created_at": "2026-11-23T10:05:00.000Z",
+                     *       "updated_at": "2026-11-23T10:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description More than is left to refund (`invalid_request` naming `amount_cents`), or a malformed body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A live token (`sandbox_only`), or the organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such transaction. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing to refund: the transaction settled nothing (`transaction_not_settled`), was refunded in full (`transaction_refunded`), or is itself a refund (`transaction_not_refundable`). Or: A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "transaction_refunded",
+                     *         "message": "The transaction has been refunded in full.",
+                     *         "docs": "https://purser.example/docs/errors#transaction_refunded",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }

@@ -179,6 +179,15 @@ export const SCENARIOS: Record<EventType, Scenario> = {
       return undefined;
     },
   },
+  'transaction.refunded': {
+    steps: 'a $20 card, a $12 authorization, its clearing, then a $5 refund',
+    run: async (s) => {
+      const { txn } = await authorized(s);
+      await s.ctx.cards.network.clear(s.scope, txn.id);
+      await s.ctx.cards.network.refund(s.scope, txn.id, 500);
+      return undefined;
+    },
+  },
   'reward.earned': {
     steps:
       'a card, an authorization and its clearing; an organization that shares no rewards ' +

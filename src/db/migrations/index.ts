@@ -26,6 +26,7 @@ import * as consoleAudit from './0028_console.ts';
 import * as merchantAccounts from './0029_merchant_accounts.ts';
 import * as ledgerWriteIndexes from './0030_ledger_write_indexes.ts';
 import * as orderFulfillment from './0031_order_fulfillment.ts';
+import * as cardRefunds from './0032_card_refunds.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0029_merchant_accounts': merchantAccounts,
   '0030_ledger_write_indexes': ledgerWriteIndexes,
   '0031_order_fulfillment': orderFulfillment,
+  '0032_card_refunds': cardRefunds,
 };

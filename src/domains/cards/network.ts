@@ -13,6 +13,7 @@ import {
 import type { CardConfig } from './config.ts';
 import { cardObject, cardUpdatedData, transactionData, transactionObject } from './objects.ts';
 import type { Card, CardService, Scope } from './service.ts';
+import { IncrementDeclined, type IssuerReport, Settlement } from './settlement.ts';
 
 export type CardTransaction = Selectable<CardTransactionsTable>;
 
@@ -37,14 +38,24 @@ export const LOW_BALANCE_CENTS = 1_000;
  * voids, upstream closes and the expiry of authorizations never cleared (spec §3).
  */
 export class CardNetwork {
+  /** Refunds, incremental authorizations and the issuer's reports (settlement.ts). */
+  private readonly settlement: Settlement;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: CardConfig,
     private readonly deps: { ledger: LedgerService; cards: CardService },
-  ) {}
+  ) {
+    this.settlement = new Settlement(clock, config, { ...deps, network: this });
+    deps.ledger.addCheck((exec) => this.settlement.verifyRefunds(exec));
+  }
 
-  /** Decides a charge on a card: approved (PENDING, funds held) or DECLINED (nothing moves). */
+  /**
+   * Decides a charge on a card: approved (PENDING, funds held) or DECLINED (nothing moves). A
+   * network's id seen before gets its first decision, unless it now asks for more than it was
+   * authorized (an incremental authorization): the difference is held, or `IncrementDeclined`.
+   */
   async authorize(scope: Scope, cardId: string, charge: ChargeRequest) {
     const id = charge.transactionId ?? newId('txn');
     try {
@@ -54,7 +65,7 @@ export class CardNetwork {
         const earlier = charge.transactionId
           ? await this.deps.cards.store.transactionById(trx, id)
           : undefined;
-        if (earlier) return this.present(trx, earlier, card);
+        if (earlier) return this.settlement.increase(trx, card, earlier, charge.amountCents);
         const books = await this.lockBooks(trx, card);
         const decline = decide(card, charge.amountCents, books.before);
         return this.record(trx, card, id, charge, decline ? { decline } : { approve: true }, books);
@@ -65,6 +76,9 @@ export class CardNetwork {
       if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
       return this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
+        // An increment refused: the authorization stands as it was.
+        if (await this.deps.cards.store.transactionById(trx, id))
+          throw new IncrementDeclined('INSUFFICIENT_FUNDS');
         const books = await this.lockBooks(trx, card);
         return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' }, books);
       });
@@ -149,7 +163,7 @@ export class CardNetwork {
         updated_at: settled.updated_at,
       });
       await this.afterMove(trx, card, settled, 'transaction.cleared', before);
-      await this.reward(trx, card, settled, options.rewardShareBps);
+      await this.settlement.reward(trx, card, settled, final, `${txn.id}.reward`, options.rewardShareBps);
       await within?.(trx);
       return this.present(trx, settled);
     });
@@ -161,6 +175,19 @@ export class CardNetwork {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
       return this.voidLocked(trx, card, txn, amountCents);
     });
+  }
+
+  /**
+   * Gives back `amountCents` (what is left when omitted) of a settled purchase as a `refund`
+   * transaction: to the card while open, else to its owner; never more in total than settled.
+   */
+  refund(scope: Scope, transactionId: string, amountCents?: number) {
+    return this.settlement.refund(scope, transactionId, amountCents);
+  }
+
+  /** Brings the books in step with what the issuer reports of one of its transactions, once. */
+  applyIssuerReport(scope: Scope, cardId: string, report: IssuerReport) {
+    return this.settlement.applyIssuerReport(scope, cardId, report);
   }
 
   /** The issuer closed the card upstream. */
@@ -287,6 +314,12 @@ export class CardNetwork {
       expires_at: 'approve' in outcome ? now + this.config.authorizationExpiryDays * DAY : null,
       created_at: now,
       updated_at: now,
+      type: 'purchase',
+      original_transaction_id: null,
+      refunded_cents: 0,
+      issuer_settled_cents: null,
+      issuer_version: null,
+      force_posted: 0,
     };
     if ('decline' in outcome) {
       // A decline moves nothing: the balance is still the one decided on.
@@ -375,13 +408,18 @@ export class CardNetwork {
    * changed. A card already closed sends what it gets back (a released hold) to its owner at once:
    * the wallet, or the company pool for a company-funded card (`CardService.release`).
    * `moved` is the card account's totals as the move left them, when the caller has them. Returns
-   * the card as it now is.
+   * the card as it now is. Also for settlement.ts.
    */
-  private async afterMove(
+  async afterMove(
     trx: Executor,
     card: Card,
     txn: CardTransaction,
-    type: 'transaction.authorized' | 'transaction.cleared' | 'transaction.voided' | null,
+    type:
+      | 'transaction.authorized'
+      | 'transaction.cleared'
+      | 'transaction.voided'
+      | 'transaction.refunded'
+      | null,
     before: number,
     moved?: AccountBalance,
   ): Promise<Card> {
@@ -414,41 +452,6 @@ export class CardNetwork {
     return card;
   }
 
-  /**
-   * Rewards (docs/cards.md): the settled amount × interchange is the organization's pool, and
-   * `reward_share_bps` of it goes to the user as tokens, 1 token = 1 cent of credit, rounded down.
-   */
-  private async reward(trx: Executor, card: Card, txn: CardTransaction, shareOverride?: number) {
-    const settings =
-      shareOverride === undefined
-        ? await this.deps.cards.store.organizationMoneySettings(trx, card.organization_id)
-        : undefined;
-    const share = shareOverride ?? settings?.reward_share_bps ?? 0;
-    const tokens = Math.floor(((txn.settled_cents ?? 0) * this.config.interchangeBps * share) / 100_000_000);
-    if (tokens <= 0) return;
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
-    const [rewards, wallet] = await Promise.all([
-      this.deps.cards.systemAccount(trx, scope, 'rewards'),
-      this.deps.cards.walletAccount(trx, scope, card.user_id),
-    ]);
-    await this.deps.ledger.execute(trx, [
-      {
-        type: 'posted',
-        id: `${txn.id}.reward`,
-        debitAccountId: rewards,
-        creditAccountId: wallet,
-        amount: tokens,
-        code: 'reward',
-      },
-    ]);
-    await this.deps.cards.emit(trx, card, 'reward.earned', {
-      tokens,
-      merchant: txn.merchant,
-      card_id: card.id,
-      user_id: card.user_id,
-    });
-  }
-
   private async lockPending(trx: Executor, scope: Scope, transactionId: string) {
     const livemode = scope.livemode ? 1 : 0;
     const found = await this.deps.cards.store.transaction(trx, scope.organizationId, livemode, transactionId);
@@ -466,7 +469,7 @@ export class CardNetwork {
   }
 
   /** The transaction as the API shows it; `known` spares re-reading its card (only `last4` is used). */
-  private async present(exec: Executor, txn: CardTransaction, known?: Card) {
+  async present(exec: Executor, txn: CardTransaction, known?: Card) {
     const card =
       known?.id === txn.card_id
         ? known

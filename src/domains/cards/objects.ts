@@ -45,18 +45,27 @@ export function transactionObject(txn: CardTransaction, card: Pick<Card, 'last4'
   return {
     object: 'transaction' as const,
     id: txn.id,
+    type: txn.type,
     card_id: txn.card_id,
     user_id: txn.user_id,
     last4: card.last4,
     status: txn.status,
-    amount_cents: txn.settled_cents ?? txn.amount_cents,
+    amount_cents: amountOf(txn),
     authorized_cents: txn.amount_cents,
+    refunded_cents: txn.refunded_cents,
+    original_transaction_id: txn.original_transaction_id,
+    force_posted: txn.force_posted === 1,
     merchant: txn.merchant,
     mcc: txn.mcc,
     decline_reason: txn.decline_reason,
     created_at: isoTime(txn.created_at),
     updated_at: isoTime(txn.updated_at),
   };
+}
+
+/** The settled amount once anything settled (a refund: what it gave back), else the authorized one. */
+function amountOf(txn: CardTransaction): number {
+  return txn.status === 'PENDING' ? txn.amount_cents : (txn.settled_cents ?? txn.amount_cents);
 }
 
 // ---- event data, exactly the spec's fields
@@ -101,12 +110,15 @@ export function transactionData(txn: CardTransaction, card: Pick<Card, 'last4'>,
     id: txn.id,
     card_id: txn.card_id,
     last4: card.last4,
-    amount_cents: txn.settled_cents ?? txn.amount_cents,
+    amount_cents: amountOf(txn),
     merchant: txn.merchant,
     mcc: txn.mcc,
     status: txn.status,
     balance_cents: balanceCents,
     ...(txn.status === 'DECLINED' ? { decline_reason: txn.decline_reason } : {}),
+    ...(txn.type === 'refund'
+      ? { type: txn.type, original_transaction_id: txn.original_transaction_id }
+      : {}),
   };
 }
 

@@ -53,6 +53,9 @@ const TransactionObject = Type.Object(
   {
     object: Type.Literal('transaction'),
     id: Type.String(),
+    type: Type.Union([Type.Literal('purchase'), Type.Literal('refund')], {
+      description: 'A charge, or money a merchant gave back for one (`refund`, SETTLED at once)',
+    }),
     card_id: Type.String(),
     user_id: Type.String(),
     last4: Type.String(),
@@ -63,9 +66,21 @@ const TransactionObject = Type.Object(
       Type.Literal('DECLINED'),
     ]),
     amount_cents: Type.Integer({
-      description: 'The settled amount once SETTLED, else the authorized amount',
+      description:
+        'The settled amount once SETTLED (a refund: what it gave back), else the authorized amount',
     }),
     authorized_cents: Type.Integer(),
+    refunded_cents: Type.Integer({
+      description: 'Of a purchase: what its refunds gave back so far, never more than it settled',
+    }),
+    original_transaction_id: Nullable(
+      Type.String({ description: 'Of a refund: the purchase it gives money back for' }),
+    ),
+    force_posted: Type.Boolean({
+      description:
+        'The issuer settled it without an authorization the books held (a force post); charged to the card, ' +
+        'else its owner (docs/cards.md, Lithic)',
+    }),
     merchant: Type.String(),
     mcc: Nullable(Type.String()),
     decline_reason: Nullable(Type.String()),
@@ -121,12 +136,16 @@ const cardExample = {
 const transactionExample = {
   object: 'transaction' as const,
   id: 'txn_9Jk3LmN5pQr2StUv',
+  type: 'purchase' as const,
   card_id: cardExample.id,
   user_id: cardExample.user_id,
   last4: '4242',
   status: 'PENDING' as const,
   amount_cents: 1200,
   authorized_cents: 1200,
+  refunded_cents: 0,
+  original_transaction_id: null,
+  force_posted: false,
   merchant: 'Corner Shop',
   mcc: '5411',
   decline_reason: null,
@@ -642,6 +661,63 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       },
     );
   }
+
+  app.post(
+    '/api/v2/simulate/refund',
+    {
+      ...common,
+      preValidation: testModeOnly,
+      schema: {
+        ...simulate,
+        operationId: 'simulateRefund',
+        summary: 'Test mode: the merchant refunds a settled charge',
+        description:
+          'Gives back `amount_cents` (default: all that is left) of a settled purchase as a new `refund` ' +
+          'transaction, SETTLED at once and linked by `original_transaction_id`: the money returns to the card ' +
+          'while it is open, else to its owner (the wallet, or the company pool with `transfer.released`). ' +
+          'Fires `transaction.refunded`. Never more in total than was settled.',
+        body: withExample(
+          Type.Object(
+            {
+              transaction_id: Type.String({ maxLength: 128 }),
+              amount_cents: Type.Optional(Cents('The amount to give back')),
+            },
+            strict,
+          ),
+          { transaction_id: transactionExample.id, amount_cents: 500 },
+        ),
+        response: {
+          200: documented(TransactionObject, 'The refund transaction.', {
+            ...transactionExample,
+            id: 'txn_2Rt6LmN8pQr4StUw',
+            type: 'refund',
+            status: 'SETTLED',
+            amount_cents: 500,
+            authorized_cents: 500,
+            original_transaction_id: transactionExample.id,
+          }),
+          ...errorResponses(400, 401, 403, 404, 503, {
+            400: 'More than is left to refund (`invalid_request` naming `amount_cents`), or a malformed body.',
+            403: sandboxOnly,
+            404: 'No such transaction.',
+          }),
+          409: errorResponse(
+            409,
+            'Nothing to refund: the transaction settled nothing (`transaction_not_settled`), was refunded in ' +
+              'full (`transaction_refunded`), or is itself a refund (`transaction_not_refundable`).',
+            {
+              code: 'transaction_refunded',
+              message: 'The transaction has been refunded in full.',
+            },
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { transaction_id, amount_cents } = request.body;
+      return ctx.cards.network.refund(sandbox(request, 'Simulating a refund'), transaction_id, amount_cents);
+    },
+  );
 
   app.post(
     '/api/v2/simulate/provider_close',

@@ -148,6 +148,36 @@ export class CardStore {
     return txn;
   }
 
+  /** The latest purchase on the card at this merchant with at least `amount` settled and not yet refunded. */
+  refundablePurchase(exec: Executor, cardId: string, merchant: string, amount: number) {
+    return exec
+      .selectFrom('card_transactions')
+      .selectAll()
+      .where('card_id', '=', cardId)
+      .where('type', '=', 'purchase')
+      .where('merchant', '=', merchant)
+      .where(sql<boolean>`settled_cents - refunded_cents >= ${amount}`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Every purchase refunded at all, with what it settled, what it records as refunded and what its refunds sum to. */
+  refundTotals(exec: Executor) {
+    return exec
+      .selectFrom('card_transactions as p')
+      .leftJoin('card_transactions as r', (join) =>
+        join.onRef('r.original_transaction_id', '=', 'p.id').on('r.type', '=', 'refund'),
+      )
+      .select(['p.id', 'p.settled_cents', 'p.refunded_cents'])
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('r.settled_cents'), eb.lit(0)).as('refunds'))
+      .where('p.type', '=', 'purchase')
+      .where((eb) => eb.or([eb('p.refunded_cents', '>', 0), eb('r.id', 'is not', null)]))
+      .groupBy(['p.id', 'p.settled_cents', 'p.refunded_cents'])
+      .execute();
+  }
+
   transactionByHold(exec: Executor, holdId: string) {
     return exec.selectFrom('card_transactions').selectAll().where('hold_id', '=', holdId).executeTakeFirst();
   }

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'transaction.cleared',
   'transaction.declined',
   'transaction.voided',
+  'transaction.refunded',
   'merchant.connected',
   'reward.earned',
   'card_flow.started',

@@ -85,6 +85,8 @@ export class LedgerService {
    */
   private readonly knownAccounts = new Map<string, string>();
   private readonly learning = new WeakMap<Executor, Map<string, string>>();
+  /** Invariants other domains prove about the money they recorded (`addCheck`). */
+  private readonly checks: ((exec: Executor) => Promise<Violation[]>)[] = [];
 
   constructor(
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
@@ -299,9 +301,19 @@ export class LedgerService {
     this.knownAccounts.set(key, id);
   }
 
+  /**
+   * Adds an invariant a domain proves about what it recorded with its money (the cards domain: no
+   * purchase refunded above what it settled), run by `verify` after the ledger's own.
+   */
+  addCheck(check: (exec: Executor) => Promise<Violation[]>): void {
+    this.checks.push(check);
+  }
+
   /** Every invariant of the ledger, checked against the stored transfers (`purser ledger verify`). */
-  verify(): Promise<Violation[]> {
-    return verifyLedger(this.handle.db);
+  async verify(): Promise<Violation[]> {
+    const violations = await verifyLedger(this.handle.db);
+    for (const check of this.checks) violations.push(...(await check(this.handle.db)));
+    return violations;
   }
 }
 

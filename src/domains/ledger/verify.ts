@@ -8,7 +8,10 @@ export interface Violation {
     | 'cached_totals'
     | 'account_limit'
     | 'pending_hold'
-    | 'hold_ending';
+    | 'hold_ending'
+    /** Checked by the cards domain (`LedgerService.addCheck`): a purchase's refunds. */
+    | 'refund_above_settled'
+    | 'refund_total';
   /** The account or transfer at fault. */
   subject: string;
   detail: string;

@@ -51,7 +51,12 @@ interface Job {
 
 type Reply = { result: unknown } | { error: string };
 
-const THREAD_ENTRY = new URL('./thread.js', import.meta.url);
+// Run from source (tsx), a thread must register the loader before it can import TypeScript
+// (thread.js); compiled (dist/), the thread runs its module directly.
+const THREAD_ENTRY = new URL(
+  import.meta.url.endsWith('.ts') ? './thread.js' : './thread-main.js',
+  import.meta.url,
+);
 
 class ReaderPool implements DocumentReader {
   private readonly idle: Worker[] = [];

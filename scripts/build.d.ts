@@ -1,0 +1,2 @@
+export declare function buildService(): Promise<void>;
+export declare function ensureBuilt(): Promise<void>;
