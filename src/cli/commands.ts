@@ -8,6 +8,7 @@ import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
 import { MEMBER_ROLES } from '../domains/members/service.ts';
 import { MERCHANT_USAGE, runMerchantCommand } from '../domains/purchases/cli.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
+import { ENCRYPTION_KEY_USAGE, runEncryptionKeyCommand } from './encryption-key.ts';
 import { runTriggerCommand, TRIGGER_USAGE } from './trigger/command.ts';
 
 export const USAGE = `Usage: purser <command>
@@ -34,9 +35,10 @@ ${LEDGER_USAGE}
 ${FUNDING_USAGE}
 ${MERCHANT_USAGE}
 ${TRIGGER_USAGE}
+${ENCRYPTION_KEY_USAGE}
   outbox [--limit N] [--json]         messages kept locally instead of sent (sandbox, or no SMTP/SMS)
 
-Settings come from the environment (DATABASE_URL, …); see the README.`;
+Settings come from the environment (DATABASE_URL, …); see docs/operations.md.`;
 
 const MODES = ['sandbox', 'production'] as const;
 
@@ -189,6 +191,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
   if (await runFundingCommand(ctx, argv, print)) return;
   if (await runMerchantCommand(ctx, argv, print)) return;
   if (await runTriggerCommand(ctx, argv, print)) return;
+  if (await runEncryptionKeyCommand(ctx, argv, print)) return;
 
   throw new UsageError(`unknown command: ${argv.join(' ') || '(none)'}`);
 }

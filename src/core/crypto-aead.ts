@@ -26,6 +26,11 @@ export class Aead {
     return this.currentId;
   }
 
+  /** The ids of every key of the ring, the current one first. */
+  get keyIds(): string[] {
+    return [...this.keys.keys()];
+  }
+
   /** A key for another purpose (e.g. signing links), derived from the current key (HKDF, RFC 5869). */
   deriveKey(purpose: string): Buffer {
     return Buffer.from(
@@ -139,4 +144,4 @@ export async function loadAead(
   return new Aead(parseKey(file, readFileSync(file, 'utf8')), previous);
 }
 
-export type Sealer = Pick<Aead, 'seal' | 'open' | 'keyId'>;
+export type Sealer = Pick<Aead, 'seal' | 'open' | 'keyId' | 'keyIds'>;
