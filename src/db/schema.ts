@@ -765,7 +765,7 @@ export interface VaultSessionsTable {
   livemode: number;
   user_id: string;
   token_digest: string;
-  /** `email` or `sms` when the service sent the link; null when the platform delivers it. */
+  /** What took the link (`provider`, `sms` or `email`); null when the platform delivers it. */
   sent_to: string | null;
   expires_at: number;
   created_at: number;

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purser } from '../cli/process.ts';
-import { connectUser, expectError, uniqueEmail, useOrgApp } from '../helpers/fixtures.ts';
+import { type FakeSmtp, startFakeSmtp } from '../connect/fake-smtp.ts';
+import {
+  connectUser,
+  expectError,
+  type OrgApp,
+  startOrgApp,
+  uniqueEmail,
+  useOrgApp,
+} from '../helpers/fixtures.ts';
 
 const f = useOrgApp();
 
@@ -9,22 +17,34 @@ const link = (token: string, body: unknown, headers?: Record<string, string>) =>
   f.t.call('POST', '/api/v2/checkout/vault_link', { token, body, ...(headers ? { headers } : {}) });
 
 describe('POST /api/v2/checkout/vault_link', () => {
-  it('opens a vault session and sends its link to the email on the user’s account: 202 {object, sent, user}', async () => {
+  it('opens a vault session for the email on the user’s account; only the outbox took it (sandbox): sent false, delivery outbox, and the url', async () => {
     const email = uniqueEmail('vault');
     const { userId } = await connectUser(f.t, f.sandbox, { email });
     const response = await link(f.sandbox, { user: userId });
     expect(response.statusCode, response.body).toBe(202);
-    expect(response.json()).toEqual({ object: 'vault_link', sent: true, user: userId });
     const outbox = await f.t.ctx.notifications.outbox(1000);
     const sent = outbox.find((m) => m.recipient === email && m.body.includes('/vault/'));
-    expect(sent?.body).toMatch(/\/vault\/vlt_[A-Za-z0-9_-]+/);
+    const url = /http:\/\/purser\.test\/vault\/vlt_[A-Za-z0-9_-]+/.exec(sent?.body ?? '')?.[0];
+    expect(url).toBeDefined();
+    expect(response.json()).toEqual({
+      object: 'vault_link',
+      sent: false,
+      delivery: 'outbox',
+      user: userId,
+      url,
+    });
   });
 
   it('sends to the phone when the user has one', async () => {
     const phone = `+1415555${String(Date.now()).slice(-4)}`;
     const { userId } = await connectUser(f.t, f.sandbox, { phone });
     const response = await link(f.sandbox, { user: userId });
-    expect(response.json()).toEqual({ object: 'vault_link', sent: true, user: userId });
+    expect(response.json()).toMatchObject({
+      object: 'vault_link',
+      sent: false,
+      delivery: 'outbox',
+      user: userId,
+    });
     const outbox = await f.t.ctx.notifications.outbox(1000);
     expect(
       outbox.some((m) => m.channel === 'sms' && m.recipient === phone && m.body.includes('/vault/')),
@@ -88,8 +108,8 @@ describe('POST /api/v2/checkout/vault_link', () => {
       const response = await link(f.sandbox, { user: userId });
       expect(response.statusCode).toBe(202);
       const body = response.json();
-      expect(Object.keys(body)).toEqual(['object', 'sent', 'user', 'url']);
-      expect(body).toMatchObject({ object: 'vault_link', sent: false, user: userId });
+      expect(Object.keys(body)).toEqual(['object', 'sent', 'delivery', 'user', 'url']);
+      expect(body).toMatchObject({ object: 'vault_link', sent: false, delivery: null, user: userId });
       const path = new URL(body.url).pathname;
       const before = await f.t.ctx.db.selectFrom('vault_sessions').selectAll().execute();
       for (let i = 0; i < 2; i++) {
@@ -150,4 +170,31 @@ it('purser org update --branded-vault turns the operator setting on and off', {
   expect(await f.t.ctx.vault.brandedVault(f.org.organization_id)).toBe(false);
   const bad = await purser(['org', 'update', f.org.organization_id, '--branded-vault', 'maybe'], env);
   expect(bad.code).not.toBe(0);
+});
+
+describe('a vault link by a mail server', () => {
+  let smtp: FakeSmtp;
+  const mailed = {} as OrgApp;
+  beforeAll(async () => {
+    smtp = await startFakeSmtp();
+    await startOrgApp({ env: { SMTP_URL: smtp.url, SANDBOX_REAL_DELIVERY: 'true' } }, mailed);
+  });
+  afterAll(async () => {
+    await mailed.close();
+    await smtp.close();
+  });
+
+  it('the mail server took it: sent true, delivery email, no url', async () => {
+    const email = uniqueEmail('vault');
+    const { userId } = await connectUser(mailed.t, mailed.sandbox, { email });
+    const response = await mailed.t.call('POST', '/api/v2/checkout/vault_link', {
+      token: mailed.sandbox,
+      body: { user: userId },
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    expect(response.json()).toEqual({ object: 'vault_link', sent: true, delivery: 'email', user: userId });
+    expect(smtp.messages.filter((m) => m.to.includes(email) && m.body.includes('/vault/vlt_'))).toHaveLength(
+      1,
+    );
+  });
 });

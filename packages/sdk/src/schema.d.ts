@@ -964,7 +964,7 @@ export interface paths {
         put?: never;
         /**
          * Open a connected vault session and send its link to the user's phone or email
-         * @description The link goes to the phone on the user’s account, else the email. An organization with a dedicated branded vault (an operator setting) gets `sent: false` and the `url` to deliver itself, as does one whose delivery channel failed. Accepts `Idempotency-Key`.
+         * @description The link goes to the phone on the user’s account, else the email. An organization with a dedicated branded vault (an operator setting) gets `sent: false` and the `url` to deliver itself, as does a link that no channel took, or that only reached the local outbox; `delivery` says which. Accepts `Idempotency-Key`.
          */
         post: operations["createVaultLink"];
         delete?: never;
@@ -1911,8 +1911,10 @@ export interface components {
         VaultLink: {
             /** @enum {string} */
             object: "vault_link";
-            /** @description True when Purser sent the link to the user; false on a branded vault */
+            /** @description True only when a messaging provider, an SMS service or a mail server took the link; false on a branded vault, and when it failed or only reached the local outbox */
             sent: boolean;
+            /** @description What happened to the link: `provider` (the organization's messaging provider sent it), `sms` or `email` (the configured SMS service or mail server took it), `outbox` (no service is configured for this mode: it only reached the local outbox, as in sandbox by default), `failed` (every channel failed); null when nothing was tried (a branded vault) */
+            delivery: ("provider" | "sms" | "email" | "outbox" | "failed") | null;
             user: string;
             /** @description Present when `sent` is false: the platform delivers it */
             url?: string;
@@ -13342,6 +13344,7 @@ export interface operations {
                      * @example {
                      *       "object": "vault_link",
                      *       "sent": true,
+                     *       "delivery": "sms",
                      *       "user": "usr_3Fk9LmN2pQr7StUv"
                      *     }
                      */

@@ -4,8 +4,11 @@ import type { NotificationService } from './service.ts';
 /** Where a link goes: the phone on the user's account, else the email. */
 export type LinkContact = { channel: 'sms' | 'email'; to: string };
 
-/** The channel that took a link. */
-export type LinkChannel = 'messaging_provider' | 'sms' | 'email';
+/**
+ * What took a link: the organization's messaging `provider`, the SMS service, the mail server, or
+ * only the local `outbox` (no service configured for this mode: nobody received it).
+ */
+export type LinkChannel = 'provider' | 'sms' | 'email' | 'outbox';
 
 /** The organization's own messaging provider (MessagingService). */
 export interface OrganizationSender {
@@ -35,8 +38,9 @@ export class LinkDelivery {
   }
 
   /**
-   * Sends `text` (with `subject` for an email) and answers the channel that took it. Throws when no
-   * channel did: the caller still has the link and hands it to the platform instead.
+   * Sends `text` (with `subject` for an email) and answers what took it (`outbox`: only the local
+   * outbox, nobody received it). Throws when no channel did: the caller still has the link and hands
+   * it to the platform instead.
    */
   async send(
     owner: Owner,
@@ -44,12 +48,11 @@ export class LinkDelivery {
     message: { subject: string; text: string },
   ): Promise<LinkChannel> {
     if (contact.channel === 'email') {
-      await this.notifications.sendEmail(owner, {
+      return this.notifications.sendEmail(owner, {
         to: contact.to,
         subject: message.subject,
         text: message.text,
       });
-      return 'email';
     }
     const fields = { organization_id: owner.organizationId, livemode: owner.livemode, fallback: 'sms' };
     let sent: ProviderSendOutcome;
@@ -58,7 +61,7 @@ export class LinkDelivery {
     } catch (error) {
       sent = { outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
-    if (sent.outcome === 'sent') return 'messaging_provider';
+    if (sent.outcome === 'sent') return 'provider';
     if (sent.outcome === 'scope_missing')
       this.log.info(
         fields,
@@ -70,7 +73,6 @@ export class LinkDelivery {
         { ...fields, error: sent.error },
         'messaging provider send failed; link sent through the default channel',
       );
-    await this.notifications.sendSms(owner, { to: contact.to, body: message.text });
-    return 'sms';
+    return this.notifications.sendSms(owner, { to: contact.to, body: message.text });
   }
 }

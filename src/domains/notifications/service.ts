@@ -31,16 +31,26 @@ export class NotificationService {
     },
   ) {}
 
-  async sendEmail(sender: Sender, message: EmailMessage): Promise<void> {
+  /** Sends an email; answers where it went: `email` (the mail server took it) or `outbox`. */
+  async sendEmail(sender: Sender, message: EmailMessage): Promise<'email' | 'outbox'> {
     const mailer = this.transports.mailer;
-    if (mailer && this.realDelivery(sender)) return mailer.send(message);
+    if (mailer && this.realDelivery(sender)) {
+      await mailer.send(message);
+      return 'email';
+    }
     await this.toOutbox(sender, 'email', message.to, message.subject, message.text);
+    return 'outbox';
   }
 
-  async sendSms(sender: Sender, message: SmsMessage): Promise<void> {
+  /** Sends an SMS; answers where it went: `sms` (the SMS service took it) or `outbox`. */
+  async sendSms(sender: Sender, message: SmsMessage): Promise<'sms' | 'outbox'> {
     const sms = this.transports.sms;
-    if (sms && this.realDelivery(sender)) return sms.send(message);
+    if (sms && this.realDelivery(sender)) {
+      await sms.send(message);
+      return 'sms';
+    }
     await this.toOutbox(sender, 'sms', message.to, null, message.body);
+    return 'outbox';
   }
 
   async outbox(limit = 20): Promise<OutboxMessage[]> {

@@ -1,14 +1,26 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
+import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
 
 const VaultLinkObject = Type.Object(
   {
     object: Type.Literal('vault_link'),
     sent: Type.Boolean({
-      description: 'True when Purser sent the link to the user; false on a branded vault',
+      description:
+        'True only when a messaging provider, an SMS service or a mail server took the link; false on a branded ' +
+        'vault, and when it failed or only reached the local outbox',
     }),
+    delivery: Type.Union(
+      [LiteralUnion(['provider', 'sms', 'email', 'outbox', 'failed'] as const), Type.Null()],
+      {
+        description:
+          "What happened to the link: `provider` (the organization's messaging provider sent it), `sms` or `email` " +
+          '(the configured SMS service or mail server took it), `outbox` (no service is configured for this mode: ' +
+          'it only reached the local outbox, as in sandbox by default), `failed` (every channel failed); null when ' +
+          'nothing was tried (a branded vault)',
+      },
+    ),
     user: Type.String(),
     url: Type.Optional(
       Type.String({ description: 'Present when `sent` is false: the platform delivers it' }),
@@ -35,8 +47,8 @@ export async function vaultRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         summary: "Open a connected vault session and send its link to the user's phone or email",
         description:
           'The link goes to the phone on the user’s account, else the email. An organization with a dedicated ' +
-          'branded vault (an operator setting) gets `sent: false` and the `url` to deliver itself, as does one whose ' +
-          'delivery channel failed. Accepts `Idempotency-Key`.',
+          'branded vault (an operator setting) gets `sent: false` and the `url` to deliver itself, as does a link ' +
+          'that no channel took, or that only reached the local outbox; `delivery` says which. Accepts `Idempotency-Key`.',
         body: withExample(
           Type.Object(
             { user: Type.String({ minLength: 1, maxLength: 64 }) },
@@ -48,6 +60,7 @@ export async function vaultRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
           202: documented(VaultLinkObject, 'The session was opened.', {
             object: 'vault_link',
             sent: true,
+            delivery: 'sms',
             user: 'usr_3Fk9LmN2pQr7StUv',
           }),
           ...errorResponses(400, 401, 403, 404, 422, 503, {

@@ -9,7 +9,7 @@ import type { Db } from '../../db/index.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
 import type { ConnectService } from '../connect/service.ts';
-import type { LinkDelivery } from '../notifications/link-delivery.ts';
+import type { LinkChannel, LinkDelivery } from '../notifications/link-delivery.ts';
 import type { OrgService } from '../orgs/service.ts';
 import { type CardInput, checkCard, VaultCards, type VaultCardView } from './cards.ts';
 import { Passkeys, relyingParty, type UserScope } from './passkeys.ts';
@@ -19,8 +19,12 @@ export const VAULT_LINK_TTL_SECONDS = 900;
 
 export interface VaultLink {
   object: 'vault_link';
+  /** True only when a provider, an SMS service or a mail server took the link. */
   sent: boolean;
+  /** What happened to the link; null when nothing was tried (a branded vault: the platform delivers). */
+  delivery: LinkChannel | 'failed' | null;
   user: string;
+  /** The link itself, whenever it was not sent: the platform delivers it. */
   url?: string;
 }
 
@@ -81,31 +85,42 @@ export class VaultService {
       livemode: scope.livemode ? 1 : 0,
       user_id: userId,
       token_digest: digest(token),
-      sent_to: branded ? null : (contact?.channel ?? null),
+      // Set once something took the link (below).
+      sent_to: null,
       expires_at: now + VAULT_LINK_TTL_SECONDS * SECOND,
       created_at: now,
       verified_at: null,
     };
     await this.db.insertInto('vault_sessions').values(session).execute();
-    if (branded || !contact) return { object: 'vault_link', sent: false, user: userId, url };
+    const handedOver = (delivery: VaultLink['delivery']): VaultLink => ({
+      object: 'vault_link',
+      sent: false,
+      delivery,
+      user: userId,
+      url,
+    });
+    if (branded || !contact) return handedOver(null);
 
     const organization = await this.deps.orgs.getOrganization(scope.organizationId);
     const text = `${organization.name}: open your card vault (valid ${VAULT_LINK_TTL_SECONDS / 60} minutes): ${url}`;
+    let delivery: LinkChannel | 'failed';
     try {
-      await this.deps.delivery.send(scope, contact, {
+      delivery = await this.deps.delivery.send(scope, contact, {
         subject: `${organization.name}: your card vault`,
         text,
       });
     } catch {
-      // The channel failed: the link is not lost, the platform gets it to deliver (docs/vault.md).
-      await this.db
-        .updateTable('vault_sessions')
-        .set({ sent_to: null })
-        .where('id', '=', session.id)
-        .execute();
-      return { object: 'vault_link', sent: false, user: userId, url };
+      delivery = 'failed';
     }
-    return { object: 'vault_link', sent: true, user: userId };
+    // Nothing reached the user (the channel failed, or only the local outbox took it): the link is
+    // not lost, the platform gets it to deliver (docs/vault.md).
+    if (delivery === 'failed' || delivery === 'outbox') return handedOver(delivery);
+    await this.db
+      .updateTable('vault_sessions')
+      .set({ sent_to: delivery })
+      .where('id', '=', session.id)
+      .execute();
+    return { object: 'vault_link', sent: true, delivery, user: userId };
   }
 
   /** The session a vault link opens, or why it does not (unknown or expired). */
