@@ -91,6 +91,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Authentication is temporarily unavailable; retry shortly.',
   },
   {
+    code: 'chain_unavailable',
+    status: 503,
+    when: '`purser chain reconcile` (CHAIN=evm): the chain could not be read; nothing was compared. Retry when the node answers.',
+  },
+  {
     code: 'invalid_origin',
     status: 400,
     when: 'Embed origins: an entry is not an https origin (http only for loopback hosts); the message names it.',
