@@ -288,6 +288,7 @@ export async function createContext(
     cards,
     ledger,
     funding,
+    delivery: linkDelivery,
     csrfKey: aead.deriveKey('wallet-link-forms'),
   });
   // An approved verification makes the user a cardholder, in the transaction that approves it.

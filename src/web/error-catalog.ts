@@ -268,7 +268,7 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'contact_missing',
     status: 422,
-    when: 'Vault link: the user has no phone number or email on file to send the link to.',
+    when: 'Vault link, or a wallet link asked to be sent: the user has no phone number or email on file to send the link to.',
   },
   {
     code: 'messaging_not_configured',
