@@ -1938,6 +1938,8 @@ export interface components {
             /** @description ISO 8601 */
             expires_at: string;
             test_mode: boolean;
+            /** @description What happened to the link: `provider` (the organization's messaging provider sent it), `sms` or `email` (the configured SMS service or mail server took it), `outbox` (no service is configured for this mode: it only reached the local outbox, as in sandbox by default), `failed` (every channel failed); null when nothing was tried (the request did not ask for `send`: the platform delivers the `url`) */
+            delivery: ("provider" | "sms" | "email" | "outbox" | "failed") | null;
         };
         /** @description A hosted page where a person becomes (or claims) a cardholder of the organization. */
         CardholderOnboardingSession: {
@@ -13572,6 +13574,8 @@ export interface operations {
                     user_id: string;
                     /** @description Seconds until the link stops working (spec §8); default 900. */
                     expires_in?: number;
+                    /** @description Beyond the spec: true asks Purser to send the link to the phone on the user's account, else the email (as a vault link goes); `delivery` then says what happened. Default false: the platform delivers the `url`. */
+                    send?: boolean;
                 };
             };
         };
@@ -13590,7 +13594,8 @@ export interface operations {
                      *       "status": "active",
                      *       "url": "https://purser.example/wallet/wlt_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0gH2iJ4kL6mN8",
                      *       "expires_at": "2026-11-23T10:15:00.000Z",
-                     *       "test_mode": true
+                     *       "test_mode": true,
+                     *       "delivery": null
                      *     }
                      */
                     "application/json": components["schemas"]["WalletLink"];
@@ -13758,7 +13763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Something must be recorded first (`user_info_required`, with `missing_fields`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            /** @description Something must be recorded first (`user_info_required`, with `missing_fields`); with `send`, the user has no phone or email (`contact_missing`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
             422: {
                 headers: {
                     [name: string]: unknown;
