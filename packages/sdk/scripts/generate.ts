@@ -56,10 +56,13 @@ export async function generateSchema(): Promise<string> {
 export const errorClassName = (code: string) =>
   `${code.replace(/(^|_)([a-z0-9])/g, (_match, _sep, letter: string) => letter.toUpperCase())}Error`;
 
-/** The text of error-classes.ts: a `PurserError` subclass for every code the service answers with. */
+/**
+ * The text of error-classes.ts: a `PurserError` subclass for every code the service answers with.
+ * Codes and statuses only (the catalog's wording can change without a new SDK).
+ */
 export function generateErrorClasses(): string {
   const classes = ERROR_CATALOG.map(
-    ({ code, status, when }) => `/** ${status} \`${code}\`: ${when.replaceAll('*/', '* /')} */
+    ({ code, status }) => `/** \`${code}\` (HTTP ${status}); when it is answered: /docs/errors. */
 export class ${errorClassName(code)} extends PurserError {
   override readonly name: string = '${errorClassName(code)}';
   declare readonly code: '${code}';

@@ -4,487 +4,487 @@
  */
 import { PurserError } from './errors.ts';
 
-/** 400 `invalid_request`: A field is missing, malformed or too long; `field_errors` names each one. */
+/** `invalid_request` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidRequestError extends PurserError {
   override readonly name: string = 'InvalidRequestError';
   declare readonly code: 'invalid_request';
 }
 
-/** 400 `unsupported_grant_type`: Token endpoint: grant_type is not client_credentials. */
+/** `unsupported_grant_type` (HTTP 400); when it is answered: /docs/errors. */
 export class UnsupportedGrantTypeError extends PurserError {
   override readonly name: string = 'UnsupportedGrantTypeError';
   declare readonly code: 'unsupported_grant_type';
 }
 
-/** 400 `unauthorized_client`: Token endpoint: this client cannot use the grant (public clients). */
+/** `unauthorized_client` (HTTP 400); when it is answered: /docs/errors. */
 export class UnauthorizedClientError extends PurserError {
   override readonly name: string = 'UnauthorizedClientError';
   declare readonly code: 'unauthorized_client';
 }
 
-/** 401 `invalid_client`: Token endpoint: unknown client or bad credentials. */
+/** `invalid_client` (HTTP 401); when it is answered: /docs/errors. */
 export class InvalidClientError extends PurserError {
   override readonly name: string = 'InvalidClientError';
   declare readonly code: 'invalid_client';
 }
 
-/** 403 `access_denied`: The organization is suspended. */
+/** `access_denied` (HTTP 403); when it is answered: /docs/errors. */
 export class AccessDeniedError extends PurserError {
   override readonly name: string = 'AccessDeniedError';
   declare readonly code: 'access_denied';
 }
 
-/** 403 `origin_not_allowed`: MCP tool server: the browser Origin is not accepted (docs/mcp-tools.md, Origin). */
+/** `origin_not_allowed` (HTTP 403); when it is answered: /docs/errors. */
 export class OriginNotAllowedError extends PurserError {
   override readonly name: string = 'OriginNotAllowedError';
   declare readonly code: 'origin_not_allowed';
 }
 
-/** 429 `rate_limited`: Too many requests; wait for the number of seconds in Retry-After. */
+/** `rate_limited` (HTTP 429); when it is answered: /docs/errors. */
 export class RateLimitedError extends PurserError {
   override readonly name: string = 'RateLimitedError';
   declare readonly code: 'rate_limited';
 }
 
-/** 401 `unauthorized`: Missing, unknown or expired bearer token on a platform call. */
+/** `unauthorized` (HTTP 401); when it is answered: /docs/errors. */
 export class UnauthorizedError extends PurserError {
   override readonly name: string = 'UnauthorizedError';
   declare readonly code: 'unauthorized';
 }
 
-/** 400 `client_credentials_required`: A connection (user) token was used where a platform token is needed. */
+/** `client_credentials_required` (HTTP 400); when it is answered: /docs/errors. */
 export class ClientCredentialsRequiredError extends PurserError {
   override readonly name: string = 'ClientCredentialsRequiredError';
   declare readonly code: 'client_credentials_required';
 }
 
-/** 400 `invalid_phone`: Connect start: the phone number is not a valid E.164 number. */
+/** `invalid_phone` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidPhoneError extends PurserError {
   override readonly name: string = 'InvalidPhoneError';
   declare readonly code: 'invalid_phone';
 }
 
-/** 400 `invalid_connect_attempt`: Connect verify: the attempt is unknown, already used, or locked after too many wrong codes. */
+/** `invalid_connect_attempt` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidConnectAttemptError extends PurserError {
   override readonly name: string = 'InvalidConnectAttemptError';
   declare readonly code: 'invalid_connect_attempt';
 }
 
-/** 401 `invalid_code`: Connect verify: the code is wrong or has expired. */
+/** `invalid_code` (HTTP 401); when it is answered: /docs/errors. */
 export class InvalidCodeError extends PurserError {
   override readonly name: string = 'InvalidCodeError';
   declare readonly code: 'invalid_code';
 }
 
-/** 401 `invalid_refresh_token`: Connect refresh: the refresh token is unknown, expired, rotated out or revoked. */
+/** `invalid_refresh_token` (HTTP 401); when it is answered: /docs/errors. */
 export class InvalidRefreshTokenError extends PurserError {
   override readonly name: string = 'InvalidRefreshTokenError';
   declare readonly code: 'invalid_refresh_token';
 }
 
-/** 404 `connection_not_found`: No connection for that user under the calling client. */
+/** `connection_not_found` (HTTP 404); when it is answered: /docs/errors. */
 export class ConnectionNotFoundError extends PurserError {
   override readonly name: string = 'ConnectionNotFoundError';
   declare readonly code: 'connection_not_found';
 }
 
-/** 400 `invalid_grant`: User-facing OAuth token endpoint: the code or refresh token is invalid, expired, already used (a replayed code or a reused refresh token also revokes its tokens), another client’s, or PKCE failed. */
+/** `invalid_grant` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidGrantError extends PurserError {
   override readonly name: string = 'InvalidGrantError';
   declare readonly code: 'invalid_grant';
 }
 
-/** 400 `invalid_target`: User-facing OAuth: `resource` is not the tool server `{mcp_url}/mcp` (a trailing slash is tolerated). */
+/** `invalid_target` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidTargetError extends PurserError {
   override readonly name: string = 'InvalidTargetError';
   declare readonly code: 'invalid_target';
 }
 
-/** 400 `invalid_scope`: User-facing OAuth authorize: `scope` names a scope the server does not have (see scopes_supported). */
+/** `invalid_scope` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidScopeError extends PurserError {
   override readonly name: string = 'InvalidScopeError';
   declare readonly code: 'invalid_scope';
 }
 
-/** 400 `unsupported_response_type`: User-facing OAuth authorize (error redirect): `response_type` is not `code`. */
+/** `unsupported_response_type` (HTTP 400); when it is answered: /docs/errors. */
 export class UnsupportedResponseTypeError extends PurserError {
   override readonly name: string = 'UnsupportedResponseTypeError';
   declare readonly code: 'unsupported_response_type';
 }
 
-/** 400 `invalid_client_metadata`: Client registration (RFC 7591): a metadata field is malformed or asks for what the server does not support. */
+/** `invalid_client_metadata` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidClientMetadataError extends PurserError {
   override readonly name: string = 'InvalidClientMetadataError';
   declare readonly code: 'invalid_client_metadata';
 }
 
-/** 400 `invalid_redirect_uri`: Client registration: a redirect URI is not https, loopback http or a private-use scheme, or has a fragment. */
+/** `invalid_redirect_uri` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidRedirectUriError extends PurserError {
   override readonly name: string = 'InvalidRedirectUriError';
   declare readonly code: 'invalid_redirect_uri';
 }
 
-/** 502 `auth_provider_error`: The code could not be sent; try again. */
+/** `auth_provider_error` (HTTP 502); when it is answered: /docs/errors. */
 export class AuthProviderErrorError extends PurserError {
   override readonly name: string = 'AuthProviderErrorError';
   declare readonly code: 'auth_provider_error';
 }
 
-/** 503 `auth_unavailable`: Authentication is temporarily unavailable; retry shortly. */
+/** `auth_unavailable` (HTTP 503); when it is answered: /docs/errors. */
 export class AuthUnavailableError extends PurserError {
   override readonly name: string = 'AuthUnavailableError';
   declare readonly code: 'auth_unavailable';
 }
 
-/** 503 `chain_unavailable`: `purser chain reconcile` (CHAIN=evm): the chain could not be read; nothing was compared. Retry when the node answers. */
+/** `chain_unavailable` (HTTP 503); when it is answered: /docs/errors. */
 export class ChainUnavailableError extends PurserError {
   override readonly name: string = 'ChainUnavailableError';
   declare readonly code: 'chain_unavailable';
 }
 
-/** 400 `invalid_origin`: Embed origins: an entry is not an https origin (http only for loopback hosts); the message names it. */
+/** `invalid_origin` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidOriginError extends PurserError {
   override readonly name: string = 'InvalidOriginError';
   declare readonly code: 'invalid_origin';
 }
 
-/** 422 `idempotency_key_reused`: The Idempotency-Key was first used, by this credential on this method and path, with another body; use a new key. */
+/** `idempotency_key_reused` (HTTP 422); when it is answered: /docs/errors. */
 export class IdempotencyKeyReusedError extends PurserError {
   override readonly name: string = 'IdempotencyKeyReusedError';
   declare readonly code: 'idempotency_key_reused';
 }
 
-/** 409 `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry shortly (Retry-After). */
+/** `idempotency_key_in_use` (HTTP 409); when it is answered: /docs/errors. */
 export class IdempotencyKeyInUseError extends PurserError {
   override readonly name: string = 'IdempotencyKeyInUseError';
   declare readonly code: 'idempotency_key_in_use';
 }
 
-/** 404 `not_found`: No such route or resource. */
+/** `not_found` (HTTP 404); when it is answered: /docs/errors. */
 export class NotFoundError extends PurserError {
   override readonly name: string = 'NotFoundError';
   declare readonly code: 'not_found';
 }
 
-/** 405 `method_not_allowed`: The path exists but not with this method; see the Allow header. */
+/** `method_not_allowed` (HTTP 405); when it is answered: /docs/errors. */
 export class MethodNotAllowedError extends PurserError {
   override readonly name: string = 'MethodNotAllowedError';
   declare readonly code: 'method_not_allowed';
 }
 
-/** 415 `unsupported_media_type`: The body is not application/json (or form-encoded on the token endpoint). */
+/** `unsupported_media_type` (HTTP 415); when it is answered: /docs/errors. */
 export class UnsupportedMediaTypeError extends PurserError {
   override readonly name: string = 'UnsupportedMediaTypeError';
   declare readonly code: 'unsupported_media_type';
 }
 
-/** 413 `payload_too_large`: The body is larger than the limit. */
+/** `payload_too_large` (HTTP 413); when it is answered: /docs/errors. */
 export class PayloadTooLargeError extends PurserError {
   override readonly name: string = 'PayloadTooLargeError';
   declare readonly code: 'payload_too_large';
 }
 
-/** 409 `endpoint_disabled`: Webhook endpoints: the endpoint is disabled; PATCH it with status active first. */
+/** `endpoint_disabled` (HTTP 409); when it is answered: /docs/errors. */
 export class EndpointDisabledError extends PurserError {
   override readonly name: string = 'EndpointDisabledError';
   declare readonly code: 'endpoint_disabled';
 }
 
-/** 422 `document_unreadable`: KYC upload: the photo could not be read as the document (blurry, cut off, no barcode or machine-readable lines); the message says what to retake. */
+/** `document_unreadable` (HTTP 422); when it is answered: /docs/errors. */
 export class DocumentUnreadableError extends PurserError {
   override readonly name: string = 'DocumentUnreadableError';
   declare readonly code: 'document_unreadable';
 }
 
-/** 422 `document_expired`: KYC upload: the document has expired. */
+/** `document_expired` (HTTP 422); when it is answered: /docs/errors. */
 export class DocumentExpiredError extends PurserError {
   override readonly name: string = 'DocumentExpiredError';
   declare readonly code: 'document_expired';
 }
 
-/** 409 `user_conflict`: KYC upload: this document is already verified for another user of the organization. */
+/** `user_conflict` (HTTP 409); when it is answered: /docs/errors. */
 export class UserConflictError extends PurserError {
   override readonly name: string = 'UserConflictError';
   declare readonly code: 'user_conflict';
 }
 
-/** 409 `invalid_kyc_state`: KYC: the verification is not in a status that takes this call (e.g. a back before the front, documents once pending); read the state and follow it. */
+/** `invalid_kyc_state` (HTTP 409); when it is answered: /docs/errors. */
 export class InvalidKycStateError extends PurserError {
   override readonly name: string = 'InvalidKycStateError';
   declare readonly code: 'invalid_kyc_state';
 }
 
-/** 502 `verification_error`: KYC: the document check or the review could not be reached; try again. */
+/** `verification_error` (HTTP 502); when it is answered: /docs/errors. */
 export class VerificationErrorError extends PurserError {
   override readonly name: string = 'VerificationErrorError';
   declare readonly code: 'verification_error';
 }
 
-/** 422 `merchant_linking_unsupported`: Merchant links: the merchant declares no account linking (its operator set no `--link-…` settings; the built-in sandbox merchants link none). */
+/** `merchant_linking_unsupported` (HTTP 422); when it is answered: /docs/errors. */
 export class MerchantLinkingUnsupportedError extends PurserError {
   override readonly name: string = 'MerchantLinkingUnsupportedError';
   declare readonly code: 'merchant_linking_unsupported';
 }
 
-/** 403 `sandbox_only`: Simulations (KYC outcomes, wallet funding, the sandbox card network) need a test-mode credential. */
+/** `sandbox_only` (HTTP 403); when it is answered: /docs/errors. */
 export class SandboxOnlyError extends PurserError {
   override readonly name: string = 'SandboxOnlyError';
   declare readonly code: 'sandbox_only';
 }
 
-/** 400 `invalid_reason`: KYC simulate and review: the reason names an internal provider, identifier, address or link. */
+/** `invalid_reason` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidReasonError extends PurserError {
   override readonly name: string = 'InvalidReasonError';
   declare readonly code: 'invalid_reason';
 }
 
-/** 422 `face_scan_failed`: Hosted verification page: the face scan frames were missing, blank or not from a live camera. */
+/** `face_scan_failed` (HTTP 422); when it is answered: /docs/errors. */
 export class FaceScanFailedError extends PurserError {
   override readonly name: string = 'FaceScanFailedError';
   declare readonly code: 'face_scan_failed';
 }
 
-/** 422 `image_too_large`: KYC upload or face scan: the image is larger (in bytes, or in pixels as its header declares) than the service decodes; send a smaller photo. */
+/** `image_too_large` (HTTP 422); when it is answered: /docs/errors. */
 export class ImageTooLargeError extends PurserError {
   override readonly name: string = 'ImageTooLargeError';
   declare readonly code: 'image_too_large';
 }
 
-/** 401 `session_expired`: Hosted verification page: the page was opened too long ago or from an older link; reopen the newest iframe_url. */
+/** `session_expired` (HTTP 401); when it is answered: /docs/errors. */
 export class SessionExpiredError extends PurserError {
   override readonly name: string = 'SessionExpiredError';
   declare readonly code: 'session_expired';
 }
 
-/** 500 `internal_error`: Something went wrong on our side; retry later. */
+/** `internal_error` (HTTP 500); when it is answered: /docs/errors. */
 export class InternalErrorError extends PurserError {
   override readonly name: string = 'InternalErrorError';
   declare readonly code: 'internal_error';
 }
 
-/** 402 `insufficient_funds`: Cards: the user's wallet (or, when clearing for more than authorized, the card) does not cover the amount. */
+/** `insufficient_funds` (HTTP 402); when it is answered: /docs/errors. */
 export class InsufficientFundsError extends PurserError {
   override readonly name: string = 'InsufficientFundsError';
   declare readonly code: 'insufficient_funds';
 }
 
-/** 422 `kyc_required`: Cards: the user's identity verification is not approved. */
+/** `kyc_required` (HTTP 422); when it is answered: /docs/errors. */
 export class KycRequiredError extends PurserError {
   override readonly name: string = 'KycRequiredError';
   declare readonly code: 'kyc_required';
 }
 
-/** 502 `issuer_error`: Cards: the card issuer (Lithic) refused or could not be reached; nothing changed. Retry later. */
+/** `issuer_error` (HTTP 502); when it is answered: /docs/errors. */
 export class IssuerErrorError extends PurserError {
   override readonly name: string = 'IssuerErrorError';
   declare readonly code: 'issuer_error';
 }
 
-/** 401 `invalid_signature`: Issuer webhooks (Standard Webhooks) and ACP merchant order webhooks (Merchant-Signature): the signature is missing, wrong, or more than 5 minutes old. */
+/** `invalid_signature` (HTTP 401); when it is answered: /docs/errors. */
 export class InvalidSignatureError extends PurserError {
   override readonly name: string = 'InvalidSignatureError';
   declare readonly code: 'invalid_signature';
 }
 
-/** 409 `card_closed`: Cards: the card is closed and can no longer be paused, resumed or changed. */
+/** `card_closed` (HTTP 409); when it is answered: /docs/errors. */
 export class CardClosedError extends PurserError {
   override readonly name: string = 'CardClosedError';
   declare readonly code: 'card_closed';
 }
 
-/** 409 `card_not_multi_use`: Cards: only a multi-use card has a spend limit to change. */
+/** `card_not_multi_use` (HTTP 409); when it is answered: /docs/errors. */
 export class CardNotMultiUseError extends PurserError {
   override readonly name: string = 'CardNotMultiUseError';
   declare readonly code: 'card_not_multi_use';
 }
 
-/** 409 `company_funded_card`: Cards: a company-funded card's spend limit cannot be raised, and a user's own token (MCP) cannot change it at all; the platform may lower it. */
+/** `company_funded_card` (HTTP 409); when it is answered: /docs/errors. */
 export class CompanyFundedCardError extends PurserError {
   override readonly name: string = 'CompanyFundedCardError';
   declare readonly code: 'company_funded_card';
 }
 
-/** 409 `spend_limit_below_spent`: Cards: the card has already spent or holds more than the lower spend limit would leave it. */
+/** `spend_limit_below_spent` (HTTP 409); when it is answered: /docs/errors. */
 export class SpendLimitBelowSpentError extends PurserError {
   override readonly name: string = 'SpendLimitBelowSpentError';
   declare readonly code: 'spend_limit_below_spent';
 }
 
-/** 403 `card_details_unavailable`: Cards: revealing production card numbers is not enabled for the organization (an operator setting). */
+/** `card_details_unavailable` (HTTP 403); when it is answered: /docs/errors. */
 export class CardDetailsUnavailableError extends PurserError {
   override readonly name: string = 'CardDetailsUnavailableError';
   declare readonly code: 'card_details_unavailable';
 }
 
-/** 409 `order_not_placed`: ACP order webhook: the order is still being placed; the merchant sends the event again shortly. */
+/** `order_not_placed` (HTTP 409); when it is answered: /docs/errors. */
 export class OrderNotPlacedError extends PurserError {
   override readonly name: string = 'OrderNotPlacedError';
   declare readonly code: 'order_not_placed';
 }
 
-/** 409 `transaction_not_pending`: Sandbox network: only a PENDING authorization can be cleared or voided. */
+/** `transaction_not_pending` (HTTP 409); when it is answered: /docs/errors. */
 export class TransactionNotPendingError extends PurserError {
   override readonly name: string = 'TransactionNotPendingError';
   declare readonly code: 'transaction_not_pending';
 }
 
-/** 409 `transaction_not_settled`: Refunds: the transaction has settled nothing yet (pending, voided or declined); only settled money is refunded. */
+/** `transaction_not_settled` (HTTP 409); when it is answered: /docs/errors. */
 export class TransactionNotSettledError extends PurserError {
   override readonly name: string = 'TransactionNotSettledError';
   declare readonly code: 'transaction_not_settled';
 }
 
-/** 409 `transaction_refunded`: Refunds: the transaction was refunded in full already; nothing is left to give back. */
+/** `transaction_refunded` (HTTP 409); when it is answered: /docs/errors. */
 export class TransactionRefundedError extends PurserError {
   override readonly name: string = 'TransactionRefundedError';
   declare readonly code: 'transaction_refunded';
 }
 
-/** 409 `transaction_not_refundable`: Refunds: the transaction is itself a refund. */
+/** `transaction_not_refundable` (HTTP 409); when it is answered: /docs/errors. */
 export class TransactionNotRefundableError extends PurserError {
   override readonly name: string = 'TransactionNotRefundableError';
   declare readonly code: 'transaction_not_refundable';
 }
 
-/** 409 `transfer_not_awaiting_ack`: Wallet transfers (v1): the company-funded transfer was approved automatically, already acknowledged otherwise, or ended. */
+/** `transfer_not_awaiting_ack` (HTTP 409); when it is answered: /docs/errors. */
 export class TransferNotAwaitingAckError extends PurserError {
   override readonly name: string = 'TransferNotAwaitingAckError';
   declare readonly code: 'transfer_not_awaiting_ack';
 }
 
-/** 409 `ack_deadline_passed`: Wallet transfers (v1): the acknowledgement came after `ack_deadline`; the transfer failed with `ack_timeout`. */
+/** `ack_deadline_passed` (HTTP 409); when it is answered: /docs/errors. */
 export class AckDeadlinePassedError extends PurserError {
   override readonly name: string = 'AckDeadlinePassedError';
   declare readonly code: 'ack_deadline_passed';
 }
 
-/** 401 `user_token_required`: Purchases: `/buy` acts for one user; send their connection token or a cardholder buy token, not a platform token. */
+/** `user_token_required` (HTTP 401); when it is answered: /docs/errors. */
 export class UserTokenRequiredError extends PurserError {
   override readonly name: string = 'UserTokenRequiredError';
   declare readonly code: 'user_token_required';
 }
 
-/** 422 `contact_missing`: Vault link: the user has no phone number or email on file to send the link to. */
+/** `contact_missing` (HTTP 422); when it is answered: /docs/errors. */
 export class ContactMissingError extends PurserError {
   override readonly name: string = 'ContactMissingError';
   declare readonly code: 'contact_missing';
 }
 
-/** 404 `messaging_not_configured`: Messaging provider routes: the operator has not set MESSAGING_PROVIDER_URL, MESSAGING_CLIENT_ID and MESSAGING_CLIENT_SECRET. */
+/** `messaging_not_configured` (HTTP 404); when it is answered: /docs/errors. */
 export class MessagingNotConfiguredError extends PurserError {
   override readonly name: string = 'MessagingNotConfiguredError';
   declare readonly code: 'messaging_not_configured';
 }
 
-/** 502 `messaging_provider_error`: Messaging provider: it failed the code exchange (callback) or could not be reached to revoke (DELETE connection); nothing changed. */
+/** `messaging_provider_error` (HTTP 502); when it is answered: /docs/errors. */
 export class MessagingProviderErrorError extends PurserError {
   override readonly name: string = 'MessagingProviderErrorError';
   declare readonly code: 'messaging_provider_error';
 }
 
-/** 400 `invalid_state`: Messaging provider callback: the `state` is unknown, already used or expired; nothing was connected. */
+/** `invalid_state` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidStateError extends PurserError {
   override readonly name: string = 'InvalidStateError';
   declare readonly code: 'invalid_state';
 }
 
-/** 403 `messaging_access_denied`: Messaging provider callback (JSON): access was declined at the provider; nothing was connected. */
+/** `messaging_access_denied` (HTTP 403); when it is answered: /docs/errors. */
 export class MessagingAccessDeniedError extends PurserError {
   override readonly name: string = 'MessagingAccessDeniedError';
   declare readonly code: 'messaging_access_denied';
 }
 
-/** 402 `subscription_required`: Wallet link creation in production: the organization has no active subscription. */
+/** `subscription_required` (HTTP 402); when it is answered: /docs/errors. */
 export class SubscriptionRequiredError extends PurserError {
   override readonly name: string = 'SubscriptionRequiredError';
   declare readonly code: 'subscription_required';
 }
 
-/** 403 `wallet_link_unavailable`: Wallet link creation: the user's identity verification was rejected (docs/wallet-links.md). */
+/** `wallet_link_unavailable` (HTTP 403); when it is answered: /docs/errors. */
 export class WalletLinkUnavailableError extends PurserError {
   override readonly name: string = 'WalletLinkUnavailableError';
   declare readonly code: 'wallet_link_unavailable';
 }
 
-/** 422 `user_info_required`: Wallet link creation: something must be recorded first; `missing_fields` lists it (`consent` when no consent is recorded). */
+/** `user_info_required` (HTTP 422); when it is answered: /docs/errors. */
 export class UserInfoRequiredError extends PurserError {
   override readonly name: string = 'UserInfoRequiredError';
   declare readonly code: 'user_info_required';
 }
 
-/** 403 `passkey_required`: Hosted vault and approval pages: a passkey must be registered (or used to unlock the vault) first (docs/vault.md). */
+/** `passkey_required` (HTTP 403); when it is answered: /docs/errors. */
 export class PasskeyRequiredError extends PurserError {
   override readonly name: string = 'PasskeyRequiredError';
   declare readonly code: 'passkey_required';
 }
 
-/** 400 `passkey_invalid`: Hosted vault and approval pages: the passkey answer was not accepted (unknown credential, wrong, used or expired challenge, or a signature counter that did not rise). */
+/** `passkey_invalid` (HTTP 400); when it is answered: /docs/errors. */
 export class PasskeyInvalidError extends PurserError {
   override readonly name: string = 'PasskeyInvalidError';
   declare readonly code: 'passkey_invalid';
 }
 
-/** 403 `csrf_invalid`: Hosted vault and approval pages: the post did not carry the token the page rendered; reload the page. */
+/** `csrf_invalid` (HTTP 403); when it is answered: /docs/errors. */
 export class CsrfInvalidError extends PurserError {
   override readonly name: string = 'CsrfInvalidError';
   declare readonly code: 'csrf_invalid';
 }
 
-/** 409 `approval_closed`: Approval page: the payment approval was already declined or has expired (docs/purchases.md, Approvals). */
+/** `approval_closed` (HTTP 409); when it is answered: /docs/errors. */
 export class ApprovalClosedError extends PurserError {
   override readonly name: string = 'ApprovalClosedError';
   declare readonly code: 'approval_closed';
 }
 
-/** 410 `link_expired`: Hosted vault page: the vault link has expired; ask the app for a new one. */
+/** `link_expired` (HTTP 410); when it is answered: /docs/errors. */
 export class LinkExpiredError extends PurserError {
   override readonly name: string = 'LinkExpiredError';
   declare readonly code: 'link_expired';
 }
 
-/** 422 `document_mismatch`: KYC documents: the back does not belong to the document whose front was uploaded (`field_errors` names what differs). */
+/** `document_mismatch` (HTTP 422); when it is answered: /docs/errors. */
 export class DocumentMismatchError extends PurserError {
   override readonly name: string = 'DocumentMismatchError';
   declare readonly code: 'document_mismatch';
 }
 
-/** 400 `invalid_event_type`: An event type that does not exist (webhook endpoints, event filters, `purser trigger`); the message names the closest one. */
+/** `invalid_event_type` (HTTP 400); when it is answered: /docs/errors. */
 export class InvalidEventTypeError extends PurserError {
   override readonly name: string = 'InvalidEventTypeError';
   declare readonly code: 'invalid_event_type';
 }
 
-/** 409 `already_completed`: Platform connect: the session was already completed. */
+/** `already_completed` (HTTP 409); when it is answered: /docs/errors. */
 export class AlreadyCompletedError extends PurserError {
   override readonly name: string = 'AlreadyCompletedError';
   declare readonly code: 'already_completed';
 }
 
-/** 409 `order_abandoned`: Purchases: the order was given up (its confirm timed out) before its card was issued; nothing was charged. */
+/** `order_abandoned` (HTTP 409); when it is answered: /docs/errors. */
 export class OrderAbandonedError extends PurserError {
   override readonly name: string = 'OrderAbandonedError';
   declare readonly code: 'order_abandoned';
 }
 
-/** 409 `order_moved`: Purchases: another process concluded the order first; read it again. */
+/** `order_moved` (HTTP 409); when it is answered: /docs/errors. */
 export class OrderMovedError extends PurserError {
   override readonly name: string = 'OrderMovedError';
   declare readonly code: 'order_moved';
 }
 
-/** 414 `uri_too_long`: A path segment is longer than 100 characters (no id is). */
+/** `uri_too_long` (HTTP 414); when it is answered: /docs/errors. */
 export class UriTooLongError extends PurserError {
   override readonly name: string = 'UriTooLongError';
   declare readonly code: 'uri_too_long';
 }
 
-/** 408 `request_timeout`: The request was not received in time. */
+/** `request_timeout` (HTTP 408); when it is answered: /docs/errors. */
 export class RequestTimeoutError extends PurserError {
   override readonly name: string = 'RequestTimeoutError';
   declare readonly code: 'request_timeout';
 }
 
-/** 431 `request_header_fields_too_large`: The request headers are too large. */
+/** `request_header_fields_too_large` (HTTP 431); when it is answered: /docs/errors. */
 export class RequestHeaderFieldsTooLargeError extends PurserError {
   override readonly name: string = 'RequestHeaderFieldsTooLargeError';
   declare readonly code: 'request_header_fields_too_large';
