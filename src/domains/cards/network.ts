@@ -320,6 +320,7 @@ export class CardNetwork {
       issuer_settled_cents: null,
       issuer_version: null,
       force_posted: 0,
+      authorizations: 'approve' in outcome ? 1 : 0,
     };
     if ('decline' in outcome) {
       // A decline moves nothing: the balance is still the one decided on.
