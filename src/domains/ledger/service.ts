@@ -323,10 +323,13 @@ export class LedgerService {
     this.checks.push(check);
   }
 
-  /** Every invariant of the ledger, checked against the stored transfers (`purser ledger verify`). */
-  async verify(): Promise<Violation[]> {
-    const violations = await verifyLedger(this.handle.db);
-    for (const check of this.checks) violations.push(...(await check(this.handle.db)));
+  /**
+   * Every invariant of the ledger, checked against the stored transfers (`purser ledger verify`);
+   * as a transaction sees them when given one.
+   */
+  async verify(exec: Executor = this.handle.db): Promise<Violation[]> {
+    const violations = await verifyLedger(exec);
+    for (const check of this.checks) violations.push(...(await check(exec)));
     return violations;
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.ts';
+import type { Executor } from '../../db/index.ts';
 import { AccountFlags, checkLimits, type Totals } from './rules.ts';
 
 export interface Violation {
@@ -11,7 +11,11 @@ export interface Violation {
     | 'hold_ending'
     /** Checked by the cards domain (`LedgerService.addCheck`): a purchase's refunds. */
     | 'refund_above_settled'
-    | 'refund_total';
+    | 'refund_total'
+    /** Checked by the funding domain: whose money it is (funding/ownership.ts). */
+    | 'ownership_transfer'
+    | 'company_card_balance'
+    | 'user_balance';
   /** The account or transfer at fault. */
   subject: string;
   detail: string;
@@ -27,7 +31,7 @@ const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, 
  * 3. no account flagged against it is overdrawn;
  * 4. every hold is open with no ending, or ended exactly once by a matching post or void.
  */
-export async function verifyLedger(db: Db): Promise<Violation[]> {
+export async function verifyLedger(db: Executor): Promise<Violation[]> {
   const violations: Violation[] = [];
 
   const badShapes = await db
