@@ -298,6 +298,8 @@ export class Worker {
         const authorizations = await this.ctx.cards.network.expireAuthorizations();
         const holds = await this.ctx.ledger.expireDue();
         if (authorizations > 0 || holds > 0) this.log.info({ authorizations, holds }, 'expired holds voided');
+        // Mirror accounts' changes into their totals (PostgreSQL), so that reading one stays cheap.
+        for (let round = 0; round < 10 && (await this.ctx.ledger.foldMirrors()) > 0; round++);
       } catch (error) {
         this.log.error({ err: String(error) }, 'hold expiry failed');
       }
