@@ -533,7 +533,7 @@ export interface CardTransactionsTable {
   card_id: string;
   user_id: string;
   status: 'PENDING' | 'SETTLED' | 'VOIDED' | 'DECLINED';
-  /** Authorized amount (held while PENDING). */
+  /** Authorized amount (what is still held while PENDING: the open hold, `hold_id`). */
   amount_cents: number;
   /** Final amount once SETTLED. */
   settled_cents: number | null;
@@ -558,6 +558,8 @@ export interface CardTransactionsTable {
   issuer_version: number | null;
   /** 1 when the issuer settled money the books held no authorization for (a force post). */
   force_posted: Generated<number>;
+  /** What voids (partial or whole, and expiry) released of the authorization, in all. */
+  voided_cents: Generated<number>;
 }
 
 /** Every reveal of a card number, for the audit. */

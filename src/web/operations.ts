@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { digest, safeEqual } from '../core/crypto.ts';
 import { ApiError, notFound } from '../core/errors.ts';
 import type { RoutesApp } from '../core/schemas.ts';
-import { ping } from '../db/index.ts';
+import { probeDatabase } from '../db/availability.ts';
 
 /** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
 async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -99,14 +99,7 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
 
   const hide = { schema: { hide: true } };
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
-  app.get('/readyz', hide, async (_request, reply) => {
-    try {
-      await ping(ctx.db);
-      return { status: 'ready', database: 'ok' };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
-    }
-  });
+  app.get('/readyz', hide, async (_request, reply) => readiness(ctx, reply));
   // The metrics name every route and its traffic: with METRICS_TOKEN set only a scraper holding it
   // reads them; without one they are open outside production (a developer's machine) and do not
   // exist on a production instance's public port.
@@ -122,6 +115,19 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
+}
+
+/**
+ * Ready when the database answers and the process is not shutting down (SIGTERM turns it to 503 at
+ * once, so that a load balancer stops sending before the listener closes). Redis down is `degraded`
+ * but ready: rate limits fall back to each process's own (docs/operations.md, Runbook).
+ */
+async function readiness(ctx: AppContext, reply: FastifyReply) {
+  const redis = ctx.health.redis.state;
+  if (ctx.health.stopping) return reply.code(503).send({ status: 'stopping', redis });
+  const reachable = await probeDatabase(ctx.db, ctx.health.database);
+  if (!reachable) return reply.code(503).send({ status: 'unavailable', database: 'unreachable', redis });
+  return { status: 'ready', database: 'ok', redis };
 }
 
 /** Not encapsulated: the metrics hook must see every route of the app. */

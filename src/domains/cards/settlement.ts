@@ -280,9 +280,12 @@ export class Settlement {
           : txn.status === 'DECLINED'
             ? 'DECLINED'
             : 'VOIDED';
+    // The issuer released (part of) the hold without settling it: a void, partial while PENDING.
+    const released = held > 0 && !holding && change <= 0 ? Math.max(0, held - holdCents) : 0;
     const changes = {
       status,
       amount_cents: Math.max(txn.amount_cents, holdCents),
+      voided_cents: txn.voided_cents + released,
       settled_cents: settled > 0 ? settled : txn.settled_cents,
       hold_id: hold ?? txn.hold_id,
       expires_at:
@@ -300,11 +303,13 @@ export class Settlement {
         ? 'transaction.cleared'
         : hold && held === 0 && (isNew || txn.status !== 'PENDING')
           ? 'transaction.authorized'
-          : held > 0 && status === 'VOIDED'
+          : released > 0
             ? 'transaction.voided'
             : null;
-    if (event || transfers.length > 0 || isNew)
-      await this.deps.network.afterMove(trx, card, updated, event, before);
+    if (event || transfers.length > 0 || isNew) {
+      const voided = released > 0 ? { released_cents: released, held_cents: holdCents } : undefined;
+      await this.deps.network.afterMove(trx, card, updated, event, before, { voided });
+    }
     if (change > 0) await this.reward(trx, card, updated, change, `${step}.reward`);
     if (refundId) {
       await this.recordRefund(trx, card, updated, { id: refundId, amount: -change, before });
@@ -468,6 +473,7 @@ export class Settlement {
       issuer_settled_cents: refund.issuer?.settledCents ?? null,
       issuer_version: refund.issuer?.version ?? null,
       force_posted: 0,
+      voided_cents: 0,
       created_at: now,
       updated_at: now,
     };
@@ -555,16 +561,15 @@ export class Settlement {
       issuer_settled_cents: 0,
       issuer_version: null,
       force_posted: 0,
+      voided_cents: 0,
       created_at: now,
       updated_at: now,
     };
   }
 
   /** What the transaction's hold still holds (0 once posted or released). */
-  private async openHold(trx: Executor, txn: CardTransaction): Promise<number> {
-    if (!txn.hold_id) return 0;
-    const hold = await this.deps.ledger.transfer(trx, txn.hold_id);
-    return hold?.pending_state === 'open' ? Number(hold.amount) : 0;
+  private openHold(trx: Executor, txn: CardTransaction): Promise<number> {
+    return this.deps.network.heldBy(trx, txn);
   }
 
   private async books(trx: Executor, card: Card): Promise<Books> {

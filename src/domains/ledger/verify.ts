@@ -11,7 +11,11 @@ export interface Violation {
     | 'hold_ending'
     /** Checked by the cards domain (`LedgerService.addCheck`): a purchase's refunds. */
     | 'refund_above_settled'
-    | 'refund_total';
+    | 'refund_total'
+    /** Checked by the funding domain: whose money it is (funding/ownership.ts). */
+    | 'ownership_transfer'
+    | 'company_card_balance'
+    | 'user_balance';
   /** The account or transfer at fault. */
   subject: string;
   detail: string;
