@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
@@ -11,6 +10,7 @@ import {
   type RateLimitRule,
   RedisRateLimiter,
 } from './core/rate-limit.ts';
+import { RedisLink } from './core/redis.ts';
 import { isDatabaseUnavailable } from './db/availability.ts';
 import {
   type DatabaseHandle,
@@ -127,10 +127,8 @@ export async function createContext(
   const { db } = handle;
 
   // One store for every limiter of the process (config.rateLimitStore; docs/decisions.md).
-  const redis =
-    config.rateLimitStore === 'redis'
-      ? new Redis(config.redisUrl!, { lazyConnect: false, maxRetriesPerRequest: 2 })
-      : null;
+  const redis = config.rateLimitStore === 'redis' ? new RedisLink(config.redisUrl!, health.redis) : null;
+  await redis?.firstConnection();
   const rateLimiter = (rule: RateLimitRule, name: string): RateLimiter => {
     if (redis) return new RedisRateLimiter(redis, rule, `purser:rl:${name}`, clock);
     if (config.rateLimitStore === 'database') {
@@ -332,7 +330,7 @@ export async function createContext(
       await tokenRateLimiter.close();
       await oauthRateLimiter.close();
       await onboardingClaimLimiter.close();
-      redis?.disconnect();
+      redis?.close();
       await notifications.close();
       await reader.close();
       await handle.close();
