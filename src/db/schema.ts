@@ -370,6 +370,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
+  ledger_account_deltas: LedgerAccountDeltasTable;
   cardholders: CardholdersTable;
   cards: CardsTable;
   card_transactions: CardTransactionsTable;
@@ -448,6 +449,18 @@ export interface LedgerAccountsTable {
   credits_pending: number;
   credits_posted: number;
   created_at: number;
+}
+
+/**
+ * A change to a mirror account's totals not yet folded into them (PostgreSQL only; docs/ledger.md,
+ * "Mirror accounts"): the account's totals are its row's plus the sum of these.
+ */
+export interface LedgerAccountDeltasTable {
+  account_id: string;
+  debits_pending: number;
+  debits_posted: number;
+  credits_pending: number;
+  credits_posted: number;
 }
 
 /** A transfer: rows are never changed, except a pending hold's `pending_state` when it ends. */

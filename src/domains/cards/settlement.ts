@@ -89,6 +89,8 @@ export class Settlement {
       const found = await this.store.transaction(trx, scope.organizationId, livemode, transactionId);
       if (!found) throw notFound('No such transaction.');
       const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
+      // A closed card sends what it gets back on to its owner.
+      await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const txn = (await this.store.transactionById(trx, transactionId)) as CardTransaction;
       if (txn.type === 'refund')
         throw new ApiError(409, 'transaction_not_refundable', 'A refund cannot itself be refunded.');
@@ -204,6 +206,8 @@ export class Settlement {
       try {
         return await this.deps.ledger.transaction(async (trx) => {
           const card = await this.deps.cards.lockCard(trx, scope, cardId);
+          // A report can charge the owner, pay a reward to the wallet, or send money home.
+          await this.deps.cards.lockBooks(trx, card, { owner: true, wallet: true });
           const txn = await this.store.transactionById(trx, report.id);
           if (txn && txn.card_id !== card.id) return { outcome: 'ignored' as const };
           if (txn?.issuer_version != null && report.version <= txn.issuer_version)
@@ -526,6 +530,13 @@ export class Settlement {
    * `reward_share_bps` of it goes to the user as tokens, 1 token = 1 cent of credit, rounded down.
    * Each settlement earns once (`id`); a refund does not take back what was earned.
    */
+  /** Whether a clearing on this card can earn the user a reward (the wallet then takes part). */
+  async paysRewards(trx: Executor, card: Card, shareOverride?: number): Promise<boolean> {
+    if (shareOverride !== undefined) return shareOverride > 0;
+    const settings = await this.store.organizationMoneySettings(trx, card.organization_id);
+    return (settings?.reward_share_bps ?? 0) > 0;
+  }
+
   async reward(
     trx: Executor,
     card: Card,
