@@ -102,7 +102,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     done();
   });
 
-  installErrorHandler(app, ctx.config.baseUrl);
+  installErrorHandler(app, ctx.config.baseUrl, (error) =>
+    ctx.health.database.set('unavailable', { reason: (error as Error | undefined)?.message }),
+  );
   installTextGuard(app);
   installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
   installNotFound(app, ctx.config.baseUrl);

@@ -19,6 +19,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL: connections per process and how long opening one may take (`DATABASE_POOL_SIZE`, …). */
+  databasePool: { size: number; connectTimeoutMs: number };
   /** SQLite: write transactions that arrive together share one commit (`SQLITE_GROUP_COMMIT`). */
   sqliteGroupCommit: boolean;
   baseUrl: string;
@@ -120,6 +122,10 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: env.HOST || 'localhost',
     databaseUrl,
+    databasePool: {
+      size: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    },
     sqliteGroupCommit: boolean(env, 'SQLITE_GROUP_COMMIT', true),
     baseUrl,
     mcpUrl: url('MCP_URL', env.MCP_URL || baseUrl),

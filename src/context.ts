@@ -1,7 +1,8 @@
-import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
+import { ProcessHealth } from './core/dependencies.ts';
 import { operatorGuard, operatorPolicy } from './core/outbound.ts';
 import {
   DatabaseRateLimiter,
@@ -10,7 +11,16 @@ import {
   type RateLimitRule,
   RedisRateLimiter,
 } from './core/rate-limit.ts';
-import { type DatabaseHandle, type Db, type Dialect, migrateToLatest, openDatabase } from './db/index.ts';
+import { RedisLink } from './core/redis.ts';
+import { isDatabaseUnavailable } from './db/availability.ts';
+import {
+  type DatabaseHandle,
+  type Db,
+  type Dialect,
+  migrateToLatest,
+  openDatabase,
+  type PoolStats,
+} from './db/index.ts';
 import { storedInstanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
@@ -47,6 +57,12 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   clock: Clock;
+  /** The process's own log (JSON lines): dependency state changes and the worker's lines. */
+  log: Logger;
+  /** The database and Redis as this process sees them, and whether it is shutting down (/readyz). */
+  health: ProcessHealth;
+  /** PostgreSQL: the connection pool's occupancy now; null on SQLite. */
+  poolStats(): PoolStats | null;
   orgs: OrgService;
   auth: AuthService;
   notifications: NotificationService;
@@ -91,20 +107,28 @@ export interface AppContext {
 
 export async function createContext(
   config: Config,
-  options: { clock?: Clock; migrate?: boolean } = {},
+  options: { clock?: Clock; migrate?: boolean; logStream?: NodeJS.WritableStream } = {},
 ): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
+  const log = pino({ level: config.logLevel }, options.logStream ?? process.stdout);
+  const health = new ProcessHealth(log, { redis: config.rateLimitStore === 'redis' });
   const handle: DatabaseHandle = await openDatabase(config.databaseUrl, {
     groupCommit: config.sqliteGroupCommit,
+    pool: config.databasePool,
+    observer: {
+      failed: (error) => {
+        if (isDatabaseUnavailable(error))
+          health.database.set('unavailable', { reason: (error as Error).message });
+      },
+      succeeded: () => health.database.set('ok'),
+    },
   });
   if (options.migrate ?? true) await migrateToLatest(handle);
   const { db } = handle;
 
   // One store for every limiter of the process (config.rateLimitStore; docs/decisions.md).
-  const redis =
-    config.rateLimitStore === 'redis'
-      ? new Redis(config.redisUrl!, { lazyConnect: false, maxRetriesPerRequest: 2 })
-      : null;
+  const redis = config.rateLimitStore === 'redis' ? new RedisLink(config.redisUrl!, health.redis) : null;
+  await redis?.firstConnection();
   const rateLimiter = (rule: RateLimitRule, name: string): RateLimiter => {
     if (redis) return new RedisRateLimiter(redis, rule, `purser:rl:${name}`, clock);
     if (config.rateLimitStore === 'database') {
@@ -283,6 +307,9 @@ export async function createContext(
     db,
     dialect: handle.dialect,
     clock,
+    log,
+    health,
+    poolStats: () => handle.poolStats(),
     orgs,
     auth,
     notifications,
@@ -310,7 +337,7 @@ export async function createContext(
       await tokenRateLimiter.close();
       await oauthRateLimiter.close();
       await onboardingClaimLimiter.close();
-      redis?.disconnect();
+      redis?.close();
       await notifications.close();
       await reader.close();
       await handle.close();
