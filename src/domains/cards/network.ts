@@ -67,12 +67,12 @@ export class CardNetwork {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
+        const books = await this.lockBooks(trx, card);
         // Only a network's own id can repeat; one made here is new.
         const earlier = charge.transactionId
           ? await this.deps.cards.store.transactionById(trx, id)
           : undefined;
         if (earlier) return this.settlement.increase(trx, card, earlier, charge.amountCents);
-        const books = await this.lockBooks(trx, card);
         const decline = decide(card, charge.amountCents, books.before);
         return this.record(trx, card, id, charge, decline ? { decline } : { approve: true }, books);
       });
@@ -82,10 +82,10 @@ export class CardNetwork {
       if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
       return this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
+        const books = await this.lockBooks(trx, card);
         // An increment refused: the authorization stands as it was.
         if (await this.deps.cards.store.transactionById(trx, id))
           throw new IncrementDeclined('INSUFFICIENT_FUNDS');
-        const books = await this.lockBooks(trx, card);
         return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' }, books);
       });
     }
@@ -108,14 +108,15 @@ export class CardNetwork {
   ) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
+      // A closed card's tip comes from its owner; a reward goes to the user's wallet.
+      const { account, available: before } = await this.deps.cards.lockBooks(trx, card, {
+        owner: card.status === 'CLOSED',
+        wallet: await this.settlement.paysRewards(trx, card, options.rewardShareBps),
+      });
+      const network = await this.deps.cards.systemAccount(trx, scope, 'network_settlement');
       // What is still held: after a partial void, less than was authorized.
       const held = await this.heldBy(trx, txn);
       const final = amountCents ?? held;
-      const [account, network] = await Promise.all([
-        this.deps.cards.cardAccount(trx, scope, card.id),
-        this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
-      ]);
-      const before = await this.deps.cards.balanceOf(trx, card);
       const extra = final - held;
       const refused = (error: unknown) => {
         if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') {
@@ -183,6 +184,7 @@ export class CardNetwork {
   async void(scope: Scope, transactionId: string, amountCents?: number) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
+      await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       return this.voidLocked(trx, card, txn, amountCents);
     });
   }
@@ -204,6 +206,7 @@ export class CardNetwork {
   async providerClose(scope: Scope, cardId: string) {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.deps.cards.lockCard(trx, scope, cardId);
+      if (card.status !== 'CLOSED') await this.deps.cards.lockBooks(trx, card, { owner: true });
       const closed =
         card.status === 'CLOSED' ? card : await this.deps.cards.closeLocked(trx, card, 'provider_closed');
       return cardObject(closed, await this.deps.cards.balanceOf(trx, closed));
@@ -274,6 +277,7 @@ export class CardNetwork {
         // Re-read under the card's lock: a clearing may have won the race.
         const current = await this.deps.cards.store.transactionById(trx, row.id);
         if (current?.status !== 'PENDING') return false;
+        await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
         await this.voidLocked(trx, card, current);
         return true;
       });
@@ -285,17 +289,17 @@ export class CardNetwork {
   // ---- steps
 
   /**
-   * Locks what an authorization moves money between, the card's account and the network's, and
-   * reads the card's balance under the lock (`before`): the decision and the hold use this one read.
+   * Locks what an authorization can move money between, up front: the card's account (the network's
+   * is a mirror, never locked) and, for an open single-use card, whose money goes back when the
+   * approval closes it. Reads the card's balance under the lock (`before`): the decision and the
+   * hold use this one read.
    */
   private async lockBooks(trx: Executor, card: Card): Promise<Books> {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
-    const [account, network] = await Promise.all([
-      this.deps.cards.cardAccount(trx, scope, card.id),
-      this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
-    ]);
-    const locked = await this.deps.ledger.lockAccounts(trx, [account, network]);
-    return { account, network, locked, before: locked.balance(account).available_cents };
+    const closes = card.type === 'single_use' && card.status !== 'CLOSED';
+    const { account, locked, available } = await this.deps.cards.lockBooks(trx, card, { owner: closes });
+    const network = await this.deps.cards.systemAccount(trx, scope, 'network_settlement');
+    return { account, network, locked, before: available };
   }
 
   /** Records the decision on a locked card, its books locked and read (`lockBooks`). */
@@ -331,6 +335,7 @@ export class CardNetwork {
       issuer_version: null,
       force_posted: 0,
       voided_cents: 0,
+      authorizations: 'approve' in outcome ? 1 : 0,
     };
     if ('decline' in outcome) {
       // A decline moves nothing: the balance is still the one decided on.

@@ -344,6 +344,16 @@ export class FundingService {
     return row;
   }
 
+  /**
+   * The company wallet row locked (`ensureWallet`), which every move of the pool locks before the
+   * ledger's accounts (the one order: docs/ledger.md), and the pool's account id, for the caller to
+   * lock with the transaction's other accounts.
+   */
+  async lockPool(exec: Executor, scope: Scope): Promise<string> {
+    await this.ensureWallet(exec, scope);
+    return this.poolAccount(exec, scope);
+  }
+
   poolAccount(exec: Executor, scope: Scope): Promise<string> {
     return this.deps.ledger.accountId(exec, {
       ...scope,

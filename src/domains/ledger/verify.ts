@@ -26,12 +26,13 @@ const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, 
 /**
  * Proves the ledger's invariants from the transfers themselves, trusting no cached total:
  * 1. every transfer moves a positive amount between two different accounts of one ledger;
- * 2. every account's cached totals equal the sums of its transfers (posted: `posted` and
- *    `post_pending` rows; pending: `pending` rows still open), so debits equal credits overall;
+ * 2. every account's cached totals (a mirror account's with its deltas not yet folded, `deltas`)
+ *    equal the sums of its transfers (posted: `posted` and `post_pending` rows; pending: `pending`
+ *    rows still open), so debits equal credits overall;
  * 3. no account flagged against it is overdrawn;
  * 4. every hold is open with no ending, or ended exactly once by a matching post or void.
  */
-export async function verifyLedger(db: Executor): Promise<Violation[]> {
+export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): Promise<Violation[]> {
   const violations: Violation[] = [];
 
   const badShapes = await db
@@ -91,9 +92,13 @@ export async function verifyLedger(db: Executor): Promise<Violation[]> {
     }
   }
 
-  const accounts = await db.selectFrom('ledger_accounts').selectAll().execute();
+  const rows = await db.selectFrom('ledger_accounts').selectAll().execute();
   const sums = { ...ZERO };
-  for (const account of accounts) {
+  for (const row of rows) {
+    const delta = deltas.get(row.id) ?? ZERO;
+    const account = { ...row };
+    for (const key of Object.keys(ZERO) as (keyof Totals)[])
+      account[key] = Number(row[key]) + Number(delta[key]);
     const expected = derived.get(account.id) ?? ZERO;
     for (const key of Object.keys(ZERO) as (keyof Totals)[]) {
       sums[key] += Number(account[key]);
