@@ -1,4 +1,5 @@
 import { boolean, ConfigError, type Env, integer, optional } from './core/env.ts';
+import { loadOutboundConfig, type OutboundConfig } from './core/outbound.ts';
 import { type CardConfig, loadCardConfig } from './domains/cards/config.ts';
 import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.ts';
 import { type FundingConfig, loadFundingConfig } from './domains/funding/config.ts';
@@ -63,6 +64,8 @@ export interface Config {
   encryptionKey: string | null;
   encryptionPreviousKeys: string[];
   webhooks: WebhookConfig;
+  /** Where every outbound call may go (`OUTBOUND_ALLOWED_PRIVATE_HOSTS`; core/outbound.ts). */
+  outbound: OutboundConfig;
   kyc: KycConfig;
   cards: CardConfig;
   funding: FundingConfig;
@@ -164,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKey: optional(env, 'ENCRYPTION_KEY'),
     encryptionPreviousKeys: (env.ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
     webhooks: loadWebhookConfig(env),
+    outbound: loadOutboundConfig(env, { production: env.NODE_ENV === 'production' }),
     kyc: loadKycConfig(env),
     cards: loadCardConfig(env),
     funding: loadFundingConfig(env),

@@ -1,9 +1,9 @@
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
 import { ProcessHealth } from './core/dependencies.ts';
+import { operatorGuard, operatorPolicy } from './core/outbound.ts';
 import {
   DatabaseRateLimiter,
   MemoryRateLimiter,
@@ -11,6 +11,7 @@ import {
   type RateLimitRule,
   RedisRateLimiter,
 } from './core/rate-limit.ts';
+import { RedisLink } from './core/redis.ts';
 import { isDatabaseUnavailable } from './db/availability.ts';
 import {
   type DatabaseHandle,
@@ -24,7 +25,6 @@ import { storedInstanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
-import { destinationPolicy } from './domains/events/config.ts';
 import { EventService } from './domains/events/service.ts';
 import { EvmChain } from './domains/funding/chain/evm.ts';
 import { OfflineChain } from './domains/funding/chain/index.ts';
@@ -127,10 +127,8 @@ export async function createContext(
   const { db } = handle;
 
   // One store for every limiter of the process (config.rateLimitStore; docs/decisions.md).
-  const redis =
-    config.rateLimitStore === 'redis'
-      ? new Redis(config.redisUrl!, { lazyConnect: false, maxRetriesPerRequest: 2 })
-      : null;
+  const redis = config.rateLimitStore === 'redis' ? new RedisLink(config.redisUrl!, health.redis) : null;
+  await redis?.firstConnection();
   const rateLimiter = (rule: RateLimitRule, name: string): RateLimiter => {
     if (redis) return new RedisRateLimiter(redis, rule, `purser:rl:${name}`, clock);
     if (config.rateLimitStore === 'database') {
@@ -151,7 +149,7 @@ export async function createContext(
   );
   const notifications = new NotificationService(db, clock, aead, {
     mailer: config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
-    sms: config.sms ? new HttpSmsSender(config.sms) : null,
+    sms: config.sms ? new HttpSmsSender(config.sms, operatorGuard(config.outbound)) : null,
     sandboxRealDelivery: config.sandboxRealDelivery,
   });
   const connect = new ConnectService(db, clock, config, {
@@ -168,7 +166,10 @@ export async function createContext(
     auth,
     sessionKey: aead.deriveKey('oauth-browser-session'),
   });
-  const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
+  const events = new EventService(db, handle.dialect, clock, config.webhooks, config.outbound, aead, {
+    orgs,
+    notifications,
+  });
   const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
   const reader = documentReader({
     threads: config.kyc.readerThreads,
@@ -176,12 +177,15 @@ export async function createContext(
     queue: config.kyc.readerQueue,
   });
   const reviewer = config.kyc.reviewUrl
-    ? new HttpReviewer({
-        url: config.kyc.reviewUrl,
-        apiKey: config.kyc.reviewApiKey,
-        baseUrl: config.baseUrl,
-        timeoutMs: 10_000,
-      })
+    ? new HttpReviewer(
+        {
+          url: config.kyc.reviewUrl,
+          apiKey: config.kyc.reviewApiKey,
+          baseUrl: config.baseUrl,
+          timeoutMs: 10_000,
+        },
+        operatorGuard(config.outbound),
+      )
     : new ManualReviewQueue();
   const kyc = new KycService(
     db,
@@ -213,12 +217,12 @@ export async function createContext(
   const provider = config.messaging.provider;
   const messaging = new MessagingService(db, clock, config, {
     sealer: aead,
-    // The provider is the operator's choice: reached under the production destination policy, as merchants are.
+    // The provider is the operator's choice: reached under the operator's outbound policy, as merchants are.
     provider: provider
       ? new ProviderClient({
           ...provider,
-          policy: destinationPolicy(config.webhooks, true),
-          resolveHost: config.webhooks.resolveHost,
+          policy: operatorPolicy(config.outbound),
+          resolveHost: config.outbound.resolveHost,
           timeoutMs: config.messaging.timeoutMs,
         })
       : null,
@@ -259,12 +263,13 @@ export async function createContext(
     vault,
     dialect: handle.dialect,
     baseUrl: config.baseUrl,
+    outbound: operatorGuard(config.outbound),
   });
   const merchants = new MerchantConfigs({
     db,
     clock,
     sealer: aead,
-    webhooks: config.webhooks,
+    outbound: config.outbound,
     acp: config.acp,
   });
   purchases.useMerchants(() => merchants.all());
@@ -273,11 +278,11 @@ export async function createContext(
     events,
     connect,
     orgs,
-    // Merchants are the operator's: reached under the production destination policy (docs/acp.md).
+    // Merchants are the operator's: reached under the operator's outbound policy (docs/acp.md).
     guard: {
-      policy: destinationPolicy(config.webhooks, true),
+      policy: operatorPolicy(config.outbound),
       timeoutMs: config.acp.timeoutMs,
-      ...(config.webhooks.resolveHost ? { resolveHost: config.webhooks.resolveHost } : {}),
+      resolveHost: config.outbound.resolveHost,
     },
     formKey: aead.deriveKey('merchant-link-forms'),
   });
@@ -332,7 +337,7 @@ export async function createContext(
       await tokenRateLimiter.close();
       await oauthRateLimiter.close();
       await onboardingClaimLimiter.close();
-      redis?.disconnect();
+      redis?.close();
       await notifications.close();
       await reader.close();
       await handle.close();

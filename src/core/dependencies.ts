@@ -13,6 +13,8 @@ export interface StateLog {
 export class DependencyState<State extends string> {
   private current: State;
   private changedAt = Date.now();
+  /** Whether it has been healthy since the process started. */
+  private wasHealthy: boolean;
 
   constructor(
     readonly name: string,
@@ -21,6 +23,7 @@ export class DependencyState<State extends string> {
     private readonly log: StateLog,
   ) {
     this.current = initial;
+    this.wasHealthy = initial === healthy;
   }
 
   get state(): State {
@@ -36,28 +39,37 @@ export class DependencyState<State extends string> {
     return this.changedAt;
   }
 
-  /** Records the state; a change is logged once (warn when it leaves the healthy state, info when it returns). */
+  /**
+   * Records the state; a change is logged once: warn when it leaves the healthy state, info when it
+   * returns (not when it first gets there from where it started, such as `connecting`).
+   */
   set(state: State, fields: object = {}): void {
     if (state === this.current) return;
     const previous = this.current;
     this.current = state;
     this.changedAt = Date.now();
     const line = { dependency: this.name, state, previous, ...fields };
-    if (state === this.healthy) this.log.info(line, `${this.name} ${state} again`);
-    else this.log.warn(line, `${this.name} ${state}`);
+    if (state !== this.healthy) this.log.warn(line, `${this.name} ${state}`);
+    else if (this.wasHealthy) this.log.info(line, `${this.name} ${state} again`);
+    this.wasHealthy ||= state === this.healthy;
   }
 }
+
+export type RedisState = 'ok' | 'connecting' | 'degraded' | 'off';
 
 /** The dependencies and the lifecycle of one process. */
 export class ProcessHealth {
   readonly database: DependencyState<'ok' | 'unavailable'>;
-  /** `off` when the process does not use Redis; `degraded` while it falls back to local limits. */
-  readonly redis: DependencyState<'ok' | 'degraded' | 'off'>;
+  /**
+   * `off` when the process does not use Redis; `connecting` until it first connects; `degraded`
+   * while it is lost and rate limits fall back to each process's own.
+   */
+  readonly redis: DependencyState<RedisState>;
   private stoppingSince: number | null = null;
 
   constructor(log: StateLog, options: { redis: boolean }) {
     this.database = new DependencyState('database', 'ok', 'ok', log);
-    this.redis = new DependencyState('redis', options.redis ? 'ok' : 'off', 'ok', log);
+    this.redis = new DependencyState('redis', options.redis ? 'connecting' : 'off', 'ok', log);
   }
 
   /** SIGTERM arrived: `/readyz` answers 503 from now on, so that load balancers stop sending. */

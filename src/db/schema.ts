@@ -372,6 +372,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
+  ledger_account_deltas: LedgerAccountDeltasTable;
   cardholders: CardholdersTable;
   cards: CardsTable;
   card_transactions: CardTransactionsTable;
@@ -451,6 +452,18 @@ export interface LedgerAccountsTable {
   created_at: number;
 }
 
+/**
+ * A change to a mirror account's totals not yet folded into them (PostgreSQL only; docs/ledger.md,
+ * "Mirror accounts"): the account's totals are its row's plus the sum of these.
+ */
+export interface LedgerAccountDeltasTable {
+  account_id: string;
+  debits_pending: number;
+  debits_posted: number;
+  credits_pending: number;
+  credits_posted: number;
+}
+
 /** A transfer: rows are never changed, except a pending hold's `pending_state` when it ends. */
 export interface LedgerTransfersTable {
   /** Chosen by the caller, so that a retried transfer is recognised. */
@@ -522,7 +535,7 @@ export interface CardTransactionsTable {
   card_id: string;
   user_id: string;
   status: 'PENDING' | 'SETTLED' | 'VOIDED' | 'DECLINED';
-  /** Authorized amount (held while PENDING). */
+  /** Authorized amount (what is still held while PENDING: the open hold, `hold_id`). */
   amount_cents: number;
   /** Final amount once SETTLED. */
   settled_cents: number | null;
@@ -547,6 +560,8 @@ export interface CardTransactionsTable {
   issuer_version: number | null;
   /** 1 when the issuer settled money the books held no authorization for (a force post). */
   force_posted: Generated<number>;
+  /** What voids (partial or whole, and expiry) released of the authorization, in all. */
+  voided_cents: Generated<number>;
 }
 
 /** Every reveal of a card number, for the audit. */

@@ -7,6 +7,7 @@ import { digest, safeEqual } from '../core/crypto.ts';
 import { ApiError, notFound } from '../core/errors.ts';
 import type { RoutesApp } from '../core/schemas.ts';
 import { probeDatabase } from '../db/availability.ts';
+import type { PoolStats } from '../db/index.ts';
 
 /** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
 async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -25,6 +26,8 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+
+  registerDependencyMetrics(registry, ctx);
 
   // The chain against the books (CHAIN=evm): what the worker's last check recorded, read at scrape
   // time from the database, so that any API process shows what any worker found.
@@ -115,6 +118,51 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
+}
+
+/** The process's view of its dependencies: the database pool and Redis. */
+function registerDependencyMetrics(registry: Registry, ctx: AppContext): void {
+  const pool = (read: (stats: PoolStats) => number) =>
+    function (this: Gauge) {
+      const stats = ctx.poolStats();
+      if (stats) this.set(read(stats));
+    };
+  const gauge = (name: string, help: string, collect: (this: Gauge) => void) =>
+    new Gauge({ name, help, registers: [registry], collect });
+  gauge(
+    'purser_db_pool_max',
+    'PostgreSQL connections this process may open (DATABASE_POOL_SIZE)',
+    pool((s) => s.max),
+  );
+  gauge(
+    'purser_db_pool_size',
+    'PostgreSQL connections open now',
+    pool((s) => s.size),
+  );
+  gauge(
+    'purser_db_pool_in_use',
+    'PostgreSQL connections running a query or transaction now',
+    pool((s) => s.inUse),
+  );
+  gauge(
+    'purser_db_pool_waiting',
+    'Queries waiting for a PostgreSQL connection now',
+    pool((s) => s.waiting),
+  );
+  gauge(
+    'purser_db_up',
+    'Whether the database answered this process last time it asked (1) or not (0)',
+    function () {
+      this.set(ctx.health.database.ok ? 1 : 0);
+    },
+  );
+  gauge(
+    'purser_redis_up',
+    'Redis (REDIS_URL) ready (1), or lost or still connecting (0: rate limits are per process)',
+    function () {
+      if (ctx.health.redis.state !== 'off') this.set(ctx.health.redis.ok ? 1 : 0);
+    },
+  );
 }
 
 /**

@@ -162,11 +162,15 @@ describe.skipIf(!onPostgres)('losing the database', () => {
       expect(ready.status).toBe(503);
       expect(await ready.json()).toMatchObject({ status: 'unavailable', database: 'unreachable' });
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(await fetch(`${server.url}/metrics`).then((r) => r.text())).toMatch(/^purser_db_up 0$/m);
       await until(() => server.output().includes('worker paused'));
 
       proxy.restore();
       await until(async () => (await fetch(`${server.url}/readyz`)).status === 200);
       expect((await tokenRequest(server.url)).status).toBe(200);
+      const metrics = await fetch(`${server.url}/metrics`).then((r) => r.text());
+      expect(metrics).toMatch(/^purser_db_up 1$/m);
+      expect(metrics).toMatch(/^purser_db_pool_max 10$/m);
       await until(
         () => (server.output().match(/worker resumed/g) ?? []).length === (mode === 'reset' ? 1 : 2),
       );

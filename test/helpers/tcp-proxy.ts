@@ -2,13 +2,16 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 
 /**
  * A TCP proxy in front of a real server (PostgreSQL, Redis) that a test cuts and restores, as a
- * network or a server restart would: `cut('reset')` drops every connection and refuses new ones
- * (they are closed as soon as they open); `cut('silent')` drops them and then accepts new ones that
- * never get an answer (an unreachable address: clients wait for their own timeouts).
+ * network or a server restart would:
+ * - `reset`: every connection dropped, new ones closed as soon as they open (a server restarting);
+ * - `silent`: every connection dropped, new ones accepted but never answered (an unreachable address:
+ *   clients wait for their own timeouts);
+ * - `freeze`: nothing passes any more, open connections included, which stay open (a partition).
+ * `restore` drops what the cut left open and lets new connections through again.
  */
 export class TcpProxy {
   private readonly open = new Set<Socket>();
-  private mode: 'pass' | 'reset' | 'silent' = 'pass';
+  private mode: 'pass' | 'reset' | 'silent' | 'freeze' = 'pass';
 
   private constructor(
     private readonly server: Server,
@@ -31,21 +34,24 @@ export class TcpProxy {
     return url.toString();
   }
 
-  cut(mode: 'reset' | 'silent' = 'reset'): void {
+  cut(mode: 'reset' | 'silent' | 'freeze' = 'reset'): void {
     this.mode = mode;
-    for (const socket of this.open) socket.destroy();
-    this.open.clear();
+    if (mode !== 'freeze') this.dropAll();
   }
 
   restore(): void {
-    if (this.mode === 'silent') for (const socket of this.open) socket.destroy();
-    this.open.clear();
+    if (this.mode !== 'pass') this.dropAll();
     this.mode = 'pass';
   }
 
   async close(): Promise<void> {
     this.cut();
     await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private dropAll(): void {
+    for (const socket of this.open) socket.destroy();
+    this.open.clear();
   }
 
   private accept(client: Socket, port: number, host: string): void {
@@ -56,7 +62,7 @@ export class TcpProxy {
     }
     this.open.add(client);
     client.on('close', () => this.open.delete(client));
-    if (this.mode === 'silent') return;
+    if (this.mode !== 'pass') return;
     const upstream = createConnection({ port, host });
     this.open.add(upstream);
     upstream.on('error', () => client.destroy());
@@ -65,7 +71,8 @@ export class TcpProxy {
       client.destroy();
     });
     client.on('close', () => upstream.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+    // Forwarded only while passing: a frozen link swallows what either side sends.
+    client.on('data', (chunk) => this.mode === 'pass' && upstream.write(chunk));
+    upstream.on('data', (chunk) => this.mode === 'pass' && client.write(chunk));
   }
 }

@@ -618,7 +618,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: settle an authorization
-         * @description Settles at `amount_cents` (default: the authorized amount). Less releases the rest; more is charged when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.
+         * @description Settles at `amount_cents` (default: what is still held, the authorized amount less partial voids). Less releases the rest; more is charged when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.
          */
         post: operations["simulateClearing"];
         delete?: never;
@@ -638,7 +638,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: reverse an authorization
-         * @description Reverses all of it (`VOIDED`, `transaction.voided`, held funds return) or, with a smaller `amount_cents`, that much (the transaction stays `PENDING` for the rest).
+         * @description Reverses what is still held: all of it (`VOIDED`, held funds return) or, with a smaller `amount_cents`, that much (the transaction stays `PENDING` for the rest; `authorized_cents` unchanged, `voided_cents` grows). Each void fires `transaction.voided` with `released_cents` (what it released) and `held_cents` (what stays held; 0 once VOIDED). More than is held: `400 invalid_request`.
          */
         post: operations["simulateVoid"];
         delete?: never;
@@ -1630,9 +1630,12 @@ export interface components {
             user_id: string;
             last4: string;
             status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-            /** @description The settled amount once SETTLED (a refund: what it gave back), else the authorized amount */
+            /** @description While PENDING, what is still authorized (less what partial voids released); the settled amount once SETTLED (a refund: what it gave back); else the authorized amount */
             amount_cents: number;
+            /** @description As authorized (an incremental authorization raises it; a void never lowers it) */
             authorized_cents: number;
+            /** @description What voids released of the authorization, in all (partial voids, the void of the rest, expiry) */
+            voided_cents: number;
             /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
             refunded_cents: number;
             /** @description Of a refund: the purchase it gives money back for */
@@ -1692,9 +1695,12 @@ export interface components {
                 user_id: string;
                 last4: string;
                 status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-                /** @description The settled amount once SETTLED (a refund: what it gave back), else the authorized amount */
+                /** @description While PENDING, what is still authorized (less what partial voids released); the settled amount once SETTLED (a refund: what it gave back); else the authorized amount */
                 amount_cents: number;
+                /** @description As authorized (an incremental authorization raises it; a void never lowers it) */
                 authorized_cents: number;
+                /** @description What voids released of the authorization, in all (partial voids, the void of the rest, expiry) */
+                voided_cents: number;
                 /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
                 refunded_cents: number;
                 /** @description Of a refund: the purchase it gives money back for */
@@ -8757,6 +8763,7 @@ export interface operations {
                      *           "status": "PENDING",
                      *           "amount_cents": 1200,
                      *           "authorized_cents": 1200,
+                     *           "voided_cents": 0,
                      *           "refunded_cents": 0,
                      *           "original_transaction_id": null,
                      *           "force_posted": false,
@@ -8905,6 +8912,7 @@ export interface operations {
                      *       "status": "PENDING",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -9281,6 +9289,7 @@ export interface operations {
                      *       "status": "PENDING",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -9524,6 +9533,7 @@ export interface operations {
                      *       "status": "SETTLED",
                      *       "amount_cents": 1000,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -9770,7 +9780,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transaction, VOIDED or PENDING for the rest. */
+            /** @description The transaction, VOIDED, or PENDING for the rest (here 1000 of 1200 voided). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9784,9 +9794,10 @@ export interface operations {
                      *       "card_id": "card_7Hq2LmN4pQr8StUv",
                      *       "user_id": "usr_3Fk9LmN2pQr7StUv",
                      *       "last4": "4242",
-                     *       "status": "VOIDED",
-                     *       "amount_cents": 1200,
+                     *       "status": "PENDING",
+                     *       "amount_cents": 200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 1000,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -10050,6 +10061,7 @@ export interface operations {
                      *       "status": "SETTLED",
                      *       "amount_cents": 500,
                      *       "authorized_cents": 500,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": "txn_9Jk3LmN5pQr2StUv",
                      *       "force_posted": false,

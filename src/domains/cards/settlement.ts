@@ -83,6 +83,8 @@ export class Settlement {
       const found = await this.store.transaction(trx, scope.organizationId, livemode, transactionId);
       if (!found) throw notFound('No such transaction.');
       const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
+      // A closed card sends what it gets back on to its owner.
+      await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const txn = (await this.store.transactionById(trx, transactionId)) as CardTransaction;
       if (txn.type === 'refund')
         throw new ApiError(409, 'transaction_not_refundable', 'A refund cannot itself be refunded.');
@@ -193,6 +195,8 @@ export class Settlement {
       try {
         return await this.deps.ledger.transaction(async (trx) => {
           const card = await this.deps.cards.lockCard(trx, scope, cardId);
+          // A report can charge the owner, pay a reward to the wallet, or send money home.
+          await this.deps.cards.lockBooks(trx, card, { owner: true, wallet: true });
           const txn = await this.store.transactionById(trx, report.id);
           if (txn && txn.card_id !== card.id) return { outcome: 'ignored' as const };
           if (txn?.issuer_version != null && report.version <= txn.issuer_version)
@@ -276,9 +280,12 @@ export class Settlement {
           : txn.status === 'DECLINED'
             ? 'DECLINED'
             : 'VOIDED';
+    // The issuer released (part of) the hold without settling it: a void, partial while PENDING.
+    const released = held > 0 && !holding && change <= 0 ? Math.max(0, held - holdCents) : 0;
     const changes = {
       status,
       amount_cents: Math.max(txn.amount_cents, holdCents),
+      voided_cents: txn.voided_cents + released,
       settled_cents: settled > 0 ? settled : txn.settled_cents,
       hold_id: hold ?? txn.hold_id,
       expires_at:
@@ -296,11 +303,13 @@ export class Settlement {
         ? 'transaction.cleared'
         : hold && held === 0 && (isNew || txn.status !== 'PENDING')
           ? 'transaction.authorized'
-          : held > 0 && status === 'VOIDED'
+          : released > 0
             ? 'transaction.voided'
             : null;
-    if (event || transfers.length > 0 || isNew)
-      await this.deps.network.afterMove(trx, card, updated, event, before);
+    if (event || transfers.length > 0 || isNew) {
+      const voided = released > 0 ? { released_cents: released, held_cents: holdCents } : undefined;
+      await this.deps.network.afterMove(trx, card, updated, event, before, { voided });
+    }
     if (change > 0) await this.reward(trx, card, updated, change, `${step}.reward`);
     if (refundId) {
       await this.recordRefund(trx, card, updated, { id: refundId, amount: -change, before });
@@ -464,6 +473,7 @@ export class Settlement {
       issuer_settled_cents: refund.issuer?.settledCents ?? null,
       issuer_version: refund.issuer?.version ?? null,
       force_posted: 0,
+      voided_cents: 0,
       created_at: now,
       updated_at: now,
     };
@@ -483,6 +493,13 @@ export class Settlement {
    * `reward_share_bps` of it goes to the user as tokens, 1 token = 1 cent of credit, rounded down.
    * Each settlement earns once (`id`); a refund does not take back what was earned.
    */
+  /** Whether a clearing on this card can earn the user a reward (the wallet then takes part). */
+  async paysRewards(trx: Executor, card: Card, shareOverride?: number): Promise<boolean> {
+    if (shareOverride !== undefined) return shareOverride > 0;
+    const settings = await this.store.organizationMoneySettings(trx, card.organization_id);
+    return (settings?.reward_share_bps ?? 0) > 0;
+  }
+
   async reward(
     trx: Executor,
     card: Card,
@@ -544,16 +561,15 @@ export class Settlement {
       issuer_settled_cents: 0,
       issuer_version: null,
       force_posted: 0,
+      voided_cents: 0,
       created_at: now,
       updated_at: now,
     };
   }
 
   /** What the transaction's hold still holds (0 once posted or released). */
-  private async openHold(trx: Executor, txn: CardTransaction): Promise<number> {
-    if (!txn.hold_id) return 0;
-    const hold = await this.deps.ledger.transfer(trx, txn.hold_id);
-    return hold?.pending_state === 'open' ? Number(hold.amount) : 0;
+  private openHold(trx: Executor, txn: CardTransaction): Promise<number> {
+    return this.deps.network.heldBy(trx, txn);
   }
 
   private async books(trx: Executor, card: Card): Promise<Books> {

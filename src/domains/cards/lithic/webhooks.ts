@@ -148,9 +148,10 @@ export class LithicWebhooks {
         await this.cards.network.clear(scope, txn.id, event.settled_amount ?? event.amount);
       } else if (event.status === 'VOIDED' || event.status === 'EXPIRED') {
         await this.cards.network.void(scope, txn.id);
-      } else if (event.status === 'PENDING' && txn.status === 'PENDING' && event.amount < txn.amount_cents) {
+      } else if (event.status === 'PENDING' && txn.status === 'PENDING') {
         // A partial reversal: Lithic's amount is what is still authorized.
-        await this.cards.network.void(scope, txn.id, txn.amount_cents - event.amount);
+        const held = txn.amount_cents - txn.voided_cents;
+        if (event.amount < held) await this.cards.network.void(scope, txn.id, held - event.amount);
       }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'transaction_not_pending') return; // a repeat
