@@ -174,6 +174,8 @@ export interface WebhookEndpointsTable {
   status: 'active' | 'disabled';
   /** The `whsec_…` signing secret sealed with AES-256-GCM (core/crypto-aead). */
   secret_ciphertext: string;
+  /** How deliveries are signed: the spec's `Service-Signature`, or Standard Webhooks' headers. */
+  signature_scheme: 'purser' | 'standard_webhooks';
   consecutive_failures: number;
   /** Time of the first failure since the last success; null while healthy. */
   failing_since: number | null;

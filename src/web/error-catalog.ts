@@ -140,7 +140,7 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'endpoint_disabled',
     status: 409,
-    when: 'Webhook endpoints: the endpoint is disabled; PATCH it with status active first.',
+    when: 'Webhook endpoints: the endpoint is disabled (test, resend, recover); PATCH it with status active first.',
   },
   {
     code: 'document_unreadable',
