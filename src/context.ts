@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
 import { ProcessHealth } from './core/dependencies.ts';
+import { operatorGuard, operatorPolicy } from './core/outbound.ts';
 import {
   DatabaseRateLimiter,
   MemoryRateLimiter,
@@ -24,7 +25,6 @@ import { storedInstanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
-import { destinationPolicy } from './domains/events/config.ts';
 import { EventService } from './domains/events/service.ts';
 import { EvmChain } from './domains/funding/chain/evm.ts';
 import { OfflineChain } from './domains/funding/chain/index.ts';
@@ -149,7 +149,7 @@ export async function createContext(
   );
   const notifications = new NotificationService(db, clock, aead, {
     mailer: config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
-    sms: config.sms ? new HttpSmsSender(config.sms) : null,
+    sms: config.sms ? new HttpSmsSender(config.sms, operatorGuard(config.outbound)) : null,
     sandboxRealDelivery: config.sandboxRealDelivery,
   });
   const connect = new ConnectService(db, clock, config, {
@@ -166,7 +166,10 @@ export async function createContext(
     auth,
     sessionKey: aead.deriveKey('oauth-browser-session'),
   });
-  const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
+  const events = new EventService(db, handle.dialect, clock, config.webhooks, config.outbound, aead, {
+    orgs,
+    notifications,
+  });
   const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
   const reader = documentReader({
     threads: config.kyc.readerThreads,
@@ -174,12 +177,15 @@ export async function createContext(
     queue: config.kyc.readerQueue,
   });
   const reviewer = config.kyc.reviewUrl
-    ? new HttpReviewer({
-        url: config.kyc.reviewUrl,
-        apiKey: config.kyc.reviewApiKey,
-        baseUrl: config.baseUrl,
-        timeoutMs: 10_000,
-      })
+    ? new HttpReviewer(
+        {
+          url: config.kyc.reviewUrl,
+          apiKey: config.kyc.reviewApiKey,
+          baseUrl: config.baseUrl,
+          timeoutMs: 10_000,
+        },
+        operatorGuard(config.outbound),
+      )
     : new ManualReviewQueue();
   const kyc = new KycService(
     db,
@@ -211,12 +217,12 @@ export async function createContext(
   const provider = config.messaging.provider;
   const messaging = new MessagingService(db, clock, config, {
     sealer: aead,
-    // The provider is the operator's choice: reached under the production destination policy, as merchants are.
+    // The provider is the operator's choice: reached under the operator's outbound policy, as merchants are.
     provider: provider
       ? new ProviderClient({
           ...provider,
-          policy: destinationPolicy(config.webhooks, true),
-          resolveHost: config.webhooks.resolveHost,
+          policy: operatorPolicy(config.outbound),
+          resolveHost: config.outbound.resolveHost,
           timeoutMs: config.messaging.timeoutMs,
         })
       : null,
@@ -257,12 +263,13 @@ export async function createContext(
     vault,
     dialect: handle.dialect,
     baseUrl: config.baseUrl,
+    outbound: operatorGuard(config.outbound),
   });
   const merchants = new MerchantConfigs({
     db,
     clock,
     sealer: aead,
-    webhooks: config.webhooks,
+    outbound: config.outbound,
     acp: config.acp,
   });
   purchases.useMerchants(() => merchants.all());
@@ -271,11 +278,11 @@ export async function createContext(
     events,
     connect,
     orgs,
-    // Merchants are the operator's: reached under the production destination policy (docs/acp.md).
+    // Merchants are the operator's: reached under the operator's outbound policy (docs/acp.md).
     guard: {
-      policy: destinationPolicy(config.webhooks, true),
+      policy: operatorPolicy(config.outbound),
       timeoutMs: config.acp.timeoutMs,
-      ...(config.webhooks.resolveHost ? { resolveHost: config.webhooks.resolveHost } : {}),
+      resolveHost: config.outbound.resolveHost,
     },
     formKey: aead.deriveKey('merchant-link-forms'),
   });

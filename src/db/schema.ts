@@ -174,6 +174,8 @@ export interface WebhookEndpointsTable {
   status: 'active' | 'disabled';
   /** The `whsec_…` signing secret sealed with AES-256-GCM (core/crypto-aead). */
   secret_ciphertext: string;
+  /** How deliveries are signed: the spec's `Service-Signature`, or Standard Webhooks' headers. */
+  signature_scheme: 'purser' | 'standard_webhooks';
   consecutive_failures: number;
   /** Time of the first failure since the last success; null while healthy. */
   failing_since: number | null;
@@ -383,6 +385,7 @@ export interface Database {
   chain_cursors: ChainCursorsTable;
   chain_returns: ChainReturnsTable;
   chain_drifts: ChainDriftsTable;
+  issuer_reconciliations: IssuerReconciliationsTable;
   oauth_codes: OAuthCodesTable;
   oauth_client_documents: OAuthClientDocumentsTable;
   buy_tokens: BuyTokensTable;
@@ -560,6 +563,8 @@ export interface CardTransactionsTable {
   force_posted: Generated<number>;
   /** What voids (partial or whole, and expiry) released of the authorization, in all. */
   voided_cents: Generated<number>;
+  /** Authorization requests approved for it: the first, then each incremental one. */
+  authorizations: Generated<number>;
 }
 
 /** Every reveal of a card number, for the audit. */
@@ -811,6 +816,18 @@ export interface ChainDriftsTable {
   /** When this drift (at these amounts) was first seen; when it was last confirmed. */
   since: number;
   checked_at: number;
+}
+
+/** What the worker's last `issuer reconcile` found (CARD_ISSUER=lithic), read by /metrics. */
+export interface IssuerReconciliationsTable {
+  issuer: string;
+  checked_at: number;
+  /** The oldest transaction creation compared (null: all). */
+  since: number | null;
+  /** How many of the issuer's transactions were compared. */
+  compared: number;
+  /** The drifts found, as `issuer reconcile --json` names them (JSON). */
+  drifts: string;
 }
 
 /** How far the deposit watcher has read a chain: every block up to `block_number` is done. */

@@ -11,6 +11,7 @@ beforeAll(async () => {
   sms = await startFakeSms();
   Object.assign(env, {
     SMS_API_URL: sms.url,
+    OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     SMS_ACCOUNT_SID: 'AC0001',
     SMS_AUTH_TOKEN: 'sms-token',
     SMS_FROM: '+15550000000',

@@ -30,6 +30,8 @@ import * as cardRefunds from './0032_card_refunds.ts';
 import * as chainReturns from './0033_chain_returns.ts';
 import * as partialVoids from './0034_partial_voids.ts';
 import * as ledgerMirrorDeltas from './0035_ledger_mirror_deltas.ts';
+import * as issuerReconcile from './0036_issuer_reconcile.ts';
+import * as webhookSignatureScheme from './0040_webhook_signature_scheme.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0033_chain_returns': chainReturns,
   '0034_partial_voids': partialVoids,
   '0035_ledger_mirror_deltas': ledgerMirrorDeltas,
+  '0036_issuer_reconcile': issuerReconcile,
+  '0040_webhook_signature_scheme': webhookSignatureScheme,
 };

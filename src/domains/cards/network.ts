@@ -335,6 +335,7 @@ export class CardNetwork {
       issuer_version: null,
       force_posted: 0,
       voided_cents: 0,
+      authorizations: 'approve' in outcome ? 1 : 0,
     };
     if ('decline' in outcome) {
       // A decline moves nothing: the balance is still the one decided on.
