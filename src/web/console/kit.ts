@@ -137,6 +137,7 @@ const NAV: [string, string][] = [
   ['wallet', 'Company wallet'],
   ['settings', 'Settings'],
   ['members', 'Members'],
+  ['requests', 'API requests'],
   ['audit', 'Audit log'],
 ];
 
