@@ -174,6 +174,8 @@ export interface WebhookEndpointsTable {
   status: 'active' | 'disabled';
   /** The `whsec_…` signing secret sealed with AES-256-GCM (core/crypto-aead). */
   secret_ciphertext: string;
+  /** How deliveries are signed: the spec's `Service-Signature`, or Standard Webhooks' headers. */
+  signature_scheme: 'purser' | 'standard_webhooks';
   consecutive_failures: number;
   /** Time of the first failure since the last success; null while healthy. */
   failing_since: number | null;
@@ -207,6 +209,23 @@ export interface WebhookDeliveriesTable {
   created_at: number;
   updated_at: number;
   completed_at: number | null;
+}
+
+/** One request of an organization's credential (docs/console.md "API requests"): never a body or secret. */
+export interface ApiRequestsTable {
+  /** The request id (`X-Request-Id`). */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  created_at: number;
+  /** The client id of a platform or connection token, or the id of an API key: never the secret. */
+  credential: string;
+  method: string;
+  /** The path without its query string, long segments (tokens) redacted. */
+  path: string;
+  status: number;
+  latency_ms: number;
+  request_id: string;
 }
 
 export interface WebhookAttemptsTable {
@@ -377,6 +396,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  api_requests: ApiRequestsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_account_deltas: LedgerAccountDeltasTable;

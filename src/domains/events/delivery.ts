@@ -15,7 +15,7 @@ import {
   DELIVERY_ID_HEADER,
   EVENT_ID_HEADER,
   envelopeJson,
-  signatureHeaders,
+  signedHeaders,
 } from './signing.ts';
 import * as store from './store.ts';
 
@@ -134,7 +134,12 @@ export class DeliveryRunner {
       });
       const timestamp = Math.floor(this.clock.now() / 1000);
       const headers = {
-        ...signatureHeaders(this.secretOf(delivery), body, timestamp),
+        ...signedHeaders(
+          delivery.signature_scheme!,
+          this.secretOf(delivery),
+          { id: delivery.event_id, body },
+          timestamp,
+        ),
         [EVENT_ID_HEADER]: delivery.event_id,
         [DELIVERY_ID_HEADER]: delivery.id,
         [ATTEMPT_HEADER]: String(attemptNumber),

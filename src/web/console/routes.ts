@@ -13,6 +13,7 @@ import { cardPages } from './pages/cards.ts';
 import { credentialPages } from './pages/credentials.ts';
 import { eventPages } from './pages/events.ts';
 import { memberPages } from './pages/members.ts';
+import { requestPages } from './pages/requests.ts';
 import { settingsPages } from './pages/settings.ts';
 import { userPages } from './pages/users.ts';
 import { walletPages } from './pages/wallet.ts';
@@ -136,6 +137,7 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     walletPages,
     settingsPages,
     memberPages,
+    requestPages,
   ])
     await pages(app, ctx, kit);
 
