@@ -256,7 +256,7 @@ export class CardService {
       await this.move(trx, [
         {
           type: 'posted',
-          id: `${id}.funding`,
+          id: cardFundingId(id),
           debitAccountId: wallet,
           creditAccountId: account,
           amount: input.amount_cents,
@@ -771,6 +771,9 @@ function checkCompanyLimit(card: Card, spendLimitCents: number, by: 'platform' |
     );
   }
 }
+
+/** The transfer that funds a new card from the wallet (for a flow's card: the end of the company's transfer). */
+export const cardFundingId = (cardId: string) => `${cardId}.funding`;
 
 export function scopeOf(principal: Pick<Principal, 'organizationId' | 'livemode'>): Scope {
   return { organizationId: principal.organizationId, livemode: principal.livemode };
