@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
 import { ProcessHealth } from './core/dependencies.ts';
+import { ProcessMetrics } from './core/metrics.ts';
 import { operatorGuard, operatorPolicy } from './core/outbound.ts';
 import {
   DatabaseRateLimiter,
@@ -64,6 +65,8 @@ export interface AppContext {
   health: ProcessHealth;
   /** PostgreSQL: the connection pool's occupancy now; null on SQLite. */
   poolStats(): PoolStats | null;
+  /** Counters the domains add to (webhook attempts, card authorizations), served by /metrics. */
+  metrics: ProcessMetrics;
   orgs: OrgService;
   auth: AuthService;
   notifications: NotificationService;
@@ -115,6 +118,7 @@ export async function createContext(
   const clock = options.clock ?? systemClock;
   const log = pino({ level: config.logLevel }, options.logStream ?? process.stdout);
   const health = new ProcessHealth(log, { redis: config.rateLimitStore === 'redis' });
+  const metrics = new ProcessMetrics();
   const handle: DatabaseHandle = await openDatabase(config.databaseUrl, {
     groupCommit: config.sqliteGroupCommit,
     pool: config.databasePool,
@@ -299,6 +303,7 @@ export async function createContext(
     delivery: linkDelivery,
     csrfKey: aead.deriveKey('wallet-link-forms'),
   });
+  cards.network.observeDecisions((decision, seconds) => metrics.authorization(decision, seconds));
   // An approved verification makes the user a cardholder, in the transaction that approves it.
   kyc.onApproved(async (trx, approval) => {
     const user = await connect.findUser(approval.organizationId, approval.livemode, approval.userId, trx);
@@ -315,6 +320,7 @@ export async function createContext(
     log,
     health,
     poolStats: () => handle.poolStats(),
+    metrics,
     orgs,
     auth,
     notifications,

@@ -211,11 +211,13 @@ export class Worker {
     };
     try {
       const outcome = await this.ctx.events.deliveries.attempt(delivery, sent);
+      this.ctx.metrics.delivery(outcome);
       if (outcome !== 'succeeded' && outcome !== 'lost') {
         this.log.info({ delivery_id: delivery.id, event_id: delivery.event_id, outcome }, 'webhook attempt');
       }
     } catch (error) {
       // The lease ends and another pass retries it; nothing is dropped.
+      this.ctx.metrics.delivery('unrecorded');
       this.failed(`webhook attempt ${delivery.id} failed to record`, error);
     } finally {
       sent();

@@ -36,6 +36,7 @@ async function operations(
   });
 
   registerDependencyMetrics(registry, ctx);
+  registerBacklogMetrics(registry, ctx);
   if (worker) registerWorkerMetrics(registry, worker);
 
   // The chain against the books (CHAIN=evm): what the worker's last check recorded, read at scrape
@@ -150,53 +151,98 @@ async function operations(
       });
     }
     reply.header('content-type', registry.contentType);
-    return registry.metrics();
+    // The process's own counters (webhook attempts, card authorizations) beside this app's.
+    return Registry.merge([registry, ctx.metrics.registry]).metrics();
   });
 }
 
-/** The process's view of its dependencies: the database pool and Redis. */
+/**
+ * The process's view of its dependencies: the database (and its pool, on PostgreSQL) and Redis
+ * (when `REDIS_URL` is used): series that do not apply are absent rather than 0.
+ */
 function registerDependencyMetrics(registry: Registry, ctx: AppContext): void {
-  const pool = (read: (stats: PoolStats) => number) =>
-    function (this: Gauge) {
-      const stats = ctx.poolStats();
-      if (stats) this.set(read(stats));
-    };
-  const gauge = (name: string, help: string, collect: (this: Gauge) => void) =>
-    new Gauge({ name, help, registers: [registry], collect });
-  gauge(
-    'purser_db_pool_max',
-    'PostgreSQL connections this process may open (DATABASE_POOL_SIZE)',
-    pool((s) => s.max),
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge('purser_db_up', 'Whether the database answered this process last time it asked (1) or not (0)', () =>
+    ctx.health.database.ok ? 1 : 0,
   );
-  gauge(
-    'purser_db_pool_size',
-    'PostgreSQL connections open now',
-    pool((s) => s.size),
-  );
-  gauge(
-    'purser_db_pool_in_use',
-    'PostgreSQL connections running a query or transaction now',
-    pool((s) => s.inUse),
-  );
-  gauge(
-    'purser_db_pool_waiting',
-    'Queries waiting for a PostgreSQL connection now',
-    pool((s) => s.waiting),
-  );
-  gauge(
-    'purser_db_up',
-    'Whether the database answered this process last time it asked (1) or not (0)',
-    function () {
-      this.set(ctx.health.database.ok ? 1 : 0);
+  if (ctx.poolStats()) {
+    const pool = (read: (stats: PoolStats) => number) => () => read(ctx.poolStats()!);
+    gauge(
+      'purser_db_pool_max',
+      'PostgreSQL connections this process may open (DATABASE_POOL_SIZE)',
+      pool((s) => s.max),
+    );
+    gauge(
+      'purser_db_pool_size',
+      'PostgreSQL connections open now',
+      pool((s) => s.size),
+    );
+    gauge(
+      'purser_db_pool_in_use',
+      'PostgreSQL connections running a query or transaction now',
+      pool((s) => s.inUse),
+    );
+    gauge(
+      'purser_db_pool_waiting',
+      'Queries waiting for a PostgreSQL connection now',
+      pool((s) => s.waiting),
+    );
+  }
+  if (ctx.health.redis.state !== 'off')
+    gauge(
+      'purser_redis_up',
+      'Redis (REDIS_URL) ready (1), or lost or still connecting (0: rate limits are per process)',
+      () => (ctx.health.redis.ok ? 1 : 0),
+    );
+}
+
+/**
+ * Webhook deliveries owed, read from the database at scrape time (the same in every process): a
+ * growing `due` count or oldest due age means the workers do not keep up, or are paused.
+ */
+function registerBacklogMetrics(registry: Registry, ctx: AppContext): void {
+  // One query per scrape serves both gauges: a scrape collects them together, and they share the
+  // query in flight.
+  let pending: Promise<Awaited<ReturnType<AppContext['events']['backlog']>> | null> | null = null;
+  const backlog = () => {
+    pending ??= ctx.events
+      .backlog()
+      .catch(() => null)
+      .finally(() => {
+        pending = null;
+      });
+    return pending;
+  };
+  new Gauge({
+    name: 'purser_webhook_backlog',
+    help: 'Pending webhook deliveries: due (waiting for a worker), in_flight (an attempt under way) or scheduled (a retry later)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const now = await backlog();
+      if (!now) return;
+      this.set({ state: 'due' }, now.due);
+      this.set({ state: 'in_flight' }, now.inFlight);
+      this.set({ state: 'scheduled' }, now.scheduled);
     },
-  );
-  gauge(
-    'purser_redis_up',
-    'Redis (REDIS_URL) ready (1), or lost or still connecting (0: rate limits are per process)',
-    function () {
-      if (ctx.health.redis.state !== 'off') this.set(ctx.health.redis.ok ? 1 : 0);
+  });
+  new Gauge({
+    name: 'purser_webhook_oldest_due_age_seconds',
+    help: 'How long the longest-waiting due webhook delivery has been due (0: none waiting)',
+    registers: [registry],
+    async collect() {
+      const now = await backlog();
+      if (now) this.set(now.oldestDueAgeMs / 1000);
     },
-  );
+  });
 }
 
 /** The worker's periodic chores: how late each is, and when it last completed. */

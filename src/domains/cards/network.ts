@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { type Clock, DAY } from '../../core/clock.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { AuthorizationDecision } from '../../core/metrics.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
 import {
@@ -46,6 +47,7 @@ export const LOW_BALANCE_CENTS = 1_000;
 export class CardNetwork {
   /** Refunds, incremental authorizations and the issuer's reports (settlement.ts). */
   private readonly settlement: Settlement;
+  private observer: (decision: AuthorizationDecision, seconds: number) => void = () => {};
 
   constructor(
     private readonly db: Db,
@@ -63,6 +65,24 @@ export class CardNetwork {
    * authorized (an incremental authorization): the difference is held, or `IncrementDeclined`.
    */
   async authorize(scope: Scope, cardId: string, charge: ChargeRequest) {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const decided = await this.decideCharge(scope, cardId, charge);
+      this.observer(decided.status === 'DECLINED' ? 'declined' : 'approved', seconds());
+      return decided;
+    } catch (error) {
+      this.observer(error instanceof IncrementDeclined ? 'declined' : 'error', seconds());
+      throw error;
+    }
+  }
+
+  /** Told of every authorization's decision and how long it took (/metrics). */
+  observeDecisions(observer: (decision: AuthorizationDecision, seconds: number) => void): void {
+    this.observer = observer;
+  }
+
+  private async decideCharge(scope: Scope, cardId: string, charge: ChargeRequest) {
     const id = charge.transactionId ?? newId('txn');
     try {
       return await this.deps.ledger.transaction(async (trx) => {

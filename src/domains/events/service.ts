@@ -534,6 +534,13 @@ export class EventService {
     return { object: 'webhook_recovery', endpoint_id: endpointId, since, recovered };
   }
 
+  /** Pending deliveries by state, and the oldest due one's wait (/metrics), across every organization. */
+  async backlog(): Promise<{ due: number; inFlight: number; scheduled: number; oldestDueAgeMs: number }> {
+    const now = this.clock.now();
+    const { oldestDueAt, ...counts } = await store.backlog(this.db, now);
+    return { ...counts, oldestDueAgeMs: oldestDueAt === null ? 0 : now - oldestDueAt };
+  }
+
   /** The delivery log, per endpoint or per event, newest first, each delivery with its attempts. */
   async listDeliveries(
     owner: Owner,

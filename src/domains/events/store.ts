@@ -249,6 +249,39 @@ export function interruptedAttempt(
   };
 }
 
+/**
+ * What is owed now: pending deliveries due and waiting for a worker, held by one (an attempt in
+ * flight), or scheduled for a later retry; and when the longest-waiting due one became due.
+ */
+export async function backlog(
+  db: Executor,
+  now: number,
+): Promise<{ due: number; inFlight: number; scheduled: number; oldestDueAt: number | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select([
+      sql<number>`coalesce(sum(case when next_attempt_at <= ${now} then 1 else 0 end), 0)`.as('due'),
+      sql<number>`coalesce(sum(case when next_attempt_at > ${now} and lease_token is not null then 1 else 0 end), 0)`.as(
+        'in_flight',
+      ),
+      sql<number>`coalesce(sum(case when next_attempt_at > ${now} and lease_token is null then 1 else 0 end), 0)`.as(
+        'scheduled',
+      ),
+      sql<number | null>`min(case when next_attempt_at <= ${now} then next_attempt_at end)`.as(
+        'oldest_due_at',
+      ),
+    ])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  const count = (value: unknown) => Number(value ?? 0);
+  return {
+    due: count(row.due),
+    inFlight: count(row.in_flight),
+    scheduled: count(row.scheduled),
+    oldestDueAt: row.oldest_due_at === null ? null : Number(row.oldest_due_at),
+  };
+}
+
 /** What a worker needs to make an attempt: the delivery, its event and its endpoint. */
 export async function loadForDelivery(db: Executor, ids: string[]) {
   if (ids.length === 0) return [];
