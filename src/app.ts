@@ -40,6 +40,7 @@ import { platformConnectPageRoutes } from './web/platform-connect/page.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
 import { approvalPageRoutes } from './web/vault/approval-page.ts';
 import { vaultPageRoutes } from './web/vault/page.ts';
+import { passkeyResetPageRoutes } from './web/vault/reset-page.ts';
 import { walletPageRoutes } from './web/wallet/page.ts';
 
 export interface AppOptions {
@@ -141,6 +142,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(messagingRoutes, { ctx });
   await app.register(vaultPageRoutes, { ctx });
   await app.register(approvalPageRoutes, { ctx });
+  await app.register(passkeyResetPageRoutes, { ctx });
   await app.register(merchantAccountRoutes, { ctx });
   await app.register(merchantAccountPageRoutes, { ctx });
   await app.register(acpWebhookRoutes, {

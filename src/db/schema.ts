@@ -391,6 +391,7 @@ export interface Database {
   vault_sessions: VaultSessionsTable;
   organization_vault_settings: OrganizationVaultSettingsTable;
   vault_passkeys: VaultPasskeysTable;
+  passkey_resets: PasskeyResetsTable;
   webauthn_challenges: WebauthnChallengesTable;
   vault_cards: VaultCardsTable;
   checkout_authorizations: CheckoutAuthorizationsTable;
@@ -876,6 +877,37 @@ export interface VaultPasskeysTable {
   transports: string;
   created_at: number;
   last_used_at: number | null;
+}
+
+/** A passkey reset the platform started for a user (docs/vault.md "Passkey recovery"). */
+export interface PasskeyResetsTable {
+  /** `pkr_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  /** The platform client that started it. */
+  client_id: string;
+  /** SHA-256 of the page link's token (`pkrt_…`); the token is only in the `url` answered at creation. */
+  token_digest: string;
+  /** `pending` → `verified` (code proven) → `completed`; or `canceled` (a newer reset) or `locked`. */
+  status: 'pending' | 'verified' | 'completed' | 'canceled' | 'locked';
+  /** Where the code went: `email` or `phone`; null until the user asked for one. */
+  channel: 'email' | 'phone' | null;
+  /** SHA-256 of the latest one-time code. */
+  code_digest: string | null;
+  code_expires_at: number | null;
+  code_sent_at: number | null;
+  codes_sent: number;
+  failed_attempts: number;
+  /** SHA-256 of the cookie given to the browser that proved the code: only it registers the passkey. */
+  proof_digest: string | null;
+  verified_at: number | null;
+  completed_at: number | null;
+  /** How many passkeys the completed reset removed. */
+  passkeys_removed: number | null;
+  expires_at: number;
+  created_at: number;
 }
 
 /** A WebAuthn challenge: single-use, short-lived, bound to one page (a vault session or an approval). */

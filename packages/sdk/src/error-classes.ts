@@ -136,6 +136,18 @@ export class AuthUnavailableError extends PurserError {
   declare readonly code: 'auth_unavailable';
 }
 
+/** `service_unavailable` (HTTP 503); when it is answered: /docs/errors. */
+export class ServiceUnavailableError extends PurserError {
+  override readonly name: string = 'ServiceUnavailableError';
+  declare readonly code: 'service_unavailable';
+}
+
+/** `database_busy` (HTTP 503); when it is answered: /docs/errors. */
+export class DatabaseBusyError extends PurserError {
+  override readonly name: string = 'DatabaseBusyError';
+  declare readonly code: 'database_busy';
+}
+
 /** `chain_unavailable` (HTTP 503); when it is answered: /docs/errors. */
 export class ChainUnavailableError extends PurserError {
   override readonly name: string = 'ChainUnavailableError';
@@ -442,6 +454,12 @@ export class LinkExpiredError extends PurserError {
   declare readonly code: 'link_expired';
 }
 
+/** `link_used` (HTTP 409); when it is answered: /docs/errors. */
+export class LinkUsedError extends PurserError {
+  override readonly name: string = 'LinkUsedError';
+  declare readonly code: 'link_used';
+}
+
 /** `document_mismatch` (HTTP 422); when it is answered: /docs/errors. */
 export class DocumentMismatchError extends PurserError {
   override readonly name: string = 'DocumentMismatchError';
@@ -514,6 +532,8 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['invalid_redirect_uri', InvalidRedirectUriError],
   ['auth_provider_error', AuthProviderErrorError],
   ['auth_unavailable', AuthUnavailableError],
+  ['service_unavailable', ServiceUnavailableError],
+  ['database_busy', DatabaseBusyError],
   ['chain_unavailable', ChainUnavailableError],
   ['invalid_origin', InvalidOriginError],
   ['idempotency_key_reused', IdempotencyKeyReusedError],
@@ -565,6 +585,7 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['csrf_invalid', CsrfInvalidError],
   ['approval_closed', ApprovalClosedError],
   ['link_expired', LinkExpiredError],
+  ['link_used', LinkUsedError],
   ['document_mismatch', DocumentMismatchError],
   ['invalid_event_type', InvalidEventTypeError],
   ['already_completed', AlreadyCompletedError],

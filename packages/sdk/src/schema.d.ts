@@ -953,6 +953,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/users/{user_id}/passkeys/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a passkey reset for a user who lost their passkey
+         * @description Beyond the spec (issue 29). Answers the `url` of a hosted page to give the user. There the user proves control of the email or phone on their account with a one-time code (in sandbox always `111111`), then creates a new passkey on that device; their old passkeys then stop working, every unlocked vault session locks, and `passkey.reset` fires. The link works 30 minutes; a newer reset cancels the earlier one. Accepts `Idempotency-Key`. See docs/vault.md.
+         */
+        post: operations["resetPasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/passkey_resets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A passkey reset and where it stands */
+        get: operations["getPasskeyReset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/checkout/vault_link": {
         parameters: {
             query?: never;
@@ -1456,7 +1493,7 @@ export interface components {
         Event: {
             /** @description Stable id, `evt_…`; dedupe on it. */
             id: string;
-            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `webhook_endpoint.test`. */
+            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `passkey.reset`, `webhook_endpoint.test`. */
             type: string;
             /** @description Unix epoch seconds. */
             created: number;
@@ -1924,6 +1961,25 @@ export interface components {
             user: string;
             /** @description Present when `sent` is false: the platform delivers it */
             url?: string;
+        };
+        /** @description A reset of a user's passkeys (beyond the spec, issue 29; docs/vault.md "Passkey recovery"). */
+        PasskeyReset: {
+            /** @enum {string} */
+            object: "passkey_reset";
+            /** @description `pkr_…` */
+            id: string;
+            user_id: string;
+            /** @description `pending` (the user has not proven a code yet), `verified` (the code was right: the user is creating the new passkey), `completed` (the new passkey is the only one), `canceled` (a newer reset replaced it), `locked` (five wrong codes), `expired` (not completed within 30 minutes) */
+            status: "pending" | "verified" | "completed" | "canceled" | "locked" | "expired";
+            /** @description Where the user asked for the code; null until they did. */
+            channel: ("email" | "phone") | null;
+            /** @description The hosted reset page, for the platform to give the user (only in the answer that created the reset). Safe to send as text: opening it changes nothing; the user proves their email or phone there. */
+            url?: string;
+            /** @description ISO 8601; 30 minutes after creation */
+            expires_at: string;
+            /** @description ISO 8601 */
+            completed_at: string | null;
+            test_mode: boolean;
         };
         /** @description A link to the user's hosted wallet page (spec §2 Wallet link). */
         WalletLink: {
@@ -13292,6 +13348,303 @@ export interface operations {
                      *         "code": "access_denied",
                      *         "message": "The organization is suspended.",
                      *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resetPasskeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reset, and its page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "passkey_reset",
+                     *       "id": "pkr_3Fk9LmN2pQr7StUvWx1yZa",
+                     *       "user_id": "usr_3Fk9LmN2pQr7StUvWx1yZa",
+                     *       "status": "pending",
+                     *       "channel": null,
+                     *       "url": "https://purser.example/passkeys/reset/pkrt_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0gH",
+                     *       "expires_at": "2026-11-23T10:30:00.000Z",
+                     *       "completed_at": null,
+                     *       "test_mode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyReset"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user in this organization and mode, or the user is not connected to the platform (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The user has neither a phone number nor an email (`contact_missing`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "document_unreadable",
+                     *         "message": "The photo could not be read; retake it in good light.",
+                     *         "docs": "https://purser.example/docs/errors#document_unreadable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPasskeyReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reset (without its url). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "passkey_reset",
+                     *       "id": "pkr_3Fk9LmN2pQr7StUvWx1yZa",
+                     *       "user_id": "usr_3Fk9LmN2pQr7StUvWx1yZa",
+                     *       "status": "completed",
+                     *       "channel": "email",
+                     *       "expires_at": "2026-11-23T10:30:00.000Z",
+                     *       "completed_at": "2026-11-23T10:07:12.000Z",
+                     *       "test_mode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyReset"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such reset in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }

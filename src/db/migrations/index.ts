@@ -30,6 +30,7 @@ import * as cardRefunds from './0032_card_refunds.ts';
 import * as chainReturns from './0033_chain_returns.ts';
 import * as partialVoids from './0034_partial_voids.ts';
 import * as ledgerMirrorDeltas from './0035_ledger_mirror_deltas.ts';
+import * as passkeyResets from './0036_passkey_resets.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0033_chain_returns': chainReturns,
   '0034_partial_voids': partialVoids,
   '0035_ledger_mirror_deltas': ledgerMirrorDeltas,
+  '0036_passkey_resets': passkeyResets,
 };
