@@ -28,6 +28,7 @@ import * as ledgerWriteIndexes from './0030_ledger_write_indexes.ts';
 import * as orderFulfillment from './0031_order_fulfillment.ts';
 import * as cardRefunds from './0032_card_refunds.ts';
 import * as chainReturns from './0033_chain_returns.ts';
+import * as cardControls from './0034_card_controls.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0031_order_fulfillment': orderFulfillment,
   '0032_card_refunds': cardRefunds,
   '0033_chain_returns': chainReturns,
+  '0034_card_controls': cardControls,
 };

@@ -464,6 +464,10 @@ export class Settlement {
       issuer_settled_cents: refund.issuer?.settledCents ?? null,
       issuer_version: refund.issuer?.version ?? null,
       force_posted: 0,
+      merchant_country: original?.merchant_country ?? null,
+      spending_control: null,
+      authorization_decided_by: null,
+      platform_reason: null,
       created_at: now,
       updated_at: now,
     };
@@ -544,6 +548,10 @@ export class Settlement {
       issuer_settled_cents: 0,
       issuer_version: null,
       force_posted: 0,
+      merchant_country: null,
+      spending_control: null,
+      authorization_decided_by: null,
+      platform_reason: null,
       created_at: now,
       updated_at: now,
     };
