@@ -272,6 +272,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook_endpoints/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue again every delivery to this endpoint that failed or was cancelled since a time
+         * @description Every event whose delivery to this endpoint failed (all its attempts spent) or was cancelled (the endpoint was disabled) at or after `since`, at most 14 days ago, is owed to it once more: one new delivery per event, with a fresh set of attempts, queued in the order the events happened. An event the endpoint is still owed, or has received since, is left alone, so a second call queues nothing twice. Answers how many were queued.
+         */
+        post: operations["recoverWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -642,7 +662,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: settle an authorization
-         * @description Settles at `amount_cents` (default: the authorized amount). Less releases the rest; more is charged when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.
+         * @description Settles at `amount_cents` (default: what is still held, the authorized amount less partial voids). Less releases the rest; more is charged when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.
          */
         post: operations["simulateClearing"];
         delete?: never;
@@ -662,7 +682,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: reverse an authorization
-         * @description Reverses all of it (`VOIDED`, `transaction.voided`, held funds return) or, with a smaller `amount_cents`, that much (the transaction stays `PENDING` for the rest).
+         * @description Reverses what is still held: all of it (`VOIDED`, held funds return) or, with a smaller `amount_cents`, that much (the transaction stays `PENDING` for the rest; `authorized_cents` unchanged, `voided_cents` grows). Each void fires `transaction.voided` with `released_cents` (what it released) and `held_cents` (what stays held; 0 once VOIDED). More than is held: `400 invalid_request`.
          */
         post: operations["simulateVoid"];
         delete?: never;
@@ -1521,6 +1541,8 @@ export interface components {
             enabled_events: string[];
             status: "active" | "disabled";
             livemode: boolean;
+            /** @description How deliveries are signed (docs/webhooks.md): `purser` (the default) sends the spec's `Service-Signature` (and the legacy `X-Service-Signature`); `standard_webhooks` sends Standard Webhooks' `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>` keyed with the base64 part of the secret), for any Standard Webhooks library to verify. */
+            signature_scheme: "purser" | "standard_webhooks";
             /** @description Consecutive failed attempts since the last success. */
             failure_count: number;
             disabled_at: number | null;
@@ -1584,6 +1606,15 @@ export interface components {
             has_more: boolean;
             /** @description Pass as `starting_after` to read the next page; null on the last one. */
             next_cursor: string | null;
+        };
+        /** @description What a recover queued. */
+        WebhookRecovery: {
+            /** @enum {string} */
+            object: "webhook_recovery";
+            endpoint_id: string;
+            since: number;
+            /** @description How many events were queued for the endpoint again. */
+            recovered: number;
         };
         /** @description The KYC state: the single status contract of every KYC answer. */
         KycState: {
@@ -1673,9 +1704,12 @@ export interface components {
             user_id: string;
             last4: string;
             status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-            /** @description The settled amount once SETTLED (a refund: what it gave back), else the authorized amount */
+            /** @description While PENDING, what is still authorized (less what partial voids released); the settled amount once SETTLED (a refund: what it gave back); else the authorized amount */
             amount_cents: number;
+            /** @description As authorized (an incremental authorization raises it; a void never lowers it) */
             authorized_cents: number;
+            /** @description What voids released of the authorization, in all (partial voids, the void of the rest, expiry) */
+            voided_cents: number;
             /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
             refunded_cents: number;
             /** @description Of a refund: the purchase it gives money back for */
@@ -1755,9 +1789,12 @@ export interface components {
                 user_id: string;
                 last4: string;
                 status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-                /** @description The settled amount once SETTLED (a refund: what it gave back), else the authorized amount */
+                /** @description While PENDING, what is still authorized (less what partial voids released); the settled amount once SETTLED (a refund: what it gave back); else the authorized amount */
                 amount_cents: number;
+                /** @description As authorized (an incremental authorization raises it; a void never lowers it) */
                 authorized_cents: number;
+                /** @description What voids released of the authorization, in all (partial voids, the void of the rest, expiry) */
+                voided_cents: number;
                 /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
                 refunded_cents: number;
                 /** @description Of a refund: the purchase it gives money back for */
@@ -2045,6 +2082,8 @@ export interface components {
             /** @description ISO 8601 */
             expires_at: string;
             test_mode: boolean;
+            /** @description What happened to the link: `provider` (the organization's messaging provider sent it), `sms` or `email` (the configured SMS service or mail server took it), `outbox` (no service is configured for this mode: it only reached the local outbox, as in sandbox by default), `failed` (every channel failed); null when nothing was tried (the request did not ask for `send`: the platform delivers the `url`) */
+            delivery: ("provider" | "sms" | "email" | "outbox" | "failed") | null;
         };
         /** @description A hosted page where a person becomes (or claims) a cardholder of the organization. */
         CardholderOnboardingSession: {
@@ -4126,6 +4165,7 @@ export interface operations {
                      *           ],
                      *           "status": "active",
                      *           "livemode": false,
+                     *           "signature_scheme": "purser",
                      *           "failure_count": 0,
                      *           "disabled_at": null,
                      *           "created": 1768471200
@@ -4253,6 +4293,8 @@ export interface operations {
                     /** @description Known event types, `*` for every type, or prefixes of known families such as `card.*`; an unknown name is `invalid_event_type`. */
                     enabled_events: string[];
                     description?: null | string;
+                    /** @description How deliveries are signed (docs/webhooks.md): `purser` (the default) sends the spec's `Service-Signature` (and the legacy `X-Service-Signature`); `standard_webhooks` sends Standard Webhooks' `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>` keyed with the base64 part of the secret), for any Standard Webhooks library to verify. */
+                    signature_scheme?: "purser" | "standard_webhooks";
                 };
             };
         };
@@ -4275,10 +4317,11 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "livemode": false,
+                     *       "signature_scheme": "purser",
                      *       "failure_count": 0,
                      *       "disabled_at": null,
                      *       "created": 1768471200,
-                     *       "secret": "whsec_Zx8Cv6Bn4Mq2Wr9Ty7Ui5Op3As1Df0Gh"
+                     *       "secret": "whsec_q3B1m8N0yVxk6b2Jr5T9sLw4Hc7Pz1Ea2Df0Gh6Ui8o="
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -4477,6 +4520,7 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "livemode": false,
+                     *       "signature_scheme": "purser",
                      *       "failure_count": 0,
                      *       "disabled_at": null,
                      *       "created": 1768471200
@@ -4761,6 +4805,8 @@ export interface operations {
                     enabled_events?: string[];
                     description?: null | string;
                     status?: "active" | "disabled";
+                    /** @description How deliveries are signed (docs/webhooks.md): `purser` (the default) sends the spec's `Service-Signature` (and the legacy `X-Service-Signature`); `standard_webhooks` sends Standard Webhooks' `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>` keyed with the base64 part of the secret), for any Standard Webhooks library to verify. */
+                    signature_scheme?: "purser" | "standard_webhooks";
                 };
             };
         };
@@ -4783,6 +4829,7 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "livemode": false,
+                     *       "signature_scheme": "purser",
                      *       "failure_count": 0,
                      *       "disabled_at": null,
                      *       "created": 1768471200
@@ -4990,10 +5037,11 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "livemode": false,
+                     *       "signature_scheme": "purser",
                      *       "failure_count": 0,
                      *       "disabled_at": null,
                      *       "created": 1768471200,
-                     *       "secret": "whsec_Lk9Jh7Gf5Ds3Ap1Qw8Er6Ty4Ui2Op0Zx"
+                     *       "secret": "whsec_Lk9Jh7Gf5Ds3Ap1Qw8Er6Ty4Ui2Op0Zx+Mn3Bv5Cx7Z="
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -5537,6 +5585,216 @@ export interface operations {
                 };
             };
             /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such object for the calling organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The endpoint is disabled (`endpoint_disabled`); PATCH it with `status: "active"` first. Or: A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_kyc_state",
+                     *         "message": "The verification is not in a status that takes this call.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_kyc_state",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recoverWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": 1768384800
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unix seconds; at most 14 days ago, not in the future. */
+                    since: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The failed and cancelled deliveries since `since` are queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_recovery",
+                     *       "endpoint_id": "wh_2qWe4RtY6uI8oPaS",
+                     *       "since": 1768384800,
+                     *       "recovered": 12
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            /** @description `since` is more than 14 days ago or in the future (`invalid_request`, `field_errors.since`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8723,6 +8981,7 @@ export interface operations {
                      *           "status": "PENDING",
                      *           "amount_cents": 1200,
                      *           "authorized_cents": 1200,
+                     *           "voided_cents": 0,
                      *           "refunded_cents": 0,
                      *           "original_transaction_id": null,
                      *           "force_posted": false,
@@ -8875,6 +9134,7 @@ export interface operations {
                      *       "status": "PENDING",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -9753,6 +10013,7 @@ export interface operations {
                      *       "status": "PENDING",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -10000,6 +10261,7 @@ export interface operations {
                      *       "status": "SETTLED",
                      *       "amount_cents": 1000,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -10250,7 +10512,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transaction, VOIDED or PENDING for the rest. */
+            /** @description The transaction, VOIDED, or PENDING for the rest (here 1000 of 1200 voided). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10264,9 +10526,10 @@ export interface operations {
                      *       "card_id": "card_7Hq2LmN4pQr8StUv",
                      *       "user_id": "usr_3Fk9LmN2pQr7StUv",
                      *       "last4": "4242",
-                     *       "status": "VOIDED",
-                     *       "amount_cents": 1200,
+                     *       "status": "PENDING",
+                     *       "amount_cents": 200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 1000,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -10534,6 +10797,7 @@ export interface operations {
                      *       "status": "SETTLED",
                      *       "amount_cents": 500,
                      *       "authorized_cents": 500,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": "txn_9Jk3LmN5pQr2StUv",
                      *       "force_posted": false,
@@ -14313,6 +14577,8 @@ export interface operations {
                     user_id: string;
                     /** @description Seconds until the link stops working (spec §8); default 900. */
                     expires_in?: number;
+                    /** @description Beyond the spec: true asks Purser to send the link to the phone on the user's account, else the email (as a vault link goes); `delivery` then says what happened. Default false: the platform delivers the `url`. */
+                    send?: boolean;
                 };
             };
         };
@@ -14331,7 +14597,8 @@ export interface operations {
                      *       "status": "active",
                      *       "url": "https://purser.example/wallet/wlt_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0gH2iJ4kL6mN8",
                      *       "expires_at": "2026-11-23T10:15:00.000Z",
-                     *       "test_mode": true
+                     *       "test_mode": true,
+                     *       "delivery": null
                      *     }
                      */
                     "application/json": components["schemas"]["WalletLink"];
@@ -14499,7 +14766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Something must be recorded first (`user_info_required`, with `missing_fields`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            /** @description Something must be recorded first (`user_info_required`, with `missing_fields`); with `send`, the user has no phone or email (`contact_missing`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -28,7 +28,11 @@ import * as ledgerWriteIndexes from './0030_ledger_write_indexes.ts';
 import * as orderFulfillment from './0031_order_fulfillment.ts';
 import * as cardRefunds from './0032_card_refunds.ts';
 import * as chainReturns from './0033_chain_returns.ts';
-import * as cardControls from './0034_card_controls.ts';
+import * as partialVoids from './0034_partial_voids.ts';
+import * as ledgerMirrorDeltas from './0035_ledger_mirror_deltas.ts';
+import * as issuerReconcile from './0036_issuer_reconcile.ts';
+import * as webhookSignatureScheme from './0040_webhook_signature_scheme.ts';
+import * as cardControls from './0041_card_controls.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -61,5 +65,9 @@ export const migrations: Record<string, Migration> = {
   '0031_order_fulfillment': orderFulfillment,
   '0032_card_refunds': cardRefunds,
   '0033_chain_returns': chainReturns,
-  '0034_card_controls': cardControls,
+  '0034_partial_voids': partialVoids,
+  '0035_ledger_mirror_deltas': ledgerMirrorDeltas,
+  '0036_issuer_reconcile': issuerReconcile,
+  '0040_webhook_signature_scheme': webhookSignatureScheme,
+  '0041_card_controls': cardControls,
 };

@@ -250,8 +250,9 @@ export class CardStore {
 
   /**
    * What the purchases of a card, or of all a user's cards, spent from `since` (ms) on: approved
-   * authorizations still held, and settled ones less what their refunds gave back (a void gave all
-   * back). `categories` counts only purchases whose code falls in them.
+   * authorizations at what they still hold (less what partial voids released), and settled ones less
+   * what their refunds gave back (a void gave all back). `categories` counts only purchases whose
+   * code falls in them.
    */
   async spentSince(
     exec: Executor,
@@ -264,7 +265,7 @@ export class CardStore {
       .select(
         sql<
           number | string
-        >`coalesce(sum(case when status = 'PENDING' then amount_cents else settled_cents - refunded_cents end), 0)`.as(
+        >`coalesce(sum(case when status = 'PENDING' then amount_cents - voided_cents else settled_cents - refunded_cents end), 0)`.as(
           'spent',
         ),
       )

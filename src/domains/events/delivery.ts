@@ -3,19 +3,20 @@ import type { Insertable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { destinationPolicy, type OutboundConfig } from '../../core/outbound.ts';
+import { DestinationRefused, resolveDestination } from '../../core/ssrf.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
-import { destinationPolicy, type WebhookConfig } from './config.ts';
+import type { WebhookConfig } from './config.ts';
 import { postWebhook, type SendResult } from './sender.ts';
 import {
   ATTEMPT_HEADER,
   DELIVERY_ID_HEADER,
   EVENT_ID_HEADER,
   envelopeJson,
-  signatureHeaders,
+  signedHeaders,
 } from './signing.ts';
-import { DestinationRefused, resolveDestination } from './ssrf.ts';
 import * as store from './store.ts';
 
 export type ClaimedDelivery = store.DeliveryToMake;
@@ -37,6 +38,7 @@ export class DeliveryRunner {
     private readonly dialect: Dialect,
     private readonly clock: Clock,
     private readonly config: WebhookConfig,
+    private readonly outbound: OutboundConfig,
     private readonly aead: Sealer,
     private readonly onDisabled: (endpointId: string) => Promise<void>,
     private readonly onRefused: (delivery: ClaimedDelivery, reason: string) => void = () => {},
@@ -94,8 +96,8 @@ export class DeliveryRunner {
       const url = new URL(delivery.url!);
       const destination = await resolveDestination(
         url,
-        destinationPolicy(this.config, delivery.livemode === 1),
-        this.config.resolveHost,
+        destinationPolicy(this.outbound, delivery.livemode === 1),
+        this.outbound.resolveHost,
       );
       const body = envelopeJson({
         id: delivery.event_id,
@@ -106,7 +108,12 @@ export class DeliveryRunner {
       });
       const timestamp = Math.floor(this.clock.now() / 1000);
       const headers = {
-        ...signatureHeaders(this.secretOf(delivery), body, timestamp),
+        ...signedHeaders(
+          delivery.signature_scheme!,
+          this.secretOf(delivery),
+          { id: delivery.event_id, body },
+          timestamp,
+        ),
         [EVENT_ID_HEADER]: delivery.event_id,
         [DELIVERY_ID_HEADER]: delivery.id,
         [ATTEMPT_HEADER]: String(attemptNumber),

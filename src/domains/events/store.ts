@@ -234,6 +234,7 @@ export async function loadForDelivery(db: Executor, ids: string[]) {
       'w.url',
       'w.status as endpoint_status',
       'w.secret_ciphertext',
+      'w.signature_scheme',
     ])
     .where('d.id', 'in', ids)
     .execute();
@@ -366,6 +367,42 @@ export async function cancelDelivery(
     updated_at: now,
     completed_at: now,
   });
+}
+
+/** Holds the endpoint's row until the transaction ends (PostgreSQL; SQLite's write lock already does). */
+export async function lockEndpoint(db: Executor, dialect: Dialect, endpointId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db.selectFrom('webhook_endpoints').select('id').where('id', '=', endpointId).forUpdate().execute();
+}
+
+/**
+ * The events whose delivery to the endpoint failed or was cancelled at or after `since` (ms), each
+ * once, oldest event first; not those the endpoint is still owed (pending) or has received since.
+ */
+export async function failedEventsSince(db: Executor, endpointId: string, since: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['d.event_id', 'e.created_at'])
+    .distinct()
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.status', 'in', ['failed', 'cancelled'])
+    .where('d.completed_at', '>=', since)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as owed')
+            .select('owed.id')
+            .whereRef('owed.endpoint_id', '=', 'd.endpoint_id')
+            .whereRef('owed.event_id', '=', 'd.event_id')
+            .where('owed.status', 'in', ['pending', 'succeeded']),
+        ),
+      ),
+    )
+    .orderBy('e.created_at')
+    .orderBy('d.event_id')
+    .execute();
+  return rows.map((row) => row.event_id);
 }
 
 export async function findDelivery(db: Executor, id: string): Promise<DeliveryRow | undefined> {

@@ -73,6 +73,8 @@ export const ActionForm = Type.Object(
     role: Field,
     origins: Type.Optional(Type.String({ maxLength: 20_000 })),
     reward_share_bps: Field,
+    since: Field,
+    signature_scheme: Field,
     events: Type.Optional(
       Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }))]),
     ),
@@ -81,7 +83,11 @@ export const ActionForm = Type.Object(
 );
 export type ActionFields = Static<typeof ActionForm>;
 export type ActRequest = FastifyRequest<{ Params: { org: string; mode: string }; Body: ActionFields }>;
-export const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
+export const DoneQuery = Type.Object({
+  done: Type.Optional(Type.String({ maxLength: 20 })),
+  /** How many an action touched, for the notices that say it (`recovered`). */
+  count: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$' })),
+});
 
 /** What a redirected action says on the page it lands on (`?done=`): fixed texts, nothing reflected. */
 const DONE: Record<string, string> = {
@@ -96,7 +102,13 @@ const DONE: Record<string, string> = {
   reward_share: 'Reward share saved.',
   messaging: 'Messaging provider disconnected.',
 };
-export const doneNotice = (query: { done?: string }): Feedback => {
+export const doneNotice = (query: { done?: string; count?: string }): Feedback => {
+  if (query.done === 'recovered') {
+    const count = Number(query.count ?? 0);
+    return {
+      notice: `${count} failed or cancelled ${count === 1 ? 'delivery' : 'deliveries'} queued again.`,
+    };
+  }
   const notice = query.done === undefined ? undefined : DONE[query.done];
   return notice ? { notice } : {};
 };
