@@ -204,6 +204,23 @@ export interface WebhookDeliveriesTable {
   completed_at: number | null;
 }
 
+/** One request of an organization's credential (docs/console.md "API requests"): never a body or secret. */
+export interface ApiRequestsTable {
+  /** The request id (`X-Request-Id`). */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  created_at: number;
+  /** The client id of a platform or connection token, or the id of an API key: never the secret. */
+  credential: string;
+  method: string;
+  /** The path without its query string, long segments (tokens) redacted. */
+  path: string;
+  status: number;
+  latency_ms: number;
+  request_id: string;
+}
+
 export interface WebhookAttemptsTable {
   id: string;
   delivery_id: string;
@@ -370,6 +387,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  api_requests: ApiRequestsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_account_deltas: LedgerAccountDeltasTable;

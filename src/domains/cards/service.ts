@@ -15,6 +15,7 @@ import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './
 import { LithicIssuer } from './lithic/issuer.ts';
 import { CardNetwork } from './network.ts';
 import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
+import { IssuerReconciler } from './reconcile.ts';
 import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
 
@@ -69,6 +70,8 @@ export class CardService {
   readonly cardholders: Cardholders;
   readonly controls: SpendingControlsBook;
   readonly network: CardNetwork;
+  /** The production issuer's transactions against the books (`purser issuer reconcile`). */
+  readonly reconciler: IssuerReconciler;
   /** Test-mode cards always come from the built-in network; production ones from `CARD_ISSUER`. */
   private readonly sandboxIssuer: SandboxIssuer;
   private readonly liveIssuer: CardIssuer;
@@ -91,6 +94,10 @@ export class CardService {
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
+    this.reconciler = new IssuerReconciler(db, clock, this.liveIssuer, {
+      store: this.store,
+      network: this.network,
+    });
   }
 
   /** Set by the funding domain: the pool a company-funded card's money comes from and returns to. */
@@ -270,7 +277,7 @@ export class CardService {
       await this.move(trx, [
         {
           type: 'posted',
-          id: `${id}.funding`,
+          id: cardFundingId(id),
           debitAccountId: wallet,
           creditAccountId: account,
           amount: input.amount_cents,
@@ -807,6 +814,9 @@ function checkCompanyLimit(card: Card, spendLimitCents: number, by: 'platform' |
     );
   }
 }
+
+/** The transfer that funds a new card from the wallet (for a flow's card: the end of the company's transfer). */
+export const cardFundingId = (cardId: string) => `${cardId}.funding`;
 
 export function scopeOf(principal: Pick<Principal, 'organizationId' | 'livemode'>): Scope {
   return { organizationId: principal.organizationId, livemode: principal.livemode };

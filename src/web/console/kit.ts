@@ -43,6 +43,8 @@ code[title]{word-break:normal;white-space:nowrap}
 pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;word-break:break-all;margin:0}
 .figure{font-size:1.6rem;font-weight:600;margin:.2rem 0}
 .hint{color:#56606b;font-size:.9rem}
+.overview{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1rem;align-items:start}
+@media (max-width:50rem){.overview{grid-template-columns:1fr}}
 `;
 
 export type Page = { title: string; body: string };
@@ -129,6 +131,7 @@ export const hidden = (name: string, value: string) =>
 
 /** The header's pages, in order: path segment and label. */
 const NAV: [string, string][] = [
+  ['overview', 'Overview'],
   ['credentials', 'Credentials'],
   ['webhooks', 'Webhooks'],
   ['events', 'Events'],
@@ -137,6 +140,7 @@ const NAV: [string, string][] = [
   ['wallet', 'Company wallet'],
   ['settings', 'Settings'],
   ['members', 'Members'],
+  ['requests', 'API requests'],
   ['audit', 'Audit log'],
 ];
 
