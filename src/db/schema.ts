@@ -197,6 +197,13 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: number;
   /** Set by the claim; results are recorded only by the holder of the current lease. */
   lease_token: string | null;
+  /** When the current (or last) lease was taken: the start of the attempt it holds. */
+  leased_at: number | null;
+  /**
+   * Set by a claim that took over a lease never settled: when that interrupted attempt began (the
+   * claim records it; see events/store.ts `claimDue`).
+   */
+  interrupted_at: number | null;
   last_status_code: number | null;
   last_error: string | null;
   created_at: number;
@@ -232,6 +239,8 @@ export interface WebhookAttemptsTable {
   /** The first bytes of the response body. */
   response_excerpt: string | null;
   succeeded: number;
+  /** 1: the worker making it stopped before it recorded an answer; its outcome is unknown. */
+  interrupted: Generated<number>;
 }
 
 export interface KycVerificationsTable {

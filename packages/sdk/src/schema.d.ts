@@ -1572,6 +1572,8 @@ export interface components {
                 status_code: number | null;
                 duration_ms: number;
                 succeeded: boolean;
+                /** @description `unknown`: the worker making the attempt stopped (a crash, a lost database) before it recorded an answer; the receiver may have received it. The next attempt has the next number. */
+                outcome: "succeeded" | "failed" | "unknown";
                 error: string | null;
                 /** @description First 1 KB of the answer; always null for a private (loopback, private or link-local) destination. */
                 response_excerpt: string | null;
@@ -5433,6 +5435,7 @@ export interface operations {
                      *               "status_code": 200,
                      *               "duration_ms": 84,
                      *               "succeeded": true,
+                     *               "outcome": "succeeded",
                      *               "error": null,
                      *               "response_excerpt": "ok"
                      *             }
@@ -6005,6 +6008,7 @@ export interface operations {
                      *               "status_code": 200,
                      *               "duration_ms": 84,
                      *               "succeeded": true,
+                     *               "outcome": "succeeded",
                      *               "error": null,
                      *               "response_excerpt": "ok"
                      *             }

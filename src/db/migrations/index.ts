@@ -33,7 +33,8 @@ import * as ledgerMirrorDeltas from './0035_ledger_mirror_deltas.ts';
 import * as issuerReconcile from './0036_issuer_reconcile.ts';
 import * as webhookSignatureScheme from './0040_webhook_signature_scheme.ts';
 import * as apiRequestLog from './0041_api_request_log.ts';
-import * as cardControls from './0042_card_controls.ts';
+import * as webhookAttemptLeases from './0042_webhook_attempt_leases.ts';
+import * as cardControls from './0043_card_controls.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -71,5 +72,6 @@ export const migrations: Record<string, Migration> = {
   '0036_issuer_reconcile': issuerReconcile,
   '0040_webhook_signature_scheme': webhookSignatureScheme,
   '0041_api_request_log': apiRequestLog,
-  '0042_card_controls': cardControls,
+  '0042_webhook_attempt_leases': webhookAttemptLeases,
+  '0043_card_controls': cardControls,
 };

@@ -84,6 +84,10 @@ const WebhookDelivery = Type.Object(
         status_code: Type.Union([Type.Integer(), Type.Null()]),
         duration_ms: Type.Integer(),
         succeeded: Type.Boolean(),
+        outcome: Type.Union([Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('unknown')], {
+          description:
+            '`unknown`: the worker making the attempt stopped (a crash, a lost database) before it recorded an answer; the receiver may have received it. The next attempt has the next number.',
+        }),
         error: Type.Union([Type.String(), Type.Null()]),
         response_excerpt: Type.Union([Type.String(), Type.Null()], {
           description:
@@ -168,6 +172,7 @@ const deliveryExample = {
       status_code: 200,
       duration_ms: 84,
       succeeded: true,
+      outcome: 'succeeded' as const,
       error: null,
       response_excerpt: 'ok',
     },

@@ -52,6 +52,8 @@ export interface WebhookAttemptView {
   status_code: number | null;
   duration_ms: number;
   succeeded: boolean;
+  /** `unknown`: interrupted before an answer was recorded (see events/store.ts `claimDue`). */
+  outcome: 'succeeded' | 'failed' | 'unknown';
   error: string | null;
   response_excerpt: string | null;
 }
@@ -682,6 +684,7 @@ export class EventService {
           status_code: a.status_code,
           duration_ms: a.duration_ms,
           succeeded: a.succeeded === 1,
+          outcome: a.interrupted === 1 ? 'unknown' : a.succeeded === 1 ? 'succeeded' : 'failed',
           error: a.error,
           response_excerpt: a.response_excerpt,
         })),
