@@ -35,7 +35,7 @@ import { kycPageRoutes } from './web/kyc/page.ts';
 import { merchantAccountPageRoutes } from './web/merchant-accounts/page.ts';
 import { onboardingPageRoutes } from './web/onboarding/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
-import { operationsRoutes } from './web/operations.ts';
+import { operationsRoutes, type WorkerStatus } from './web/operations.ts';
 import { platformConnectPageRoutes } from './web/platform-connect/page.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
 import { approvalPageRoutes } from './web/vault/approval-page.ts';
@@ -45,6 +45,8 @@ import { walletPageRoutes } from './web/wallet/page.ts';
 export interface AppOptions {
   /** A pino destination for the request log (tests capture it); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
+  /** The worker of this process, if it runs one: its chores' lag goes to /metrics. */
+  worker?: WorkerStatus | null;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -94,9 +96,9 @@ function validatorsByPart(): AjvCompiler.BuildCompilerFromPool {
 type AjvCompile = ReturnType<AjvCompiler.BuildCompilerFromPool>;
 type SharedSchema = Parameters<AjvCompiler.Ajv['addSchema']>[0];
 
-/** Builds the HTTP surface: core plugins, then each domain's routes. */
-export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+/** The Fastify instance every role serves from: logging, limits, error bodies. */
+function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
+  return Fastify({
     logger: {
       level: ctx.config.logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),
@@ -122,14 +124,40 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     frameworkErrors: frameworkErrors(ctx.config.baseUrl),
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
   });
+}
+
+/** A request the database could not serve: the process's view of it changes (/readyz, one log line). */
+const databaseLost = (ctx: AppContext) => (error: unknown) =>
+  ctx.health.database.set('unavailable', { reason: (error as Error | undefined)?.message });
+
+/**
+ * The worker role's own HTTP surface, on `HEALTH_PORT`: `/healthz`, `/readyz` and `/metrics` (the
+ * worker's chores among them), nothing else.
+ */
+export async function buildHealthApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = createServer(ctx, options);
+  installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
+  await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
+  return app;
+}
+
+/** Builds the HTTP surface: core plugins, then each domain's routes. */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = createServer(ctx, options);
 
   app.decorateRequest('principal', null);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
+  // Shutting down: every answer from then on, also to a request that came before, closes its
+  // connection, so that clients move their keep-alive connections elsewhere.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (ctx.health.stopping) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
-  installErrorHandler(app, ctx.config.baseUrl);
+  installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
   installTextGuard(app);
   installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
   installNotFound(app, ctx.config.baseUrl);
@@ -140,7 +168,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   refuseBodiesWhereNone(app);
   await registerOpenApi(app, ctx.config);
 
-  await app.register(operationsRoutes, { ctx });
+  await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
   await app.register(docsRoutes, { ctx });
   await app.register(authRoutes, { ctx });
   await app.register(connectRoutes, { ctx });

@@ -1,4 +1,5 @@
 import { boolean, ConfigError, type Env, integer, optional } from './core/env.ts';
+import { loadOutboundConfig, type OutboundConfig } from './core/outbound.ts';
 import { type CardConfig, loadCardConfig } from './domains/cards/config.ts';
 import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.ts';
 import { type FundingConfig, loadFundingConfig } from './domains/funding/config.ts';
@@ -18,6 +19,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL: connections per process and how long opening one may take (`DATABASE_POOL_SIZE`, …). */
+  databasePool: { size: number; connectTimeoutMs: number };
   /** SQLite: write transactions that arrive together share one commit (`SQLITE_GROUP_COMMIT`). */
   sqliteGroupCommit: boolean;
   baseUrl: string;
@@ -56,11 +59,18 @@ export interface Config {
   sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
   /** Sandbox never sends real email or SMS unless this is set. */
   sandboxRealDelivery: boolean;
+  /** SIGTERM: how long past the drain in-flight requests and deliveries may take before a forced exit. */
   shutdownTimeoutMs: number;
+  /** SIGTERM: seconds the API keeps serving, not ready, so that a load balancer stops sending first. */
+  shutdownDrainSeconds: number;
+  /** The worker role's own port for /healthz, /readyz and /metrics (0: any free port, logged). */
+  healthPort: number;
   /** AES-256-GCM key for data read back (base64, 32 bytes); older keys still open what they sealed. */
   encryptionKey: string | null;
   encryptionPreviousKeys: string[];
   webhooks: WebhookConfig;
+  /** Where every outbound call may go (`OUTBOUND_ALLOWED_PRIVATE_HOSTS`; core/outbound.ts). */
+  outbound: OutboundConfig;
   kyc: KycConfig;
   cards: CardConfig;
   funding: FundingConfig;
@@ -117,6 +127,10 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: env.HOST || 'localhost',
     databaseUrl,
+    databasePool: {
+      size: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    },
     sqliteGroupCommit: boolean(env, 'SQLITE_GROUP_COMMIT', true),
     baseUrl,
     mcpUrl: url('MCP_URL', env.MCP_URL || baseUrl),
@@ -155,9 +169,12 @@ export function loadConfig(env: Env = process.env): Config {
       : null,
     sandboxRealDelivery: boolean(env, 'SANDBOX_REAL_DELIVERY', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),
+    healthPort: integer(env, 'HEALTH_PORT', 0, 0, 65535),
     encryptionKey: optional(env, 'ENCRYPTION_KEY'),
     encryptionPreviousKeys: (env.ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
     webhooks: loadWebhookConfig(env),
+    outbound: loadOutboundConfig(env, { production: env.NODE_ENV === 'production' }),
     kyc: loadKycConfig(env),
     cards: loadCardConfig(env),
     funding: loadFundingConfig(env),

@@ -1,7 +1,9 @@
-import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
+import { ProcessHealth } from './core/dependencies.ts';
+import { operatorGuard, operatorPolicy } from './core/outbound.ts';
 import {
   DatabaseRateLimiter,
   MemoryRateLimiter,
@@ -9,12 +11,20 @@ import {
   type RateLimitRule,
   RedisRateLimiter,
 } from './core/rate-limit.ts';
-import { type DatabaseHandle, type Db, type Dialect, migrateToLatest, openDatabase } from './db/index.ts';
+import { RedisLink } from './core/redis.ts';
+import { isDatabaseUnavailable } from './db/availability.ts';
+import {
+  type DatabaseHandle,
+  type Db,
+  type Dialect,
+  migrateToLatest,
+  openDatabase,
+  type PoolStats,
+} from './db/index.ts';
 import { storedInstanceSecret } from './db/instance-secrets.ts';
 import { AuthService } from './domains/auth/service.ts';
 import { CardService } from './domains/cards/service.ts';
 import { ConnectService } from './domains/connect/service.ts';
-import { destinationPolicy } from './domains/events/config.ts';
 import { EventService } from './domains/events/service.ts';
 import { EvmChain } from './domains/funding/chain/evm.ts';
 import { OfflineChain } from './domains/funding/chain/index.ts';
@@ -47,6 +57,12 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   clock: Clock;
+  /** The process's own log (JSON lines): dependency state changes and the worker's lines. */
+  log: Logger;
+  /** The database and Redis as this process sees them, and whether it is shutting down (/readyz). */
+  health: ProcessHealth;
+  /** PostgreSQL: the connection pool's occupancy now; null on SQLite. */
+  poolStats(): PoolStats | null;
   orgs: OrgService;
   auth: AuthService;
   notifications: NotificationService;
@@ -91,20 +107,28 @@ export interface AppContext {
 
 export async function createContext(
   config: Config,
-  options: { clock?: Clock; migrate?: boolean } = {},
+  options: { clock?: Clock; migrate?: boolean; logStream?: NodeJS.WritableStream } = {},
 ): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
+  const log = pino({ level: config.logLevel }, options.logStream ?? process.stdout);
+  const health = new ProcessHealth(log, { redis: config.rateLimitStore === 'redis' });
   const handle: DatabaseHandle = await openDatabase(config.databaseUrl, {
     groupCommit: config.sqliteGroupCommit,
+    pool: config.databasePool,
+    observer: {
+      failed: (error) => {
+        if (isDatabaseUnavailable(error))
+          health.database.set('unavailable', { reason: (error as Error).message });
+      },
+      succeeded: () => health.database.set('ok'),
+    },
   });
   if (options.migrate ?? true) await migrateToLatest(handle);
   const { db } = handle;
 
   // One store for every limiter of the process (config.rateLimitStore; docs/decisions.md).
-  const redis =
-    config.rateLimitStore === 'redis'
-      ? new Redis(config.redisUrl!, { lazyConnect: false, maxRetriesPerRequest: 2 })
-      : null;
+  const redis = config.rateLimitStore === 'redis' ? new RedisLink(config.redisUrl!, health.redis) : null;
+  await redis?.firstConnection();
   const rateLimiter = (rule: RateLimitRule, name: string): RateLimiter => {
     if (redis) return new RedisRateLimiter(redis, rule, `purser:rl:${name}`, clock);
     if (config.rateLimitStore === 'database') {
@@ -125,7 +149,7 @@ export async function createContext(
   );
   const notifications = new NotificationService(db, clock, aead, {
     mailer: config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
-    sms: config.sms ? new HttpSmsSender(config.sms) : null,
+    sms: config.sms ? new HttpSmsSender(config.sms, operatorGuard(config.outbound)) : null,
     sandboxRealDelivery: config.sandboxRealDelivery,
   });
   const connect = new ConnectService(db, clock, config, {
@@ -142,7 +166,10 @@ export async function createContext(
     auth,
     sessionKey: aead.deriveKey('oauth-browser-session'),
   });
-  const events = new EventService(db, handle.dialect, clock, config.webhooks, aead, { orgs, notifications });
+  const events = new EventService(db, handle.dialect, clock, config.webhooks, config.outbound, aead, {
+    orgs,
+    notifications,
+  });
   const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
   const reader = documentReader({
     threads: config.kyc.readerThreads,
@@ -150,12 +177,15 @@ export async function createContext(
     queue: config.kyc.readerQueue,
   });
   const reviewer = config.kyc.reviewUrl
-    ? new HttpReviewer({
-        url: config.kyc.reviewUrl,
-        apiKey: config.kyc.reviewApiKey,
-        baseUrl: config.baseUrl,
-        timeoutMs: 10_000,
-      })
+    ? new HttpReviewer(
+        {
+          url: config.kyc.reviewUrl,
+          apiKey: config.kyc.reviewApiKey,
+          baseUrl: config.baseUrl,
+          timeoutMs: 10_000,
+        },
+        operatorGuard(config.outbound),
+      )
     : new ManualReviewQueue();
   const kyc = new KycService(
     db,
@@ -187,12 +217,12 @@ export async function createContext(
   const provider = config.messaging.provider;
   const messaging = new MessagingService(db, clock, config, {
     sealer: aead,
-    // The provider is the operator's choice: reached under the production destination policy, as merchants are.
+    // The provider is the operator's choice: reached under the operator's outbound policy, as merchants are.
     provider: provider
       ? new ProviderClient({
           ...provider,
-          policy: destinationPolicy(config.webhooks, true),
-          resolveHost: config.webhooks.resolveHost,
+          policy: operatorPolicy(config.outbound),
+          resolveHost: config.outbound.resolveHost,
           timeoutMs: config.messaging.timeoutMs,
         })
       : null,
@@ -233,12 +263,13 @@ export async function createContext(
     vault,
     dialect: handle.dialect,
     baseUrl: config.baseUrl,
+    outbound: operatorGuard(config.outbound),
   });
   const merchants = new MerchantConfigs({
     db,
     clock,
     sealer: aead,
-    webhooks: config.webhooks,
+    outbound: config.outbound,
     acp: config.acp,
   });
   purchases.useMerchants(() => merchants.all());
@@ -247,11 +278,11 @@ export async function createContext(
     events,
     connect,
     orgs,
-    // Merchants are the operator's: reached under the production destination policy (docs/acp.md).
+    // Merchants are the operator's: reached under the operator's outbound policy (docs/acp.md).
     guard: {
-      policy: destinationPolicy(config.webhooks, true),
+      policy: operatorPolicy(config.outbound),
       timeoutMs: config.acp.timeoutMs,
-      ...(config.webhooks.resolveHost ? { resolveHost: config.webhooks.resolveHost } : {}),
+      resolveHost: config.outbound.resolveHost,
     },
     formKey: aead.deriveKey('merchant-link-forms'),
   });
@@ -262,6 +293,7 @@ export async function createContext(
     cards,
     ledger,
     funding,
+    delivery: linkDelivery,
     csrfKey: aead.deriveKey('wallet-link-forms'),
   });
   // An approved verification makes the user a cardholder, in the transaction that approves it.
@@ -275,6 +307,9 @@ export async function createContext(
     db,
     dialect: handle.dialect,
     clock,
+    log,
+    health,
+    poolStats: () => handle.poolStats(),
     orgs,
     auth,
     notifications,
@@ -302,7 +337,7 @@ export async function createContext(
       await tokenRateLimiter.close();
       await oauthRateLimiter.close();
       await onboardingClaimLimiter.close();
-      redis?.disconnect();
+      redis?.close();
       await notifications.close();
       await reader.close();
       await handle.close();

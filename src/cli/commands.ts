@@ -13,8 +13,9 @@ import { runTriggerCommand, TRIGGER_USAGE } from './trigger/command.ts';
 
 export const USAGE = `Usage: purser <command>
 
-  serve                               run the API and the worker (default)
-  worker                              run the worker alone: webhook deliveries, retries, sweeps
+  serve [--role api|worker|all]       run the API, the worker or both (all, the default); every
+                                      role serves /healthz, /readyz and /metrics (the worker on HEALTH_PORT)
+  worker                              the same as serve --role worker: webhook deliveries, retries, sweeps
   migrate                             apply database migrations
   org create --name N --billing-email E [--json]
   org update ORG_ID [--status active|suspended] [--subscription active|none] [--branded-vault on|off]

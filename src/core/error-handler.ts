@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, notFound } from './errors.ts';
+import { isDatabaseUnavailable } from '../db/availability.ts';
+import { ApiError, notFound, serviceUnavailable } from './errors.ts';
 
 /** How a route renders errors: the v2 body everywhere, the OAuth body on token endpoints. */
 export type ErrorFormat = 'v2' | 'oauth';
@@ -112,11 +113,22 @@ export function sendError(
   });
 }
 
-export function installErrorHandler(app: FastifyInstance, baseUrl: string): void {
+/**
+ * Renders every error a route throws. `onDatabaseUnavailable` hears of each request the database
+ * could not serve (the process's view of it: /readyz, one log line per change); the request itself
+ * is answered `503 service_unavailable` and logged at warn, without the stack a bug would get.
+ */
+export function installErrorHandler(
+  app: FastifyInstance,
+  baseUrl: string,
+  onDatabaseUnavailable: (error: unknown) => void = () => {},
+): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     let apiError: ApiError;
     if (error instanceof ApiError) {
       apiError = error;
+    } else if (isDatabaseUnavailable(error)) {
+      apiError = serviceUnavailable(error);
     } else if (error.validation && error.validationContext === 'params') {
       // A path id that cannot be one (too long, malformed) names nothing: 404, as an unknown id (issue 8).
       apiError = notFound();
@@ -127,7 +139,10 @@ export function installErrorHandler(app: FastifyInstance, baseUrl: string): void
     } else {
       apiError = fromFrameworkError(error, request.routeOptions.config?.errorFormat);
     }
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.code === 'service_unavailable') {
+      onDatabaseUnavailable(apiError.cause);
+      request.log.warn({ reason: (apiError.cause as Error | undefined)?.message }, 'database unavailable');
+    } else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, apiError, baseUrl);
   });
 }

@@ -43,3 +43,18 @@ export function invalidRequest(message: string, fieldErrors: Record<string, stri
 export function notFound(message = 'The requested resource does not exist.'): ApiError {
   return new ApiError(404, 'not_found', message);
 }
+
+/** Seconds a client is asked to wait when a dependency is down (`Retry-After`). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * `503 service_unavailable`: the database cannot be reached (down, restarting, unreachable). The
+ * client retries after `Retry-After`, a write with its `Idempotency-Key`, so that one whose commit
+ * landed before the connection died is not done twice.
+ */
+export function serviceUnavailable(cause?: unknown): ApiError {
+  return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry shortly.', {
+    headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}

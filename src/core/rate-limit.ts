@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { Db, Dialect } from '../db/index.ts';
 import type { Clock } from './clock.ts';
+import type { RedisLink } from './redis.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -150,23 +150,41 @@ redis.call('PEXPIRE', KEYS[1], window)
 return {1, 0, max - count - 1}
 `;
 
-/** Redis limiter (`REDIS_URL`): every process shares one budget per key. */
+/**
+ * Redis limiter (`REDIS_URL`): every process shares one budget per key. While Redis is down or
+ * unreachable each process falls back to its own budget (a `MemoryRateLimiter` of the same rule),
+ * so a limit keeps holding per process and no request waits for Redis or fails because of it
+ * (docs/decisions.md, "Rate limits when Redis is lost").
+ */
 export class RedisRateLimiter implements RateLimiter {
   private sequence = 0;
+  private readonly local: MemoryRateLimiter;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisLink,
     private readonly rule: RateLimitRule,
     private readonly prefix: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.local = new MemoryRateLimiter(rule, clock);
+  }
 
   async hit(key: string): Promise<RateDecision> {
+    if (!this.redis.ready) return this.local.hit(key);
+    try {
+      return await this.shared(key);
+    } catch (error) {
+      this.redis.failed(error);
+      return this.local.hit(key);
+    }
+  }
+
+  private async shared(key: string): Promise<RateDecision> {
     const now = this.clock.now();
     this.sequence += 1;
     // Members must be unique even for hits in the same millisecond from several processes.
     const member = `${now}:${process.pid}:${this.sequence}:${Math.random().toString(36).slice(2)}`;
-    const [allowed, waitMs, remaining] = (await this.redis.eval(
+    const [allowed, waitMs, remaining] = (await this.redis.client.eval(
       SLIDE_SCRIPT,
       1,
       `${this.prefix}:${key}`,
@@ -180,7 +198,8 @@ export class RedisRateLimiter implements RateLimiter {
       : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), remaining: 0 };
   }
 
+  /** The connection is the process's (closed with it). */
   async close(): Promise<void> {
-    this.redis.disconnect();
+    await this.local.close();
   }
 }

@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import {
   type CompiledQuery,
   Kysely,
+  type LogEvent,
   Migrator,
   PostgresDialect,
   SqliteDialect,
@@ -30,7 +31,36 @@ export interface DatabaseHandle {
   schema: string | null;
   /** SQLite only: a read-only connection for hot lookups (sees committed data only). */
   reader: SQLite.Database | null;
+  /** PostgreSQL only: the connection pool's occupancy now (for /metrics). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections the pool may open (`DATABASE_POOL_SIZE`). */
+  max: number;
+  /** Connections open now, and of those the ones running a query or transaction. */
+  size: number;
+  inUse: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
+/** PostgreSQL connection settings (`DATABASE_POOL_SIZE`, `DATABASE_CONNECT_TIMEOUT_MS`). */
+export interface PoolOptions {
+  size: number;
+  connectTimeoutMs: number;
+}
+
+export const DEFAULT_POOL: PoolOptions = { size: 10, connectTimeoutMs: 5000 };
+
+/**
+ * Told of every query's fate on PostgreSQL, and of connections that fail while idle in the pool (a
+ * terminated session, a restart): what keeps the process's view of the database current.
+ */
+export interface DatabaseObserver {
+  failed(error: unknown): void;
+  succeeded(): void;
 }
 
 // int8 (bigint) columns hold millisecond times and counters, all far below 2^53.
@@ -45,7 +75,12 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
  */
 export async function openDatabase(
   url: string,
-  options: { groupCommit?: boolean; restartPages?: number } = {},
+  options: {
+    groupCommit?: boolean;
+    restartPages?: number;
+    pool?: PoolOptions;
+    observer?: DatabaseObserver;
+  } = {},
 ): Promise<DatabaseHandle> {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length) || ':memory:';
@@ -73,7 +108,7 @@ export async function openDatabase(
       reader?.close();
       await db.destroy();
     };
-    return { db, dialect: 'sqlite', schema: null, reader, close };
+    return { db, dialect: 'sqlite', schema: null, reader, poolStats: () => null, close };
   }
 
   const parsed = new URL(url);
@@ -90,13 +125,41 @@ export async function openDatabase(
       await admin.end();
     }
   }
+  const { size, connectTimeoutMs } = options.pool ?? DEFAULT_POOL;
   const pool = new pg.Pool({
     connectionString: parsed.toString(),
-    max: 10,
+    max: size,
+    // An unreachable server fails a request after this, instead of holding it until the client gives up.
+    connectionTimeoutMillis: connectTimeoutMs,
+    keepAlive: true,
+    // Named in pg_stat_activity; an `application_name` in the URL wins.
+    application_name: 'purser',
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', schema, reader: null, close: () => db.destroy() };
+  const observer = options.observer;
+  // A connection that dies (pg_terminate_backend, a restart, a cut network) emits `error`, which
+  // unheard ends the process: on the pool while the connection is idle there, on the client itself
+  // while a query or transaction holds it. Either way the query in flight fails (the request answers
+  // 503), the pool drops the connection, and the next query opens a new one.
+  const connectionFailed = (error: Error) => observer?.failed(error);
+  pool.on('error', connectionFailed);
+  pool.on('connect', (client) => client.on('error', connectionFailed));
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(observer
+      ? {
+          log: (event: LogEvent) =>
+            event.level === 'error' ? observer.failed(event.error) : observer.succeeded(),
+        }
+      : {}),
+  });
+  const poolStats = (): PoolStats => ({
+    max: size,
+    size: pool.totalCount,
+    inUse: pool.totalCount - pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  return { db, dialect: 'postgres', schema, reader: null, poolStats, close: () => db.destroy() };
 }
 
 /**

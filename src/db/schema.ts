@@ -370,6 +370,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
+  ledger_account_deltas: LedgerAccountDeltasTable;
   cardholders: CardholdersTable;
   cards: CardsTable;
   card_transactions: CardTransactionsTable;
@@ -382,6 +383,7 @@ export interface Database {
   chain_cursors: ChainCursorsTable;
   chain_returns: ChainReturnsTable;
   chain_drifts: ChainDriftsTable;
+  issuer_reconciliations: IssuerReconciliationsTable;
   oauth_codes: OAuthCodesTable;
   oauth_client_documents: OAuthClientDocumentsTable;
   buy_tokens: BuyTokensTable;
@@ -447,6 +449,18 @@ export interface LedgerAccountsTable {
   credits_pending: number;
   credits_posted: number;
   created_at: number;
+}
+
+/**
+ * A change to a mirror account's totals not yet folded into them (PostgreSQL only; docs/ledger.md,
+ * "Mirror accounts"): the account's totals are its row's plus the sum of these.
+ */
+export interface LedgerAccountDeltasTable {
+  account_id: string;
+  debits_pending: number;
+  debits_posted: number;
+  credits_pending: number;
+  credits_posted: number;
 }
 
 /** A transfer: rows are never changed, except a pending hold's `pending_state` when it ends. */
@@ -520,7 +534,7 @@ export interface CardTransactionsTable {
   card_id: string;
   user_id: string;
   status: 'PENDING' | 'SETTLED' | 'VOIDED' | 'DECLINED';
-  /** Authorized amount (held while PENDING). */
+  /** Authorized amount (what is still held while PENDING: the open hold, `hold_id`). */
   amount_cents: number;
   /** Final amount once SETTLED. */
   settled_cents: number | null;
@@ -545,6 +559,10 @@ export interface CardTransactionsTable {
   issuer_version: number | null;
   /** 1 when the issuer settled money the books held no authorization for (a force post). */
   force_posted: Generated<number>;
+  /** What voids (partial or whole, and expiry) released of the authorization, in all. */
+  voided_cents: Generated<number>;
+  /** Authorization requests approved for it: the first, then each incremental one. */
+  authorizations: Generated<number>;
 }
 
 /** Every reveal of a card number, for the audit. */
@@ -796,6 +814,18 @@ export interface ChainDriftsTable {
   /** When this drift (at these amounts) was first seen; when it was last confirmed. */
   since: number;
   checked_at: number;
+}
+
+/** What the worker's last `issuer reconcile` found (CARD_ISSUER=lithic), read by /metrics. */
+export interface IssuerReconciliationsTable {
+  issuer: string;
+  checked_at: number;
+  /** The oldest transaction creation compared (null: all). */
+  since: number | null;
+  /** How many of the issuer's transactions were compared. */
+  compared: number;
+  /** The drifts found, as `issuer reconcile --json` names them (JSON). */
+  drifts: string;
 }
 
 /** How far the deposit watcher has read a chain: every block up to `block_number` is done. */

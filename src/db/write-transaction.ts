@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery } from 'kysely';
+import { ApiError } from '../core/errors.ts';
 import { execute, withHeldConnection } from './compiled.ts';
 import type { DatabaseHandle, Db, Executor } from './index.ts';
 
@@ -17,7 +19,7 @@ export async function writeTransaction<T>(
   handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
   work: (trx: Executor) => Promise<T>,
 ): Promise<T> {
-  if (handle.dialect === 'postgres') return handle.db.transaction().execute(work);
+  if (handle.dialect === 'postgres') return retryingConflicts(() => handle.db.transaction().execute(work));
   const group = groups.get(handle.db);
   if (group) return group.run(work);
   // Kysely holds SQLite's one connection for the whole callback, so nothing else interleaves.
@@ -32,6 +34,49 @@ export async function writeTransaction<T>(
       throw error;
     }
   });
+}
+
+/** How many times a PostgreSQL transaction runs at most when it keeps meeting a conflict. */
+export const CONFLICT_ATTEMPTS = 5;
+/** The first retry waits up to this long (random), twice as long after each further conflict. */
+const CONFLICT_BACKOFF_MS = 4;
+/** What a client is told to wait before trying again once the attempts are spent. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Whether PostgreSQL gave up on a transaction for another's sake: a deadlock (40P01) or a
+ * serialization failure (40001). Nothing of it was written; run again, it may well pass.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * Runs a whole transaction again when PostgreSQL aborts it as a deadlock victim or a serialization
+ * failure, up to `CONFLICT_ATTEMPTS` times with a growing random wait (so that the two sides of a
+ * conflict do not meet again in step). `attempt` must begin the transaction itself: each run starts
+ * from nothing, with the same ids the caller chose outside it. Money operations take their locks in
+ * one order (docs/ledger.md), so a conflict should not happen; this is the net below that rule.
+ * Still conflicting after the last attempt: `503 database_busy` with Retry-After, never a 500.
+ */
+export async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let run = 1; ; run++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isTransactionConflict(error)) throw error;
+      if (run >= CONFLICT_ATTEMPTS) {
+        throw new ApiError(
+          503,
+          'database_busy',
+          'The database is busy with conflicting changes; nothing was changed. Retry shortly.',
+          { headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) }, cause: error },
+        );
+      }
+      await sleep(Math.random() * CONFLICT_BACKOFF_MS * 2 ** (run - 1));
+    }
+  }
 }
 
 /** The group committer of each SQLite database opened with group commit on. */

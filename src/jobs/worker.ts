@@ -1,10 +1,11 @@
-import pg from 'pg';
 import type { AppContext } from '../context.ts';
 import { HOUR, MINUTE, SECOND } from '../core/clock.ts';
 import { pruneIdempotencyKeys } from '../core/idempotency.ts';
 import { DatabaseRateLimiter } from '../core/rate-limit.ts';
+import { isDatabaseUnavailable, probeDatabase } from '../db/availability.ts';
 import type { ClaimedDelivery } from '../domains/events/delivery.ts';
 import { DELIVERIES_CHANNEL } from '../domains/events/service.ts';
+import { NotificationListener } from './listener.ts';
 
 export interface WorkerLog {
   info(fields: object, message: string): void;
@@ -13,14 +14,14 @@ export interface WorkerLog {
   error(fields: object, message: string): void;
 }
 
-const consoleLog: WorkerLog = {
-  info: (fields, message) =>
-    process.stdout.write(`${JSON.stringify({ level: 'info', msg: message, ...fields })}\n`),
-  warn: (fields, message) =>
-    process.stdout.write(`${JSON.stringify({ level: 'warn', msg: message, ...fields })}\n`),
-  error: (fields, message) =>
-    process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...fields })}\n`),
-};
+/** A periodic chore of the worker (see `Worker.chores`). */
+interface Chore {
+  /** Its label in /metrics and in the log. */
+  name: string;
+  intervalMs: number;
+  enabled?: boolean;
+  run(now: number): Promise<void>;
+}
 
 /** Retention: expired events, delivery logs, access tokens and idempotency keys. */
 const RETENTION_INTERVAL_MS = HOUR;
@@ -41,6 +42,9 @@ const MESSAGING_REFRESH_INTERVAL_MS = MINUTE;
 const ORDER_RESOLVE_INTERVAL_MS = 5 * SECOND;
 /** How often checkout authorizations past their time are expired (and stale WebAuthn challenges forgotten). */
 const APPROVAL_EXPIRY_INTERVAL_MS = 15 * SECOND;
+/** The database out of reach: the first wait before asking again, and the longest. */
+const FIRST_DATABASE_PROBE_MS = 250;
+const MAX_DATABASE_PROBE_MS = 5 * SECOND;
 
 /**
  * The worker role: delivers webhooks and runs the periodic sweeps. Deliveries are claimed from the
@@ -61,28 +65,23 @@ export class Worker {
   private idle = false;
   /** Set by a wake-up that came while the loop was busy, so that it is not lost. */
   private wakeRequested = false;
-  private listening: Promise<unknown> = Promise.resolve();
+  private listener: NotificationListener | null = null;
   private firstPassDone: () => void = () => {};
   private firstPass: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
-  /** When each periodic chore last ran. */
-  private readonly lastRun = {
-    retention: Number.NEGATIVE_INFINITY,
-    reviews: Number.NEGATIVE_INFINITY,
-    kycData: Number.NEGATIVE_INFINITY,
-    holds: Number.NEGATIVE_INFINITY,
-    flows: Number.NEGATIVE_INFINITY,
-    orders: Number.NEGATIVE_INFINITY,
-    approvals: Number.NEGATIVE_INFINITY,
-    deposits: Number.NEGATIVE_INFINITY,
-    reconcile: Number.NEGATIVE_INFINITY,
-    messaging: Number.NEGATIVE_INFINITY,
-  };
+  private readonly log: WorkerLog;
+  private readonly choreList: Chore[];
+  /** When each chore last started, and last completed. */
+  private readonly lastRun = new Map<string, number>();
+  private readonly lastDone = new Map<string, number>();
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly log: WorkerLog = consoleLog,
-  ) {}
+    log?: WorkerLog,
+  ) {
+    this.log = log ?? ctx.log;
+    this.choreList = this.chores();
+  }
 
   start(): void {
     if (this.running) return;
@@ -95,14 +94,16 @@ export class Worker {
     };
     const unsubscribe = this.ctx.events.onEmit(wakeIfIdle);
     // On PostgreSQL, events emitted by other processes announce themselves on commit.
-    const listener = this.ctx.dialect === 'postgres' ? this.listen(wakeIfIdle) : null;
-    this.listening = listener ?? Promise.resolve();
+    if (this.ctx.dialect === 'postgres') {
+      this.listener = new NotificationListener(this.ctx.config, DELIVERIES_CHANNEL, wakeIfIdle, this.log);
+      void this.listener.connect();
+    }
     this.firstPass = new Promise((resolve) => {
       this.firstPassDone = resolve;
     });
     this.unsubscribe = () => {
       unsubscribe();
-      void listener?.then((client) => client?.end()).catch(() => {});
+      void this.listener?.close();
     };
     this.loopDone = this.loop();
   }
@@ -112,7 +113,7 @@ export class Worker {
    * (PostgreSQL LISTEN; on SQLite it polls only).
    */
   async ready(): Promise<void> {
-    await Promise.all([this.listening, this.firstPass]);
+    await Promise.all([this.listener?.connecting, this.firstPass]);
   }
 
   /** Stops claiming, then waits for the attempts in flight to be recorded. */
@@ -143,6 +144,10 @@ export class Worker {
     const { concurrency, pollIntervalMs } = this.ctx.config.webhooks;
     const half = Math.floor(concurrency / 2);
     while (this.running) {
+      if (!this.ctx.health.database.ok) {
+        await this.waitForDatabase();
+        continue;
+      }
       // A wake-up from here on may announce deliveries this claim does not see yet: keep it.
       this.wakeRequested = false;
       let claimed: ClaimedDelivery[] = [];
@@ -152,7 +157,7 @@ export class Worker {
         try {
           claimed = await this.ctx.events.deliveries.claim(free);
         } catch (error) {
-          this.log.error({ err: String(error) }, 'claiming deliveries failed');
+          this.failed('claiming deliveries failed', error);
         }
         for (const delivery of claimed) {
           this.sending++;
@@ -170,6 +175,8 @@ export class Worker {
       }
       await this.sweep();
       this.firstPassDone();
+      // A LISTEN connection lost with the database is opened again once it answers.
+      if (this.ctx.health.database.ok) this.listener?.reconnectIfLost();
       // Found work and room for more: look again at once. Idle: wait for the poll. Busy: wait
       // until half the slots are free, so that claims come in batches.
       const busy = this.sending > half || this.inFlight.size >= 2 * concurrency;
@@ -204,130 +211,189 @@ export class Worker {
       }
     } catch (error) {
       // The lease ends and another pass retries it; nothing is dropped.
-      this.log.error({ delivery_id: delivery.id, err: String(error) }, 'webhook attempt failed to record');
+      this.failed(`webhook attempt ${delivery.id} failed to record`, error);
     } finally {
       sent();
     }
   }
 
-  /** The periodic chores that are due, each at most once per its interval. */
+  /**
+   * The periodic chores, in the order a pass runs them: each at most once per its interval, and a
+   * failed one waits for its next turn. `purser_worker_chore_lag_seconds` reports how late each is.
+   */
+  private chores(): Chore[] {
+    const { ctx, log } = this;
+    const evm = ctx.funding.chain.name === 'evm';
+    const chores: Chore[] = [
+      {
+        // Company-funded card flows: each due step, exactly once (funding/flow.ts).
+        name: 'card_flows',
+        intervalMs: ctx.config.funding.pollIntervalMs,
+        run: async () => {
+          const steps = await ctx.funding.advanceFlows(log);
+          if (steps > 0) log.info({ steps }, 'card flow steps taken');
+          const returns = await ctx.funding.advanceReturns(log);
+          if (returns > 0) log.info({ steps: returns }, 'chain return steps taken');
+        },
+      },
+      {
+        // Stablecoin deposits on the chain: each credited once, the block cursor persisted.
+        name: 'chain_deposits',
+        enabled: evm,
+        intervalMs: ctx.config.funding.pollIntervalMs,
+        run: async () => {
+          const deposits = await ctx.funding.watchDeposits();
+          if (deposits > 0) log.info({ deposits }, 'chain deposits credited');
+        },
+      },
+      {
+        name: 'chain_reconcile',
+        enabled: evm,
+        intervalMs: ctx.config.funding.reconcileIntervalMs,
+        run: () => this.reconcileChain(),
+      },
+      {
+        // Expired events, delivery logs, access tokens and idempotency keys.
+        name: 'retention',
+        intervalMs: RETENTION_INTERVAL_MS,
+        run: async (now) => {
+          const pruned = await ctx.events.pruneExpired();
+          const tokens = await ctx.auth.sweepExpired();
+          await ctx.connect.sweepRotatedSuccessors();
+          // Authorization codes past their 60 seconds (and the minute their replay is recognised in).
+          await ctx.oauth.sweepExpiredCodes();
+          // Rate-limit logs of every limiter kept in the database whose window has passed.
+          if (ctx.tokenRateLimiter instanceof DatabaseRateLimiter) await ctx.tokenRateLimiter.sweep();
+          const keys = await pruneIdempotencyKeys(ctx.db, now);
+          if (pruned > 0 || tokens > 0 || keys > 0)
+            log.info({ events: pruned, access_tokens: tokens, idempotency_keys: keys }, 'retention sweep');
+        },
+      },
+      {
+        name: 'identity_reviews',
+        intervalMs: REVIEW_RETRY_INTERVAL_MS,
+        run: async () => {
+          const { submitted, failed } = await ctx.kyc.retryReviewSubmissions(REVIEW_RETRY_INTERVAL_MS);
+          if (submitted > 0 || failed > 0)
+            log[failed > 0 ? 'error' : 'info']({ submitted, failed }, 'identity review hand-overs retried');
+        },
+      },
+      {
+        name: 'identity_data',
+        intervalMs: KYC_DATA_SWEEP_INTERVAL_MS,
+        run: async () => {
+          const { nationalIdsErased, documentKeysRekeyed } = await ctx.kyc.sweepPersonalData();
+          if (nationalIdsErased > 0 || documentKeysRekeyed > 0)
+            log.info(
+              { national_ids_erased: nationalIdsErased, document_keys_rekeyed: documentKeysRekeyed },
+              'identity data sweep',
+            );
+        },
+      },
+      {
+        name: 'orders',
+        intervalMs: ORDER_RESOLVE_INTERVAL_MS,
+        run: async () => {
+          const ended = await ctx.purchases.checkout.resolveDue();
+          if (ended > 0) log.info({ orders: ended }, 'unsettled orders resolved');
+        },
+      },
+      {
+        name: 'messaging_tokens',
+        intervalMs: MESSAGING_REFRESH_INTERVAL_MS,
+        run: async () => {
+          const { refreshed, failed, broken } = await ctx.messaging.refreshDue();
+          if (refreshed > 0 || failed > 0 || broken > 0)
+            log[failed > 0 || broken > 0 ? 'error' : 'info'](
+              { refreshed, failed, broken },
+              'messaging provider tokens refreshed',
+            );
+        },
+      },
+      {
+        name: 'checkout_approvals',
+        intervalMs: APPROVAL_EXPIRY_INTERVAL_MS,
+        run: async () => {
+          const expired = await ctx.purchases.approvals.expireDue();
+          await ctx.purchases.approvals.placeApprovedDue(ctx.config.purchases.confirmGraceMs);
+          await ctx.vault.passkeys.sweepChallenges();
+          if (expired > 0) log.info({ authorizations: expired }, 'checkout authorizations expired');
+        },
+      },
+      {
+        // Card authorizations never cleared, and ledger holds past their expiry.
+        name: 'hold_expiry',
+        intervalMs: HOLD_EXPIRY_INTERVAL_MS,
+        run: async () => {
+          const authorizations = await ctx.cards.network.expireAuthorizations();
+          const holds = await ctx.ledger.expireDue();
+          if (authorizations > 0 || holds > 0) log.info({ authorizations, holds }, 'expired holds voided');
+          // Mirror accounts' changes into their totals (PostgreSQL), so that reading one stays cheap.
+          for (let round = 0; round < 10 && (await ctx.ledger.foldMirrors()) > 0; round++);
+        },
+      },
+    ];
+    return chores.filter((chore) => chore.enabled !== false);
+  }
+
+  /** Runs the chores that are due. */
   private async sweep(): Promise<void> {
+    for (const chore of this.choreList) {
+      const now = this.ctx.clock.now();
+      const last = this.lastRun.get(chore.name) ?? Number.NEGATIVE_INFINITY;
+      if (now - last < chore.intervalMs) continue;
+      this.lastRun.set(chore.name, now);
+      try {
+        await chore.run(now);
+        this.lastDone.set(chore.name, this.ctx.clock.now());
+      } catch (error) {
+        this.failed(`${chore.name} failed`, error);
+      }
+    }
+  }
+
+  /**
+   * Each chore's lag: how long past its due time (its last start plus its interval) it has not run,
+   * and when it last completed. A paused or stuck worker shows a growing lag.
+   */
+  choreLag(): { chore: string; lagMs: number; lastDoneAt: number | null }[] {
     const now = this.ctx.clock.now();
-    await this.advanceFlows(now);
-    await this.watchDeposits(now);
-    await this.reconcileChain(now);
-    if (now - this.lastRun.retention >= RETENTION_INTERVAL_MS) {
-      this.lastRun.retention = now;
-      try {
-        const pruned = await this.ctx.events.pruneExpired();
-        const tokens = await this.ctx.auth.sweepExpired();
-        await this.ctx.connect.sweepRotatedSuccessors();
-        // Authorization codes past their 60 seconds (and the minute their replay is recognised in).
-        await this.ctx.oauth.sweepExpiredCodes();
-        // Rate-limit logs of every limiter kept in the database whose window has passed.
-        if (this.ctx.tokenRateLimiter instanceof DatabaseRateLimiter) await this.ctx.tokenRateLimiter.sweep();
-        const keys = await pruneIdempotencyKeys(this.ctx.db, now);
-        if (pruned > 0 || tokens > 0 || keys > 0)
-          this.log.info({ events: pruned, access_tokens: tokens, idempotency_keys: keys }, 'retention sweep');
-      } catch (error) {
-        this.log.error({ err: String(error) }, 'retention sweep failed');
-      }
-    }
-    if (now - this.lastRun.reviews >= REVIEW_RETRY_INTERVAL_MS) {
-      this.lastRun.reviews = now;
-      try {
-        const { submitted, failed } = await this.ctx.kyc.retryReviewSubmissions(REVIEW_RETRY_INTERVAL_MS);
-        if (submitted > 0 || failed > 0)
-          this.log[failed > 0 ? 'error' : 'info'](
-            { submitted, failed },
-            'identity review hand-overs retried',
-          );
-      } catch (error) {
-        this.log.error({ err: String(error) }, 'identity review hand-over retry failed');
-      }
-    }
-    if (now - this.lastRun.kycData >= KYC_DATA_SWEEP_INTERVAL_MS) {
-      this.lastRun.kycData = now;
-      try {
-        const { nationalIdsErased, documentKeysRekeyed } = await this.ctx.kyc.sweepPersonalData();
-        if (nationalIdsErased > 0 || documentKeysRekeyed > 0)
-          this.log.info(
-            { national_ids_erased: nationalIdsErased, document_keys_rekeyed: documentKeysRekeyed },
-            'identity data sweep',
-          );
-      } catch (error) {
-        this.log.error({ err: String(error) }, 'identity data sweep failed');
-      }
-    }
-    if (now - this.lastRun.orders >= ORDER_RESOLVE_INTERVAL_MS) {
-      this.lastRun.orders = now;
-      try {
-        const ended = await this.ctx.purchases.checkout.resolveDue();
-        if (ended > 0) this.log.info({ orders: ended }, 'unsettled orders resolved');
-      } catch (error) {
-        this.log.error({ err: String(error) }, 'order resolution failed');
-      }
-    }
-    if (now - this.lastRun.messaging >= MESSAGING_REFRESH_INTERVAL_MS) {
-      this.lastRun.messaging = now;
-      try {
-        const { refreshed, failed, broken } = await this.ctx.messaging.refreshDue();
-        if (refreshed > 0 || failed > 0 || broken > 0)
-          this.log[failed > 0 || broken > 0 ? 'error' : 'info'](
-            { refreshed, failed, broken },
-            'messaging provider tokens refreshed',
-          );
-      } catch (error) {
-        this.log.error({ err: String(error) }, 'messaging token refresh failed');
-      }
-    }
-    if (now - this.lastRun.approvals >= APPROVAL_EXPIRY_INTERVAL_MS) {
-      this.lastRun.approvals = now;
-      try {
-        const expired = await this.ctx.purchases.approvals.expireDue();
-        await this.ctx.purchases.approvals.placeApprovedDue(this.ctx.config.purchases.confirmGraceMs);
-        await this.ctx.vault.passkeys.sweepChallenges();
-        if (expired > 0) this.log.info({ authorizations: expired }, 'checkout authorizations expired');
-      } catch (error) {
-        this.log.error({ err: String(error) }, 'checkout authorization expiry failed');
-      }
-    }
-    if (now - this.lastRun.holds >= HOLD_EXPIRY_INTERVAL_MS) {
-      this.lastRun.holds = now;
-      try {
-        const authorizations = await this.ctx.cards.network.expireAuthorizations();
-        const holds = await this.ctx.ledger.expireDue();
-        if (authorizations > 0 || holds > 0) this.log.info({ authorizations, holds }, 'expired holds voided');
-      } catch (error) {
-        this.log.error({ err: String(error) }, 'hold expiry failed');
-      }
-    }
+    return this.choreList.map(({ name, intervalMs }) => {
+      const last = this.lastRun.get(name);
+      return {
+        chore: name,
+        lagMs: last === undefined ? 0 : Math.max(0, now - (last + intervalMs)),
+        lastDoneAt: this.lastDone.get(name) ?? null,
+      };
+    });
   }
 
-  /** Company-funded card flows: each due step, exactly once (funding/flow.ts). */
-  private async advanceFlows(now: number): Promise<void> {
-    if (now - this.lastRun.flows < this.ctx.config.funding.pollIntervalMs) return;
-    this.lastRun.flows = now;
-    try {
-      const steps = await this.ctx.funding.advanceFlows(this.log);
-      if (steps > 0) this.log.info({ steps }, 'card flow steps taken');
-      const returns = await this.ctx.funding.advanceReturns(this.log);
-      if (returns > 0) this.log.info({ steps: returns }, 'chain return steps taken');
-    } catch (error) {
-      this.log.error({ err: String(error) }, 'card flow pass failed');
+  /**
+   * A failure of a pass or a chore: the database out of reach is recorded once (the loop then pauses
+   * until it answers), anything else is logged as an error.
+   */
+  private failed(message: string, error: unknown): void {
+    if (isDatabaseUnavailable(error)) {
+      this.ctx.health.database.set('unavailable', { reason: (error as Error).message });
+      return;
     }
+    this.log.error({ err: String(error) }, message);
   }
 
-  /** Stablecoin deposits on the chain (CHAIN=evm): each credited once, the block cursor persisted. */
-  private async watchDeposits(now: number): Promise<void> {
-    if (this.ctx.funding.chain.name !== 'evm') return;
-    if (now - this.lastRun.deposits < this.ctx.config.funding.pollIntervalMs) return;
-    this.lastRun.deposits = now;
-    try {
-      const deposits = await this.ctx.funding.watchDeposits();
-      if (deposits > 0) this.log.info({ deposits }, 'chain deposits credited');
-    } catch (error) {
-      this.log.error({ err: String(error) }, 'deposit watching failed');
+  /**
+   * While the database cannot be reached the loop claims nothing and runs no chore: it asks the
+   * database again after a growing wait (up to `MAX_DATABASE_PROBE_MS`), and resumes at its first
+   * answer. Deliveries in flight finish or are claimed again when their lease ends.
+   */
+  private async waitForDatabase(): Promise<void> {
+    this.log.warn?.({}, 'worker paused: the database is unavailable');
+    for (let wait = FIRST_DATABASE_PROBE_MS; this.running; wait = Math.min(2 * wait, MAX_DATABASE_PROBE_MS)) {
+      await this.pause(wait);
+      if (!this.running) return;
+      if (await probeDatabase(this.ctx.db, this.ctx.health.database)) {
+        this.log.info({}, 'worker resumed: the database answers');
+        return;
+      }
     }
   }
 
@@ -335,47 +401,20 @@ export class Worker {
    * The chain against the books (CHAIN=evm, `purser chain reconcile`): each address's drift recorded
    * for /metrics, and one warning line per drift that appears or changes (one info line when it ends).
    */
-  private async reconcileChain(now: number): Promise<void> {
-    if (this.ctx.funding.chain.name !== 'evm') return;
-    if (now - this.lastRun.reconcile < this.ctx.config.funding.reconcileIntervalMs) return;
-    this.lastRun.reconcile = now;
-    try {
-      const check = await this.ctx.funding.reconcileChain();
-      if (!check) return;
-      const { drifted, resolved } = await this.ctx.funding.recordChainCheck(check);
-      const warn = (this.log.warn ?? this.log.error).bind(this.log);
-      for (const drift of drifted) {
-        const { address, kind, organization_id, owner_id, chain, ledger, drift: difference } = drift;
-        warn(
-          { address, kind, organization_id, owner_id, chain, ledger, drift: difference, block: check.block },
-          'chain drift: the chain and the books disagree',
-        );
-      }
-      for (const { address, organization_id } of resolved)
-        this.log.info({ address, organization_id, block: check.block }, 'chain drift resolved');
-    } catch (error) {
-      this.log.error({ err: String(error) }, 'chain reconcile failed');
-    }
-  }
-
-  /** A dedicated connection LISTENing for new deliveries; polling still covers anything it misses. */
-  private async listen(onNotify: () => void): Promise<pg.Client | null> {
-    const url = new URL(this.ctx.config.databaseUrl);
-    url.searchParams.delete('schema');
-    const client = new pg.Client({ connectionString: url.toString() });
-    try {
-      await client.connect();
-      client.on('notification', onNotify);
-      client.on('error', (error) =>
-        this.log.error({ err: String(error) }, 'LISTEN connection failed; polling'),
+  private async reconcileChain(): Promise<void> {
+    const check = await this.ctx.funding.reconcileChain();
+    if (!check) return;
+    const { drifted, resolved } = await this.ctx.funding.recordChainCheck(check);
+    const warn = (this.log.warn ?? this.log.error).bind(this.log);
+    for (const drift of drifted) {
+      const { address, kind, organization_id, owner_id, chain, ledger, drift: difference } = drift;
+      warn(
+        { address, kind, organization_id, owner_id, chain, ledger, drift: difference, block: check.block },
+        'chain drift: the chain and the books disagree',
       );
-      await client.query(`LISTEN ${DELIVERIES_CHANNEL}`);
-      return client;
-    } catch (error) {
-      this.log.error({ err: String(error) }, 'LISTEN unavailable; polling');
-      await client.end().catch(() => {});
-      return null;
     }
+    for (const { address, organization_id } of resolved)
+      this.log.info({ address, organization_id, block: check.block }, 'chain drift resolved');
   }
 
   private pause(ms: number): Promise<void> {

@@ -91,6 +91,16 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Authentication is temporarily unavailable; retry shortly.',
   },
   {
+    code: 'service_unavailable',
+    status: 503,
+    when: 'The database cannot be reached (down, restarting or unreachable); retry after Retry-After, a write with the same Idempotency-Key. The token endpoints answer it in their OAuth body.',
+  },
+  {
+    code: 'database_busy',
+    status: 503,
+    when: 'PostgreSQL kept aborting the operation for conflicting concurrent ones (a deadlock or serialization failure) after several tries; nothing changed. Retry after Retry-After seconds with the same Idempotency-Key.',
+  },
+  {
     code: 'chain_unavailable',
     status: 503,
     when: '`purser chain reconcile` (CHAIN=evm): the chain could not be read; nothing was compared. Retry when the node answers.',
@@ -263,7 +273,7 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'contact_missing',
     status: 422,
-    when: 'Vault link: the user has no phone number or email on file to send the link to.',
+    when: 'Vault link, or a wallet link asked to be sent: the user has no phone number or email on file to send the link to.',
   },
   {
     code: 'messaging_not_configured',

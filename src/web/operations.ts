@@ -6,10 +6,19 @@ import type { AppContext } from '../context.ts';
 import { digest, safeEqual } from '../core/crypto.ts';
 import { ApiError, notFound } from '../core/errors.ts';
 import type { RoutesApp } from '../core/schemas.ts';
-import { ping } from '../db/index.ts';
+import { probeDatabase } from '../db/availability.ts';
+import type { PoolStats } from '../db/index.ts';
 
 /** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
-async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+/** What /metrics reads from the worker of the process, when it runs one. */
+export interface WorkerStatus {
+  choreLag(): { chore: string; lagMs: number; lastDoneAt: number | null }[];
+}
+
+async function operations(
+  app: RoutesApp,
+  { ctx, worker }: { ctx: AppContext; worker?: WorkerStatus | null },
+): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'purser_' });
   const requests = new Counter({
@@ -25,6 +34,9 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+
+  registerDependencyMetrics(registry, ctx);
+  if (worker) registerWorkerMetrics(registry, worker);
 
   // The chain against the books (CHAIN=evm): what the worker's last check recorded, read at scrape
   // time from the database, so that any API process shows what any worker found.
@@ -99,14 +111,7 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
 
   const hide = { schema: { hide: true } };
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
-  app.get('/readyz', hide, async (_request, reply) => {
-    try {
-      await ping(ctx.db);
-      return { status: 'ready', database: 'ok' };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
-    }
-  });
+  app.get('/readyz', hide, async (_request, reply) => readiness(ctx, reply));
   // The metrics name every route and its traffic: with METRICS_TOKEN set only a scraper holding it
   // reads them; without one they are open outside production (a developer's machine) and do not
   // exist on a production instance's public port.
@@ -122,6 +127,87 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
+}
+
+/** The process's view of its dependencies: the database pool and Redis. */
+function registerDependencyMetrics(registry: Registry, ctx: AppContext): void {
+  const pool = (read: (stats: PoolStats) => number) =>
+    function (this: Gauge) {
+      const stats = ctx.poolStats();
+      if (stats) this.set(read(stats));
+    };
+  const gauge = (name: string, help: string, collect: (this: Gauge) => void) =>
+    new Gauge({ name, help, registers: [registry], collect });
+  gauge(
+    'purser_db_pool_max',
+    'PostgreSQL connections this process may open (DATABASE_POOL_SIZE)',
+    pool((s) => s.max),
+  );
+  gauge(
+    'purser_db_pool_size',
+    'PostgreSQL connections open now',
+    pool((s) => s.size),
+  );
+  gauge(
+    'purser_db_pool_in_use',
+    'PostgreSQL connections running a query or transaction now',
+    pool((s) => s.inUse),
+  );
+  gauge(
+    'purser_db_pool_waiting',
+    'Queries waiting for a PostgreSQL connection now',
+    pool((s) => s.waiting),
+  );
+  gauge(
+    'purser_db_up',
+    'Whether the database answered this process last time it asked (1) or not (0)',
+    function () {
+      this.set(ctx.health.database.ok ? 1 : 0);
+    },
+  );
+  gauge(
+    'purser_redis_up',
+    'Redis (REDIS_URL) ready (1), or lost or still connecting (0: rate limits are per process)',
+    function () {
+      if (ctx.health.redis.state !== 'off') this.set(ctx.health.redis.ok ? 1 : 0);
+    },
+  );
+}
+
+/** The worker's periodic chores: how late each is, and when it last completed. */
+function registerWorkerMetrics(registry: Registry, worker: WorkerStatus): void {
+  new Gauge({
+    name: 'purser_worker_chore_lag_seconds',
+    help: 'How long past its due time each worker chore has not run (0: on schedule)',
+    labelNames: ['chore'] as const,
+    registers: [registry],
+    collect() {
+      for (const { chore, lagMs } of worker.choreLag()) this.set({ chore }, lagMs / 1000);
+    },
+  });
+  new Gauge({
+    name: 'purser_worker_chore_last_success_timestamp_seconds',
+    help: 'When each worker chore last completed without error (absent: not yet)',
+    labelNames: ['chore'] as const,
+    registers: [registry],
+    collect() {
+      for (const { chore, lastDoneAt } of worker.choreLag())
+        if (lastDoneAt !== null) this.set({ chore }, lastDoneAt / 1000);
+    },
+  });
+}
+
+/**
+ * Ready when the database answers and the process is not shutting down (SIGTERM turns it to 503 at
+ * once, so that a load balancer stops sending before the listener closes). Redis down is `degraded`
+ * but ready: rate limits fall back to each process's own (docs/operations.md, Runbook).
+ */
+async function readiness(ctx: AppContext, reply: FastifyReply) {
+  const redis = ctx.health.redis.state;
+  if (ctx.health.stopping) return reply.code(503).send({ status: 'stopping', redis });
+  const reachable = await probeDatabase(ctx.db, ctx.health.database);
+  if (!reachable) return reply.code(503).send({ status: 'unavailable', database: 'unreachable', redis });
+  return { status: 'ready', database: 'ok', redis };
 }
 
 /** Not encapsulated: the metrics hook must see every route of the app. */

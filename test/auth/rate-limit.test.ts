@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import fc from 'fast-check';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
+import { DependencyState } from '../../src/core/dependencies.ts';
 import {
   DatabaseRateLimiter,
   MemoryRateLimiter,
@@ -10,6 +11,7 @@ import {
   type RateLimitRule,
   RedisRateLimiter,
 } from '../../src/core/rate-limit.ts';
+import { RedisLink } from '../../src/core/redis.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/index.ts';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
 
@@ -18,16 +20,19 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 let database: { url: string; drop(): Promise<void> };
 let handle: DatabaseHandle;
-let redis: Redis;
+let redis: RedisLink;
 
 beforeAll(async () => {
   database = freshDatabaseUrl();
   handle = await openDatabase(database.url);
   await migrateToLatest(handle);
-  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+  const quiet = { info: () => {}, warn: () => {} };
+  redis = new RedisLink(REDIS_URL, new DependencyState('redis', 'ok', 'ok', quiet));
+  // Connected before the first hit: a limiter uses its local fallback until then.
+  if (!redis.ready) await once(redis.client, 'ready');
 });
 afterAll(async () => {
-  redis.disconnect();
+  redis.close();
   await handle.close();
   await database.drop();
 });

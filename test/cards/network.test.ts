@@ -240,19 +240,16 @@ describe('clearing and voids', () => {
   it('voids all of an authorization, or part of it', async () => {
     const { cardId } = await cardWith(5_000);
     const txn = await f.authorize(cardId, 2_000);
-    const partial = await simulate('void', { transaction_id: txn.id, amount_cents: 500 });
-    expect(partial.json()).toMatchObject({ status: 'PENDING', amount_cents: 1_500 });
-    expect(await balanceOf(cardId)).toBe(3_500);
-    // More than is held is refused, and nothing moves.
-    const over = await simulate('void', { transaction_id: txn.id, amount_cents: 1_501 });
-    expectError(over, 400, 'invalid_request');
-    expect(Object.keys(over.json().error.field_errors)).toEqual(['amount_cents']);
-    expect(await balanceOf(cardId)).toBe(3_500);
     const full = await simulate('void', { transaction_id: txn.id });
-    expect(full.json()).toMatchObject({ status: 'VOIDED' });
+    expect(full.json()).toMatchObject({ status: 'VOIDED', amount_cents: 2_000, voided_cents: 2_000 });
     expect(await balanceOf(cardId)).toBe(5_000);
     expect(await eventsFor('transaction.voided', 'id', txn.id as string)).toEqual([
-      expect.objectContaining({ status: 'VOIDED', balance_cents: 5_000 }),
+      expect.objectContaining({
+        status: 'VOIDED',
+        balance_cents: 5_000,
+        released_cents: 2_000,
+        held_cents: 0,
+      }),
     ]);
     await f.expectSound();
   });
@@ -387,6 +384,153 @@ describe('rewards', () => {
     await simulate('clear', { transaction_id: tiny.id });
     expect(await eventsFor('reward.earned', 'card_id', cardId)).toHaveLength(1);
     await config({ rewardShareBps: 0 });
+    await f.expectSound();
+  });
+});
+
+describe('partial voids', () => {
+  const transaction = async (id: unknown) =>
+    (await f.t.call('GET', `/api/v2/transactions/${id}`, { token: f.sandbox })).json();
+
+  it('keep the authorized amount, record what was released and fire transaction.voided each time', async () => {
+    const { cardId, card } = await cardWith(5_000);
+    const txn = await f.authorize(cardId, 2_000);
+    const partial = await simulate('void', { transaction_id: txn.id, amount_cents: 500 });
+    expect(partial.statusCode, partial.body).toBe(200);
+    const expected = { status: 'PENDING', amount_cents: 1_500, authorized_cents: 2_000, voided_cents: 500 };
+    expect(partial.json()).toMatchObject(expected);
+    expect(await transaction(txn.id)).toMatchObject(expected);
+    expect(await balanceOf(cardId)).toBe(3_500);
+    // More than is still held is refused, and nothing moves.
+    const over = await simulate('void', { transaction_id: txn.id, amount_cents: 1_501 });
+    expectError(over, 400, 'invalid_request');
+    expect(Object.keys(over.json().error.field_errors)).toEqual(['amount_cents']);
+    expect(await transaction(txn.id)).toMatchObject(expected);
+
+    const second = await simulate('void', { transaction_id: txn.id, amount_cents: 700 });
+    expect(second.json()).toMatchObject({ status: 'PENDING', amount_cents: 800, voided_cents: 1_200 });
+    const rest = await simulate('void', { transaction_id: txn.id });
+    expect(rest.json()).toMatchObject({
+      status: 'VOIDED',
+      amount_cents: 2_000,
+      authorized_cents: 2_000,
+      voided_cents: 2_000,
+    });
+    expect(await balanceOf(cardId)).toBe(5_000);
+    const common = { id: txn.id, card_id: cardId, last4: card.last4, merchant: 'Corner Shop', mcc: '5411' };
+    expect(await eventsFor('transaction.voided', 'id', txn.id as string)).toEqual([
+      {
+        ...common,
+        status: 'PENDING',
+        amount_cents: 1_500,
+        balance_cents: 3_500,
+        released_cents: 500,
+        held_cents: 1_500,
+      },
+      {
+        ...common,
+        status: 'PENDING',
+        amount_cents: 800,
+        balance_cents: 4_200,
+        released_cents: 700,
+        held_cents: 800,
+      },
+      {
+        ...common,
+        status: 'VOIDED',
+        amount_cents: 2_000,
+        balance_cents: 5_000,
+        released_cents: 800,
+        held_cents: 0,
+      },
+    ]);
+    await f.expectSound();
+  });
+
+  it('leave a clearing only what is still held: by default all of it, less releases the rest, more is charged', async () => {
+    for (const [clearAt, settled, balance] of [
+      [undefined, 1_500, 3_500],
+      [1_200, 1_200, 3_800],
+      [1_800, 1_800, 3_200],
+    ] as const) {
+      const { cardId } = await cardWith(5_000);
+      const txn = await f.authorize(cardId, 2_000);
+      await simulate('void', { transaction_id: txn.id, amount_cents: 500 });
+      const cleared = await simulate('clear', {
+        transaction_id: txn.id,
+        ...(clearAt === undefined ? {} : { amount_cents: clearAt }),
+      });
+      expect(cleared.statusCode, cleared.body).toBe(200);
+      expect(cleared.json()).toMatchObject({
+        status: 'SETTLED',
+        amount_cents: settled,
+        authorized_cents: 2_000,
+        voided_cents: 500,
+      });
+      expect(await balanceOf(cardId)).toBe(balance);
+      expect(await eventsFor('transaction.cleared', 'id', txn.id as string)).toEqual([
+        expect.objectContaining({ amount_cents: settled, balance_cents: balance }),
+      ]);
+    }
+    await f.expectSound();
+  });
+
+  it('leave the expiry the rest to release, with transaction.voided', async () => {
+    const { cardId } = await cardWith(5_000);
+    const txn = await f.authorize(cardId, 2_000);
+    await simulate('void', { transaction_id: txn.id, amount_cents: 500 });
+    f.t.clock.advance(8 * DAY);
+    expect(await f.t.ctx.cards.network.expireAuthorizations()).toBeGreaterThan(0);
+    await f.renewTokens();
+    expect(await transaction(txn.id)).toMatchObject({ status: 'VOIDED', voided_cents: 2_000 });
+    expect(await balanceOf(cardId)).toBe(5_000);
+    expect(
+      (await eventsFor('transaction.voided', 'id', txn.id as string)).map((e) => [
+        e.released_cents,
+        e.held_cents,
+      ]),
+    ).toEqual([
+      [500, 1_500],
+      [1_500, 0],
+    ]);
+    await f.expectSound();
+  });
+
+  it('count the issuer’s partial reversals too (a lower hold on a pending transaction)', async () => {
+    const { cardId } = await cardWith(5_000);
+    const txn = await f.authorize(cardId, 2_000);
+    const scope = { organizationId: f.org.organization_id, livemode: false };
+    const report = { id: txn.id as string, settledCents: 0, merchant: 'Corner Shop', mcc: '5411' };
+    await f.t.ctx.cards.network.applyIssuerReport(scope, cardId, {
+      ...report,
+      status: 'PENDING',
+      heldCents: 1_200,
+      version: 1,
+    });
+    expect(await transaction(txn.id)).toMatchObject({
+      status: 'PENDING',
+      amount_cents: 1_200,
+      authorized_cents: 2_000,
+      voided_cents: 800,
+    });
+    expect(await balanceOf(cardId)).toBe(3_800);
+    await f.t.ctx.cards.network.applyIssuerReport(scope, cardId, {
+      ...report,
+      status: 'VOIDED',
+      heldCents: 0,
+      version: 2,
+    });
+    expect(await transaction(txn.id)).toMatchObject({ status: 'VOIDED', voided_cents: 2_000 });
+    expect(
+      (await eventsFor('transaction.voided', 'id', txn.id as string)).map((e) => [
+        e.status,
+        e.released_cents,
+        e.held_cents,
+      ]),
+    ).toEqual([
+      ['PENDING', 800, 1_200],
+      ['VOIDED', 1_200, 0],
+    ]);
     await f.expectSound();
   });
 });

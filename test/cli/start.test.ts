@@ -42,6 +42,26 @@ describe('process start', { timeout: 120_000 }, () => {
     }
   });
 
+  it('refuses to start in production with WEBHOOK_ALLOW_PRIVATE_DESTINATIONS=true, naming what to set instead', async () => {
+    const database = freshDatabaseUrl();
+    try {
+      const env = {
+        DATABASE_URL: database.url,
+        NODE_ENV: 'production',
+        ENCRYPTION_KEY: key(),
+        WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
+      };
+      for (const command of [['serve'], ['worker']]) {
+        const result = await purser(command, env);
+        expect(result.code, result.stderr).toBe(1);
+        expect(result.stderr).toMatch(/WEBHOOK_ALLOW_PRIVATE_DESTINATIONS=true is for local development/);
+        expect(result.stderr).toMatch(/OUTBOUND_ALLOWED_PRIVATE_HOSTS/);
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('creates no demo organization on PostgreSQL, in production, or with PURSER_DEMO=off', async () => {
     const cases: Record<string, string>[] = onPostgres
       ? [{ ENCRYPTION_KEY: key() }]

@@ -71,7 +71,7 @@ const DATA_FIELDS: Record<string, string[]> = {
   'transaction.authorized': TRANSACTION,
   'transaction.cleared': TRANSACTION,
   'transaction.declined': [...TRANSACTION, 'decline_reason'],
-  'transaction.voided': TRANSACTION,
+  'transaction.voided': [...TRANSACTION, 'released_cents', 'held_cents'],
   'transaction.refunded': [...TRANSACTION, 'type', 'original_transaction_id'],
   'reward.earned': ['tokens', 'merchant', 'card_id', 'user_id'],
   'card_flow.started': [

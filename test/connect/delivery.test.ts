@@ -226,6 +226,7 @@ describe('SMS over a Twilio-style HTTP API', () => {
     sms = await startFakeSms();
     t = await startTestApp({
       SMS_API_URL: sms.url,
+      OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
       SMS_ACCOUNT_SID: 'AC_test_sid',
       SMS_AUTH_TOKEN: 'sms-auth-token',
       SMS_FROM: '+15005550006',
@@ -287,6 +288,7 @@ describe('SMS over a Twilio-style HTTP API', () => {
   it('answers 502 when the provider is unreachable', async () => {
     const r = await startTestApp({
       SMS_API_URL: `http://127.0.0.1:${await closedPort()}`,
+      OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
       SMS_ACCOUNT_SID: 'AC_x',
       SMS_AUTH_TOKEN: 'y',
       SMS_FROM: '+15005550006',

@@ -146,14 +146,14 @@ describe('test events', () => {
   });
 
   it('refuses a test event to a destination the rules no longer allow', async () => {
-    f.t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
+    f.t.ctx.config.outbound.allowPrivateDestinations = { production: false, sandbox: true };
     const endpoint = (
       await f.t.call('POST', '/api/v1/webhook_endpoints', {
         token: f.org.sandbox.api_key,
         body: { url: 'http://127.0.0.1:9/x', enabled_events: ['*'] },
       })
     ).json();
-    f.t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: false };
+    f.t.ctx.config.outbound.allowPrivateDestinations = { production: false, sandbox: false };
     const res = await f.t.call('POST', `/api/v1/webhook_endpoints/${endpoint.id}/test`, {
       token: f.org.sandbox.api_key,
     });

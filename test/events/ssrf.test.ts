@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { classifyAddress, refusalFor, urlProblem } from '../../src/domains/events/ssrf.ts';
+import { classifyAddress, refusalFor, urlProblem } from '../../src/core/ssrf.ts';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
@@ -102,25 +102,41 @@ describe('address classification (IANA special-purpose registries)', () => {
   });
 
   it('refuses metadata and special-purpose addresses always, private ones unless allowed', () => {
-    const strict = { livemode: true, allowPrivate: false };
-    const allowed = { livemode: false, allowPrivate: true };
-    expect(refusalFor('public', strict)).toBeNull();
+    const strict = { livemode: true, allowPrivate: false, allowedPrivateHosts: [] };
+    const allowed = { livemode: false, allowPrivate: true, allowedPrivateHosts: [] };
+    expect(refusalFor('public', strict, 'hooks.example')).toBeNull();
     for (const kind of ['loopback', 'private', 'link_local'] as const) {
-      expect(refusalFor(kind, strict)).not.toBeNull();
-      expect(refusalFor(kind, allowed)).toBeNull();
+      expect(refusalFor(kind, strict, 'hooks.example')).not.toBeNull();
+      expect(refusalFor(kind, allowed, 'hooks.example')).toBeNull();
     }
-    expect(refusalFor('metadata', allowed)).not.toBeNull();
-    expect(refusalFor('reserved', allowed)).not.toBeNull();
+    expect(refusalFor('metadata', allowed, 'hooks.example')).not.toBeNull();
+    expect(refusalFor('reserved', allowed, 'hooks.example')).not.toBeNull();
+  });
+
+  it('a host the operator named (OUTBOUND_ALLOWED_PRIVATE_HOSTS) may be private; metadata and reserved stay refused', () => {
+    const named = { livemode: true, allowPrivate: false, allowedPrivateHosts: ['sms.internal', '10.1.2.3'] };
+    for (const kind of ['loopback', 'private', 'link_local'] as const) {
+      expect(refusalFor(kind, named, 'sms.internal'), kind).toBeNull();
+      expect(refusalFor(kind, named, 'SMS.Internal.'), kind).toBeNull();
+      expect(refusalFor(kind, named, 'other.internal'), kind).not.toBeNull();
+      expect(refusalFor(kind, named, 'sms.internal.evil.example'), kind).not.toBeNull();
+    }
+    expect(refusalFor('metadata', named, 'sms.internal')).not.toBeNull();
+    expect(refusalFor('reserved', named, 'sms.internal')).not.toBeNull();
+    expect(urlProblem('https://10.1.2.3/x', named)).toBeNull();
+    expect(urlProblem('https://10.1.2.4/x', named)).toMatch(/private address/);
   });
 
   it('checks the URL itself at registration, localhost names included', () => {
-    const production = { livemode: true, allowPrivate: false };
+    const production = { livemode: true, allowPrivate: false, allowedPrivateHosts: [] };
     expect(urlProblem('https://hooks.example.com/x', production)).toBeNull();
     expect(urlProblem('http://hooks.example.com/x', production)).toMatch(/https/);
     expect(urlProblem('https://[::1]/x', production)).toMatch(/loopback/);
     expect(urlProblem('https://LOCALHOST./x', production)).toMatch(/loopback/);
     expect(urlProblem('https://api.localhost/x', production)).toMatch(/loopback/);
-    expect(urlProblem('http://localhost:3000/x', { livemode: false, allowPrivate: true })).toBeNull();
+    expect(
+      urlProblem('http://localhost:3000/x', { livemode: false, allowPrivate: true, allowedPrivateHosts: [] }),
+    ).toBeNull();
   });
 });
 
@@ -186,7 +202,7 @@ describe('destinations through the API and at delivery time', () => {
   beforeAll(async () => {
     // BASE_URL is not loopback and the setting is unset: private destinations are refused in both modes.
     t = await startTestApp({ ENCRYPTION_KEY: testEncryptionKey() });
-    t.ctx.config.webhooks.resolveHost = async (host) => {
+    t.ctx.config.outbound.resolveHost = async (host) => {
       const answers = dns.get(host);
       if (!answers) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
       return answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
@@ -200,7 +216,7 @@ describe('destinations through the API and at delivery time', () => {
     await t.close();
   });
   beforeEach(() => {
-    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: false };
+    t.ctx.config.outbound.allowPrivateDestinations = { production: false, sandbox: false };
   });
 
   const create = (apiKey: string, url: string, events = ['card.created']) =>
@@ -248,7 +264,7 @@ describe('destinations through the API and at delivery time', () => {
     ]) {
       expect((await create(org.sandbox.api_key, url)).statusCode, url).toBe(400);
     }
-    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
+    t.ctx.config.outbound.allowPrivateDestinations = { production: false, sandbox: true };
     for (const [url, status] of [
       [`http://localhost:${receiver.port}/x`, 201],
       [`http://127.0.0.1:${receiver.port}/x`, 201],
@@ -305,12 +321,12 @@ describe('destinations through the API and at delivery time', () => {
   });
 
   it('re-checks stored literal destinations at delivery: turning the setting off stops them', async () => {
-    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
+    t.ctx.config.outbound.allowPrivateDestinations = { production: false, sandbox: true };
     const res = await create(org.sandbox.api_key, `http://[::ffff:127.0.0.1]:${receiver.port}/x`, [
       'card.updated',
     ]);
     expect(res.statusCode).toBe(201);
-    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: false };
+    t.ctx.config.outbound.allowPrivateDestinations = { production: false, sandbox: false };
     const start = receiver.received.length;
     await emit(false, 'card.updated');
     await worker.runOnce();
@@ -336,8 +352,44 @@ describe('destinations through the API and at delivery time', () => {
     );
   });
 
+  it('a host named in OUTBOUND_ALLOWED_PRIVATE_HOSTS is reached at its private address, without the development setting; no other name is', async () => {
+    t.ctx.config.outbound.allowedPrivateHosts = ['hooks.internal'];
+    dns.set('hooks.internal', ['127.0.0.1']);
+    dns.set('other.internal', ['127.0.0.1']);
+    receiver.answer = () => ({ status: 200, body: 'internal page' });
+    try {
+      const named = await create(org.sandbox.api_key, `http://hooks.internal:${receiver.port}/x`, [
+        'balance.low',
+      ]);
+      const other = await create(org.sandbox.api_key, `http://other.internal:${receiver.port}/x`, [
+        'balance.low',
+      ]);
+      expect([named.statusCode, other.statusCode]).toEqual([201, 201]);
+      const start = receiver.received.length;
+      await emit(false, 'balance.low');
+      await worker.runOnce();
+      expect(receiver.received.length).toBe(start + 1);
+      // Its answer is still not kept: the address is private, named or not.
+      expect(await lastAttempt(org.sandbox.api_key, named.json().id)).toMatchObject({
+        status_code: 200,
+        succeeded: true,
+        response_excerpt: null,
+      });
+      expect((await lastAttempt(org.sandbox.api_key, other.json().id)).error).toMatch(
+        /destination refused: other\.internal resolves to a loopback address/,
+      );
+      // A literal private address is refused at registration unless it is the one named.
+      expect((await create(org.production.api_key, 'https://10.9.8.7/x')).statusCode).toBe(400);
+      t.ctx.config.outbound.allowedPrivateHosts = ['hooks.internal', '10.9.8.7'];
+      expect((await create(org.production.api_key, 'https://10.9.8.7/x')).statusCode).toBe(201);
+    } finally {
+      t.ctx.config.outbound.allowedPrivateHosts = [];
+      receiver.answer = () => ({ status: 200, body: 'ok' });
+    }
+  });
+
   it('sandbox, when allowed, delivers to a private destination but never keeps its response body', async () => {
-    t.ctx.config.webhooks.allowPrivateDestinations = { production: false, sandbox: true };
+    t.ctx.config.outbound.allowPrivateDestinations = { production: false, sandbox: true };
     dns.set('dev.example.test', ['127.0.0.1']);
     receiver.answer = () => ({ status: 200, body: 'secret internal page' });
     try {
@@ -378,7 +430,7 @@ describe('destinations through the API and at delivery time', () => {
 
 describe('private destinations setting', () => {
   it('defaults to sandbox only, and only when BASE_URL is a loopback address', () => {
-    const of = (env: Record<string, string>) => loadConfig(env).webhooks.allowPrivateDestinations;
+    const of = (env: Record<string, string>) => loadConfig(env).outbound.allowPrivateDestinations;
     for (const base of [
       'http://localhost:3000',
       'http://127.0.0.1:3000',
@@ -402,6 +454,39 @@ describe('private destinations setting', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'maybe' })).toThrow(
       /WEBHOOK_ALLOW_PRIVATE_DESTINATIONS/,
     );
+  });
+
+  it('is for local development: refused in production, where the private hosts are named instead', () => {
+    const production = { NODE_ENV: 'production', ENCRYPTION_KEY: testEncryptionKey() };
+    expect(() => loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_DESTINATIONS=true is for local development and is refused in production.*OUTBOUND_ALLOWED_PRIVATE_HOSTS/,
+    );
+    expect(loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'false' }).outbound).toMatchObject(
+      {
+        allowPrivateDestinations: { production: false, sandbox: false },
+      },
+    );
+    // Production on a loopback BASE_URL is still production: no private destination by default.
+    expect(
+      loadConfig({ ...production, BASE_URL: 'http://localhost:3000' }).outbound.allowPrivateDestinations,
+    ).toEqual({ production: false, sandbox: false });
+    expect(
+      loadConfig({
+        ...production,
+        OUTBOUND_ALLOWED_PRIVATE_HOSTS: ' SMS.internal. , 10.0.0.7,[fd00::7],llm.corp',
+      }).outbound.allowedPrivateHosts,
+    ).toEqual(['sms.internal', '10.0.0.7', 'fd00::7', 'llm.corp']);
+    expect(loadConfig({}).outbound.allowedPrivateHosts).toEqual([]);
+  });
+
+  it.each([
+    ['https://sms.internal', /no scheme, port, path or wildcard/],
+    ['sms.internal:8080', /no scheme, port, path or wildcard/],
+    ['*.internal', /no scheme, port, path or wildcard/],
+    ['169.254.169.254', /cloud metadata address, never reachable/],
+    ['0.0.0.0', /special-purpose address, never reachable/],
+  ])('OUTBOUND_ALLOWED_PRIVATE_HOSTS refuses %s', (entry, message) => {
+    expect(() => loadConfig({ OUTBOUND_ALLOWED_PRIVATE_HOSTS: `ok.internal,${entry}` })).toThrow(message);
   });
 });
 

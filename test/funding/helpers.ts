@@ -133,10 +133,9 @@ export function useFunding<Base extends CardsFixture = CardsFixture>(
           .where('owner_id', '=', ownerId)
           .executeTakeFirst();
         if (!row) return { available: 0, pending: 0 };
-        return {
-          available: row.credits_posted - row.debits_posted - row.debits_pending,
-          pending: row.debits_pending,
-        };
+        // Through the ledger: a mirror account's (fees) totals are its row's plus unfolded deltas.
+        const balance = await t.ctx.ledger.balance(t.ctx.db, row.id);
+        return { available: balance.available_cents, pending: balance.pending_cents };
       },
     });
   });

@@ -167,6 +167,38 @@ describe('money a company-funded card frees after it closed', () => {
   });
 });
 
+describe('closing a company-funded card, whatever closes it', () => {
+  it.each([
+    ['by hand', (cardId: string) => f.t.call('POST', `/api/v2/cards/${cardId}/close`, { token: f.sandbox })],
+    ['upstream (provider_closed)', (cardId: string) => simulate('provider_close', { card_id: cardId })],
+  ])('%s returns its balance to the pool, and what its holds free later too', async (_, close) => {
+    const { userId, cardId, transferId } = await companyCard(5_000);
+    const txn = await f.authorize(cardId, 1_000);
+    const closed = await close(cardId);
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(await cardNow(cardId)).toMatchObject({ status: 'CLOSED', balance_cents: 0 });
+    expect(await released(transferId)).toEqual([4_000]);
+    await simulate('clear', { transaction_id: txn.id, amount_cents: 700 });
+    expect(await released(transferId)).toEqual([4_000, 300]);
+    expect((await f.pool()).balance_cents).toBe(POOL - 700);
+    expect(await f.wallet(userId)).toBe(OWN);
+    await f.expectSound();
+  });
+
+  it('spent in full (balance_exhausted) releases nothing then, and what a clearing for less frees later', async () => {
+    const { userId, cardId, transferId } = await companyCard(5_000);
+    const txn = await f.authorize(cardId, 5_000);
+    expect(await cardNow(cardId)).toMatchObject({ status: 'CLOSED', balance_cents: 0 });
+    expect(await released(transferId)).toEqual([]);
+    const cleared = await simulate('clear', { transaction_id: txn.id, amount_cents: 4_250 });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(await released(transferId)).toEqual([750]);
+    expect((await f.pool()).balance_cents).toBe(POOL - 4_250);
+    expect(await f.wallet(userId)).toBe(OWN);
+    await f.expectSound();
+  });
+});
+
 describe('a company-funded card’s spend limit', () => {
   it('cannot be raised, by the platform or the user’s own token: 409 company_funded_card, nothing moves', async () => {
     // Issue 24's case: a wallet of the user's own 700, a company card of 500 raised to 1200 through

@@ -247,8 +247,8 @@ export async function startFakeMessagingProvider(
       MESSAGING_PROVIDER_URL: url,
       MESSAGING_CLIENT_ID: clientId,
       MESSAGING_CLIENT_SECRET: clientSecret,
-      // The provider is reached under the production destination policy: allow this loopback fake.
-      WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
+      // The provider is the operator's: reached under its outbound policy, this loopback fake named in it.
+      OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     },
     sent,
     tokenRequests,

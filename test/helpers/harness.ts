@@ -57,8 +57,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new ManualClock(Date.now());
-  const ctx = await createContext(config, { clock });
   const logs = new LogCapture();
+  const ctx = await createContext(config, { clock, logStream: logs });
   const app = await buildApp(ctx, { logStream: logs });
   await app.ready();
 

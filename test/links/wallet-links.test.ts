@@ -60,7 +60,7 @@ describe('POST /api/v2/wallet_links', () => {
     expect(response.statusCode, response.body).toBe(201);
     const link = response.json();
     expect(Object.keys(link).sort()).toEqual(
-      ['object', 'id', 'user_id', 'status', 'url', 'expires_at', 'test_mode'].sort(),
+      ['object', 'id', 'user_id', 'status', 'url', 'expires_at', 'test_mode', 'delivery'].sort(),
     );
     expect(link).toEqual({
       object: 'wallet_link',
@@ -70,7 +70,12 @@ describe('POST /api/v2/wallet_links', () => {
       url: expect.stringMatching(/^http:\/\/purser\.test\/wallet\/wlt_[0-9A-Za-z]{43}$/),
       expires_at: new Date(now + 900_000).toISOString(),
       test_mode: true,
+      // Not asked to send it: the platform delivers the url, nothing was tried.
+      delivery: null,
     });
+    expect(await f.t.ctx.notifications.outbox(1000)).not.toContainEqual(
+      expect.objectContaining({ body: expect.stringContaining(link.url) }),
+    );
     const token = (link.url as string).split('/').pop() as string;
     const row = await f.t.ctx.db
       .selectFrom('wallet_links')
@@ -83,6 +88,31 @@ describe('POST /api/v2/wallet_links', () => {
     const other = (await create({ user_id: userId })).json();
     expect(other.url).not.toBe(link.url);
     expect(other.id).not.toBe(link.id);
+  });
+
+  it('send: true sends it to the user (sandbox: only the outbox took it, delivery outbox); no phone or email is 422 contact_missing', async () => {
+    await enable();
+    const userId = await readyUser();
+    const response = await create({ user_id: userId, send: true, expires_in: 600 });
+    expect(response.statusCode, response.body).toBe(201);
+    const link = response.json();
+    expect(link.delivery).toBe('outbox');
+    const outbox = await f.t.ctx.notifications.outbox(1000);
+    expect(outbox.find((m) => m.body.includes(link.url))?.body).toContain('valid 10 minutes');
+
+    await f.t.ctx.db
+      .updateTable('users')
+      .set({ email: null, phone: null })
+      .where('id', '=', userId)
+      .execute();
+    expectError(await create({ user_id: userId, send: true }), 422, 'contact_missing');
+    expect((await create({ user_id: userId })).json().delivery).toBeNull();
+    for (const bad of ['yes', 1, null])
+      expect(
+        Object.keys(
+          expectError(await create({ user_id: userId, send: bad }), 400, 'invalid_request').field_errors,
+        ),
+      ).toEqual(['send']);
   });
 
   it('expires_in: 60 and 86400 are taken, 59, 86401, a fraction, a string and null are 400 invalid_request', async () => {

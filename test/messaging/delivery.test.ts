@@ -11,6 +11,7 @@ beforeAll(async () => {
   sms = await startFakeSms();
   Object.assign(env, {
     SMS_API_URL: sms.url,
+    OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     SMS_ACCOUNT_SID: 'AC0001',
     SMS_AUTH_TOKEN: 'sms-token',
     SMS_FROM: '+15550000000',
@@ -143,5 +144,55 @@ describe('links go out through the organization’s messaging provider, else the
     const message = outbox.find((m) => m.recipient === email && m.body.includes('/vault/'));
     expect(message).toBeDefined();
     expect(answer.url).toBe(`http://purser.test/vault/${linkToken(message!.body)}`);
+  });
+});
+
+describe('a wallet link asked to be sent (`send: true`) goes the same way, and says what happened', () => {
+  /** A connected user with consent, and `POST /api/v2/wallet_links {send: true}` for them. */
+  async function walletLink(contact: { phone?: string; email?: string }, beforeSend: () => void = () => {}) {
+    await f.t.ctx.links.setEnabled(f.org.organization_id, true);
+    const { userId } = await connectUser(f.t, f.sandbox, contact);
+    const consent = await f.t.call('POST', '/api/v2/connect/consent', {
+      token: f.sandbox,
+      body: { user_id: userId },
+    });
+    expect(consent.statusCode, consent.body).toBe(201);
+    beforeSend();
+    const before = sms.requests.length;
+    const response = await f.t.call('POST', '/api/v2/wallet_links', {
+      token: f.sandbox,
+      body: { user_id: userId, send: true },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return {
+      link: response.json() as { url: string; delivery: string | null },
+      smsSent: sms.requests.slice(before),
+    };
+  }
+
+  it('by the provider, else by SMS; when both fail, delivery failed (the url is always in the answer)', async () => {
+    expect((await connectProvider(f, f.sandbox)).statusCode).toBe(200);
+    const phone = uniquePhone();
+    const byProvider = await walletLink({ phone });
+    expect(byProvider.link.delivery).toBe('provider');
+    expect(provider().sent.at(-1)!.text).toContain(byProvider.link.url);
+    expect(byProvider.smsSent).toEqual([]);
+
+    provider().failSends(503);
+    const bySms = await walletLink({ phone: uniquePhone() });
+    expect(bySms.link.delivery).toBe('sms');
+    expect(bySms.smsSent[0]!.form.Body).toContain(bySms.link.url);
+
+    const failed = await walletLink({ phone: uniquePhone() }, () => sms.respondWith(500));
+    expect(failed.link.delivery).toBe('failed');
+    expect(failed.link.url).toMatch(/^http:\/\/purser\.test\/wallet\/wlt_/);
+  });
+
+  it('an email with no mail server reaches only the outbox: delivery outbox', async () => {
+    const email = uniqueEmail('wallet');
+    const { link } = await walletLink({ email });
+    expect(link.delivery).toBe('outbox');
+    const outbox = await f.t.ctx.notifications.outbox(1000);
+    expect(outbox.some((m) => m.recipient === email && m.body.includes(link.url))).toBe(true);
   });
 });

@@ -61,7 +61,12 @@ function merchant(options: Partial<AcpOptions> = {}): AcpMerchant {
       countries: ['US'],
       currency: 'usd',
     },
-    { clock, policy: { livemode: true, allowPrivate: true }, timeoutMs: 5_000, ...options },
+    {
+      clock,
+      policy: { livemode: true, allowPrivate: true, allowedPrivateHosts: [] },
+      timeoutMs: 5_000,
+      ...options,
+    },
   );
 }
 
@@ -372,7 +377,7 @@ describe('place', () => {
         countries: ['US'],
         currency: 'usd',
       },
-      { clock, policy: { livemode: true, allowPrivate: true } },
+      { clock, policy: { livemode: true, allowPrivate: true, allowedPrivateHosts: [] } },
     );
     const result = await wrongKey.place(placeRequest(quote, []));
     expect(result).toMatchObject({ outcome: 'declined', code: 'merchant_error' });
@@ -446,7 +451,7 @@ describe('catalog when the feed is down', () => {
 describe('destinations', () => {
   it('a loopback merchant is refused unless the operator allows private destinations', async () => {
     const before = fake.requests.length;
-    const shop = merchant({ policy: { livemode: true, allowPrivate: false } });
+    const shop = merchant({ policy: { livemode: true, allowPrivate: false, allowedPrivateHosts: [] } });
     await expect(shop.quote(lines, address, null)).rejects.toThrow(MerchantUnavailableError);
     await expect(shop.quote(lines, address, null)).rejects.toThrow(/loopback/);
     expect(fake.requests.length).toBe(before);
@@ -454,7 +459,7 @@ describe('destinations', () => {
 
   it('a name is checked after resolution and the connection goes to the address checked', async () => {
     const port = new URL(fake.url).port;
-    const named = (allowPrivate: boolean) =>
+    const named = (allowPrivate: boolean, allowedPrivateHosts: string[] = []) =>
       new AcpMerchant(
         {
           slug: 'teashop',
@@ -466,7 +471,7 @@ describe('destinations', () => {
         },
         {
           clock,
-          policy: { livemode: true, allowPrivate },
+          policy: { livemode: true, allowPrivate, allowedPrivateHosts },
           // A name that resolves to loopback (as a rebinding name would).
           resolveHost: async () => [{ address: '127.0.0.1', family: 4 }],
         },
@@ -479,6 +484,11 @@ describe('destinations', () => {
     // Allowed, it reaches the fake at the resolved address (no second lookup of shop.example).
     expect((await named(true).quote(lines, null, null)).merchantRef).toMatch(/^cs_/);
     expect(fake.requests.at(-1)!.headers.host).toBe(`shop.example:${port}`);
+    // OUTBOUND_ALLOWED_PRIVATE_HOSTS: a merchant inside the operator's network, named; no other name.
+    await expect(named(false, ['other.example']).quote(lines, null, null)).rejects.toThrow(
+      /shop\.example resolves to a loopback/,
+    );
+    expect((await named(false, ['shop.example']).quote(lines, null, null)).merchantRef).toMatch(/^cs_/);
   });
 
   it('plain http to a public address is never used', async () => {
@@ -493,7 +503,7 @@ describe('destinations', () => {
       },
       {
         clock,
-        policy: { livemode: true, allowPrivate: true },
+        policy: { livemode: true, allowPrivate: true, allowedPrivateHosts: [] },
         resolveHost: async () => [{ address: '93.184.215.14', family: 4 }],
       },
     );

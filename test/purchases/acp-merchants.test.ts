@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 const merchants = () =>
-  new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.aead, webhooks: ctx.config.webhooks });
+  new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.aead, outbound: ctx.config.outbound });
 
 describe('purser merchant', () => {
   it('adds, lists and removes a merchant; the key and secret are never printed nor stored in clear', {
@@ -201,7 +201,7 @@ describe('purser merchant', () => {
       db: ctx.db,
       clock: ctx.clock,
       sealer: ctx.aead,
-      webhooks: { ...ctx.config.webhooks, allowPrivateDestinations: { production: false, sandbox: false } },
+      outbound: { ...ctx.config.outbound, allowPrivateDestinations: { production: false, sandbox: false } },
     });
     expect(
       await fieldErrors({ ...base, slug: 'ok-shop', acpUrl: 'http://shop.example/acp' }, strict),
@@ -211,6 +211,30 @@ describe('purser merchant', () => {
     expect(
       await fieldErrors({ ...base, slug: 'ok-shop', acpUrl: 'https://127.0.0.1/acp' }, strict),
     ).toHaveProperty('acp_url');
+    // A merchant inside the operator's network, named in OUTBOUND_ALLOWED_PRIVATE_HOSTS: plain http to it
+    // is taken (it is checked again at each request's resolved address); any other name still needs https.
+    const named = new MerchantConfigs({
+      db: ctx.db,
+      clock: ctx.clock,
+      sealer: ctx.aead,
+      outbound: {
+        ...ctx.config.outbound,
+        allowPrivateDestinations: { production: false, sandbox: false },
+        allowedPrivateHosts: ['shop.internal', '10.1.2.3'],
+      },
+    });
+    // (A bad country keeps it from being added: only which fields are refused matters here.)
+    for (const acpUrl of ['http://shop.internal:8080/acp', 'http://10.1.2.3/acp'])
+      expect(
+        Object.keys(await fieldErrors({ ...base, slug: 'ok-shop', countries: ['USA'], acpUrl }, named)),
+        acpUrl,
+      ).toEqual(['countries']);
+    expect(
+      await fieldErrors({ ...base, slug: 'ok-shop', acpUrl: 'http://10.1.2.4/acp' }, named),
+    ).toHaveProperty('acp_url');
+    expect(await fieldErrors({ ...base, slug: 'ok-shop', acpUrl: 'http://shop.example/acp' }, named)).toEqual(
+      { acp_url: 'must use https' },
+    );
     expect(await ctx.db.selectFrom('merchants').select('slug').execute()).toEqual([{ slug: 'teashop' }]);
   });
 });

@@ -12,6 +12,8 @@ const env: Record<string, string> = {
   PURCHASE_ENGINE: 'llm',
   LLM_MODEL: 'fake-model',
   LLM_API_KEY: 'sk-fake',
+  // The fake model is on loopback: named, as an operator names a model on its own network.
+  OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
 };
 beforeAll(async () => {
   llm = await startFakeLlm();

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/env.ts';
+import type { OutboundGuard } from '../../src/core/outbound-http.ts';
 import {
   createPurchaseEngine,
   type LlmEngineConfig,
@@ -121,15 +122,21 @@ afterEach(() => {
   fake.requests.length = 0;
 });
 
-function engine(overrides: Partial<LlmEngineConfig> = {}): LlmEngine {
-  return new LlmEngine({
-    baseUrl: fake.url,
-    apiKey: API_KEY,
-    model: 'test-model',
-    timeoutMs: 5000,
-    maxToolRounds: 4,
-    ...overrides,
-  });
+/** The operator named the fake model's host (OUTBOUND_ALLOWED_PRIVATE_HOSTS): a model on its own network. */
+const NAMED = { policy: { livemode: true, allowPrivate: false, allowedPrivateHosts: ['127.0.0.1'] } };
+
+function engine(overrides: Partial<LlmEngineConfig> = {}, guard: OutboundGuard = NAMED): LlmEngine {
+  return new LlmEngine(
+    {
+      baseUrl: fake.url,
+      apiKey: API_KEY,
+      model: 'test-model',
+      timeoutMs: 5000,
+      maxToolRounds: 4,
+      ...overrides,
+    },
+    guard,
+  );
 }
 
 /** Every tool result of the last request, parsed. */
@@ -568,6 +575,17 @@ describe('LlmEngine: the model unavailable', () => {
     await expect(turn).rejects.toThrow('could not reach the language model (ECONNREFUSED)');
   });
 
+  it('a model on a private address the operator did not name is not reached (the outbound policy)', async () => {
+    const before = fake.requests.length;
+    const strict = { policy: { livemode: true, allowPrivate: false, allowedPrivateHosts: ['llm.internal'] } };
+    const turn = engine({}, strict).turn(input('two lattes'));
+    await expect(turn).rejects.toThrow(EngineUnavailable);
+    await expect(turn).rejects.toThrow(
+      /could not reach the language model: 127\.0\.0\.1 resolves to a loopback address/,
+    );
+    expect(fake.requests.length).toBe(before);
+  });
+
   it("an error from the service's own search is not swallowed as the model's failure", async () => {
     fake.model = () => ({ toolCalls: [{ name: 'search_products', arguments: { query: 'latte' } }] });
     const failing: EngineInput = {
@@ -638,8 +656,12 @@ describe('loadPurchaseEngineConfig', () => {
 
   it('createPurchaseEngine: the llm engine when configured, else the built-in one passed in', () => {
     const builtin: PurchaseEngine = { name: 'builtin', turn: async () => ({ actions: [], reply: '' }) };
-    expect(createPurchaseEngine(loadPurchaseEngineConfig({}), builtin)).toBe(builtin);
-    const llm = createPurchaseEngine(loadPurchaseEngineConfig({ ...llmEnv, LLM_API_KEY: API_KEY }), builtin);
+    expect(createPurchaseEngine(loadPurchaseEngineConfig({}), builtin, NAMED)).toBe(builtin);
+    const llm = createPurchaseEngine(
+      loadPurchaseEngineConfig({ ...llmEnv, LLM_API_KEY: API_KEY }),
+      builtin,
+      NAMED,
+    );
     expect(llm).toBeInstanceOf(LlmEngine);
     expect(llm.name).toBe('llm');
     // The key is in a private field: not in the engine's own properties, its JSON or its inspection.

@@ -19,7 +19,7 @@ describe('operations', () => {
     expect((await t.call('GET', '/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await t.call('GET', '/readyz');
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', database: 'ok' });
+    expect(ready.json()).toEqual({ status: 'ready', database: 'ok', redis: 'off' });
   });
 
   it('counts requests by route and status in Prometheus format, with a latency histogram', async () => {

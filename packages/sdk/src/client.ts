@@ -1,4 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { type ListItem, type ListParams, type ListPath, paginate } from './pagination.ts';
 import type { paths } from './schema.d.ts';
 import { PlatformTokens } from './tokens.ts';
 import { type RetryOptions, retryingFetch } from './transport.ts';
@@ -27,6 +28,11 @@ export type PurserClient = Client<paths> & {
    * `access_token` (or a cardholder `buy_token`), never the platform token.
    */
   forUser(userToken: string): Client<paths>;
+  /**
+   * Every object of a list endpoint, page after page:
+   * `for await (const card of purser.paginate('/api/v2/cards', { query: { user_id } }))`.
+   */
+  paginate<P extends ListPath>(path: P, params?: ListParams<P>): AsyncGenerator<ListItem<P>, void, undefined>;
 };
 
 /** The endpoints that take the v1 API key (spec §5.7) rather than the platform token. */
@@ -81,6 +87,7 @@ export function createPurser(options: PurserOptions): PurserClient {
   const client = createClient<paths>({ baseUrl, fetch: authenticated });
   return Object.assign(client, {
     token: () => tokens.get(),
+    paginate: <P extends ListPath>(path: P, params?: ListParams<P>) => paginate(client, path, params),
     forUser: (userToken: string) =>
       createClient<paths>({ baseUrl, fetch: send, headers: { authorization: `Bearer ${userToken}` } }),
   });

@@ -11,7 +11,7 @@ export type OAuthErrorBody = components['schemas']['OAuthErrorBody'];
  * the same fields (`error` → `code`, `error_description` → `message`).
  */
 export class PurserError extends Error {
-  override readonly name = 'PurserError';
+  override readonly name: string = 'PurserError';
   readonly status: number;
   readonly code: string;
   readonly docs: string | null;
@@ -25,28 +25,22 @@ export class PurserError extends Error {
   constructor(status: number, body: unknown, requestId: string | null = null) {
     const v2 = isErrorBody(body) ? body.error : null;
     const oauth = isOAuthErrorBody(body) ? body : null;
-    const code = v2?.code ?? oauth?.error ?? `http_${status}`;
     super(v2?.message ?? oauth?.error_description ?? `The service answered HTTP ${status}.`);
     this.status = status;
-    this.code = code;
+    this.code = errorCode(status, body);
     this.docs = v2?.docs ?? null;
     this.fieldErrors = v2?.field_errors ?? {};
     this.warnings = v2?.warnings ?? [];
     this.requestId = requestId;
     this.body = body;
   }
+}
 
-  /** Reads a failed response's body into an error. */
-  static async from(response: Response): Promise<PurserError> {
-    const text = await response.text().catch(() => '');
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // Not JSON (a proxy's page): kept as text.
-    }
-    return new PurserError(response.status, body, response.headers.get('x-request-id'));
-  }
+/** The body's code (`error.code`, or the OAuth `error`), else `http_<status>`. */
+export function errorCode(status: number, body: unknown): string {
+  if (isErrorBody(body)) return body.error.code;
+  if (isOAuthErrorBody(body)) return body.error;
+  return `http_${status}`;
 }
 
 function isErrorBody(body: unknown): body is ErrorBody {
@@ -58,16 +52,4 @@ function isErrorBody(body: unknown): body is ErrorBody {
 
 function isOAuthErrorBody(body: unknown): body is OAuthErrorBody {
   return typeof (body as { error?: unknown } | null)?.error === 'string';
-}
-
-/**
- * The data of a call made with the client, or its `PurserError`: `await unwrap(purser.GET(…))`.
- * openapi-fetch answers `{ data, error, response }`; this turns the error half into a throw.
- */
-export async function unwrap<T>(
-  call: Promise<{ data?: T; error?: unknown; response: Response }>,
-): Promise<T> {
-  const { data, error, response } = await call;
-  if (response.ok) return data as T;
-  throw new PurserError(response.status, error, response.headers.get('x-request-id'));
 }

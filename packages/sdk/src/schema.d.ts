@@ -598,7 +598,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: settle an authorization
-         * @description Settles at `amount_cents` (default: the authorized amount). Less releases the rest; more is charged when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.
+         * @description Settles at `amount_cents` (default: what is still held, the authorized amount less partial voids). Less releases the rest; more is charged when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.
          */
         post: operations["simulateClearing"];
         delete?: never;
@@ -618,7 +618,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: reverse an authorization
-         * @description Reverses all of it (`VOIDED`, `transaction.voided`, held funds return) or, with a smaller `amount_cents`, that much (the transaction stays `PENDING` for the rest).
+         * @description Reverses what is still held: all of it (`VOIDED`, held funds return) or, with a smaller `amount_cents`, that much (the transaction stays `PENDING` for the rest; `authorized_cents` unchanged, `voided_cents` grows). Each void fires `transaction.voided` with `released_cents` (what it released) and `held_cents` (what stays held; 0 once VOIDED). More than is held: `400 invalid_request`.
          */
         post: operations["simulateVoid"];
         delete?: never;
@@ -1599,9 +1599,12 @@ export interface components {
             user_id: string;
             last4: string;
             status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-            /** @description The settled amount once SETTLED (a refund: what it gave back), else the authorized amount */
+            /** @description While PENDING, what is still authorized (less what partial voids released); the settled amount once SETTLED (a refund: what it gave back); else the authorized amount */
             amount_cents: number;
+            /** @description As authorized (an incremental authorization raises it; a void never lowers it) */
             authorized_cents: number;
+            /** @description What voids released of the authorization, in all (partial voids, the void of the rest, expiry) */
+            voided_cents: number;
             /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
             refunded_cents: number;
             /** @description Of a refund: the purchase it gives money back for */
@@ -1661,9 +1664,12 @@ export interface components {
                 user_id: string;
                 last4: string;
                 status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-                /** @description The settled amount once SETTLED (a refund: what it gave back), else the authorized amount */
+                /** @description While PENDING, what is still authorized (less what partial voids released); the settled amount once SETTLED (a refund: what it gave back); else the authorized amount */
                 amount_cents: number;
+                /** @description As authorized (an incremental authorization raises it; a void never lowers it) */
                 authorized_cents: number;
+                /** @description What voids released of the authorization, in all (partial voids, the void of the rest, expiry) */
+                voided_cents: number;
                 /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
                 refunded_cents: number;
                 /** @description Of a refund: the purchase it gives money back for */
@@ -1932,6 +1938,8 @@ export interface components {
             /** @description ISO 8601 */
             expires_at: string;
             test_mode: boolean;
+            /** @description What happened to the link: `provider` (the organization's messaging provider sent it), `sms` or `email` (the configured SMS service or mail server took it), `outbox` (no service is configured for this mode: it only reached the local outbox, as in sandbox by default), `failed` (every channel failed); null when nothing was tried (the request did not ask for `send`: the platform delivers the `url`) */
+            delivery: ("provider" | "sms" | "email" | "outbox" | "failed") | null;
         };
         /** @description A hosted page where a person becomes (or claims) a cardholder of the organization. */
         CardholderOnboardingSession: {
@@ -8505,6 +8513,7 @@ export interface operations {
                      *           "status": "PENDING",
                      *           "amount_cents": 1200,
                      *           "authorized_cents": 1200,
+                     *           "voided_cents": 0,
                      *           "refunded_cents": 0,
                      *           "original_transaction_id": null,
                      *           "force_posted": false,
@@ -8653,6 +8662,7 @@ export interface operations {
                      *       "status": "PENDING",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -9029,6 +9039,7 @@ export interface operations {
                      *       "status": "PENDING",
                      *       "amount_cents": 1200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -9272,6 +9283,7 @@ export interface operations {
                      *       "status": "SETTLED",
                      *       "amount_cents": 1000,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -9518,7 +9530,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transaction, VOIDED or PENDING for the rest. */
+            /** @description The transaction, VOIDED, or PENDING for the rest (here 1000 of 1200 voided). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9532,9 +9544,10 @@ export interface operations {
                      *       "card_id": "card_7Hq2LmN4pQr8StUv",
                      *       "user_id": "usr_3Fk9LmN2pQr7StUv",
                      *       "last4": "4242",
-                     *       "status": "VOIDED",
-                     *       "amount_cents": 1200,
+                     *       "status": "PENDING",
+                     *       "amount_cents": 200,
                      *       "authorized_cents": 1200,
+                     *       "voided_cents": 1000,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": null,
                      *       "force_posted": false,
@@ -9798,6 +9811,7 @@ export interface operations {
                      *       "status": "SETTLED",
                      *       "amount_cents": 500,
                      *       "authorized_cents": 500,
+                     *       "voided_cents": 0,
                      *       "refunded_cents": 0,
                      *       "original_transaction_id": "txn_9Jk3LmN5pQr2StUv",
                      *       "force_posted": false,
@@ -13560,6 +13574,8 @@ export interface operations {
                     user_id: string;
                     /** @description Seconds until the link stops working (spec §8); default 900. */
                     expires_in?: number;
+                    /** @description Beyond the spec: true asks Purser to send the link to the phone on the user's account, else the email (as a vault link goes); `delivery` then says what happened. Default false: the platform delivers the `url`. */
+                    send?: boolean;
                 };
             };
         };
@@ -13578,7 +13594,8 @@ export interface operations {
                      *       "status": "active",
                      *       "url": "https://purser.example/wallet/wlt_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0gH2iJ4kL6mN8",
                      *       "expires_at": "2026-11-23T10:15:00.000Z",
-                     *       "test_mode": true
+                     *       "test_mode": true,
+                     *       "delivery": null
                      *     }
                      */
                     "application/json": components["schemas"]["WalletLink"];
@@ -13746,7 +13763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Something must be recorded first (`user_info_required`, with `missing_fields`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            /** @description Something must be recorded first (`user_info_required`, with `missing_fields`); with `send`, the user has no phone or email (`contact_missing`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
             422: {
                 headers: {
                     [name: string]: unknown;

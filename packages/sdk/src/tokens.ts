@@ -1,5 +1,5 @@
-import { PurserError } from './errors.ts';
 import type { components } from './schema.d.ts';
+import { readError } from './unwrap.ts';
 
 type TokenResponse = components['schemas']['TokenResponse'];
 
@@ -34,7 +34,7 @@ export class PlatformTokens {
 
   private async fetchToken(): Promise<string> {
     const response = await this.mint();
-    if (!response.ok) throw await PurserError.from(response);
+    if (!response.ok) throw await readError(response);
     const body = (await response.json()) as TokenResponse;
     this.current = {
       token: body.access_token,

@@ -7,6 +7,8 @@ import { startTestApp, type TestApp } from '../../../test/helpers/harness.ts';
 import {
   constructEvent,
   createPurser,
+  InvalidRequestError,
+  NotFoundError,
   type PurserClient,
   PurserError,
   unwrap,
@@ -121,6 +123,45 @@ describe('the SDK against the running service', () => {
     expect(sent.at(-1)?.auth).toBe(`Bearer ${userToken}`);
   });
 
+  it('pages through a list endpoint with an async iterator, each object once, in order', async () => {
+    for (const amount of [100, 200, 300]) {
+      await unwrap(
+        purser.POST('/api/v2/cards', { body: { user_id: userId, amount_cents: amount, type: 'multi_use' } }),
+      );
+    }
+    const whole = await unwrap(
+      purser.GET('/api/v2/cards', { params: { query: { user_id: userId, limit: 100 } } }),
+    );
+    // The three, the first card and the purchase's own card.
+    expect(whole.data).toHaveLength(5);
+
+    const pageCalls = () => sent.filter((r) => r.method === 'GET' && r.path === '/api/v2/cards').length;
+    const before = pageCalls();
+    const paged: string[] = [];
+    for await (const card of purser.paginate('/api/v2/cards', { query: { user_id: userId, limit: 2 } })) {
+      paged.push(card.id);
+    }
+    expect(paged).toEqual(whole.data.map((card) => card.id));
+    expect(pageCalls() - before).toBe(3);
+
+    // Leaving the loop early fetches no further page.
+    const afterPaging = pageCalls();
+    for await (const card of purser.paginate('/api/v2/cards', { query: { user_id: userId, limit: 2 } })) {
+      expect(card.id).toBe(paged[0]);
+      break;
+    }
+    expect(pageCalls() - afterPaging).toBe(1);
+
+    // Events answer a next_cursor, which the iterator follows.
+    const events = await unwrap(purser.GET('/api/v2/events', { params: { query: { limit: 100 } } }));
+    const pagedEvents: string[] = [];
+    for await (const event of purser.paginate('/api/v2/events', { query: { limit: 3 } })) {
+      pagedEvents.push(event.id);
+    }
+    expect(pagedEvents).toEqual(events.data.map((event) => event.id));
+    expect(pagedEvents.length).toBeGreaterThan(3);
+  });
+
   it('throws a PurserError carrying the spec error body', async () => {
     const refused = await unwrap(
       purser.POST('/api/v2/cards', {
@@ -128,7 +169,10 @@ describe('the SDK against the running service', () => {
       }),
     ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PurserError);
-    expect(refused).toMatchObject({ status: 400, code: 'invalid_request' });
+    // The class of its code, so a caller can branch with instanceof.
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(refused).not.toBeInstanceOf(NotFoundError);
+    expect(refused).toMatchObject({ name: 'InvalidRequestError', status: 400, code: 'invalid_request' });
     expect(Object.keys((refused as PurserError).fieldErrors)).toEqual(['amount_cents']);
     expect((refused as PurserError).docs).toMatch(/invalid_request/);
     expect((refused as PurserError).requestId).toBeTruthy();
@@ -136,6 +180,7 @@ describe('the SDK against the running service', () => {
     const missing = await unwrap(
       purser.GET('/api/v2/users/{user_id}/wallet', { params: { path: { user_id: 'usr_nobody' } } }),
     ).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ status: 404, code: 'not_found' });
   });
 
@@ -156,7 +201,7 @@ describe('the SDK against the running service', () => {
 
   it('verifies a webhook the service really delivered, with the endpoint secret', async () => {
     await new Worker(t.ctx, quiet).runOnce();
-    await receiver.waitFor(3);
+    await receiver.waitFor(6);
     const types: string[] = [];
     for (const delivery of receiver.received) {
       const header = delivery.headers['service-signature'];
@@ -168,6 +213,6 @@ describe('the SDK against the running service', () => {
       expect(event.id).toMatch(/^evt_/);
       types.push(event.type);
     }
-    expect(types.sort()).toEqual(['card.created', 'card.created', 'order.placed']);
+    expect(types.sort()).toEqual([...Array(5).fill('card.created'), 'order.placed']);
   });
 });

@@ -28,6 +28,9 @@ import * as ledgerWriteIndexes from './0030_ledger_write_indexes.ts';
 import * as orderFulfillment from './0031_order_fulfillment.ts';
 import * as cardRefunds from './0032_card_refunds.ts';
 import * as chainReturns from './0033_chain_returns.ts';
+import * as partialVoids from './0034_partial_voids.ts';
+import * as ledgerMirrorDeltas from './0035_ledger_mirror_deltas.ts';
+import * as issuerReconcile from './0036_issuer_reconcile.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +63,7 @@ export const migrations: Record<string, Migration> = {
   '0031_order_fulfillment': orderFulfillment,
   '0032_card_refunds': cardRefunds,
   '0033_chain_returns': chainReturns,
+  '0034_partial_voids': partialVoids,
+  '0035_ledger_mirror_deltas': ledgerMirrorDeltas,
+  '0036_issuer_reconcile': issuerReconcile,
 };

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, serviceUnavailable } from '../../core/errors.ts';
+import { isDatabaseUnavailable } from '../../db/availability.ts';
 import type { AuthService, Principal } from './service.ts';
 
 declare module 'fastify' {
@@ -26,6 +27,19 @@ function unauthorized(tokenPresented: boolean): ApiError {
 }
 
 /**
+ * A token that could not be checked: `503 service_unavailable` when the database cannot be reached
+ * (as every request then), else `503 auth_unavailable` (spec §7: its store failed), its cause
+ * logged. Never a bare 500; the client retries after `Retry-After`.
+ */
+export function tokenCheckFailed(request: FastifyRequest, error: unknown): ApiError {
+  if (isDatabaseUnavailable(error)) return serviceUnavailable(error);
+  request.log.error({ err: error }, 'authentication unavailable');
+  return new ApiError(503, 'auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.', {
+    headers: { 'retry-after': '1' },
+  });
+}
+
+/**
  * onRequest hook for v2 platform endpoints, so it runs before the body is parsed: the bearer must be
  * a live platform token minted by the client-credentials grant. A connection (user) token is refused
  * with `client_credentials_required`.
@@ -38,16 +52,7 @@ export function platformGuard(auth: AuthService) {
     try {
       principal = await auth.authenticate(token);
     } catch (error) {
-      // Spec §7: the token could not be checked (its store is down): retry shortly, never a bare 500.
-      request.log.error({ err: error }, 'authentication unavailable');
-      throw new ApiError(
-        503,
-        'auth_unavailable',
-        'Authentication is temporarily unavailable; retry shortly.',
-        {
-          headers: { 'retry-after': '1' },
-        },
-      );
+      throw tokenCheckFailed(request, error);
     }
     if (!principal) throw unauthorized(true);
     if (principal.kind !== 'platform') {

@@ -11,7 +11,13 @@ import {
   type LockedAccounts,
 } from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
-import { cardObject, cardUpdatedData, transactionData, transactionObject } from './objects.ts';
+import {
+  cardObject,
+  cardUpdatedData,
+  transactionData,
+  transactionObject,
+  type VoidedAmounts,
+} from './objects.ts';
 import type { Card, CardService, Scope } from './service.ts';
 import { IncrementDeclined, type IssuerReport, Settlement } from './settlement.ts';
 
@@ -61,12 +67,12 @@ export class CardNetwork {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
+        const books = await this.lockBooks(trx, card);
         // Only a network's own id can repeat; one made here is new.
         const earlier = charge.transactionId
           ? await this.deps.cards.store.transactionById(trx, id)
           : undefined;
         if (earlier) return this.settlement.increase(trx, card, earlier, charge.amountCents);
-        const books = await this.lockBooks(trx, card);
         const decline = decide(card, charge.amountCents, books.before);
         return this.record(trx, card, id, charge, decline ? { decline } : { approve: true }, books);
       });
@@ -76,10 +82,10 @@ export class CardNetwork {
       if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
       return this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
+        const books = await this.lockBooks(trx, card);
         // An increment refused: the authorization stands as it was.
         if (await this.deps.cards.store.transactionById(trx, id))
           throw new IncrementDeclined('INSUFFICIENT_FUNDS');
-        const books = await this.lockBooks(trx, card);
         return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' }, books);
       });
     }
@@ -102,13 +108,15 @@ export class CardNetwork {
   ) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
-      const final = amountCents ?? txn.amount_cents;
-      const [account, network] = await Promise.all([
-        this.deps.cards.cardAccount(trx, scope, card.id),
-        this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
-      ]);
-      const before = await this.deps.cards.balanceOf(trx, card);
-      const held = txn.amount_cents;
+      // A closed card's tip comes from its owner; a reward goes to the user's wallet.
+      const { account, available: before } = await this.deps.cards.lockBooks(trx, card, {
+        owner: card.status === 'CLOSED',
+        wallet: await this.settlement.paysRewards(trx, card, options.rewardShareBps),
+      });
+      const network = await this.deps.cards.systemAccount(trx, scope, 'network_settlement');
+      // What is still held: after a partial void, less than was authorized.
+      const held = await this.heldBy(trx, txn);
+      const final = amountCents ?? held;
       const extra = final - held;
       const refused = (error: unknown) => {
         if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') {
@@ -169,10 +177,14 @@ export class CardNetwork {
     });
   }
 
-  /** Reverses an authorization: all of it (VOIDED), or part (it stays PENDING for the rest). */
+  /**
+   * Reverses what an authorization still holds: all of it (VOIDED), or part (it stays PENDING for
+   * the rest); either way `transaction.voided` says what this void released and what stays held.
+   */
   async void(scope: Scope, transactionId: string, amountCents?: number) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
+      await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       return this.voidLocked(trx, card, txn, amountCents);
     });
   }
@@ -194,6 +206,7 @@ export class CardNetwork {
   async providerClose(scope: Scope, cardId: string) {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.deps.cards.lockCard(trx, scope, cardId);
+      if (card.status !== 'CLOSED') await this.deps.cards.lockBooks(trx, card, { owner: true });
       const closed =
         card.status === 'CLOSED' ? card : await this.deps.cards.closeLocked(trx, card, 'provider_closed');
       return cardObject(closed, await this.deps.cards.balanceOf(trx, closed));
@@ -264,6 +277,7 @@ export class CardNetwork {
         // Re-read under the card's lock: a clearing may have won the race.
         const current = await this.deps.cards.store.transactionById(trx, row.id);
         if (current?.status !== 'PENDING') return false;
+        await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
         await this.voidLocked(trx, card, current);
         return true;
       });
@@ -275,17 +289,17 @@ export class CardNetwork {
   // ---- steps
 
   /**
-   * Locks what an authorization moves money between, the card's account and the network's, and
-   * reads the card's balance under the lock (`before`): the decision and the hold use this one read.
+   * Locks what an authorization can move money between, up front: the card's account (the network's
+   * is a mirror, never locked) and, for an open single-use card, whose money goes back when the
+   * approval closes it. Reads the card's balance under the lock (`before`): the decision and the
+   * hold use this one read.
    */
   private async lockBooks(trx: Executor, card: Card): Promise<Books> {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
-    const [account, network] = await Promise.all([
-      this.deps.cards.cardAccount(trx, scope, card.id),
-      this.deps.cards.systemAccount(trx, scope, 'network_settlement'),
-    ]);
-    const locked = await this.deps.ledger.lockAccounts(trx, [account, network]);
-    return { account, network, locked, before: locked.balance(account).available_cents };
+    const closes = card.type === 'single_use' && card.status !== 'CLOSED';
+    const { account, locked, available } = await this.deps.cards.lockBooks(trx, card, { owner: closes });
+    const network = await this.deps.cards.systemAccount(trx, scope, 'network_settlement');
+    return { account, network, locked, before: available };
   }
 
   /** Records the decision on a locked card, its books locked and read (`lockBooks`). */
@@ -320,6 +334,8 @@ export class CardNetwork {
       issuer_settled_cents: null,
       issuer_version: null,
       force_posted: 0,
+      voided_cents: 0,
+      authorizations: 'approve' in outcome ? 1 : 0,
     };
     if ('decline' in outcome) {
       // A decline moves nothing: the balance is still the one decided on.
@@ -342,61 +358,62 @@ export class CardNetwork {
       locked,
     );
     await this.deps.cards.store.insertTransaction(trx, txn);
-    const after = await this.afterMove(
-      trx,
-      card,
-      txn,
-      'transaction.authorized',
-      before,
-      balances.get(account),
-    );
+    const after = await this.afterMove(trx, card, txn, 'transaction.authorized', before, {
+      moved: balances.get(account),
+    });
     return this.present(trx, txn, after);
   }
 
+  /**
+   * Releases `amountCents` of what a locked PENDING authorization holds (all of it when omitted):
+   * the authorized amount stays, `voided_cents` adds what was released, and a partial void leaves
+   * a smaller hold under a new id.
+   */
   private async voidLocked(trx: Executor, card: Card, txn: CardTransaction, amountCents?: number) {
+    const held = await this.heldBy(trx, txn);
+    if (amountCents !== undefined && amountCents > held)
+      throw invalidRequest(`amount_cents is more than the ${held} cents held.`, {
+        amount_cents: `must be at most ${held}, the amount held`,
+      });
     const before = await this.deps.cards.balanceOf(trx, card);
-    const now = this.clock.now();
-    if (amountCents !== undefined && amountCents > txn.amount_cents)
-      throw invalidRequest(`amount_cents is more than the ${txn.amount_cents} cents held.`, {
-        amount_cents: `must be at most ${txn.amount_cents}, the amount held`,
-      });
-    const partial = amountCents !== undefined && amountCents < txn.amount_cents;
-    if (!partial) {
+    const released = amountCents ?? held;
+    const rest = held - released;
+    const pendingId = txn.hold_id as string;
+    const replacement = rest > 0 ? `${txn.id}.hold.${newId('r')}` : null;
+    if (replacement) {
+      const hold = await this.deps.ledger.transfer(trx, pendingId);
       await this.deps.ledger.execute(trx, [
-        { type: 'void_pending', id: `${txn.id}.void`, pendingId: txn.hold_id as string },
+        { type: 'void_pending', id: `${pendingId}.reversal`, pendingId },
+        {
+          type: 'pending',
+          id: replacement,
+          debitAccountId: hold?.debit_account_id as string,
+          creditAccountId: hold?.credit_account_id as string,
+          amount: rest,
+          code: 'card_authorization',
+        },
       ]);
-      const voided = { ...txn, status: 'VOIDED' as const, expires_at: null, updated_at: now };
-      await this.deps.cards.store.updateTransaction(trx, txn.id, {
-        status: 'VOIDED',
-        expires_at: null,
-        updated_at: now,
-      });
-      await this.afterMove(trx, card, voided, 'transaction.voided', before);
-      return this.present(trx, voided);
+    } else {
+      await this.deps.ledger.execute(trx, [{ type: 'void_pending', id: `${txn.id}.void`, pendingId }]);
     }
-    // A partial reversal: the hold is replaced by a smaller one under a new id.
-    const rest = txn.amount_cents - amountCents;
-    const hold = await this.deps.ledger.transfer(trx, txn.hold_id as string);
-    const replacement = `${txn.id}.hold.${newId('r')}`;
-    await this.deps.ledger.execute(trx, [
-      { type: 'void_pending', id: `${txn.hold_id}.reversal`, pendingId: txn.hold_id as string },
-      {
-        type: 'pending',
-        id: replacement,
-        debitAccountId: hold?.debit_account_id as string,
-        creditAccountId: hold?.credit_account_id as string,
-        amount: rest,
-        code: 'card_authorization',
-      },
-    ]);
-    const reduced = { ...txn, amount_cents: rest, hold_id: replacement, updated_at: now };
-    await this.deps.cards.store.updateTransaction(trx, txn.id, {
-      amount_cents: rest,
-      hold_id: replacement,
-      updated_at: now,
+    const changes = {
+      voided_cents: txn.voided_cents + released,
+      updated_at: this.clock.now(),
+      ...(replacement ? { hold_id: replacement } : { status: 'VOIDED' as const, expires_at: null }),
+    };
+    await this.deps.cards.store.updateTransaction(trx, txn.id, changes);
+    const voided: CardTransaction = { ...txn, ...changes };
+    await this.afterMove(trx, card, voided, 'transaction.voided', before, {
+      voided: { released_cents: released, held_cents: rest },
     });
-    await this.afterMove(trx, card, reduced, null, before);
-    return this.present(trx, reduced);
+    return this.present(trx, voided);
+  }
+
+  /** What an authorization still holds: its open hold in the ledger (0 once posted or released). */
+  async heldBy(exec: Executor, txn: Pick<CardTransaction, 'hold_id'>): Promise<number> {
+    if (!txn.hold_id) return 0;
+    const hold = await this.deps.ledger.transfer(exec, txn.hold_id);
+    return hold?.pending_state === 'open' ? Number(hold.amount) : 0;
   }
 
   /**
@@ -407,8 +424,9 @@ export class CardNetwork {
    * spec §3): closed, what is left goes back to its owner. Else `card.updated` if the balance
    * changed. A card already closed sends what it gets back (a released hold) to its owner at once:
    * the wallet, or the company pool for a company-funded card (`CardService.release`).
-   * `moved` is the card account's totals as the move left them, when the caller has them. Returns
-   * the card as it now is. Also for settlement.ts.
+   * `moved` is the card account's totals as the move left them, when the caller has them; `voided`
+   * what a void released and left held (`transaction.voided` carries both). Returns the card as it
+   * now is. Also for settlement.ts.
    */
   async afterMove(
     trx: Executor,
@@ -421,7 +439,7 @@ export class CardNetwork {
       | 'transaction.refunded'
       | null,
     before: number,
-    moved?: AccountBalance,
+    { moved, voided }: { moved?: AccountBalance | undefined; voided?: VoidedAmounts } = {},
   ): Promise<Card> {
     const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
     let totals = moved;
@@ -432,7 +450,7 @@ export class CardNetwork {
     totals ??= await this.deps.ledger.balance(trx, await this.deps.cards.cardAccount(trx, scope, card.id));
     const balance = totals.available_cents;
     if (type) {
-      await this.deps.cards.emit(trx, card, type, transactionData(txn, card, balance));
+      await this.deps.cards.emit(trx, card, type, transactionData(txn, card, balance, voided));
       if (balance > 0 && balance <= LOW_BALANCE_CENTS) {
         await this.deps.cards.emit(trx, card, 'balance.low', {
           card_id: card.id,

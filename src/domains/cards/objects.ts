@@ -52,6 +52,7 @@ export function transactionObject(txn: CardTransaction, card: Pick<Card, 'last4'
     status: txn.status,
     amount_cents: amountOf(txn),
     authorized_cents: txn.amount_cents,
+    voided_cents: txn.voided_cents,
     refunded_cents: txn.refunded_cents,
     original_transaction_id: txn.original_transaction_id,
     force_posted: txn.force_posted === 1,
@@ -63,9 +64,13 @@ export function transactionObject(txn: CardTransaction, card: Pick<Card, 'last4'
   };
 }
 
-/** The settled amount once anything settled (a refund: what it gave back), else the authorized one. */
+/**
+ * While PENDING, what is still authorized (less what partial voids released); then the settled
+ * amount once anything settled (a refund: what it gave back), else the authorized one.
+ */
 function amountOf(txn: CardTransaction): number {
-  return txn.status === 'PENDING' ? txn.amount_cents : (txn.settled_cents ?? txn.amount_cents);
+  if (txn.status === 'PENDING') return txn.amount_cents - txn.voided_cents;
+  return txn.settled_cents ?? txn.amount_cents;
 }
 
 // ---- event data, exactly the spec's fields
@@ -105,7 +110,19 @@ export function cardClosedData(card: Card) {
   };
 }
 
-export function transactionData(txn: CardTransaction, card: Pick<Card, 'last4'>, balanceCents: number) {
+/** What a void released (`released_cents`) and what the authorization still holds after it (`held_cents`). */
+export interface VoidedAmounts {
+  released_cents: number;
+  held_cents: number;
+}
+
+/** A transaction event's data; `transaction.voided` adds what the void released and left held. */
+export function transactionData(
+  txn: CardTransaction,
+  card: Pick<Card, 'last4'>,
+  balanceCents: number,
+  voided?: VoidedAmounts,
+) {
   return {
     id: txn.id,
     card_id: txn.card_id,
@@ -119,6 +136,7 @@ export function transactionData(txn: CardTransaction, card: Pick<Card, 'last4'>,
     ...(txn.type === 'refund'
       ? { type: txn.type, original_transaction_id: txn.original_transaction_id }
       : {}),
+    ...(voided ?? {}),
   };
 }
 

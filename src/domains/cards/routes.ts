@@ -67,9 +67,16 @@ const TransactionObject = Type.Object(
     ]),
     amount_cents: Type.Integer({
       description:
-        'The settled amount once SETTLED (a refund: what it gave back), else the authorized amount',
+        'While PENDING, what is still authorized (less what partial voids released); the settled amount ' +
+        'once SETTLED (a refund: what it gave back); else the authorized amount',
     }),
-    authorized_cents: Type.Integer(),
+    authorized_cents: Type.Integer({
+      description: 'As authorized (an incremental authorization raises it; a void never lowers it)',
+    }),
+    voided_cents: Type.Integer({
+      description:
+        'What voids released of the authorization, in all (partial voids, the void of the rest, expiry)',
+    }),
     refunded_cents: Type.Integer({
       description: 'Of a purchase: what its refunds gave back so far, never more than it settled',
     }),
@@ -143,6 +150,7 @@ const transactionExample = {
   status: 'PENDING' as const,
   amount_cents: 1200,
   authorized_cents: 1200,
+  voided_cents: 0,
   refunded_cents: 0,
   original_transaction_id: null,
   force_posted: false,
@@ -616,10 +624,14 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             action === 'clear' ? 'Test mode: settle an authorization' : 'Test mode: reverse an authorization',
           description:
             action === 'clear'
-              ? 'Settles at `amount_cents` (default: the authorized amount). Less releases the rest; more is charged ' +
-                'when the balance allows (`402 insufficient_funds` otherwise). Fires `transaction.cleared`.'
-              : 'Reverses all of it (`VOIDED`, `transaction.voided`, held funds return) or, with a smaller ' +
-                '`amount_cents`, that much (the transaction stays `PENDING` for the rest).',
+              ? 'Settles at `amount_cents` (default: what is still held, the authorized amount less partial voids). ' +
+                'Less releases the rest; more is charged when the balance allows (`402 insufficient_funds` ' +
+                'otherwise). Fires `transaction.cleared`.'
+              : 'Reverses what is still held: all of it (`VOIDED`, held funds return) or, with a smaller ' +
+                '`amount_cents`, that much (the transaction stays `PENDING` for the rest; `authorized_cents` ' +
+                'unchanged, `voided_cents` grows). Each void fires `transaction.voided` with `released_cents` ' +
+                '(what it released) and `held_cents` (what stays held; 0 once VOIDED). More than is held: ' +
+                '`400 invalid_request`.',
           body: withExample(
             Type.Object(
               {
@@ -635,10 +647,10 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
               TransactionObject,
               action === 'clear'
                 ? 'The settled transaction.'
-                : 'The transaction, VOIDED or PENDING for the rest.',
+                : 'The transaction, VOIDED, or PENDING for the rest (here 1000 of 1200 voided).',
               action === 'clear'
                 ? { ...transactionExample, status: 'SETTLED', amount_cents: 1000 }
-                : { ...transactionExample, status: 'VOIDED' },
+                : { ...transactionExample, amount_cents: 200, voided_cents: 1000 },
             ),
             ...errorResponses(400, 401, 402, 403, 404, 503, {
               402: 'Clearing for more than authorized, beyond the card balance (`insufficient_funds`).',

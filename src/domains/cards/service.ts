@@ -6,7 +6,7 @@ import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
-import { LedgerRefusal, type LedgerService } from '../ledger/service.ts';
+import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/service.ts';
 import { Cardholders } from './cardholders.ts';
 import type { CardConfig } from './config.ts';
 import type { EventEmitter } from './events.ts';
@@ -24,6 +24,11 @@ export type ClosedReason = NonNullable<Card['closed_reason']>;
  * money goes back to, and where more of it comes from. Both write in the caller's transaction.
  */
 export interface CompanyPool {
+  /**
+   * `FundingService.lockPool`: locks the organization's company wallet row, which every move of the
+   * pool locks before the ledger's accounts, and returns the pool's account id (to lock with them).
+   */
+  lockPool(trx: Executor, scope: Scope): Promise<string>;
   /** `FundingService.releaseToPool`: the one place company money returns to the pool. */
   releaseToPool(trx: Executor, card: Card, move: { transferId: string; amountCents: number }): Promise<void>;
   /** `FundingService.drawFromPool`: company money onto its card (a charge over a closed card's hold). */
@@ -333,7 +338,10 @@ export class CardService {
       await this.upstream(current)?.close(current.provider_ref ?? '', `${id}.close`);
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.lockCard(trx, scope, id);
-      if (card.status !== 'CLOSED') await this.closeLocked(trx, card, 'manual');
+      if (card.status !== 'CLOSED') {
+        await this.lockBooks(trx, card, { owner: true });
+        await this.closeLocked(trx, card, 'manual');
+      }
       const closed = await this.findCard(trx, scope, id);
       return cardObject(closed, await this.balanceOf(trx, closed));
     });
@@ -391,6 +399,7 @@ export class CardService {
       checkCompanyLimit(card, spendLimitCents, by);
       const difference = spendLimitCents - card.spend_limit_cents;
       if (difference !== 0) {
+        await this.lockBooks(trx, card, { owner: true });
         await this.moveForLimit(trx, card, difference).catch((error: unknown) => {
           if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
           if (difference > 0) throw insufficientFunds();
@@ -591,6 +600,30 @@ export class CardService {
         code: 'card_funding',
       },
     ]);
+  }
+
+  /**
+   * Takes a card operation's account locks, all in one round, right after the card's row and before
+   * any money moves (docs/ledger.md, "Transactions and concurrency"): the card's account; with
+   * `owner`, whose money the card holds (the user's wallet, or the company pool, its company wallet
+   * row locked first), for an operation that can return money to it or draw from it; with `wallet`,
+   * the user's wallet whoever funded the card (rewards). The network's and other mirror accounts are
+   * never locked. Returns the card's account, the locks, and its balance under them.
+   */
+  async lockBooks(
+    trx: Executor,
+    card: Card,
+    needs: { owner?: boolean; wallet?: boolean } = {},
+  ): Promise<{ account: string; locked: LockedAccounts; available: number }> {
+    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const company = card.transfer_id !== null;
+    const account = await this.cardAccount(trx, scope, card.id);
+    const ids = [account];
+    if (needs.owner && company) ids.push(await this.companyPool().lockPool(trx, scope));
+    if (needs.wallet || (needs.owner && !company))
+      ids.push(await this.walletAccount(trx, scope, card.user_id));
+    const locked = await this.deps.ledger.lockAccounts(trx, ids);
+    return { account, locked, available: locked.balance(account).available_cents };
   }
 
   private companyPool(): CompanyPool {

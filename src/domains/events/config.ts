@@ -1,14 +1,8 @@
-import { boolean, ConfigError, type Env, integer } from '../../core/env.ts';
-import {
-  classifyAddress,
-  type DestinationPolicy,
-  type HostResolver,
-  isIpLiteral,
-  isLocalhostName,
-  systemResolver,
-} from './ssrf.ts';
-
-/** Webhook delivery settings (`WEBHOOK_*`, `EVENT_RETENTION_DAYS`); the README lists them. */
+import { ConfigError, type Env, integer } from '../../core/env.ts';
+/**
+ * Webhook delivery settings (`WEBHOOK_*`, `EVENT_RETENTION_DAYS`); docs/operations.md lists them. Where a
+ * destination may be is the outbound policy's (core/outbound.ts), shared by every outbound call.
+ */
 export interface WebhookConfig {
   /** Seconds to wait before each retry; attempts = retries + 1 (spec §8: 5). */
   retryScheduleSeconds: number[];
@@ -24,13 +18,6 @@ export interface WebhookConfig {
   concurrency: number;
   /** Spec §3: an endpoint failing every delivery for this long is disabled. */
   disableAfterMs: number;
-  /**
-   * Per mode: may destinations resolve to loopback, private and link-local addresses? Metadata and
-   * other special-purpose addresses are never reachable.
-   */
-  allowPrivateDestinations: { production: boolean; sandbox: boolean };
-  /** How destination names are resolved at delivery; the system resolver (tests inject their own). */
-  resolveHost: HostResolver;
   /** Events (and their delivery logs) are kept this many days, at least 30. */
   eventRetentionDays: number;
 }
@@ -57,44 +44,6 @@ export function loadWebhookConfig(env: Env): WebhookConfig {
     pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 100, 10, 60_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
     disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 7 * 24, 1) * 3_600_000,
-    allowPrivateDestinations: privateDestinations(env),
-    resolveHost: systemResolver,
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30),
-  };
-}
-
-/**
- * `WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`: `true` allows private destinations in both modes (an
- * on-premise install whose receivers are internal), `false` in neither. Unset, sandbox allows them
- * only when `BASE_URL` is a loopback address (a developer's machine, whose receivers are local):
- * elsewhere a sandbox user could read the operator's internal services through the delivery log.
- */
-function privateDestinations(env: Env): WebhookConfig['allowPrivateDestinations'] {
-  const raw = env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS;
-  if (raw !== undefined && raw !== '') {
-    const allowed = boolean(env, 'WEBHOOK_ALLOW_PRIVATE_DESTINATIONS', false);
-    return { production: allowed, sandbox: allowed };
-  }
-  return { production: false, sandbox: isLoopbackUrl(env.BASE_URL || 'http://localhost') };
-}
-
-function isLoopbackUrl(raw: string): boolean {
-  let host: string;
-  try {
-    host = new URL(raw).hostname;
-  } catch {
-    return false;
-  }
-  if (isLocalhostName(host)) return true;
-  return isIpLiteral(host) && classifyAddress(host) === 'loopback';
-}
-
-/** The destination policy for one mode. */
-export function destinationPolicy(config: WebhookConfig, livemode: boolean): DestinationPolicy {
-  return {
-    livemode,
-    allowPrivate: livemode
-      ? config.allowPrivateDestinations.production
-      : config.allowPrivateDestinations.sandbox,
   };
 }

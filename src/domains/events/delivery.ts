@@ -3,10 +3,12 @@ import type { Insertable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { destinationPolicy, type OutboundConfig } from '../../core/outbound.ts';
+import { DestinationRefused, resolveDestination } from '../../core/ssrf.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
-import { destinationPolicy, type WebhookConfig } from './config.ts';
+import type { WebhookConfig } from './config.ts';
 import { postWebhook, type SendResult } from './sender.ts';
 import {
   ATTEMPT_HEADER,
@@ -15,7 +17,6 @@ import {
   envelopeJson,
   signatureHeaders,
 } from './signing.ts';
-import { DestinationRefused, resolveDestination } from './ssrf.ts';
 import * as store from './store.ts';
 
 export type ClaimedDelivery = store.DeliveryToMake;
@@ -37,6 +38,7 @@ export class DeliveryRunner {
     private readonly dialect: Dialect,
     private readonly clock: Clock,
     private readonly config: WebhookConfig,
+    private readonly outbound: OutboundConfig,
     private readonly aead: Sealer,
     private readonly onDisabled: (endpointId: string) => Promise<void>,
     private readonly onRefused: (delivery: ClaimedDelivery, reason: string) => void = () => {},
@@ -94,8 +96,8 @@ export class DeliveryRunner {
       const url = new URL(delivery.url!);
       const destination = await resolveDestination(
         url,
-        destinationPolicy(this.config, delivery.livemode === 1),
-        this.config.resolveHost,
+        destinationPolicy(this.outbound, delivery.livemode === 1),
+        this.outbound.resolveHost,
       );
       const body = envelopeJson({
         id: delivery.event_id,

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ResolvedDestination } from './ssrf.ts';
+import type { ResolvedDestination } from '../../core/ssrf.ts';
 
 /** How many bytes of a receiver's answer the delivery log keeps. */
 export const RESPONSE_EXCERPT_BYTES = 1024;

@@ -4,15 +4,16 @@ import { DAY, unixSeconds } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId, newSecret } from '../../core/ids.ts';
+import { destinationPolicy, type OutboundConfig } from '../../core/outbound.ts';
+import { urlProblem } from '../../core/ssrf.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
 import { closestKnown, isKnownEventType, isKnownSubscription, TEST_EVENT_TYPE } from './catalog.ts';
-import { destinationPolicy, type WebhookConfig } from './config.ts';
+import type { WebhookConfig } from './config.ts';
 import { DeliveryRunner } from './delivery.ts';
 import { isEventType, isSubscription, matchesSubscription } from './matching.ts';
 import { envelopeJson } from './signing.ts';
-import { urlProblem } from './ssrf.ts';
 import type { Owner } from './store.ts';
 import * as store from './store.ts';
 
@@ -140,6 +141,8 @@ export class EventService {
     private readonly dialect: Dialect,
     private readonly clock: Clock,
     private readonly config: WebhookConfig,
+    /** Where destinations may be (core/outbound.ts). */
+    private readonly outbound: OutboundConfig,
     private readonly aead: Sealer,
     private readonly deps: { orgs: OrgService; notifications: NotificationService },
   ) {
@@ -148,6 +151,7 @@ export class EventService {
       dialect,
       clock,
       config,
+      outbound,
       aead,
       (endpointId) => this.notifyDisabled(endpointId),
       (delivery, reason) =>
@@ -551,7 +555,7 @@ export class EventService {
     if (url === undefined || url === '') throw invalidRequest('url is required.', { url: 'is required' });
     if (url.length > 2048)
       throw invalidRequest('url is too long.', { url: 'must be at most 2048 characters' });
-    const problem = urlProblem(url, destinationPolicy(this.config, owner.livemode));
+    const problem = urlProblem(url, destinationPolicy(this.outbound, owner.livemode));
     if (problem) {
       // The host only: a refused URL may carry credentials in its user info or query.
       this.log.warn(

@@ -100,16 +100,18 @@ export class CardFlows {
         funding.poolAccount(trx, scope),
         cards.walletAccount(trx, scope, user.id),
       ]);
+      // Both balances read under the locks the holds below need (taken up front: docs/ledger.md).
+      const books = await ledger.lockAccounts(trx, [pool, userWallet]);
       // Funds an earlier flow left in the wallet (its card failed) net first, as far as they are still there.
       const released = await store.releasedCents(trx, scope.organizationId, livemode, user.id);
-      const inWallet = (await ledger.balance(trx, userWallet)).available_cents;
+      const inWallet = books.balance(userWallet).available_cents;
       const netted = Math.max(0, Math.min(released, inWallet, input.amount_cents));
       const transferCents = input.amount_cents - netted;
       const feeCents = transferFee(transferCents, {
         bps: wallet.fee_bps,
         fixedCents: wallet.fee_fixed_cents,
       });
-      const poolBalance = (await ledger.balance(trx, pool)).available_cents;
+      const poolBalance = books.balance(pool).available_cents;
       const covered = poolBalance >= transferCents + feeCents;
       const row: CardFlow = {
         id,

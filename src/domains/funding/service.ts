@@ -10,6 +10,7 @@ import { EvmChain, rpcErrorText } from './chain/evm.ts';
 import type { Chain, ChainDeposit } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
 import { CardFlows, type FlowLog } from './flow.ts';
+import { verifyOwnership } from './ownership.ts';
 import { type ChainDrift, type ChainReconciliation, reconcileChain } from './reconcile.ts';
 import { ChainReturns } from './returns.ts';
 import { type CompanyWallet, depositTransferId, FundingStore } from './store.ts';
@@ -48,6 +49,7 @@ export class FundingService {
     this.returns = new ChainReturns(db, clock, config, { ...deps, store: this.store, funding: this });
     // A company-funded card's money comes from and returns to the pool (docs/funding.md, Ownership).
     deps.cards.setCompanyPool(this);
+    deps.ledger.addCheck(verifyOwnership);
   }
 
   get chain(): Chain {
@@ -340,6 +342,16 @@ export class FundingService {
     const row = await this.store.lockWallet(exec, scope.organizationId, livemode);
     if (!row) throw new Error('company wallet could not be opened');
     return row;
+  }
+
+  /**
+   * The company wallet row locked (`ensureWallet`), which every move of the pool locks before the
+   * ledger's accounts (the one order: docs/ledger.md), and the pool's account id, for the caller to
+   * lock with the transaction's other accounts.
+   */
+  async lockPool(exec: Executor, scope: Scope): Promise<string> {
+    await this.ensureWallet(exec, scope);
+    return this.poolAccount(exec, scope);
   }
 
   poolAccount(exec: Executor, scope: Scope): Promise<string> {

@@ -1,3 +1,4 @@
+import { guardedRequest, type OutboundGuard } from '../../core/outbound-http.ts';
 import type { KycReviewer, ReviewSubmission } from './review.ts';
 
 export interface HttpReviewerConfig {
@@ -20,38 +21,45 @@ export interface HttpReviewerConfig {
 export class HttpReviewer implements KycReviewer {
   readonly name = 'http';
 
-  constructor(private readonly config: HttpReviewerConfig) {}
+  constructor(
+    private readonly config: HttpReviewerConfig,
+    /** The operator's outbound policy (core/outbound.ts): the provider is reached through the guard. */
+    private readonly guard: OutboundGuard,
+  ) {}
 
   async submit(submission: ReviewSubmission): Promise<void> {
     const decide = `${this.config.baseUrl}/operator/kyc/reviews/${encodeURIComponent(submission.verificationId)}`;
-    const response = await fetch(this.config.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'idempotency-key': `${submission.verificationId}.${submission.submittedAt}`,
-        ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        object: 'kyc_review_request',
-        id: submission.verificationId,
-        organization_id: submission.organizationId,
-        user_id: submission.userId,
-        document_type: submission.documentType,
-        issuing_country: submission.issuingCountry,
-        extracted: submission.extracted,
-        information: submission.information,
-        national_id_number: submission.nationalIdNumber,
-        decide: {
-          approve: `${decide}/approve`,
-          reject: `${decide}/reject`,
-          request_information: `${decide}/request_information`,
-          request_documents: `${decide}/request_documents`,
+    const answer = await guardedRequest(
+      new URL(this.config.url),
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': `${submission.verificationId}.${submission.submittedAt}`,
+          ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
         },
-      }),
-      redirect: 'error',
-      signal: AbortSignal.timeout(this.config.timeoutMs),
-    });
-    await response.body?.cancel();
-    if (!response.ok) throw new Error(`review provider answered ${response.status}`);
+        body: JSON.stringify({
+          object: 'kyc_review_request',
+          id: submission.verificationId,
+          organization_id: submission.organizationId,
+          user_id: submission.userId,
+          document_type: submission.documentType,
+          issuing_country: submission.issuingCountry,
+          extracted: submission.extracted,
+          information: submission.information,
+          national_id_number: submission.nationalIdNumber,
+          decide: {
+            approve: `${decide}/approve`,
+            reject: `${decide}/reject`,
+            request_information: `${decide}/request_information`,
+            request_documents: `${decide}/request_documents`,
+          },
+        }),
+      },
+      { ...this.guard, timeoutMs: this.config.timeoutMs },
+    );
+    if (answer.kind === 'failure') throw new Error(`review provider not reached: ${answer.error}`);
+    if (answer.status < 200 || answer.status > 299)
+      throw new Error(`review provider answered ${answer.status}`);
   }
 }

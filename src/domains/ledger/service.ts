@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import { type DatabaseHandle, type Executor, isUniqueViolation } from '../../db/index.ts';
+import { readSnapshot } from '../../db/read-snapshot.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import {
   AccountFlags,
@@ -10,6 +11,7 @@ import {
   LedgerRefusal,
   type RefusalCode,
   sameTransfer,
+  type Totals,
   type TransferRequest,
   type TransferState,
 } from './rules.ts';
@@ -55,14 +57,42 @@ export interface ExecutedBatch {
   balances: Map<string, AccountBalance>;
 }
 
-/** Accounts locked ahead of a batch (`lockAccounts`), and their balances as read then. */
+/**
+ * The accounts a transaction locked up front (`lockAccounts`): each limited account as it stands
+ * now in the transaction (batches applied since included), and the mirror accounts it named.
+ */
 export interface LockedAccounts {
   accounts: Map<string, AccountState>;
+  /** A limited account's balance as it stands in the transaction (not a mirror account's). */
   balance(id: string): AccountBalance;
 }
 
 /** Past this many remembered account ids the memory starts over (it is only a shortcut). */
 const KNOWN_ACCOUNTS_MAX = 100_000;
+
+const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, credits_posted: 0 };
+
+/**
+ * A mirror account (no limit flag: the network's settlement, a funding source, rewards, fees) is
+ * never locked: no rule reads its balance, and it is shared by all of an organization's transfers,
+ * so a lock on it would serialize the organization (docs/ledger.md, "Mirror accounts").
+ */
+const isMirror = (account: Pick<AccountState, 'flags'>) => account.flags === 0;
+
+/** What the ledger knows of a write transaction of `transaction()` while it runs. */
+interface OpenTransaction {
+  /** Account ids opened in it, remembered once it commits. */
+  learned: Map<string, string>;
+  /** The accounts it locked up front (and the mirror accounts its batches named); null until then. */
+  locked: Map<string, AccountState> | null;
+}
+
+/** A limited account a transaction needs but did not lock with the others, up front: a caller's bug. */
+export class LockOrderError extends Error {
+  constructor(readonly accountId: string) {
+    super(`ledger account ${accountId} was not locked up front with the transaction's other accounts`);
+  }
+}
 
 export interface TransferOutcome {
   transfer: TransferState;
@@ -84,7 +114,9 @@ export class LedgerService {
    * wait in `learning` until it commits; a rollback forgets them.
    */
   private readonly knownAccounts = new Map<string, string>();
-  private readonly learning = new WeakMap<Executor, Map<string, string>>();
+  private readonly open = new WeakMap<Executor, OpenTransaction>();
+  /** Accounts' fixed fields (organization, mode, currency, flags) by id: they never change. */
+  private readonly fixedFields = new Map<string, AccountState>();
   /** Invariants other domains prove about the money they recorded (`addCheck`). */
   private readonly checks: ((exec: Executor) => Promise<Violation[]>)[] = [];
 
@@ -95,27 +127,33 @@ export class LedgerService {
     this.store = new LedgerStore(handle.dialect);
   }
 
-  /** A write transaction for money moves (see db/write-transaction.ts). */
+  /**
+   * A write transaction for money moves (see db/write-transaction.ts). It takes every account lock
+   * it needs at once, up front (`lockAccounts`, or its first batch's own), in id order: a later batch
+   * may only use accounts already locked, else `LockOrderError` (docs/ledger.md, "Transactions and
+   * concurrency"). On PostgreSQL a transaction aborted as a deadlock victim or a serialization
+   * failure runs again from the start, a bounded number of times (`retryingConflicts`).
+   */
   async transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
-    let learned: Map<string, string> | undefined;
+    let open: OpenTransaction | undefined;
     const result = await writeTransaction(this.handle, (trx) => {
-      learned = new Map();
-      this.learning.set(trx, learned);
-      return work(trx).finally(() => this.learning.delete(trx));
+      open = { learned: new Map(), locked: null };
+      this.open.set(trx, open);
+      return work(trx).finally(() => this.open.delete(trx));
     });
-    if (learned) for (const [key, id] of learned) this.remember(key, id);
+    if (open) for (const [key, id] of open.learned) this.remember(key, id);
     return result;
   }
 
   /** The id of the account for this owner (opened on first use), without a query once known. */
   async accountId(exec: Executor, spec: AccountSpec): Promise<string> {
     const key = `${spec.organizationId}|${spec.livemode ? 1 : 0}|${spec.kind}|${spec.ownerId}`;
-    const known = this.knownAccounts.get(key) ?? this.learning.get(exec)?.get(key);
+    const known = this.knownAccounts.get(key) ?? this.open.get(exec)?.learned.get(key);
     if (known) return known;
     const { id } = await this.account(exec, spec);
     // Outside a transaction (autocommit on the pool) what was read or opened is already committed.
     if (exec === this.handle.db) this.remember(key, id);
-    else this.learning.get(exec)?.set(key, id);
+    else this.open.get(exec)?.learned.set(key, id);
     return id;
   }
 
@@ -149,26 +187,66 @@ export class LedgerService {
   }
 
   /**
-   * Locks accounts as `executeWithTotals` would (in id order on PostgreSQL) and reads their
-   * balances, for a caller that decides on a balance before it moves money: passed on to
-   * `executeWithTotals`, they are not read again. Only for batches that end no hold.
+   * Takes the transaction's account locks, all at once and in id order (PostgreSQL), and reads
+   * their balances: call it first, with every account any batch of the transaction can touch (a
+   * mirror account may be left out: it is never locked). Batches after it use these accounts, and
+   * their balances here follow what the batches move. In a transaction that locked already, it only
+   * checks that `ids` were locked then (`LockOrderError` otherwise): locks taken in a second round
+   * could wait on another transaction in a cycle.
    */
   async lockAccounts(exec: Executor, ids: string[]): Promise<LockedAccounts> {
-    const accounts = new Map((await this.store.lockAccounts(exec, ids)).map((a) => [a.id, a]));
+    const open = this.open.get(exec);
+    const unique = [...new Set(ids)];
+    const accounts = open?.locked ?? (await this.takeLocks(exec, unique));
+    if (open && !open.locked) open.locked = accounts;
+    const missing = unique.filter((id) => !accounts.has(id));
+    for (const account of missing.length > 0 ? await this.fixed(exec, missing) : []) {
+      if (!isMirror(account)) throw new LockOrderError(account.id);
+      accounts.set(account.id, { ...account, ...ZERO });
+    }
     return {
       accounts,
       balance(id) {
         const account = accounts.get(id);
-        if (!account) throw new Error(`no ledger account ${id}`);
+        if (!account || isMirror(account)) throw new Error(`ledger account ${id} is not locked`);
         return balanceOf(account);
       },
     };
   }
 
+  /** Locks the limited accounts among `ids` (id order) and reads the mirror ones' fixed fields. */
+  private async takeLocks(exec: Executor, ids: string[]): Promise<Map<string, AccountState>> {
+    const fixed = await this.fixed(exec, ids);
+    const limited = fixed.filter((account) => !isMirror(account)).map((account) => account.id);
+    const accounts = new Map<string, AccountState>();
+    for (const account of fixed) if (isMirror(account)) accounts.set(account.id, { ...account, ...ZERO });
+    for (const account of await this.store.lockAccounts(exec, limited)) accounts.set(account.id, account);
+    return accounts;
+  }
+
+  /** The accounts' fixed fields, from memory once read (absent ids left out). */
+  private async fixed(exec: Executor, ids: string[]): Promise<AccountState[]> {
+    const unknown = ids.filter((id) => !this.fixedFields.has(id));
+    for (const account of await this.store.accountsByIds(exec, unknown)) {
+      if (this.fixedFields.size >= KNOWN_ACCOUNTS_MAX) this.fixedFields.clear();
+      this.fixedFields.set(account.id, { ...account, ...ZERO });
+    }
+    return ids.flatMap((id) => {
+      const account = this.fixedFields.get(id);
+      return account ? [account] : [];
+    });
+  }
+
+  /**
+   * An account's balance: as it stands in this transaction if the transaction locked it, else as
+   * committed (a mirror account's with the changes not yet folded into its row).
+   */
   async balance(exec: Executor, accountId: string): Promise<AccountBalance> {
+    const locked = this.open.get(exec)?.locked?.get(accountId);
+    if (locked && !isMirror(locked)) return balanceOf(locked);
     const account = await this.store.accountById(exec, accountId);
     if (!account) throw new Error(`no ledger account ${accountId}`);
-    return balanceOf(account);
+    return balanceOf(isMirror(account) ? await this.store.withDeltas(exec, account) : account);
   }
 
   transfer(exec: Executor, id: string) {
@@ -190,18 +268,20 @@ export class LedgerService {
   }
 
   /**
-   * Applies a batch in order inside `exec` (a write transaction). Holds that the batch ends are
-   * locked first, then every account it touches, each in id order (PostgreSQL), and only then are
-   * earlier transfers with the same ids looked for, so a concurrent retry sees the first one.
+   * Applies a batch in order inside `exec` (a write transaction). The accounts it touches are
+   * those the transaction locked up front (`lockAccounts`); a first batch with none locked yet locks
+   * its own, in id order (PostgreSQL). Then the holds it ends are locked, and only then are earlier
+   * transfers with the same ids looked for, so a concurrent retry sees the first one.
    */
   async execute(exec: Executor, requests: TransferRequest[]): Promise<TransferOutcome[]> {
     return (await this.executeWithTotals(exec, requests)).outcomes;
   }
 
   /**
-   * `execute`, also returning the totals of every account the batch locked as they stand after it,
-   * so a caller need not read a balance it just changed (they hold until the transaction ends:
-   * the accounts stay locked, on SQLite by the write lock).
+   * `execute`, also returning the totals of the limited accounts the transaction locked, as they
+   * stand after the batch, so a caller need not read a balance it just changed (they hold until the
+   * transaction ends: the accounts stay locked, on SQLite by the write lock). `locked`: the
+   * transaction's `lockAccounts`, for a transaction outside `transaction()`.
    */
   async executeWithTotals(
     exec: Executor,
@@ -211,17 +291,24 @@ export class LedgerService {
     const now = this.clock.now();
     const endsHold = (r: TransferRequest) => r.type === 'post_pending' || r.type === 'void_pending';
     const holdIds = requests.flatMap((r) => (endsHold(r) ? [(r as { pendingId: string }).pendingId] : []));
-    // Holds are locked before accounts; accounts locked earlier would break that order.
-    if (locked && holdIds.length > 0) throw new Error('a batch that ends holds locks its own accounts');
-    const holds = new Map((await this.store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]));
     const accountIds = requests.flatMap((r) =>
       r.type === 'posted' || r.type === 'pending' ? [r.debitAccountId, r.creditAccountId] : [],
     );
-    for (const hold of holds.values()) accountIds.push(hold.debit_account_id, hold.credit_account_id);
-    const accounts = locked?.accounts ?? (await this.lockAccounts(exec, accountIds)).accounts;
-    // An account not found is the rules' to refuse; one not locked first is a caller's bug.
-    const unlocked = locked && accountIds.find((id) => !accounts.has(id));
-    if (unlocked) throw new Error(`ledger account ${unlocked} was not locked first`);
+    const open = this.open.get(exec);
+    const outside = open ? undefined : locked;
+    const lockedFirst = outside !== undefined || open?.locked != null;
+    if (!lockedFirst && holdIds.length > 0) {
+      // The holds' accounts (fixed once written) are locked with the others, before the holds.
+      for (const hold of await this.store.transfersByIds(exec, holdIds))
+        accountIds.push(hold.debit_account_id, hold.credit_account_id);
+    }
+    const accounts = outside?.accounts ?? (await this.lockAccounts(exec, accountIds)).accounts;
+    const holds = new Map((await this.store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]));
+    const holdAccounts = [...holds.values()].flatMap((h) => [h.debit_account_id, h.credit_account_id]);
+    if (outside) {
+      const unlocked = [...accountIds, ...holdAccounts].find((id) => !accounts.has(id));
+      if (unlocked) throw new LockOrderError(unlocked);
+    } else if (lockedFirst) await this.lockAccounts(exec, holdAccounts);
     const earlier = new Map(
       (
         await this.store.transfersByIds(
@@ -231,6 +318,14 @@ export class LedgerService {
       ).map((t) => [t.id, t]),
     );
 
+    // The batch works on copies (a refusal leaves the transaction's accounts as they were); a mirror
+    // account's copy starts at zero and so ends holding the batch's change to it.
+    const working = new Map(
+      [...accounts].map(([id, account]) => [
+        id,
+        isMirror(account) ? { ...account, ...ZERO } : { ...account },
+      ]),
+    );
     const outcomes: TransferOutcome[] = [];
     const touched = new Set<string>();
     for (const [index, request] of requests.entries()) {
@@ -244,10 +339,10 @@ export class LedgerService {
       const hold = endsHold(request)
         ? (holds.get((request as { pendingId: string }).pendingId) ?? null)
         : null;
-      const applied = applyTransfer(request, accounts, hold, now);
+      const applied = applyTransfer(request, working, hold, now);
       if (typeof applied === 'string') throw new LedgerRefusal(applied, index, request.id);
       const { transfer, endsPending } = applied;
-      const ledger = accounts.get(transfer.debit_account_id) as AccountState;
+      const ledger = working.get(transfer.debit_account_id) as AccountState;
       const metadata = 'metadata' in request && request.metadata ? JSON.stringify(request.metadata) : null;
       await this.store.insertTransfer(exec, {
         ...transfer,
@@ -267,8 +362,20 @@ export class LedgerService {
       touched.add(transfer.debit_account_id).add(transfer.credit_account_id);
       outcomes.push({ transfer, created: true });
     }
-    for (const id of touched) await this.store.writeTotals(exec, accounts.get(id) as AccountState);
-    const balances = new Map([...accounts.values()].map((a) => [a.id, balanceOf(a)]));
+    const mirrors = new Map<string, Totals>();
+    for (const id of touched) {
+      const after = working.get(id) as AccountState;
+      if (isMirror(after)) {
+        mirrors.set(id, after);
+        continue;
+      }
+      await this.store.writeTotals(exec, after);
+      Object.assign(accounts.get(id) as AccountState, after);
+    }
+    await this.store.addToMirrors(exec, mirrors);
+    const balances = new Map(
+      [...accounts.values()].filter((a) => !isMirror(a)).map((a) => [a.id, balanceOf(a)]),
+    );
     return { outcomes, balances };
   }
 
@@ -323,11 +430,26 @@ export class LedgerService {
     this.checks.push(check);
   }
 
-  /** Every invariant of the ledger, checked against the stored transfers (`purser ledger verify`). */
-  async verify(): Promise<Violation[]> {
-    const violations = await verifyLedger(this.handle.db);
-    for (const check of this.checks) violations.push(...(await check(this.handle.db)));
-    return violations;
+  /**
+   * Folds mirror accounts' deltas into their totals (the worker's sweep; PostgreSQL only, see
+   * `LedgerStore.addToMirrors`), up to `limit` accounts; returns how many deltas it folded.
+   */
+  foldMirrors(limit = 100): Promise<number> {
+    return this.store.foldDeltas(this.handle.db, limit);
+  }
+
+  /**
+   * Every invariant of the ledger, checked against the stored transfers (`purser ledger verify`);
+   * as a transaction sees them when given one, else on one snapshot: what commits meanwhile (a fold
+   * of deltas) cannot make it see a total twice.
+   */
+  async verify(exec?: Executor): Promise<Violation[]> {
+    const check = async (on: Executor) => {
+      const violations = await verifyLedger(on, await this.store.unfoldedDeltas(on));
+      for (const domainCheck of this.checks) violations.push(...(await domainCheck(on)));
+      return violations;
+    };
+    return exec ? check(exec) : readSnapshot(this.handle, check);
   }
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type { LedgerAccountsTable } from '../../db/schema.ts';
-import type { AccountState, TransferState } from './rules.ts';
+import type { AccountState, Totals, TransferState } from './rules.ts';
 
 export type AccountKind = LedgerAccountsTable['kind'];
 
@@ -72,9 +72,19 @@ export class LedgerStore {
     return account;
   }
 
+  /** The accounts' fixed fields (and totals as stored), unlocked: what a lock plan needs to know. */
+  accountsByIds(exec: Executor, ids: string[]): Promise<AccountState[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return runCompiled(exec, `${ids.length} accounts by id`, ids, () =>
+      exec.selectFrom('ledger_accounts').select(ACCOUNT_COLUMNS).where('id', 'in', ids),
+    );
+  }
+
   /**
    * Reads accounts for a change. On PostgreSQL they are locked in id order, the one order every
    * ledger transaction takes them in, so two transactions never wait on each other in a cycle.
+   * `FOR NO KEY UPDATE`: a transfer inserted elsewhere that names the account (its foreign key
+   * takes `FOR KEY SHARE`) does not wait for it.
    */
   async lockAccounts(exec: Executor, ids: string[]): Promise<AccountState[]> {
     if (ids.length === 0) return [];
@@ -85,11 +95,14 @@ export class LedgerStore {
         .select(ACCOUNT_COLUMNS)
         .where('id', 'in', sorted)
         .orderBy('id');
-      return this.dialect === 'postgres' ? query.forUpdate() : query;
+      return this.dialect === 'postgres' ? query.forNoKeyUpdate() : query;
     });
   }
 
-  /** Reads holds a batch ends, locked first (before any account) and in id order on PostgreSQL. */
+  /**
+   * Reads holds a batch ends, locked (in id order on PostgreSQL) after the accounts they move
+   * between: a hold is ended only by a transaction that holds its accounts' locks already.
+   */
   async lockTransfers(exec: Executor, ids: string[]): Promise<TransferState[]> {
     if (ids.length === 0) return [];
     let query = exec
@@ -97,8 +110,104 @@ export class LedgerStore {
       .select(TRANSFER_COLUMNS)
       .where('id', 'in', [...new Set(ids)].sort())
       .orderBy('id');
-    if (this.dialect === 'postgres') query = query.forUpdate();
+    if (this.dialect === 'postgres') query = query.forNoKeyUpdate();
     return query.execute();
+  }
+
+  /**
+   * Adds a batch's changes to mirror accounts (no limit, shared by an organization's transfers)
+   * without locking them: on PostgreSQL a delta row each, folded later (`foldDeltas`); on SQLite,
+   * whose write lock already serializes every writer, straight into the totals.
+   */
+  async addToMirrors(exec: Executor, changes: Map<string, Totals>): Promise<void> {
+    for (const [id, t] of changes) {
+      const values = [t.debits_pending, t.debits_posted, t.credits_pending, t.credits_posted];
+      if (this.dialect === 'postgres') {
+        await runCompiled(exec, 'mirror delta', [id, ...values], () =>
+          exec.insertInto('ledger_account_deltas').values({
+            account_id: id,
+            debits_pending: t.debits_pending,
+            debits_posted: t.debits_posted,
+            credits_pending: t.credits_pending,
+            credits_posted: t.credits_posted,
+          }),
+        );
+        continue;
+      }
+      await runCompiled(exec, 'mirror totals', [...values, id], () =>
+        exec
+          .updateTable('ledger_accounts')
+          .set((eb) => ({
+            debits_pending: eb('debits_pending', '+', t.debits_pending),
+            debits_posted: eb('debits_posted', '+', t.debits_posted),
+            credits_pending: eb('credits_pending', '+', t.credits_pending),
+            credits_posted: eb('credits_posted', '+', t.credits_posted),
+          }))
+          .where('id', '=', id),
+      );
+    }
+  }
+
+  /** A mirror account's totals: its row's plus the deltas not yet folded into it. */
+  async withDeltas<T extends AccountState>(exec: Executor, account: T): Promise<T> {
+    if (this.dialect !== 'postgres') return account;
+    const [pending] = await exec
+      .selectFrom('ledger_account_deltas')
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('debits_pending'), eb.lit(0)).as('debits_pending'),
+        eb.fn.coalesce(eb.fn.sum<number>('debits_posted'), eb.lit(0)).as('debits_posted'),
+        eb.fn.coalesce(eb.fn.sum<number>('credits_pending'), eb.lit(0)).as('credits_pending'),
+        eb.fn.coalesce(eb.fn.sum<number>('credits_posted'), eb.lit(0)).as('credits_posted'),
+      ])
+      .where('account_id', '=', account.id)
+      .execute();
+    return addTotals(account, pending);
+  }
+
+  /** Every account's deltas not yet folded, summed per account (for `verify`). */
+  async unfoldedDeltas(exec: Executor): Promise<Map<string, Totals>> {
+    if (this.dialect !== 'postgres') return new Map();
+    const rows = await exec
+      .selectFrom('ledger_account_deltas')
+      .select('account_id')
+      .select((eb) => [
+        eb.fn.sum<number>('debits_pending').as('debits_pending'),
+        eb.fn.sum<number>('debits_posted').as('debits_posted'),
+        eb.fn.sum<number>('credits_pending').as('credits_pending'),
+        eb.fn.sum<number>('credits_posted').as('credits_posted'),
+      ])
+      .groupBy('account_id')
+      .execute();
+    return new Map(rows.map((row) => [row.account_id, addTotals(ZERO_TOTALS, row)]));
+  }
+
+  /**
+   * Folds the deltas of up to `limit` accounts into their totals, in one statement (the deltas it
+   * deletes are exactly those it adds, whatever is appended meanwhile). Returns how many rows it folded.
+   */
+  async foldDeltas(exec: Executor, limit: number): Promise<number> {
+    if (this.dialect !== 'postgres') return 0;
+    const result = await sql<{ folded: number }>`
+      with picked as (
+        select distinct account_id from ledger_account_deltas limit ${limit}
+      ), moved as (
+        delete from ledger_account_deltas d using picked p where d.account_id = p.account_id
+        returning d.*
+      ), sums as (
+        select account_id, count(*) as rows,
+          sum(debits_pending) as dp, sum(debits_posted) as dpo,
+          sum(credits_pending) as cp, sum(credits_posted) as cpo
+        from moved group by account_id
+      ), folded as (
+        update ledger_accounts a set
+          debits_pending = a.debits_pending + s.dp, debits_posted = a.debits_posted + s.dpo,
+          credits_pending = a.credits_pending + s.cp, credits_posted = a.credits_posted + s.cpo
+        from sums s where a.id = s.account_id
+        returning s.rows
+      )
+      select coalesce(sum(rows), 0)::int as folded from folded
+    `.execute(exec);
+    return Number(result.rows[0]?.folded ?? 0);
   }
 
   transfersByIds(exec: Executor, ids: string[]): Promise<TransferState[]> {
@@ -174,4 +283,18 @@ export class LedgerStore {
       .groupBy('organization_id')
       .execute();
   }
+}
+
+const ZERO_TOTALS: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, credits_posted: 0 };
+
+/** `base` with `more` added to its four totals (sums may come back as strings or null). */
+function addTotals<T extends Totals>(base: T, more: Partial<Record<keyof Totals, unknown>> | undefined): T {
+  const n = (value: unknown) => Number(value ?? 0);
+  return {
+    ...base,
+    debits_pending: n(base.debits_pending) + n(more?.debits_pending),
+    debits_posted: n(base.debits_posted) + n(more?.debits_posted),
+    credits_pending: n(base.credits_pending) + n(more?.credits_pending),
+    credits_posted: n(base.credits_posted) + n(more?.credits_posted),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.ts';
+import type { Executor } from '../../db/index.ts';
 import { AccountFlags, checkLimits, type Totals } from './rules.ts';
 
 export interface Violation {
@@ -11,7 +11,11 @@ export interface Violation {
     | 'hold_ending'
     /** Checked by the cards domain (`LedgerService.addCheck`): a purchase's refunds. */
     | 'refund_above_settled'
-    | 'refund_total';
+    | 'refund_total'
+    /** Checked by the funding domain: whose money it is (funding/ownership.ts). */
+    | 'ownership_transfer'
+    | 'company_card_balance'
+    | 'user_balance';
   /** The account or transfer at fault. */
   subject: string;
   detail: string;
@@ -22,12 +26,13 @@ const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, 
 /**
  * Proves the ledger's invariants from the transfers themselves, trusting no cached total:
  * 1. every transfer moves a positive amount between two different accounts of one ledger;
- * 2. every account's cached totals equal the sums of its transfers (posted: `posted` and
- *    `post_pending` rows; pending: `pending` rows still open), so debits equal credits overall;
+ * 2. every account's cached totals (a mirror account's with its deltas not yet folded, `deltas`)
+ *    equal the sums of its transfers (posted: `posted` and `post_pending` rows; pending: `pending`
+ *    rows still open), so debits equal credits overall;
  * 3. no account flagged against it is overdrawn;
  * 4. every hold is open with no ending, or ended exactly once by a matching post or void.
  */
-export async function verifyLedger(db: Db): Promise<Violation[]> {
+export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): Promise<Violation[]> {
   const violations: Violation[] = [];
 
   const badShapes = await db
@@ -87,9 +92,13 @@ export async function verifyLedger(db: Db): Promise<Violation[]> {
     }
   }
 
-  const accounts = await db.selectFrom('ledger_accounts').selectAll().execute();
+  const rows = await db.selectFrom('ledger_accounts').selectAll().execute();
   const sums = { ...ZERO };
-  for (const account of accounts) {
+  for (const row of rows) {
+    const delta = deltas.get(row.id) ?? ZERO;
+    const account = { ...row };
+    for (const key of Object.keys(ZERO) as (keyof Totals)[])
+      account[key] = Number(row[key]) + Number(delta[key]);
     const expected = derived.get(account.id) ?? ZERO;
     for (const key of Object.keys(ZERO) as (keyof Totals)[]) {
       sums[key] += Number(account[key]);

@@ -10,6 +10,7 @@ import {
   withExample,
 } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
+import { linkDeliveryField } from '../notifications/link-delivery.ts';
 import { WALLET_LINK_TTL } from './service.ts';
 
 const WalletLinkObject = Type.Object(
@@ -25,6 +26,7 @@ const WalletLinkObject = Type.Object(
     }),
     expires_at: Type.String({ description: 'ISO 8601' }),
     test_mode: Type.Boolean(),
+    delivery: linkDeliveryField('the request did not ask for `send`: the platform delivers the `url`'),
   },
   { $id: 'WalletLink', description: "A link to the user's hosted wallet page (spec §2 Wallet link)." },
 );
@@ -37,6 +39,7 @@ const example = {
   url: 'https://purser.example/wallet/wlt_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0gH2iJ4kL6mN8',
   expires_at: '2026-11-23T10:15:00.000Z',
   test_mode: true,
+  delivery: null,
 };
 
 /** `POST /api/v2/wallet_links` (spec §4 "Wallet, vault, cards"). */
@@ -68,6 +71,14 @@ export async function walletLinkRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
                   description: 'Seconds until the link stops working (spec §8); default 900.',
                 }),
               ),
+              send: Type.Optional(
+                Type.Boolean({
+                  description:
+                    "Beyond the spec: true asks Purser to send the link to the phone on the user's account, else the " +
+                    'email (as a vault link goes); `delivery` then says what happened. Default false: the platform ' +
+                    'delivers the `url`.',
+                }),
+              ),
             },
             { additionalProperties: false },
           ),
@@ -96,7 +107,7 @@ export async function walletLinkRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
           ),
           422: documented(
             ErrorBody,
-            'Something must be recorded first (`user_info_required`, with `missing_fields`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`).',
+            'Something must be recorded first (`user_info_required`, with `missing_fields`); with `send`, the user has no phone or email (`contact_missing`); or an `Idempotency-Key` reused with another body (`idempotency_key_reused`).',
             {
               error: {
                 ...errorExample(422, {

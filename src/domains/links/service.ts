@@ -12,6 +12,7 @@ import type { Chain } from '../funding/chain/index.ts';
 import type { FundingService } from '../funding/service.ts';
 import type { KycService } from '../kyc/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import { contactOf, type LinkDelivery, type LinkDeliveryOutcome } from '../notifications/link-delivery.ts';
 import type { OrgService } from '../orgs/service.ts';
 import * as store from './store.ts';
 
@@ -36,6 +37,8 @@ export interface WalletLinkObject {
   url: string;
   expires_at: string;
   test_mode: boolean;
+  /** Beyond the spec (issue 29): what happened to the link when Purser was asked to send it; else null. */
+  delivery: LinkDeliveryOutcome | null;
 }
 
 /** Why a link's page cannot be shown: each has its own friendly page and HTTP status. */
@@ -98,6 +101,8 @@ export interface LinkDeps {
   ledger: LedgerService;
   /** Funding: the user's deposit address (production on the EVM rail) and the chain's name. */
   funding: FundingService;
+  /** Sends the link to the user when the platform asks (`send: true`). */
+  delivery: LinkDelivery;
   /** HMAC key of the page's CSRF tokens. */
   csrfKey: Buffer;
 }
@@ -130,11 +135,12 @@ export class LinkService {
    * `POST /api/v2/wallet_links`. Refusals in this order: the feature is off for the organization
    * (404 `not_found`), production without a subscription (402 `subscription_required`), the user is
    * not in this organization and mode (404 `not_found`), the user's verification was rejected (403
-   * `wallet_link_unavailable`), no consent recorded (422 `user_info_required`, `missing_fields`).
+   * `wallet_link_unavailable`), no consent recorded (422 `user_info_required`, `missing_fields`); with
+   * `send`, no phone or email to send it to (422 `contact_missing`).
    */
   async create(
     principal: Principal,
-    input: { user_id: string; expires_in?: number },
+    input: { user_id: string; expires_in?: number; send?: boolean },
   ): Promise<WalletLinkObject> {
     const scope = { organizationId: principal.organizationId, livemode: principal.livemode };
     if (!(await store.isEnabled(this.db, scope.organizationId)))
@@ -150,8 +156,16 @@ export class LinkService {
     if (!user) throw notFound('No such user.');
     const refusal = await this.refusal(scope, input.user_id);
     if (refusal) throw refusal;
+    const contact = input.send ? contactOf(user) : null;
+    if (input.send && !contact)
+      throw new ApiError(
+        422,
+        'contact_missing',
+        'The user has no phone number or email to send the wallet link to.',
+      );
 
     const now = this.clock.now();
+    const ttlSeconds = input.expires_in ?? WALLET_LINK_TTL.default;
     const token = `wlt_${randomToken(32)}`;
     const row: WalletLinkRow = {
       id: newId('wl'),
@@ -160,7 +174,7 @@ export class LinkService {
       client_id: principal.clientId,
       user_id: input.user_id,
       token_digest: digest(token),
-      expires_at: now + (input.expires_in ?? WALLET_LINK_TTL.default) * SECOND,
+      expires_at: now + ttlSeconds * SECOND,
       created_at: now,
     };
     // The wallet's ledger account and deposit address are opened now (a POST), so that opening the
@@ -168,14 +182,22 @@ export class LinkService {
     await this.deps.cards.walletAccount(this.db, scope, input.user_id);
     await this.depositAddress(scope, input.user_id);
     await store.insertLink(this.db, row);
+    const url = `${this.config.baseUrl}/wallet/${token}`;
+    const delivery = contact
+      ? await this.deps.delivery.deliver(scope, contact, {
+          subject: `${organization.name}: your wallet`,
+          text: `${organization.name}: open your wallet (valid ${Math.ceil(ttlSeconds / 60)} minutes): ${url}`,
+        })
+      : null;
     return {
       object: 'wallet_link',
       id: row.id,
       user_id: row.user_id,
       status: 'active',
-      url: `${this.config.baseUrl}/wallet/${token}`,
+      url,
       expires_at: isoTime(row.expires_at),
       test_mode: !scope.livemode,
+      delivery,
     };
   }
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponse, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { bearerToken } from '../auth/guard.ts';
+import { bearerToken, tokenCheckFailed } from '../auth/guard.ts';
 import { HttpExchange } from './exchange.ts';
 import { originVerdict, ownOrigins } from './origin.ts';
 import { buildMcpServer } from './server.ts';
@@ -80,15 +80,7 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     try {
       principal = await ctx.auth.authenticate(token);
     } catch (error) {
-      request.log.error({ err: error }, 'authentication unavailable');
-      throw new ApiError(
-        503,
-        'auth_unavailable',
-        'Authentication is temporarily unavailable; retry shortly.',
-        {
-          headers: { 'retry-after': '1' },
-        },
-      );
+      throw tokenCheckFailed(request, error);
     }
     // Platform tokens and API keys are not user tokens; an OAuth token for another resource is not ours.
     if (

@@ -78,6 +78,7 @@ const Transaction = z.object({
   status: z.enum(['PENDING', 'SETTLED', 'VOIDED', 'DECLINED']),
   amount_cents: z.number().int(),
   authorized_cents: z.number().int(),
+  voided_cents: z.number().int().describe('What voids released of the authorization'),
   refunded_cents: z.number().int(),
   original_transaction_id: z.string().nullable(),
   force_posted: z.boolean(),

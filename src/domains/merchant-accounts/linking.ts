@@ -1,9 +1,9 @@
 import type { Clock } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { invalidRequest } from '../../core/errors.ts';
+import type { DestinationPolicy } from '../../core/ssrf.ts';
+import { serviceUrlProblem } from '../../core/ssrf.ts';
 import type { Executor } from '../../db/index.ts';
-import type { DestinationPolicy } from '../events/ssrf.ts';
-import { urlProblem } from '../events/ssrf.ts';
 import type { MerchantOAuthEndpoints } from './oauth-client.ts';
 
 /** The `merchant add --link-…` flags (docs/merchant-accounts.md). */
@@ -44,11 +44,9 @@ export function linkingProblems(input: NewLinking, policy: DestinationPolicy): R
     link_userinfo_url: input.userinfoUrl,
   };
   for (const [field, raw] of Object.entries(urls)) {
-    const problem = urlProblem(raw.trim(), { livemode: false, allowPrivate: policy.allowPrivate });
+    // The client secret and the merchant's tokens cross these connections: https unless private.
+    const problem = serviceUrlProblem(raw.trim(), policy);
     if (problem) problems[field] = problem;
-    // The client secret and the merchant's tokens cross these connections.
-    else if (new URL(raw.trim()).protocol !== 'https:' && !policy.allowPrivate)
-      problems[field] = 'must use https';
   }
   if (!CREDENTIAL.test(input.clientId))
     problems.link_client_id = 'must be 1 to 1000 printable characters without spaces';

@@ -1,8 +1,8 @@
 import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
-import type { DestinationPolicy, HostResolver } from '../events/ssrf.ts';
-import { s256Challenge } from '../messaging/provider.ts';
 // The one SSRF-guarded outbound client (resolved and checked address, pinned, no redirects, bounded).
-import { acpRequest as guardedRequest } from '../purchases/merchants/acp/http.ts';
+import { guardedRequest } from '../../core/outbound-http.ts';
+import type { DestinationPolicy, HostResolver } from '../../core/ssrf.ts';
+import { s256Challenge } from '../messaging/provider.ts';
 
 /** A merchant's OAuth 2.0 endpoints and Purser's client there (merchant_account_linking). */
 export interface MerchantOAuthEndpoints {

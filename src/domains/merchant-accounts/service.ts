@@ -4,13 +4,13 @@ import { digest, safeEqual } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import type { DestinationPolicy } from '../../core/ssrf.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { MerchantLinkSessionRow } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Principal } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import type { ConnectService } from '../connect/service.ts';
-import type { DestinationPolicy } from '../events/ssrf.ts';
 import { returnAddress } from '../orgs/return-url.ts';
 import { SANDBOX_SLUGS } from '../purchases/merchant-config.ts';
 import {

@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
-import type { DestinationPolicy, HostResolver } from '../events/ssrf.ts';
 // The one SSRF-guarded outbound client (resolved and checked address, pinned, no redirects, bounded).
-import { acpRequest as guardedRequest } from '../purchases/merchants/acp/http.ts';
+import { guardedRequest } from '../../core/outbound-http.ts';
+import type { DestinationPolicy, HostResolver } from '../../core/ssrf.ts';
 
 /** Where each part of the provider's protocol lives, under `MESSAGING_PROVIDER_URL` (docs/messaging.md). */
 export const PROVIDER_PATHS = {

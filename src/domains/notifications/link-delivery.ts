@@ -1,3 +1,5 @@
+import { Type } from 'typebox';
+import { LiteralUnion } from '../../core/schemas.ts';
 import type { MessagingLog, Owner, ProviderSendOutcome } from '../messaging/service.ts';
 import type { NotificationService } from './service.ts';
 
@@ -9,6 +11,41 @@ export type LinkContact = { channel: 'sms' | 'email'; to: string };
  * only the local `outbox` (no service configured for this mode: nobody received it).
  */
 export type LinkChannel = 'provider' | 'sms' | 'email' | 'outbox';
+
+/** What happened to a link the service tried to send: what took it, or `failed` (no channel did). */
+export type LinkDeliveryOutcome = LinkChannel | 'failed';
+
+/** Every `delivery` value an API object may carry (null: nothing was tried, the platform delivers). */
+export const LINK_DELIVERIES = [
+  'provider',
+  'sms',
+  'email',
+  'outbox',
+  'failed',
+] as const satisfies readonly LinkDeliveryOutcome[];
+
+/** The `delivery` field of a link object (vault and wallet links); `nothingTried` says when it is null. */
+export function linkDeliveryField(nothingTried: string) {
+  return Type.Union([LiteralUnion(LINK_DELIVERIES), Type.Null()], {
+    description:
+      "What happened to the link: `provider` (the organization's messaging provider sent it), `sms` or `email` " +
+      '(the configured SMS service or mail server took it), `outbox` (no service is configured for this mode: ' +
+      'it only reached the local outbox, as in sandbox by default), `failed` (every channel failed); null when ' +
+      `nothing was tried (${nothingTried})`,
+  });
+}
+
+/** Did something outside Purser take the link (a provider, an SMS service, a mail server)? */
+export function reachedUser(outcome: LinkDeliveryOutcome | null): boolean {
+  return outcome === 'provider' || outcome === 'sms' || outcome === 'email';
+}
+
+/** The contact a link goes to: the phone on the user's account, else the email; null with neither. */
+export function contactOf(user: { phone: string | null; email: string | null }): LinkContact | null {
+  if (user.phone) return { channel: 'sms', to: user.phone };
+  if (user.email) return { channel: 'email', to: user.email };
+  return null;
+}
 
 /** The organization's own messaging provider (MessagingService). */
 export interface OrganizationSender {
@@ -35,6 +72,22 @@ export class LinkDelivery {
 
   useLog(log: MessagingLog): void {
     this.log = log;
+  }
+
+  /**
+   * `send`, with a failure of every channel answered `failed` rather than thrown: the caller still
+   * has the link and hands it to the platform.
+   */
+  async deliver(
+    owner: Owner,
+    contact: LinkContact,
+    message: { subject: string; text: string },
+  ): Promise<LinkDeliveryOutcome> {
+    try {
+      return await this.send(owner, contact, message);
+    } catch {
+      return 'failed';
+    }
   }
 
   /**

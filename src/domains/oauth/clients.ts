@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { Config } from '../../config.ts';
 import { type Clock, SECOND } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
+import { destinationPolicy } from '../../core/outbound.ts';
+import { DestinationRefused, resolveDestination } from '../../core/ssrf.ts';
 import type { Db } from '../../db/index.ts';
 import type { Client } from '../../db/schema.ts';
-import { destinationPolicy } from '../events/config.ts';
 import { getDocument } from '../events/sender.ts';
-import { DestinationRefused, resolveDestination } from '../events/ssrf.ts';
 import type { OrgService } from '../orgs/service.ts';
 import {
   DOCUMENT_MAX_BYTES,
@@ -144,8 +144,8 @@ export class OAuthClients {
     try {
       const destination = await resolveDestination(
         url,
-        destinationPolicy(this.config.webhooks, registration.livemode),
-        this.config.webhooks.resolveHost,
+        destinationPolicy(this.config.outbound, registration.livemode),
+        this.config.outbound.resolveHost,
       );
       fetched = await getDocument(url, destination, {
         timeoutMs: DOCUMENT_TIMEOUT_MS,

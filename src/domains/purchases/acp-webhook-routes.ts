@@ -45,7 +45,7 @@ export async function acpWebhookRoutes(
   const { ctx, onOrderEvent } = opts;
   const merchants =
     opts.merchants ??
-    new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.aead, webhooks: ctx.config.webhooks });
+    new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.aead, outbound: ctx.config.outbound });
 
   // The signature covers the bytes as sent: in this plugin only, JSON bodies arrive unparsed.
   app.removeContentTypeParser('application/json');

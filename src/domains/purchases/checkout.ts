@@ -378,6 +378,8 @@ export class Checkout {
     if (txn?.status === 'PENDING') await this.deps.cards.network.void(scope, txnId).catch(() => {});
     await this.deps.ledger
       .transaction(async (trx) => {
+        // The card's row before the order's: the order a clearing that settles the order takes them in.
+        const card = order.card_id ? await this.deps.cards.lockCard(trx, scope, order.card_id) : null;
         const now = this.clock.now();
         const moved = await this.store.moveOrder(trx, id, from, {
           step: 'done',
@@ -389,9 +391,9 @@ export class Checkout {
           updated_at: now,
         });
         if (!moved) throw new ApiError(409, 'order_moved', 'The order was concluded by another process.');
-        if (order.card_id) {
-          const card = await this.deps.cards.lockCard(trx, scope, order.card_id);
-          if (card.status !== 'CLOSED') await this.deps.cards.closeLocked(trx, card, 'manual');
+        if (card && card.status !== 'CLOSED') {
+          await this.deps.cards.lockBooks(trx, card, { owner: true });
+          await this.deps.cards.closeLocked(trx, card, 'manual');
         }
       })
       .catch((error) => {

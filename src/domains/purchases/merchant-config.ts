@@ -4,10 +4,10 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { type Env, integer } from '../../core/env.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { type OutboundConfig, operatorPolicy } from '../../core/outbound.ts';
+import { type DestinationPolicy, serviceUrlProblem } from '../../core/ssrf.ts';
 import type { Db } from '../../db/index.ts';
 import type { MerchantRow } from '../../db/schema.ts';
-import { destinationPolicy, type WebhookConfig } from '../events/config.ts';
-import { type DestinationPolicy, urlProblem } from '../events/ssrf.ts';
 import { DEFAULT_CEILING_RULE } from './merchants/acp/protocol.ts';
 import { AcpMerchant } from './merchants/acp.ts';
 
@@ -66,16 +66,17 @@ export interface MerchantConfigDeps {
   clock: Clock;
   sealer: Sealer;
   /** Where merchants may be reached: the webhook destination rules, production mode (ssrf.ts). */
-  webhooks: Pick<WebhookConfig, 'allowPrivateDestinations' | 'resolveHost'>;
+  /** Where merchants may be reached: the operator's outbound policy (core/outbound.ts). */
+  outbound: OutboundConfig;
   acp?: AcpConfig;
 }
 
 /**
  * The merchants an operator configured (`purser merchant …`), stored in `merchants` with the API
  * key and webhook secret sealed, each bound to its slug as additional data. These are production
- * merchants: they are reached under the production destination policy, which allows loopback and
- * private addresses only where `WEBHOOK_ALLOW_PRIVATE_DESTINATIONS=true` (an on-premise install, a
- * developer's machine, the tests), and plain http only then.
+ * merchants: they are reached under the operator's outbound policy, which allows a loopback or
+ * private address only to a host named in `OUTBOUND_ALLOWED_PRIVATE_HOSTS` (a merchant inside the
+ * operator's network) or on a developer's machine, and plain http only there.
  */
 export class MerchantConfigs {
   private readonly policy: DestinationPolicy;
@@ -83,7 +84,7 @@ export class MerchantConfigs {
   private readonly instances = new Map<string, { id: string; merchant: AcpMerchant }>();
 
   constructor(private readonly deps: MerchantConfigDeps) {
-    this.policy = destinationPolicy(deps.webhooks as WebhookConfig, true);
+    this.policy = operatorPolicy(deps.outbound);
     this.acp = deps.acp ?? loadAcpConfig({});
   }
 
@@ -192,7 +193,7 @@ export class MerchantConfigs {
       {
         clock: this.deps.clock,
         policy: this.policy,
-        resolveHost: this.deps.webhooks.resolveHost,
+        resolveHost: this.deps.outbound.resolveHost,
         timeoutMs: this.acp.timeoutMs,
         ceiling: { ...DEFAULT_CEILING_RULE, marginBps: this.acp.ceilingMarginBps },
       },
@@ -217,12 +218,9 @@ export class MerchantConfigs {
 
   /** What is wrong with a merchant URL, knowable without DNS (the address is checked per request). */
   private acpUrlProblem(raw: string): string | null {
-    const problem = urlProblem(raw.trim(), { livemode: false, allowPrivate: this.policy.allowPrivate });
+    const problem = serviceUrlProblem(raw.trim(), this.policy);
     if (problem) return problem;
-    const url = new URL(raw.trim());
-    // The API key and card numbers cross this connection: plain http only to a local merchant.
-    if (url.protocol !== 'https:' && !this.policy.allowPrivate) return 'must use https';
-    if (url.search) return 'must not contain a query string';
+    if (new URL(raw.trim()).search) return 'must not contain a query string';
     return null;
   }
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import type { OutboundGuard } from '../../core/outbound-http.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
@@ -82,9 +83,11 @@ export class PurchaseService {
       vault: VaultService;
       dialect: 'sqlite' | 'postgres';
       baseUrl: string;
+      /** How the language model (an operator-configured service) is reached (core/outbound.ts). */
+      outbound: OutboundGuard;
     },
   ) {
-    this.engine = createPurchaseEngine(config.engine, new BuiltinEngine());
+    this.engine = createPurchaseEngine(config.engine, new BuiltinEngine(), deps.outbound);
     this.sandbox = sandboxMerchants((orderId) => this.chargedFor(orderId));
     this.checkout = new Checkout(db, clock, config, this.store, {
       ...deps,

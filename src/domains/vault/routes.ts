@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
+import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
+import { linkDeliveryField } from '../notifications/link-delivery.ts';
 
 const VaultLinkObject = Type.Object(
   {
@@ -11,16 +12,7 @@ const VaultLinkObject = Type.Object(
         'True only when a messaging provider, an SMS service or a mail server took the link; false on a branded ' +
         'vault, and when it failed or only reached the local outbox',
     }),
-    delivery: Type.Union(
-      [LiteralUnion(['provider', 'sms', 'email', 'outbox', 'failed'] as const), Type.Null()],
-      {
-        description:
-          "What happened to the link: `provider` (the organization's messaging provider sent it), `sms` or `email` " +
-          '(the configured SMS service or mail server took it), `outbox` (no service is configured for this mode: ' +
-          'it only reached the local outbox, as in sandbox by default), `failed` (every channel failed); null when ' +
-          'nothing was tried (a branded vault)',
-      },
-    ),
+    delivery: linkDeliveryField('a branded vault'),
     user: Type.String(),
     url: Type.Optional(
       Type.String({ description: 'Present when `sent` is false: the platform delivers it' }),

@@ -9,7 +9,12 @@ import type { Db } from '../../db/index.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
 import type { ConnectService } from '../connect/service.ts';
-import type { LinkChannel, LinkDelivery } from '../notifications/link-delivery.ts';
+import {
+  contactOf,
+  type LinkDelivery,
+  type LinkDeliveryOutcome,
+  reachedUser,
+} from '../notifications/link-delivery.ts';
 import type { OrgService } from '../orgs/service.ts';
 import { type CardInput, checkCard, VaultCards, type VaultCardView } from './cards.ts';
 import { Passkeys, relyingParty, type UserScope } from './passkeys.ts';
@@ -22,7 +27,7 @@ export interface VaultLink {
   /** True only when a provider, an SMS service or a mail server took the link. */
   sent: boolean;
   /** What happened to the link; null when nothing was tried (a branded vault: the platform delivers). */
-  delivery: LinkChannel | 'failed' | null;
+  delivery: LinkDeliveryOutcome | null;
   user: string;
   /** The link itself, whenever it was not sent: the platform delivers it. */
   url?: string;
@@ -63,11 +68,7 @@ export class VaultService {
     const connections = user ? await this.deps.connect.connectedApps({ ...scope, userId }) : [];
     if (!user || connections.length === 0) throw notFound('No connected user with this id.');
     const branded = await this.brandedVault(scope.organizationId);
-    const contact = user.phone
-      ? ({ channel: 'sms', to: user.phone } as const)
-      : user.email
-        ? ({ channel: 'email', to: user.email } as const)
-        : null;
+    const contact = contactOf(user);
     if (!branded && !contact) {
       throw new ApiError(
         422,
@@ -103,18 +104,13 @@ export class VaultService {
 
     const organization = await this.deps.orgs.getOrganization(scope.organizationId);
     const text = `${organization.name}: open your card vault (valid ${VAULT_LINK_TTL_SECONDS / 60} minutes): ${url}`;
-    let delivery: LinkChannel | 'failed';
-    try {
-      delivery = await this.deps.delivery.send(scope, contact, {
-        subject: `${organization.name}: your card vault`,
-        text,
-      });
-    } catch {
-      delivery = 'failed';
-    }
+    const delivery = await this.deps.delivery.deliver(scope, contact, {
+      subject: `${organization.name}: your card vault`,
+      text,
+    });
     // Nothing reached the user (the channel failed, or only the local outbox took it): the link is
     // not lost, the platform gets it to deliver (docs/vault.md).
-    if (delivery === 'failed' || delivery === 'outbox') return handedOver(delivery);
+    if (!reachedUser(delivery)) return handedOver(delivery);
     await this.db
       .updateTable('vault_sessions')
       .set({ sent_to: delivery })

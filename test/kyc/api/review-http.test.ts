@@ -47,7 +47,11 @@ class FakeProvider {
 const provider = new FakeProvider();
 const f = useKycApp({
   start: async () =>
-    startKycApp({ KYC_REVIEW_URL: await provider.start(), KYC_REVIEW_API_KEY: 'provider-key-123' }),
+    startKycApp({
+      KYC_REVIEW_URL: await provider.start(),
+      KYC_REVIEW_API_KEY: 'provider-key-123',
+      OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
+    }),
   each: 'organization',
   name: 'Provider-reviewed',
   afterClose: async () => {

@@ -1,5 +1,6 @@
 import { SECOND } from '../../../core/clock.ts';
 import { ConfigError, type Env, integer, optional } from '../../../core/env.ts';
+import type { OutboundGuard } from '../../../core/outbound-http.ts';
 import type { PurchaseEngine } from './engine.ts';
 import { LlmEngine } from './llm.ts';
 
@@ -7,8 +8,8 @@ import { LlmEngine } from './llm.ts';
 export interface LlmEngineConfig {
   /**
    * An OpenAI-compatible API root such as `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`;
-   * the engine POSTs to `{baseUrl}/chat/completions`. Operator-configured, so a trusted destination:
-   * unlike webhook URLs it is not checked against private addresses (a local model is a normal setup).
+   * the engine POSTs to `{baseUrl}/chat/completions`, through the guarded client: a model on a private
+   * address (a local model) is reached when its host is named in `OUTBOUND_ALLOWED_PRIVATE_HOSTS`.
    */
   baseUrl: string;
   /** Sent as `Authorization: Bearer …` when set; never logged and never in an error message. */
@@ -66,6 +67,10 @@ export function loadPurchaseEngineConfig(env: Env): PurchaseEngineConfig {
 }
 
 /** The engine `/buy` uses: the language-model engine when configured, else the built-in one given. */
-export function createPurchaseEngine(config: PurchaseEngineConfig, builtin: PurchaseEngine): PurchaseEngine {
-  return config.engine === 'llm' && config.llm !== null ? new LlmEngine(config.llm) : builtin;
+export function createPurchaseEngine(
+  config: PurchaseEngineConfig,
+  builtin: PurchaseEngine,
+  guard: OutboundGuard,
+): PurchaseEngine {
+  return config.engine === 'llm' && config.llm !== null ? new LlmEngine(config.llm, guard) : builtin;
 }

@@ -1,10 +1,13 @@
 /**
  * The one request the language-model engine makes: `POST {LLM_BASE_URL}/chat/completions` of the
  * OpenAI chat-completions API with function tools, which OpenAI, Azure OpenAI, vLLM, llama.cpp's
- * server, Ollama and LM Studio all speak. Plain `fetch` like Purser's other outgoing clients; every
- * way it can fail (timeout, refused connection, non-2xx, a body that is not a chat completion)
- * becomes `EngineUnavailable` with a message that names the failure and never the key.
+ * server, Ollama and LM Studio all speak. Through the guarded client like every outgoing call
+ * (core/outbound.ts: a model on the operator's own network is named in
+ * `OUTBOUND_ALLOWED_PRIVATE_HOSTS`); every way it can fail (timeout, refused connection, non-2xx, a
+ * body that is not a chat completion) becomes `EngineUnavailable` with a message that names the
+ * failure and never the key.
  */
+import { guardedRequest, type OutboundGuard } from '../../../core/outbound-http.ts';
 import { EngineUnavailable } from './engine.ts';
 
 export interface ChatToolCall {
@@ -44,74 +47,47 @@ export interface ChatEndpoint {
   timeoutMs: number;
 }
 
-/** A chat completion is a few kilobytes; a body past this is not one. */
-const MAX_RESPONSE_BYTES = 1024 * 1024;
-
 export async function chatCompletion(
   endpoint: ChatEndpoint,
+  guard: OutboundGuard,
   request: ChatRequest,
   deadline: AbortSignal,
 ): Promise<ChatAnswer> {
-  let text: string;
-  try {
-    const response = await fetch(`${endpoint.baseUrl}/chat/completions`, {
+  const answer = await guardedRequest(
+    new URL(`${endpoint.baseUrl}/chat/completions`),
+    {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        accept: 'application/json',
         ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
       },
       body: JSON.stringify(request),
-      redirect: 'error',
-      signal: deadline,
-    });
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
-      throw new EngineUnavailable(`the language model answered HTTP ${response.status}`);
-    }
-    text = await readCapped(response);
-  } catch (error) {
-    if (error instanceof EngineUnavailable) throw error;
-    if (deadline.aborted)
-      throw new EngineUnavailable(`the language model did not answer within ${endpoint.timeoutMs} ms`);
-    const code = (error as { cause?: { code?: unknown } }).cause?.code;
-    throw new EngineUnavailable(
-      `could not reach the language model${typeof code === 'string' ? ` (${code})` : ''}`,
-    );
-  }
-  return parseAnswer(text);
+    },
+    { ...guard, timeoutMs: endpoint.timeoutMs, signal: deadline },
+  );
+  if (answer.kind === 'failure') throw new EngineUnavailable(unreachable(endpoint, answer.error, deadline));
+  if (answer.status < 200 || answer.status > 299)
+    throw new EngineUnavailable(`the language model answered HTTP ${answer.status}`);
+  return parseAnswer(answer.body);
 }
 
-async function readCapped(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new EngineUnavailable(`the language model's answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Why the model gave no answer, in words that never carry the key. */
+function unreachable(endpoint: ChatEndpoint, error: string, deadline: AbortSignal): string {
+  if (deadline.aborted || error.startsWith('timeout'))
+    return `the language model did not answer within ${endpoint.timeoutMs} ms`;
+  const network = /^network error: ([A-Z_]+)$/.exec(error);
+  if (network) return `could not reach the language model (${network[1]})`;
+  // A refused destination (core/ssrf.ts) or an answer too large: the guard's own words.
+  return `could not reach the language model: ${error}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `choices[0].message` of a chat completion, checked field by field. */
-export function parseAnswer(text: string): ChatAnswer {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new EngineUnavailable('the language model answered with a body that is not JSON');
-  }
+/** `choices[0].message` of a chat completion (the JSON body; null when it was not JSON), checked field by field. */
+export function parseAnswer(body: unknown): ChatAnswer {
+  if (body === null) throw new EngineUnavailable('the language model answered with a body that is not JSON');
   const choice = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
   const message = isRecord(choice) ? choice.message : undefined;
   if (!isRecord(choice) || !isRecord(message))

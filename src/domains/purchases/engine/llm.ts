@@ -10,6 +10,7 @@
  * that needs the user's own `confirm` of a cart hash in a later request.
  */
 
+import type { OutboundGuard } from '../../../core/outbound-http.ts';
 import type { LlmEngineConfig } from './config.ts';
 import { type EngineInput, type EngineResult, EngineUnavailable, type PurchaseEngine } from './engine.ts';
 import { type ChatMessage, type ChatToolCall, chatCompletion } from './llm-client.ts';
@@ -41,9 +42,11 @@ export class LlmEngine implements PurchaseEngine {
   readonly name = 'llm' as const;
   // A private field: the key is not enumerable, so it stays out of logs and inspection of the engine.
   readonly #config: LlmEngineConfig;
+  readonly #guard: OutboundGuard;
 
-  constructor(config: LlmEngineConfig) {
+  constructor(config: LlmEngineConfig, guard: OutboundGuard) {
     this.#config = config;
+    this.#guard = guard;
   }
 
   async turn(input: EngineInput): Promise<EngineResult> {
@@ -63,6 +66,7 @@ export class LlmEngine implements PurchaseEngine {
     const ask = (toolChoice: 'auto' | 'none') =>
       chatCompletion(
         config,
+        this.#guard,
         { model: config.model, messages, tools: TOOLS, tool_choice: toolChoice },
         deadline,
       );

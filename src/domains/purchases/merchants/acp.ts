@@ -1,7 +1,7 @@
 import { type Clock, isoTime } from '../../../core/clock.ts';
 import { randomToken } from '../../../core/ids.ts';
-import type { DestinationPolicy, HostResolver } from '../../events/ssrf.ts';
-import { type AcpAnswer, acpRequest } from './acp/http.ts';
+import { guardedRequest, type OutboundAnswer } from '../../../core/outbound-http.ts';
+import type { DestinationPolicy, HostResolver } from '../../../core/ssrf.ts';
 import {
   ACP_VERSION,
   type AcpSession,
@@ -375,9 +375,9 @@ export class AcpMerchant implements Merchant {
     path: string,
     idempotencyKey: string | null,
     body: unknown,
-  ): Promise<AcpAnswer> {
+  ): Promise<OutboundAnswer> {
     const url = new URL(`${this.base}${path}`);
-    return acpRequest(
+    return guardedRequest(
       url,
       {
         method,
@@ -415,13 +415,13 @@ function declined(code: Extract<PlaceResult, { outcome: 'declined' }>['code'], d
 }
 
 /** A short account of a failed exchange, with the merchant's own `Error.message` when it sent one. */
-function describe(answer: AcpAnswer): string {
+function describe(answer: OutboundAnswer): string {
   if (answer.kind === 'failure') return answer.error;
   const message =
     isObject(answer.body) && typeof answer.body.message === 'string' ? `: ${answer.body.message}` : '';
   return `HTTP ${answer.status}${message.slice(0, 300)}`;
 }
 
-function unavailable(answer: AcpAnswer): MerchantUnavailableError {
+function unavailable(answer: OutboundAnswer): MerchantUnavailableError {
   return new MerchantUnavailableError(`The merchant could not price the cart (${describe(answer)}).`);
 }

@@ -2,11 +2,11 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The SSRF guard for webhook destinations. Production destinations must be https and must reach a
- * public address. Private destinations (loopback, private, link-local) are reachable only where
- * the operator allows them (`WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`; by default sandbox only, and only
- * when `BASE_URL` is itself a loopback address: a developer's machine). Cloud metadata addresses
- * and the other special-purpose ranges are never reachable.
+ * The SSRF guard of every outbound call (webhooks, merchants, providers; core/outbound.ts holds the
+ * policy). A destination must reach a public address. Private addresses (loopback, private,
+ * link-local) are reachable only by a host the operator named (`OUTBOUND_ALLOWED_PRIVATE_HOSTS`), or
+ * on a developer's machine (`WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`, refused in production). Cloud
+ * metadata addresses and the other special-purpose ranges are never reachable, whoever names them.
  *
  * The address is checked after DNS resolution, for every connection, and the connection then goes
  * to that checked address (sender.ts pins it), so a name that re-resolves (DNS rebinding) cannot
@@ -137,8 +137,26 @@ export function isIpLiteral(host: string): boolean {
 
 export interface DestinationPolicy {
   livemode: boolean;
-  /** Whether loopback, private and link-local addresses may be reached in this mode. */
+  /** Whether any loopback, private and link-local address may be reached (local development only). */
   allowPrivate: boolean;
+  /**
+   * Host names (and IP literals) that may reach loopback, private and link-local addresses whatever
+   * `allowPrivate` says: the operator's own services (`OUTBOUND_ALLOWED_PRIVATE_HOSTS`), lower case.
+   */
+  allowedPrivateHosts: readonly string[];
+}
+
+/** A URL's host as the allowlist spells it: lower case, no brackets, no trailing dot. */
+export function normalHost(host: string): string {
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+}
+
+/** May this host reach a private address under this policy? */
+function privateAllowed(host: string, policy: DestinationPolicy): boolean {
+  return policy.allowPrivate || policy.allowedPrivateHosts.includes(normalHost(host));
 }
 
 /** Is a class one that the private-destination setting governs (as opposed to never reachable)? */
@@ -146,13 +164,13 @@ export function isPrivateClass(kind: AddressClass): boolean {
   return kind === 'loopback' || kind === 'private' || kind === 'link_local';
 }
 
-/** Why an address may not be reached under this policy, or null when it may. */
-export function refusalFor(kind: AddressClass, policy: DestinationPolicy): string | null {
+/** Why `host`'s address of this class may not be reached under this policy, or null when it may. */
+export function refusalFor(kind: AddressClass, policy: DestinationPolicy, host: string): string | null {
   if (kind === 'public') return null;
   // Metadata endpoints hand out cloud credentials: never reachable, whatever the settings.
   if (kind === 'metadata') return 'a cloud metadata address';
   if (kind === 'reserved') return 'a reserved or special-purpose address';
-  if (policy.allowPrivate) return null;
+  if (privateAllowed(host, policy)) return null;
   return `a ${kind.replace('_', '-')} address`;
 }
 
@@ -173,9 +191,22 @@ export function urlProblem(raw: string, policy: DestinationPolicy): string | nul
   const host = url.hostname;
   const kind = isLocalhostName(host) ? 'loopback' : isIpLiteral(host) ? classifyAddress(host) : null;
   if (kind) {
-    const refusal = refusalFor(kind, policy);
+    const refusal = refusalFor(kind, policy, host);
     if (refusal) return `must not point to ${refusal}`;
   }
+  return null;
+}
+
+/**
+ * What is wrong with the URL of a service the operator configured (a merchant, its sign-in
+ * endpoints), knowable without DNS: the destination rules, and https unless the host may be private
+ * (a service inside the operator's network): keys and card numbers cross these connections.
+ */
+export function serviceUrlProblem(raw: string, policy: DestinationPolicy): string | null {
+  const problem = urlProblem(raw, { ...policy, livemode: false });
+  if (problem) return problem;
+  const url = new URL(raw);
+  if (url.protocol !== 'https:' && !privateAllowed(url.hostname, policy)) return 'must use https';
   return null;
 }
 
@@ -218,7 +249,7 @@ export async function resolveDestination(
     // A localhost name is loopback whatever a resolver says (RFC 6761).
     const kind =
       isLocalhostName(host) && classifyAddress(address) === 'public' ? 'loopback' : classifyAddress(address);
-    const refusal = refusalFor(kind, policy);
+    const refusal = refusalFor(kind, policy, host);
     if (refusal) throw new DestinationRefused(`${host} resolves to ${refusal} (${address}); refused`);
     first ??= { address, family: family === 6 ? 6 : 4, kind };
   }

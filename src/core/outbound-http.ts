@@ -1,31 +1,32 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import {
-  type DestinationPolicy,
-  DestinationRefused,
-  type HostResolver,
-  resolveDestination,
-} from '../../../events/ssrf.ts';
+import { type DestinationPolicy, DestinationRefused, type HostResolver, resolveDestination } from './ssrf.ts';
 
-/** A merchant's answer larger than this is not an answer (a checkout session is a few kB). */
+/** An answer larger than this is not an answer (a checkout session, a chat completion: a few kB). */
 export const MAX_ANSWER_BYTES = 1_000_000;
 
-export type AcpAnswer =
-  /** The merchant answered: a status and the JSON body (null when empty or not JSON). */
+export type OutboundAnswer =
+  /** The destination answered: a status and the JSON body (null when empty or not JSON). */
   | { kind: 'answer'; status: number; body: unknown; headers: http.IncomingHttpHeaders }
   /**
-   * No answer. `sent`: the request may have reached the merchant (a timeout or a connection lost
-   * after the request was written), so it may have acted; false when it surely did not (refused
-   * destination, DNS failure, connection refused).
+   * No answer. `sent`: the request may have reached the destination (a timeout or a connection
+   * lost after the request was written), so it may have acted; false when it surely did not
+   * (refused destination, DNS failure, connection refused).
    */
   | { kind: 'failure'; sent: boolean; error: string };
 
-export interface AcpHttpOptions {
-  /** Where the merchant may be: the SSRF guard's policy (events/ssrf.ts). */
+/** Where a client may go and how it finds the address: what a client of a configured service keeps. */
+export interface OutboundGuard {
+  /** Where the destination may be: the outbound policy (core/outbound.ts), checked by core/ssrf.ts. */
   policy: DestinationPolicy;
   resolveHost?: HostResolver;
+}
+
+export interface OutboundOptions extends OutboundGuard {
   timeoutMs: number;
+  /** Ends the call early (a caller's own deadline); it then fails as a timeout does. */
+  signal?: AbortSignal;
 }
 
 const agents = {
@@ -34,17 +35,18 @@ const agents = {
 };
 
 /**
- * One request to a merchant, like the webhook sender (events/sender.ts): the host is resolved and
- * checked by the SSRF guard, the connection goes to that checked address only, redirects are not
- * followed, and a whole answer must arrive within `timeoutMs`. A plain-http merchant is reached
- * only at a private address the operator allowed (a local merchant): the API key and the card
- * never cross the internet in clear.
+ * The outgoing HTTP client of every call to a merchant or a provider (the webhook sender,
+ * events/sender.ts, works the same way): the host is resolved and checked by the SSRF guard under
+ * the outbound policy, the connection goes to that checked address only, redirects are not followed,
+ * and a whole answer must arrive within `timeoutMs`. Plain http is used only to a private address the
+ * operator allowed (a service inside its network): keys, cards and messages never cross the internet
+ * in clear.
  */
-export async function acpRequest(
+export async function guardedRequest(
   url: URL,
   request: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
-  options: AcpHttpOptions,
-): Promise<AcpAnswer> {
+  options: OutboundOptions,
+): Promise<OutboundAnswer> {
   let destination: Awaited<ReturnType<typeof resolveDestination>>;
   try {
     destination = await resolveDestination(url, options.policy, options.resolveHost);
@@ -54,7 +56,7 @@ export async function acpRequest(
   }
   const secure = url.protocol === 'https:';
   if (!secure && destination.kind === 'public') {
-    return { kind: 'failure', sent: false, error: 'a public merchant must be reached over https' };
+    return { kind: 'failure', sent: false, error: 'a public destination must be reached over https' };
   }
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, [{ address: destination.address, family: destination.family }]);
@@ -65,10 +67,11 @@ export async function acpRequest(
   return new Promise((resolve) => {
     let settled = false;
     let written = false;
-    const finish = (answer: AcpAnswer) => {
+    const finish = (answer: OutboundAnswer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', timeUp);
       resolve(answer);
     };
     const outgoing = (secure ? https : http).request(
@@ -111,10 +114,13 @@ export async function acpRequest(
     outgoing.on('finish', () => {
       written = true;
     });
-    const timer = setTimeout(() => {
+    const timeUp = () => {
       finish({ kind: 'failure', sent: true, error: `timeout: no answer within ${options.timeoutMs} ms` });
       outgoing.destroy();
-    }, options.timeoutMs);
+    };
+    const timer = setTimeout(timeUp, options.timeoutMs);
+    options.signal?.addEventListener('abort', timeUp, { once: true });
+    if (options.signal?.aborted) timeUp();
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       // Refused or unreachable before a byte left: the merchant cannot have acted on it.
       const notSent =
