@@ -13,6 +13,9 @@ export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
+    // Two files at a time: the machine's two cores (vitest's default leaves one idle), and much of a
+    // slow file's time is spent waiting on the processes, browsers and chains it drives.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/reporters/timing.ts'],
