@@ -37,6 +37,7 @@ import { onboardingPageRoutes } from './web/onboarding/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes, type WorkerStatus } from './web/operations.ts';
 import { platformConnectPageRoutes } from './web/platform-connect/page.ts';
+import { installRequestLog } from './web/request-log.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
 import { approvalPageRoutes } from './web/vault/approval-page.ts';
 import { vaultPageRoutes } from './web/vault/page.ts';
@@ -158,6 +159,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
+  installRequestLog(app, ctx.requestLog);
   installTextGuard(app);
   installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
   installNotFound(app, ctx.config.baseUrl);

@@ -174,6 +174,8 @@ export interface WebhookEndpointsTable {
   status: 'active' | 'disabled';
   /** The `whsec_…` signing secret sealed with AES-256-GCM (core/crypto-aead). */
   secret_ciphertext: string;
+  /** How deliveries are signed: the spec's `Service-Signature`, or Standard Webhooks' headers. */
+  signature_scheme: 'purser' | 'standard_webhooks';
   consecutive_failures: number;
   /** Time of the first failure since the last success; null while healthy. */
   failing_since: number | null;
@@ -195,11 +197,35 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: number;
   /** Set by the claim; results are recorded only by the holder of the current lease. */
   lease_token: string | null;
+  /** When the current (or last) lease was taken: the start of the attempt it holds. */
+  leased_at: number | null;
+  /**
+   * Set by a claim that took over a lease never settled: when that interrupted attempt began (the
+   * claim records it; see events/store.ts `claimDue`).
+   */
+  interrupted_at: number | null;
   last_status_code: number | null;
   last_error: string | null;
   created_at: number;
   updated_at: number;
   completed_at: number | null;
+}
+
+/** One request of an organization's credential (docs/console.md "API requests"): never a body or secret. */
+export interface ApiRequestsTable {
+  /** The request id (`X-Request-Id`). */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  created_at: number;
+  /** The client id of a platform or connection token, or the id of an API key: never the secret. */
+  credential: string;
+  method: string;
+  /** The path without its query string, long segments (tokens) redacted. */
+  path: string;
+  status: number;
+  latency_ms: number;
+  request_id: string;
 }
 
 export interface WebhookAttemptsTable {
@@ -213,6 +239,8 @@ export interface WebhookAttemptsTable {
   /** The first bytes of the response body. */
   response_excerpt: string | null;
   succeeded: number;
+  /** 1: the worker making it stopped before it recorded an answer; its outcome is unknown. */
+  interrupted: Generated<number>;
 }
 
 export interface KycVerificationsTable {
@@ -368,6 +396,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  api_requests: ApiRequestsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_account_deltas: LedgerAccountDeltasTable;

@@ -74,6 +74,31 @@ async function operations(
     },
   });
 
+  // The issuer against the books (CARD_ISSUER=lithic): what the worker's last check recorded.
+  const issuerCheck = () => ctx.cards.reconciler.last().catch(() => null);
+  new Gauge({
+    name: 'purser_issuer_drift_transactions',
+    help: 'Issuer transactions the books disagree with, by kind: missing, status, amount, unreadable (last worker check)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const check = await issuerCheck();
+      if (!check) return;
+      for (const kind of ['missing', 'status', 'amount', 'unreadable'] as const)
+        this.set({ kind }, check.drifts.filter((d) => d.kind === kind).length);
+    },
+  });
+  new Gauge({
+    name: 'purser_issuer_reconciled_timestamp_seconds',
+    help: 'When the worker last compared the issuer with the books (0: never)',
+    registers: [registry],
+    async collect() {
+      const check = await issuerCheck();
+      this.set(check ? check.checkedAt / 1000 : 0);
+    },
+  });
+
   // Label sets resolved once per route, method and status: prom-client hashes labels on every
   // call otherwise, which shows on the hottest routes.
   const series = new Map<string, { count: () => void; observe: (seconds: number) => void }>();

@@ -136,6 +136,24 @@ export class AuthUnavailableError extends PurserError {
   declare readonly code: 'auth_unavailable';
 }
 
+/** `service_unavailable` (HTTP 503); when it is answered: /docs/errors. */
+export class ServiceUnavailableError extends PurserError {
+  override readonly name: string = 'ServiceUnavailableError';
+  declare readonly code: 'service_unavailable';
+}
+
+/** `database_busy` (HTTP 503); when it is answered: /docs/errors. */
+export class DatabaseBusyError extends PurserError {
+  override readonly name: string = 'DatabaseBusyError';
+  declare readonly code: 'database_busy';
+}
+
+/** `issuer_unavailable` (HTTP 503); when it is answered: /docs/errors. */
+export class IssuerUnavailableError extends PurserError {
+  override readonly name: string = 'IssuerUnavailableError';
+  declare readonly code: 'issuer_unavailable';
+}
+
 /** `chain_unavailable` (HTTP 503); when it is answered: /docs/errors. */
 export class ChainUnavailableError extends PurserError {
   override readonly name: string = 'ChainUnavailableError';
@@ -514,6 +532,9 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['invalid_redirect_uri', InvalidRedirectUriError],
   ['auth_provider_error', AuthProviderErrorError],
   ['auth_unavailable', AuthUnavailableError],
+  ['service_unavailable', ServiceUnavailableError],
+  ['database_busy', DatabaseBusyError],
+  ['issuer_unavailable', IssuerUnavailableError],
   ['chain_unavailable', ChainUnavailableError],
   ['invalid_origin', InvalidOriginError],
   ['idempotency_key_reused', IdempotencyKeyReusedError],

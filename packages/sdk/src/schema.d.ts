@@ -272,6 +272,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook_endpoints/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue again every delivery to this endpoint that failed or was cancelled since a time
+         * @description Every event whose delivery to this endpoint failed (all its attempts spent) or was cancelled (the endpoint was disabled) at or after `since`, at most 14 days ago, is owed to it once more: one new delivery per event, with a fresh set of attempts, queued in the order the events happened. An event the endpoint is still owed, or has received since, is left alone, so a second call queues nothing twice. Answers how many were queued.
+         */
+        post: operations["recoverWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -1477,6 +1497,8 @@ export interface components {
             enabled_events: string[];
             status: "active" | "disabled";
             livemode: boolean;
+            /** @description How deliveries are signed (docs/webhooks.md): `purser` (the default) sends the spec's `Service-Signature` (and the legacy `X-Service-Signature`); `standard_webhooks` sends Standard Webhooks' `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>` keyed with the base64 part of the secret), for any Standard Webhooks library to verify. */
+            signature_scheme: "purser" | "standard_webhooks";
             /** @description Consecutive failed attempts since the last success. */
             failure_count: number;
             disabled_at: number | null;
@@ -1506,6 +1528,8 @@ export interface components {
                 status_code: number | null;
                 duration_ms: number;
                 succeeded: boolean;
+                /** @description `unknown`: the worker making the attempt stopped (a crash, a lost database) before it recorded an answer; the receiver may have received it. The next attempt has the next number. */
+                outcome: "succeeded" | "failed" | "unknown";
                 error: string | null;
                 /** @description First 1 KB of the answer; always null for a private (loopback, private or link-local) destination. */
                 response_excerpt: string | null;
@@ -1540,6 +1564,15 @@ export interface components {
             has_more: boolean;
             /** @description Pass as `starting_after` to read the next page; null on the last one. */
             next_cursor: string | null;
+        };
+        /** @description What a recover queued. */
+        WebhookRecovery: {
+            /** @enum {string} */
+            object: "webhook_recovery";
+            endpoint_id: string;
+            since: number;
+            /** @description How many events were queued for the endpoint again. */
+            recovered: number;
         };
         /** @description The KYC state: the single status contract of every KYC answer. */
         KycState: {
@@ -4021,6 +4054,7 @@ export interface operations {
                      *           ],
                      *           "status": "active",
                      *           "livemode": false,
+                     *           "signature_scheme": "purser",
                      *           "failure_count": 0,
                      *           "disabled_at": null,
                      *           "created": 1768471200
@@ -4148,6 +4182,8 @@ export interface operations {
                     /** @description Known event types, `*` for every type, or prefixes of known families such as `card.*`; an unknown name is `invalid_event_type`. */
                     enabled_events: string[];
                     description?: null | string;
+                    /** @description How deliveries are signed (docs/webhooks.md): `purser` (the default) sends the spec's `Service-Signature` (and the legacy `X-Service-Signature`); `standard_webhooks` sends Standard Webhooks' `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>` keyed with the base64 part of the secret), for any Standard Webhooks library to verify. */
+                    signature_scheme?: "purser" | "standard_webhooks";
                 };
             };
         };
@@ -4170,10 +4206,11 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "livemode": false,
+                     *       "signature_scheme": "purser",
                      *       "failure_count": 0,
                      *       "disabled_at": null,
                      *       "created": 1768471200,
-                     *       "secret": "whsec_Zx8Cv6Bn4Mq2Wr9Ty7Ui5Op3As1Df0Gh"
+                     *       "secret": "whsec_q3B1m8N0yVxk6b2Jr5T9sLw4Hc7Pz1Ea2Df0Gh6Ui8o="
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -4372,6 +4409,7 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "livemode": false,
+                     *       "signature_scheme": "purser",
                      *       "failure_count": 0,
                      *       "disabled_at": null,
                      *       "created": 1768471200
@@ -4656,6 +4694,8 @@ export interface operations {
                     enabled_events?: string[];
                     description?: null | string;
                     status?: "active" | "disabled";
+                    /** @description How deliveries are signed (docs/webhooks.md): `purser` (the default) sends the spec's `Service-Signature` (and the legacy `X-Service-Signature`); `standard_webhooks` sends Standard Webhooks' `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>` keyed with the base64 part of the secret), for any Standard Webhooks library to verify. */
+                    signature_scheme?: "purser" | "standard_webhooks";
                 };
             };
         };
@@ -4678,6 +4718,7 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "livemode": false,
+                     *       "signature_scheme": "purser",
                      *       "failure_count": 0,
                      *       "disabled_at": null,
                      *       "created": 1768471200
@@ -4885,10 +4926,11 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "livemode": false,
+                     *       "signature_scheme": "purser",
                      *       "failure_count": 0,
                      *       "disabled_at": null,
                      *       "created": 1768471200,
-                     *       "secret": "whsec_Lk9Jh7Gf5Ds3Ap1Qw8Er6Ty4Ui2Op0Zx"
+                     *       "secret": "whsec_Lk9Jh7Gf5Ds3Ap1Qw8Er6Ty4Ui2Op0Zx+Mn3Bv5Cx7Z="
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -5280,6 +5322,7 @@ export interface operations {
                      *               "status_code": 200,
                      *               "duration_ms": 84,
                      *               "succeeded": true,
+                     *               "outcome": "succeeded",
                      *               "error": null,
                      *               "response_excerpt": "ok"
                      *             }
@@ -5595,6 +5638,216 @@ export interface operations {
             };
         };
     };
+    recoverWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": 1768384800
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unix seconds; at most 14 days ago, not in the future. */
+                    since: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The failed and cancelled deliveries since `since` are queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_recovery",
+                     *       "endpoint_id": "wh_2qWe4RtY6uI8oPaS",
+                     *       "since": 1768384800,
+                     *       "recovered": 12
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            /** @description `since` is more than 14 days ago or in the future (`invalid_request`, `field_errors.since`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such object for the calling organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The endpoint is disabled (`endpoint_disabled`); PATCH it with `status: "active"` first. Or: A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_kyc_state",
+                     *         "message": "The verification is not in a status that takes this call.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_kyc_state",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listEventDeliveries: {
         parameters: {
             query?: {
@@ -5642,6 +5895,7 @@ export interface operations {
                      *               "status_code": 200,
                      *               "duration_ms": 84,
                      *               "succeeded": true,
+                     *               "outcome": "succeeded",
                      *               "error": null,
                      *               "response_excerpt": "ok"
                      *             }

@@ -31,6 +31,9 @@ import * as chainReturns from './0033_chain_returns.ts';
 import * as partialVoids from './0034_partial_voids.ts';
 import * as ledgerMirrorDeltas from './0035_ledger_mirror_deltas.ts';
 import * as issuerReconcile from './0036_issuer_reconcile.ts';
+import * as webhookSignatureScheme from './0040_webhook_signature_scheme.ts';
+import * as apiRequestLog from './0041_api_request_log.ts';
+import * as webhookAttemptLeases from './0042_webhook_attempt_leases.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +69,7 @@ export const migrations: Record<string, Migration> = {
   '0034_partial_voids': partialVoids,
   '0035_ledger_mirror_deltas': ledgerMirrorDeltas,
   '0036_issuer_reconcile': issuerReconcile,
+  '0040_webhook_signature_scheme': webhookSignatureScheme,
+  '0041_api_request_log': apiRequestLog,
+  '0042_webhook_attempt_leases': webhookAttemptLeases,
 };

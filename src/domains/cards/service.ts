@@ -14,6 +14,7 @@ import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './
 import { LithicIssuer } from './lithic/issuer.ts';
 import { CardNetwork } from './network.ts';
 import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
+import { IssuerReconciler } from './reconcile.ts';
 import { CardStore } from './store.ts';
 
 export type Card = Selectable<CardsTable>;
@@ -66,6 +67,8 @@ export class CardService {
   readonly store: CardStore;
   readonly cardholders: Cardholders;
   readonly network: CardNetwork;
+  /** The production issuer's transactions against the books (`purser issuer reconcile`). */
+  readonly reconciler: IssuerReconciler;
   /** Test-mode cards always come from the built-in network; production ones from `CARD_ISSUER`. */
   private readonly sandboxIssuer: SandboxIssuer;
   private readonly liveIssuer: CardIssuer;
@@ -87,6 +90,10 @@ export class CardService {
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
+    this.reconciler = new IssuerReconciler(db, clock, this.liveIssuer, {
+      store: this.store,
+      network: this.network,
+    });
   }
 
   /** Set by the funding domain: the pool a company-funded card's money comes from and returns to. */
@@ -249,7 +256,7 @@ export class CardService {
       await this.move(trx, [
         {
           type: 'posted',
-          id: `${id}.funding`,
+          id: cardFundingId(id),
           debitAccountId: wallet,
           creditAccountId: account,
           amount: input.amount_cents,
@@ -764,6 +771,9 @@ function checkCompanyLimit(card: Card, spendLimitCents: number, by: 'platform' |
     );
   }
 }
+
+/** The transfer that funds a new card from the wallet (for a flow's card: the end of the company's transfer). */
+export const cardFundingId = (cardId: string) => `${cardId}.funding`;
 
 export function scopeOf(principal: Pick<Principal, 'organizationId' | 'livemode'>): Scope {
   return { organizationId: principal.organizationId, livemode: principal.livemode };

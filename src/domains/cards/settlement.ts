@@ -307,7 +307,8 @@ export class Settlement {
     const released = held > 0 && !holding && change <= 0 ? Math.max(0, held - holdCents) : 0;
     const changes = {
       status,
-      amount_cents: Math.max(txn.amount_cents, holdCents),
+      // Authorized: what is held and what voids released, never less than first authorized.
+      amount_cents: Math.max(txn.amount_cents, holdCents + txn.voided_cents + released),
       voided_cents: txn.voided_cents + released,
       settled_cents: settled > 0 ? settled : txn.settled_cents,
       hold_id: hold ?? txn.hold_id,
