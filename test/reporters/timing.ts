@@ -94,6 +94,7 @@ function seconds(ms: number): string {
 }
 
 export function printTable(times: RunTimes, title = 'Time per project'): void {
+  if (times.projects.length === 0) return;
   const rows = times.projects.map((p) => [
     p.project,
     String(p.files),
