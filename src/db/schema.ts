@@ -403,6 +403,8 @@ export interface Database {
   cardholders: CardholdersTable;
   cards: CardsTable;
   card_transactions: CardTransactionsTable;
+  user_spending_controls: UserSpendingControlsTable;
+  authorization_endpoints: AuthorizationEndpointsTable;
   card_detail_reveals: CardDetailRevealsTable;
   company_wallets: CompanyWalletsTable;
   card_flows: CardFlowsTable;
@@ -551,6 +553,33 @@ export interface CardsTable {
   provider_ref: string | null;
   /** The company-funded transfer that created it, null for direct issuance. */
   transfer_id: string | null;
+  /** Its spending controls as the API took them (JSON, cards/controls.ts), null when none. */
+  spending_controls: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user's spending controls, applying to every card of the user (cards/controls.ts). */
+export interface UserSpendingControlsTable {
+  user_id: string;
+  organization_id: string;
+  livemode: number;
+  /** JSON, as the API took them. */
+  controls: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The platform's real-time authorization endpoint, one per organization and mode (docs/cards.md). */
+export interface AuthorizationEndpointsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  url: string;
+  timeout_ms: number;
+  on_timeout: 'approve' | 'decline';
+  /** The `whsec_…` signing secret, sealed under the row's id. */
+  secret_ciphertext: string;
   created_at: number;
   updated_at: number;
 }
@@ -592,6 +621,14 @@ export interface CardTransactionsTable {
   voided_cents: Generated<number>;
   /** Authorization requests approved for it: the first, then each incremental one. */
   authorizations: Generated<number>;
+  /** The merchant's country (ISO 3166-1 alpha-2), when the network said. */
+  merchant_country: string | null;
+  /** Of a decline by spending controls: the control that refused it (JSON, cards/controls.ts). */
+  spending_control: string | null;
+  /** Who decided the authorization: the engine, the platform, or its timeout; null when none was asked (refunds, force posts). */
+  authorization_decided_by: 'engine' | 'platform' | 'timeout' | null;
+  /** The platform's own reason for its decline, as it gave it. */
+  platform_reason: string | null;
 }
 
 /** Every reveal of a card number, for the audit. */
@@ -740,6 +777,8 @@ export interface MerchantsTable {
   countries: string;
   /** ISO 4217, lowercase (ACP's spelling). */
   currency: string;
+  /** Its merchant category code (ISO 18245), for spending controls; null when not configured. */
+  mcc: string | null;
   /** 1: configured merchants take production money only. */
   livemode: number;
   created_at: number;
