@@ -15,10 +15,13 @@ export interface FixedRateRun {
   p99: number;
   max: number;
   failed: number;
+  /** The failures by status (0: no answer). */
+  failures: Record<number, number>;
 }
 
 export async function fixedRate(options: {
-  url: string;
+  /** Several: the requests go to each in turn (one service behind several processes). */
+  url: string | string[];
   method: string;
   headers: Record<string, string>;
   /** The body of the i-th request. */
@@ -27,11 +30,12 @@ export async function fixedRate(options: {
   seconds: number;
 }): Promise<FixedRateRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const target = new URL(options.url);
+  const targets = (Array.isArray(options.url) ? options.url : [options.url]).map((url) => new URL(url));
   const send = (i: number) =>
     new Promise<{ status: number; ms: number }>((resolve) => {
       const sentAt = performance.now();
       const payload = options.body(i);
+      const target = targets[i % targets.length] as URL;
       const outgoing = request(
         {
           agent,
@@ -56,6 +60,7 @@ export async function fixedRate(options: {
   const interval = 1000 / options.rate;
   const latencies: number[] = [];
   let failed = 0;
+  const failures: Record<number, number> = {};
   const pending: Promise<void>[] = [];
   const start = performance.now();
   let sent = 0;
@@ -66,7 +71,10 @@ export async function fixedRate(options: {
         pending.push(
           send(sent).then(({ status, ms }) => {
             if (status >= 200 && status < 300) latencies.push(ms);
-            else failed++;
+            else {
+              failed++;
+              failures[status] = (failures[status] ?? 0) + 1;
+            }
           }),
         );
         sent++;
@@ -87,5 +95,6 @@ export async function fixedRate(options: {
     p99: at(0.99),
     max: latencies.at(-1) ?? 0,
     failed,
+    failures,
   };
 }

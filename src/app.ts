@@ -35,8 +35,9 @@ import { kycPageRoutes } from './web/kyc/page.ts';
 import { merchantAccountPageRoutes } from './web/merchant-accounts/page.ts';
 import { onboardingPageRoutes } from './web/onboarding/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
-import { operationsRoutes } from './web/operations.ts';
+import { operationsRoutes, type WorkerStatus } from './web/operations.ts';
 import { platformConnectPageRoutes } from './web/platform-connect/page.ts';
+import { installRequestLog } from './web/request-log.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
 import { approvalPageRoutes } from './web/vault/approval-page.ts';
 import { vaultPageRoutes } from './web/vault/page.ts';
@@ -46,6 +47,8 @@ import { walletPageRoutes } from './web/wallet/page.ts';
 export interface AppOptions {
   /** A pino destination for the request log (tests capture it); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
+  /** The worker of this process, if it runs one: its chores' lag goes to /metrics. */
+  worker?: WorkerStatus | null;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -54,23 +57,50 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * Query strings and path parameters arrive as text, so their validator coerces (`?limit=10`, a
  * single `?type=` as a list); a JSON body is validated as sent: `{"limit": "10"}` or a string where
  * a list belongs is a 400, not silently converted.
+ *
+ * One pair of validators serves the whole app. Fastify asks for a validator per plugin context,
+ * each with the shared schemas (`app.addSchema`) known there; a new Ajv instance per context
+ * compiled JSON Schema's meta-schema again each time, most of an app start. Every shared schema's
+ * `$id` names one OpenAPI component, so the pair takes each context's new ones as they come.
  */
-const validatorsByPart: AjvCompiler.BuildCompilerFromPool = (externalSchemas, options) => {
+function validatorsByPart(): AjvCompiler.BuildCompilerFromPool {
   const build = AjvCompiler();
   const common = { allErrors: true, removeAdditional: false } as const;
-  const plugins = options?.plugins ?? [];
-  const coercing = build(externalSchemas, { plugins, customOptions: { ...common, coerceTypes: 'array' } });
-  const strict = build(externalSchemas, { plugins, customOptions: { ...common, coerceTypes: false } });
-  // Fastify calls the validator factory with its route definition, not a bare schema.
-  return ((route: { httpPart?: string }) =>
-    (route.httpPart === 'body' ? strict : coercing)(
-      route as never,
-    )) as unknown as ReturnType<AjvCompiler.BuildCompilerFromPool>;
-};
+  const instances: AjvCompiler.Ajv[] = [];
+  const known = new Set<string>();
+  let parts: { coercing: AjvCompile; strict: AjvCompile } | undefined;
+  return (externalSchemas, options) => {
+    if (!parts) {
+      const settings = {
+        plugins: options?.plugins ?? [],
+        onCreate: (ajv: AjvCompiler.Ajv) => instances.push(ajv),
+      };
+      parts = {
+        coercing: build(externalSchemas, { ...settings, customOptions: { ...common, coerceTypes: 'array' } }),
+        strict: build(externalSchemas, { ...settings, customOptions: { ...common, coerceTypes: false } }),
+      };
+      for (const id of Object.keys(externalSchemas)) known.add(id);
+    }
+    for (const [id, schema] of Object.entries(externalSchemas)) {
+      if (known.has(id)) continue;
+      known.add(id);
+      for (const ajv of instances) ajv.addSchema(schema as SharedSchema);
+    }
+    const { coercing, strict } = parts;
+    // Fastify calls the validator factory with its route definition, not a bare schema.
+    return ((route: { httpPart?: string }) =>
+      (route.httpPart === 'body' ? strict : coercing)(
+        route as never,
+      )) as unknown as ReturnType<AjvCompiler.BuildCompilerFromPool>;
+  };
+}
 
-/** Builds the HTTP surface: core plugins, then each domain's routes. */
-export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+type AjvCompile = ReturnType<AjvCompiler.BuildCompilerFromPool>;
+type SharedSchema = Parameters<AjvCompiler.Ajv['addSchema']>[0];
+
+/** The Fastify instance every role serves from: logging, limits, error bodies. */
+function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
+  return Fastify({
     logger: {
       level: ctx.config.logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),
@@ -91,21 +121,46 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         ? incoming
         : `req_${randomUUID().replaceAll('-', '')}`;
     },
-    schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
     return503OnClosing: true,
     frameworkErrors: frameworkErrors(ctx.config.baseUrl),
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
   });
+}
+
+/** A request the database could not serve: the process's view of it changes (/readyz, one log line). */
+const databaseLost = (ctx: AppContext) => (error: unknown) =>
+  ctx.health.database.set('unavailable', { reason: (error as Error | undefined)?.message });
+
+/**
+ * The worker role's own HTTP surface, on `HEALTH_PORT`: `/healthz`, `/readyz` and `/metrics` (the
+ * worker's chores among them), nothing else.
+ */
+export async function buildHealthApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = createServer(ctx, options);
+  installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
+  await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
+  return app;
+}
+
+/** Builds the HTTP surface: core plugins, then each domain's routes. */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = createServer(ctx, options);
 
   app.decorateRequest('principal', null);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
+  // Shutting down: every answer from then on, also to a request that came before, closes its
+  // connection, so that clients move their keep-alive connections elsewhere.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (ctx.health.stopping) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
-  installErrorHandler(app, ctx.config.baseUrl, (error) =>
-    ctx.health.database.set('unavailable', { reason: (error as Error | undefined)?.message }),
-  );
+  installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
+  installRequestLog(app, ctx.requestLog);
   installTextGuard(app);
   installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
   installNotFound(app, ctx.config.baseUrl);
@@ -116,7 +171,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   refuseBodiesWhereNone(app);
   await registerOpenApi(app, ctx.config);
 
-  await app.register(operationsRoutes, { ctx });
+  await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
   await app.register(docsRoutes, { ctx });
   await app.register(authRoutes, { ctx });
   await app.register(connectRoutes, { ctx });

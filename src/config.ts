@@ -59,7 +59,12 @@ export interface Config {
   sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
   /** Sandbox never sends real email or SMS unless this is set. */
   sandboxRealDelivery: boolean;
+  /** SIGTERM: how long past the drain in-flight requests and deliveries may take before a forced exit. */
   shutdownTimeoutMs: number;
+  /** SIGTERM: seconds the API keeps serving, not ready, so that a load balancer stops sending first. */
+  shutdownDrainSeconds: number;
+  /** The worker role's own port for /healthz, /readyz and /metrics (0: any free port, logged). */
+  healthPort: number;
   /** AES-256-GCM key for data read back (base64, 32 bytes); older keys still open what they sealed. */
   encryptionKey: string | null;
   encryptionPreviousKeys: string[];
@@ -164,6 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
       : null,
     sandboxRealDelivery: boolean(env, 'SANDBOX_REAL_DELIVERY', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),
+    healthPort: integer(env, 'HEALTH_PORT', 0, 0, 65535),
     encryptionKey: optional(env, 'ENCRYPTION_KEY'),
     encryptionPreviousKeys: (env.ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
     webhooks: loadWebhookConfig(env),

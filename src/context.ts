@@ -50,6 +50,7 @@ import { PlatformConnectService } from './domains/platform-connect/service.ts';
 import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
 import { VaultService } from './domains/vault/service.ts';
+import { RequestLog } from './web/request-log.ts';
 
 /** Everything a role needs, built once per process from the configuration. */
 export interface AppContext {
@@ -102,6 +103,8 @@ export interface AppContext {
   tokenRateLimiter: RateLimiter;
   /** `{mcp_url}/token`, `/register` and `/revoke`: a budget of their own, apart from the platform's. */
   oauthRateLimiter: RateLimiter;
+  /** The API request log the console shows (src/web/request-log.ts). */
+  requestLog: RequestLog;
   close(): Promise<void>;
 }
 
@@ -304,6 +307,8 @@ export async function createContext(
     if (user) await cards.cardholders.ensureForUser(trx, approval, user, approval.identity);
   });
 
+  const requestLog = new RequestLog({ db, clock });
+
   return {
     config,
     db,
@@ -335,7 +340,9 @@ export async function createContext(
     linkDelivery,
     tokenRateLimiter,
     oauthRateLimiter,
+    requestLog,
     async close() {
+      await requestLog.flush();
       await tokenRateLimiter.close();
       await oauthRateLimiter.close();
       await onboardingClaimLimiter.close();

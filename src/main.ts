@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { UsageError } from './cli/args.ts';
+import { oneOf, parse, UsageError } from './cli/args.ts';
 import { runCommand, USAGE } from './cli/commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
@@ -36,54 +37,68 @@ async function ensureDemoOrganization(ctx: AppContext): Promise<void> {
   );
 }
 
-async function serve(ctx: AppContext): Promise<void> {
-  await ensureDemoOrganization(ctx);
+/** What a `purser serve` process runs: the HTTP API, the worker, or both (the default). */
+export type Role = 'api' | 'worker' | 'all';
+
+/**
+ * One process of the service. Every role answers `/healthz`, `/readyz` and `/metrics`: the API on
+ * `PORT` beside everything else, the worker alone on `HEALTH_PORT`. SIGTERM (or SIGINT) shuts it
+ * down without dropping anything:
+ * 1. `/readyz` answers 503 at once and every response says `Connection: close`; the worker stops
+ *    claiming deliveries;
+ * 2. the API keeps serving for `SHUTDOWN_DRAIN_SECONDS`, long enough for a load balancer to notice;
+ * 3. the listener closes: no new connections, idle keep-alive connections closed, requests in
+ *    flight finish; the worker's attempts in flight are recorded;
+ * 4. exit 0, or 1 if all that took more than `SHUTDOWN_TIMEOUT_MS` past the drain.
+ */
+async function serve(ctx: AppContext, role: Role): Promise<void> {
+  if (role !== 'worker') await ensureDemoOrganization(ctx);
   // Loaded here: the HTTP surface is most of the code, and the CLI's other commands never need it.
-  const { buildApp } = await import('./app.ts');
-  const app: FastifyInstance = await buildApp(ctx);
-  const worker = new Worker(ctx, app.log);
+  const { buildApp, buildHealthApp } = await import('./app.ts');
+  const worker = role === 'api' ? null : new Worker(ctx);
+  const app: FastifyInstance =
+    role === 'worker' ? await buildHealthApp(ctx, { worker }) : await buildApp(ctx, { worker });
+  const { config, health } = ctx;
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    health.beginStopping();
+    const drainMs = role === 'worker' ? 0 : config.shutdownDrainSeconds * 1000;
+    ctx.log.info({ signal, drain_seconds: drainMs / 1000 }, 'shutting down: not ready, draining');
     const force = setTimeout(() => {
-      app.log.error('shutdown timed out; exiting');
+      ctx.log.error({ timeout_ms: config.shutdownTimeoutMs }, 'shutdown timed out; exiting');
       process.exit(1);
-    }, ctx.config.shutdownTimeoutMs);
+    }, drainMs + config.shutdownTimeoutMs);
     force.unref();
-    // Fastify stops accepting, lets in-flight requests finish, then resolves.
+    const workerStopped = worker?.stop();
+    await sleep(drainMs);
+    // Fastify stops accepting, closes idle connections, lets requests in flight finish, then resolves.
     await app.close();
-    await worker.stop();
+    await workerStopped;
     await ctx.close();
+    ctx.log.info({ signal }, 'shut down');
     process.exit(0);
   };
   // Before listening: a signal that arrives as the server comes up still stops it cleanly.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  await app.listen({ port: ctx.config.port, host: ctx.config.host });
+  const address = await app.listen({
+    port: role === 'worker' ? config.healthPort : config.port,
+    host: config.host,
+  });
   if (stopping) return;
-  worker.start();
-  watchEventLoop(ctx.config.eventLoopStallMs, (fields, message) => app.log.warn(fields, message));
+  worker?.start();
+  watchEventLoop(config.eventLoopStallMs, (fields, message) => ctx.log.warn(fields, message));
+  // Tests and supervisors wait for this line, whatever LOG_LEVEL says.
+  if (role === 'worker') print(JSON.stringify({ level: 30, msg: 'worker started', health: address }));
 }
 
-/** The worker role alone: deliveries and sweeps; SIGTERM lets the attempts in flight finish. */
-async function work(ctx: AppContext): Promise<void> {
-  const worker = new Worker(ctx);
-  worker.start();
-  watchEventLoop(ctx.config.eventLoopStallMs, (fields, message) =>
-    process.stdout.write(`${JSON.stringify({ level: 'warn', ...fields, msg: message })}\n`),
-  );
-  process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'worker started' })}\n`);
-  const stop = async () => {
-    setTimeout(() => process.exit(1), ctx.config.shutdownTimeoutMs).unref();
-    await worker.stop();
-    await ctx.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+/** `purser serve [--role api|worker|all]`, `all` by default. */
+function serveRole(argv: string[]): Role {
+  const { values } = parse(argv, { role: { type: 'string' } });
+  return oneOf(values.role, 'role', ['api', 'worker', 'all'] as const) ?? 'all';
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -105,9 +120,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
 
+  const role = command === 'serve' ? serveRole(argv.slice(1)) : command === 'worker' ? 'worker' : null;
   const ctx = await createContext(config);
-  if (command === 'serve') return serve(ctx);
-  if (command === 'worker') return work(ctx);
+  if (role) return serve(ctx, role);
   try {
     await runCommand(ctx, argv, print);
   } finally {

@@ -6,22 +6,30 @@
  * (`fixedRate`: open loop, latency from when each request was due), target p99 < 10 ms.
  *
  *   node --import tsx bench/cards/run.ts [--seconds 5] [--rounds 3] [--connections 16]
+ *   node --import tsx bench/cards/run.ts --pg [--processes 3] …   (PostgreSQL, 1 and N API processes: pg.ts)
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { fixedRate } from '../fixed-rate.ts';
 import { median, startServers } from '../servers-process.ts';
+import { benchOnPostgres } from './pg.ts';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
+    pg: { type: 'boolean', default: false },
+    processes: { type: 'string', default: '3' },
   },
 });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
+if (values.pg) {
+  await benchOnPostgres({ seconds, rounds, connections, processes: Number(values.processes) });
+  process.exit(0);
+}
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 10;
 const FIXED_RATE = 1_000;

@@ -1,6 +1,7 @@
 /**
- * The Purser side of bench/cards: an app on a fresh SQLite database with an approved, funded user
- * and cards to charge (shared by servers.ts and cpu.ts).
+ * The Purser side of bench/cards: an app on a fresh SQLite database (or the PostgreSQL database named
+ * by `BENCH_DATABASE_URL`, `--pg`) with an approved, funded user and cards to charge (shared by
+ * servers.ts, pg-server.ts and cpu.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +13,12 @@ import { createContext } from '../../src/context.ts';
 export const CARDS = 40;
 export const dir = mkdtempSync(join(tmpdir(), 'purser-bench-cards-'));
 const config = loadConfig({
-  DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   TOKEN_RATE_LIMIT: '1000000',
   CARD_MAX_AMOUNT_CENTS: '100000000',
   SQLITE_GROUP_COMMIT: process.env.SQLITE_GROUP_COMMIT,
+  ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
 });
 export const ctx = await createContext(config);
 export const app = await buildApp(ctx);

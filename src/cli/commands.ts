@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.ts';
 import { isoTime } from '../core/clock.ts';
+import { ISSUER_USAGE, runIssuerCommand } from '../domains/cards/cli.ts';
 import { EVENTS_USAGE, runEventsCommand } from '../domains/events/cli.ts';
 import { FUNDING_USAGE, runFundingCommand } from '../domains/funding/cli.ts';
 import { KYC_USAGE, runKycCommand } from '../domains/kyc/cli.ts';
@@ -13,8 +14,9 @@ import { runTriggerCommand, TRIGGER_USAGE } from './trigger/command.ts';
 
 export const USAGE = `Usage: purser <command>
 
-  serve                               run the API and the worker (default)
-  worker                              run the worker alone: webhook deliveries, retries, sweeps
+  serve [--role api|worker|all]       run the API, the worker or both (all, the default); every
+                                      role serves /healthz, /readyz and /metrics (the worker on HEALTH_PORT)
+  worker                              the same as serve --role worker: webhook deliveries, retries, sweeps
   migrate                             apply database migrations
   org create --name N --billing-email E [--json]
   org update ORG_ID [--status active|suspended] [--subscription active|none] [--branded-vault on|off]
@@ -33,6 +35,7 @@ ${EVENTS_USAGE}
 ${KYC_USAGE}
 ${LEDGER_USAGE}
 ${FUNDING_USAGE}
+${ISSUER_USAGE}
 ${MERCHANT_USAGE}
 ${TRIGGER_USAGE}
 ${ENCRYPTION_KEY_USAGE}
@@ -189,6 +192,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
   if (await runKycCommand(ctx, argv, print)) return;
   if (await runLedgerCommand(ctx, argv, print)) return;
   if (await runFundingCommand(ctx, argv, print)) return;
+  if (await runIssuerCommand(ctx, argv, print)) return;
   if (await runMerchantCommand(ctx, argv, print)) return;
   if (await runTriggerCommand(ctx, argv, print)) return;
   if (await runEncryptionKeyCommand(ctx, argv, print)) return;

@@ -174,6 +174,8 @@ export interface WebhookEndpointsTable {
   status: 'active' | 'disabled';
   /** The `whsec_…` signing secret sealed with AES-256-GCM (core/crypto-aead). */
   secret_ciphertext: string;
+  /** How deliveries are signed: the spec's `Service-Signature`, or Standard Webhooks' headers. */
+  signature_scheme: 'purser' | 'standard_webhooks';
   consecutive_failures: number;
   /** Time of the first failure since the last success; null while healthy. */
   failing_since: number | null;
@@ -195,11 +197,35 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: number;
   /** Set by the claim; results are recorded only by the holder of the current lease. */
   lease_token: string | null;
+  /** When the current (or last) lease was taken: the start of the attempt it holds. */
+  leased_at: number | null;
+  /**
+   * Set by a claim that took over a lease never settled: when that interrupted attempt began (the
+   * claim records it; see events/store.ts `claimDue`).
+   */
+  interrupted_at: number | null;
   last_status_code: number | null;
   last_error: string | null;
   created_at: number;
   updated_at: number;
   completed_at: number | null;
+}
+
+/** One request of an organization's credential (docs/console.md "API requests"): never a body or secret. */
+export interface ApiRequestsTable {
+  /** The request id (`X-Request-Id`). */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  created_at: number;
+  /** The client id of a platform or connection token, or the id of an API key: never the secret. */
+  credential: string;
+  method: string;
+  /** The path without its query string, long segments (tokens) redacted. */
+  path: string;
+  status: number;
+  latency_ms: number;
+  request_id: string;
 }
 
 export interface WebhookAttemptsTable {
@@ -213,6 +239,8 @@ export interface WebhookAttemptsTable {
   /** The first bytes of the response body. */
   response_excerpt: string | null;
   succeeded: number;
+  /** 1: the worker making it stopped before it recorded an answer; its outcome is unknown. */
+  interrupted: Generated<number>;
 }
 
 export interface KycVerificationsTable {
@@ -368,12 +396,15 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  api_requests: ApiRequestsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_account_deltas: LedgerAccountDeltasTable;
   cardholders: CardholdersTable;
   cards: CardsTable;
   card_transactions: CardTransactionsTable;
+  user_spending_controls: UserSpendingControlsTable;
+  authorization_endpoints: AuthorizationEndpointsTable;
   card_detail_reveals: CardDetailRevealsTable;
   company_wallets: CompanyWalletsTable;
   card_flows: CardFlowsTable;
@@ -383,6 +414,7 @@ export interface Database {
   chain_cursors: ChainCursorsTable;
   chain_returns: ChainReturnsTable;
   chain_drifts: ChainDriftsTable;
+  issuer_reconciliations: IssuerReconciliationsTable;
   oauth_codes: OAuthCodesTable;
   oauth_client_documents: OAuthClientDocumentsTable;
   buy_tokens: BuyTokensTable;
@@ -522,6 +554,33 @@ export interface CardsTable {
   provider_ref: string | null;
   /** The company-funded transfer that created it, null for direct issuance. */
   transfer_id: string | null;
+  /** Its spending controls as the API took them (JSON, cards/controls.ts), null when none. */
+  spending_controls: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user's spending controls, applying to every card of the user (cards/controls.ts). */
+export interface UserSpendingControlsTable {
+  user_id: string;
+  organization_id: string;
+  livemode: number;
+  /** JSON, as the API took them. */
+  controls: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The platform's real-time authorization endpoint, one per organization and mode (docs/cards.md). */
+export interface AuthorizationEndpointsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  url: string;
+  timeout_ms: number;
+  on_timeout: 'approve' | 'decline';
+  /** The `whsec_…` signing secret, sealed under the row's id. */
+  secret_ciphertext: string;
   created_at: number;
   updated_at: number;
 }
@@ -561,6 +620,16 @@ export interface CardTransactionsTable {
   force_posted: Generated<number>;
   /** What voids (partial or whole, and expiry) released of the authorization, in all. */
   voided_cents: Generated<number>;
+  /** Authorization requests approved for it: the first, then each incremental one. */
+  authorizations: Generated<number>;
+  /** The merchant's country (ISO 3166-1 alpha-2), when the network said. */
+  merchant_country: string | null;
+  /** Of a decline by spending controls: the control that refused it (JSON, cards/controls.ts). */
+  spending_control: string | null;
+  /** Who decided the authorization: the engine, the platform, or its timeout; null when none was asked (refunds, force posts). */
+  authorization_decided_by: 'engine' | 'platform' | 'timeout' | null;
+  /** The platform's own reason for its decline, as it gave it. */
+  platform_reason: string | null;
 }
 
 /** Every reveal of a card number, for the audit. */
@@ -709,6 +778,8 @@ export interface MerchantsTable {
   countries: string;
   /** ISO 4217, lowercase (ACP's spelling). */
   currency: string;
+  /** Its merchant category code (ISO 18245), for spending controls; null when not configured. */
+  mcc: string | null;
   /** 1: configured merchants take production money only. */
   livemode: number;
   created_at: number;
@@ -812,6 +883,18 @@ export interface ChainDriftsTable {
   /** When this drift (at these amounts) was first seen; when it was last confirmed. */
   since: number;
   checked_at: number;
+}
+
+/** What the worker's last `issuer reconcile` found (CARD_ISSUER=lithic), read by /metrics. */
+export interface IssuerReconciliationsTable {
+  issuer: string;
+  checked_at: number;
+  /** The oldest transaction creation compared (null: all). */
+  since: number | null;
+  /** How many of the issuer's transactions were compared. */
+  compared: number;
+  /** The drifts found, as `issuer reconcile --json` names them (JSON). */
+  drifts: string;
 }
 
 /** How far the deposit watcher has read a chain: every block up to `block_number` is done. */

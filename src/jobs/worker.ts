@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { HOUR, MINUTE, SECOND } from '../core/clock.ts';
+import { DAY, HOUR, MINUTE, SECOND } from '../core/clock.ts';
 import { pruneIdempotencyKeys } from '../core/idempotency.ts';
 import { DatabaseRateLimiter } from '../core/rate-limit.ts';
 import { isDatabaseUnavailable, probeDatabase } from '../db/availability.ts';
@@ -42,6 +42,11 @@ const MESSAGING_REFRESH_INTERVAL_MS = MINUTE;
 const ORDER_RESOLVE_INTERVAL_MS = 5 * SECOND;
 /** How often checkout authorizations past their time are expired (and stale WebAuthn challenges forgotten). */
 const APPROVAL_EXPIRY_INTERVAL_MS = 15 * SECOND;
+/**
+ * The issuer's transactions the worker compares with the books: those created in this window. Lithic
+ * clears within 30 days; late presentments and corrections can come later still.
+ */
+const ISSUER_RECONCILE_WINDOW_MS = 45 * DAY;
 /** The database out of reach: the first wait before asking again, and the longest. */
 const FIRST_DATABASE_PROBE_MS = 250;
 const MAX_DATABASE_PROBE_MS = 5 * SECOND;
@@ -253,6 +258,12 @@ export class Worker {
         run: () => this.reconcileChain(),
       },
       {
+        name: 'issuer_reconcile',
+        enabled: ctx.config.cards.lithic !== null,
+        intervalMs: ctx.config.cards.lithic?.reconcileIntervalMs ?? DAY,
+        run: (now) => this.reconcileIssuer(now),
+      },
+      {
         // Expired events, delivery logs, access tokens and idempotency keys.
         name: 'retention',
         intervalMs: RETENTION_INTERVAL_MS,
@@ -415,6 +426,27 @@ export class Worker {
     }
     for (const { address, organization_id } of resolved)
       this.log.info({ address, organization_id, block: check.block }, 'chain drift resolved');
+  }
+
+  /**
+   * The issuer against the books (CARD_ISSUER=lithic, `purser issuer reconcile`) over the last
+   * `ISSUER_RECONCILE_WINDOW_MS`: what it found recorded for /metrics, and one warning line per drift.
+   */
+  private async reconcileIssuer(now: number): Promise<void> {
+    const reconciler = this.ctx.cards.reconciler;
+    const check = await reconciler.reconcile(now - ISSUER_RECONCILE_WINDOW_MS);
+    await reconciler.record(check);
+    const warn = (this.log.warn ?? this.log.error).bind(this.log);
+    for (const { transaction_id, kind, organization_id, card_id, issuer, books, detail } of check.drifts) {
+      warn(
+        { transaction_id, kind, organization_id, card_id, issuer, books, detail },
+        'issuer drift: the issuer and the books disagree',
+      );
+    }
+    this.log.info(
+      { issuer: check.issuer, transactions: check.transactions, drifts: check.drifts.length },
+      'issuer reconciled',
+    );
   }
 
   private pause(ms: number): Promise<void> {

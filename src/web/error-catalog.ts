@@ -101,6 +101,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'PostgreSQL kept aborting the operation for conflicting concurrent ones (a deadlock or serialization failure) after several tries; nothing changed. Retry after Retry-After seconds with the same Idempotency-Key.',
   },
   {
+    code: 'issuer_unavailable',
+    status: 503,
+    when: "`purser issuer reconcile` (CARD_ISSUER=lithic): the issuer's transactions could not be listed; nothing was compared. Retry when Lithic answers.",
+  },
+  {
     code: 'chain_unavailable',
     status: 503,
     when: '`purser chain reconcile` (CHAIN=evm): the chain could not be read; nothing was compared. Retry when the node answers.',
@@ -135,7 +140,7 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'endpoint_disabled',
     status: 409,
-    when: 'Webhook endpoints: the endpoint is disabled; PATCH it with status active first.',
+    when: 'Webhook endpoints: the endpoint is disabled (test, resend, recover); PATCH it with status active first.',
   },
   {
     code: 'document_unreadable',

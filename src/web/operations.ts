@@ -10,7 +10,15 @@ import { probeDatabase } from '../db/availability.ts';
 import type { PoolStats } from '../db/index.ts';
 
 /** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
-async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+/** What /metrics reads from the worker of the process, when it runs one. */
+export interface WorkerStatus {
+  choreLag(): { chore: string; lagMs: number; lastDoneAt: number | null }[];
+}
+
+async function operations(
+  app: RoutesApp,
+  { ctx, worker }: { ctx: AppContext; worker?: WorkerStatus | null },
+): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'purser_' });
   const requests = new Counter({
@@ -28,6 +36,7 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
   });
 
   registerDependencyMetrics(registry, ctx);
+  if (worker) registerWorkerMetrics(registry, worker);
 
   // The chain against the books (CHAIN=evm): what the worker's last check recorded, read at scrape
   // time from the database, so that any API process shows what any worker found.
@@ -62,6 +71,31 @@ async function operations(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise
     async collect() {
       const last = (await chainCheck())?.last;
       this.set(last ? last.at / 1000 : 0);
+    },
+  });
+
+  // The issuer against the books (CARD_ISSUER=lithic): what the worker's last check recorded.
+  const issuerCheck = () => ctx.cards.reconciler.last().catch(() => null);
+  new Gauge({
+    name: 'purser_issuer_drift_transactions',
+    help: 'Issuer transactions the books disagree with, by kind: missing, status, amount, unreadable (last worker check)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const check = await issuerCheck();
+      if (!check) return;
+      for (const kind of ['missing', 'status', 'amount', 'unreadable'] as const)
+        this.set({ kind }, check.drifts.filter((d) => d.kind === kind).length);
+    },
+  });
+  new Gauge({
+    name: 'purser_issuer_reconciled_timestamp_seconds',
+    help: 'When the worker last compared the issuer with the books (0: never)',
+    registers: [registry],
+    async collect() {
+      const check = await issuerCheck();
+      this.set(check ? check.checkedAt / 1000 : 0);
     },
   });
 
@@ -163,6 +197,29 @@ function registerDependencyMetrics(registry: Registry, ctx: AppContext): void {
       if (ctx.health.redis.state !== 'off') this.set(ctx.health.redis.ok ? 1 : 0);
     },
   );
+}
+
+/** The worker's periodic chores: how late each is, and when it last completed. */
+function registerWorkerMetrics(registry: Registry, worker: WorkerStatus): void {
+  new Gauge({
+    name: 'purser_worker_chore_lag_seconds',
+    help: 'How long past its due time each worker chore has not run (0: on schedule)',
+    labelNames: ['chore'] as const,
+    registers: [registry],
+    collect() {
+      for (const { chore, lagMs } of worker.choreLag()) this.set({ chore }, lagMs / 1000);
+    },
+  });
+  new Gauge({
+    name: 'purser_worker_chore_last_success_timestamp_seconds',
+    help: 'When each worker chore last completed without error (absent: not yet)',
+    labelNames: ['chore'] as const,
+    registers: [registry],
+    collect() {
+      for (const { chore, lastDoneAt } of worker.choreLag())
+        if (lastDoneAt !== null) this.set({ chore }, lastDoneAt / 1000);
+    },
+  });
 }
 
 /**

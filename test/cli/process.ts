@@ -21,11 +21,15 @@ export function purser(
   });
 }
 
-/** Starts `purser serve` and resolves once it listens, with its address and everything it printed. */
+/**
+ * Starts `purser serve` (or `args`) and resolves once it listens, with its address and everything it
+ * printed. The worker role's address is its health port's, from its `worker started` line.
+ */
 export async function startServer(
   env: Record<string, string>,
+  args: string[] = ['serve'],
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, [BIN, ...args], {
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -39,7 +43,9 @@ export async function startServer(
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
     const check = () => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const match =
+        /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output) ??
+        /"msg":"worker started","health":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1] as string);

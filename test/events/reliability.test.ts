@@ -146,8 +146,19 @@ describe('at-least-once with leases', () => {
     const log = await f.t.call('GET', `/api/v1/webhook_endpoints/${endpoint.id}/deliveries`, {
       token: key(),
     });
-    expect(log.json().data[0]).toMatchObject({ status: 'succeeded', attempt_count: 1 });
-    expect(log.json().data[0].attempts).toHaveLength(1);
+    // The claim that died counted as attempt 1, its outcome unknown; the resend was attempt 2.
+    expect(log.json().data[0]).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+    expect(log.json().data[0].attempts).toMatchObject([
+      {
+        attempt: 1,
+        outcome: 'unknown',
+        succeeded: false,
+        status_code: null,
+        error: expect.stringMatching(/interrupted/),
+      },
+      { attempt: 2, outcome: 'succeeded', succeeded: true, status_code: 200 },
+    ]);
+    expect(f.receiver.received[start]?.headers['service-delivery-attempt']).toBe('2');
     await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 

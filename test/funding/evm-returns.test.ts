@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Worker } from '../../src/jobs/worker.ts';
 import { useEvm } from './evm-helpers.ts';
 
 /*
@@ -216,5 +217,66 @@ describe('a return the chain refuses', () => {
     await f.chain.mine(1);
     expect((await f.chain.receipt(again.txHash!)).status).toBe('reverted');
     expect(await f.chain.balanceOf(pool)).toBe(30n * USD);
+  });
+});
+
+describe("the worker's chain check", () => {
+  it('warns once per drift, shows it in /metrics, and says when it ends', async () => {
+    const pool = await fundPool(10n);
+    // $5 the books credit the pool that never reached the chain.
+    const scope = { ...live(), ownerId: f.org.organization_id };
+    const [source, poolAccount] = await Promise.all([
+      f.t.ctx.ledger.account(f.t.ctx.db, { ...scope, kind: 'funding_source' }),
+      f.t.ctx.ledger.account(f.t.ctx.db, { ...scope, kind: 'company_pool' }),
+    ]);
+    const credit = (id: string, from: string, to: string) =>
+      f.t.ctx.ledger.move([
+        { type: 'posted', id, debitAccountId: from, creditAccountId: to, amount: 500, code: 'deposit' },
+      ]);
+    await credit('drift_in', source.id, poolAccount.id);
+
+    const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
+    const record = (level: string) => (fields: object, message: string) =>
+      lines.push({ level, message, fields: fields as Record<string, unknown> });
+    const worker = new Worker(f.t.ctx, {
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    });
+    const ours = (message: string) =>
+      lines.filter((l) => l.message === message && l.fields.organization_id === f.org.organization_id);
+    const metrics = async () => (await f.t.call('GET', '/metrics')).body;
+    const next = async () => {
+      f.t.clock.advance(f.t.ctx.config.funding.reconcileIntervalMs);
+      await f.chain.mine(1);
+      await worker.runOnce();
+    };
+
+    await worker.runOnce();
+    const drift = ours('chain drift: the chain and the books disagree');
+    expect(drift).toHaveLength(1);
+    expect(drift[0]).toMatchObject({
+      level: 'warn',
+      fields: { kind: 'pool', chain: '10', ledger: '15', drift: '-5' },
+    });
+    expect(String(drift[0]!.fields.address).toLowerCase()).toBe(pool.toLowerCase());
+    expect(await metrics()).toMatch(/^purser_chain_drift_addresses [1-9]/m);
+    expect(await metrics()).toMatch(
+      new RegExp(
+        `^purser_chain_drift_tokens\\{address="${pool.toLowerCase()}",kind="pool",organization_id="${f.org.organization_id}"\\} -5$`,
+        'm',
+      ),
+    );
+
+    // The same drift at the next check: no second warning.
+    await next();
+    expect(ours('chain drift: the chain and the books disagree')).toHaveLength(1);
+
+    // Set right in the books: one line saying it ended, and the metric drops it.
+    await credit('drift_out', poolAccount.id, source.id);
+    await next();
+    expect(ours('chain drift resolved')).toHaveLength(1);
+    expect(await metrics()).not.toContain(pool.toLowerCase());
+    expect((await f.reconcile()).drifts).toEqual([]);
   });
 });

@@ -36,6 +36,7 @@ it('refuses a batch naming a limited account the transaction did not lock up fro
   expect(await f.available(wallet)).toBe(1_000);
   expect(await f.available(card)).toBe(0);
   // Locked together up front, the same move goes through; a mirror account (the source) never needs a lock.
+  const source = await f.account('funding_source', f.organizationId);
   await f.ledger.transaction(async (trx) => {
     await f.ledger.lockAccounts(trx, [card, wallet]);
     await f.ledger.execute(trx, [
@@ -48,7 +49,6 @@ it('refuses a batch naming a limited account the transaction did not lock up fro
         code: 't',
       },
     ]);
-    const source = await f.account('funding_source', f.organizationId);
     await f.ledger.execute(trx, [
       {
         type: 'posted',

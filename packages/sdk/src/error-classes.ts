@@ -148,6 +148,12 @@ export class DatabaseBusyError extends PurserError {
   declare readonly code: 'database_busy';
 }
 
+/** `issuer_unavailable` (HTTP 503); when it is answered: /docs/errors. */
+export class IssuerUnavailableError extends PurserError {
+  override readonly name: string = 'IssuerUnavailableError';
+  declare readonly code: 'issuer_unavailable';
+}
+
 /** `chain_unavailable` (HTTP 503); when it is answered: /docs/errors. */
 export class ChainUnavailableError extends PurserError {
   override readonly name: string = 'ChainUnavailableError';
@@ -534,6 +540,7 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['auth_unavailable', AuthUnavailableError],
   ['service_unavailable', ServiceUnavailableError],
   ['database_busy', DatabaseBusyError],
+  ['issuer_unavailable', IssuerUnavailableError],
   ['chain_unavailable', ChainUnavailableError],
   ['invalid_origin', InvalidOriginError],
   ['idempotency_key_reused', IdempotencyKeyReusedError],

@@ -30,7 +30,12 @@ import * as cardRefunds from './0032_card_refunds.ts';
 import * as chainReturns from './0033_chain_returns.ts';
 import * as partialVoids from './0034_partial_voids.ts';
 import * as ledgerMirrorDeltas from './0035_ledger_mirror_deltas.ts';
-import * as passkeyResets from './0036_passkey_resets.ts';
+import * as issuerReconcile from './0036_issuer_reconcile.ts';
+import * as webhookSignatureScheme from './0040_webhook_signature_scheme.ts';
+import * as apiRequestLog from './0041_api_request_log.ts';
+import * as webhookAttemptLeases from './0042_webhook_attempt_leases.ts';
+import * as cardControls from './0043_card_controls.ts';
+import * as passkeyResets from './0044_passkey_resets.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -65,5 +70,10 @@ export const migrations: Record<string, Migration> = {
   '0033_chain_returns': chainReturns,
   '0034_partial_voids': partialVoids,
   '0035_ledger_mirror_deltas': ledgerMirrorDeltas,
-  '0036_passkey_resets': passkeyResets,
+  '0036_issuer_reconcile': issuerReconcile,
+  '0040_webhook_signature_scheme': webhookSignatureScheme,
+  '0041_api_request_log': apiRequestLog,
+  '0042_webhook_attempt_leases': webhookAttemptLeases,
+  '0043_card_controls': cardControls,
+  '0044_passkey_resets': passkeyResets,
 };

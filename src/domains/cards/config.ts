@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { SECOND } from '../../core/clock.ts';
 import { ConfigError, type Env, integer, optional } from '../../core/env.ts';
 
 /** Lithic, the production issuer: where its API is, and the secrets it and Purser share. */
@@ -14,6 +15,8 @@ export interface LithicConfig {
    */
   asaSecret: string;
   eventsSecret: string;
+  /** How often the worker compares Lithic's transactions with the books (`purser issuer reconcile`). */
+  reconcileIntervalMs: number;
 }
 
 export interface CardConfig {
@@ -72,6 +75,7 @@ function loadLithicConfig(env: Env): LithicConfig {
     baseUrl: url.toString().replace(/\/$/, ''),
     asaSecret: standardWebhooksSecret(required('LITHIC_ASA_SECRET'), 'LITHIC_ASA_SECRET'),
     eventsSecret: standardWebhooksSecret(required('LITHIC_EVENTS_SECRET'), 'LITHIC_EVENTS_SECRET'),
+    reconcileIntervalMs: integer(env, 'ISSUER_RECONCILE_INTERVAL_SECONDS', 86_400, 60, 7 * 86_400) * SECOND,
   };
 }
 

@@ -1,5 +1,6 @@
 import { ApiError } from '../../core/errors.ts';
 import { sandboxCardNumber } from './numbers.ts';
+import type { IssuerReport } from './settlement.ts';
 
 /** A card as its issuer made it. `providerRef` is null for the built-in network's cards. */
 export interface IssuedCard {
@@ -9,6 +10,15 @@ export interface IssuedCard {
   /** `MM/YY`. */
   expiry: string;
   last4: string;
+}
+
+/** One of the issuer's transactions as its list gives it: `report` null when it cannot be read. */
+export interface IssuerTransaction {
+  token: string;
+  cardRef: string;
+  /** When the issuer last changed it (ms). */
+  updatedAt: number;
+  report: IssuerReport | null;
 }
 
 export interface NewCard {
@@ -31,6 +41,11 @@ export interface CardIssuer {
   resume(providerRef: string, idempotencyKey: string): Promise<void>;
   close(providerRef: string, idempotencyKey: string): Promise<void>;
   setSpendLimit(providerRef: string, spendLimitCents: number, idempotencyKey: string): Promise<void>;
+  /**
+   * Every transaction the issuer holds created from `since` on (all when null), paged through;
+   * throws `IssuerUnreadable` when the issuer cannot be read. The built-in network has none.
+   */
+  transactions(since: number | null): AsyncIterable<IssuerTransaction>;
 }
 
 /** The built-in network: numbers in the test range, nothing upstream to mirror. */
@@ -46,7 +61,11 @@ export class SandboxIssuer implements CardIssuer {
   async resume(): Promise<void> {}
   async close(): Promise<void> {}
   async setSpendLimit(): Promise<void> {}
+  async *transactions(): AsyncIterable<IssuerTransaction> {}
 }
+
+/** The issuer's transactions could not be listed (`issuer reconcile`); the message names no secret. */
+export class IssuerUnreadable extends Error {}
 
 /** The issuer refused or could not be reached; nothing changed on our side. */
 export const issuerError = () =>

@@ -28,6 +28,12 @@ export interface IssuerReport {
   settledCents: number;
   /** Orders the reports of one transaction: one at or below the last applied changes nothing. */
   version: number;
+  /**
+   * Authorization requests the issuer counts as approved for it (the first and each incremental
+   * one). Fewer than the engine approved: the report predates our latest decision, and its hold is
+   * older than the one the books keep.
+   */
+  authorizations?: number;
   merchant: string;
   mcc: string | null;
 }
@@ -170,7 +176,12 @@ export class Settlement {
       },
     ]);
     const now = this.clock.now();
-    const changes = { amount_cents: totalCents, hold_id: hold, updated_at: now };
+    const changes = {
+      amount_cents: totalCents,
+      hold_id: hold,
+      authorizations: txn.authorizations + 1,
+      updated_at: now,
+    };
     await this.store.updateTransaction(trx, txn.id, changes);
     const increased = { ...txn, ...changes };
     const after = await this.deps.network.afterMove(
@@ -204,7 +215,7 @@ export class Settlement {
           if (txn?.type === 'refund') return this.followReturn(trx, card, txn, report);
           if (txn) return this.followPurchase(trx, card, txn, report);
           if (report.settledCents < 0) return this.firstReturn(trx, card, report);
-          if (report.settledCents === 0 && report.heldCents <= 0) return { outcome: 'ignored' as const };
+          if (report.settledCents === 0 && report.heldCents <= 0) return this.remember(trx, card, report);
           return this.followPurchase(trx, card, this.unheld(card, report), report, true);
         });
       } catch (error) {
@@ -232,7 +243,17 @@ export class Settlement {
     const before = books.cardAvailable;
     const held = isNew ? 0 : await this.openHold(trx, txn);
     const change = report.settledCents - (txn.issuer_settled_cents ?? txn.settled_cents ?? 0);
-    const wanted = report.status === 'PENDING' ? Math.max(0, report.heldCents) : 0;
+    // Lithic's hold is what it still holds, also beside a partial clearing; a voided, expired or
+    // declined transaction holds nothing whatever it says.
+    const stale =
+      report.status === 'PENDING' &&
+      report.authorizations !== undefined &&
+      report.authorizations < txn.authorizations;
+    const wanted = stale
+      ? held
+      : report.status === 'PENDING' || report.status === 'SETTLED'
+        ? Math.max(0, report.heldCents)
+        : 0;
     const step = `${txn.id}.v${report.version}`;
     const transfers: TransferRequest[] = [];
     let fromHold = 0;
@@ -271,7 +292,9 @@ export class Settlement {
 
     const now = this.clock.now();
     const settled = (txn.settled_cents ?? 0) + Math.max(change, 0);
-    const forced = change > 0 && held === 0;
+    // A force post: money settled that nothing held, on a transaction that had settled nothing (a
+    // clearing after a void or an expiry, or one never authorized here); a later clearing is not one.
+    const forced = change > 0 && held === 0 && (txn.settled_cents ?? 0) === 0;
     const status: CardTransaction['status'] =
       report.status === 'PENDING'
         ? 'PENDING'
@@ -284,12 +307,13 @@ export class Settlement {
     const released = held > 0 && !holding && change <= 0 ? Math.max(0, held - holdCents) : 0;
     const changes = {
       status,
-      amount_cents: Math.max(txn.amount_cents, holdCents),
+      // Authorized: what is held and what voids released, never less than first authorized.
+      amount_cents: Math.max(txn.amount_cents, holdCents + txn.voided_cents + released),
       voided_cents: txn.voided_cents + released,
       settled_cents: settled > 0 ? settled : txn.settled_cents,
       hold_id: hold ?? txn.hold_id,
-      expires_at:
-        status !== 'PENDING' ? null : hold ? now + this.config.authorizationExpiryDays * DAY : txn.expires_at,
+      // The worker expires only a hold that is open: a new one from now, the one kept as it was.
+      expires_at: hold ? now + this.config.authorizationExpiryDays * DAY : holding ? txn.expires_at : null,
       issuer_settled_cents: report.settledCents,
       issuer_version: report.version,
       force_posted: forced ? 1 : txn.force_posted,
@@ -315,6 +339,19 @@ export class Settlement {
       await this.recordRefund(trx, card, updated, { id: refundId, amount: -change, before });
     }
     return { outcome: 'applied', force_posted: forced, shortfall_cents: shortfall };
+  }
+
+  /**
+   * A transaction we never saw, reported with no money in it. Ended (voided, expired, a return
+   * reversed), it is kept with its version, moving nothing, so that an older report of it still on
+   * its way (the hold, the return) changes nothing either. Declined or pending at zero (Lithic's own
+   * declines, account verifications): nothing to keep.
+   */
+  private async remember(trx: Executor, card: Card, report: IssuerReport): Promise<IssuerOutcome> {
+    if (report.status === 'DECLINED' || report.status === 'PENDING') return { outcome: 'ignored' };
+    const row = this.unheld(card, report);
+    await this.store.insertTransaction(trx, { ...row, issuer_version: report.version });
+    return { outcome: 'applied' };
   }
 
   /** A credit the issuer settled under a token of its own (a merchant's return): a refund, linked when it can be. */
@@ -474,6 +511,11 @@ export class Settlement {
       issuer_version: refund.issuer?.version ?? null,
       force_posted: 0,
       voided_cents: 0,
+      authorizations: 0,
+      merchant_country: original?.merchant_country ?? null,
+      spending_control: null,
+      authorization_decided_by: null,
+      platform_reason: null,
       created_at: now,
       updated_at: now,
     };
@@ -562,6 +604,11 @@ export class Settlement {
       issuer_version: null,
       force_posted: 0,
       voided_cents: 0,
+      authorizations: 0,
+      merchant_country: null,
+      spending_control: null,
+      authorization_decided_by: null,
+      platform_reason: null,
       created_at: now,
       updated_at: now,
     };

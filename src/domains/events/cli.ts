@@ -2,12 +2,16 @@ import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/
 import type { AppContext } from '../../context.ts';
 import { Forwarder, tailEvents } from './listen.ts';
 import type { Owner } from './service.ts';
+import { SIGNATURE_SCHEMES } from './signing.ts';
 
-export const EVENTS_USAGE = `  webhook create ORG_ID --mode sandbox|production --url URL --events T[,T…] [--description D] [--json]
+export const EVENTS_USAGE = `  webhook create ORG_ID --mode sandbox|production --url URL --events T[,T…] [--description D]
+                 [--signature-scheme purser|standard_webhooks] [--json]
   webhook list ORG_ID --mode sandbox|production [--json]
   webhook test WH_ID [--type T] [--json]         send a signed test event to one endpoint
   webhook deliveries WH_ID [--event EVT_ID] [--limit N] [--json]
   webhook resend WH_ID EVT_ID [--json]
+  webhook recover WH_ID --since TIME [--json]    queue again every delivery that failed or was cancelled
+                                                 since TIME (Unix seconds or ISO 8601, at most 14 days ago)
   webhook enable|disable|roll-secret|delete WH_ID [--json]
   events list ORG_ID --mode sandbox|production [--type T]... [--limit N] [--json]
   events listen ORG_ID --mode sandbox|production [--type T]... [--forward-to URL] [--json]
@@ -20,6 +24,14 @@ async function ownerOf(ctx: AppContext, orgId: string, mode: string | undefined)
   const livemode = oneOf(required(mode, 'mode'), 'mode', MODES) === 'production';
   await ctx.orgs.getOrganization(orgId);
   return { organizationId: orgId, livemode };
+}
+
+/** `--since`: Unix seconds, or an ISO 8601 time such as 2026-11-20T09:00:00Z. */
+function unixTimeOf(raw: string): number {
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const ms = Date.parse(raw);
+  if (Number.isNaN(ms)) throw new UsageError('--since must be Unix seconds or an ISO 8601 time');
+  return Math.floor(ms / 1000);
 }
 
 function limitOf(raw: string | undefined): number | undefined {
@@ -63,18 +75,22 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
       url: { type: 'string' },
       events: { type: 'string' },
       description: { type: 'string' },
+      'signature-scheme': { type: 'string' },
       json,
     });
-    const endpoint = await ctx.events.createEndpoint(
-      await ownerOf(ctx, required(positionals[0], 'ORG_ID'), values.mode),
-      {
-        url: required(values.url, 'url'),
-        enabled_events: required(values.events, 'events')
-          .split(',')
-          .map((type) => type.trim()),
-        description: values.description,
-      },
-    );
+    const scheme = values['signature-scheme'];
+    const owner = await ownerOf(ctx, required(positionals[0], 'ORG_ID'), values.mode);
+    const endpoint = await ctx.events.createEndpoint(owner, {
+      url: required(values.url, 'url'),
+      enabled_events: required(values.events, 'events')
+        .split(',')
+        .map((type) => type.trim()),
+      description: values.description,
+      ...(scheme === undefined
+        ? {}
+        : { signature_scheme: oneOf(scheme, 'signature-scheme', SIGNATURE_SCHEMES) }),
+    });
+    await ctx.members.auditOperator(owner, 'webhook_endpoint.created', endpoint.id);
     show(print, values.json, endpoint);
     return true;
   }
@@ -95,37 +111,52 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
     type: { type: 'string' },
     event: { type: 'string' },
     limit: { type: 'string' },
+    since: { type: 'string' },
     json,
   });
   const endpointId = required(positionals[0], 'WH_ID');
   const owner = await ctx.events.ownerOfEndpoint(endpointId);
   switch (action) {
-    case 'test':
-      show(print, values.json, await ctx.events.sendTestEvent(owner, endpointId, values.type));
+    case 'test': {
+      const sent = await ctx.events.sendTestEvent(owner, endpointId, values.type);
+      await ctx.members.auditOperator(owner, 'webhook_endpoint.test_sent', sent.event_id);
+      show(print, values.json, sent);
       return true;
-    case 'resend':
-      show(
-        print,
-        values.json,
-        await ctx.events.resend(owner, endpointId, required(positionals[1], 'EVT_ID')),
-      );
+    }
+    case 'resend': {
+      const delivery = await ctx.events.resend(owner, endpointId, required(positionals[1], 'EVT_ID'));
+      await ctx.members.auditOperator(owner, 'webhook_delivery.resent', delivery.id);
+      show(print, values.json, delivery);
       return true;
+    }
     case 'enable':
-    case 'disable':
-      show(
-        print,
-        values.json,
-        await ctx.events.updateEndpoint(owner, endpointId, {
-          status: action === 'enable' ? 'active' : 'disabled',
-        }),
-      );
+    case 'disable': {
+      const updated = await ctx.events.updateEndpoint(owner, endpointId, {
+        status: action === 'enable' ? 'active' : 'disabled',
+      });
+      await ctx.members.auditOperator(owner, `webhook_endpoint.${action}d`, endpointId);
+      show(print, values.json, updated);
       return true;
-    case 'roll-secret':
-      show(print, values.json, await ctx.events.rollSecret(owner, endpointId));
+    }
+    case 'recover': {
+      const since = unixTimeOf(required(values.since, 'since'));
+      const recovery = await ctx.events.recover(owner, endpointId, since);
+      await ctx.members.auditOperator(owner, 'webhook_endpoint.recovered', endpointId);
+      show(print, values.json, recovery);
       return true;
-    case 'delete':
-      show(print, values.json, await ctx.events.deleteEndpoint(owner, endpointId));
+    }
+    case 'roll-secret': {
+      const rolled = await ctx.events.rollSecret(owner, endpointId);
+      await ctx.members.auditOperator(owner, 'webhook_endpoint.secret_rolled', endpointId);
+      show(print, values.json, rolled);
       return true;
+    }
+    case 'delete': {
+      const deleted = await ctx.events.deleteEndpoint(owner, endpointId);
+      await ctx.members.auditOperator(owner, 'webhook_endpoint.deleted', endpointId);
+      show(print, values.json, deleted);
+      return true;
+    }
     case 'deliveries': {
       const page = await ctx.events.listDeliveries(
         owner,

@@ -15,7 +15,7 @@ import {
   DELIVERY_ID_HEADER,
   EVENT_ID_HEADER,
   envelopeJson,
-  signatureHeaders,
+  signedHeaders,
 } from './signing.ts';
 import * as store from './store.ts';
 
@@ -49,14 +49,27 @@ export class DeliveryRunner {
     return this.config.retryScheduleSeconds.length + 1;
   }
 
-  /** Claims up to `limit` due deliveries for this worker's lease. */
+  /**
+   * Claims up to `limit` due deliveries for this worker's lease, each for its next attempt. An
+   * attempt a crashed worker left unsettled is recorded in the same transaction, as interrupted,
+   * under its own number: the delivery log shows it, and the resend is the next attempt.
+   */
   async claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
-    const claimed = await store.claimDue(this.db, this.dialect, {
-      now,
-      leaseUntil: now + this.config.leaseMs,
-      leaseToken: randomToken(12),
-      limit,
+    const claimed = await writeTransaction({ db: this.db, dialect: this.dialect }, async (trx) => {
+      const rows = await store.claimDue(trx, this.dialect, {
+        now,
+        leaseUntil: now + this.config.leaseMs,
+        leaseToken: randomToken(12),
+        limit,
+      });
+      const interrupted = rows.filter((row) => row.interrupted_at !== null);
+      if (interrupted.length > 0)
+        await store.insertAttempts(
+          trx,
+          interrupted.map((row) => store.interruptedAttempt(row, newId('wha'))),
+        );
+      return rows;
     });
     return store.loadForDelivery(
       this.db,
@@ -67,18 +80,31 @@ export class DeliveryRunner {
   /** One attempt of one claimed delivery, recorded. Never throws for a receiver's failure. */
   async attempt(delivery: ClaimedDelivery, onSent: () => void = () => {}): Promise<AttemptOutcome> {
     const leaseToken = delivery.lease_token!;
+    // The claim counted this attempt.
+    const attemptNumber = delivery.attempts;
     if (delivery.endpoint_id === null || delivery.endpoint_status !== 'active') {
       onSent();
-      await store.cancelDelivery(
-        this.db,
-        delivery.id,
-        leaseToken,
-        this.clock.now(),
-        'endpoint disabled or deleted',
-      );
+      await store.cancelDelivery(this.db, delivery.id, leaseToken, {
+        now: this.clock.now(),
+        reason: 'endpoint disabled or deleted',
+        attempts: attemptNumber - 1,
+      });
       return 'cancelled';
     }
-    const attemptNumber = delivery.attempts + 1;
+    if (attemptNumber > this.maxAttempts) {
+      // The last attempt allowed was interrupted (recorded by the claim): nothing is sent again.
+      onSent();
+      const now = this.clock.now();
+      await store.settleDelivery(this.db, delivery.id, leaseToken, {
+        status: 'failed',
+        attempts: this.maxAttempts,
+        next_attempt_at: now,
+        last_error: 'the last attempt was interrupted; its outcome is unknown',
+        updated_at: now,
+        completed_at: now,
+      });
+      return 'failed';
+    }
     const attemptedAt = this.clock.now();
     let result: SendResult;
     try {
@@ -108,7 +134,12 @@ export class DeliveryRunner {
       });
       const timestamp = Math.floor(this.clock.now() / 1000);
       const headers = {
-        ...signatureHeaders(this.secretOf(delivery), body, timestamp),
+        ...signedHeaders(
+          delivery.signature_scheme!,
+          this.secretOf(delivery),
+          { id: delivery.event_id, body },
+          timestamp,
+        ),
         [EVENT_ID_HEADER]: delivery.event_id,
         [DELIVERY_ID_HEADER]: delivery.id,
         [ATTEMPT_HEADER]: String(attemptNumber),

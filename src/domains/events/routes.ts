@@ -4,7 +4,8 @@ import { documented, errorResponses, type RoutesApp, ref, withExample } from '..
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
 import { platformGuard } from '../auth/guard.ts';
 import { EVENT_TYPES } from './catalog.ts';
-import type { Owner } from './service.ts';
+import { type Owner, RECOVER_WINDOW_DAYS } from './service.ts';
+import { SIGNATURE_SCHEMES } from './signing.ts';
 
 /** Spec §6 "Envelope": exactly these five fields. */
 const Event = Type.Object(
@@ -27,6 +28,14 @@ const Subscriptions = Type.Array(Type.String({ maxLength: 100 }), {
     'Known event types, `*` for every type, or prefixes of known families such as `card.*`; an unknown name is `invalid_event_type`.',
 });
 
+const SignatureScheme = Type.Union([Type.Literal(SIGNATURE_SCHEMES[0]), Type.Literal(SIGNATURE_SCHEMES[1])], {
+  description:
+    "How deliveries are signed (docs/webhooks.md): `purser` (the default) sends the spec's `Service-Signature` " +
+    "(and the legacy `X-Service-Signature`); `standard_webhooks` sends Standard Webhooks' `webhook-id` (the " +
+    'event id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>` keyed with the base64 ' +
+    'part of the secret), for any Standard Webhooks library to verify.',
+});
+
 const WebhookEndpoint = Type.Object(
   {
     object: Type.Literal('webhook_endpoint'),
@@ -36,6 +45,7 @@ const WebhookEndpoint = Type.Object(
     enabled_events: Type.Array(Type.String()),
     status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
     livemode: Type.Boolean(),
+    signature_scheme: SignatureScheme,
     failure_count: Type.Integer({ description: 'Consecutive failed attempts since the last success.' }),
     disabled_at: Type.Union([Type.Integer(), Type.Null()]),
     created: Type.Integer(),
@@ -74,6 +84,10 @@ const WebhookDelivery = Type.Object(
         status_code: Type.Union([Type.Integer(), Type.Null()]),
         duration_ms: Type.Integer(),
         succeeded: Type.Boolean(),
+        outcome: Type.Union([Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('unknown')], {
+          description:
+            '`unknown`: the worker making the attempt stopped (a crash, a lost database) before it recorded an answer; the receiver may have received it. The next attempt has the next number.',
+        }),
         error: Type.Union([Type.String(), Type.Null()]),
         response_excerpt: Type.Union([Type.String(), Type.Null()], {
           description:
@@ -83,6 +97,16 @@ const WebhookDelivery = Type.Object(
     ),
   },
   { $id: 'WebhookDelivery', description: 'One event owed to one endpoint, with its attempts.' },
+);
+
+const WebhookRecovery = Type.Object(
+  {
+    object: Type.Literal('webhook_recovery'),
+    endpoint_id: Type.String(),
+    since: Type.Integer(),
+    recovered: Type.Integer({ description: 'How many events were queued for the endpoint again.' }),
+  },
+  { $id: 'WebhookRecovery', description: 'What a recover queued.' },
 );
 
 /** The list envelope of `item`, shared as `<item>List`. */
@@ -122,6 +146,7 @@ const endpointExample = {
   enabled_events: ['identity.*', 'card.authorization.created'],
   status: 'active' as const,
   livemode: false,
+  signature_scheme: 'purser' as const,
   failure_count: 0,
   disabled_at: null,
   created: 1768471200,
@@ -147,6 +172,7 @@ const deliveryExample = {
       status_code: 200,
       duration_ms: 84,
       succeeded: true,
+      outcome: 'succeeded' as const,
       error: null,
       response_excerpt: 'ok',
     },
@@ -180,6 +206,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     EventList,
     WebhookEndpointList,
     WebhookDeliveryList,
+    WebhookRecovery,
   ])
     app.addSchema(schema);
   app.decorateRequest('apiKey', null);
@@ -257,6 +284,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'https in production.' }),
     enabled_events: Subscriptions,
     description: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 500 })])),
+    signature_scheme: Type.Optional(SignatureScheme),
   };
 
   app.post(
@@ -275,7 +303,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         response: {
           201: documented(WebhookEndpoint, 'The endpoint, with its signing secret (shown only now).', {
             ...endpointExample,
-            secret: 'whsec_Zx8Cv6Bn4Mq2Wr9Ty7Ui5Op3As1Df0Gh',
+            secret: 'whsec_q3B1m8N0yVxk6b2Jr5T9sLw4Hc7Pz1Ea2Df0Gh6Ui8o=',
           }),
           ...errors,
         },
@@ -343,6 +371,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
               enabled_events: Type.Optional(Subscriptions),
               description: EndpointBody.description,
               status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+              signature_scheme: Type.Optional(SignatureScheme),
             },
             { additionalProperties: false },
           ),
@@ -395,7 +424,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         response: {
           200: documented(WebhookEndpoint, 'The endpoint with its new signing secret (shown only now).', {
             ...endpointExample,
-            secret: 'whsec_Lk9Jh7Gf5Ds3Ap1Qw8Er6Ty4Ui2Op0Zx',
+            secret: 'whsec_Lk9Jh7Gf5Ds3Ap1Qw8Er6Ty4Ui2Op0Zx+Mn3Bv5Cx7Z=',
           }),
           ...errors,
         },
@@ -524,6 +553,52 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     async (request, reply) => {
       reply.code(202);
       return ctx.events.resend(owner(request.apiKey), request.params.id, request.body.event_id);
+    },
+  );
+
+  app.post(
+    '/api/v1/webhook_endpoints/:id/recover',
+    {
+      ...v1,
+      schema: {
+        ...webhooks,
+        operationId: 'recoverWebhookEndpoint',
+        summary: 'Queue again every delivery to this endpoint that failed or was cancelled since a time',
+        description:
+          'Every event whose delivery to this endpoint failed (all its attempts spent) or was cancelled ' +
+          `(the endpoint was disabled) at or after \`since\`, at most ${RECOVER_WINDOW_DAYS} days ago, is ` +
+          'owed to it once more: one new delivery per event, with a fresh set of attempts, queued in the ' +
+          'order the events happened. An event the endpoint is still owed, or has received since, is left ' +
+          'alone, so a second call queues nothing twice. Answers how many were queued.',
+        params: IdParams,
+        body: withExample(
+          Type.Object(
+            {
+              since: Type.Integer({
+                minimum: 0,
+                description: `Unix seconds; at most ${RECOVER_WINDOW_DAYS} days ago, not in the future.`,
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          { since: 1768384800 },
+        ),
+        response: {
+          202: documented(
+            WebhookRecovery,
+            'The failed and cancelled deliveries since `since` are queued again.',
+            { object: 'webhook_recovery', endpoint_id: endpointExample.id, since: 1768384800, recovered: 12 },
+          ),
+          ...errorResponses(400, 401, 403, 404, 409, {
+            400: `\`since\` is more than ${RECOVER_WINDOW_DAYS} days ago or in the future (\`invalid_request\`, \`field_errors.since\`).`,
+            409: 'The endpoint is disabled (`endpoint_disabled`); PATCH it with `status: "active"` first.',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return ctx.events.recover(owner(request.apiKey), request.params.id, request.body.since);
     },
   );
 

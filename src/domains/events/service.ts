@@ -3,17 +3,18 @@ import type { Clock } from '../../core/clock.ts';
 import { DAY, unixSeconds } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
-import { newId, newSecret } from '../../core/ids.ts';
+import { newId } from '../../core/ids.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/outbound.ts';
 import { urlProblem } from '../../core/ssrf.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
 import { closestKnown, isKnownEventType, isKnownSubscription, TEST_EVENT_TYPE } from './catalog.ts';
 import type { WebhookConfig } from './config.ts';
 import { DeliveryRunner } from './delivery.ts';
 import { isEventType, isSubscription, matchesSubscription } from './matching.ts';
-import { envelopeJson } from './signing.ts';
+import { envelopeJson, newSigningSecret, type SignatureScheme, standardWebhooksKey } from './signing.ts';
 import type { Owner } from './store.ts';
 import * as store from './store.ts';
 
@@ -36,6 +37,7 @@ export interface WebhookEndpointView {
   enabled_events: string[];
   status: 'active' | 'disabled';
   livemode: boolean;
+  signature_scheme: SignatureScheme;
   /** Consecutive failed attempts since the last success. */
   failure_count: number;
   disabled_at: number | null;
@@ -50,6 +52,8 @@ export interface WebhookAttemptView {
   status_code: number | null;
   duration_ms: number;
   succeeded: boolean;
+  /** `unknown`: interrupted before an answer was recorded (see events/store.ts `claimDue`). */
+  outcome: 'succeeded' | 'failed' | 'unknown';
   error: string | null;
   response_excerpt: string | null;
 }
@@ -111,12 +115,23 @@ export interface EndpointInput {
   enabled_events?: string[];
   description?: string | null;
   status?: 'active' | 'disabled';
+  signature_scheme?: SignatureScheme;
+}
+
+/** The answer of `recover`: how many events are owed to the endpoint again. */
+export interface WebhookRecovery {
+  object: 'webhook_recovery';
+  endpoint_id: string;
+  since: number;
+  recovered: number;
 }
 
 export { TEST_EVENT_TYPE } from './catalog.ts';
 /** The PostgreSQL NOTIFY channel that announces new deliveries. */
 export const DELIVERIES_CHANNEL = 'purser_webhook_deliveries';
 const DEFAULT_LIMIT = 10;
+/** How far back `recover` reaches (issue 29): older failures are read from the events API. */
+export const RECOVER_WINDOW_DAYS = 14;
 
 const seconds = (ms: number) => unixSeconds(ms);
 const livemodeInt = (owner: Owner) => (owner.livemode ? 1 : 0);
@@ -195,13 +210,16 @@ export class EventService {
       trx,
       owed.map((endpoint) => this.newDelivery(id, endpoint.id, event.organizationId, livemode, now)),
     );
-    if (owed.length > 0) {
-      // PostgreSQL delivers a NOTIFY on commit (and drops it on rollback): workers in other
-      // processes, LISTENing on this channel, wake at once instead of at their next poll.
-      if (this.dialect === 'postgres') await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
-      for (const listener of this.emitListeners) listener();
-    }
+    if (owed.length > 0) await this.announceDeliveries(trx);
     return { id };
+  }
+
+  /** Wakes the workers for deliveries written in `trx`: those in this process now, others on commit. */
+  private async announceDeliveries(trx: Executor): Promise<void> {
+    // PostgreSQL delivers a NOTIFY on commit (and drops it on rollback): workers in other
+    // processes, LISTENing on this channel, wake at once instead of at their next poll.
+    if (this.dialect === 'postgres') await sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(trx);
+    for (const listener of this.emitListeners) listener();
   }
 
   /**
@@ -306,7 +324,7 @@ export class EventService {
     const url = this.checkUrl(owner, input.url);
     const enabledEvents = checkSubscriptions(input.enabled_events);
     const id = newId('wh');
-    const secret = newSecret('whsec_');
+    const secret = newSigningSecret();
     const now = this.clock.now();
     await store.insertEndpoint(this.db, {
       id,
@@ -317,6 +335,7 @@ export class EventService {
       enabled_events: JSON.stringify(enabledEvents),
       status: 'active',
       secret_ciphertext: this.aead.seal(secret, id),
+      signature_scheme: input.signature_scheme ?? 'purser',
       consecutive_failures: 0,
       failing_since: null,
       disabled_at: null,
@@ -349,6 +368,10 @@ export class EventService {
     if (input.enabled_events !== undefined)
       changes.enabled_events = JSON.stringify(checkSubscriptions(input.enabled_events));
     if (input.description !== undefined) changes.description = input.description;
+    if (input.signature_scheme !== undefined && input.signature_scheme !== current.signature_scheme) {
+      if (input.signature_scheme === 'standard_webhooks') this.checkStandardWebhooksSecret(current);
+      changes.signature_scheme = input.signature_scheme;
+    }
     if (input.status === 'active') {
       Object.assign(changes, {
         status: 'active',
@@ -384,7 +407,7 @@ export class EventService {
   /** Hard cutover (spec §6 "Signature" 4): the old secret stops signing at once. */
   async rollSecret(owner: Owner, id: string): Promise<WebhookEndpointView> {
     await this.endpoint(owner, id);
-    const secret = newSecret('whsec_');
+    const secret = newSigningSecret();
     await store.updateEndpoint(this.db, id, {
       secret_ciphertext: this.aead.seal(secret, id),
       updated_at: this.clock.now(),
@@ -472,6 +495,45 @@ export class EventService {
     )[0]!;
   }
 
+  /**
+   * Owes the endpoint once more every event whose delivery to it failed or was cancelled at or after
+   * `since` (Unix seconds, at most 14 days back): one new delivery per event, queued in the order
+   * the events happened; none for an event the endpoint is still owed or has received since (so a
+   * second recover queues nothing twice). Answers how many.
+   */
+  async recover(owner: Owner, endpointId: string, since: number): Promise<WebhookRecovery> {
+    const endpoint = await this.endpoint(owner, endpointId);
+    if (endpoint.status !== 'active') throw endpointDisabled(endpointId);
+    const now = this.clock.now();
+    if (since > seconds(now)) {
+      throw invalidRequest('since is in the future; it is a Unix time in seconds.', {
+        since: 'must be a Unix time in seconds, not in the future',
+      });
+    }
+    if (since < seconds(now - RECOVER_WINDOW_DAYS * DAY)) {
+      throw invalidRequest(`since may be at most ${RECOVER_WINDOW_DAYS} days ago.`, {
+        since: `must be within the last ${RECOVER_WINDOW_DAYS} days`,
+      });
+    }
+    const recovered = await writeTransaction({ db: this.db, dialect: this.dialect }, async (trx) => {
+      // Two recovers at once would both find the same failures: one after the other, the second finds them owed.
+      await store.lockEndpoint(trx, this.dialect, endpointId);
+      const eventIds = await store.failedEventsSince(trx, endpointId, since * 1000);
+      // Due at once, a millisecond apart in the events' order: the worker claims the earliest first.
+      const deliveries = eventIds.map((eventId, i) => {
+        const at = now - (eventIds.length - 1 - i);
+        return {
+          ...this.newDelivery(eventId, endpointId, owner.organizationId, livemodeInt(owner), at),
+          updated_at: now,
+        };
+      });
+      await store.insertDeliveries(trx, deliveries);
+      if (deliveries.length > 0) await this.announceDeliveries(trx);
+      return deliveries.length;
+    });
+    return { object: 'webhook_recovery', endpoint_id: endpointId, since, recovered };
+  }
+
   /** The delivery log, per endpoint or per event, newest first, each delivery with its attempts. */
   async listDeliveries(
     owner: Owner,
@@ -551,6 +613,15 @@ export class EventService {
     return row;
   }
 
+  /** Standard Webhooks libraries read the secret as base64: one minted before secrets took that form cannot sign. */
+  private checkStandardWebhooksSecret(endpoint: store.EndpointRow): void {
+    if (standardWebhooksKey(this.aead.open(endpoint.secret_ciphertext, endpoint.id))) return;
+    throw invalidRequest(
+      `Webhook endpoint ${endpoint.id} has a secret from before Standard Webhooks: roll it first (POST /api/v1/webhook_endpoints/${endpoint.id}/roll_secret), then choose the scheme.`,
+      { signature_scheme: 'needs a secret in the Standard Webhooks form: roll the secret first' },
+    );
+  }
+
   private checkUrl(owner: Owner, url: string | undefined): string {
     if (url === undefined || url === '') throw invalidRequest('url is required.', { url: 'is required' });
     if (url.length > 2048)
@@ -613,6 +684,7 @@ export class EventService {
           status_code: a.status_code,
           duration_ms: a.duration_ms,
           succeeded: a.succeeded === 1,
+          outcome: a.interrupted === 1 ? 'unknown' : a.succeeded === 1 ? 'succeeded' : 'failed',
           error: a.error,
           response_excerpt: a.response_excerpt,
         })),
@@ -733,6 +805,7 @@ function endpointView(row: store.EndpointRow): WebhookEndpointView {
     enabled_events: JSON.parse(row.enabled_events),
     status: row.status,
     livemode: row.livemode === 1,
+    signature_scheme: row.signature_scheme,
     failure_count: row.consecutive_failures,
     disabled_at: row.disabled_at === null ? null : seconds(row.disabled_at),
     created: seconds(row.created_at),

@@ -1,4 +1,4 @@
-import { type Insertable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import { type Insertable, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type {
@@ -11,7 +11,7 @@ import type {
 export type EventRow = EventsTable;
 export type EndpointRow = WebhookEndpointsTable;
 export type DeliveryRow = WebhookDeliveriesTable;
-export type AttemptRow = WebhookAttemptsTable;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 export interface Owner {
   organizationId: string;
@@ -190,15 +190,32 @@ export async function insertDeliveries(
  * dies therefore loses its deliveries when the lease ends, and they are claimed again.
  * PostgreSQL: `FOR UPDATE SKIP LOCKED` lets concurrent workers claim disjoint rows without
  * waiting. SQLite has one writer at a time, so the single UPDATE is already atomic.
+ *
+ * The claim counts the attempt it is for (`attempts` + 1), so the attempt number is taken with the
+ * lease. A delivery whose lease is still set was never settled: the worker holding it stopped
+ * mid-attempt. `interrupted_at` then says when that attempt began (the right-hand side of an
+ * UPDATE reads the row as it was), for the caller to record it (`interruptedAttempt`).
  */
 export async function claimDue(
   db: Executor,
   dialect: Dialect,
   input: { now: number; leaseUntil: number; leaseToken: string; limit: number },
-): Promise<{ id: string; attempts: number }[]> {
+): Promise<{ id: string; attempts: number; interrupted_at: number | null }[]> {
   return db
     .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: input.leaseUntil, lease_token: input.leaseToken })
+    .set((eb) => ({
+      next_attempt_at: input.leaseUntil,
+      lease_token: input.leaseToken,
+      leased_at: input.now,
+      attempts: eb('attempts', '+', 1),
+      // A lease taken before leased_at existed began a lease's length before it ended; close enough.
+      interrupted_at: eb
+        .case()
+        .when('lease_token', 'is not', null)
+        .then(eb.fn.coalesce('leased_at', 'next_attempt_at'))
+        .else(null)
+        .end(),
+    }))
     .where('id', 'in', (eb) => {
       const due = eb
         .selectFrom('webhook_deliveries')
@@ -209,8 +226,27 @@ export async function claimDue(
         .limit(input.limit);
       return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
     })
-    .returning(['id', 'attempts'])
+    .returning(['id', 'attempts', 'interrupted_at'])
     .execute();
+}
+
+/** The record of an attempt whose worker stopped before it recorded an answer (see `claimDue`). */
+export function interruptedAttempt(
+  claimed: { id: string; attempts: number; interrupted_at: number | null },
+  id: string,
+): Insertable<WebhookAttemptsTable> {
+  return {
+    id,
+    delivery_id: claimed.id,
+    attempt: claimed.attempts - 1,
+    attempted_at: claimed.interrupted_at!,
+    status_code: null,
+    duration_ms: 0,
+    error: 'interrupted: the worker stopped before it recorded an answer; the receiver may have it',
+    response_excerpt: null,
+    succeeded: 0,
+    interrupted: 1,
+  };
 }
 
 /** What a worker needs to make an attempt: the delivery, its event and its endpoint. */
@@ -234,6 +270,7 @@ export async function loadForDelivery(db: Executor, ids: string[]) {
       'w.url',
       'w.status as endpoint_status',
       'w.secret_ciphertext',
+      'w.signature_scheme',
     ])
     .where('d.id', 'in', ids)
     .execute();
@@ -353,19 +390,56 @@ export async function cancelPending(db: Executor, endpointId: string, now: numbe
     .execute();
 }
 
+/** Cancels a claimed delivery without an attempt (`attempts`: the count without the one claimed). */
 export async function cancelDelivery(
   db: Executor,
   id: string,
   leaseToken: string,
-  now: number,
-  reason: string,
+  input: { now: number; reason: string; attempts: number },
 ) {
   await settleDelivery(db, id, leaseToken, {
     status: 'cancelled',
-    last_error: reason,
-    updated_at: now,
-    completed_at: now,
+    attempts: input.attempts,
+    last_error: input.reason,
+    updated_at: input.now,
+    completed_at: input.now,
   });
+}
+
+/** Holds the endpoint's row until the transaction ends (PostgreSQL; SQLite's write lock already does). */
+export async function lockEndpoint(db: Executor, dialect: Dialect, endpointId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db.selectFrom('webhook_endpoints').select('id').where('id', '=', endpointId).forUpdate().execute();
+}
+
+/**
+ * The events whose delivery to the endpoint failed or was cancelled at or after `since` (ms), each
+ * once, oldest event first; not those the endpoint is still owed (pending) or has received since.
+ */
+export async function failedEventsSince(db: Executor, endpointId: string, since: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['d.event_id', 'e.created_at'])
+    .distinct()
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.status', 'in', ['failed', 'cancelled'])
+    .where('d.completed_at', '>=', since)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as owed')
+            .select('owed.id')
+            .whereRef('owed.endpoint_id', '=', 'd.endpoint_id')
+            .whereRef('owed.event_id', '=', 'd.event_id')
+            .where('owed.status', 'in', ['pending', 'succeeded']),
+        ),
+      ),
+    )
+    .orderBy('e.created_at')
+    .orderBy('d.event_id')
+    .execute();
+  return rows.map((row) => row.event_id);
 }
 
 export async function findDelivery(db: Executor, id: string): Promise<DeliveryRow | undefined> {

@@ -49,7 +49,8 @@ const STEPS: Partial<Record<CardFlowStatus, (flows: CardFlows, flow: CardFlow) =
   completed: (flows, flow) => flows.mint(flow),
 };
 
-const holdId = (flow: Pick<CardFlow, 'id'>) => `${flow.id}.reserve`;
+/** The pool's hold for a flow's transfer into the user's wallet (also read by ownership.ts). */
+export const holdId = (flow: Pick<CardFlow, 'id'>) => `${flow.id}.reserve`;
 const feeHoldId = (flow: Pick<CardFlow, 'id'>) => `${flow.id}.fee`;
 
 /** The fee on a transfer: basis points of what moves (rounded down) plus the fixed part; none when nothing moves. */

@@ -1,6 +1,8 @@
 import type { Executor } from '../../db/index.ts';
 import type { CardFlowStatus } from '../../db/schema.ts';
+import { cardFundingId } from '../cards/service.ts';
 import type { Violation } from '../ledger/service.ts';
+import { holdId } from './flow.ts';
 
 /*
  * Whose money it is, proven from the books (issue 24, Ownership; docs/funding.md, docs/ledger.md).
@@ -74,7 +76,7 @@ type Owner =
   | { type: 'system' }
   | { type: 'unknown' };
 
-export interface OwnershipBooks {
+interface OwnershipBooks {
   accounts: Account[];
   flows: Flow[];
   pairs: PairTotal[];
@@ -83,7 +85,7 @@ export interface OwnershipBooks {
 }
 
 /** Reads what the checks need: the accounts and their owners, flows, and what moved between each pair of accounts. */
-export async function ownershipBooks(exec: Executor): Promise<OwnershipBooks> {
+async function ownershipBooks(exec: Executor): Promise<OwnershipBooks> {
   const accounts = await exec
     .selectFrom('ledger_accounts as a')
     .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'a.owner_id').on('a.kind', '=', 'user_wallet'))
@@ -150,14 +152,15 @@ export async function verifyOwnership(exec: Executor): Promise<Violation[]> {
   return ownershipViolations(await ownershipBooks(exec));
 }
 
-export async function ownershipViolations(books: OwnershipBooks): Promise<Violation[]> {
+async function ownershipViolations(books: OwnershipBooks): Promise<Violation[]> {
   const accounts = new Map(books.accounts.map((a) => [a.id, a]));
   const owner = (id: string): Owner => ownerOf(accounts.get(id));
   const flows = new Map(books.flows.map((f) => [f.id, f]));
+  const flowsByHold = new Map(books.flows.map((f) => [holdId(f), f]));
   const crossing = books.pairs.filter((p) => crosses(owner(p.debit), owner(p.credit)));
   const violations: Violation[] = [];
   for (const transfer of await books.crossings(crossing)) {
-    const problem = crossingProblem(transfer, accounts, flows);
+    const problem = crossingProblem(transfer, accounts, flows, flowsByHold);
     if (problem) violations.push({ invariant: 'ownership_transfer', subject: transfer.id, detail: problem });
   }
   const moved = movedByAccount(books.pairs, accounts);
@@ -189,17 +192,17 @@ function crosses(from: Owner, to: Owner): boolean {
  * for a flow into that flow's user's wallet (posted only once the flow completed), and the wallet
  * funding the card its completed flow ends in (`<card>.funding`, at mint).
  */
-export function crossingProblem(
+function crossingProblem(
   transfer: Transfer,
   accounts: Map<string, Account>,
   flows: Map<string, Flow>,
+  flowsByHold: Map<string, Flow>,
 ): string | null {
   const from = accounts.get(transfer.debit_account_id) as Account;
   const to = accounts.get(transfer.credit_account_id) as Account;
   const moved = `${transfer.kind} ${transfer.amount} from ${describe(from)} to ${describe(to)}`;
   if (from.kind === 'company_pool' && to.kind === 'user_wallet') {
-    const hold = transfer.kind === 'pending' ? transfer.id : (transfer.pending_id ?? '');
-    const flow = hold.endsWith('.reserve') ? flows.get(hold.slice(0, -'.reserve'.length)) : undefined;
+    const flow = flowsByHold.get(transfer.kind === 'pending' ? transfer.id : (transfer.pending_id ?? ''));
     if (!flow || flow.user_id !== to.user_id)
       return `${moved}, outside any company-funded transfer to that user`;
     if (transfer.kind === 'pending' && transfer.amount !== flow.transfer_cents)
@@ -213,7 +216,7 @@ export function crossingProblem(
     const flow = flows.get(to.card_transfer_id ?? '');
     if (
       transfer.kind === 'posted' &&
-      transfer.id === `${to.owner_id}.funding` &&
+      transfer.id === cardFundingId(to.owner_id) &&
       flow?.card_id === to.owner_id
     )
       return flow.status === 'card_created' ? null : `${moved}, but transfer ${flow.id} is ${flow.status}`;

@@ -43,6 +43,10 @@ code[title]{word-break:normal;white-space:nowrap}
 pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;word-break:break-all;margin:0}
 .figure{font-size:1.6rem;font-weight:600;margin:.2rem 0}
 .hint{color:#56606b;font-size:.9rem}
+.overview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
+.log td{white-space:nowrap}.log code{word-break:normal}
+.figures td,.figures th{white-space:nowrap;font-size:.85rem;padding:.3rem .35rem}
+@media (max-width:50rem){.overview{grid-template-columns:1fr}}
 `;
 
 export type Page = { title: string; body: string };
@@ -73,6 +77,8 @@ export const ActionForm = Type.Object(
     role: Field,
     origins: Type.Optional(Type.String({ maxLength: 20_000 })),
     reward_share_bps: Field,
+    since: Field,
+    signature_scheme: Field,
     events: Type.Optional(
       Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }))]),
     ),
@@ -81,7 +87,11 @@ export const ActionForm = Type.Object(
 );
 export type ActionFields = Static<typeof ActionForm>;
 export type ActRequest = FastifyRequest<{ Params: { org: string; mode: string }; Body: ActionFields }>;
-export const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
+export const DoneQuery = Type.Object({
+  done: Type.Optional(Type.String({ maxLength: 20 })),
+  /** How many an action touched, for the notices that say it (`recovered`). */
+  count: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$' })),
+});
 
 /** What a redirected action says on the page it lands on (`?done=`): fixed texts, nothing reflected. */
 const DONE: Record<string, string> = {
@@ -96,7 +106,13 @@ const DONE: Record<string, string> = {
   reward_share: 'Reward share saved.',
   messaging: 'Messaging provider disconnected.',
 };
-export const doneNotice = (query: { done?: string }): Feedback => {
+export const doneNotice = (query: { done?: string; count?: string }): Feedback => {
+  if (query.done === 'recovered') {
+    const count = Number(query.count ?? 0);
+    return {
+      notice: `${count} failed or cancelled ${count === 1 ? 'delivery' : 'deliveries'} queued again.`,
+    };
+  }
   const notice = query.done === undefined ? undefined : DONE[query.done];
   return notice ? { notice } : {};
 };
@@ -117,6 +133,7 @@ export const hidden = (name: string, value: string) =>
 
 /** The header's pages, in order: path segment and label. */
 const NAV: [string, string][] = [
+  ['overview', 'Overview'],
   ['credentials', 'Credentials'],
   ['webhooks', 'Webhooks'],
   ['events', 'Events'],
@@ -125,6 +142,7 @@ const NAV: [string, string][] = [
   ['wallet', 'Company wallet'],
   ['settings', 'Settings'],
   ['members', 'Members'],
+  ['requests', 'API requests'],
   ['audit', 'Audit log'],
 ];
 

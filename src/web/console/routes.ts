@@ -13,6 +13,8 @@ import { cardPages } from './pages/cards.ts';
 import { credentialPages } from './pages/credentials.ts';
 import { eventPages } from './pages/events.ts';
 import { memberPages } from './pages/members.ts';
+import { overviewPages } from './pages/overview.ts';
+import { requestPages } from './pages/requests.ts';
 import { settingsPages } from './pages/settings.ts';
 import { userPages } from './pages/users.ts';
 import { walletPages } from './pages/wallet.ts';
@@ -136,6 +138,8 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     walletPages,
     settingsPages,
     memberPages,
+    requestPages,
+    overviewPages,
   ])
     await pages(app, ctx, kit);
 

@@ -212,27 +212,74 @@ describe('card_transaction.updated events', () => {
     const response = await l.f.t.call('GET', `/api/v2/transactions/${partial.token}`, {
       token: l.f.production,
     });
-    expect(response.json().status).toBe('VOIDED');
-    expect(await l.f.events('transaction.voided')).toHaveLength(1);
+    expect(response.json()).toMatchObject({ status: 'VOIDED', authorized_cents: 500, voided_cents: 500 });
+    // Each void says what it released and what stays held; the redelivery fired nothing.
+    const voided = await l.f.events('transaction.voided');
+    expect(voided.map((e) => [e.status, e.released_cents, e.held_cents])).toEqual([
+      ['PENDING', 200, 300],
+      ['VOIDED', 300, 0],
+    ]);
   });
 
-  it('acknowledges unknown event types and transactions we never saw, changing nothing', async () => {
+  it('acknowledges unknown event types and cards we never issued; refuses an unreadable transaction (400)', async () => {
     const { upstream } = await liveCard();
+    const settled = (cardToken: string) => ({
+      event_type: 'card_transaction.updated',
+      token: randomUUID(),
+      card_token: cardToken,
+      status: 'SETTLED',
+      amount: 5,
+      settled_amount: 5,
+      amounts: { hold: { amount: 0, currency: 'USD' }, settlement: { amount: 5, currency: 'USD' } },
+      updated: new Date(l.f.t.clock.now()).toISOString(),
+    });
     for (const event of [
       { event_type: 'account_holder.created', token: randomUUID() },
-      {
-        event_type: 'card_transaction.updated',
-        token: randomUUID(),
-        card_token: upstream.token,
-        status: 'SETTLED',
-        amount: 5,
-        settled_amount: 5,
-      },
+      settled(randomUUID()),
       { event_type: 'card.updated', card_token: upstream.token, state: 'PAUSED' },
     ]) {
       expect((await l.fake.deliver('/webhooks/lithic/events', event)).status).toBe(200);
     }
+    // Money Lithic moved that we cannot read is not acknowledged: Lithic delivers it again.
+    const { updated: _updated, ...undated } = settled(upstream.token);
+    for (const event of [
+      undated,
+      { ...settled(upstream.token), status: 'REFUNDED' },
+      { ...settled(upstream.token), amounts: { settlement: { amount: 'five' } } },
+    ]) {
+      const delivery = await l.fake.deliver('/webhooks/lithic/events', event);
+      expect(delivery.status, delivery.body).toBe(400);
+      expect(JSON.parse(delivery.body).error.code).toBe('invalid_request');
+    }
     expect(await transactions()).toEqual([]);
+  });
+
+  it('releases an incremental authorization approved after the budget, keeping the first hold', async () => {
+    const { card, upstream } = await liveCard(1_000);
+    const { token } = await authorize(upstream.pan, 300);
+    const network = l.f.t.ctx.cards.network;
+    const real = network.authorize.bind(network);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let decided: Promise<unknown> | undefined;
+    vi.spyOn(network, 'authorize').mockImplementationOnce(async (...args) => {
+      await gate;
+      decided = real(...args);
+      return decided as ReturnType<typeof real>;
+    });
+    expect((await l.fake.asa(upstream.token, 500, token)).result).toBe('INSUFFICIENT_FUNDS');
+    release();
+    await vi.waitFor(() => expect(decided).toBeDefined());
+    // The increment was held (500 in all), then released again: the first 300 stay held.
+    await decided;
+    await vi.waitFor(async () => {
+      expect((await l.liveCard(card.id as string)).balance_cents).toBe(700);
+      const txn = await l.f.t.call('GET', `/api/v2/transactions/${token}`, { token: l.f.production });
+      expect(txn.json().status).toBe('PENDING');
+    });
+    await l.f.expectSound();
   });
 });
 

@@ -1,6 +1,14 @@
 import Lithic from 'lithic';
 import type { LithicConfig } from '../config.ts';
-import { type CardIssuer, type IssuedCard, issuerError, type NewCard } from '../issuer.ts';
+import {
+  type CardIssuer,
+  type IssuedCard,
+  type IssuerTransaction,
+  IssuerUnreadable,
+  issuerError,
+  type NewCard,
+} from '../issuer.ts';
+import { lithicReport } from './report.ts';
 
 /**
  * The SDK sends no idempotency header of its own; naming it here makes every non-GET request carry
@@ -74,6 +82,25 @@ export class LithicIssuer implements CardIssuer {
 
   setSpendLimit(providerRef: string, spendLimitCents: number, idempotencyKey: string) {
     return this.update(providerRef, { spend_limit: spendLimitCents }, idempotencyKey);
+  }
+
+  /** `GET /v1/transactions` from `since` on, every page (the SDK follows `starting_after`). */
+  async *transactions(since: number | null): AsyncIterable<IssuerTransaction> {
+    const query = { page_size: 100, ...(since === null ? {} : { begin: new Date(since).toISOString() }) };
+    try {
+      for await (const txn of this.client.transactions.list(query)) {
+        yield {
+          token: txn.token,
+          cardRef: txn.card_token,
+          updatedAt: Date.parse(txn.updated),
+          report: lithicReport(txn),
+        };
+      }
+    } catch (error) {
+      // The SDK's status and message (no key, no URL): enough to tell a refusal from an outage.
+      const status = error instanceof Lithic.APIError ? ` (${error.status ?? 'no answer'})` : '';
+      throw new IssuerUnreadable(`Lithic's transactions could not be listed${status}`);
+    }
   }
 
   private async update(providerRef: string, body: Lithic.CardUpdateParams, idempotencyKey: string) {

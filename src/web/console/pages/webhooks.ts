@@ -2,6 +2,8 @@ import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import { EVENT_TYPES } from '../../../domains/events/catalog.ts';
+import { RECOVER_WINDOW_DAYS } from '../../../domains/events/service.ts';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../../domains/events/signing.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import {
@@ -26,6 +28,36 @@ function eventPicker(checked: readonly string[]): string {
     .join('');
 }
 
+const SCHEME_LABELS: Record<SignatureScheme, string> = {
+  purser: 'Purser (Service-Signature)',
+  standard_webhooks: 'Standard Webhooks (webhook-signature)',
+};
+
+/** The signature scheme as a select, `current` chosen. */
+function schemePicker(id: string, current: SignatureScheme): string {
+  const options = SIGNATURE_SCHEMES.map(
+    (scheme) =>
+      `<option value="${scheme}"${scheme === current ? ' selected' : ''}>${SCHEME_LABELS[scheme]}</option>`,
+  ).join('');
+  return `<label for="${id}">Signature</label><br><select id="${id}" name="signature_scheme">${options}</select><br>`;
+}
+
+/** How far back a recover reaches, as offered in the console: label and seconds. */
+const RECOVER_SPANS: [string, number][] = [
+  ['the last hour', 3_600],
+  ['the last 24 hours', 86_400],
+  ['the last 3 days', 3 * 86_400],
+  ['the last 7 days', 7 * 86_400],
+  [`the last ${RECOVER_WINDOW_DAYS} days`, RECOVER_WINDOW_DAYS * 86_400],
+];
+
+/** A scheme from a form: one of the known, else refused as the API refuses it. */
+function schemeOf(value: string | undefined): SignatureScheme {
+  const scheme = SIGNATURE_SCHEMES.find((known) => known === value);
+  if (!scheme) throw new ApiError(400, 'invalid_request', 'Choose a signature scheme.');
+  return scheme;
+}
+
 /** Webhook destinations: the list with the event picker, and one destination with its deliveries. */
 export async function webhookPages(app: RoutesApp, ctx: AppContext, { header, show, formPage }: ConsoleKit) {
   const webhooksPage = async (
@@ -48,7 +80,8 @@ export async function webhookPages(app: RoutesApp, ctx: AppContext, { header, sh
 ${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p><code id="secret">${escapeHtml(feedback.secret)}</code></p></section>` : ''}
 <section><table><tr><th>id</th><th>url</th><th>events</th><th>status</th></tr>${rows}</table></section>
 <section><h2>New destination</h2><form method="post" action="${base}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="create">
-<label for="f_url">URL</label><br><input id="f_url" name="url" type="url" required>
+<label for="f_url">URL</label><br><input id="f_url" name="url" type="url" required><br>
+${schemePicker('f_scheme', 'purser')}
 <div class="events">${eventPicker([])}</div><button type="submit" id="create-endpoint">Create destination</button></form></section></main>`,
     };
   };
@@ -82,11 +115,16 @@ ${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p
       title: endpoint.url,
       body: `${header(member, scope, csrf, 'webhooks')}<main><h1>${escapeHtml(endpoint.url)}</h1>${messages(feedback)}
 ${feedback.secret ? `<section><p>The signing secret, shown only this once:</p><p><code id="secret">${escapeHtml(feedback.secret)}</code></p></section>` : ''}
-<section><p><code>${escapeHtml(endpoint.id)}</code> · ${endpoint.status} · ${escapeHtml(endpoint.enabled_events.join(', '))}</p>
+<section><p><code>${escapeHtml(endpoint.id)}</code> · ${endpoint.status} · ${escapeHtml(endpoint.enabled_events.join(', '))} · signed ${SCHEME_LABELS[endpoint.signature_scheme]}</p>
 ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('reveal', 'Reveal secret')}${endpoint.status === 'active' ? button('disable', 'Disable') : button('enable', 'Enable')}</section>
 <section><h2>Edit</h2><form method="post" action="${base}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="edit"><input type="hidden" name="endpoint_id" value="${escapeHtml(id)}">
-<label for="f_edit_url">URL</label><br><input id="f_edit_url" name="url" type="url" required value="${escapeHtml(endpoint.url)}">
+<label for="f_edit_url">URL</label><br><input id="f_edit_url" name="url" type="url" required value="${escapeHtml(endpoint.url)}"><br>
+${schemePicker('f_edit_scheme', endpoint.signature_scheme)}
 <div class="events">${eventPicker(endpoint.enabled_events)}</div><button type="submit" id="edit-endpoint">Save</button></form></section>
+<section><h2>Recover</h2><p class="hint">Queue again, once each and in order, every event whose delivery here failed or was cancelled in the chosen time.</p>
+<form method="post" action="${base}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="recover"><input type="hidden" name="endpoint_id" value="${escapeHtml(id)}">
+<label for="f_since">Failed or cancelled in</label><br><select id="f_since" name="since">${RECOVER_SPANS.map(([label, span]) => `<option value="${span}"${span === 86_400 ? ' selected' : ''}>${label}</option>`).join('')}</select>
+<button type="submit" id="recover">Recover</button></form></section>
 <section><h2>Deliveries</h2><table id="deliveries"><tr><th>event</th><th>status</th><th>attempts (request → response)</th><th></th></tr>${rows}</table></section></main>`,
     };
   };
@@ -114,6 +152,7 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
         const created = await ctx.events.createEndpoint(scope, {
           url: body.url ?? '',
           enabled_events: events.length > 0 ? events : ['*'],
+          signature_scheme: schemeOf(body.signature_scheme ?? 'purser'),
         });
         await ctx.members.audit(member, scope, 'webhook_endpoint.created', created.id);
         return webhooksPage(member, scope, csrf, {
@@ -139,7 +178,13 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
       case 'edit': {
         const events = [body.events ?? []].flat();
         if (events.length === 0) throw new ApiError(400, 'invalid_request', 'Choose at least one event.');
-        await ctx.events.updateEndpoint(scope, id, { url: body.url ?? '', enabled_events: events });
+        await ctx.events.updateEndpoint(scope, id, {
+          url: body.url ?? '',
+          enabled_events: events,
+          ...(body.signature_scheme === undefined
+            ? {}
+            : { signature_scheme: schemeOf(body.signature_scheme) }),
+        });
         await ctx.members.audit(member, scope, 'webhook_endpoint.updated', id);
         return back('updated');
       }
@@ -150,6 +195,15 @@ ${button('test', 'Send test event')}${button('roll', 'Roll secret')}${button('re
         });
         await ctx.members.audit(member, scope, `webhook_endpoint.${body.action}d`, id);
         return back(`${body.action}d`);
+      }
+      case 'recover': {
+        const span = RECOVER_SPANS.find(([, seconds]) => String(seconds) === body.since)?.[1];
+        if (span === undefined) throw new ApiError(400, 'invalid_request', 'Choose how far back to recover.');
+        const recovery = await ctx.events.recover(scope, id, Math.floor(ctx.clock.now() / 1000) - span);
+        await ctx.members.audit(member, scope, 'webhook_endpoint.recovered', id);
+        return {
+          redirect: `${request.url}/${encodeURIComponent(id)}?done=recovered&count=${recovery.recovered}`,
+        };
       }
       case 'resend': {
         const delivery = await ctx.events.resend(scope, id, body.event_id ?? '');

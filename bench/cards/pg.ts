@@ -1,0 +1,265 @@
+/**
+ * bench/cards `--pg`: card authorizations on PostgreSQL, with one API process and with `--processes N`
+ * of them sharing one database, next to pgbench's default TPC-B rate on the same server in the same
+ * run (its ceiling on this machine). Everything runs on loopback, on a scratch database created for
+ * the run and dropped after it (`BENCH_PG_URL`, default the local server's `postgres` database, names
+ * where to create it).
+ *
+ * Prints, for 1 and N processes: authorizations/s (closed loop, `--connections` in flight, split over
+ * the processes), the decision latency p50/p99 at a fixed 200 authorizations/s (open loop), each
+ * process's CPU share (of one core) during the throughput runs, and the load average. Targets: N
+ * processes ≥ 1.5 × one; p99 < 25 ms at 200/s; authorizations/s ≥ 0.3 × pgbench.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { type FixedRateRun, fixedRate } from '../fixed-rate.ts';
+
+const FIXED_RATE = 200;
+const TARGET_SCALING = 1.5;
+const TARGET_P99_MS = 25;
+const TARGET_OF_PGBENCH = 0.3;
+
+interface Options {
+  seconds: number;
+  rounds: number;
+  connections: number;
+  processes: number;
+}
+
+export async function benchOnPostgres(options: Options): Promise<void> {
+  const admin = new URL(process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(admin.hostname))
+    throw new Error('bench/cards --pg runs against a loopback PostgreSQL only');
+  const name = `purser_bench_${process.pid}`;
+  const database = new URL(admin);
+  database.pathname = `/${name}`;
+  const dbUrl = database.toString();
+  // The processes of one run share one key (a sealed value one writes, another may read).
+  const key = randomBytes(32).toString('base64');
+  await adminQuery(admin, `create database ${name}`);
+  const load = [loadavg()];
+  try {
+    const pgbench = runPgbench(dbUrl, options);
+    const setup = await startRole(dbUrl, key, 'setup');
+    const { token, cardIds } = JSON.parse(setup.line) as { token: string; cardIds: string[] };
+    await exited(setup.child);
+    const counts = [...new Set([1, options.processes])];
+    const results: {
+      processes: number;
+      rps: number;
+      fixed: FixedRateRun;
+      cpu: number[];
+      postgres: number;
+    }[] = [];
+    for (const count of counts) {
+      const servers = await Promise.all(Array.from({ length: count }, () => startRole(dbUrl, key, 'serve')));
+      try {
+        const urls = servers.map((s) => (JSON.parse(s.line) as { url: string }).url);
+        const load = new Authorizations(urls, token, cardIds);
+        await load.closedLoop(1, options.connections); // warm up
+        const rps: number[] = [];
+        const before = servers.map((s) => cpuTicks(s.child.pid as number));
+        const postgresBefore = postgresTicks();
+        const started = performance.now();
+        for (let round = 0; round < options.rounds; round++)
+          rps.push(await load.closedLoop(options.seconds, options.connections));
+        const wall = (performance.now() - started) / 1000;
+        const cpu = servers.map((s, i) =>
+          share(cpuTicks(s.child.pid as number) - (before[i] as number), wall),
+        );
+        const postgres = share(postgresTicks() - postgresBefore, wall);
+        const fixed = await load.fixedRate(options.seconds * 2);
+        results.push({ processes: count, rps: median(rps), fixed, cpu, postgres });
+      } finally {
+        for (const server of servers) server.child.kill('SIGTERM');
+        await Promise.all(servers.map((s) => exited(s.child)));
+      }
+    }
+    load.push(loadavg());
+    const verify = await startRole(dbUrl, key, 'verify');
+    const violations = (JSON.parse(verify.line) as { violations: unknown[] }).violations;
+    await exited(verify.child);
+    report(options, results, pgbench, violations.length, load);
+  } finally {
+    await adminQuery(admin, `drop database if exists ${name} with (force)`);
+  }
+}
+
+/** pgbench's default (TPC-B-like) script on the scratch database, as many clients as our connections. */
+function runPgbench(url: string, options: Options): { tps: number; command: string } {
+  execFileSync('pgbench', ['-i', '-q', '-s', '10', url], { stdio: 'ignore' });
+  const args = ['-c', String(options.connections), '-j', '2', '-T', String(options.seconds * 2), url];
+  const out = execFileSync('pgbench', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 'NaN');
+  return { tps, command: `pgbench -s 10 ${args.slice(0, -1).join(' ')}` };
+}
+
+class Authorizations {
+  private next = 0;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    private readonly urls: string[],
+    token: string,
+    private readonly cardIds: string[],
+  ) {
+    this.headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  }
+
+  /** One cent on the next card in turn: every request is a fresh authorization. */
+  body = () =>
+    JSON.stringify({
+      card_id: this.cardIds[this.next++ % this.cardIds.length],
+      amount_cents: 1,
+      merchant: 'Bench Shop',
+      mcc: '5411',
+    });
+
+  /** `connections` in flight, split over the processes; authorizations/s over them all. */
+  async closedLoop(seconds: number, connections: number): Promise<number> {
+    const each = Math.max(1, Math.round(connections / this.urls.length));
+    const runs = await Promise.all(
+      this.urls.map((url) =>
+        autocannon({
+          url: `${url}/api/v2/simulate/authorize`,
+          method: 'POST',
+          headers: this.headers,
+          connections: each,
+          duration: seconds,
+          requests: [{ setupRequest: (request) => ({ ...request, body: this.body() }) }],
+        }),
+      ),
+    );
+    const failed = runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0);
+    if (failed > 0) throw new Error(`${failed} authorizations failed (non-2xx or errors)`);
+    return runs.reduce((sum, run) => sum + run.requests.average, 0);
+  }
+
+  /** At `FIXED_RATE`, evenly spaced; requests that failed are counted in the run (and fail its target). */
+  fixedRate(seconds: number): Promise<FixedRateRun> {
+    return fixedRate({
+      url: this.urls.map((url) => `${url}/api/v2/simulate/authorize`),
+      method: 'POST',
+      headers: this.headers,
+      body: this.body,
+      rate: FIXED_RATE,
+      seconds,
+    });
+  }
+}
+
+function report(
+  options: Options,
+  results: { processes: number; rps: number; fixed: FixedRateRun; cpu: number[]; postgres: number }[],
+  pgbench: { tps: number; command: string },
+  violations: number,
+  load: number[][],
+): void {
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const one = results[0];
+  const many = results.at(-1);
+  if (!one || !many) return;
+  console.log(
+    `bench/cards --pg  (${options.rounds} × ${options.seconds}s each, ${options.connections} connections, loopback, PostgreSQL)`,
+  );
+  console.log(`  pgbench TPC-B (${pgbench.command}): ${pgbench.tps.toFixed(0)} tps`);
+  for (const r of results) {
+    console.log(
+      `  ${r.processes} API process${r.processes > 1 ? 'es' : ''}: median ${r.rps.toFixed(0)} auth/s ` +
+        `(${(r.rps / pgbench.tps).toFixed(2)} × pgbench); at ${FIXED_RATE}/s p50 ${ms(r.fixed.p50)} p99 ${ms(r.fixed.p99)} max ${ms(r.fixed.max)}` +
+        (r.fixed.failed > 0 ? `, ${r.fixed.failed} FAILED ${JSON.stringify(r.fixed.failures)}` : ''),
+    );
+    console.log(
+      `    CPU share (of one core) while saturated: ${r.cpu.map((c) => `${c.toFixed(0)} %`).join(', ')}; all postgres processes ${r.postgres.toFixed(0)} %`,
+    );
+  }
+  const scaling = many.rps / one.rps;
+  const worstP99 = Math.max(...results.map((r) => r.fixed.p99));
+  const fixedFailed = results.some((r) => r.fixed.failed > 0);
+  const best = Math.max(...results.map((r) => r.rps));
+  console.log(
+    `  ${many.processes} processes / one: ${scaling.toFixed(2)}  (target ≥ ${TARGET_SCALING}: ${verdict(scaling >= TARGET_SCALING)})`,
+  );
+  console.log(
+    `  p99 at ${FIXED_RATE}/s: ${ms(worstP99)}  (target < ${TARGET_P99_MS} ms, none failed: ${verdict(worstP99 < TARGET_P99_MS && !fixedFailed)})`,
+  );
+  console.log(
+    `  best auth/s / pgbench: ${(best / pgbench.tps).toFixed(2)}  (target ≥ ${TARGET_OF_PGBENCH}: ${verdict(best / pgbench.tps >= TARGET_OF_PGBENCH)})`,
+  );
+  console.log(
+    `  load average before / after: ${load.map((l) => l.map((v) => v.toFixed(2)).join(' ')).join(' / ')}`,
+  );
+  console.log(
+    `  purser ledger verify after the run: ${violations === 0 ? 'ok' : `${violations} violations`}`,
+  );
+}
+
+/** Starts `pg-server.ts <role>` and reads the one line it prints when ready. */
+async function startRole(
+  url: string,
+  key: string,
+  role: string,
+): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./pg-server.ts', import.meta.url).pathname, role],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, BENCH_DATABASE_URL: url, ENCRYPTION_KEY: key },
+    },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`pg-server ${role} exited (${code}) before it was ready`)));
+  });
+  return { child, line };
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** CPU time a process has used (user + system), in clock ticks (/proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0; // the process ended meanwhile
+  }
+}
+
+/** CPU ticks of every process named postgres (the server and its backends). */
+function postgresTicks(): number {
+  let total = 0;
+  for (const pid of execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).split('\n')) {
+    if (pid.trim()) total += cpuTicks(Number(pid));
+  }
+  return total;
+}
+
+/** Ticks (100 a second) over a wall time, as a percentage of one core. */
+const share = (ticks: number, seconds: number) => (ticks / 100 / seconds) * 100;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function adminQuery(url: URL, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
