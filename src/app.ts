@@ -41,6 +41,7 @@ import { installRequestLog } from './web/request-log.ts';
 import { testDocumentRoutes } from './web/test-documents.ts';
 import { approvalPageRoutes } from './web/vault/approval-page.ts';
 import { vaultPageRoutes } from './web/vault/page.ts';
+import { passkeyResetPageRoutes } from './web/vault/reset-page.ts';
 import { walletPageRoutes } from './web/wallet/page.ts';
 
 export interface AppOptions {
@@ -56,19 +57,46 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * Query strings and path parameters arrive as text, so their validator coerces (`?limit=10`, a
  * single `?type=` as a list); a JSON body is validated as sent: `{"limit": "10"}` or a string where
  * a list belongs is a 400, not silently converted.
+ *
+ * One pair of validators serves the whole app. Fastify asks for a validator per plugin context,
+ * each with the shared schemas (`app.addSchema`) known there; a new Ajv instance per context
+ * compiled JSON Schema's meta-schema again each time, most of an app start. Every shared schema's
+ * `$id` names one OpenAPI component, so the pair takes each context's new ones as they come.
  */
-const validatorsByPart: AjvCompiler.BuildCompilerFromPool = (externalSchemas, options) => {
+function validatorsByPart(): AjvCompiler.BuildCompilerFromPool {
   const build = AjvCompiler();
   const common = { allErrors: true, removeAdditional: false } as const;
-  const plugins = options?.plugins ?? [];
-  const coercing = build(externalSchemas, { plugins, customOptions: { ...common, coerceTypes: 'array' } });
-  const strict = build(externalSchemas, { plugins, customOptions: { ...common, coerceTypes: false } });
-  // Fastify calls the validator factory with its route definition, not a bare schema.
-  return ((route: { httpPart?: string }) =>
-    (route.httpPart === 'body' ? strict : coercing)(
-      route as never,
-    )) as unknown as ReturnType<AjvCompiler.BuildCompilerFromPool>;
-};
+  const instances: AjvCompiler.Ajv[] = [];
+  const known = new Set<string>();
+  let parts: { coercing: AjvCompile; strict: AjvCompile } | undefined;
+  return (externalSchemas, options) => {
+    if (!parts) {
+      const settings = {
+        plugins: options?.plugins ?? [],
+        onCreate: (ajv: AjvCompiler.Ajv) => instances.push(ajv),
+      };
+      parts = {
+        coercing: build(externalSchemas, { ...settings, customOptions: { ...common, coerceTypes: 'array' } }),
+        strict: build(externalSchemas, { ...settings, customOptions: { ...common, coerceTypes: false } }),
+      };
+      for (const id of Object.keys(externalSchemas)) known.add(id);
+    }
+    for (const [id, schema] of Object.entries(externalSchemas)) {
+      if (known.has(id)) continue;
+      known.add(id);
+      for (const ajv of instances) ajv.addSchema(schema as SharedSchema);
+    }
+    const { coercing, strict } = parts;
+    // Fastify calls the validator factory with its route definition, not a bare schema.
+    return ((route: { httpPart?: string }) =>
+      (route.httpPart === 'body' ? strict : coercing)(
+        route as never,
+      )) as unknown as ReturnType<AjvCompiler.BuildCompilerFromPool>;
+  };
+}
+
+type AjvCompile = ReturnType<AjvCompiler.BuildCompilerFromPool>;
+type SharedSchema = Parameters<AjvCompiler.Ajv['addSchema']>[0];
 
 /** The Fastify instance every role serves from: logging, limits, error bodies. */
 function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
@@ -93,7 +121,7 @@ function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
         ? incoming
         : `req_${randomUUID().replaceAll('-', '')}`;
     },
-    schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
     return503OnClosing: true,
     frameworkErrors: frameworkErrors(ctx.config.baseUrl),
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
@@ -169,6 +197,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(messagingRoutes, { ctx });
   await app.register(vaultPageRoutes, { ctx });
   await app.register(approvalPageRoutes, { ctx });
+  await app.register(passkeyResetPageRoutes, { ctx });
   await app.register(merchantAccountRoutes, { ctx });
   await app.register(merchantAccountPageRoutes, { ctx });
   await app.register(acpWebhookRoutes, {

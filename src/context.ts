@@ -239,6 +239,8 @@ export async function createContext(
     connect,
     delivery: linkDelivery,
     orgs,
+    notifications,
+    events,
     sealer: aead,
     formKey: aead.deriveKey('hosted-page-forms'),
   });

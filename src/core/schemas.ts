@@ -169,8 +169,16 @@ export function withExample<T extends TSchema>(schema: T, example: Static<T>): T
  * One of a list of strings, as TypeBox writes a union of literals (`anyOf` of `const`), typed as
  * the list's members (mapping the list loses them).
  */
-export function LiteralUnion<const T extends readonly string[]>(values: T): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>(Type.Union(values.map((value) => Type.Literal(value))));
+export function LiteralUnion<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>(
+    Type.Union(
+      values.map((value) => Type.Literal(value)),
+      options,
+    ),
+  );
 }
 
 /**

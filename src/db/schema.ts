@@ -403,6 +403,8 @@ export interface Database {
   cardholders: CardholdersTable;
   cards: CardsTable;
   card_transactions: CardTransactionsTable;
+  user_spending_controls: UserSpendingControlsTable;
+  authorization_endpoints: AuthorizationEndpointsTable;
   card_detail_reveals: CardDetailRevealsTable;
   company_wallets: CompanyWalletsTable;
   card_flows: CardFlowsTable;
@@ -421,6 +423,7 @@ export interface Database {
   vault_sessions: VaultSessionsTable;
   organization_vault_settings: OrganizationVaultSettingsTable;
   vault_passkeys: VaultPasskeysTable;
+  passkey_resets: PasskeyResetsTable;
   webauthn_challenges: WebauthnChallengesTable;
   vault_cards: VaultCardsTable;
   checkout_authorizations: CheckoutAuthorizationsTable;
@@ -551,6 +554,33 @@ export interface CardsTable {
   provider_ref: string | null;
   /** The company-funded transfer that created it, null for direct issuance. */
   transfer_id: string | null;
+  /** Its spending controls as the API took them (JSON, cards/controls.ts), null when none. */
+  spending_controls: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user's spending controls, applying to every card of the user (cards/controls.ts). */
+export interface UserSpendingControlsTable {
+  user_id: string;
+  organization_id: string;
+  livemode: number;
+  /** JSON, as the API took them. */
+  controls: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The platform's real-time authorization endpoint, one per organization and mode (docs/cards.md). */
+export interface AuthorizationEndpointsTable {
+  id: string;
+  organization_id: string;
+  livemode: number;
+  url: string;
+  timeout_ms: number;
+  on_timeout: 'approve' | 'decline';
+  /** The `whsec_…` signing secret, sealed under the row's id. */
+  secret_ciphertext: string;
   created_at: number;
   updated_at: number;
 }
@@ -592,6 +622,14 @@ export interface CardTransactionsTable {
   voided_cents: Generated<number>;
   /** Authorization requests approved for it: the first, then each incremental one. */
   authorizations: Generated<number>;
+  /** The merchant's country (ISO 3166-1 alpha-2), when the network said. */
+  merchant_country: string | null;
+  /** Of a decline by spending controls: the control that refused it (JSON, cards/controls.ts). */
+  spending_control: string | null;
+  /** Who decided the authorization: the engine, the platform, or its timeout; null when none was asked (refunds, force posts). */
+  authorization_decided_by: 'engine' | 'platform' | 'timeout' | null;
+  /** The platform's own reason for its decline, as it gave it. */
+  platform_reason: string | null;
 }
 
 /** Every reveal of a card number, for the audit. */
@@ -740,6 +778,8 @@ export interface MerchantsTable {
   countries: string;
   /** ISO 4217, lowercase (ACP's spelling). */
   currency: string;
+  /** Its merchant category code (ISO 18245), for spending controls; null when not configured. */
+  mcc: string | null;
   /** 1: configured merchants take production money only. */
   livemode: number;
   created_at: number;
@@ -920,6 +960,37 @@ export interface VaultPasskeysTable {
   transports: string;
   created_at: number;
   last_used_at: number | null;
+}
+
+/** A passkey reset the platform started for a user (docs/vault.md "Passkey recovery"). */
+export interface PasskeyResetsTable {
+  /** `pkr_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  /** The platform client that started it. */
+  client_id: string;
+  /** SHA-256 of the page link's token (`pkrt_…`); the token is only in the `url` answered at creation. */
+  token_digest: string;
+  /** `pending` → `verified` (code proven) → `completed`; or `canceled` (a newer reset) or `locked`. */
+  status: 'pending' | 'verified' | 'completed' | 'canceled' | 'locked';
+  /** Where the code went: `email` or `phone`; null until the user asked for one. */
+  channel: 'email' | 'phone' | null;
+  /** SHA-256 of the latest one-time code. */
+  code_digest: string | null;
+  code_expires_at: number | null;
+  code_sent_at: number | null;
+  codes_sent: number;
+  failed_attempts: number;
+  /** SHA-256 of the cookie given to the browser that proved the code: only it registers the passkey. */
+  proof_digest: string | null;
+  verified_at: number | null;
+  completed_at: number | null;
+  /** How many passkeys the completed reset removed. */
+  passkeys_removed: number | null;
+  expires_at: number;
+  created_at: number;
 }
 
 /** A WebAuthn challenge: single-use, short-lived, bound to one page (a vault session or an approval). */

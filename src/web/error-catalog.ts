@@ -318,7 +318,7 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'passkey_required',
     status: 403,
-    when: 'Hosted vault and approval pages: a passkey must be registered (or used to unlock the vault) first (docs/vault.md).',
+    when: 'Hosted vault and approval pages: a passkey must be registered (or used to unlock the vault) first; passkey reset page: the code must be entered on this device first (docs/vault.md).',
   },
   {
     code: 'passkey_invalid',
@@ -338,7 +338,12 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'link_expired',
     status: 410,
-    when: 'Hosted vault page: the vault link has expired; ask the app for a new one.',
+    when: 'Hosted vault and passkey reset pages: the link has expired; ask the app for a new one.',
+  },
+  {
+    code: 'link_used',
+    status: 409,
+    when: 'Passkey reset page: the reset is complete, was replaced by a newer one, or locked after wrong codes; ask the app for a new link if needed (docs/vault.md).',
   },
   {
     code: 'document_mismatch',

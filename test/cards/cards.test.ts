@@ -15,6 +15,7 @@ const CARD_KEYS = [
   'last4',
   'object',
   'spend_limit_cents',
+  'spending_controls',
   'status',
   'type',
   'user_id',

@@ -16,6 +16,7 @@ const UNAVAILABLE = [
   'order.updated',
   'checkout_authorization.approved',
   'checkout_authorization.declined',
+  'passkey.reset',
 ];
 
 const TRANSACTION = ['id', 'card_id', 'last4', 'amount_cents', 'merchant', 'mcc', 'status', 'balance_cents'];

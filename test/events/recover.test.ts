@@ -165,6 +165,18 @@ describe('recovering failed deliveries', () => {
     const seen = f.receiver.received.length;
     await f.worker.runOnce();
     expect(receivedIds(f.receiver).slice(seen)).toEqual([failed]);
+    // The operator's action is in the organization's audit log, as a member's would be.
+    const audited = await f.t.ctx.db
+      .selectFrom('audit_log')
+      .select(['member_email', 'action', 'object_id', 'livemode'])
+      .where('organization_id', '=', f.org.organization_id)
+      .execute();
+    expect(audited).toContainEqual({
+      member_email: 'operator (CLI)',
+      action: 'webhook_endpoint.recovered',
+      object_id: endpointId,
+      livemode: 0,
+    });
   });
 
   it('refuses a `since` more than 14 days ago or in the future, and changes nothing', async () => {

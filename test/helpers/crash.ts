@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { type AppContext, createContext } from '../../src/context.ts';
 import { BIN } from '../cli/process.ts';
 import { testEncryptionKey } from '../events/receiver.ts';
-import { freshDatabaseUrl } from './harness.ts';
+import { migratedDatabaseUrl, type TestDatabase } from './databases.ts';
 
 /**
  * What the crash tests share: an app in the test process on a database that child `purser`
@@ -32,9 +32,9 @@ export interface CrashApp {
 
 export function useCrashApp(name: string, settings: Record<string, string> = {}): CrashApp {
   const f = { env: {}, children: [] as ChildProcess[] } as unknown as CrashApp;
-  let database: ReturnType<typeof freshDatabaseUrl>;
+  let database: TestDatabase;
   beforeAll(async () => {
-    database = freshDatabaseUrl();
+    database = await migratedDatabaseUrl();
     Object.assign(f.env, {
       DATABASE_URL: database.url,
       ENCRYPTION_KEY: testEncryptionKey(),

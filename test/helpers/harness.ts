@@ -1,43 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type AppContext, createContext } from '../../src/context.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import type { CreatedOrganization, Credentials } from '../../src/domains/orgs/service.ts';
+import { migratedDatabaseUrl, onPostgres } from './databases.ts';
 
-/** Which database this run uses: a fresh SQLite file, or a fresh PostgreSQL schema when asked. */
-export const onPostgres = process.env.PURSER_TEST_POSTGRES === '1';
-
-/** A database of its own for one test app. */
-export function freshDatabaseUrl(): { url: string; drop(): Promise<void> } {
-  if (onPostgres) {
-    const base = process.env.TEST_DATABASE_URL;
-    if (!base) throw new Error('PURSER_TEST_POSTGRES=1 needs TEST_DATABASE_URL');
-    const schema = `t_${randomBytes(8).toString('hex')}`;
-    const url = new URL(base);
-    url.searchParams.set('schema', schema);
-    return {
-      url: url.toString(),
-      async drop() {
-        const client = new pg.Client({ connectionString: base });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'purser-test-'));
-  return {
-    url: `sqlite:${join(dir, 'purser.db')}`,
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
+export { freshDatabaseUrl, migratedDatabaseUrl, onPostgres } from './databases.ts';
 
 /** Collects every log line the app writes, to assert on what reached the log. */
 export class LogCapture extends Writable {
@@ -74,7 +45,7 @@ export interface TestApp {
  * test sets it, so that tests minting many tokens are not limited by accident.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = freshDatabaseUrl();
+  const database = await migratedDatabaseUrl();
   const config = loadConfig({
     DATABASE_URL: database.url,
     BASE_URL: 'http://purser.test',

@@ -12,6 +12,7 @@ const TOOL_NAMES = [
   'fund_wallet',
   'get_conversation',
   'get_kyc_status',
+  'get_spending_controls',
   'get_wallet',
   'list_cards',
   'list_connections',
@@ -190,6 +191,53 @@ describe('wallet and cards', () => {
     expect(await f.wallet(userId)).toBe(5_000 + 3_800);
     await callError(client, 'pause_card', { card_id: card.id }, 'card_closed');
     await f.expectSound();
+  });
+
+  it("reads the user's and a card's spending controls, which only the platform sets", async () => {
+    const { userId, client } = await approved();
+    await callOk(client, 'fund_wallet', { amount_cents: 5_000 });
+    const card = (await callOk(client, 'create_card', { amount_cents: 2_000 })).data as { id: string };
+    const none = await callOk(client, 'get_spending_controls');
+    expect(none.data).toMatchObject({ user: { blocked_categories: [], spending_limits: [] }, card: null });
+    expect(none.text).toContain('none');
+    const set = (method: 'PUT' | 'PATCH', url: string, body: unknown) =>
+      f.t.call(method, url, { token: f.sandbox, body });
+    expect(
+      (
+        await set('PUT', `/api/v2/users/${userId}/spending_controls`, {
+          spending_limits: [{ amount_cents: 5_000, interval: 'daily' }],
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await set('PATCH', `/api/v2/cards/${card.id}`, {
+          spending_controls: { blocked_categories: ['7995'] },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const read = await callOk(client, 'get_spending_controls', { card_id: card.id });
+    expect(read.data).toMatchObject({
+      user: { spending_limits: [{ amount_cents: 5_000, interval: 'daily' }] },
+      card: { blocked_categories: ['7995'] },
+    });
+    expect(read.text).toContain('at most $50.00 daily');
+    expect(read.text).toContain('not categories 7995');
+    const listed = await callOk(client, 'list_cards', {});
+    expect((listed.data.data as { spending_controls: unknown }[])[0]?.spending_controls).toMatchObject({
+      blocked_categories: ['7995'],
+    });
+    const declined = await f.t.call('POST', '/api/v2/simulate/authorize', {
+      token: f.sandbox,
+      body: { card_id: card.id, amount_cents: 100, merchant: 'Casino', mcc: '7995' },
+    });
+    expect(declined.json()).toMatchObject({ decline_reason: 'CATEGORY_BLOCKED' });
+    const transactions = await callOk(client, 'list_transactions', { card_id: card.id });
+    expect(transactions.data.data).toMatchObject([
+      { spending_control: { source: 'card', rule: 'blocked_categories' } },
+    ]);
+    const other = await approved();
+    await callError(other.client, 'get_spending_controls', { card_id: card.id }, 'not_found');
   });
 
   it('answers refusals as tool errors with the spec’s codes', async () => {

@@ -421,6 +421,8 @@ describe('catalog', () => {
       slug: 'teashop',
       name: 'Tea Shop',
       market: { countries: ['US'], currency: 'usd' },
+      mcc: null,
+      country: 'US',
       protocol: 'acp',
       sandbox: false,
     });

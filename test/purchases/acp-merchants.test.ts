@@ -91,6 +91,8 @@ describe('purser merchant', () => {
         'US,ca',
         '--currency',
         'USD',
+        '--mcc',
+        '5499',
         '--json',
       ],
       env,
@@ -105,6 +107,7 @@ describe('purser merchant', () => {
       acp_url: fake.url,
       countries: ['US', 'CA'],
       currency: 'usd',
+      mcc: '5499',
       livemode: true,
       webhooks: true,
       created_at: expect.any(String),
@@ -136,6 +139,25 @@ describe('purser merchant', () => {
     expect(clash.code).not.toBe(0);
     expect(clash.stderr).toMatch(/not valid/);
     expect(clash.stderr).not.toContain(API_KEY);
+    const badCategory = await purser(
+      [
+        'merchant',
+        'add',
+        '--slug',
+        'cafe',
+        '--name',
+        'C',
+        '--acp-url',
+        fake.url,
+        '--api-key',
+        API_KEY,
+        '--mcc',
+        '54',
+      ],
+      env,
+    );
+    expect(badCategory.code).not.toBe(0);
+    expect(badCategory.stderr).toMatch(/not valid/);
   });
 
   it('a stored merchant opens its sealed key and quotes at the merchant', async () => {
@@ -145,6 +167,8 @@ describe('purser merchant', () => {
       slug: 'teashop',
       name: 'Tea Shop',
       market: { countries: ['US', 'CA'], currency: 'usd' },
+      mcc: '5499',
+      country: 'US',
       protocol: 'acp',
       sandbox: false,
     });
@@ -161,6 +185,8 @@ describe('purser merchant', () => {
       slug: 'teashop',
       name: 'Tea Shop',
       market: { countries: ['US', 'CA'], currency: 'usd' },
+      mcc: '5499',
+      country: 'US',
       protocol: 'acp',
       sandbox: false,
     });

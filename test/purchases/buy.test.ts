@@ -529,6 +529,8 @@ describe('merchants and buy tokens', () => {
       slug: 'retail',
       name: 'Sandbox Retail',
       market: { countries: ['US'], currency: 'usd' },
+      mcc: '5399',
+      country: 'US',
       protocol: 'sandbox',
       sandbox: true,
     });

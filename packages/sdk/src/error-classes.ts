@@ -460,6 +460,12 @@ export class LinkExpiredError extends PurserError {
   declare readonly code: 'link_expired';
 }
 
+/** `link_used` (HTTP 409); when it is answered: /docs/errors. */
+export class LinkUsedError extends PurserError {
+  override readonly name: string = 'LinkUsedError';
+  declare readonly code: 'link_used';
+}
+
 /** `document_mismatch` (HTTP 422); when it is answered: /docs/errors. */
 export class DocumentMismatchError extends PurserError {
   override readonly name: string = 'DocumentMismatchError';
@@ -586,6 +592,7 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['csrf_invalid', CsrfInvalidError],
   ['approval_closed', ApprovalClosedError],
   ['link_expired', LinkExpiredError],
+  ['link_used', LinkUsedError],
   ['document_mismatch', DocumentMismatchError],
   ['invalid_event_type', InvalidEventTypeError],
   ['already_completed', AlreadyCompletedError],

@@ -433,10 +433,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a multi-use card's spend limit
-         * @description Raising it moves the difference from the wallet (`402 insufficient_funds`); lowering returns it (`409 spend_limit_below_spent` when the card has spent or holds more). Fires `card.updated`. A company-funded card's limit can only be lowered (`409 company_funded_card`): what that frees returns to the company pool with `transfer.released`.
+         * Change a card's spend limit or spending controls
+         * @description `spend_limit_cents` (multi-use cards): raising it moves the difference from the wallet (`402 insufficient_funds`); lowering returns it (`409 spend_limit_below_spent` when the card has spent or holds more). A company-funded card's limit can only be lowered (`409 company_funded_card`): what that frees returns to the company pool with `transfer.released`. `spending_controls`: the lists given replace those of the card, the others stay; every later charge must pass them (docs: spending controls). Fires `card.updated`.
          */
-        patch: operations["updateCardSpendLimit"];
+        patch: operations["updateCard"];
         trace?: never;
     };
     "/api/v2/cards/{card_id}/close": {
@@ -570,6 +570,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/merchant_categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant category catalog (ISO 18245)
+         * @description The names spending controls take beside four-digit codes. The data ships with Purser (`src/domains/cards/merchant-categories.json`, which names its source).
+         */
+        get: operations["listMerchantCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/{user_id}/spending_controls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's spending controls
+         * @description Every list is empty until set.
+         */
+        get: operations["getUserSpendingControls"];
+        /**
+         * Set a user's spending controls (every card of the user)
+         * @description Replaces them whole: a list left out is empty. Every charge on any card of the user must pass them as well as the card's own, checked before the balance (`DECLINED` with `CATEGORY_BLOCKED`, `COUNTRY_BLOCKED` or `SPENDING_LIMIT_EXCEEDED`, and `spending_control.source: "user"`).
+         */
+        put: operations["setUserSpendingControls"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/simulate/wallet_funding": {
         parameters: {
             query?: never;
@@ -598,7 +642,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: a merchant charges a card
-         * @description Decided by the authorization engine: approved (`PENDING`, funds held, `transaction.authorized`) or `DECLINED` with `decline_reason` (`CARD_CLOSED`, `CARD_PAUSED`, `INSUFFICIENT_FUNDS`, `SPEND_LIMIT_EXCEEDED`).
+         * @description Decided by the authorization engine: approved (`PENDING`, funds held, `transaction.authorized`) or `DECLINED` with `decline_reason`: the card's status (`CARD_CLOSED`, `CARD_PAUSED`), then the spending controls of the card and of its user (`CATEGORY_BLOCKED`, `COUNTRY_BLOCKED`, `SPENDING_LIMIT_EXCEEDED`, with `spending_control` naming the rule), then the balance (`INSUFFICIENT_FUNDS`, `SPEND_LIMIT_EXCEEDED`).
          */
         post: operations["simulateAuthorization"];
         delete?: never;
@@ -965,6 +1009,43 @@ export interface paths {
         };
         /** The payment processors purchases reach, and how */
         get: operations["getCheckoutCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/{user_id}/passkeys/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a passkey reset for a user who lost their passkey
+         * @description Beyond the spec (issue 29). Answers the `url` of a hosted page to give the user. There the user proves control of the email or phone on their account with a one-time code (in sandbox always `111111`), then creates a new passkey on that device; their old passkeys then stop working, every unlocked vault session locks, and `passkey.reset` fires. The link works 30 minutes; a newer reset cancels the earlier one. Accepts `Idempotency-Key`. See docs/vault.md.
+         */
+        post: operations["resetPasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/passkey_resets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A passkey reset and where it stands */
+        get: operations["getPasskeyReset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1476,7 +1557,7 @@ export interface components {
         Event: {
             /** @description Stable id, `evt_…`; dedupe on it. */
             id: string;
-            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `webhook_endpoint.test`. */
+            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `passkey.reset`, `webhook_endpoint.test`. */
             type: string;
             /** @description Unix epoch seconds. */
             created: number;
@@ -1604,6 +1685,35 @@ export interface components {
             /** @description End-user-safe; may be shown verbatim. */
             reason?: string;
         };
+        /** @description Where and how much a card (or all cards of a user) may spend. */
+        SpendingControls: {
+            allowed_categories: string[];
+            blocked_categories: string[];
+            allowed_merchant_countries: string[];
+            blocked_merchant_countries: string[];
+            spending_limits: {
+                amount_cents: number;
+                /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
+                interval: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
+                categories?: string[];
+            }[];
+        };
+        /** @description A user's spending controls: every card of the user obeys them. */
+        UserSpendingControls: {
+            /** @enum {string} */
+            object: "spending_controls";
+            user_id: string;
+            allowed_categories: string[];
+            blocked_categories: string[];
+            allowed_merchant_countries: string[];
+            blocked_merchant_countries: string[];
+            spending_limits: {
+                amount_cents: number;
+                /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
+                interval: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
+                categories?: string[];
+            }[];
+        };
         /** @description A prepaid card; its balance is what it can still spend. */
         Card: {
             /** @enum {string} */
@@ -1620,6 +1730,7 @@ export interface components {
             balance_cents: number;
             created_at: string;
             closed_reason: string | null;
+            spending_controls: components["schemas"]["SpendingControls"];
         };
         /** @description A card transaction, as the network moved it. */
         Transaction: {
@@ -1646,7 +1757,26 @@ export interface components {
             force_posted: boolean;
             merchant: string;
             mcc: string | null;
+            /** @description ISO 3166-1 alpha-2, when the network said */
+            merchant_country: string | null;
             decline_reason: string | null;
+            /** @description The spending control that declined the transaction (null otherwise) */
+            spending_control: {
+                source: "card" | "user";
+                rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits";
+                /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
+                interval?: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
+                limit_cents?: number;
+                /** @description What the window had spent before this charge */
+                spent_cents?: number;
+            } | null;
+            /**
+             * @description Who decided the authorization: the engine, the platform (its authorization endpoint), or the endpoint's `on_timeout` when it did not answer in time; null when none was decided (refunds, force posts)
+             * @enum {string|null}
+             */
+            authorization_decided_by: "engine" | "platform" | "timeout" | null;
+            /** @description The platform's own reason for its decline (`PLATFORM_DECLINED`) */
+            platform_reason: string | null;
             created_at: string;
             updated_at: string;
         };
@@ -1680,6 +1810,7 @@ export interface components {
                 balance_cents: number;
                 created_at: string;
                 closed_reason: string | null;
+                spending_controls: components["schemas"]["SpendingControls"];
             }[];
             has_more: boolean;
         };
@@ -1711,7 +1842,26 @@ export interface components {
                 force_posted: boolean;
                 merchant: string;
                 mcc: string | null;
+                /** @description ISO 3166-1 alpha-2, when the network said */
+                merchant_country: string | null;
                 decline_reason: string | null;
+                /** @description The spending control that declined the transaction (null otherwise) */
+                spending_control: {
+                    source: "card" | "user";
+                    rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits";
+                    /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
+                    interval?: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
+                    limit_cents?: number;
+                    /** @description What the window had spent before this charge */
+                    spent_cents?: number;
+                } | null;
+                /**
+                 * @description Who decided the authorization: the engine, the platform (its authorization endpoint), or the endpoint's `on_timeout` when it did not answer in time; null when none was decided (refunds, force posts)
+                 * @enum {string|null}
+                 */
+                authorization_decided_by: "engine" | "platform" | "timeout" | null;
+                /** @description The platform's own reason for its decline (`PLATFORM_DECLINED`) */
+                platform_reason: string | null;
                 created_at: string;
                 updated_at: string;
             }[];
@@ -1957,6 +2107,25 @@ export interface components {
             user: string;
             /** @description Present when `sent` is false: the platform delivers it */
             url?: string;
+        };
+        /** @description A reset of a user's passkeys (beyond the spec, issue 29; docs/vault.md "Passkey recovery"). */
+        PasskeyReset: {
+            /** @enum {string} */
+            object: "passkey_reset";
+            /** @description `pkr_…` */
+            id: string;
+            user_id: string;
+            /** @description `pending` (the user has not proven a code yet), `verified` (the code was right: the user is creating the new passkey), `completed` (the new passkey is the only one), `canceled` (a newer reset replaced it), `locked` (five wrong codes), `expired` (not completed within 30 minutes) */
+            status: "pending" | "verified" | "completed" | "canceled" | "locked" | "expired";
+            /** @description Where the user asked for the code; null until they did. */
+            channel: ("email" | "phone") | null;
+            /** @description The hosted reset page, for the platform to give the user (only in the answer that created the reset). Safe to send as text: opening it changes nothing; the user proves their email or phone there. */
+            url?: string;
+            /** @description ISO 8601; 30 minutes after creation */
+            expires_at: string;
+            /** @description ISO 8601 */
+            completed_at: string | null;
+            test_mode: boolean;
         };
         /** @description A link to the user's hosted wallet page (spec §2 Wallet link). */
         WalletLink: {
@@ -7006,7 +7175,14 @@ export interface operations {
                      *           "spend_limit_cents": 5000,
                      *           "balance_cents": 3800,
                      *           "created_at": "2026-11-23T10:00:00.000Z",
-                     *           "closed_reason": null
+                     *           "closed_reason": null,
+                     *           "spending_controls": {
+                     *             "allowed_categories": [],
+                     *             "blocked_categories": [],
+                     *             "allowed_merchant_countries": [],
+                     *             "blocked_merchant_countries": [],
+                     *             "spending_limits": []
+                     *           }
                      *         }
                      *       ],
                      *       "has_more": false
@@ -7139,7 +7315,12 @@ export interface operations {
                  *       "user_id": "usr_3Fk9LmN2pQr7StUv",
                  *       "amount_cents": 5000,
                  *       "type": "multi_use",
-                 *       "memo": "Groceries"
+                 *       "memo": "Groceries",
+                 *       "spending_controls": {
+                 *         "allowed_categories": [
+                 *           "grocery_stores_supermarkets"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -7153,6 +7334,25 @@ export interface operations {
                     external_user_id?: string;
                     /** @description Company funding: wait for `collection_succeeded` (v1) */
                     ack_required?: boolean;
+                    /** @description Allowed and blocked lists of one kind exclude each other (`400` naming both). A charge must pass the card's controls and its user's. */
+                    spending_controls?: {
+                        /** @description Only these categories may charge: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                        allowed_categories?: string[];
+                        /** @description These categories are declined: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                        blocked_categories?: string[];
+                        /** @description Only merchants in these countries may charge: ISO 3166-1 alpha-2 country codes */
+                        allowed_merchant_countries?: string[];
+                        /** @description Merchants in these countries are declined: ISO 3166-1 alpha-2 country codes */
+                        blocked_merchant_countries?: string[];
+                        /** @description Each limit counts approved authorizations less what voids and refunds gave back, in its window */
+                        spending_limits?: {
+                            amount_cents: number;
+                            /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
+                            interval: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
+                            /** @description Only charges in these categories count and are limited: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                            categories?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -7176,7 +7376,14 @@ export interface operations {
                      *       "spend_limit_cents": 5000,
                      *       "balance_cents": 5000,
                      *       "created_at": "2026-11-23T10:00:00.000Z",
-                     *       "closed_reason": null
+                     *       "closed_reason": null,
+                     *       "spending_controls": {
+                     *         "allowed_categories": [],
+                     *         "blocked_categories": [],
+                     *         "allowed_merchant_countries": [],
+                     *         "blocked_merchant_countries": [],
+                     *         "spending_limits": []
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Card"];
@@ -7498,7 +7705,14 @@ export interface operations {
                      *       "spend_limit_cents": 5000,
                      *       "balance_cents": 3800,
                      *       "created_at": "2026-11-23T10:00:00.000Z",
-                     *       "closed_reason": null
+                     *       "closed_reason": null,
+                     *       "spending_controls": {
+                     *         "allowed_categories": [],
+                     *         "blocked_categories": [],
+                     *         "allowed_merchant_countries": [],
+                     *         "blocked_merchant_countries": [],
+                     *         "spending_limits": []
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Card"];
@@ -7586,7 +7800,7 @@ export interface operations {
             };
         };
     };
-    updateCardSpendLimit: {
+    updateCard: {
         parameters: {
             query?: never;
             header?: {
@@ -7605,17 +7819,41 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "spend_limit_cents": 8000
+                 *       "spend_limit_cents": 8000,
+                 *       "spending_controls": {
+                 *         "blocked_categories": [
+                 *           "betting_casino_gambling"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
                     /** @description The new spend limit, in cents */
-                    spend_limit_cents: number;
+                    spend_limit_cents?: number;
+                    /** @description Allowed and blocked lists of one kind exclude each other (`400` naming both). A charge must pass the card's controls and its user's. */
+                    spending_controls?: {
+                        /** @description Only these categories may charge: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                        allowed_categories?: string[];
+                        /** @description These categories are declined: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                        blocked_categories?: string[];
+                        /** @description Only merchants in these countries may charge: ISO 3166-1 alpha-2 country codes */
+                        allowed_merchant_countries?: string[];
+                        /** @description Merchants in these countries are declined: ISO 3166-1 alpha-2 country codes */
+                        blocked_merchant_countries?: string[];
+                        /** @description Each limit counts approved authorizations less what voids and refunds gave back, in its window */
+                        spending_limits?: {
+                            amount_cents: number;
+                            /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
+                            interval: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
+                            /** @description Only charges in these categories count and are limited: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                            categories?: string[];
+                        }[];
+                    };
                 };
             };
         };
         responses: {
-            /** @description The card with its new limit. */
+            /** @description The card as changed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7634,13 +7872,27 @@ export interface operations {
                      *       "spend_limit_cents": 8000,
                      *       "balance_cents": 6800,
                      *       "created_at": "2026-11-23T10:00:00.000Z",
-                     *       "closed_reason": null
+                     *       "closed_reason": null,
+                     *       "spending_controls": {
+                     *         "allowed_categories": [],
+                     *         "blocked_categories": [
+                     *           "betting_casino_gambling"
+                     *         ],
+                     *         "allowed_merchant_countries": [],
+                     *         "blocked_merchant_countries": [],
+                     *         "spending_limits": [
+                     *           {
+                     *             "amount_cents": 20000,
+                     *             "interval": "daily"
+                     *           }
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Card"];
                 };
             };
-            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            /** @description A malformed body, an unknown category or country, or an allowed and a blocked list of one kind both set (`invalid_request` naming each field). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7900,7 +8152,14 @@ export interface operations {
                      *       "spend_limit_cents": 5000,
                      *       "balance_cents": 0,
                      *       "created_at": "2026-11-23T10:00:00.000Z",
-                     *       "closed_reason": "manual"
+                     *       "closed_reason": "manual",
+                     *       "spending_controls": {
+                     *         "allowed_categories": [],
+                     *         "blocked_categories": [],
+                     *         "allowed_merchant_countries": [],
+                     *         "blocked_merchant_countries": [],
+                     *         "spending_limits": []
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -7922,6 +8181,7 @@ export interface operations {
                         balance_cents: number;
                         created_at: string;
                         closed_reason: string | null;
+                        spending_controls: components["schemas"]["SpendingControls"];
                     };
                 };
             };
@@ -8125,7 +8385,14 @@ export interface operations {
                      *       "spend_limit_cents": 5000,
                      *       "balance_cents": 3800,
                      *       "created_at": "2026-11-23T10:00:00.000Z",
-                     *       "closed_reason": null
+                     *       "closed_reason": null,
+                     *       "spending_controls": {
+                     *         "allowed_categories": [],
+                     *         "blocked_categories": [],
+                     *         "allowed_merchant_countries": [],
+                     *         "blocked_merchant_countries": [],
+                     *         "spending_limits": []
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Card"];
@@ -8331,7 +8598,14 @@ export interface operations {
                      *       "spend_limit_cents": 5000,
                      *       "balance_cents": 3800,
                      *       "created_at": "2026-11-23T10:00:00.000Z",
-                     *       "closed_reason": null
+                     *       "closed_reason": null,
+                     *       "spending_controls": {
+                     *         "allowed_categories": [],
+                     *         "blocked_categories": [],
+                     *         "allowed_merchant_countries": [],
+                     *         "blocked_merchant_countries": [],
+                     *         "spending_limits": []
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Card"];
@@ -8773,7 +9047,11 @@ export interface operations {
                      *           "force_posted": false,
                      *           "merchant": "Corner Shop",
                      *           "mcc": "5411",
+                     *           "merchant_country": "US",
                      *           "decline_reason": null,
+                     *           "spending_control": null,
+                     *           "authorization_decided_by": "engine",
+                     *           "platform_reason": null,
                      *           "created_at": "2026-11-23T10:05:00.000Z",
                      *           "updated_at": "2026-11-23T10:05:00.000Z"
                      *         }
@@ -8922,7 +9200,11 @@ export interface operations {
                      *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
+                     *       "merchant_country": "US",
                      *       "decline_reason": null,
+                     *       "spending_control": null,
+                     *       "authorization_decided_by": "engine",
+                     *       "platform_reason": null,
                      *       "created_at": "2026-11-23T10:05:00.000Z",
                      *       "updated_at": "2026-11-23T10:05:00.000Z"
                      *     }
@@ -8982,6 +9264,501 @@ export interface operations {
                      *         "code": "not_found",
                      *         "message": "No such object.",
                      *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMerchantCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "merchant_category",
+                     *           "name": "grocery_stores_supermarkets",
+                     *           "description": "Grocery Stores, Supermarkets",
+                     *           "mccs": [
+                     *             "5411"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "merchant_category";
+                            /** @description What `*_categories` take, beside four-digit codes */
+                            name: string;
+                            description: string;
+                            /** @description The codes it covers: four digits, or an inclusive range (`3000-3350`) */
+                            mccs: string[];
+                        }[];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getUserSpendingControls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's controls. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "spending_controls",
+                     *       "user_id": "usr_3Fk9LmN2pQr7StUv",
+                     *       "allowed_categories": [],
+                     *       "blocked_categories": [
+                     *         "betting_casino_gambling"
+                     *       ],
+                     *       "allowed_merchant_countries": [],
+                     *       "blocked_merchant_countries": [],
+                     *       "spending_limits": [
+                     *         {
+                     *           "amount_cents": 20000,
+                     *           "interval": "daily"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserSpendingControls"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setUserSpendingControls: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Allowed and blocked lists of one kind exclude each other (`400` naming both). A charge must pass the card's controls and its user's. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "allowed_categories": [],
+                 *       "blocked_categories": [
+                 *         "betting_casino_gambling"
+                 *       ],
+                 *       "allowed_merchant_countries": [],
+                 *       "blocked_merchant_countries": [],
+                 *       "spending_limits": [
+                 *         {
+                 *           "amount_cents": 20000,
+                 *           "interval": "daily"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Only these categories may charge: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                    allowed_categories?: string[];
+                    /** @description These categories are declined: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                    blocked_categories?: string[];
+                    /** @description Only merchants in these countries may charge: ISO 3166-1 alpha-2 country codes */
+                    allowed_merchant_countries?: string[];
+                    /** @description Merchants in these countries are declined: ISO 3166-1 alpha-2 country codes */
+                    blocked_merchant_countries?: string[];
+                    /** @description Each limit counts approved authorizations less what voids and refunds gave back, in its window */
+                    spending_limits?: {
+                        amount_cents: number;
+                        /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
+                        interval: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
+                        /** @description Only charges in these categories count and are limited: four-digit merchant category codes or names of GET /api/v2/merchant_categories */
+                        categories?: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The controls as set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "spending_controls",
+                     *       "user_id": "usr_3Fk9LmN2pQr7StUv",
+                     *       "allowed_categories": [],
+                     *       "blocked_categories": [
+                     *         "betting_casino_gambling"
+                     *       ],
+                     *       "allowed_merchant_countries": [],
+                     *       "blocked_merchant_countries": [],
+                     *       "spending_limits": [
+                     *         {
+                     *           "amount_cents": 20000,
+                     *           "interval": "daily"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserSpendingControls"];
+                };
+            };
+            /** @description An unknown category or country, or an allowed and a blocked list of one kind both set (`invalid_request` naming each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }
@@ -9263,7 +10040,8 @@ export interface operations {
                  *       "card_id": "card_7Hq2LmN4pQr8StUv",
                  *       "amount_cents": 1200,
                  *       "merchant": "Corner Shop",
-                 *       "mcc": "5411"
+                 *       "mcc": "5411",
+                 *       "merchant_country": "US"
                  *     }
                  */
                 "application/json": {
@@ -9272,6 +10050,8 @@ export interface operations {
                     amount_cents: number;
                     merchant: string;
                     mcc?: string;
+                    /** @description ISO 3166-1 alpha-2 */
+                    merchant_country?: string;
                 };
             };
         };
@@ -9299,7 +10079,11 @@ export interface operations {
                      *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
+                     *       "merchant_country": "US",
                      *       "decline_reason": null,
+                     *       "spending_control": null,
+                     *       "authorization_decided_by": "engine",
+                     *       "platform_reason": null,
                      *       "created_at": "2026-11-23T10:05:00.000Z",
                      *       "updated_at": "2026-11-23T10:05:00.000Z"
                      *     }
@@ -9543,7 +10327,11 @@ export interface operations {
                      *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
+                     *       "merchant_country": "US",
                      *       "decline_reason": null,
+                     *       "spending_control": null,
+                     *       "authorization_decided_by": "engine",
+                     *       "platform_reason": null,
                      *       "created_at": "2026-11-23T10:05:00.000Z",
                      *       "updated_at": "2026-11-23T10:05:00.000Z"
                      *     }
@@ -9807,7 +10595,11 @@ export interface operations {
                      *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
+                     *       "merchant_country": "US",
                      *       "decline_reason": null,
+                     *       "spending_control": null,
+                     *       "authorization_decided_by": "engine",
+                     *       "platform_reason": null,
                      *       "created_at": "2026-11-23T10:05:00.000Z",
                      *       "updated_at": "2026-11-23T10:05:00.000Z"
                      *     }
@@ -10071,7 +10863,11 @@ export interface operations {
                      *       "force_posted": false,
                      *       "merchant": "Corner Shop",
                      *       "mcc": "5411",
+                     *       "merchant_country": "US",
                      *       "decline_reason": null,
+                     *       "spending_control": null,
+                     *       "authorization_decided_by": "engine",
+                     *       "platform_reason": null,
                      *       "created_at": "2026-11-23T10:05:00.000Z",
                      *       "updated_at": "2026-11-23T10:05:00.000Z"
                      *     }
@@ -10308,7 +11104,14 @@ export interface operations {
                      *       "spend_limit_cents": 5000,
                      *       "balance_cents": 0,
                      *       "created_at": "2026-11-23T10:00:00.000Z",
-                     *       "closed_reason": "provider_closed"
+                     *       "closed_reason": "provider_closed",
+                     *       "spending_controls": {
+                     *         "allowed_categories": [],
+                     *         "blocked_categories": [],
+                     *         "allowed_merchant_countries": [],
+                     *         "blocked_merchant_countries": [],
+                     *         "spending_limits": []
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Card"];
@@ -12888,6 +13691,8 @@ export interface operations {
                      *             ],
                      *             "currency": "usd"
                      *           },
+                     *           "mcc": "5814",
+                     *           "country": "US",
                      *           "protocol": "sandbox",
                      *           "sandbox": true
                      *         }
@@ -12904,6 +13709,10 @@ export interface operations {
                                 countries: string[];
                                 currency: string;
                             };
+                            /** @description Its merchant category code, what spending controls judge */
+                            mcc: string | null;
+                            /** @description Where it is (ISO 3166-1 alpha-2) */
+                            country: string;
                             protocol: "sandbox" | "acp";
                             sandbox: boolean;
                         }[];
@@ -13546,6 +14355,303 @@ export interface operations {
                      *         "code": "access_denied",
                      *         "message": "The organization is suspended.",
                      *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resetPasskeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reset, and its page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "passkey_reset",
+                     *       "id": "pkr_3Fk9LmN2pQr7StUvWx1yZa",
+                     *       "user_id": "usr_3Fk9LmN2pQr7StUvWx1yZa",
+                     *       "status": "pending",
+                     *       "channel": null,
+                     *       "url": "https://purser.example/passkeys/reset/pkrt_8kQ2mN4pR6sT8uV0wX2yZ4aB6cD8eF0gH",
+                     *       "expires_at": "2026-11-23T10:30:00.000Z",
+                     *       "completed_at": null,
+                     *       "test_mode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyReset"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user in this organization and mode, or the user is not connected to the platform (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The user has neither a phone number nor an email (`contact_missing`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "document_unreadable",
+                     *         "message": "The photo could not be read; retake it in good light.",
+                     *         "docs": "https://purser.example/docs/errors#document_unreadable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPasskeyReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reset (without its url). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "passkey_reset",
+                     *       "id": "pkr_3Fk9LmN2pQr7StUvWx1yZa",
+                     *       "user_id": "usr_3Fk9LmN2pQr7StUvWx1yZa",
+                     *       "status": "completed",
+                     *       "channel": "email",
+                     *       "expires_at": "2026-11-23T10:30:00.000Z",
+                     *       "completed_at": "2026-11-23T10:07:12.000Z",
+                     *       "test_mode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyReset"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such reset in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }

@@ -309,6 +309,10 @@ export const SCENARIOS: Record<EventType, Scenario> = {
       return undefined;
     },
   },
+  'passkey.reset': {
+    unavailable:
+      'the user proves their email or phone with a one-time code on the hosted reset page, then registers a new passkey: a WebAuthn registration only the user’s authenticator makes (test/vault/passkey-reset-browser.test.ts drives one with a virtual authenticator)',
+  },
   'order.updated': {
     unavailable:
       "a configured ACP merchant's order webhook moves an order's fulfillment (processing, shipped, completed, canceled); sandbox merchants send none (docs/purchases.md)",

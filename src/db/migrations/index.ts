@@ -34,6 +34,8 @@ import * as issuerReconcile from './0036_issuer_reconcile.ts';
 import * as webhookSignatureScheme from './0040_webhook_signature_scheme.ts';
 import * as apiRequestLog from './0041_api_request_log.ts';
 import * as webhookAttemptLeases from './0042_webhook_attempt_leases.ts';
+import * as cardControls from './0043_card_controls.ts';
+import * as passkeyResets from './0044_passkey_resets.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +74,6 @@ export const migrations: Record<string, Migration> = {
   '0040_webhook_signature_scheme': webhookSignatureScheme,
   '0041_api_request_log': apiRequestLog,
   '0042_webhook_attempt_leases': webhookAttemptLeases,
+  '0043_card_controls': cardControls,
+  '0044_passkey_resets': passkeyResets,
 };

@@ -12,6 +12,7 @@ import {
   type LockedAccounts,
 } from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
+import type { ControlDecline, SpendingControlRefusal } from './controls.ts';
 import {
   cardObject,
   cardUpdatedData,
@@ -21,11 +22,18 @@ import {
 } from './objects.ts';
 import type { Card, CardService, Scope } from './service.ts';
 import { IncrementDeclined, type IssuerReport, Settlement } from './settlement.ts';
+import type { ChargeControls } from './spending-controls.ts';
 
 export type CardTransaction = Selectable<CardTransactionsTable>;
 
-/** Why the engine declines a charge (spec §6 `decline_reason`). */
-export type DeclineReason = 'CARD_CLOSED' | 'CARD_PAUSED' | 'SPEND_LIMIT_EXCEEDED' | 'INSUFFICIENT_FUNDS';
+/** Why the engine declines a charge (spec §6 `decline_reason`; the spending controls' three, issue 27). */
+export type DeclineReason =
+  | 'CARD_CLOSED'
+  | 'CARD_PAUSED'
+  | 'SPEND_LIMIT_EXCEEDED'
+  | 'INSUFFICIENT_FUNDS'
+  | ControlDecline
+  | 'PLATFORM_DECLINED';
 
 /** A charge as any network presents it: the sandbox simulator, a merchant, or the issuer's webhook. */
 export interface ChargeRequest {
@@ -34,7 +42,21 @@ export interface ChargeRequest {
   amountCents: number;
   merchant: string;
   mcc?: string | null | undefined;
+  /** ISO 3166-1 alpha-2, when the network says. */
+  merchantCountry?: string | null | undefined;
 }
+
+/** What the engine decided, and who: recorded with the transaction. */
+export type Outcome =
+  | { approve: true; decidedBy: DecidedBy }
+  | {
+      decline: DeclineReason;
+      decidedBy: DecidedBy;
+      control?: SpendingControlRefusal | undefined;
+      platformReason?: string | null | undefined;
+    };
+
+export type DecidedBy = NonNullable<CardTransaction['authorization_decided_by']>;
 
 /** The balance at or under which a transaction also fires `balance.low` (spec §8). */
 export const LOW_BALANCE_CENTS = 1_000;
@@ -87,14 +109,16 @@ export class CardNetwork {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
+        // Lock order: the card, its user's controls, then the ledger's accounts (docs/ledger.md).
+        const controls = await this.deps.cards.controls.lockForCharge(trx, card);
         const books = await this.lockBooks(trx, card);
         // Only a network's own id can repeat; one made here is new.
         const earlier = charge.transactionId
           ? await this.deps.cards.store.transactionById(trx, id)
           : undefined;
         if (earlier) return this.settlement.increase(trx, card, earlier, charge.amountCents);
-        const decline = decide(card, charge.amountCents, books.before);
-        return this.record(trx, card, id, charge, decline ? { decline } : { approve: true }, books);
+        const outcome = await this.decide(trx, card, controls, charge, books.before);
+        return this.record(trx, card, id, charge, outcome, books);
       });
     } catch (error) {
       // The decision read the balance under the card's lock; a refusal here means the books moved
@@ -106,7 +130,8 @@ export class CardNetwork {
         // An increment refused: the authorization stands as it was.
         if (await this.deps.cards.store.transactionById(trx, id))
           throw new IncrementDeclined('INSUFFICIENT_FUNDS');
-        return this.record(trx, card, id, charge, { decline: 'INSUFFICIENT_FUNDS' }, books);
+        const outcome = { decline: 'INSUFFICIENT_FUNDS', decidedBy: 'engine' } as const;
+        return this.record(trx, card, id, charge, outcome, books);
       });
     }
   }
@@ -309,6 +334,29 @@ export class CardNetwork {
   // ---- steps
 
   /**
+   * The engine's rules in their order (docs/cards.md): the card's status, then the spending controls
+   * (the card's, then its user's), then the balance; the first that refuses declines.
+   */
+  private async decide(
+    exec: Executor,
+    card: Card,
+    controls: ChargeControls,
+    charge: ChargeRequest,
+    balanceCents: number,
+  ): Promise<Outcome> {
+    const status = statusDecline(card);
+    if (status) return { decline: status, decidedBy: 'engine' };
+    const verdict = await this.deps.cards.controls.refusal(exec, card, controls, {
+      amountCents: charge.amountCents,
+      mcc: charge.mcc ?? null,
+      merchantCountry: charge.merchantCountry ?? null,
+    });
+    if (verdict) return { decline: verdict.reason, control: verdict.control, decidedBy: 'engine' };
+    const funds = fundsDecline(card, charge.amountCents, balanceCents);
+    return funds ? { decline: funds, decidedBy: 'engine' } : { approve: true, decidedBy: 'engine' };
+  }
+
+  /**
    * Locks what an authorization can move money between, up front: the card's account (the network's
    * is a mirror, never locked) and, for an open single-use card, whose money goes back when the
    * approval closes it. Reads the card's balance under the lock (`before`): the decision and the
@@ -328,7 +376,7 @@ export class CardNetwork {
     card: Card,
     id: string,
     charge: ChargeRequest,
-    outcome: { approve: true } | { decline: DeclineReason },
+    outcome: Outcome,
     { account, network, locked, before }: Books,
   ) {
     const now = this.clock.now();
@@ -356,6 +404,10 @@ export class CardNetwork {
       force_posted: 0,
       voided_cents: 0,
       authorizations: 'approve' in outcome ? 1 : 0,
+      merchant_country: charge.merchantCountry ?? null,
+      spending_control: 'decline' in outcome && outcome.control ? JSON.stringify(outcome.control) : null,
+      authorization_decided_by: outcome.decidedBy,
+      platform_reason: ('decline' in outcome && outcome.platformReason) || null,
     };
     if ('decline' in outcome) {
       // A decline moves nothing: the balance is still the one decided on.
@@ -525,12 +577,21 @@ interface Books {
 }
 
 /**
- * The engine's rules, in issue 9's order: the card's status, then its balance, then its spend limit
- * (a card's balance never exceeds its limit, so a charge over what is left is INSUFFICIENT_FUNDS).
+ * The card's own rules, in issue 9's order: its status, then its balance, then its spend limit (a
+ * card's balance never exceeds its limit, so a charge over what is left is INSUFFICIENT_FUNDS). The
+ * spending controls come between status and balance (`CardNetwork.decide`).
  */
 export function decide(card: Card, amountCents: number, balanceCents: number): DeclineReason | null {
+  return statusDecline(card) ?? fundsDecline(card, amountCents, balanceCents);
+}
+
+function statusDecline(card: Card): DeclineReason | null {
   if (card.status === 'CLOSED') return 'CARD_CLOSED';
   if (card.status === 'PAUSED') return 'CARD_PAUSED';
+  return null;
+}
+
+function fundsDecline(card: Card, amountCents: number, balanceCents: number): DeclineReason | null {
   if (amountCents > balanceCents) return 'INSUFFICIENT_FUNDS';
   if (amountCents > card.spend_limit_cents) return 'SPEND_LIMIT_EXCEEDED';
   return null;

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isoTime } from '../../core/clock.ts';
 import type { CardsTable, CardTransactionsTable } from '../../db/schema.ts';
+import { EMPTY_CONTROLS, parseControls, type SpendingControlRefusal } from './controls.ts';
 
 /** What the API and the events say about cards, transactions and cardholders (spec §2, §6). */
 
@@ -38,6 +39,7 @@ export function cardObject(card: Card, balanceCents: number) {
     balance_cents: balanceCents,
     created_at: isoTime(card.created_at),
     closed_reason: card.closed_reason,
+    spending_controls: parseControls(card.spending_controls) ?? EMPTY_CONTROLS,
   };
 }
 
@@ -58,10 +60,19 @@ export function transactionObject(txn: CardTransaction, card: Pick<Card, 'last4'
     force_posted: txn.force_posted === 1,
     merchant: txn.merchant,
     mcc: txn.mcc,
+    merchant_country: txn.merchant_country,
     decline_reason: txn.decline_reason,
+    spending_control: controlOf(txn),
+    authorization_decided_by: txn.authorization_decided_by,
+    platform_reason: txn.platform_reason,
     created_at: isoTime(txn.created_at),
     updated_at: isoTime(txn.updated_at),
   };
+}
+
+/** The spending control that declined the transaction, if one did. */
+function controlOf(txn: CardTransaction): SpendingControlRefusal | null {
+  return txn.spending_control === null ? null : (JSON.parse(txn.spending_control) as SpendingControlRefusal);
 }
 
 /**
@@ -133,6 +144,8 @@ export function transactionData(
     status: txn.status,
     balance_cents: balanceCents,
     ...(txn.status === 'DECLINED' ? { decline_reason: txn.decline_reason } : {}),
+    ...(txn.spending_control !== null ? { spending_control: controlOf(txn) } : {}),
+    ...(txn.platform_reason !== null ? { platform_reason: txn.platform_reason } : {}),
     ...(txn.type === 'refund'
       ? { type: txn.type, original_transaction_id: txn.original_transaction_id }
       : {}),

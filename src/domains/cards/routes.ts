@@ -7,11 +7,21 @@ import {
   errorResponses,
   Nullable,
   type RoutesApp,
+  ref,
   withExample,
 } from '../../core/schemas.ts';
 import { platformGuard, testModeOnly } from '../auth/guard.ts';
 import type { Principal } from '../auth/service.ts';
 import { CardFlowFields, cardFlowExample } from '../funding/routes.ts';
+import {
+  controlSchemas,
+  controlsExample,
+  noControls,
+  SpendingControlRefusal,
+  SpendingControlsInput,
+  SpendingControlsObject,
+  spendingControlRoutes,
+} from './control-routes.ts';
 import { sandboxScope, scopeOf } from './service.ts';
 
 const CardStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('PAUSED'), Type.Literal('CLOSED')]);
@@ -33,6 +43,7 @@ export const CardObject = Type.Object(
     balance_cents: Type.Integer(),
     created_at: Type.String(),
     closed_reason: Nullable(Type.String()),
+    spending_controls: ref(SpendingControlsObject),
   },
   { $id: 'Card', description: 'A prepaid card; its balance is what it can still spend.' },
 );
@@ -90,7 +101,19 @@ const TransactionObject = Type.Object(
     }),
     merchant: Type.String(),
     mcc: Nullable(Type.String()),
+    merchant_country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2, when the network said' })),
     decline_reason: Nullable(Type.String()),
+    spending_control: SpendingControlRefusal,
+    authorization_decided_by: Type.Unsafe<'engine' | 'platform' | 'timeout' | null>({
+      type: ['string', 'null'],
+      enum: ['engine', 'platform', 'timeout', null],
+      description:
+        'Who decided the authorization: the engine, the platform (its authorization endpoint), or the ' +
+        "endpoint's `on_timeout` when it did not answer in time; null when none was decided (refunds, force posts)",
+    }),
+    platform_reason: Nullable(
+      Type.String({ description: "The platform's own reason for its decline (`PLATFORM_DECLINED`)" }),
+    ),
     created_at: Type.String(),
     updated_at: Type.String(),
   },
@@ -139,6 +162,7 @@ const cardExample = {
   balance_cents: 3800,
   created_at: '2026-11-23T10:00:00.000Z',
   closed_reason: null,
+  spending_controls: noControls,
 };
 const transactionExample = {
   object: 'transaction' as const,
@@ -156,7 +180,11 @@ const transactionExample = {
   force_posted: false,
   merchant: 'Corner Shop',
   mcc: '5411',
+  merchant_country: 'US',
   decline_reason: null,
+  spending_control: null,
+  authorization_decided_by: 'engine' as const,
+  platform_reason: null,
   created_at: '2026-11-23T10:05:00.000Z',
   updated_at: '2026-11-23T10:05:00.000Z',
 };
@@ -192,7 +220,14 @@ const strict = { additionalProperties: false } as const;
 
 /** Cards, wallets, transactions and the sandbox card network (v2, platform token). */
 export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  for (const schema of [CardObject, TransactionObject, WalletObject, CardList, TransactionList])
+  for (const schema of [
+    ...controlSchemas,
+    CardObject,
+    TransactionObject,
+    WalletObject,
+    CardList,
+    TransactionList,
+  ])
     app.addSchema(schema);
   const common = { onRequest: platformGuard(ctx.auth) };
   const security = [{ platformToken: [] }];
@@ -230,10 +265,17 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
               ack_required: Type.Optional(
                 Type.Boolean({ description: 'Company funding: wait for `collection_succeeded` (v1)' }),
               ),
+              spending_controls: Type.Optional(SpendingControlsInput),
             },
             strict,
           ),
-          { user_id: cardExample.user_id, amount_cents: 5000, type: 'multi_use', memo: 'Groceries' },
+          {
+            user_id: cardExample.user_id,
+            amount_cents: 5000,
+            type: 'multi_use',
+            memo: 'Groceries',
+            spending_controls: { allowed_categories: ['grocery_stores_supermarkets'] },
+          },
         ),
         response: {
           201: documented(CardObject, 'The new card, funded from the wallet.', {
@@ -255,12 +297,18 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     async (request, reply) => {
       const { funding, external_user_id, ack_required, ...card } = request.body;
       if (funding === 'company') {
-        if (card.memo !== undefined)
-          throw invalidRequest('memo is not kept on company-funded cards.', {
-            memo: 'not allowed with funding company',
-          });
+        for (const field of ['memo', 'spending_controls'] as const) {
+          if (card[field] !== undefined)
+            throw invalidRequest(`${field} is not taken with company funding.`, {
+              [field]:
+                field === 'memo'
+                  ? 'not allowed with funding company'
+                  : 'not allowed with funding company: set them with PATCH once the card is created, or on the user',
+            });
+        }
+        const { spending_controls: _, ...flowCard } = card;
         const flow = await ctx.funding.startFlow(request.principal!, {
-          ...card,
+          ...flowCard,
           external_user_id,
           ack_required,
         });
@@ -388,27 +436,36 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       ...common,
       schema: {
         ...cards,
-        operationId: 'updateCardSpendLimit',
-        summary: "Change a multi-use card's spend limit",
+        operationId: 'updateCard',
+        summary: "Change a card's spend limit or spending controls",
         description:
-          'Raising it moves the difference from the wallet (`402 insufficient_funds`); lowering returns it ' +
-          '(`409 spend_limit_below_spent` when the card has spent or holds more). Fires `card.updated`. ' +
-          "A company-funded card's limit can only be lowered (`409 company_funded_card`): what that frees " +
-          'returns to the company pool with `transfer.released`.',
+          '`spend_limit_cents` (multi-use cards): raising it moves the difference from the wallet (`402 ' +
+          'insufficient_funds`); lowering returns it (`409 spend_limit_below_spent` when the card has spent or holds ' +
+          "more). A company-funded card's limit can only be lowered (`409 company_funded_card`): what that frees " +
+          'returns to the company pool with `transfer.released`. `spending_controls`: the lists given replace ' +
+          'those of the card, the others stay; every later charge must pass them (docs: spending controls). ' +
+          'Fires `card.updated`.',
         params: CardParams,
         body: withExample(
-          Type.Object({ spend_limit_cents: Cents('The new spend limit, in cents') }, strict),
-          {
-            spend_limit_cents: 8000,
-          },
+          Type.Object(
+            {
+              spend_limit_cents: Type.Optional(Cents('The new spend limit, in cents')),
+              spending_controls: Type.Optional(SpendingControlsInput),
+            },
+            { ...strict, minProperties: 1 },
+          ),
+          { spend_limit_cents: 8000, spending_controls: { blocked_categories: ['betting_casino_gambling'] } },
         ),
         response: {
-          200: documented(CardObject, 'The card with its new limit.', {
+          200: documented(CardObject, 'The card as changed.', {
             ...cardExample,
             spend_limit_cents: 8000,
             balance_cents: 6800,
+            spending_controls: controlsExample,
           }),
-          ...errorResponses(400, 401, 402, 403, 404, 503),
+          ...errorResponses(400, 401, 402, 403, 404, 503, {
+            400: 'A malformed body, an unknown category or country, or an allowed and a blocked list of one kind both set (`invalid_request` naming each field).',
+          }),
           409: errorResponse(
             409,
             'The card is closed (`card_closed`), single-use (`card_not_multi_use`), company-funded and the limit higher (`company_funded_card`), or has spent or holds more than the lower limit leaves (`spend_limit_below_spent`).',
@@ -421,8 +478,20 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         },
       },
     },
-    async (request) =>
-      ctx.cards.updateSpendLimit(scope(request), request.params.card_id, request.body.spend_limit_cents),
+    async (request) => {
+      const { spend_limit_cents, spending_controls } = request.body;
+      const where = scope(request);
+      const id = request.params.card_id;
+      // Controls are checked before the limit moves money, and set after it.
+      if (spending_controls)
+        ctx.cards.controls.changed(await ctx.cards.findCard(ctx.db, where, id), spending_controls);
+      const limited =
+        spend_limit_cents === undefined
+          ? null
+          : await ctx.cards.updateSpendLimit(where, id, spend_limit_cents);
+      if (!spending_controls) return limited!;
+      return ctx.cards.updateSpendingControls(where, id, spending_controls);
+    },
   );
 
   app.get(
@@ -533,6 +602,8 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     async (request) => ctx.cards.network.getTransaction(scope(request), request.params.transaction_id),
   );
 
+  await spendingControlRoutes(app, ctx);
+
   // ---- the sandbox card network (test mode only)
 
   const simulate = { tags: ['Sandbox'], security };
@@ -578,7 +649,9 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         summary: 'Test mode: a merchant charges a card',
         description:
           'Decided by the authorization engine: approved (`PENDING`, funds held, `transaction.authorized`) or ' +
-          '`DECLINED` with `decline_reason` (`CARD_CLOSED`, `CARD_PAUSED`, `INSUFFICIENT_FUNDS`, `SPEND_LIMIT_EXCEEDED`).',
+          "`DECLINED` with `decline_reason`: the card's status (`CARD_CLOSED`, `CARD_PAUSED`), then the spending " +
+          'controls of the card and of its user (`CATEGORY_BLOCKED`, `COUNTRY_BLOCKED`, `SPENDING_LIMIT_EXCEEDED`, ' +
+          'with `spending_control` naming the rule), then the balance (`INSUFFICIENT_FUNDS`, `SPEND_LIMIT_EXCEEDED`).',
         body: withExample(
           Type.Object(
             {
@@ -586,10 +659,19 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
               amount_cents: Cents('The amount to authorize'),
               merchant: Type.String({ minLength: 1, maxLength: 200 }),
               mcc: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
+              merchant_country: Type.Optional(
+                Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
+              ),
             },
             strict,
           ),
-          { card_id: cardExample.id, amount_cents: 1200, merchant: 'Corner Shop', mcc: '5411' },
+          {
+            card_id: cardExample.id,
+            amount_cents: 1200,
+            merchant: 'Corner Shop',
+            mcc: '5411',
+            merchant_country: 'US',
+          },
         ),
         response: {
           200: documented(
@@ -602,11 +684,12 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       },
     },
     async (request) => {
-      const { card_id, amount_cents, merchant, mcc } = request.body;
+      const { card_id, amount_cents, merchant, mcc, merchant_country } = request.body;
       return ctx.cards.network.authorize(sandbox(request, 'Simulating a charge'), card_id, {
         amountCents: amount_cents,
         merchant,
         mcc,
+        merchantCountry: merchant_country,
       });
     },
   );

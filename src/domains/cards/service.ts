@@ -9,12 +9,14 @@ import type { Principal } from '../auth/service.ts';
 import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/service.ts';
 import { Cardholders } from './cardholders.ts';
 import type { CardConfig } from './config.ts';
+import type { SpendingControlsInput } from './controls.ts';
 import type { EventEmitter } from './events.ts';
 import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './issuer.ts';
 import { LithicIssuer } from './lithic/issuer.ts';
 import { CardNetwork } from './network.ts';
 import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
 import { IssuerReconciler } from './reconcile.ts';
+import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
 
 export type Card = Selectable<CardsTable>;
@@ -66,6 +68,7 @@ const cardClosed = () => new ApiError(409, 'card_closed', 'The card is closed; i
 export class CardService {
   readonly store: CardStore;
   readonly cardholders: Cardholders;
+  readonly controls: SpendingControlsBook;
   readonly network: CardNetwork;
   /** The production issuer's transactions against the books (`purser issuer reconcile`). */
   readonly reconciler: IssuerReconciler;
@@ -87,6 +90,7 @@ export class CardService {
   ) {
     this.store = new CardStore(deps.dialect);
     this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
+    this.controls = new SpendingControlsBook(db, clock, this.store);
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
@@ -146,9 +150,20 @@ export class CardService {
 
   async createCard(
     principal: Principal,
-    input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined },
+    input: {
+      user_id: string;
+      amount_cents: number;
+      type: Card['type'];
+      memo?: string | undefined;
+      spending_controls?: SpendingControlsInput | undefined;
+    },
   ) {
-    return this.issue(principal.clientId, scopeOf(principal), input, { id: newId('card'), transferId: null });
+    const { spending_controls, ...card } = input;
+    return this.issue(principal.clientId, scopeOf(principal), card, {
+      id: newId('card'),
+      transferId: null,
+      spendingControls: spending_controls ? this.controls.stored(spending_controls) : null,
+    });
   }
 
   /**
@@ -194,6 +209,8 @@ export class CardService {
       transferId: string | null;
       onCommit?: (trx: Executor) => Promise<void>;
       identityOptional?: boolean;
+      /** Checked and normalized (`SpendingControlsBook.stored`). */
+      spendingControls?: string | null;
     },
   ) {
     this.checkAmount('amount_cents', input.amount_cents);
@@ -243,7 +260,11 @@ export class CardService {
       number: IssuedCard;
       now: number;
     },
-    options: { transferId: string | null; onCommit?: (trx: Executor) => Promise<void> },
+    options: {
+      transferId: string | null;
+      onCommit?: (trx: Executor) => Promise<void>;
+      spendingControls?: string | null;
+    },
   ) {
     const { id, user, identity, number, now } = input;
     return this.deps.ledger.transaction(async (trx) => {
@@ -281,6 +302,7 @@ export class CardService {
         closed_reason: null,
         provider_ref: number.providerRef,
         transfer_id: options.transferId,
+        spending_controls: options.spendingControls ?? null,
         created_at: now,
         updated_at: now,
       };
@@ -360,6 +382,27 @@ export class CardService {
 
   async resumeCard(scope: Scope, id: string) {
     return this.setStatus(scope, id, 'ACTIVE');
+  }
+
+  /**
+   * Changes the lists of a card's spending controls that `input` names (the others stay), with
+   * `card.updated`; a closed card cannot change (`409 card_closed`). The engine decides every later
+   * charge on them.
+   */
+  async updateSpendingControls(scope: Scope, id: string, input: SpendingControlsInput) {
+    return this.deps.ledger.transaction(async (trx) => {
+      const card = await this.lockCard(trx, scope, id);
+      if (card.status === 'CLOSED') throw cardClosed();
+      const controls = this.controls.changed(card, input);
+      const updated = { ...card, spending_controls: controls, updated_at: this.clock.now() };
+      await this.store.updateCard(trx, card.id, {
+        spending_controls: controls,
+        updated_at: updated.updated_at,
+      });
+      const balance = await this.balanceOf(trx, updated);
+      await this.emit(trx, updated, 'card.updated', cardUpdatedData(updated, balance));
+      return cardObject(updated, balance);
+    });
   }
 
   /**

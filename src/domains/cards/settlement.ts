@@ -512,6 +512,10 @@ export class Settlement {
       force_posted: 0,
       voided_cents: 0,
       authorizations: 0,
+      merchant_country: original?.merchant_country ?? null,
+      spending_control: null,
+      authorization_decided_by: null,
+      platform_reason: null,
       created_at: now,
       updated_at: now,
     };
@@ -601,6 +605,10 @@ export class Settlement {
       force_posted: 0,
       voided_cents: 0,
       authorizations: 0,
+      merchant_country: null,
+      spending_control: null,
+      authorization_decided_by: null,
+      platform_reason: null,
       created_at: now,
       updated_at: now,
     };

@@ -6,7 +6,9 @@ import type {
   CardholdersTable,
   CardsTable,
   CardTransactionsTable,
+  UserSpendingControlsTable,
 } from '../../db/schema.ts';
+import type { CodeRanges } from './merchant-categories.ts';
 
 /** The only code that touches cardholders, cards, card transactions and reveals. */
 export class CardStore {
@@ -218,6 +220,72 @@ export class CardStore {
     }
     if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  }
+
+  // ---- spending controls
+
+  /**
+   * A user's spending controls. `lock` (an authorization deciding on them): on PostgreSQL the row is
+   * locked, after the card's and before any ledger row (docs/ledger.md, lock order), so two charges
+   * on cards of one user pass the user's limits one after the other.
+   */
+  async userControls(exec: Executor, userId: string, lock: boolean) {
+    const key = lock && this.dialect === 'postgres' ? 'lock user controls' : 'user controls';
+    const [row] = await runCompiled(exec, key, [userId], () => {
+      const query = exec.selectFrom('user_spending_controls').selectAll().where('user_id', '=', userId);
+      return lock && this.dialect === 'postgres' ? query.forUpdate() : query;
+    });
+    return row;
+  }
+
+  async saveUserControls(exec: Executor, row: Insertable<UserSpendingControlsTable>): Promise<void> {
+    await exec
+      .insertInto('user_spending_controls')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet({ controls: row.controls, updated_at: row.updated_at }),
+      )
+      .execute();
+  }
+
+  /**
+   * What the purchases of a card, or of all a user's cards, spent from `since` (ms) on: approved
+   * authorizations at what they still hold (less what partial voids released), and settled ones less
+   * what their refunds gave back (a void gave all back). `categories` counts only purchases whose
+   * code falls in them.
+   */
+  async spentSince(
+    exec: Executor,
+    owner: { cardId: string } | { organizationId: string; livemode: number; userId: string },
+    since: number,
+    categories: CodeRanges | null,
+  ): Promise<number> {
+    let query = exec
+      .selectFrom('card_transactions')
+      .select(
+        sql<
+          number | string
+        >`coalesce(sum(case when status = 'PENDING' then amount_cents - voided_cents else settled_cents - refunded_cents end), 0)`.as(
+          'spent',
+        ),
+      )
+      .where('type', '=', 'purchase')
+      .where('status', 'in', ['PENDING', 'SETTLED'])
+      .where('created_at', '>=', since);
+    query =
+      'cardId' in owner
+        ? query.where('card_id', '=', owner.cardId)
+        : query
+            .where('organization_id', '=', owner.organizationId)
+            .where('livemode', '=', owner.livemode)
+            .where('user_id', '=', owner.userId);
+    if (categories) {
+      query = query.where((eb) =>
+        eb.or(categories.map(([from, to]) => eb.and([eb('mcc', '>=', from), eb('mcc', '<=', to)]))),
+      );
+    }
+    const row = await query.executeTakeFirst();
+    return Number(row?.spent ?? 0);
   }
 
   // ---- reveals and organization settings

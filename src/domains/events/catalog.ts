@@ -35,6 +35,7 @@ export const EVENT_TYPES = [
   'checkout_authorization.approved',
   'checkout_authorization.declined',
   'checkout_authorization.expired',
+  'passkey.reset',
   'webhook_endpoint.test',
 ] as const;
 

@@ -79,19 +79,18 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
       json,
     });
     const scheme = values['signature-scheme'];
-    const endpoint = await ctx.events.createEndpoint(
-      await ownerOf(ctx, required(positionals[0], 'ORG_ID'), values.mode),
-      {
-        url: required(values.url, 'url'),
-        enabled_events: required(values.events, 'events')
-          .split(',')
-          .map((type) => type.trim()),
-        description: values.description,
-        ...(scheme === undefined
-          ? {}
-          : { signature_scheme: oneOf(scheme, 'signature-scheme', SIGNATURE_SCHEMES) }),
-      },
-    );
+    const owner = await ownerOf(ctx, required(positionals[0], 'ORG_ID'), values.mode);
+    const endpoint = await ctx.events.createEndpoint(owner, {
+      url: required(values.url, 'url'),
+      enabled_events: required(values.events, 'events')
+        .split(',')
+        .map((type) => type.trim()),
+      description: values.description,
+      ...(scheme === undefined
+        ? {}
+        : { signature_scheme: oneOf(scheme, 'signature-scheme', SIGNATURE_SCHEMES) }),
+    });
+    await ctx.members.auditOperator(owner, 'webhook_endpoint.created', endpoint.id);
     show(print, values.json, endpoint);
     return true;
   }
@@ -118,39 +117,46 @@ export async function runEventsCommand(ctx: AppContext, argv: string[], print: P
   const endpointId = required(positionals[0], 'WH_ID');
   const owner = await ctx.events.ownerOfEndpoint(endpointId);
   switch (action) {
-    case 'test':
-      show(print, values.json, await ctx.events.sendTestEvent(owner, endpointId, values.type));
+    case 'test': {
+      const sent = await ctx.events.sendTestEvent(owner, endpointId, values.type);
+      await ctx.members.auditOperator(owner, 'webhook_endpoint.test_sent', sent.event_id);
+      show(print, values.json, sent);
       return true;
-    case 'resend':
-      show(
-        print,
-        values.json,
-        await ctx.events.resend(owner, endpointId, required(positionals[1], 'EVT_ID')),
-      );
+    }
+    case 'resend': {
+      const delivery = await ctx.events.resend(owner, endpointId, required(positionals[1], 'EVT_ID'));
+      await ctx.members.auditOperator(owner, 'webhook_delivery.resent', delivery.id);
+      show(print, values.json, delivery);
       return true;
+    }
     case 'enable':
-    case 'disable':
-      show(
-        print,
-        values.json,
-        await ctx.events.updateEndpoint(owner, endpointId, {
-          status: action === 'enable' ? 'active' : 'disabled',
-        }),
-      );
+    case 'disable': {
+      const updated = await ctx.events.updateEndpoint(owner, endpointId, {
+        status: action === 'enable' ? 'active' : 'disabled',
+      });
+      await ctx.members.auditOperator(owner, `webhook_endpoint.${action}d`, endpointId);
+      show(print, values.json, updated);
       return true;
-    case 'recover':
-      show(
-        print,
-        values.json,
-        await ctx.events.recover(owner, endpointId, unixTimeOf(required(values.since, 'since'))),
-      );
+    }
+    case 'recover': {
+      const since = unixTimeOf(required(values.since, 'since'));
+      const recovery = await ctx.events.recover(owner, endpointId, since);
+      await ctx.members.auditOperator(owner, 'webhook_endpoint.recovered', endpointId);
+      show(print, values.json, recovery);
       return true;
-    case 'roll-secret':
-      show(print, values.json, await ctx.events.rollSecret(owner, endpointId));
+    }
+    case 'roll-secret': {
+      const rolled = await ctx.events.rollSecret(owner, endpointId);
+      await ctx.members.auditOperator(owner, 'webhook_endpoint.secret_rolled', endpointId);
+      show(print, values.json, rolled);
       return true;
-    case 'delete':
-      show(print, values.json, await ctx.events.deleteEndpoint(owner, endpointId));
+    }
+    case 'delete': {
+      const deleted = await ctx.events.deleteEndpoint(owner, endpointId);
+      await ctx.members.auditOperator(owner, 'webhook_endpoint.deleted', endpointId);
+      show(print, values.json, deleted);
       return true;
+    }
     case 'deliveries': {
       const page = await ctx.events.listDeliveries(
         owner,

@@ -52,6 +52,20 @@ const Paging = {
     .describe('The last id of the previous page, to read the next one'),
 };
 
+const Controls = z.object({
+  allowed_categories: z.array(z.string()),
+  blocked_categories: z.array(z.string()),
+  allowed_merchant_countries: z.array(z.string()),
+  blocked_merchant_countries: z.array(z.string()),
+  spending_limits: z.array(
+    z.object({
+      amount_cents: z.number().int(),
+      interval: z.enum(['per_authorization', 'daily', 'weekly', 'monthly', 'yearly', 'all_time']),
+      categories: z.array(z.string()).optional(),
+    }),
+  ),
+});
+
 const Card = z.object({
   object: z.literal('card'),
   id: z.string(),
@@ -65,6 +79,7 @@ const Card = z.object({
   balance_cents: z.number().int().describe('What the card can still spend'),
   created_at: z.string(),
   closed_reason: z.string().nullable(),
+  spending_controls: Controls.describe('Where and how much the card may spend (set by the platform)'),
 });
 type CardObject = z.infer<typeof Card>;
 
@@ -84,7 +99,20 @@ const Transaction = z.object({
   force_posted: z.boolean(),
   merchant: z.string(),
   mcc: z.string().nullable(),
+  merchant_country: z.string().nullable(),
   decline_reason: z.string().nullable(),
+  spending_control: z
+    .object({
+      source: z.enum(['card', 'user']),
+      rule: z.string(),
+      interval: z.string().optional(),
+      limit_cents: z.number().int().optional(),
+      spent_cents: z.number().int().optional(),
+    })
+    .nullable()
+    .describe('The spending control that declined it'),
+  authorization_decided_by: z.enum(['engine', 'platform', 'timeout']).nullable(),
+  platform_reason: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -122,6 +150,26 @@ const dollars = (cents: number) =>
 const describeCard = (card: CardObject) =>
   `${card.type === 'single_use' ? 'Single-use' : 'Multi-use'} card ${card.id} ending ${card.last4} (${card.status}` +
   `${card.closed_reason ? `, ${card.closed_reason}` : ''}): ${dollars(card.balance_cents)} left of ${dollars(card.spend_limit_cents)}.`;
+
+/** Controls in a sentence: what an assistant reads before it tries to spend. */
+function describeControls(controls: CardObject['spending_controls']): string {
+  const parts = [
+    controls.allowed_categories.length ? `only categories ${controls.allowed_categories.join(', ')}` : '',
+    controls.blocked_categories.length ? `not categories ${controls.blocked_categories.join(', ')}` : '',
+    controls.allowed_merchant_countries.length
+      ? `only merchants in ${controls.allowed_merchant_countries.join(', ')}`
+      : '',
+    controls.blocked_merchant_countries.length
+      ? `not merchants in ${controls.blocked_merchant_countries.join(', ')}`
+      : '',
+    ...controls.spending_limits.map(
+      (limit) =>
+        `at most ${dollars(limit.amount_cents)} ${limit.interval.replace('_', ' ')}` +
+        (limit.categories ? ` in ${limit.categories.join(', ')}` : ''),
+    ),
+  ].filter(Boolean);
+  return parts.length ? `${parts.join('; ')}.` : 'none.';
+}
 
 const scope = (call: ToolCall) => scopeOf(call.principal);
 const owner = (call: ToolCall) => ({ userId: call.principal.userId, clientId: call.principal.clientId });
@@ -467,6 +515,35 @@ export const TOOLS: ToolDefinition[] = [
   }),
 
   define({
+    name: 'get_spending_controls',
+    title: 'Read spending controls',
+    description:
+      "Where and how much the user may spend: the user's spending controls (every card), and a card's own when " +
+      '`card_id` is given. A charge must pass both. Only the platform sets them; read them before buying.',
+    input: z.object({ card_id: Id('One of this app’s cards').optional() }),
+    output: z.object({
+      user: Controls.describe("The user's controls, on every card"),
+      card: Controls.nullable().describe("The card's own controls (null without card_id)"),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(call, args) {
+      const {
+        object: _,
+        user_id: __,
+        ...user
+      } = await call.ctx.cards.controls.forUser(scope(call), call.principal.userId);
+      let card: CardObject['spending_controls'] | null = null;
+      if (args.card_id) {
+        await ownCard(call, args.card_id);
+        card = (await call.ctx.cards.getCard(scope(call), args.card_id)).spending_controls;
+      }
+      const lines = [`Your controls: ${describeControls(user)}`];
+      if (card) lines.push(`Card ${args.card_id}: ${describeControls(card)}`);
+      return { text: lines.join('\n'), data: { user, card } };
+    },
+  }),
+
+  define({
     name: 'list_transactions',
     title: 'List transactions',
     description:
@@ -531,6 +608,8 @@ export const TOOLS: ToolDefinition[] = [
           slug: z.string(),
           name: z.string(),
           market: z.object({ countries: z.array(z.string()), currency: z.string() }),
+          mcc: z.string().nullable(),
+          country: z.string(),
           protocol: z.string(),
           sandbox: z.boolean(),
         }),

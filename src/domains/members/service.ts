@@ -234,8 +234,20 @@ export class MemberService {
   }
 
   /** Records a member's action in an organization's audit log. */
+  /**
+   * An action taken by an operator through the CLI (`purser webhook …`): in the organization's audit
+   * log like a member's, under the name `operator (CLI)` (the CLI holds the database, not a session).
+   */
+  async auditOperator(
+    scope: { organizationId: string; livemode: boolean },
+    action: string,
+    objectId: string | null,
+  ): Promise<void> {
+    await this.audit({ id: 'cli', email: 'operator (CLI)' }, scope, action, objectId);
+  }
+
   async audit(
-    member: SignedInMember,
+    member: Pick<SignedInMember, 'id' | 'email'>,
     scope: { organizationId: string; livemode: boolean },
     action: string,
     objectId: string | null,

@@ -124,6 +124,10 @@ export class Checkout {
       return this.placement(existing);
     }
 
+    // The user's spending controls decide before any money moves (the engine decides again at the charge).
+    if (await this.refusedByControls(buyer, order, merchant))
+      return this.placement(await this.fail(id, 'created', SPENDING_CONTROLS));
+
     const cardId = `card_${id.slice('ord_'.length)}`;
     try {
       await this.deps.cards.createPurchaseCard(
@@ -281,6 +285,8 @@ export class Checkout {
             transactionId: transactionIdOf(order.id),
             amountCents,
             merchant: order.merchant_name,
+            mcc: merchant.info.mcc,
+            merchantCountry: merchant.info.country,
           });
           this.failpoint('charge');
           return txn.status === 'PENDING' || txn.status === 'SETTLED'
@@ -304,8 +310,32 @@ export class Checkout {
       });
       return (await this.store.orderById(this.db, order.id)) as Order;
     }
-    if (result.outcome === 'declined') return this.fail(order.id, 'card_issued', declineCode(result.code));
+    if (result.outcome === 'declined')
+      return this.fail(order.id, 'card_issued', await this.declineCodeOf(order, result.code));
     return this.settle(order, result);
+  }
+
+  /** Whether the user's spending controls refuse the cart's ceiling at this merchant. */
+  private async refusedByControls(buyer: Buyer & { userId: string }, order: Order, merchant: Merchant) {
+    const owner = { organization_id: order.organization_id, livemode: order.livemode, user_id: buyer.userId };
+    const charge = {
+      amountCents: order.authorized_cents,
+      mcc: merchant.info.mcc,
+      merchantCountry: merchant.info.country,
+    };
+    return (await this.deps.cards.controls.refusalAhead(owner, charge)) !== null;
+  }
+
+  /** A merchant's decline, named after the engine's reason when the spending controls declined the charge. */
+  private async declineCodeOf(
+    order: Order,
+    code: Extract<PlaceResult, { outcome: 'declined' }>['code'],
+  ): Promise<string> {
+    if (code === 'payment_declined') {
+      const txn = await this.deps.cards.store.transactionById(this.db, transactionIdOf(order.id));
+      if (txn?.spending_control) return SPENDING_CONTROLS;
+    }
+    return declineCode(code);
   }
 
   /** Clears the charge at the final amount (the rest of the hold goes home) with `order.placed`. */
@@ -446,6 +476,9 @@ export class Checkout {
 
 /** ACP order statuses that mean the merchant accepted the order (openapi.agentic_checkout_webhook.yaml). */
 const CONFIRMED_STATUSES = new Set(['confirmed', 'processing', 'shipped', 'completed']);
+
+/** `decline_code` of a cart the spending controls refused: nothing was charged. */
+const SPENDING_CONTROLS = 'spending_controls';
 
 /** The network transaction of an order's one charge. */
 export function transactionIdOf(orderId: string): string {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { NewLinking } from '../merchant-accounts/linking.ts';
 
 export const MERCHANT_USAGE = `  merchant add --slug S --name N --acp-url URL (--api-key K | --api-key-file F)
-               [--webhook-secret W | --webhook-secret-file F] [--countries US,CA] [--currency usd] [--json]
+               [--webhook-secret W | --webhook-secret-file F] [--countries US,CA] [--currency usd] [--mcc 5411] [--json]
                [--link-authorize-url URL --link-token-url URL --link-userinfo-url URL --link-client-id ID
                 (--link-client-secret S | --link-client-secret-file F) [--link-scopes "a b"]]
                                       configure a production merchant reached over ACP (docs/acp.md);
@@ -30,6 +30,7 @@ export async function runMerchantCommand(ctx: AppContext, argv: string[], print:
       'webhook-secret-file': { type: 'string' },
       countries: { type: 'string' },
       currency: { type: 'string' },
+      mcc: { type: 'string' },
       'link-authorize-url': { type: 'string' },
       'link-token-url': { type: 'string' },
       'link-userinfo-url': { type: 'string' },
@@ -61,6 +62,7 @@ export async function runMerchantCommand(ctx: AppContext, argv: string[], print:
         secret(values['webhook-secret'], values['webhook-secret-file'], 'webhook-secret') ?? null,
       countries: values.countries?.split(',').filter((c) => c.trim() !== ''),
       currency: values.currency,
+      mcc: values.mcc,
     });
     if (linking) await ctx.merchantAccounts.setLinking(added.id, linking);
     show(print, values.json, linking ? { ...added, account_linking: true } : added);

@@ -43,6 +43,8 @@ export interface NewMerchant {
   webhookSecret?: string | null | undefined;
   countries?: string[] | undefined;
   currency?: string | undefined;
+  /** Its merchant category code (four digits), what spending controls judge. */
+  mcc?: string | undefined;
 }
 
 /** A configured merchant as operators see it: never its API key or webhook secret. */
@@ -55,6 +57,7 @@ export interface MerchantSummary {
   acp_url: string;
   countries: string[];
   currency: string;
+  mcc: string | null;
   livemode: boolean;
   /** Whether order webhooks are accepted (a webhook secret is set). */
   webhooks: boolean;
@@ -111,6 +114,9 @@ export class MerchantConfigs {
     }
     const currency = (input.currency ?? 'usd').trim().toLowerCase();
     if (!CURRENCY.test(currency)) fieldErrors.currency = 'must be an ISO 4217 code, e.g. usd';
+    const mcc = input.mcc?.trim() || null;
+    if (mcc !== null && !/^[0-9]{4}$/.test(mcc))
+      fieldErrors.mcc = 'must be a four-digit merchant category code (ISO 18245), e.g. 5411';
     if (Object.keys(fieldErrors).length > 0) throw invalidRequest('The merchant is not valid.', fieldErrors);
 
     if (await this.findRow(slug)) {
@@ -129,6 +135,7 @@ export class MerchantConfigs {
           : this.deps.sealer.seal(webhookSecret, sealedFor(slug, 'webhook_secret')),
       countries: JSON.stringify([...new Set(countries)]),
       currency,
+      mcc,
       livemode: 1,
       created_at: this.deps.clock.now(),
     };
@@ -188,6 +195,7 @@ export class MerchantConfigs {
         apiKey: this.deps.sealer.open(row.api_key_sealed, sealedFor(row.slug, 'api_key')),
         countries: JSON.parse(row.countries) as string[],
         currency: row.currency,
+        mcc: row.mcc,
         webhookSecret: this.webhookSecretOf(row),
       },
       {
@@ -244,6 +252,7 @@ function summary(row: MerchantRow): MerchantSummary {
     acp_url: row.acp_url,
     countries: JSON.parse(row.countries) as string[],
     currency: row.currency,
+    mcc: row.mcc,
     livemode: row.livemode === 1,
     webhooks: row.webhook_secret_sealed !== null,
     created_at: isoTime(Number(row.created_at)),

@@ -12,7 +12,7 @@ import type { Clock } from '../../core/clock.ts';
 import { SECOND } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { Db } from '../../db/index.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import type { VaultPasskeysTable } from '../../db/schema.ts';
 
 /** How long a challenge can be answered (WebAuthn §13.4.3: short-lived, single-use). */
@@ -62,11 +62,16 @@ export class Passkeys {
       .execute();
   }
 
+  /**
+   * Options to register a passkey. The user's existing passkeys are excluded (an authenticator that
+   * holds one answers it already has one), unless `replacing`: a reset removes them all.
+   */
   async registrationOptions(
     user: UserScope & { name: string; displayName: string; rpName: string },
     binding: string,
+    { replacing = false }: { replacing?: boolean } = {},
   ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    const existing = await this.list(user);
+    const existing = replacing ? [] : await this.list(user);
     const options = await generateRegistrationOptions({
       rpName: user.rpName,
       rpID: this.rp.id,
@@ -83,6 +88,17 @@ export class Passkeys {
   }
 
   async verifyRegistration(
+    user: UserScope,
+    binding: string,
+    response: RegistrationResponseJSON,
+  ): Promise<VaultPasskeysTable> {
+    const row = await this.checkRegistration(user, binding, response);
+    await this.insert(this.db, row);
+    return row;
+  }
+
+  /** A verified registration for a challenge issued to `binding`, as the row to store. Stores nothing. */
+  async checkRegistration(
     user: UserScope,
     binding: string,
     response: RegistrationResponseJSON,
@@ -110,12 +126,26 @@ export class Passkeys {
       created_at: this.clock.now(),
       last_used_at: null,
     };
-    await this.db
+    return row;
+  }
+
+  async insert(exec: Executor, row: VaultPasskeysTable): Promise<void> {
+    await exec
       .insertInto('vault_passkeys')
       .values(row)
       .onConflict((oc) => oc.column('credential_id').doNothing())
       .execute();
-    return row;
+  }
+
+  /** Removes every passkey of the user (a reset); answers how many there were. */
+  async removeAll(exec: Executor, user: UserScope): Promise<number> {
+    const result = await exec
+      .deleteFrom('vault_passkeys')
+      .where('organization_id', '=', user.organizationId)
+      .where('livemode', '=', user.livemode ? 1 : 0)
+      .where('user_id', '=', user.userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Options for an assertion by one of this user's passkeys; null when the user has none. */

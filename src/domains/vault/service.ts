@@ -8,6 +8,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
+import type { EventEmitter } from '../cards/events.ts';
 import type { ConnectService } from '../connect/service.ts';
 import {
   contactOf,
@@ -15,9 +16,11 @@ import {
   type LinkDeliveryOutcome,
   reachedUser,
 } from '../notifications/link-delivery.ts';
+import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
 import { type CardInput, checkCard, VaultCards, type VaultCardView } from './cards.ts';
 import { Passkeys, relyingParty, type UserScope } from './passkeys.ts';
+import { PasskeyRecovery } from './recovery.ts';
 
 /** How long a vault link works (docs/vault.md). */
 export const VAULT_LINK_TTL_SECONDS = 900;
@@ -40,6 +43,8 @@ export interface VaultLink {
  */
 export class VaultService {
   readonly passkeys: Passkeys;
+  /** Passkey resets: a new passkey after proving the email or phone (recovery.ts). */
+  readonly recovery: PasskeyRecovery;
   readonly cards: VaultCards;
   readonly formKey: Buffer;
 
@@ -51,12 +56,15 @@ export class VaultService {
       connect: ConnectService;
       delivery: LinkDelivery;
       orgs: OrgService;
+      notifications: NotificationService;
+      events: EventEmitter;
       sealer: Sealer;
       /** HMAC key of the CSRF tokens of the vault and approval pages' posts. */
       formKey: Buffer;
     },
   ) {
     this.passkeys = new Passkeys(db, clock, relyingParty(baseUrl));
+    this.recovery = new PasskeyRecovery(db, clock, baseUrl, { ...deps, passkeys: this.passkeys });
     this.cards = new VaultCards(db, deps.sealer);
     this.formKey = deps.formKey;
   }

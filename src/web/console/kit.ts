@@ -43,7 +43,9 @@ code[title]{word-break:normal;white-space:nowrap}
 pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;word-break:break-all;margin:0}
 .figure{font-size:1.6rem;font-weight:600;margin:.2rem 0}
 .hint{color:#56606b;font-size:.9rem}
-.overview{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1rem;align-items:start}
+.overview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
+.log td{white-space:nowrap}.log code{word-break:normal}
+.figures td,.figures th{white-space:nowrap;font-size:.85rem;padding:.3rem .35rem}
 @media (max-width:50rem){.overview{grid-template-columns:1fr}}
 `;
 

@@ -68,7 +68,8 @@ function decisionPanel(view: ApprovalView): string {
       return `<p class="hint">Check the merchant, the items and the total. You confirm with your passkey.</p>
 <div class="actions"><button type="button" id="approve" data-passkey="decide" data-decision="approve">Approve ${amount}</button>
 <button type="button" class="secondary" id="decline" data-passkey="decide" data-decision="decline">Decline</button></div>
-<p class="problem" id="passkey-error" role="alert" hidden></p>`;
+<p class="problem" id="passkey-error" role="alert" hidden></p>
+<p class="hint" id="lost-passkey">Lost your passkey? Ask the app to reset it: you prove it is you with a code sent to your email or phone.</p>`;
   }
 }
 

@@ -60,13 +60,31 @@ button[disabled]{opacity:.5;cursor:default}
 
 /**
  * Buttons with `data-passkey="register|unlock|decide"` ask the server for WebAuthn options, run the
- * browser's ceremony, send the answer back and follow the server's `next` address.
+ * browser's ceremony, send the answer back and follow the server's `next` address. A failure is told
+ * in plain words (`PLAIN`, by the browser's error name or the server's error code), never as the
+ * browser's raw message; the raw one stays in the console for support.
  */
 const SCRIPT = `
 (() => {
   const root = document.querySelector('[data-base]');
   const error = document.getElementById('passkey-error');
   if (!root) return;
+  const LOST = ' If you no longer have the passkey you created, ask the app to reset it.';
+  const PLAIN = {
+    NotAllowedError: 'The passkey request was cancelled or timed out, or this device has no passkey for this account. Try again and confirm with your fingerprint, face or screen lock when asked.' + LOST,
+    AbortError: 'The passkey request was interrupted. Try again.',
+    InvalidStateError: 'This device already has a passkey for this account. Use it instead, or try on another device.',
+    SecurityError: 'Passkeys do not work at this address. Open the link exactly as you received it.',
+    NotSupportedError: 'This browser cannot use passkeys. Open the link in an up-to-date browser on your phone or computer.',
+    ConstraintError: 'This device cannot confirm it is you: set up a fingerprint, face or screen lock, then try again.',
+    passkey_invalid: 'This passkey was not accepted.' + LOST,
+    passkey_required: null,
+    link_expired: 'This link has expired. Ask the app for a new one.',
+    link_used: null,
+    csrf_invalid: 'This page is out of date. Reload it and try again.',
+  };
+  const SOMETHING = 'Something went wrong. Reload the page and try again.';
+  const plain = (e) => PLAIN[e.code] || PLAIN[e.name] || (e.fromServer && e.message) || SOMETHING;
   const post = async (path, body) => {
     const response = await fetch(root.dataset.base + path, {
       method: 'POST',
@@ -75,7 +93,12 @@ const SCRIPT = `
       body: JSON.stringify({ ...body, csrf: root.dataset.csrf }),
     });
     const json = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error((json.error && json.error.message) || 'Something went wrong. Reload the page and try again.');
+    if (!response.ok) {
+      const failure = new Error((json.error && json.error.message) || SOMETHING);
+      failure.code = json.error && json.error.code;
+      failure.fromServer = true;
+      throw failure;
+    }
     return json;
   };
   const run = async (button) => {
@@ -86,13 +109,20 @@ const SCRIPT = `
     try {
       const options = await post('/webauthn/options', { purpose, ...extra });
       const browser = window.SimpleWebAuthnBrowser;
-      const response = purpose === 'register'
-        ? await browser.startRegistration({ optionsJSON: options })
-        : await browser.startAuthentication({ optionsJSON: options });
+      let response;
+      try {
+        response = purpose === 'register'
+          ? await browser.startRegistration({ optionsJSON: options })
+          : await browser.startAuthentication({ optionsJSON: options });
+      } catch (e) {
+        // @simplewebauthn/browser wraps the DOMException: its name is on the cause.
+        throw { name: (e.cause && e.cause.name) || e.name, message: e.message };
+      }
       const result = await post('/webauthn/verify', { purpose, response, ...extra });
       location.assign(result.next);
     } catch (e) {
-      if (error) { error.textContent = e.message || String(e); error.hidden = false; }
+      console.warn('passkey:', e && (e.code || e.name), e && e.message);
+      if (error) { error.textContent = plain(e || {}); error.hidden = false; }
       for (const b of document.querySelectorAll('[data-passkey]')) b.disabled = false;
     }
   };

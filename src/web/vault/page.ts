@@ -41,7 +41,8 @@ function passkeyPanel(view: PageView): string {
   if (!view.verified)
     return `<section id="passkey" data-state="locked"><h2>Passkey</h2>
 <p>Your vault is locked. Use your passkey to open it.</p>
-<button type="button" id="unlock" data-passkey="unlock">Unlock with your passkey</button>${error}</section>`;
+<button type="button" id="unlock" data-passkey="unlock">Unlock with your passkey</button>${error}
+<p class="hint" id="lost-passkey">Lost your passkey? Ask the app to reset it: you prove it is you with a code sent to your email or phone.</p></section>`;
   return `<section id="passkey" data-state="ready"><h2>Passkey</h2>
 <p id="passkey-status">✓ Passkey ready (${view.passkeys} registered). Payments you approve are signed with it.</p>
 <button type="button" class="secondary" id="add-passkey" data-passkey="register">Add another passkey</button>${error}</section>`;

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { invalidRequest } from '../../../core/errors.ts';
 import type { Db } from '../../../db/index.ts';
+import { alpha2Of } from '../countries.ts';
 import type { DeclineReason } from '../network.ts';
 import type { CardService, Scope } from '../service.ts';
 import { IncrementDeclined } from '../settlement.ts';
@@ -12,17 +13,27 @@ import { LithicTransaction, lithicReport } from './report.ts';
 export const ASA_BUDGET_MS = 1_500;
 
 /** Lithic's ASA result codes (its `asa-response` schema): `APPROVED`, or a decline. */
-export type AsaResult = 'APPROVED' | 'CARD_PAUSED' | 'VELOCITY_EXCEEDED' | 'INSUFFICIENT_FUNDS';
+export type AsaResult =
+  | 'APPROVED'
+  | 'CARD_PAUSED'
+  | 'VELOCITY_EXCEEDED'
+  | 'INSUFFICIENT_FUNDS'
+  | 'UNAUTHORIZED_MERCHANT';
 
 /**
  * Our engine's reasons in Lithic's vocabulary. Lithic has no "closed" result: a closed card is
- * reported as not usable (`CARD_PAUSED`); our spend limit is Lithic's velocity limit.
+ * reported as not usable (`CARD_PAUSED`); our spend limit and the controls' limits are Lithic's
+ * velocity limit; a merchant the controls or the platform refuse is not authorized for the card.
  */
 const RESULTS: Record<DeclineReason, AsaResult> = {
   CARD_CLOSED: 'CARD_PAUSED',
   CARD_PAUSED: 'CARD_PAUSED',
   SPEND_LIMIT_EXCEEDED: 'VELOCITY_EXCEEDED',
   INSUFFICIENT_FUNDS: 'INSUFFICIENT_FUNDS',
+  CATEGORY_BLOCKED: 'UNAUTHORIZED_MERCHANT',
+  COUNTRY_BLOCKED: 'UNAUTHORIZED_MERCHANT',
+  SPENDING_LIMIT_EXCEEDED: 'VELOCITY_EXCEEDED',
+  PLATFORM_DECLINED: 'UNAUTHORIZED_MERCHANT',
 };
 
 /** When no decision could be made (unknown card, error, budget missed): spending power unconfirmed. */
@@ -42,7 +53,12 @@ const AsaRequest = Compile(
     card_token: Type.Optional(Type.String()),
     card: Type.Optional(Type.Object({ token: Type.String() })),
     merchant: Type.Optional(
-      Type.Object({ descriptor: Type.Optional(Type.String()), mcc: Type.Optional(Type.String()) }),
+      Type.Object({
+        descriptor: Type.Optional(Type.String()),
+        mcc: Type.Optional(Type.String()),
+        /** ISO 3166-1 alpha-3 (Lithic's merchant object). */
+        country: Type.Optional(Type.String()),
+      }),
     ),
   }),
 );
@@ -89,6 +105,7 @@ export class LithicWebhooks {
       amountCents: amount,
       merchant: body.merchant?.descriptor?.trim() || 'Unknown merchant',
       mcc: body.merchant?.mcc ?? null,
+      merchantCountry: body.merchant?.country ? alpha2Of(body.merchant.country) : null,
     });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {

@@ -38,6 +38,8 @@ export interface AcpMerchantConfig {
   /** ISO 4217, lowercase. */
   currency: string;
   webhookSecret?: string | null;
+  /** Its merchant category code, as the operator configured it (ACP does not say). */
+  mcc?: string | null;
 }
 
 export interface AcpOptions {
@@ -91,6 +93,8 @@ export class AcpMerchant implements Merchant {
       slug: config.slug,
       name: config.name,
       market: { countries: config.countries, currency: config.currency.toLowerCase() },
+      mcc: config.mcc ?? null,
+      country: config.countries[0] ?? 'US',
       protocol: 'acp',
       sandbox: false,
     };

@@ -10,6 +10,10 @@ export interface MerchantInfo {
   slug: string;
   name: string;
   market: { countries: string[]; currency: string };
+  /** Its merchant category code (ISO 18245), what spending controls judge; null when unknown. */
+  mcc: string | null;
+  /** Where it is (ISO 3166-1 alpha-2): the first of its market's countries. */
+  country: string;
   protocol: 'sandbox' | 'acp';
   /** Sandbox merchants take sandbox money only; the others production money only. */
   sandbox: boolean;

@@ -13,6 +13,7 @@ interface CatalogMerchant {
   slug: string;
   name: string;
   market: { countries: string[]; currency: string };
+  mcc: string;
   service_fee_cents: number;
   tip_bps: number;
   tax_bps?: number;
@@ -69,6 +70,8 @@ export class SandboxMerchant implements Merchant {
       slug: entry.slug,
       name: entry.name,
       market: entry.market,
+      mcc: entry.mcc,
+      country: entry.market.countries[0] ?? 'US',
       protocol: 'sandbox',
       sandbox: true,
     };

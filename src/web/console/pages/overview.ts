@@ -126,7 +126,7 @@ export async function overviewPages(app: RoutesApp, ctx: AppContext, { header, s
 <section><h2>Transactions per day</h2><p class="figure" id="transactions-total">${total}</p><p class="hint">in the last ${DAYS} days</p>${barChart('transactions', 'Transactions', days, (d) => d.transactions, most)}</section>
 <section><h2>Webhook deliveries that succeeded</h2><p class="figure" id="webhook-rate">${rate}</p><p class="hint">${succeeded} succeeded, ${failed} failed (every attempt spent), by the day they ended</p>${barChart('webhooks', 'Webhook success', days, successRate, 1)}</section>
 </div>
-<section class="figures"><h2>The figures</h2><table id="overview"><tr><th>day (UTC)</th><th class="num">transactions</th><th class="num">declined</th><th class="num">delivered</th><th class="num">failed</th><th class="num">success</th></tr>${rows}</table></section></div></main>`,
+<section class="figures"><h2>The figures</h2><table id="overview"><tr><th>day (UTC)</th><th class="num">txns</th><th class="num">declined</th><th class="num">hooks ok</th><th class="num">failed</th><th class="num">ok %</th></tr>${rows}</table></section></div></main>`,
         };
       }),
   );

@@ -44,7 +44,7 @@ export async function requestPages(app: RoutesApp, ctx: AppContext, { header, sh
         const list = rows
           .map(
             (r) =>
-              `<tr><td>${when(r.created_at)}</td><td>${shortId(r.credential)}</td><td>${escapeHtml(r.method)}</td><td class="wrap"><code>${escapeHtml(r.path)}</code></td><td class="num status">${r.status}</td><td class="num">${r.latency_ms} ms</td><td>${shortId(r.request_id)}</td></tr>`,
+              `<tr><td>${when(r.created_at)}</td><td>${shortId(r.credential)}</td><td>${escapeHtml(r.method)}</td><td><code>${escapeHtml(r.path)}</code></td><td class="num status">${r.status}</td><td class="num">${r.latency_ms} ms</td><td>${shortId(r.request_id)}</td></tr>`,
           )
           .join('');
         return {
@@ -55,7 +55,7 @@ export async function requestPages(app: RoutesApp, ctx: AppContext, { header, sh
 <label>Path starts with<br><input type="text" name="path" value="${escapeHtml(path ?? '')}" placeholder="/api/v2/cards"></label>
 <button type="submit">Filter</button></form>
 <p class="hint">The last ${REQUEST_LOG_SIZE.toLocaleString('en-US')} requests made with this organization's ${scope.mode} credentials: never their bodies or secrets.</p></section>
-<section><table id="requests"><tr><th>time</th><th>credential</th><th>method</th><th>path</th><th class="num">status</th><th class="num">latency</th><th>request id</th></tr>${list}</table>
+<section><table id="requests" class="log"><tr><th>time</th><th>credential</th><th>method</th><th>path</th><th class="num">status</th><th class="num">latency</th><th>request id</th></tr>${list}</table>
 ${rows.length === 0 ? '<p class="hint">No requests match.</p>' : ''}</section></main>`,
         };
       }),

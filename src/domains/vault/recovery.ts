@@ -1,0 +1,444 @@
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { sql } from 'kysely';
+import { type Clock, isoTime, MINUTE, SECOND } from '../../core/clock.ts';
+import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
+import { ApiError, notFound } from '../../core/errors.ts';
+import { newId, randomToken } from '../../core/ids.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import type { PasskeyResetsTable } from '../../db/schema.ts';
+import type { Principal } from '../auth/service.ts';
+import type { EventEmitter } from '../cards/events.ts';
+import type { ConnectService } from '../connect/service.ts';
+import { SANDBOX_CODE } from '../connect/service.ts';
+import type { NotificationService } from '../notifications/service.ts';
+import type { OrgService } from '../orgs/service.ts';
+import type { Passkeys, UserScope } from './passkeys.ts';
+
+/**
+ * Passkey recovery (docs/vault.md "Passkey recovery"). A user who lost their only passkey can no
+ * longer approve a purchase or add a card. The platform starts a reset
+ * (`POST /api/v2/users/{user_id}/passkeys/reset`) and gives the user its link; on the hosted page the
+ * user proves control of the email or phone on their account with a one-time code, then registers a
+ * new passkey in the same browser, and the old ones are removed: all in one transaction with
+ * `passkey.reset`. The link alone proves nothing; the code alone opens nothing.
+ */
+
+/** How long a reset link works. */
+export const PASSKEY_RESET_TTL_MINUTES = 30;
+/** How long a code works (as a connect code, spec §8). */
+export const RESET_CODE_TTL_MINUTES = 10;
+/** Codes one reset may send, and the wait between two: the page cannot be turned into a spam cannon. */
+export const MAX_CODES_SENT = 5;
+export const RESEND_COOLDOWN_SECONDS = 30;
+/** Wrong codes before the reset locks for good (as a connect attempt). */
+export const MAX_FAILED_CODES = 5;
+const TOKEN = /^pkrt_[0-9A-Za-z]{33}$/;
+
+export type ResetStatus = PasskeyResetsTable['status'] | 'expired';
+export type ResetChannel = 'email' | 'phone';
+
+export interface PasskeyResetObject {
+  object: 'passkey_reset';
+  id: string;
+  user_id: string;
+  status: ResetStatus;
+  /** Where the user asked for their code; null until they did. */
+  channel: ResetChannel | null;
+  /** The hosted page: only in the answer that created the reset (the token is kept as a digest). */
+  url?: string;
+  expires_at: string;
+  completed_at: string | null;
+  test_mode: boolean;
+}
+
+/** A contact the code can go to, shown masked on the page. */
+export interface ResetContact {
+  channel: ResetChannel;
+  masked: string;
+}
+
+export interface ResetPageView {
+  reset: PasskeyResetsTable;
+  status: ResetStatus;
+  organizationName: string;
+  testMode: boolean;
+  contacts: ResetContact[];
+  /** Whether this browser proved the code (only it may register the new passkey). */
+  provenHere: boolean;
+}
+
+/** Why a page action did nothing, in words for the user. */
+export class ResetRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class PasskeyRecovery {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly baseUrl: string,
+    private readonly deps: {
+      connect: ConnectService;
+      orgs: OrgService;
+      notifications: NotificationService;
+      events: EventEmitter;
+      passkeys: Passkeys;
+    },
+  ) {}
+
+  /**
+   * `POST /api/v2/users/{user_id}/passkeys/reset`. A user unknown in the token's organization and mode,
+   * or not connected to the platform, is 404; one with neither email nor phone 422 `contact_missing`.
+   * A newer reset cancels the user's earlier ones: one live link at a time.
+   */
+  async start(principal: Principal, userId: string): Promise<PasskeyResetObject> {
+    const scope = { organizationId: principal.organizationId, livemode: principal.livemode };
+    const user = await this.deps.connect.findUser(scope.organizationId, scope.livemode, userId);
+    const connections = user ? await this.deps.connect.connectedApps({ ...scope, userId }) : [];
+    if (!user || connections.length === 0) throw notFound('No connected user with this id.');
+    if (!user.email && !user.phone)
+      throw new ApiError(
+        422,
+        'contact_missing',
+        'The user has no phone number or email to prove who they are with a code.',
+      );
+    const token = `pkrt_${randomToken(24)}`;
+    const now = this.clock.now();
+    const row: PasskeyResetsTable = {
+      id: newId('pkr'),
+      organization_id: scope.organizationId,
+      livemode: scope.livemode ? 1 : 0,
+      user_id: userId,
+      client_id: principal.clientId,
+      token_digest: digest(token),
+      status: 'pending',
+      channel: null,
+      code_digest: null,
+      code_expires_at: null,
+      code_sent_at: null,
+      codes_sent: 0,
+      failed_attempts: 0,
+      proof_digest: null,
+      verified_at: null,
+      completed_at: null,
+      passkeys_removed: null,
+      expires_at: now + PASSKEY_RESET_TTL_MINUTES * MINUTE,
+      created_at: now,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('passkey_resets')
+        .set({ status: 'canceled' })
+        .where('organization_id', '=', row.organization_id)
+        .where('livemode', '=', row.livemode)
+        .where('user_id', '=', userId)
+        .where('status', 'in', ['pending', 'verified'])
+        .execute();
+      await trx.insertInto('passkey_resets').values(row).execute();
+    });
+    return { ...this.object(row), url: `${this.baseUrl}/passkeys/reset/${token}` };
+  }
+
+  /** `GET /api/v2/passkey_resets/{id}`: another organization's or mode's reset is 404. */
+  async get(principal: Principal, id: string): Promise<PasskeyResetObject> {
+    const row = await this.db
+      .selectFrom('passkey_resets')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', principal.organizationId)
+      .where('livemode', '=', principal.livemode ? 1 : 0)
+      .executeTakeFirst();
+    if (!row) throw notFound('No such passkey reset.');
+    return this.object(row);
+  }
+
+  // ---- the hosted page ---------------------------------------------------------------------
+
+  /** The reset behind a page token, or null. Reads only. */
+  async resolve(token: string): Promise<PasskeyResetsTable | null> {
+    if (!TOKEN.test(token)) return null;
+    const row = await this.db
+      .selectFrom('passkey_resets')
+      .selectAll()
+      .where('token_digest', '=', digest(token))
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  statusNow(reset: PasskeyResetsTable): ResetStatus {
+    const open = reset.status === 'pending' || reset.status === 'verified';
+    return open && reset.expires_at <= this.clock.now() ? 'expired' : reset.status;
+  }
+
+  /** What the page shows to this browser. Reads only (a link preview changes nothing). */
+  async view(reset: PasskeyResetsTable, browser: string): Promise<ResetPageView> {
+    const [organization, user] = await Promise.all([
+      this.deps.orgs.getOrganization(reset.organization_id),
+      this.deps.connect.findUser(reset.organization_id, reset.livemode === 1, reset.user_id),
+    ]);
+    const contacts: ResetContact[] = [];
+    if (user?.email) contacts.push({ channel: 'email', masked: maskEmail(user.email) });
+    if (user?.phone) contacts.push({ channel: 'phone', masked: maskPhone(user.phone) });
+    return {
+      reset,
+      status: this.statusNow(reset),
+      organizationName: organization.name,
+      testMode: reset.livemode === 0,
+      contacts,
+      provenHere: this.provenBy(reset, browser),
+    };
+  }
+
+  /** Sends a new code to the user's email or phone (the one on their account, never one typed here). */
+  async sendCode(reset: PasskeyResetsTable, channel: ResetChannel): Promise<void> {
+    this.mustBe(reset, 'pending');
+    const user = await this.deps.connect.findUser(reset.organization_id, reset.livemode === 1, reset.user_id);
+    const to = channel === 'email' ? user?.email : user?.phone;
+    if (!to) throw new ResetRefused(400, 'There is no such contact on your account. Choose another one.');
+    const now = this.clock.now();
+    const code = reset.livemode === 1 ? numericCode(6) : SANDBOX_CODE;
+    // One conditional update: a second click, or a burst of them, sends at most what the limits allow.
+    const taken = await this.db
+      .updateTable('passkey_resets')
+      .set({
+        channel,
+        code_digest: digest(code),
+        code_expires_at: now + RESET_CODE_TTL_MINUTES * MINUTE,
+        code_sent_at: now,
+        codes_sent: sql`codes_sent + 1`,
+      })
+      .where('id', '=', reset.id)
+      .where('status', '=', 'pending')
+      .where('codes_sent', '<', MAX_CODES_SENT)
+      .where((eb) =>
+        eb.or([
+          eb('code_sent_at', 'is', null),
+          eb('code_sent_at', '<=', now - RESEND_COOLDOWN_SECONDS * SECOND),
+        ]),
+      )
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1)
+      throw new ResetRefused(
+        429,
+        reset.codes_sent >= MAX_CODES_SENT
+          ? 'Too many codes were sent for this link. Ask the app for a new one.'
+          : `A code was just sent. Wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another.`,
+      );
+    const organization = await this.deps.orgs.getOrganization(reset.organization_id);
+    const sender = { organizationId: reset.organization_id, livemode: reset.livemode === 1 };
+    const text = `${code} is your ${organization.name} code to reset your passkey. It expires in ${RESET_CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this message.`;
+    try {
+      if (channel === 'email')
+        await this.deps.notifications.sendEmail(sender, {
+          to,
+          subject: `Your ${organization.name} passkey reset code: ${code}`,
+          text,
+        });
+      else await this.deps.notifications.sendSms(sender, { to, body: text });
+    } catch {
+      // A code that never left must not be checkable: the user asks again once the service is back.
+      await this.db
+        .updateTable('passkey_resets')
+        .set({ code_digest: null })
+        .where('id', '=', reset.id)
+        .execute();
+      throw new ResetRefused(502, 'The code could not be sent. Try again in a moment.');
+    }
+  }
+
+  /**
+   * Checks a code. Right, the reset is `verified` for this browser (the digest of its id is kept:
+   * only it may register the new passkey); wrong, it counts, and the fifth wrong one locks the reset.
+   */
+  async verifyCode(reset: PasskeyResetsTable, code: string, browser: string): Promise<void> {
+    this.mustBe(reset, 'pending');
+    const now = this.clock.now();
+    if (reset.code_digest === null || reset.code_expires_at === null || reset.code_expires_at <= now)
+      throw new ResetRefused(400, 'This code has expired. Ask for a new one.');
+    // At most MAX_FAILED_CODES comparisons, however many posts arrive at once.
+    const check = await this.db
+      .updateTable('passkey_resets')
+      .set({ failed_attempts: sql`failed_attempts + 1` })
+      .where('id', '=', reset.id)
+      .where('status', '=', 'pending')
+      .where('failed_attempts', '<', MAX_FAILED_CODES)
+      .executeTakeFirst();
+    if (Number(check.numUpdatedRows) !== 1) throw this.lockedRefusal();
+    if (!safeEqual(digest(code.trim()), reset.code_digest)) {
+      const locked = await this.db
+        .updateTable('passkey_resets')
+        .set({ status: 'locked' })
+        .where('id', '=', reset.id)
+        .where('status', '=', 'pending')
+        .where('failed_attempts', '>=', MAX_FAILED_CODES)
+        .executeTakeFirst();
+      if (Number(locked.numUpdatedRows) === 1) throw this.lockedRefusal();
+      throw new ResetRefused(400, 'This code is not right. Check it and try again.');
+    }
+    const verified = await this.db
+      .updateTable('passkey_resets')
+      .set({ status: 'verified', verified_at: now, proof_digest: digest(browser), code_digest: null })
+      .where('id', '=', reset.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(verified.numUpdatedRows) !== 1) throw this.lockedRefusal();
+  }
+
+  /** WebAuthn options for the new passkey, to the browser that proved the code. */
+  async registrationOptions(reset: PasskeyResetsTable, browser: string) {
+    this.mustBeProvenBy(reset, browser);
+    const [organization, person] = await Promise.all([
+      this.deps.orgs.getOrganization(reset.organization_id),
+      this.deps.connect.findUser(reset.organization_id, reset.livemode === 1, reset.user_id),
+    ]);
+    const name = person?.email ?? person?.phone ?? reset.user_id;
+    return this.deps.passkeys.registrationOptions(
+      { ...userOf(reset), name, displayName: name, rpName: organization.name },
+      bindingOf(reset),
+      { replacing: true },
+    );
+  }
+
+  /**
+   * The new passkey. In one transaction: the reset completes (once: of two racing answers one
+   * wins), the user's other passkeys are removed, the new one stored, every vault session unlocked
+   * with an old one locks again, and `passkey.reset` is written.
+   */
+  async complete(
+    reset: PasskeyResetsTable,
+    browser: string,
+    response: RegistrationResponseJSON,
+  ): Promise<void> {
+    this.mustBeProvenBy(reset, browser);
+    const user = userOf(reset);
+    const passkey = await this.deps.passkeys.checkRegistration(user, bindingOf(reset), response);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const removed = await this.deps.passkeys.removeAll(trx, user);
+      const completed = await trx
+        .updateTable('passkey_resets')
+        .set({ status: 'completed', completed_at: now, passkeys_removed: removed, proof_digest: null })
+        .where('id', '=', reset.id)
+        .where('status', '=', 'verified')
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (Number(completed.numUpdatedRows) !== 1)
+        throw new ApiError(
+          409,
+          'link_used',
+          'This reset is already complete. Open your vault to use your passkey.',
+        );
+      await this.deps.passkeys.insert(trx, passkey);
+      await lockVaultSessions(trx, user);
+      await this.deps.events.emit(trx, {
+        organizationId: reset.organization_id,
+        livemode: reset.livemode === 1,
+        type: 'passkey.reset',
+        data: {
+          id: reset.id,
+          user_id: reset.user_id,
+          channel: reset.channel,
+          passkeys_removed: removed,
+          completed_at: isoTime(now),
+        },
+      });
+    });
+  }
+
+  private object(row: PasskeyResetsTable): PasskeyResetObject {
+    return {
+      object: 'passkey_reset',
+      id: row.id,
+      user_id: row.user_id,
+      status: this.statusNow(row),
+      channel: row.channel,
+      expires_at: isoTime(row.expires_at),
+      completed_at: row.completed_at === null ? null : isoTime(row.completed_at),
+      test_mode: row.livemode === 0,
+    };
+  }
+
+  private provenBy(reset: PasskeyResetsTable, browser: string): boolean {
+    return browser !== '' && reset.proof_digest !== null && safeEqual(digest(browser), reset.proof_digest);
+  }
+
+  private mustBe(reset: PasskeyResetsTable, status: 'pending'): void {
+    const now = this.statusNow(reset);
+    if (now === status) return;
+    throw new ResetRefused(now === 'expired' ? 410 : 409, closedReason(now));
+  }
+
+  private mustBeProvenBy(reset: PasskeyResetsTable, browser: string): void {
+    const now = this.statusNow(reset);
+    if (now === 'expired') throw new ApiError(410, 'link_expired', closedReason(now));
+    if (now !== 'verified') throw new ApiError(409, 'link_used', closedReason(now));
+    if (!this.provenBy(reset, browser))
+      throw new ApiError(
+        403,
+        'passkey_required',
+        'Enter the code you received on this device first: the new passkey is created where the code was entered.',
+      );
+  }
+
+  private lockedRefusal(): ResetRefused {
+    return new ResetRefused(
+      429,
+      'Too many wrong codes. For your safety this link no longer works: ask the app for a new one.',
+    );
+  }
+}
+
+/** What the page says about a reset that takes no more action. */
+export function closedReason(status: ResetStatus): string {
+  switch (status) {
+    case 'expired':
+      return 'This link has expired. Ask the app for a new one.';
+    case 'completed':
+      return 'Your new passkey is ready. This link has been used.';
+    case 'canceled':
+      return 'A newer link was sent to you. Use the newest one.';
+    case 'locked':
+      return 'Too many wrong codes. For your safety this link no longer works: ask the app for a new one.';
+    case 'verified':
+      return 'Your code was already checked. Create your new passkey.';
+    default:
+      return 'Ask for a code first.';
+  }
+}
+
+/** Every vault session of the user unlocked with a passkey must unlock again, with the new one. */
+async function lockVaultSessions(trx: Executor, user: UserScope): Promise<void> {
+  await trx
+    .updateTable('vault_sessions')
+    .set({ verified_at: null })
+    .where('organization_id', '=', user.organizationId)
+    .where('livemode', '=', user.livemode ? 1 : 0)
+    .where('user_id', '=', user.userId)
+    .where('verified_at', 'is not', null)
+    .execute();
+}
+
+function userOf(reset: PasskeyResetsTable): UserScope {
+  return { organizationId: reset.organization_id, livemode: reset.livemode === 1, userId: reset.user_id };
+}
+
+function bindingOf(reset: PasskeyResetsTable): string {
+  return `passkey_reset:${reset.id}`;
+}
+
+/** `j•••@example.com`: enough for the user to recognise, too little for anyone else. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '•••';
+  return `${email[0]}•••${email.slice(at)}`;
+}
+
+/** `•••• 4242`: the last four digits. */
+export function maskPhone(phone: string): string {
+  return `•••• ${phone.slice(-4)}`;
+}
