@@ -61,6 +61,7 @@ export const UNIT: Entry[] = [
   'test/core/event-loop.test.ts',
   'test/core/ids.test.ts',
   'test/docs/',
+  'test/projects.test.ts',
   'test/kyc/reader/aamva.test.ts',
   'test/kyc/reader/front.test.ts',
   'test/kyc/reader/header.test.ts',
@@ -76,26 +77,27 @@ export const UNIT: Entry[] = [
 /**
  * The files `npm test` runs again on PostgreSQL (`PURSER_TEST_DIALECT_ONLY`): those whose behaviour
  * depends on the database. The rest (HTTP shapes and validation, pages, browsers, OCR, protocols,
- * pure rules) goes through the same store code on either database, and runs on SQLite only.
+ * pure rules) goes through the same store code on either database, and runs on SQLite only. A test
+ * written for PostgreSQL alone (`it.runIf(onPostgres)`) belongs here (test/projects.test.ts checks).
  */
 export const DIALECT: Entry[] = [
-  // Written for the database: they branch on it, or run on PostgreSQL only.
-  'test/cli/cli.test.ts',
+  // Written for the database: they branch on what it does, or run on PostgreSQL only.
   'test/cli/start.test.ts',
-  'test/cli/trigger-process.test.ts',
   'test/events/notify.test.ts',
-  'test/faults/',
-  'test/purchases/acp-merchants.test.ts',
+  'test/faults/database.test.ts',
+  'test/faults/metrics.test.ts',
   // Statements, migrations, group commit, and the ledger.
   'test/db/',
   'test/ledger/',
   'test/kyc/api/personal-data.test.ts',
   // What a transaction, a row lock or a unique constraint decides: races, concurrency, crashes.
+  'test/cards/concurrency-fuzz.test.ts',
   'test/cards/crash.test.ts',
   'test/connect/races.test.ts',
   'test/connect/refresh-grace.test.ts',
   'test/funding/concurrency.test.ts',
   'test/funding/crash.test.ts',
+  'test/funding/ownership-model.test.ts',
   'test/purchases/crash.test.ts',
   // Stores that write SQL of their own (upserts, locks, counters, cursors), through their API.
   'test/auth/rate-limit.test.ts',
