@@ -38,6 +38,7 @@ describe('malformed requests on every route answer in the one error body', () =>
         url.startsWith('/kyc/verify/:') ||
         url.startsWith('/wallet/:') ||
         url.startsWith('/vault/:') ||
+        url.startsWith('/passkeys/reset/:') ||
         url.startsWith('/onboarding/:') ||
         url.startsWith('/platform-connect/:') ||
         url.startsWith('/dashboard') ||

@@ -332,8 +332,8 @@ describe('Idempotency-Key scope: the credential that sent it, the method and the
 });
 
 describe('Idempotency-Key answers that carry secrets', () => {
-  /** Every secret-looking token the service issues, by prefix. */
-  const SECRET = /(whsec_|cs_test_|cs_live_|sk_test_|sk_live_|pat_|cat_|crt_)[A-Za-z0-9_-]{16,}/;
+  /** Every secret-looking token the service issues, by prefix (signing secrets are base64). */
+  const SECRET = /(whsec_|cs_test_|cs_live_|sk_test_|sk_live_|pat_|cat_|crt_)[A-Za-z0-9_+/=-]{16,}/;
   const SEALED = /^v1\.[0-9a-f]{8}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/;
 
   it('replays a rolled signing secret to the credential that rolled it, and to no other', async () => {
