@@ -207,6 +207,7 @@ export async function createContext(
     events,
     sealer: aead,
     dialect: handle.dialect,
+    outbound: config.outbound,
     users: {
       findUser: (organizationId, livemode, userId) => connect.findUser(organizationId, livemode, userId),
       approvedIdentity: (organizationId, livemode, userId) =>

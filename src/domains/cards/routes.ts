@@ -1,3 +1,4 @@
+import { authorizationEndpointRoutes } from './authorization-endpoint-routes.ts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
@@ -603,6 +604,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
   );
 
   await spendingControlRoutes(app, ctx);
+  await authorizationEndpointRoutes(app, ctx);
 
   // ---- the sandbox card network (test mode only)
 

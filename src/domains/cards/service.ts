@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { OutboundConfig } from '../../core/outbound.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
@@ -14,6 +15,7 @@ import type { EventEmitter } from './events.ts';
 import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './issuer.ts';
 import { LithicIssuer } from './lithic/issuer.ts';
 import { CardNetwork } from './network.ts';
+import { AuthorizationEndpoints } from './platform-authorization.ts';
 import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
 import { IssuerReconciler } from './reconcile.ts';
 import { SpendingControlsBook } from './spending-controls.ts';
@@ -69,6 +71,8 @@ export class CardService {
   readonly store: CardStore;
   readonly cardholders: Cardholders;
   readonly controls: SpendingControlsBook;
+  /** The platform's real-time authorization endpoint (platform-authorization.ts). */
+  readonly platform: AuthorizationEndpoints;
   readonly network: CardNetwork;
   /** The production issuer's transactions against the books (`purser issuer reconcile`). */
   readonly reconciler: IssuerReconciler;
@@ -86,11 +90,14 @@ export class CardService {
       sealer: Sealer & Pick<Aead, 'derivedKeys'>;
       users: CardUsers;
       dialect: 'sqlite' | 'postgres';
+      /** Where the platform's authorization endpoint may be (core/outbound.ts). */
+      outbound: OutboundConfig;
     },
   ) {
     this.store = new CardStore(deps.dialect);
     this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
     this.controls = new SpendingControlsBook(db, clock, this.store);
+    this.platform = new AuthorizationEndpoints(db, clock, deps);
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
