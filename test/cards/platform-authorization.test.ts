@@ -64,8 +64,12 @@ afterAll(async () => {
   await platform.close();
 });
 
-const call = (method: 'GET' | 'PUT' | 'DELETE' | 'POST' | 'PATCH', url: string, body?: unknown, token = f.sandbox) =>
-  f.t.call(method, url, { token, ...(body === undefined ? {} : { body }) });
+const call = (
+  method: 'GET' | 'PUT' | 'DELETE' | 'POST' | 'PATCH',
+  url: string,
+  body?: unknown,
+  token = f.sandbox,
+) => f.t.call(method, url, { token, ...(body === undefined ? {} : { body }) });
 
 async function setEndpoint(settings: Json = {}) {
   const response = await call('PUT', '/api/v2/authorization_endpoint', { url: platform.url, ...settings });
@@ -119,7 +123,11 @@ describe('the endpoint', () => {
     expect(changed.json()).toMatchObject({ timeout_ms: 100, on_timeout: 'approve' });
     expect(changed.json()).not.toHaveProperty('secret');
     // Per mode: production has none.
-    expectError(await call('GET', '/api/v2/authorization_endpoint', undefined, f.production), 404, 'not_found');
+    expectError(
+      await call('GET', '/api/v2/authorization_endpoint', undefined, f.production),
+      404,
+      'not_found',
+    );
     const deleted = await call('DELETE', '/api/v2/authorization_endpoint');
     expect(deleted.json()).toEqual({ object: 'authorization_endpoint', deleted: true });
     expectError(await call('GET', '/api/v2/authorization_endpoint'), 404, 'not_found');
@@ -137,10 +145,17 @@ describe('the endpoint', () => {
     ];
     for (const [body, field, token] of cases) {
       const response = await call('PUT', '/api/v2/authorization_endpoint', body, token ?? f.sandbox);
-      expect(Object.keys(expectError(response, 400, 'invalid_request').field_errors).join(), JSON.stringify(body)).toContain(field);
+      expect(
+        Object.keys(expectError(response, 400, 'invalid_request').field_errors).join(),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     expectError(await call('GET', '/api/v2/authorization_endpoint'), 404, 'not_found');
-    expectError(await call('GET', '/api/v2/authorization_endpoint', undefined, f.production), 404, 'not_found');
+    expectError(
+      await call('GET', '/api/v2/authorization_endpoint', undefined, f.production),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -158,7 +173,11 @@ describe('deciding charges', () => {
     const card = await newCard();
     const before = platform.received.length;
     const txn = await charge(card.id as string, 1_200);
-    expect(txn).toMatchObject({ status: 'PENDING', authorization_decided_by: 'platform', platform_reason: null });
+    expect(txn).toMatchObject({
+      status: 'PENDING',
+      authorization_decided_by: 'platform',
+      platform_reason: null,
+    });
     expect(await balance(card.id as string)).toBe(3_800);
     expect(platform.received.length).toBe(before + 1);
     const { headers, body } = platform.received.at(-1)!;
@@ -195,9 +214,15 @@ describe('deciding charges', () => {
     });
     expect(await balance(card.id as string)).toBe(5_000);
     const event = (await f.events('transaction.declined')).find((e) => e.id === txn.id);
-    expect(event).toMatchObject({ decline_reason: 'PLATFORM_DECLINED', platform_reason: 'outside the trip dates' });
+    expect(event).toMatchObject({
+      decline_reason: 'PLATFORM_DECLINED',
+      platform_reason: 'outside the trip dates',
+    });
     platform.decide = () => ({ body: { approved: false } });
-    expect(await charge(card.id as string, 100)).toMatchObject({ decline_reason: 'PLATFORM_DECLINED', platform_reason: null });
+    expect(await charge(card.id as string, 100)).toMatchObject({
+      decline_reason: 'PLATFORM_DECLINED',
+      platform_reason: null,
+    });
   });
 
   it('what the engine declines (status, controls, balance) is never asked', async () => {

@@ -88,11 +88,19 @@ export async function authorizationEndpointRoutes(app: RoutesApp, ctx: AppContex
           'signing secret; setting it again answers `200`, the secret kept.',
         body: withExample(EndpointInput, { url: example.url, timeout_ms: 1500, on_timeout: 'decline' }),
         response: {
-          200: documented(EndpointObject, 'The endpoint, changed; its secret unchanged and not shown.', example),
-          201: documented(EndpointObject, 'The endpoint, created, with its signing secret (shown this once).', {
-            ...example,
-            secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3rpHz1RIQuE=',
-          }),
+          200: documented(
+            EndpointObject,
+            'The endpoint, changed; its secret unchanged and not shown.',
+            example,
+          ),
+          201: documented(
+            EndpointObject,
+            'The endpoint, created, with its signing secret (shown this once).',
+            {
+              ...example,
+              secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3rpHz1RIQuE=',
+            },
+          ),
           ...errorResponses(400, 401, 403, 503, {
             400: '`url` not http(s), not https in production, or a destination never reached (`invalid_request` naming it).',
           }),

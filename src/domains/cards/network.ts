@@ -619,7 +619,10 @@ interface Books {
 }
 
 /** What the platform's answer makes of a charge the engine approved (docs/cards.md "Real-time authorization"). */
-function platformOutcome(answer: PlatformAnswer, endpoint: Pick<AuthorizationEndpoint, 'on_timeout'>): Outcome {
+function platformOutcome(
+  answer: PlatformAnswer,
+  endpoint: Pick<AuthorizationEndpoint, 'on_timeout'>,
+): Outcome {
   if (answer === 'timeout') {
     return endpoint.on_timeout === 'approve'
       ? { approve: true, decidedBy: 'timeout' }

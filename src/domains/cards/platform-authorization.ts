@@ -1,10 +1,10 @@
 import { type Clock, isoTime } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { invalidRequest, notFound } from '../../core/errors.ts';
+import { guardedRequest } from '../../core/http/client.ts';
+import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
+import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
-import { guardedRequest } from '../../core/outbound-http.ts';
-import { destinationPolicy, type OutboundConfig } from '../../core/outbound.ts';
-import { urlProblem } from '../../core/ssrf.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthorizationEndpointsTable } from '../../db/schema.ts';
 import { newSigningSecret, signatureHeaders } from '../events/signing.ts';
@@ -109,7 +109,11 @@ export class AuthorizationEndpoints {
    * Asks the platform, signed as webhooks are (`Service-Signature`), through the SSRF-guarded
    * client. Waits at most the endpoint's `timeout_ms`, or `capMs` when the network leaves less.
    */
-  async ask(endpoint: AuthorizationEndpoint, request: AuthorizationRequest, capMs?: number): Promise<PlatformAnswer> {
+  async ask(
+    endpoint: AuthorizationEndpoint,
+    request: AuthorizationRequest,
+    capMs?: number,
+  ): Promise<PlatformAnswer> {
     const waitMs = Math.max(1, Math.min(endpoint.timeout_ms, capMs ?? endpoint.timeout_ms));
     const body = JSON.stringify({
       type: 'authorization.request',
@@ -159,7 +163,10 @@ function readAnswer(body: unknown): PlatformAnswer {
   const { approved, reason } = body as { approved?: unknown; reason?: unknown };
   if (approved === true) return { approved: true };
   if (approved !== false) return 'timeout';
-  return { approved: false, reason: typeof reason === 'string' && reason !== '' ? reason.slice(0, MAX_REASON) : null };
+  return {
+    approved: false,
+    reason: typeof reason === 'string' && reason !== '' ? reason.slice(0, MAX_REASON) : null,
+  };
 }
 
 function endpointObject(row: Omit<AuthorizationEndpoint, 'secret_ciphertext' | 'organization_id'>) {

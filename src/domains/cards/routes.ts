@@ -1,4 +1,3 @@
-import { authorizationEndpointRoutes } from './authorization-endpoint-routes.ts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
@@ -14,6 +13,7 @@ import {
 import { platformGuard, testModeOnly } from '../auth/guard.ts';
 import type { Principal } from '../auth/service.ts';
 import { CardFlowFields, cardFlowExample } from '../funding/routes.ts';
+import { authorizationEndpointRoutes } from './authorization-endpoint-routes.ts';
 import {
   controlSchemas,
   controlsExample,
