@@ -1,5 +1,5 @@
 import { boolean, ConfigError, type Env, integer, optional } from './core/env.ts';
-import { loadOutboundConfig, type OutboundConfig } from './core/outbound.ts';
+import { loadOutboundConfig, type OutboundConfig } from './core/http/policy.ts';
 import { type CardConfig, loadCardConfig } from './domains/cards/config.ts';
 import { loadWebhookConfig, type WebhookConfig } from './domains/events/config.ts';
 import { type FundingConfig, loadFundingConfig } from './domains/funding/config.ts';
@@ -71,7 +71,7 @@ export interface Config {
   /** Days a retired receipt-signing key stays published for verification (docs/mandates.md). */
   receiptKeyRetentionDays: number;
   webhooks: WebhookConfig;
-  /** Where every outbound call may go (`OUTBOUND_ALLOWED_PRIVATE_HOSTS`; core/outbound.ts). */
+  /** Where every outbound call may go (`OUTBOUND_ALLOWED_PRIVATE_HOSTS`; core/http/policy.ts). */
   outbound: OutboundConfig;
   kyc: KycConfig;
   cards: CardConfig;

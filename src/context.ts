@@ -3,8 +3,8 @@ import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
 import { ProcessHealth } from './core/dependencies.ts';
+import { operatorGuard, operatorPolicy } from './core/http/policy.ts';
 import { ProcessMetrics } from './core/metrics.ts';
-import { operatorGuard, operatorPolicy } from './core/outbound.ts';
 import {
   DatabaseRateLimiter,
   MemoryRateLimiter,
