@@ -5,6 +5,7 @@ import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/service.ts';
 import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/service.ts';
 import { Cardholders } from './cardholders.ts';
@@ -295,8 +296,8 @@ export class CardService {
         status: 'ACTIVE',
         last4: number.last4,
         expiry: number.expiry,
-        pan_sealed: this.deps.sealer.seal(number.pan, `cards.pan:${id}`),
-        cvv_sealed: this.deps.sealer.seal(number.cvv, `cards.cvv:${id}`),
+        pan_sealed: this.deps.sealer.seal(number.pan, cardAad('pan', id)),
+        cvv_sealed: this.deps.sealer.seal(number.cvv, cardAad('cvv', id)),
         spend_limit_cents: input.amount_cents,
         memo: input.memo ?? null,
         closed_reason: null,
@@ -529,8 +530,8 @@ export class CardService {
     return {
       object: 'card_details' as const,
       id: card.id,
-      number: this.deps.sealer.open(card.pan_sealed, `cards.pan:${card.id}`),
-      cvv: this.deps.sealer.open(card.cvv_sealed, `cards.cvv:${card.id}`),
+      number: this.deps.sealer.open(card.pan_sealed, cardAad('pan', card.id)),
+      cvv: this.deps.sealer.open(card.cvv_sealed, cardAad('cvv', card.id)),
       expiry: card.expiry,
       last4: card.last4,
     };
@@ -540,8 +541,8 @@ export class CardService {
   async delegatedDetails(scope: Scope, id: string) {
     const card = await this.findCard(this.db, scope, id);
     return {
-      number: this.deps.sealer.open(card.pan_sealed, `cards.pan:${card.id}`),
-      cvc: this.deps.sealer.open(card.cvv_sealed, `cards.cvv:${card.id}`),
+      number: this.deps.sealer.open(card.pan_sealed, cardAad('pan', card.id)),
+      cvc: this.deps.sealer.open(card.cvv_sealed, cardAad('cvv', card.id)),
       expiry: card.expiry,
       last4: card.last4,
     };
@@ -827,3 +828,14 @@ export function sandboxScope(principal: Pick<Principal, 'organizationId' | 'live
   if (principal.livemode) throw new ApiError(403, 'sandbox_only', `${what} needs a test-mode credential.`);
   return scopeOf(principal);
 }
+
+/** A card's number and code are sealed bound to their row: copied onto another, they do not open. */
+const cardAad = (field: 'pan' | 'cvv', id: string) => `cards.${field}:${id}`;
+
+/** The sealed card numbers (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = (['pan', 'cvv'] as const).map((field) => ({
+  table: 'cards',
+  column: `${field}_sealed`,
+  key: ['id'],
+  aad: (row) => cardAad(field, String(row.id)),
+}));
