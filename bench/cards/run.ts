@@ -7,12 +7,14 @@
  *
  *   node --import tsx bench/cards/run.ts [--seconds 5] [--rounds 3] [--connections 16]
  *   node --import tsx bench/cards/run.ts --pg [--processes 3] …   (PostgreSQL, 1 and N API processes: pg.ts)
+ *   node --import tsx bench/cards/run.ts --platform-endpoint [--seconds 5]   (decided by a platform: platform.ts)
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { fixedRate } from '../fixed-rate.ts';
 import { median, startServers } from '../servers-process.ts';
 import { benchOnPostgres } from './pg.ts';
+import { benchPlatformEndpoint } from './platform.ts';
 
 const { values } = parseArgs({
   options: {
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     pg: { type: 'boolean', default: false },
     processes: { type: 'string', default: '3' },
+    'platform-endpoint': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -28,6 +31,10 @@ const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 if (values.pg) {
   await benchOnPostgres({ seconds, rounds, connections, processes: Number(values.processes) });
+  process.exit(0);
+}
+if (values['platform-endpoint']) {
+  await benchPlatformEndpoint({ seconds });
   process.exit(0);
 }
 const TARGET_RATIO = 0.5;

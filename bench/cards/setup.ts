@@ -19,6 +19,8 @@ const config = loadConfig({
   CARD_MAX_AMOUNT_CENTS: '100000000',
   SQLITE_GROUP_COMMIT: process.env.SQLITE_GROUP_COMMIT,
   ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
+  // --platform-endpoint: the platform is a server on loopback.
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: process.env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS,
 });
 export const ctx = await createContext(config);
 export const app = await buildApp(ctx);
