@@ -160,7 +160,14 @@ export class FakeAcpMerchant {
   orderWebhook(
     sessionId: string,
     secret: string,
-    options: { type?: string; status?: string; timestampSeconds?: number; tamper?: boolean } = {},
+    options: {
+      type?: string;
+      status?: string;
+      timestampSeconds?: number;
+      tamper?: boolean;
+      /** `Order.adjustments` (refunds, credits, …) as the merchant reports them. */
+      adjustments?: Record<string, unknown>[];
+    } = {},
   ): { body: string; headers: Record<string, string> } {
     const session = this.sessions.get(sessionId);
     const order = session?.order ?? {
@@ -171,7 +178,12 @@ export class FakeAcpMerchant {
     };
     const payload = {
       type: options.type ?? 'order_update',
-      data: { type: 'order', ...order, status: options.status ?? order.status },
+      data: {
+        type: 'order',
+        ...order,
+        status: options.status ?? order.status,
+        ...(options.adjustments ? { adjustments: options.adjustments } : {}),
+      },
     };
     for (const problem of acpSchemas.problems('Order', payload.data))
       this.validationErrors.push(`webhook: ${problem}`);

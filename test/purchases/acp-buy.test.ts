@@ -140,6 +140,78 @@ it('places a production order at an ACP merchant: one delegated card, one charge
   await f.expectSound();
 });
 
+it("the order's completed refunds give money back to the wallet, each once, never more than was charged", async () => {
+  fake.complete = 'ok';
+  fake.orderStatus = 'created';
+  const { userId, token } = await liveShopper(10_000);
+  const turn = await teaCart(token);
+  const placed = await f.turn(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id });
+  expect(placed).toMatchObject({ status: 'order_placed', charge_status: 'settled' });
+  const charged = fake.charges[fake.charges.length - 1]!.amount;
+  const row = await f.t.ctx.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', placed.order_id!)
+    .executeTakeFirstOrThrow();
+  const refund = (id: string, amount: number, status = 'completed', type = 'refund') => ({
+    id,
+    type,
+    status,
+    amount,
+    currency: 'usd',
+    occurred_at: '2026-11-27T18:00:00Z',
+    description: 'Defective item refund (inclusive of tax)',
+  });
+  const send = async (adjustments: Record<string, unknown>[]) => {
+    const hook = fake.orderWebhook(row.merchant_ref!, WEBHOOK_SECRET, { status: 'completed', adjustments });
+    const answer = await f.t.request({
+      method: 'POST',
+      url: '/buy/merchants/teashop/webhooks',
+      headers: hook.headers,
+      payload: hook.body,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+  };
+  const charge = transactionIdOf(row.id);
+  const refundsOf = async () =>
+    (await f.t.call('GET', `/api/v2/transactions?user_id=${userId}&limit=100`, { token: f.production }))
+      .json()
+      .data.filter((t: { type: string }) => t.type === 'refund');
+
+  // A completed refund, sent twice (merchants repeat whole orders); pending, failed and other
+  // adjustments give nothing back.
+  const first = [
+    refund('adj_1', 1_000),
+    refund('adj_p', 300, 'pending'),
+    refund('adj_c', 200, 'completed', 'credit'),
+  ];
+  await send(first);
+  await send(first);
+  expect(await liveWallet(userId)).toBe(10_000 - charged + 1_000);
+  expect(await refundsOf()).toEqual([
+    expect.objectContaining({
+      type: 'refund',
+      status: 'SETTLED',
+      amount_cents: 1_000,
+      original_transaction_id: charge,
+    }),
+  ]);
+  // The next refund asks for more than is left: what is left comes back, and no more ever.
+  await send([refund('adj_1', 1_000), refund('adj_2', charged)]);
+  await send([refund('adj_1', 1_000), refund('adj_2', charged), refund('adj_3', 50)]);
+  expect(await liveWallet(userId)).toBe(10_000);
+  const refunds = await refundsOf();
+  expect(
+    refunds.map((r: { amount_cents: number }) => r.amount_cents).sort((a: number, b: number) => a - b),
+  ).toEqual([1_000, charged - 1_000].sort((a, b) => a - b));
+  const purchase = (await f.t.call('GET', `/api/v2/transactions/${charge}`, { token: f.production })).json();
+  expect(purchase).toMatchObject({ refunded_cents: charged });
+  const events = (await f.events('transaction.refunded')).filter((e) => e.original_transaction_id === charge);
+  expect(events).toHaveLength(2);
+  expect(fake.validationErrors).toEqual([]);
+  await f.expectSound();
+});
+
 it('an order webhook shaped like the protocol example (no data.id) confirms the order; shipped moves its fulfillment once, with order.updated', async () => {
   fake.complete = 'ok';
   fake.orderStatus = 'created';

@@ -297,6 +297,7 @@ describe('order webhooks', () => {
           orderId: `ord_${sessionId}`,
           status: 'shipped',
           permalink: `https://merchant.test/orders/${sessionId}`,
+          refunds: [],
         },
       },
     ]);
@@ -360,7 +361,7 @@ describe('order webhooks', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
   });
 
-  it('an event shaped like the protocol example (EventDataOrder: no data.id) is taken by its checkout session', async () => {
+  it('an event shaped like the protocol example (EventDataOrder: no data.id) is taken by its checkout session, its completed refunds read', async () => {
     events.length = 0;
     const example = {
       type: 'order_update',
@@ -369,6 +370,20 @@ describe('order webhooks', () => {
         checkout_session_id: 'cs_01HV3P3ABC123',
         permalink_url: 'https://merchant.example.com/orders/ord_123456',
         status: 'processing',
+        // The protocol's order_with_refund example: a completed refund is read, others are not.
+        adjustments: [
+          {
+            id: 'adj_1',
+            type: 'refund',
+            occurred_at: '2026-02-10T14:30:00Z',
+            status: 'completed',
+            amount: 10760,
+            currency: 'usd',
+            description: 'Defective item refund (inclusive of tax)',
+          },
+          { id: 'adj_2', type: 'refund', status: 'pending', amount: 500 },
+          { id: 'adj_3', type: 'dispute', status: 'completed', amount: 500 },
+        ],
       },
     };
     const response = await post('teashop', signedBody(example));
@@ -382,6 +397,7 @@ describe('order webhooks', () => {
           orderId: null,
           status: 'processing',
           permalink: 'https://merchant.example.com/orders/ord_123456',
+          refunds: [{ id: 'adj_1', amountCents: 10760 }],
         },
       },
     ]);

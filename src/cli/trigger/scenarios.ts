@@ -184,7 +184,7 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     run: async (s) => {
       const { txn } = await authorized(s);
       await s.ctx.cards.network.clear(s.scope, txn.id);
-      await s.ctx.cards.network.refund(s.scope, txn.id, 500);
+      await s.ctx.cards.network.refund(s.scope, txn.id, { amountCents: 500 });
       return undefined;
     },
   },

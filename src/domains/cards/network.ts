@@ -22,7 +22,7 @@ import {
 } from './objects.ts';
 import type { AuthorizationEndpoint, PlatformAnswer } from './platform-authorization.ts';
 import type { Card, CardService, Scope } from './service.ts';
-import { IncrementDeclined, type IssuerReport, Settlement } from './settlement.ts';
+import { IncrementDeclined, type IssuerReport, type RefundOptions, Settlement } from './settlement.ts';
 import type { ChargeControls } from './spending-controls.ts';
 
 export type CardTransaction = Selectable<CardTransactionsTable>;
@@ -280,8 +280,8 @@ export class CardNetwork {
    * Gives back `amountCents` (what is left when omitted) of a settled purchase as a `refund`
    * transaction: to the card while open, else to its owner; never more in total than settled.
    */
-  refund(scope: Scope, transactionId: string, amountCents?: number) {
-    return this.settlement.refund(scope, transactionId, amountCents);
+  refund(scope: Scope, transactionId: string, options: RefundOptions = {}) {
+    return this.settlement.refund(scope, transactionId, options);
   }
 
   /** Brings the books in step with what the issuer reports of one of its transactions, once. */

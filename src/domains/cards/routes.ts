@@ -812,7 +812,9 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     },
     async (request) => {
       const { transaction_id, amount_cents } = request.body;
-      return ctx.cards.network.refund(sandbox(request, 'Simulating a refund'), transaction_id, amount_cents);
+      return ctx.cards.network.refund(sandbox(request, 'Simulating a refund'), transaction_id, {
+        amountCents: amount_cents,
+      });
     },
   );
 

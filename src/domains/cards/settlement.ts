@@ -45,6 +45,16 @@ export interface IssuerOutcome {
   shortfall_cents?: number;
 }
 
+/** How a refund is asked for (`Settlement.refund`). */
+export interface RefundOptions {
+  /** What to give back; all that is left when omitted. */
+  amountCents?: number | undefined;
+  /** The refund transaction's id, from its source: the same id again is the same refund. */
+  id?: string | undefined;
+  /** Give what is left when it is less than asked, instead of `400`. */
+  atMost?: boolean | undefined;
+}
+
 /** A repeated authorization for more (an incremental one) the engine declined; the hold stays as it was. */
 export class IncrementDeclined extends Error {
   constructor(readonly reason: DeclineReason) {
@@ -81,14 +91,21 @@ export class Settlement {
   /**
    * Gives back `amountCents` (all that is left when omitted) of a settled purchase: a `refund`
    * transaction, SETTLED at once, to the card while it is open and to its owner once it is closed.
-   * Never more in total than was settled.
+   * Never more in total than was settled. The one refund of every source (the sandbox, a merchant's
+   * order refunds, mandates giving budget back): `options.id` makes it idempotent (a refund of that id
+   * already made is answered again, nothing moves); `options.atMost` gives what is left when less than
+   * asked (a merchant's word on an order, which must not fail for it) instead of refusing.
    */
-  async refund(scope: Scope, transactionId: string, amountCents?: number) {
+  async refund(scope: Scope, transactionId: string, options: RefundOptions = {}) {
     return this.deps.ledger.transaction(async (trx) => {
       const livemode = scope.livemode ? 1 : 0;
       const found = await this.store.transaction(trx, scope.organizationId, livemode, transactionId);
       if (!found) throw notFound('No such transaction.');
       const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
+      // Under the card's lock: a refund of this id made meanwhile is seen.
+      const made = options.id ? await this.store.transactionById(trx, options.id) : undefined;
+      if (made?.type === 'refund' && made.original_transaction_id === transactionId)
+        return this.deps.network.present(trx, made, card);
       // A closed card sends what it gets back on to its owner.
       await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const txn = (await this.store.transactionById(trx, transactionId)) as CardTransaction;
@@ -105,14 +122,15 @@ export class Settlement {
       const left = settled - txn.refunded_cents;
       if (left <= 0)
         throw new ApiError(409, 'transaction_refunded', 'The transaction has been refunded in full.');
-      const amount = amountCents ?? left;
+      const asked = options.amountCents ?? left;
+      const amount = options.atMost ? Math.min(asked, left) : asked;
       if (amount > left) {
         throw invalidRequest(`amount_cents is more than the ${left} cents left to refund.`, {
           amount_cents: `must be at most ${left}, what is left to refund of ${settled} settled`,
         });
       }
       const books = await this.books(trx, card);
-      const id = newId('txn');
+      const id = options.id ?? newId('txn');
       await this.deps.ledger.execute(trx, [this.giveBack(id, amount, books)]);
       const refund = await this.recordRefund(trx, card, txn, { id, amount, before: books.cardAvailable });
       return this.deps.network.present(trx, refund, card);

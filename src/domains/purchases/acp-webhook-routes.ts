@@ -20,6 +20,11 @@ export interface AcpOrderEvent {
   /** `Order.status`: created, confirmed, manual_review, processing, shipped, completed, canceled, … */
   status: string;
   permalink: string | null;
+  /**
+   * The order's completed refunds (`Order.adjustments` of type `refund`, status `completed`): money
+   * the merchant gave back, each once by its id, however often the order is sent.
+   */
+  refunds: { id: string; amountCents: number }[];
 }
 
 /**
@@ -129,5 +134,33 @@ function orderEvent(raw: string): AcpOrderEvent | null {
   const status = text(order.status);
   // The order is found by its checkout session; `id` is optional in the protocol's own example.
   if (!checkoutSessionId || !status) return null;
-  return { type, checkoutSessionId, orderId, status, permalink: text(order.permalink_url) };
+  return {
+    type,
+    checkoutSessionId,
+    orderId,
+    status,
+    permalink: text(order.permalink_url),
+    refunds: completedRefunds(order.adjustments),
+  };
+}
+
+/**
+ * `Adjustment`s are open-ended (a later release may add types and statuses, to be accepted
+ * gracefully): only a completed `refund` with an id and a positive integer amount gives money back.
+ */
+function completedRefunds(adjustments: unknown): AcpOrderEvent['refunds'] {
+  if (!Array.isArray(adjustments)) return [];
+  return adjustments.flatMap((adjustment) => {
+    const { id, type, status, amount } = (adjustment ?? {}) as Record<string, unknown>;
+    const refund = type === 'refund' && status === 'completed';
+    if (
+      !refund ||
+      typeof id !== 'string' ||
+      id === '' ||
+      !Number.isSafeInteger(amount) ||
+      (amount as number) <= 0
+    )
+      return [];
+    return [{ id, amountCents: amount as number }];
+  });
 }

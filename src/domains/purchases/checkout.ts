@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -5,6 +6,7 @@ import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import type { CardService } from '../cards/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import type { AcpOrderEvent } from './acp-webhook-routes.ts';
 import { authorizedCents, cartObject, type StoredCart } from './cart.ts';
 import type { PurchaseConfig } from './config.ts';
 import { fulfillmentOfAcp, fulfillmentPredecessors, UNFULFILLED } from './fulfillment.ts';
@@ -205,10 +207,38 @@ export class Checkout {
    * forward (`order.updated`, once per move). Merchants repeat and reorder events: each change is a
    * conditional update, so a repeat or a step back changes nothing.
    */
-  async merchantOrderEvent(
-    merchant: string,
-    event: { checkoutSessionId: string; orderId: string | null; status: string; permalink: string | null },
-  ): Promise<void> {
+  async merchantOrderEvent(merchant: string, event: AcpOrderEvent): Promise<void> {
+    await this.orderStatusEvent(merchant, event);
+    if (event.refunds.length > 0) await this.merchantRefunds(merchant, event);
+  }
+
+  /**
+   * The order's completed refunds, each once (its id names the refund transaction), through the
+   * cards' one refund: to the wallet, or the company pool for a company-funded card, since the
+   * order's single-use card is closed by then; never more than the charge settled.
+   */
+  private async merchantRefunds(merchant: string, event: AcpOrderEvent): Promise<void> {
+    const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
+    if (order?.status === 'pending') throw orderNotPlaced();
+    if (!order?.card_id || (order.status !== 'placed' && order.status !== 'confirmed')) return;
+    const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
+    const charge = transactionIdOf(order.id);
+    for (const refund of event.refunds) {
+      const id = `${charge}_refund_${createHash('sha256').update(refund.id).digest('hex').slice(0, 16)}`;
+      try {
+        await this.deps.cards.network.refund(scope, charge, {
+          id,
+          amountCents: refund.amountCents,
+          atMost: true,
+        });
+      } catch (error) {
+        // Refunded in full already (by the issuer, or refunds adding up to more): nothing is left to give.
+        if (!(error instanceof ApiError && error.code === 'transaction_refunded')) throw error;
+      }
+    }
+  }
+
+  private async orderStatusEvent(merchant: string, event: AcpOrderEvent): Promise<void> {
     const confirms = CONFIRMED_STATUSES.has(event.status);
     const fulfillment = fulfillmentOfAcp(event.status);
     const moves = fulfillment !== null && fulfillment !== UNFULFILLED;
@@ -216,12 +246,7 @@ export class Checkout {
     const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
     // Still being placed (the merchant's answer to complete is on its way): not yet, so that the
     // merchant sends the event again rather than it being lost.
-    if (order?.status === 'pending')
-      throw new ApiError(
-        409,
-        'order_not_placed',
-        'The order is still being placed; send the event again shortly.',
-      );
+    if (order?.status === 'pending') throw orderNotPlaced();
     if (!order || (order.status !== 'placed' && order.status !== 'confirmed')) return;
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
@@ -481,6 +506,9 @@ const CONFIRMED_STATUSES = new Set(['confirmed', 'processing', 'shipped', 'compl
 const SPENDING_CONTROLS = 'spending_controls';
 
 /** The network transaction of an order's one charge. */
+const orderNotPlaced = () =>
+  new ApiError(409, 'order_not_placed', 'The order is still being placed; send the event again shortly.');
+
 export function transactionIdOf(orderId: string): string {
   return `txn_${orderId.slice('ord_'.length)}`;
 }
