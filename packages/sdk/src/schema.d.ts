@@ -1939,6 +1939,10 @@ export interface components {
             }[];
             serviceFeesCents: number;
             tipCents: number;
+            /** @description Tax as the merchant states it, inside `totalCents`; null while it finalizes after the confirm */
+            taxCents: number | null;
+            /** @description Shipping as the merchant states it, inside `totalCents`; null while it finalizes after the confirm */
+            shippingCents: number | null;
             /** @description All-in total the user approves */
             totalCents: number;
             /** @description Most a confirm may authorize when tax and shipping finalize later */
@@ -13438,6 +13442,8 @@ export interface operations {
                      *         ],
                      *         "serviceFeesCents": 0,
                      *         "tipCents": 143,
+                     *         "taxCents": 0,
+                     *         "shippingCents": 0,
                      *         "totalCents": 1093,
                      *         "approvedCeilingCents": null,
                      *         "hash": "q2Yb0Wq7nN3x9m1rJ6Zf7p1yqkS2l8c0f9cQeY3m4uE",
@@ -13458,6 +13464,8 @@ export interface operations {
                      *           ],
                      *           "serviceFeesCents": 0,
                      *           "tipCents": 143,
+                     *           "taxCents": 0,
+                     *           "shippingCents": 0,
                      *           "totalCents": 1093,
                      *           "approvedCeilingCents": null,
                      *           "hash": "q2Yb0Wq7nN3x9m1rJ6Zf7p1yqkS2l8c0f9cQeY3m4uE",
