@@ -3,8 +3,8 @@ import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { loadAead, type Sealer } from './core/crypto-aead.ts';
 import { ProcessHealth } from './core/dependencies.ts';
+import { operatorGuard, operatorPolicy } from './core/http/policy.ts';
 import { ProcessMetrics } from './core/metrics.ts';
-import { operatorGuard, operatorPolicy } from './core/outbound.ts';
 import {
   DatabaseRateLimiter,
   MemoryRateLimiter,
@@ -52,6 +52,7 @@ import { OrgService } from './domains/orgs/service.ts';
 import { PlatformConnectService } from './domains/platform-connect/service.ts';
 import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
+import { ReceiptService } from './domains/receipts/service.ts';
 import { VaultService } from './domains/vault/service.ts';
 import { RequestLog } from './web/request-log.ts';
 
@@ -101,6 +102,8 @@ export interface AppContext {
   merchantAccounts: MerchantAccountService;
   /** The user-facing OAuth authorization server. */
   oauth: OAuthService;
+  /** Signed receipts of orders placed under a mandate, and the keys that sign them. */
+  receipts: ReceiptService;
   /** Wallet links and the hosted wallet page. */
   links: LinkService;
   /** The organizations' messaging-provider connections. */
@@ -211,6 +214,7 @@ export async function createContext(
     events,
     sealer: aead,
     dialect: handle.dialect,
+    outbound: config.outbound,
     users: {
       findUser: (organizationId, livemode, userId) => connect.findUser(organizationId, livemode, userId),
       approvedIdentity: (organizationId, livemode, userId) =>
@@ -284,6 +288,12 @@ export async function createContext(
       linkKey: aead.deriveKey('mandate-approval-links'),
     },
   );
+  const receipts = new ReceiptService({
+    db,
+    clock,
+    sealer: aead,
+    retentionDays: config.receiptKeyRetentionDays,
+  });
   const purchases = new PurchaseService(db, clock, config.purchases, {
     auth,
     cards,
@@ -362,6 +372,7 @@ export async function createContext(
     merchants,
     merchantAccounts,
     oauth,
+    receipts,
     links,
     messaging,
     linkDelivery,

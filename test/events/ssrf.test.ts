@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { classifyAddress, refusalFor, urlProblem } from '../../src/core/ssrf.ts';
+import { classifyAddress, refusalFor, urlProblem } from '../../src/core/http/ssrf.ts';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/env.ts';
-import type { OutboundGuard } from '../../src/core/outbound-http.ts';
+import type { OutboundGuard } from '../../src/core/http/client.ts';
 import {
   createPurchaseEngine,
   type LlmEngineConfig,

@@ -1,7 +1,7 @@
 import { ConfigError, type Env, integer } from '../../core/env.ts';
 /**
  * Webhook delivery settings (`WEBHOOK_*`, `EVENT_RETENTION_DAYS`); docs/operations.md lists them. Where a
- * destination may be is the outbound policy's (core/outbound.ts), shared by every outbound call.
+ * destination may be is the outbound policy's (core/http/policy.ts), shared by every outbound call.
  */
 export interface WebhookConfig {
   /** Seconds to wait before each retry; attempts = retries + 1 (spec §8: 5). */

@@ -3,10 +3,11 @@ import type { Clock } from '../../core/clock.ts';
 import { DAY, unixSeconds } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
+import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
+import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
-import { destinationPolicy, type OutboundConfig } from '../../core/outbound.ts';
-import { urlProblem } from '../../core/ssrf.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
@@ -156,7 +157,7 @@ export class EventService {
     private readonly dialect: Dialect,
     private readonly clock: Clock,
     private readonly config: WebhookConfig,
-    /** Where destinations may be (core/outbound.ts). */
+    /** Where destinations may be (core/http/policy.ts). */
     private readonly outbound: OutboundConfig,
     private readonly aead: Sealer,
     private readonly deps: { orgs: OrgService; notifications: NotificationService },
@@ -831,3 +832,8 @@ function page<T extends { id: string }>(url: string, rows: T[], limit: number): 
     next_cursor: hasMore ? data[data.length - 1]!.id : null,
   };
 }
+
+/** The sealed signing secrets, bound to the endpoint id (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'webhook_endpoints', column: 'secret_ciphertext', key: ['id'], aad: (row) => String(row.id) },
+];

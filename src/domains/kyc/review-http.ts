@@ -1,4 +1,4 @@
-import { guardedRequest, type OutboundGuard } from '../../core/outbound-http.ts';
+import { guardedRequest, type OutboundGuard } from '../../core/http/client.ts';
 import type { KycReviewer, ReviewSubmission } from './review.ts';
 
 export interface HttpReviewerConfig {
@@ -23,7 +23,7 @@ export class HttpReviewer implements KycReviewer {
 
   constructor(
     private readonly config: HttpReviewerConfig,
-    /** The operator's outbound policy (core/outbound.ts): the provider is reached through the guard. */
+    /** The operator's outbound policy (core/http/policy.ts): the provider is reached through the guard. */
     private readonly guard: OutboundGuard,
   ) {}
 

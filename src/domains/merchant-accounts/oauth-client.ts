@@ -1,7 +1,7 @@
-import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
 // The one SSRF-guarded outbound client (resolved and checked address, pinned, no redirects, bounded).
-import { guardedRequest } from '../../core/outbound-http.ts';
-import type { DestinationPolicy, HostResolver } from '../../core/ssrf.ts';
+import { guardedRequest } from '../../core/http/client.ts';
+import type { DestinationPolicy, HostResolver } from '../../core/http/ssrf.ts';
+import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
 import { s256Challenge } from '../messaging/provider.ts';
 
 /** A merchant's OAuth 2.0 endpoints and Purser's client there (merchant_account_linking). */

@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
-import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
 // The one SSRF-guarded outbound client (resolved and checked address, pinned, no redirects, bounded).
-import { guardedRequest } from '../../core/outbound-http.ts';
-import type { DestinationPolicy, HostResolver } from '../../core/ssrf.ts';
+import { guardedRequest } from '../../core/http/client.ts';
+import type { DestinationPolicy, HostResolver } from '../../core/http/ssrf.ts';
+import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
 
 /** Where each part of the provider's protocol lives, under `MESSAGING_PROVIDER_URL` (docs/messaging.md). */
 export const PROVIDER_PATHS = {

@@ -1,4 +1,4 @@
-import { guardedRequest, type OutboundGuard } from '../../core/outbound-http.ts';
+import { guardedRequest, type OutboundGuard } from '../../core/http/client.ts';
 
 export interface SmsMessage {
   to: string;
@@ -16,7 +16,7 @@ const SMS_TIMEOUT_MS = 10_000;
 /**
  * A Twilio-style HTTP API: `POST {apiUrl}/2010-04-01/Accounts/{sid}/Messages.json`, form-encoded
  * `To`, `From`, `Body`, HTTP Basic with the account sid and auth token. Any 2xx is accepted. Reached
- * through the guarded client under the operator's outbound policy (core/outbound.ts).
+ * through the guarded client under the operator's outbound policy (core/http/policy.ts).
  */
 export class HttpSmsSender implements SmsSender {
   constructor(

@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import type { Config } from '../../config.ts';
 import { type Clock, SECOND } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
-import { destinationPolicy } from '../../core/outbound.ts';
-import { DestinationRefused, resolveDestination } from '../../core/ssrf.ts';
+import { guardedRequest } from '../../core/http/client.ts';
+import { destinationPolicy } from '../../core/http/policy.ts';
 import type { Db } from '../../db/index.ts';
 import type { Client } from '../../db/schema.ts';
-import { getDocument } from '../events/sender.ts';
 import type { OrgService } from '../orgs/service.ts';
 import {
   DOCUMENT_MAX_BYTES,
@@ -140,24 +139,19 @@ export class OAuthClients {
     const registration = await this.registrationOwner();
     if (!registration) return null;
     const url = new URL(clientId);
-    let fetched: Awaited<ReturnType<typeof getDocument>>;
-    try {
-      const destination = await resolveDestination(
-        url,
-        destinationPolicy(this.config.outbound, registration.livemode),
-        this.config.outbound.resolveHost,
-      );
-      fetched = await getDocument(url, destination, {
+    const fetched = await guardedRequest(
+      url,
+      { method: 'GET', headers: { 'user-agent': 'Purser-OAuth/1.0' } },
+      {
+        policy: destinationPolicy(this.config.outbound, registration.livemode),
+        resolveHost: this.config.outbound.resolveHost,
         timeoutMs: DOCUMENT_TIMEOUT_MS,
         maxBytes: DOCUMENT_MAX_BYTES,
         ca: this.documentCa,
-      });
-    } catch (error) {
-      if (error instanceof DestinationRefused) return null;
-      throw error;
-    }
-    if (!fetched.ok || fetched.statusCode !== 200) return null;
-    const document = parseClientDocument(clientId, fetched.body);
+      },
+    );
+    if (fetched.kind === 'failure' || fetched.status !== 200) return null;
+    const document = parseClientDocument(clientId, fetched.text);
     if ('problem' in document) return null;
     await store.saveDocumentClient(
       this.db,
@@ -174,7 +168,10 @@ export class OAuthClients {
         created_at: now,
         revoked_at: null,
       },
-      { fetched_at: now, expires_at: now + documentLifetimeSeconds(fetched.cacheControl) * SECOND },
+      {
+        fetched_at: now,
+        expires_at: now + documentLifetimeSeconds(String(fetched.headers['cache-control'] ?? '')) * SECOND,
+      },
     );
     const row = await this.orgs.findClient(clientId);
     return row ? toClient(row) : null;

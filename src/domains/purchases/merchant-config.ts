@@ -3,11 +3,12 @@ import { isoTime } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { type Env, integer } from '../../core/env.ts';
 import { invalidRequest } from '../../core/errors.ts';
+import { type OutboundConfig, operatorPolicy } from '../../core/http/policy.ts';
+import { type DestinationPolicy, serviceUrlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
-import { type OutboundConfig, operatorPolicy } from '../../core/outbound.ts';
-import { type DestinationPolicy, serviceUrlProblem } from '../../core/ssrf.ts';
 import type { Db } from '../../db/index.ts';
 import type { MerchantRow } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { DEFAULT_CEILING_RULE } from './merchants/acp/protocol.ts';
 import { AcpMerchant } from './merchants/acp.ts';
 
@@ -69,7 +70,7 @@ export interface MerchantConfigDeps {
   clock: Clock;
   sealer: Sealer;
   /** Where merchants may be reached: the webhook destination rules, production mode (ssrf.ts). */
-  /** Where merchants may be reached: the operator's outbound policy (core/outbound.ts). */
+  /** Where merchants may be reached: the operator's outbound policy (core/http/policy.ts). */
   outbound: OutboundConfig;
   acp?: AcpConfig;
 }
@@ -258,3 +259,11 @@ function summary(row: MerchantRow): MerchantSummary {
     created_at: isoTime(Number(row.created_at)),
   };
 }
+
+/** Merchant credentials sealed under the merchant's slug (core/cli re-seals them after a key rotation). */
+export const SEALED_COLUMNS: SealedColumn[] = (['api_key', 'webhook_secret'] as const).map((what) => ({
+  table: 'merchants',
+  column: `${what}_sealed`,
+  key: ['id'],
+  aad: (row) => sealedFor(String(row.slug), what),
+}));

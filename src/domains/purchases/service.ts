@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
+import type { OutboundGuard } from '../../core/http/client.ts';
 import { newId, randomToken } from '../../core/ids.ts';
-import type { OutboundGuard } from '../../core/outbound-http.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
@@ -83,7 +83,7 @@ export class PurchaseService {
       vault: VaultService;
       dialect: 'sqlite' | 'postgres';
       baseUrl: string;
-      /** How the language model (an operator-configured service) is reached (core/outbound.ts). */
+      /** How the language model (an operator-configured service) is reached (core/http/policy.ts). */
       outbound: OutboundGuard;
     },
   ) {

@@ -1,6 +1,6 @@
 import { SECOND } from '../../../core/clock.ts';
 import { ConfigError, type Env, integer, optional } from '../../../core/env.ts';
-import type { OutboundGuard } from '../../../core/outbound-http.ts';
+import type { OutboundGuard } from '../../../core/http/client.ts';
 import type { PurchaseEngine } from './engine.ts';
 import { LlmEngine } from './llm.ts';
 

@@ -2,12 +2,12 @@
  * The one request the language-model engine makes: `POST {LLM_BASE_URL}/chat/completions` of the
  * OpenAI chat-completions API with function tools, which OpenAI, Azure OpenAI, vLLM, llama.cpp's
  * server, Ollama and LM Studio all speak. Through the guarded client like every outgoing call
- * (core/outbound.ts: a model on the operator's own network is named in
+ * (core/http/policy.ts: a model on the operator's own network is named in
  * `OUTBOUND_ALLOWED_PRIVATE_HOSTS`); every way it can fail (timeout, refused connection, non-2xx, a
  * body that is not a chat completion) becomes `EngineUnavailable` with a message that names the
  * failure and never the key.
  */
-import { guardedRequest, type OutboundGuard } from '../../../core/outbound-http.ts';
+import { guardedRequest, type OutboundGuard } from '../../../core/http/client.ts';
 import { EngineUnavailable } from './engine.ts';
 
 export interface ChatToolCall {
@@ -77,7 +77,7 @@ function unreachable(endpoint: ChatEndpoint, error: string, deadline: AbortSigna
     return `the language model did not answer within ${endpoint.timeoutMs} ms`;
   const network = /^network error: ([A-Z_]+)$/.exec(error);
   if (network) return `could not reach the language model (${network[1]})`;
-  // A refused destination (core/ssrf.ts) or an answer too large: the guard's own words.
+  // A refused destination (core/http/ssrf.ts) or an answer too large: the guard's own words.
   return `could not reach the language model: ${error}`;
 }
 

@@ -10,7 +10,7 @@
  * that needs the user's own `confirm` of a cart hash in a later request.
  */
 
-import type { OutboundGuard } from '../../../core/outbound-http.ts';
+import type { OutboundGuard } from '../../../core/http/client.ts';
 import type { LlmEngineConfig } from './config.ts';
 import { type EngineInput, type EngineResult, EngineUnavailable, type PurchaseEngine } from './engine.ts';
 import { type ChatMessage, type ChatToolCall, chatCompletion } from './llm-client.ts';

@@ -1,7 +1,7 @@
 import { type Clock, isoTime } from '../../../core/clock.ts';
+import { guardedRequest, type OutboundAnswer } from '../../../core/http/client.ts';
+import type { DestinationPolicy, HostResolver } from '../../../core/http/ssrf.ts';
 import { randomToken } from '../../../core/ids.ts';
-import { guardedRequest, type OutboundAnswer } from '../../../core/outbound-http.ts';
-import type { DestinationPolicy, HostResolver } from '../../../core/ssrf.ts';
 import {
   ACP_VERSION,
   type AcpSession,

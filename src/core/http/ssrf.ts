@@ -2,14 +2,14 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The SSRF guard of every outbound call (webhooks, merchants, providers; core/outbound.ts holds the
+ * The SSRF guard of every outbound call (webhooks, merchants, providers; core/http/policy.ts holds the
  * policy). A destination must reach a public address. Private addresses (loopback, private,
  * link-local) are reachable only by a host the operator named (`OUTBOUND_ALLOWED_PRIVATE_HOSTS`), or
  * on a developer's machine (`WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`, refused in production). Cloud
  * metadata addresses and the other special-purpose ranges are never reachable, whoever names them.
  *
  * The address is checked after DNS resolution, for every connection, and the connection then goes
- * to that checked address (sender.ts pins it), so a name that re-resolves (DNS rebinding) cannot
+ * to that checked address (client.ts pins it), so a name that re-resolves (DNS rebinding) cannot
  * reach inside. Parsing and range matching are ipaddr.js's; the ranges are IANA's special-purpose
  * address registries (RFC 6890 and its updates), kept below in one table.
  */

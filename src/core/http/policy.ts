@@ -1,4 +1,4 @@
-import { boolean, ConfigError, type Env } from './env.ts';
+import { boolean, ConfigError, type Env } from '../env.ts';
 import {
   classifyAddress,
   type DestinationPolicy,
@@ -119,7 +119,7 @@ export function operatorPolicy(config: OutboundConfig): DestinationPolicy {
   return destinationPolicy(config, true);
 }
 
-/** The guard a client of an operator-configured service is given (core/outbound-http.ts). */
+/** The guard a client of an operator-configured service is given (core/http/client.ts). */
 export function operatorGuard(config: OutboundConfig): {
   policy: DestinationPolicy;
   resolveHost: HostResolver;
