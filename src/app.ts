@@ -28,6 +28,7 @@ import { orgRoutes } from './domains/orgs/routes.ts';
 import { platformConnectRoutes } from './domains/platform-connect/routes.ts';
 import { acpWebhookRoutes } from './domains/purchases/acp-webhook-routes.ts';
 import { purchaseRoutes } from './domains/purchases/routes.ts';
+import { receiptRoutes } from './domains/receipts/routes.ts';
 import { vaultRoutes } from './domains/vault/routes.ts';
 import { consoleRoutes } from './web/console/routes.ts';
 import { docsRoutes } from './web/docs.ts';
@@ -185,6 +186,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(lithicWebhookRoutes, { ctx });
   await app.register(fundingRoutes, { ctx });
   await app.register(purchaseRoutes, { ctx });
+  await app.register(receiptRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(vaultRoutes, { ctx });
   await app.register(walletLinkRoutes, { ctx });

@@ -50,6 +50,7 @@ import { OrgService } from './domains/orgs/service.ts';
 import { PlatformConnectService } from './domains/platform-connect/service.ts';
 import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
+import { ReceiptService } from './domains/receipts/service.ts';
 import { VaultService } from './domains/vault/service.ts';
 import { RequestLog } from './web/request-log.ts';
 
@@ -97,6 +98,8 @@ export interface AppContext {
   merchantAccounts: MerchantAccountService;
   /** The user-facing OAuth authorization server. */
   oauth: OAuthService;
+  /** Signed receipts of orders placed under a mandate, and the keys that sign them. */
+  receipts: ReceiptService;
   /** Wallet links and the hosted wallet page. */
   links: LinkService;
   /** The organizations' messaging-provider connections. */
@@ -207,6 +210,7 @@ export async function createContext(
     events,
     sealer: aead,
     dialect: handle.dialect,
+    outbound: config.outbound,
     users: {
       findUser: (organizationId, livemode, userId) => connect.findUser(organizationId, livemode, userId),
       approvedIdentity: (organizationId, livemode, userId) =>
@@ -263,6 +267,12 @@ export async function createContext(
     events,
     sealer: aead,
     formKey: aead.deriveKey('platform-connect-forms'),
+  });
+  const receipts = new ReceiptService({
+    db,
+    clock,
+    sealer: aead,
+    retentionDays: config.receiptKeyRetentionDays,
   });
   const purchases = new PurchaseService(db, clock, config.purchases, {
     auth,
@@ -341,6 +351,7 @@ export async function createContext(
     merchants,
     merchantAccounts,
     oauth,
+    receipts,
     links,
     messaging,
     linkDelivery,

@@ -319,6 +319,33 @@ export interface InstanceSecretsTable {
   created_at: number;
 }
 
+/** A key that signs (slot `current`) or signed order receipts (domains/receipts). */
+export interface ReceiptKeysTable {
+  /** The JWK thumbprint of the public key (RFC 7638). */
+  kid: string;
+  /** `current` for the one key that signs; null once retired. */
+  slot: string | null;
+  /** The private key (PKCS #8 PEM), sealed; null once retired. */
+  private_key_sealed: string | null;
+  /** The public key as a JWK (JSON). */
+  public_jwk: string;
+  created_at: number;
+  retired_at: number | null;
+  /** Retired keys: from then on no longer published, so receipts they signed no longer verify. */
+  expires_at: number | null;
+}
+
+/** The receipt of an order placed under a mandate: a compact JWS. */
+export interface OrderReceiptsTable {
+  order_id: string;
+  organization_id: string;
+  livemode: number;
+  mandate_id: string;
+  kid: string;
+  jws: string;
+  created_at: number;
+}
+
 /** The origins allowed to frame the organization's hosted pages, in one mode. */
 export interface EmbedOriginsTable {
   organization_id: string;
@@ -379,6 +406,8 @@ export interface Database {
   rate_limit_logs: RateLimitLogsTable;
   idempotency_keys: IdempotencyKeysTable;
   instance_secrets: InstanceSecretsTable;
+  receipt_keys: ReceiptKeysTable;
+  order_receipts: OrderReceiptsTable;
   organizations: OrganizationsTable;
   embed_origins: EmbedOriginsTable;
   clients: ClientsTable;

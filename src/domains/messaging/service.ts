@@ -5,6 +5,7 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { Db } from '../../db/index.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { type MessagingConfig, SEND_SCOPE } from './config.ts';
 import type { ProviderClient, ProviderTokens } from './provider.ts';
 import type { Owner } from './store.ts';
@@ -67,6 +68,7 @@ const ownerOf = (row: { organization_id: string; livemode: number }): Owner => (
 /** Sealed tokens are bound to their owner and field: copied onto another row, they do not open. */
 const aad = (field: string, owner: Owner) =>
   `messaging.${field}|${owner.organizationId}|${owner.livemode ? 1 : 0}`;
+const verifierAad = (stateId: string) => `messaging.verifier|${stateId}`;
 const logFields = (owner: Owner) => ({ organization_id: owner.organizationId, livemode: owner.livemode });
 
 /**
@@ -103,7 +105,7 @@ export class MessagingService {
       organization_id: owner.organizationId,
       livemode: owner.livemode ? 1 : 0,
       state_digest: digest(state),
-      code_verifier: this.deps.sealer.seal(verifier, `messaging.verifier|${id}`),
+      code_verifier: this.deps.sealer.seal(verifier, verifierAad(id)),
       expires_at: expiresAt,
       used_at: null,
       created_at: now,
@@ -143,7 +145,7 @@ export class MessagingService {
         : { outcome: 'provider_error', error: query.error.slice(0, 64) };
     }
     if (!query.code) return { outcome: 'provider_error', error: 'no code' };
-    const verifier = this.deps.sealer.open(row.code_verifier, `messaging.verifier|${row.id}`);
+    const verifier = this.deps.sealer.open(row.code_verifier, verifierAad(row.id));
     const answer = await provider.exchangeCode(query.code, verifier, this.redirectUri());
     if (!answer.ok) {
       this.log.warn({ ...logFields(owner), error: answer.error }, 'messaging code exchange failed');
@@ -352,3 +354,20 @@ export class MessagingService {
     return this.config.baseUrl + CALLBACK_PATH;
   }
 }
+
+/** The sealed verifiers and provider tokens (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'messaging_oauth_states',
+    column: 'code_verifier',
+    key: ['id'],
+    aad: (row) => verifierAad(String(row.id)),
+  },
+  ...(['access_token', 'refresh_token'] as const).map((field) => ({
+    table: 'messaging_connections',
+    column: field,
+    key: ['id'],
+    aad: (row: Record<string, unknown>) =>
+      aad(field, ownerOf(row as { organization_id: string; livemode: number })),
+  })),
+];

@@ -6,6 +6,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardholderOnboardingSessionRow } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import { checkCardholderDetails, isEmail } from '../cards/objects.ts';
 import type { CardService, Scope } from '../cards/service.ts';
@@ -349,3 +350,19 @@ function scopeOf(session: Session): Scope {
 
 const tokenAad = (id: string) => `cardholder_onboarding_sessions.token:${id}`;
 const claimAad = (id: string) => `cardholder_onboarding_sessions.claim:${id}`;
+
+/** The sealed tokens and claims (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'cardholder_onboarding_sessions',
+    column: 'token_sealed',
+    key: ['id'],
+    aad: (row) => tokenAad(String(row.id)),
+  },
+  {
+    table: 'cardholder_onboarding_sessions',
+    column: 'claim_sealed',
+    key: ['id'],
+    aad: (row) => claimAad(String(row.id)),
+  },
+];
