@@ -19,6 +19,7 @@ import { eventRoutes } from './domains/events/routes.ts';
 import { fundingRoutes } from './domains/funding/routes.ts';
 import { kycReviewRoutes, kycRoutes } from './domains/kyc/routes.ts';
 import { walletLinkRoutes } from './domains/links/routes.ts';
+import { mandateRoutes } from './domains/mandates/routes.ts';
 import { mcpRoutes } from './domains/mcp/routes.ts';
 import { merchantAccountRoutes } from './domains/merchant-accounts/routes.ts';
 import { messagingRoutes } from './domains/messaging/routes.ts';
@@ -197,6 +198,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(receiptRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(vaultRoutes, { ctx });
+  await app.register(mandateRoutes, { ctx });
   await app.register(walletLinkRoutes, { ctx });
   await app.register(walletPageRoutes, { ctx });
   await app.register(onboardingRoutes, { ctx });

@@ -20,7 +20,8 @@ import {
   transactionObject,
   type VoidedAmounts,
 } from './objects.ts';
-import type { Card, CardService, Scope } from './service.ts';
+import type { AuthorizationEndpoint, PlatformAnswer } from './platform-authorization.ts';
+import type { Card, CardService, ClosedReason, Scope } from './service.ts';
 import { IncrementDeclined, type IssuerReport, Settlement } from './settlement.ts';
 import type { ChargeControls } from './spending-controls.ts';
 
@@ -44,6 +45,8 @@ export interface ChargeRequest {
   mcc?: string | null | undefined;
   /** ISO 3166-1 alpha-2, when the network says. */
   merchantCountry?: string | null | undefined;
+  /** The longest the platform's endpoint may be waited for: what the network's own deadline leaves. */
+  platformWaitMs?: number | undefined;
 }
 
 /** What the engine decided, and who: recorded with the transaction. */
@@ -104,21 +107,59 @@ export class CardNetwork {
     this.observer = observer;
   }
 
+  /**
+   * Without a platform endpoint: one transaction decides and records. With one, a charge the engine
+   * would approve is put to the platform between two transactions, so no lock is held while it
+   * thinks; the second decides again (the balance may have moved) and records the platform's word.
+   */
   private async decideCharge(scope: Scope, cardId: string, charge: ChargeRequest) {
     const id = charge.transactionId ?? newId('txn');
+    const endpoint = await this.deps.cards.platform.find(scope);
+    const first = await this.decideOnce(scope, cardId, id, charge, endpoint ? 'ask' : undefined);
+    if (!('ask' in first)) return first;
+    const answer = await this.deps.cards.platform.ask(
+      endpoint!,
+      {
+        authorization_id: id,
+        card_id: cardId,
+        user_id: first.ask.user_id,
+        amount_cents: charge.amountCents,
+        merchant: charge.merchant,
+        mcc: charge.mcc ?? null,
+        merchant_country: charge.merchantCountry ?? null,
+      },
+      charge.platformWaitMs,
+    );
+    const decided = await this.decideOnce(scope, cardId, id, charge, platformOutcome(answer, endpoint!));
+    if ('ask' in decided) throw new Error('the platform was asked twice');
+    return decided;
+  }
+
+  /**
+   * One decision in one transaction. `platform`: what an approval by the engine becomes, the
+   * platform's outcome; `'ask'` when it is still to be asked (nothing is recorded then).
+   */
+  private async decideOnce(
+    scope: Scope,
+    cardId: string,
+    id: string,
+    charge: ChargeRequest,
+    platform?: Outcome | 'ask',
+  ): Promise<Awaited<ReturnType<CardNetwork['record']>> | { ask: Card }> {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
-        const card = await this.deps.cards.lockCard(trx, scope, cardId);
         // Lock order: the card, its user's controls, then the ledger's accounts (docs/ledger.md).
-        const controls = await this.deps.cards.controls.lockForCharge(trx, card);
+        const { card, controls } = await this.deps.cards.lockForCharge(trx, scope, cardId);
         const books = await this.lockBooks(trx, card);
         // Only a network's own id can repeat; one made here is new.
         const earlier = charge.transactionId
           ? await this.deps.cards.store.transactionById(trx, id)
           : undefined;
         if (earlier) return this.settlement.increase(trx, card, earlier, charge.amountCents);
-        const outcome = await this.decide(trx, card, controls, charge, books.before);
-        return this.record(trx, card, id, charge, outcome, books);
+        const engine = await this.decide(trx, card, controls, charge, books.before);
+        if (!('approve' in engine) || !platform) return this.record(trx, card, id, charge, engine, books);
+        if (platform === 'ask') return { ask: card };
+        return this.record(trx, card, id, charge, platform, books);
       });
     } catch (error) {
       // The decision read the balance under the card's lock; a refusal here means the books moved
@@ -427,7 +468,8 @@ export class CardNetwork {
           code: 'card_authorization',
         },
       ],
-      locked,
+      // The hold's id is the transaction's, whose row the card's lock showed absent (`decideCharge`).
+      { locked, fresh: true },
     );
     await this.deps.cards.store.insertTransaction(trx, txn);
     const after = await this.afterMove(trx, card, txn, 'transaction.authorized', before, {
@@ -521,25 +563,22 @@ export class CardNetwork {
     }
     totals ??= await this.deps.ledger.balance(trx, await this.deps.cards.cardAccount(trx, scope, card.id));
     const balance = totals.available_cents;
+    // Written together, in this order; `card.closed` follows from `closeLocked`.
+    const events: { type: string; data: Record<string, unknown> }[] = [];
     if (type) {
-      await this.deps.cards.emit(trx, card, type, transactionData(txn, card, balance, voided));
+      events.push({ type, data: transactionData(txn, card, balance, voided) });
       if (balance > 0 && balance <= LOW_BALANCE_CENTS) {
-        await this.deps.cards.emit(trx, card, 'balance.low', {
-          card_id: card.id,
-          last4: card.last4,
-          balance_cents: balance,
+        events.push({
+          type: 'balance.low',
+          data: { card_id: card.id, last4: card.last4, balance_cents: balance },
         });
       }
     }
-    if (card.status === 'CLOSED') return card;
-    const spent = type === 'transaction.authorized' || type === 'transaction.cleared';
-    if (card.type === 'single_use' && type === 'transaction.authorized')
-      return this.deps.cards.closeLocked(trx, card, 'single_use_spent');
-    if (card.type === 'multi_use' && spent && balance === 0)
-      return this.deps.cards.closeLocked(trx, card, 'balance_exhausted');
-    if (balance !== before)
-      await this.deps.cards.emit(trx, card, 'card.updated', cardUpdatedData(card, balance));
-    return card;
+    const closing = card.status === 'CLOSED' ? null : closingReason(card, type, balance);
+    if (card.status !== 'CLOSED' && !closing && balance !== before)
+      events.push({ type: 'card.updated', data: cardUpdatedData(card, balance) });
+    await this.deps.cards.emitAll(trx, card, events);
+    return closing ? this.deps.cards.closeLocked(trx, card, closing) : card;
   }
 
   private async lockPending(trx: Executor, scope: Scope, transactionId: string) {
@@ -576,6 +615,20 @@ interface Books {
   before: number;
 }
 
+/** What the platform's answer makes of a charge the engine approved (docs/cards.md "Real-time authorization"). */
+function platformOutcome(
+  answer: PlatformAnswer,
+  endpoint: Pick<AuthorizationEndpoint, 'on_timeout'>,
+): Outcome {
+  if (answer === 'timeout') {
+    return endpoint.on_timeout === 'approve'
+      ? { approve: true, decidedBy: 'timeout' }
+      : { decline: 'PLATFORM_DECLINED', decidedBy: 'timeout' };
+  }
+  if (answer.approved) return { approve: true, decidedBy: 'platform' };
+  return { decline: 'PLATFORM_DECLINED', decidedBy: 'platform', platformReason: answer.reason };
+}
+
 /**
  * The card's own rules, in issue 9's order: its status, then its balance, then its spend limit (a
  * card's balance never exceeds its limit, so a charge over what is left is INSUFFICIENT_FUNDS). The
@@ -583,6 +636,17 @@ interface Books {
  */
 export function decide(card: Card, amountCents: number, balanceCents: number): DeclineReason | null {
   return statusDecline(card) ?? fundsDecline(card, amountCents, balanceCents);
+}
+
+/**
+ * Whether a move closes an open card (spec §3): a single-use card's first approved charge spends it;
+ * a multi-use card's approved charge or clearing that leaves nothing to spend exhausts it.
+ */
+function closingReason(card: Card, type: string | null, balance: number): ClosedReason | null {
+  if (card.type === 'single_use' && type === 'transaction.authorized') return 'single_use_spent';
+  const spent = type === 'transaction.authorized' || type === 'transaction.cleared';
+  if (card.type === 'multi_use' && spent && balance === 0) return 'balance_exhausted';
+  return null;
 }
 
 function statusDecline(card: Card): DeclineReason | null {

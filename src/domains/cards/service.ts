@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
+import type { OutboundConfig } from '../../core/http/policy.ts';
 import { newId } from '../../core/ids.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
@@ -16,6 +17,7 @@ import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './
 import { LithicIssuer } from './lithic/issuer.ts';
 import { CardNetwork } from './network.ts';
 import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
+import { AuthorizationEndpoints } from './platform-authorization.ts';
 import { IssuerReconciler } from './reconcile.ts';
 import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
@@ -70,6 +72,8 @@ export class CardService {
   readonly store: CardStore;
   readonly cardholders: Cardholders;
   readonly controls: SpendingControlsBook;
+  /** The platform's real-time authorization endpoint (platform-authorization.ts). */
+  readonly platform: AuthorizationEndpoints;
   readonly network: CardNetwork;
   /** The production issuer's transactions against the books (`purser issuer reconcile`). */
   readonly reconciler: IssuerReconciler;
@@ -87,11 +91,14 @@ export class CardService {
       sealer: Sealer & Pick<Aead, 'derivedKeys'>;
       users: CardUsers;
       dialect: 'sqlite' | 'postgres';
+      /** Where the platform's authorization endpoint may be (core/outbound.ts). */
+      outbound: OutboundConfig;
     },
   ) {
     this.store = new CardStore(deps.dialect);
     this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
     this.controls = new SpendingControlsBook(db, clock, this.store);
+    this.platform = new AuthorizationEndpoints(db, clock, deps);
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
@@ -683,7 +690,17 @@ export class CardService {
   }
 
   async lockCard(trx: Executor, scope: Scope, id: string): Promise<Card> {
-    const card = await this.store.lockCard(trx, id);
+    return this.inScope(scope, await this.store.lockCard(trx, id));
+  }
+
+  /** `lockCard` for a charge, its user's spending controls row locked right after it (docs/ledger.md). */
+  async lockForCharge(trx: Executor, scope: Scope, id: string) {
+    const locked = await this.store.lockCardForCharge(trx, id);
+    const card = this.inScope(scope, locked?.card);
+    return { card, controls: this.controls.forCharge(card, locked?.userControls ?? null) };
+  }
+
+  private inScope(scope: Scope, card: Card | undefined): Card {
     if (
       !card ||
       card.organization_id !== scope.organizationId ||
@@ -706,6 +723,16 @@ export class CardService {
       type,
       data,
     });
+  }
+
+  /** Events of one card's change, in order, written together. */
+  emitAll(
+    trx: Executor,
+    card: Pick<Card, 'organization_id' | 'livemode'>,
+    events: { type: string; data: Record<string, unknown> }[],
+  ) {
+    const owner = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    return this.deps.events.emitAll(trx, owner, events);
   }
 
   cardAccount(exec: Executor, scope: Scope, cardId: string): Promise<string> {

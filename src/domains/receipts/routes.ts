@@ -93,6 +93,7 @@ export async function receiptRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     {
       schema: {
         tags: ['Receipts'],
+        security: [],
         operationId: 'getReceiptKeys',
         summary: 'The public keys that verify order receipts (JWK Set)',
         description:
