@@ -32,9 +32,10 @@ export async function benchPlatformEndpoint(options: { seconds: number }): Promi
 
   // The platform is on loopback: the servers' process may reach private destinations (sandbox).
   process.env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS = 'true';
-  const { servers, info } = await startServers<{ purserUrl: string; token: string; cardIds: string[] }>(
+  const servers = await startServers<{ purserUrl: string; token: string; cardIds: string[] }>(
     new URL('./run.ts', import.meta.url).href,
   );
+  const { info } = servers;
   const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
   const set = await fetch(`${info.purserUrl}/api/v2/authorization_endpoint`, {
     method: 'PUT',
@@ -64,8 +65,7 @@ export async function benchPlatformEndpoint(options: { seconds: number }): Promi
   const before = asked;
   const measured = await run(options.seconds * 2);
   const platformDecided = asked - before;
-  servers.kill('SIGTERM');
-  const verified = await new Promise<number>((resolve) => servers.once('exit', (code) => resolve(code ?? 1)));
+  const verified = await servers.stop();
   platform.close();
 
   const ms = (value: number) => `${value.toFixed(1)} ms`;

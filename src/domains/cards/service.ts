@@ -690,7 +690,17 @@ export class CardService {
   }
 
   async lockCard(trx: Executor, scope: Scope, id: string): Promise<Card> {
-    const card = await this.store.lockCard(trx, id);
+    return this.inScope(scope, await this.store.lockCard(trx, id));
+  }
+
+  /** `lockCard` for a charge, its user's spending controls row locked right after it (docs/ledger.md). */
+  async lockForCharge(trx: Executor, scope: Scope, id: string) {
+    const locked = await this.store.lockCardForCharge(trx, id);
+    const card = this.inScope(scope, locked?.card);
+    return { card, controls: this.controls.forCharge(card, locked?.userControls ?? null) };
+  }
+
+  private inScope(scope: Scope, card: Card | undefined): Card {
     if (
       !card ||
       card.organization_id !== scope.organizationId ||
@@ -713,6 +723,16 @@ export class CardService {
       type,
       data,
     });
+  }
+
+  /** Events of one card's change, in order, written together. */
+  emitAll(
+    trx: Executor,
+    card: Pick<Card, 'organization_id' | 'livemode'>,
+    events: { type: string; data: Record<string, unknown> }[],
+  ) {
+    const owner = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    return this.deps.events.emitAll(trx, owner, events);
   }
 
   cardAccount(exec: Executor, scope: Scope, cardId: string): Promise<string> {

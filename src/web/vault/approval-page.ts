@@ -27,12 +27,14 @@ function lines(view: ApprovalView): string {
     (item) =>
       `<li><span>${item.qty} × ${escapeHtml(item.name)}</span><span>${formatCents(item.qty * item.priceCents, currency)}</span></li>`,
   );
-  if (cart.serviceFeesCents > 0)
-    rows.push(
-      `<li><span>Service fee</span><span>${formatCents(cart.serviceFeesCents, currency)}</span></li>`,
-    );
-  if (cart.tipCents > 0)
-    rows.push(`<li><span>Tip</span><span>${formatCents(cart.tipCents, currency)}</span></li>`);
+  const extras: [string, number | null][] = [
+    ['Service fee', cart.serviceFeesCents],
+    ['Tip', cart.tipCents],
+    ['Tax', cart.taxCents],
+    ['Shipping', cart.shippingCents],
+  ];
+  for (const [label, cents] of extras)
+    if (cents) rows.push(`<li><span>${label}</span><span>${formatCents(cents, currency)}</span></li>`);
   rows.push(
     `<li class="total"><span>Total</span><span id="approval-total">${formatCents(cart.totalCents, currency)}</span></li>`,
   );
