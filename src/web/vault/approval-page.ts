@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import type { ApprovalView, Authorization } from '../../domains/purchases/approvals.ts';
 import { escapeHtml } from '../html.ts';
@@ -127,7 +128,7 @@ export async function approvalPageRoutes(app: RoutesApp, { ctx }: { ctx: AppCont
       nonce,
       await ctx.orgs.frameAncestors({
         organizationId: authorization.organization_id,
-        livemode: authorization.livemode === 1,
+        livemode: isLivemode(authorization.livemode),
       }),
     );
     const view = await approvals.view(authorization);

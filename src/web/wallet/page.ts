@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import {
   type PageForm,
@@ -229,7 +230,7 @@ export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
   const frameAncestors = (view: WalletPageView) =>
     ctx.orgs.frameAncestors({
       organizationId: view.link.organization_id,
-      livemode: view.link.livemode === 1,
+      livemode: isLivemode(view.link.livemode),
     });
 
   app.get(
