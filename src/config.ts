@@ -68,6 +68,8 @@ export interface Config {
   /** AES-256-GCM key for data read back (base64, 32 bytes); older keys still open what they sealed. */
   encryptionKey: string | null;
   encryptionPreviousKeys: string[];
+  /** Days a retired receipt-signing key stays published for verification (docs/mandates.md). */
+  receiptKeyRetentionDays: number;
   webhooks: WebhookConfig;
   /** Where every outbound call may go (`OUTBOUND_ALLOWED_PRIVATE_HOSTS`; core/http/policy.ts). */
   outbound: OutboundConfig;
@@ -173,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     healthPort: integer(env, 'HEALTH_PORT', 0, 0, 65535),
     encryptionKey: optional(env, 'ENCRYPTION_KEY'),
     encryptionPreviousKeys: (env.ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
+    receiptKeyRetentionDays: integer(env, 'RECEIPT_KEY_RETENTION_DAYS', 540, 1),
     webhooks: loadWebhookConfig(env),
     outbound: loadOutboundConfig(env, { production: env.NODE_ENV === 'production' }),
     kyc: loadKycConfig(env),

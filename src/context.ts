@@ -36,6 +36,8 @@ import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
 import { LinkService } from './domains/links/service.ts';
+import { MandateService } from './domains/mandates/service.ts';
+import { MandateStore } from './domains/mandates/store.ts';
 import { MemberService } from './domains/members/service.ts';
 import { MerchantAccountService } from './domains/merchant-accounts/service.ts';
 import { ProviderClient } from './domains/messaging/provider.ts';
@@ -50,6 +52,7 @@ import { OrgService } from './domains/orgs/service.ts';
 import { PlatformConnectService } from './domains/platform-connect/service.ts';
 import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
+import { ReceiptService } from './domains/receipts/service.ts';
 import { VaultService } from './domains/vault/service.ts';
 import { RequestLog } from './web/request-log.ts';
 
@@ -89,6 +92,8 @@ export interface AppContext {
   members: MemberService;
   /** Hosted platform connect sessions and connected organizations. */
   platformConnect: PlatformConnectService;
+  /** Spending mandates: terms a user signed for an app to buy within, and their budgets. */
+  mandates: MandateService;
   /** `/buy`: conversations, carts and orders at merchants. */
   purchases: PurchaseService;
   /** The merchants an operator configured (ACP), which `purchases` lists beside the sandbox ones. */
@@ -97,6 +102,8 @@ export interface AppContext {
   merchantAccounts: MerchantAccountService;
   /** The user-facing OAuth authorization server. */
   oauth: OAuthService;
+  /** Signed receipts of orders placed under a mandate, and the keys that sign them. */
+  receipts: ReceiptService;
   /** Wallet links and the hosted wallet page. */
   links: LinkService;
   /** The organizations' messaging-provider connections. */
@@ -207,6 +214,7 @@ export async function createContext(
     events,
     sealer: aead,
     dialect: handle.dialect,
+    outbound: config.outbound,
     users: {
       findUser: (organizationId, livemode, userId) => connect.findUser(organizationId, livemode, userId),
       approvedIdentity: (organizationId, livemode, userId) =>
@@ -263,6 +271,28 @@ export async function createContext(
     events,
     sealer: aead,
     formKey: aead.deriveKey('platform-connect-forms'),
+  });
+  const mandates = new MandateService(
+    handle,
+    clock,
+    { baseUrl: config.baseUrl },
+    new MandateStore(handle.dialect),
+    {
+      events,
+      userExists: async (scope, userId) =>
+        !!(await connect.findUser(scope.organizationId, scope.livemode, userId)),
+      clientExists: async (scope, clientId) => {
+        const client = await oauth.findClient(clientId);
+        return client?.organizationId === scope.organizationId && client.livemode === scope.livemode;
+      },
+      linkKey: aead.deriveKey('mandate-approval-links'),
+    },
+  );
+  const receipts = new ReceiptService({
+    db,
+    clock,
+    sealer: aead,
+    retentionDays: config.receiptKeyRetentionDays,
   });
   const purchases = new PurchaseService(db, clock, config.purchases, {
     auth,
@@ -334,6 +364,7 @@ export async function createContext(
     cards,
     funding,
     purchases,
+    mandates,
     vault,
     onboarding,
     members,
@@ -341,6 +372,7 @@ export async function createContext(
     merchants,
     merchantAccounts,
     oauth,
+    receipts,
     links,
     messaging,
     linkDelivery,

@@ -36,6 +36,7 @@ export const SLOW: Entry[] = [
   'test/purchases/crash.test.ts',
   'test/vault/vault-link.test.ts',
   'test/vault/vault-page.test.ts',
+  'test/web/openapi-lint.test.ts',
   // Browsers (Chromium through playwright-core).
   'test/console/browser.test.ts',
   'test/kyc/browser/',
@@ -98,6 +99,7 @@ export const DIALECT: Entry[] = [
   'test/funding/concurrency.test.ts',
   'test/funding/crash.test.ts',
   'test/funding/ownership-model.test.ts',
+  'test/mandates/budget.test.ts',
   'test/purchases/crash.test.ts',
   // Stores that write SQL of their own (upserts, locks, counters, cursors), through their API.
   'test/auth/rate-limit.test.ts',

@@ -1,6 +1,7 @@
 /**
  * bench/api: authenticated `GET /api/v2` throughput next to a bare Fastify route answering the same
- * JSON without authentication, measured in the same run on loopback. Target: ratio ≥ 0.6 on SQLite.
+ * JSON without authentication, measured in the same run on loopback, each in its own process.
+ * Target: CPU per request of the bare route ÷ Purser's ≥ 0.75 on SQLite (bench/cpu.ts).
  * The two are measured in alternation, several rounds, and compared by their medians, because a
  * shared 2-core machine drifts within a run.
  *
@@ -8,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { CpuMeter, cpuLines } from '../cpu.ts';
 import { median, startServers } from '../servers-process.ts';
 
 const { values } = parseArgs({
@@ -20,25 +22,22 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
-const TARGET_RATIO = 0.6;
+const TARGET_CPU_RATIO = 0.75;
 
-const { servers, info } = await startServers<{
-  purserUrl: string;
-  bareUrl: string;
-  token: string;
-}>(import.meta.url);
-const { purserUrl, bareUrl, token } = info;
+const servers = await startServers<{ purserUrl: string; token: string }>(import.meta.url);
+const { purserUrl, bareUrl, token } = servers.info;
 
 interface Run {
   rps: number;
   p99: number;
+  answered: number;
 }
 
 async function measure(url: string, headers: Record<string, string>, duration = seconds): Promise<Run> {
   const result = await autocannon({ url: `${url}/api/v2`, headers, connections, duration });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return { rps: result.requests.average, p99: result.latency.p99, answered: result.requests.total };
 }
 
 const auth = { authorization: `Bearer ${token}` };
@@ -46,11 +45,14 @@ await measure(bareUrl, {}, 2);
 await measure(purserUrl, auth, 2);
 const bare: Run[] = [];
 const purser: Run[] = [];
+const bareCpu = new CpuMeter(servers.pids.bare);
+const purserCpu = new CpuMeter(servers.pids.purser);
+const answered = (run: Run) => run.answered;
 for (let round = 0; round < rounds; round++) {
-  bare.push(await measure(bareUrl, {}));
-  purser.push(await measure(purserUrl, auth));
+  bare.push(await bareCpu.round(() => measure(bareUrl, {}), answered));
+  purser.push(await purserCpu.round(() => measure(purserUrl, auth), answered));
 }
-servers.kill('SIGTERM');
+await servers.stop();
 
 const ratio = median(purser, 'rps') / median(bare, 'rps');
 console.log(`bench/api  (${rounds} × ${seconds}s each, ${connections} connections, loopback, SQLite)`);
@@ -63,6 +65,5 @@ console.log(
 console.log(
   `  rounds: bare ${bare.map((r) => r.rps.toFixed(0)).join(', ')}; purser ${purser.map((r) => r.rps.toFixed(0)).join(', ')}`,
 );
-console.log(
-  `  ratio: ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO})  ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
-);
+console.log(`  req/s ratio: ${ratio.toFixed(2)}`);
+console.log(cpuLines({ bare: bareCpu, purser: purserCpu, target: TARGET_CPU_RATIO }).join('\n'));

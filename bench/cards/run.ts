@@ -1,7 +1,8 @@
 /**
  * bench/cards: card authorizations through `POST /api/v2/simulate/authorize` (decision, ledger
  * hold, transaction row and events in one transaction) next to a bare route doing one SQLite
- * insert, in the same run on loopback. Prints throughput of both and their ratio (target ≥ 0.5),
+ * insert, in the same run on loopback, each in its own process. Prints throughput of both and CPU
+ * per request of each (bench/cpu.ts), with the bare ÷ Purser ratio of the latter (target ≥ 0.45),
  * then the decision latency p50/p99 at a fixed 1,000 authorizations per second, evenly spaced
  * (`fixedRate`: open loop, latency from when each request was due), target p99 < 10 ms.
  *
@@ -10,6 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { CpuMeter, cpuLines } from '../cpu.ts';
 import { fixedRate } from '../fixed-rate.ts';
 import { median, startServers } from '../servers-process.ts';
 import { benchOnPostgres } from './pg.ts';
@@ -30,22 +32,18 @@ if (values.pg) {
   await benchOnPostgres({ seconds, rounds, connections, processes: Number(values.processes) });
   process.exit(0);
 }
-const TARGET_RATIO = 0.5;
+const TARGET_CPU_RATIO = 0.45;
 const TARGET_P99_MS = 10;
 const FIXED_RATE = 1_000;
 
-const { servers, info } = await startServers<{
-  purserUrl: string;
-  bareUrl: string;
-  token: string;
-  cardIds: string[];
-}>(import.meta.url);
-const { purserUrl, bareUrl, token, cardIds } = info;
+const servers = await startServers<{ purserUrl: string; token: string; cardIds: string[] }>(import.meta.url);
+const { purserUrl, bareUrl, token, cardIds } = servers.info;
 
 interface Run {
   rps: number;
   p50: number;
   p99: number;
+  answered: number;
 }
 
 let next = 0;
@@ -70,10 +68,15 @@ async function measure(url: string, duration: number): Promise<Run> {
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    answered: result.requests.total,
+  };
 }
 
-async function atFixedRate(url: string): Promise<Run> {
+async function atFixedRate(url: string) {
   const run = await fixedRate({
     url: `${url}/api/v2/simulate/authorize`,
     method: 'POST',
@@ -90,14 +93,16 @@ await measure(bareUrl, 1);
 await measure(purserUrl, 1);
 const bare: Run[] = [];
 const purser: Run[] = [];
+const bareCpu = new CpuMeter(servers.pids.bare);
+const purserCpu = new CpuMeter(servers.pids.purser);
+const answered = (run: Run) => run.answered;
 for (let round = 0; round < rounds; round++) {
-  bare.push(await measure(bareUrl, seconds));
-  purser.push(await measure(purserUrl, seconds));
+  bare.push(await bareCpu.round(() => measure(bareUrl, seconds), answered));
+  purser.push(await purserCpu.round(() => measure(purserUrl, seconds), answered));
 }
 const bareFixed = await atFixedRate(bareUrl);
 const purserFixed = await atFixedRate(purserUrl);
-servers.kill('SIGTERM');
-const verified = await new Promise<number>((resolve) => servers.once('exit', (code) => resolve(code ?? 1)));
+const verified = await servers.stop();
 
 const ratio = median(purser, 'rps') / median(bare, 'rps');
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
@@ -107,7 +112,10 @@ console.log(`  Purser authorize (hold + row + events): median ${median(purser, '
 console.log(
   `  rounds: bare ${bare.map((r) => r.rps.toFixed(0)).join(', ')}; purser ${purser.map((r) => r.rps.toFixed(0)).join(', ')}`,
 );
-console.log(`  ratio ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`);
+console.log(`  req/s ratio ${ratio.toFixed(2)}`);
+console.log(
+  cpuLines({ bare: bareCpu, purser: purserCpu, target: TARGET_CPU_RATIO, unit: 'authorization' }).join('\n'),
+);
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 console.log(`  at a fixed ${FIXED_RATE}/s, evenly spaced, for ${seconds * 2}s:`);
 console.log(

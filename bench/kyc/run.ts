@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { generateLicenceFront, SAMPLE_US_LICENCE } from '../../src/domains/kyc/testdocs/index.ts';
+import { CpuMeter, cpuLine, loadAverage } from '../cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -127,7 +128,11 @@ async function measure(threads: string, photo: string, frames: string[]) {
     await scan(sessions[0]!);
 
     const idleEnd = Date.now() + seconds * 1000;
-    const idle = await probe(url, token, () => Date.now() > idleEnd);
+    const idleCpu = new CpuMeter(server.pid);
+    const idle = await idleCpu.round(
+      () => probe(url, token, () => Date.now() > idleEnd),
+      (latencies) => latencies.length,
+    );
 
     const end = Date.now() + seconds * 1000;
     let uploads = 0;
@@ -144,11 +149,13 @@ async function measure(threads: string, photo: string, frames: string[]) {
         }
       }
     };
-    const [busy] = await Promise.all([
-      probe(url, token, () => Date.now() > end),
-      ...userIds.map((_, i) => client(i)),
-    ]);
-    return { idle, busy, uploads: uploads / seconds, scans: scans / seconds };
+    // The server's CPU under load, per document read or face scan checked (the probes' share is small).
+    const busyCpu = new CpuMeter(server.pid);
+    const [busy] = await busyCpu.round(
+      () => Promise.all([probe(url, token, () => Date.now() > end), ...userIds.map((_, i) => client(i))]),
+      () => uploads + scans,
+    );
+    return { idle, busy, uploads: uploads / seconds, scans: scans / seconds, idleCpu, busyCpu };
   } finally {
     if (server.exitCode === null) {
       server.kill('SIGTERM');
@@ -178,4 +185,7 @@ for (const threads of values['only-threads'] ? ['1'] : ['1', '0']) {
     `  p99 under load / idle:    ${ratio.toFixed(2)} × (ceiling ${CEILING} ×${threads === '1' ? (ratio < CEILING ? ': met' : ': not met') : ''})`,
   );
   console.log(`  uploads read: ${r.uploads.toFixed(2)}/s, face scans checked: ${r.scans.toFixed(2)}/s`);
+  console.log(cpuLine('GET /api/v2, idle', r.idleCpu));
+  console.log(cpuLine('upload or face scan, under load (server process, all threads)', r.busyCpu));
+  console.log(`  ${loadAverage()}`);
 }

@@ -2,13 +2,15 @@
  * bench/mcp: `tools/call whoami` throughput at the MCP tool server (a raw JSON-RPC POST over
  * loopback with a connection token: token lookup, a new stateless MCP server and transport, the
  * tool's user lookup) next to a bare Fastify route answering the same JSON-RPC result without
- * authentication, in the same run. Target: ratio ≥ 0.3. Measured in alternation, several rounds,
+ * authentication, in the same run, each in its own process. Target: CPU per request of the bare route
+ * ÷ Purser's ≥ 0.4 (bench/cpu.ts). Measured in alternation, several rounds,
  * compared by medians (a shared 2-core machine drifts within a run).
  *
  *   node --import tsx bench/mcp/run.ts [--seconds 5] [--rounds 3] [--connections 32]
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { CpuMeter, cpuLines } from '../cpu.ts';
 import { median, startServers } from '../servers-process.ts';
 
 const { values } = parseArgs({
@@ -21,18 +23,15 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
-const TARGET_RATIO = 0.3;
+const TARGET_CPU_RATIO = 0.4;
 
-const { servers, info } = await startServers<{
-  purserUrl: string;
-  bareUrl: string;
-  token: string;
-}>(import.meta.url);
-const { purserUrl, bareUrl, token } = info;
+const servers = await startServers<{ purserUrl: string; token: string }>(import.meta.url);
+const { purserUrl, bareUrl, token } = servers.info;
 
 interface Run {
   rps: number;
   p99: number;
+  answered: number;
 }
 
 const body = JSON.stringify({
@@ -58,7 +57,7 @@ async function measure(url: string, extra: Record<string, string>, duration = se
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return { rps: result.requests.average, p99: result.latency.p99, answered: result.requests.total };
 }
 
 // One checked round first: the tool must answer whoami, not an error result.
@@ -69,7 +68,7 @@ const probe = await fetch(`${purserUrl}/mcp`, {
 });
 const answer = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
 if (probe.status !== 200 || answer.result?.isError || !answer.result?.structuredContent) {
-  servers.kill('SIGTERM');
+  await servers.stop();
   throw new Error(`whoami failed: ${probe.status} ${JSON.stringify(answer)}`);
 }
 
@@ -78,11 +77,14 @@ await measure(bareUrl, {}, 2);
 await measure(purserUrl, auth, 2);
 const bare: Run[] = [];
 const purser: Run[] = [];
+const bareCpu = new CpuMeter(servers.pids.bare);
+const purserCpu = new CpuMeter(servers.pids.purser);
+const answered = (run: Run) => run.answered;
 for (let round = 0; round < rounds; round++) {
-  bare.push(await measure(bareUrl, {}));
-  purser.push(await measure(purserUrl, auth));
+  bare.push(await bareCpu.round(() => measure(bareUrl, {}), answered));
+  purser.push(await purserCpu.round(() => measure(purserUrl, auth), answered));
 }
-servers.kill('SIGTERM');
+await servers.stop();
 
 const ratio = median(purser, 'rps') / median(bare, 'rps');
 console.log(`bench/mcp  (${rounds} × ${seconds}s each, ${connections} connections, loopback, SQLite)`);
@@ -95,6 +97,5 @@ console.log(
 console.log(
   `  rounds: bare ${bare.map((r) => r.rps.toFixed(0)).join(', ')}; purser ${purser.map((r) => r.rps.toFixed(0)).join(', ')}`,
 );
-console.log(
-  `  ratio: ${ratio.toFixed(2)}  (target ≥ ${TARGET_RATIO})  ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
-);
+console.log(`  req/s ratio: ${ratio.toFixed(2)}`);
+console.log(cpuLines({ bare: bareCpu, purser: purserCpu, target: TARGET_CPU_RATIO }).join('\n'));

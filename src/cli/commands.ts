@@ -8,6 +8,7 @@ import { KYC_USAGE, runKycCommand } from '../domains/kyc/cli.ts';
 import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
 import { MEMBER_ROLES } from '../domains/members/service.ts';
 import { MERCHANT_USAGE, runMerchantCommand } from '../domains/purchases/cli.ts';
+import { RECEIPT_KEYS_USAGE, runReceiptKeysCommand } from '../domains/receipts/cli.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
 import { ENCRYPTION_KEY_USAGE, runEncryptionKeyCommand } from './encryption-key.ts';
 import { runTriggerCommand, TRIGGER_USAGE } from './trigger/command.ts';
@@ -39,6 +40,7 @@ ${ISSUER_USAGE}
 ${MERCHANT_USAGE}
 ${TRIGGER_USAGE}
 ${ENCRYPTION_KEY_USAGE}
+${RECEIPT_KEYS_USAGE}
   outbox [--limit N] [--json]         messages kept locally instead of sent (sandbox, or no SMTP/SMS)
 
 Settings come from the environment (DATABASE_URL, …); see docs/operations.md.`;
@@ -196,6 +198,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
   if (await runMerchantCommand(ctx, argv, print)) return;
   if (await runTriggerCommand(ctx, argv, print)) return;
   if (await runEncryptionKeyCommand(ctx, argv, print)) return;
+  if (await runReceiptKeysCommand(ctx, argv, print)) return;
 
   throw new UsageError(`unknown command: ${argv.join(' ') || '(none)'}`);
 }

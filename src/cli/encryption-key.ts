@@ -1,8 +1,48 @@
 import type { AppContext } from '../context.ts';
-import { countSealedValues } from '../db/sealed-values.ts';
-import { type Print, parse } from './args.ts';
+import { SEALED_COLUMNS as IDEMPOTENT_ANSWERS } from '../core/idempotency.ts';
+import {
+  countSealedValues,
+  type ResealFailure,
+  resealColumn,
+  type SealedColumn,
+} from '../db/sealed-values.ts';
+import { SEALED_COLUMNS as CARDHOLDERS } from '../domains/cards/cardholders.ts';
+import { SEALED_COLUMNS as CARDS } from '../domains/cards/service.ts';
+import { SEALED_COLUMNS as CONNECT } from '../domains/connect/service.ts';
+import { SEALED_COLUMNS as WEBHOOKS } from '../domains/events/service.ts';
+import { SEALED_COLUMNS as KYC } from '../domains/kyc/service.ts';
+import { SEALED_COLUMNS as MERCHANT_LINKING } from '../domains/merchant-accounts/linking.ts';
+import { SEALED_COLUMNS as MERCHANT_ACCOUNTS } from '../domains/merchant-accounts/service.ts';
+import { SEALED_COLUMNS as MESSAGING } from '../domains/messaging/service.ts';
+import { SEALED_COLUMNS as OUTBOX } from '../domains/notifications/service.ts';
+import { SEALED_COLUMNS as ONBOARDING } from '../domains/onboarding/service.ts';
+import { SEALED_COLUMNS as PLATFORM_CONNECT } from '../domains/platform-connect/service.ts';
+import { SEALED_COLUMNS as MERCHANTS } from '../domains/purchases/merchant-config.ts';
+import { SEALED_COLUMNS as VAULT_CARDS } from '../domains/vault/cards.ts';
+import { type Print, parse, UsageError } from './args.ts';
 
-export const ENCRYPTION_KEY_USAGE = `  encryption-key usage [--json]       values sealed under each key; exits 1 when one is under a key not set`;
+export const ENCRYPTION_KEY_USAGE = `  encryption-key usage [--json]       values sealed under each key; exits 1 when one is under a key not set
+  encryption-key reseal [--batch-size N]
+                                      seal every value again under ENCRYPTION_KEY (resumable); exits 1
+                                      when a value could not be opened or another key still seals one`;
+
+/** Every column that holds sealed values, as the module that seals it declares it. */
+const SEALED: SealedColumn[] = [
+  ...CARDHOLDERS,
+  ...CARDS,
+  ...CONNECT,
+  ...IDEMPOTENT_ANSWERS,
+  ...KYC,
+  ...MERCHANT_ACCOUNTS,
+  ...MERCHANT_LINKING,
+  ...MERCHANTS,
+  ...MESSAGING,
+  ...ONBOARDING,
+  ...OUTBOX,
+  ...PLATFORM_CONNECT,
+  ...VAULT_CARDS,
+  ...WEBHOOKS,
+];
 
 type Role = 'current' | 'previous' | 'missing';
 const ROLE_NAMES: Record<Role, string> = {
@@ -22,7 +62,12 @@ export async function runEncryptionKeyCommand(
   print: Print,
 ): Promise<boolean> {
   const [group, action, ...rest] = argv;
-  if (group !== 'encryption-key' || action !== 'usage') return false;
+  if (group !== 'encryption-key') return false;
+  if (action === 'reseal') {
+    await reseal(ctx, rest, print);
+    return true;
+  }
+  if (action !== 'usage') return false;
   const { values } = parse(rest, { json: { type: 'boolean' } });
   const counts = await countSealedValues(ctx.db, ctx.dialect);
   const [current, ...previous] = ctx.aead.keyIds;
@@ -53,4 +98,47 @@ export async function runEncryptionKeyCommand(
     );
   }
   return true;
+}
+
+/**
+ * `purser encryption-key reseal`: every value sealed under another key of the ring is sealed again
+ * under ENCRYPTION_KEY, column by column, printing progress. Safe to stop and run again, and to run
+ * while the service serves (docs/operations.md, Rotating keys): it ends by counting what any other
+ * key still seals, which must be nothing before a previous key is removed.
+ */
+async function reseal(ctx: AppContext, argv: string[], print: Print): Promise<void> {
+  const { values } = parse(argv, { 'batch-size': { type: 'string' } });
+  const batchSize = Number(values['batch-size'] ?? 200);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
+    throw new UsageError('--batch-size must be an integer from 1 to 10000');
+  const current = ctx.aead.keyId;
+  print(`Re-sealing under ENCRYPTION_KEY ${current}.`);
+  const failures: ResealFailure[] = [];
+  let resealed = 0;
+  for (const target of SEALED) {
+    const name = `${target.table}.${target.column}`;
+    const done = await resealColumn(ctx.db, ctx.aead, target, {
+      batchSize,
+      progress: (n, total) => print(`${name}: ${n} of ${total}`),
+    });
+    resealed += done.resealed;
+    failures.push(...done.failures);
+  }
+  print(`Re-sealed ${resealed} values under ${current}.`);
+  for (const f of failures) {
+    const key = Object.entries(f.key)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    print(`Could not open ${f.table}.${f.column} ${key} (under ${f.keyId}): ${f.reason}; left as it was.`);
+  }
+  const left = (await countSealedValues(ctx.db, ctx.dialect)).filter((c) => c.keyId !== current);
+  for (const c of left) print(`Still under ${c.keyId}: ${c.table}.${c.column} ${c.values} values.`);
+  if (failures.length > 0 || left.length > 0) {
+    process.exitCode = 1;
+    if (left.some((c) => !SEALED.some((t) => t.table === c.table && t.column === c.column)))
+      print('A column above is not one reseal knows: declare it (SEALED_COLUMNS) where it is sealed.');
+    print('Keep ENCRYPTION_PREVIOUS_KEYS until a run ends with nothing under another key.');
+    return;
+  }
+  print('Nothing is sealed under another key: ENCRYPTION_PREVIOUS_KEYS can be emptied.');
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
+import type { SealedColumn } from '../db/sealed-values.ts';
 import { type Clock, HOUR, MINUTE } from './clock.ts';
 import { digest } from './crypto.ts';
 import type { Sealer } from './crypto-aead.ts';
@@ -188,7 +189,7 @@ export async function pruneIdempotencyKeys(db: Db, now: number): Promise<number>
 }
 
 /** Binds a sealed answer to its scope: copied onto another credential's row, it does not open. */
-const aad = (claim: Claim) =>
+const aad = (claim: Pick<Claim, 'credentialId' | 'method' | 'path' | 'key'>) =>
   `idempotency_keys:${claim.credentialId}:${claim.method}:${claim.path}:${claim.key}`;
 
 const sameKey = (claim: Claim) => (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
@@ -247,3 +248,19 @@ async function claimKey(
     .executeTakeFirst();
   return Number(taken.numUpdatedRows) === 1 ? 'claimed' : 'in_use';
 }
+
+/** The sealed answers, bound to their claim (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'idempotency_keys',
+    column: 'response',
+    key: ['credential_id', 'method', 'path', 'key'],
+    aad: (row) =>
+      aad({
+        credentialId: String(row.credential_id),
+        method: String(row.method),
+        path: String(row.path),
+        key: String(row.key),
+      }),
+  },
+];

@@ -8,9 +8,18 @@ const JSON_MEDIA = 'application/json';
 /** The methods that take `Idempotency-Key` when authenticated (src/core/idempotency.ts `UNSAFE_METHODS`). */
 const IDEMPOTENT_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
-/** Any authenticated POST, PUT, PATCH or DELETE may carry `Idempotency-Key`; nothing else may. */
+/**
+ * Any authenticated POST, PUT, PATCH or DELETE may carry `Idempotency-Key`; nothing else may. The MCP
+ * tool server speaks JSON-RPC, whose retries are the protocol's own (its principal is not the one
+ * src/core/idempotency.ts keys answers by).
+ */
 function acceptsIdempotencyKey(method: string, security: unknown): boolean {
-  return IDEMPOTENT_METHODS.has(method.toLowerCase()) && Array.isArray(security) && security.length > 0;
+  return (
+    IDEMPOTENT_METHODS.has(method.toLowerCase()) &&
+    Array.isArray(security) &&
+    security.length > 0 &&
+    !security.some((requirement) => 'mcpToken' in requirement)
+  );
 }
 
 type ResponseSchema = { $ref?: string; description?: string; examples?: unknown[] };
@@ -123,6 +132,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
             type: 'http',
             scheme: 'bearer',
             description: "A user's connection access_token (connect verify, OAuth) or a cardholder buy_token",
+          },
+          mcpToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'The MCP tool server: a connection access token (connect verify) or an OAuth access token ' +
+              'issued by /token for the resource {mcp_url}/mcp (RFC 8707)',
           },
         },
         parameters: {

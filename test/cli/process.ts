@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../../bin/purser.js', import.meta.url));
 
 /** The test runner's environment without what Vite adds to it (it sets BASE_URL to "/"). */
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const { BASE_URL: _base, MODE: _mode, DEV: _dev, PROD: _prod, SSR: _ssr, ...rest } = process.env;
   return { ...rest, ...env };
 }

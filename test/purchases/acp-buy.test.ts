@@ -140,6 +140,31 @@ it('places a production order at an ACP merchant: one delegated card, one charge
   await f.expectSound();
 });
 
+it("shows the merchant's tax and shipping inside the total; the hash covers them, so a new split of the same total is a new cart", async () => {
+  fake.complete = 'ok';
+  const { token } = await liveShopper(10_000);
+  const turn = await teaCart(token);
+  // 2 × 12.50, the 0.99 fee, 8 % tax on the items and 5.00 shipping (the session's `tax` and `fulfillment` totals).
+  expect(turn.cart).toMatchObject({ taxCents: 200, shippingCents: 500, totalCents: 2500 + 99 + 200 + 500 });
+  expect(turn.cart!.approvedCeilingCents).toBeNull();
+  expect(turn.reply).toContain('tax 2.00 USD, shipping 5.00 USD. Total 32.99 USD.');
+  // The same total split otherwise: what the user saw is not what would be charged.
+  fake.taxBps = 1200;
+  fake.shippingCents = 400;
+  const charges = fake.charges.length;
+  try {
+    const moved = await f.turn(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id });
+    expect(moved).toMatchObject({ status: 'declined', decline_code: 'cart_changed' });
+    expect(moved.cart).toMatchObject({ taxCents: 300, shippingCents: 400, totalCents: 3299 });
+    expect(moved.cart!.hash).not.toBe(turn.cart!.hash);
+    expect(fake.charges).toHaveLength(charges);
+  } finally {
+    fake.taxBps = 800;
+    fake.shippingCents = 500;
+  }
+  await f.expectSound();
+});
+
 it('an order webhook shaped like the protocol example (no data.id) confirms the order; shipped moves its fulfillment once, with order.updated', async () => {
   fake.complete = 'ok';
   fake.orderStatus = 'created';

@@ -62,7 +62,15 @@ describe('carts', () => {
     expect(Object.keys(cart)).toEqual(CART_KEYS);
     expect(cart.items).toEqual([{ name: 'Latte', qty: 2, priceCents: 475, product_id: 'cof_latte' }]);
     // Sandbox Coffee tips 15% of the items by default.
-    expect(cart).toMatchObject({ merchant: 'coffee', tipCents: 143, serviceFeesCents: 0, totalCents: 1093 });
+    // No tax or shipping at a counter: stated as none, not pending.
+    expect(cart).toMatchObject({
+      merchant: 'coffee',
+      tipCents: 143,
+      serviceFeesCents: 0,
+      taxCents: 0,
+      shippingCents: 0,
+      totalCents: 1093,
+    });
     expect(cart.currency).toBe('usd');
     expect(cart.approvedCeilingCents).toBeNull();
     expect(turn.carts).toEqual([cart]);
@@ -73,6 +81,8 @@ describe('carts', () => {
       items: [{ product_id: 'cof_latte', name: 'Latte', qty: 2, priceCents: 475 }],
       serviceFeesCents: 0,
       tipCents: 143,
+      taxCents: 0,
+      shippingCents: 0,
       totalCents: 1093,
       approvedCeilingCents: null,
       currency: 'usd',
@@ -250,7 +260,7 @@ describe('confirm', () => {
     const turn = await f.turn(token, { ask: '2 milk from grocery' });
     const cart = turn.cart!;
     // 2 × 449 + 299 service fee; ceiling adds 10% tax and 499 shipping.
-    expect(cart.totalCents).toBe(1197);
+    expect(cart).toMatchObject({ totalCents: 1197, taxCents: null, shippingCents: null });
     expect(cart.approvedCeilingCents).toBe(1197 + 90 + 499);
     const placed = await f.turn(token, { confirm: cart.hash, conversation_id: turn.conversation_id });
     expect(placed.status).toBe('order_placed');

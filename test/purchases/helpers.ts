@@ -32,6 +32,8 @@ export const CART_KEYS = [
   'items',
   'serviceFeesCents',
   'tipCents',
+  'taxCents',
+  'shippingCents',
   'totalCents',
   'approvedCeilingCents',
   'hash',
@@ -56,6 +58,8 @@ export type Envelope = Record<string, unknown> & {
 export type Cart = {
   merchant: string;
   hash: string;
+  taxCents: number | null;
+  shippingCents: number | null;
   totalCents: number;
   approvedCeilingCents: number | null;
   currency: string;

@@ -185,9 +185,14 @@ const examplesOf = (media: MediaType) => [
   ...Object.values(media.examples ?? {}).map((e) => e.value),
 ];
 
-/** Authenticated POST, PUT, PATCH and DELETE take Idempotency-Key (src/core/idempotency.ts): the document must say so. */
+/**
+ * Authenticated POST, PUT, PATCH and DELETE take Idempotency-Key (src/core/idempotency.ts): the
+ * document must say so. The MCP tool server's JSON-RPC does not.
+ */
 const acceptsIdempotencyKey = (method: string, operation: Operation) =>
-  ['post', 'put', 'patch', 'delete'].includes(method) && (operation.security ?? []).length > 0;
+  ['post', 'put', 'patch', 'delete'].includes(method) &&
+  (operation.security ?? []).length > 0 &&
+  !(operation.security ?? []).some((requirement) => 'mcpToken' in (requirement as object));
 
 describe('the OpenAPI document describes every operation', () => {
   it('gives each a unique camelCase operationId and a summary', async () => {
@@ -263,6 +268,17 @@ describe('the OpenAPI document describes every operation', () => {
       }
     }
     expect(accepting).toBeGreaterThan(5);
+  });
+
+  it('states the security of every operation, [] for public ones, by a declared scheme', async () => {
+    const { spec, operations } = await documentedOperations();
+    const schemes = Object.keys(spec.components.securitySchemes);
+    const unstated = operations.filter(({ operation }) => !Array.isArray(operation.security));
+    expect(unstated.map(({ name }) => name)).toEqual([]);
+    for (const { operation, name } of operations)
+      for (const requirement of operation.security ?? [])
+        expect(schemes, name).toEqual(expect.arrayContaining(Object.keys(requirement as object)));
+    expect(spec.paths['/mcp'].post.security).toEqual([{ mcpToken: [] }]);
   });
 
   it('declares security only where the route demands a credential (the rule Idempotency-Key follows)', async () => {

@@ -614,6 +614,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/authorization_endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint that decides charges in real time */
+        get: operations["getAuthorizationEndpoint"];
+        /**
+         * Set the endpoint that decides charges in real time
+         * @description Every authorization that passed the card status, the spending controls and the balance is POSTed, signed like a webhook, as `{type: "authorization.request", created, livemode, data: {authorization_id, card_id, user_id, amount_cents, currency, merchant, mcc, merchant_country, spending_controls_passed: true}}`; the endpoint answers `{approved: true}` or `{approved: false, reason?}` within `timeout_ms`. A new endpoint answers `201` with its signing secret; setting it again answers `200`, the secret kept.
+         */
+        put: operations["setAuthorizationEndpoint"];
+        post?: never;
+        /**
+         * Stop deciding charges in real time
+         * @description The engine alone decides again, from the next authorization on.
+         */
+        delete: operations["deleteAuthorizationEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/simulate/wallet_funding": {
         parameters: {
             query?: never;
@@ -1939,6 +1964,10 @@ export interface components {
             }[];
             serviceFeesCents: number;
             tipCents: number;
+            /** @description Tax as the merchant states it, inside `totalCents`; null while it finalizes after the confirm */
+            taxCents: number | null;
+            /** @description Shipping as the merchant states it, inside `totalCents`; null while it finalizes after the confirm */
+            shippingCents: number | null;
             /** @description All-in total the user approves */
             totalCents: number;
             /** @description Most a confirm may authorize when tax and shipping finalize later */
@@ -9789,6 +9818,582 @@ export interface operations {
             };
         };
     };
+    getAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (without its secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "authorization_endpoint",
+                     *       "url": "https://platform.example/purser/authorizations",
+                     *       "timeout_ms": 1500,
+                     *       "on_timeout": "decline",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-27T18:00:00.000Z",
+                     *       "updated_at": "2026-11-27T18:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "authorization_endpoint";
+                        /** @description Where `authorization.request` is POSTed; `https` in production */
+                        url: string;
+                        /** @description How long a charge waits for the answer (default 1500); less when the issuer's deadline leaves less */
+                        timeout_ms: number;
+                        /** @description What no answer in time, or one that is not `{approved}`, decides (default `decline`) */
+                        on_timeout: "approve" | "decline";
+                        livemode: boolean;
+                        /** @description The `whsec_…` secret `authorization.request` is signed with (`Service-Signature`, as webhooks): shown when the endpoint is created, never again */
+                        secret?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No endpoint is set in this mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://platform.example/purser/authorizations",
+                 *       "timeout_ms": 1500,
+                 *       "on_timeout": "decline"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where `authorization.request` is POSTed; `https` in production */
+                    url: string;
+                    /** @description How long a charge waits for the answer (default 1500); less when the issuer's deadline leaves less */
+                    timeout_ms?: number;
+                    /** @description What no answer in time, or one that is not `{approved}`, decides (default `decline`) */
+                    on_timeout?: "approve" | "decline";
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, changed; its secret unchanged and not shown. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "authorization_endpoint",
+                     *       "url": "https://platform.example/purser/authorizations",
+                     *       "timeout_ms": 1500,
+                     *       "on_timeout": "decline",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-27T18:00:00.000Z",
+                     *       "updated_at": "2026-11-27T18:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "authorization_endpoint";
+                        /** @description Where `authorization.request` is POSTed; `https` in production */
+                        url: string;
+                        /** @description How long a charge waits for the answer (default 1500); less when the issuer's deadline leaves less */
+                        timeout_ms: number;
+                        /** @description What no answer in time, or one that is not `{approved}`, decides (default `decline`) */
+                        on_timeout: "approve" | "decline";
+                        livemode: boolean;
+                        /** @description The `whsec_…` secret `authorization.request` is signed with (`Service-Signature`, as webhooks): shown when the endpoint is created, never again */
+                        secret?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The endpoint, created, with its signing secret (shown this once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "authorization_endpoint",
+                     *       "url": "https://platform.example/purser/authorizations",
+                     *       "timeout_ms": 1500,
+                     *       "on_timeout": "decline",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-27T18:00:00.000Z",
+                     *       "updated_at": "2026-11-27T18:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3rpHz1RIQuE="
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "authorization_endpoint";
+                        /** @description Where `authorization.request` is POSTed; `https` in production */
+                        url: string;
+                        /** @description How long a charge waits for the answer (default 1500); less when the issuer's deadline leaves less */
+                        timeout_ms: number;
+                        /** @description What no answer in time, or one that is not `{approved}`, decides (default `decline`) */
+                        on_timeout: "approve" | "decline";
+                        livemode: boolean;
+                        /** @description The `whsec_…` secret `authorization.request` is signed with (`Service-Signature`, as webhooks): shown when the endpoint is created, never again */
+                        secret?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description `url` not http(s), not https in production, or a destination never reached (`invalid_request` naming it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAuthorizationEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "authorization_endpoint",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "authorization_endpoint";
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No endpoint is set in this mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     simulateWalletFunding: {
         parameters: {
             query?: never;
@@ -13438,6 +14043,8 @@ export interface operations {
                      *         ],
                      *         "serviceFeesCents": 0,
                      *         "tipCents": 143,
+                     *         "taxCents": 0,
+                     *         "shippingCents": 0,
                      *         "totalCents": 1093,
                      *         "approvedCeilingCents": null,
                      *         "hash": "q2Yb0Wq7nN3x9m1rJ6Zf7p1yqkS2l8c0f9cQeY3m4uE",
@@ -13458,6 +14065,8 @@ export interface operations {
                      *           ],
                      *           "serviceFeesCents": 0,
                      *           "tipCents": 143,
+                     *           "taxCents": 0,
+                     *           "shippingCents": 0,
                      *           "totalCents": 1093,
                      *           "approvedCeilingCents": null,
                      *           "hash": "q2Yb0Wq7nN3x9m1rJ6Zf7p1yqkS2l8c0f9cQeY3m4uE",

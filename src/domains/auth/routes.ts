@@ -79,6 +79,8 @@ export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       config: { errorFormat: 'oauth' },
       schema: {
         operationId: 'createPlatformToken',
+        // Public: the client authenticates in the body or with HTTP Basic (RFC 6749 §2.3.1).
+        security: [],
         summary: 'Mint a platform access token (client-credentials grant)',
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         tags: ['Authentication'],

@@ -8,6 +8,7 @@ import { newId } from '../../core/ids.ts';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardholdersTable } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { EventEmitter } from './events.ts';
 import { CARDHOLDER_FIELDS, type CardholderDetails } from './objects.ts';
 import type { CardStore } from './store.ts';
@@ -193,17 +194,23 @@ export class Cardholders {
   }
 
   details(row: Pick<Cardholder, 'id' | 'details_sealed'>): CardholderDetails {
-    return JSON.parse(
-      this.sealer.open(row.details_sealed, `cardholders.details:${row.id}`),
-    ) as CardholderDetails;
+    return JSON.parse(this.sealer.open(row.details_sealed, detailsAad(row.id))) as CardholderDetails;
   }
 
   private seal(id: string, details: CardholderDetails): string {
-    return this.sealer.seal(JSON.stringify(details), `cardholders.details:${id}`);
+    return this.sealer.seal(JSON.stringify(details), detailsAad(id));
   }
 }
+
+/** Details are sealed bound to their row: copied onto another, they do not open. */
+const detailsAad = (id: string) => `cardholders.details:${id}`;
 
 /** HMAC-SHA-256 of the lowercased email: an email is low-entropy, so a plain hash would be guessable. */
 function emailDigestUnder(key: Buffer, email: string): string {
   return createHmac('sha256', key).update(`cardholder-email.v1|${email.trim().toLowerCase()}`).digest('hex');
 }
+
+/** The sealed cardholder details (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'cardholders', column: 'details_sealed', key: ['id'], aad: (row) => detailsAad(String(row.id)) },
+];

@@ -21,6 +21,7 @@ import {
   transactionObject,
   type VoidedAmounts,
 } from './objects.ts';
+import type { AuthorizationEndpoint, PlatformAnswer } from './platform-authorization.ts';
 import type { Card, CardService } from './service.ts';
 import { IncrementDeclined, type IssuerReport, Settlement } from './settlement.ts';
 import type { ChargeControls } from './spending-controls.ts';
@@ -45,6 +46,8 @@ export interface ChargeRequest {
   mcc?: string | null | undefined;
   /** ISO 3166-1 alpha-2, when the network says. */
   merchantCountry?: string | null | undefined;
+  /** The longest the platform's endpoint may be waited for: what the network's own deadline leaves. */
+  platformWaitMs?: number | undefined;
 }
 
 /** What the engine decided, and who: recorded with the transaction. */
@@ -105,8 +108,45 @@ export class CardNetwork {
     this.observer = observer;
   }
 
+  /**
+   * Without a platform endpoint: one transaction decides and records. With one, a charge the engine
+   * would approve is put to the platform between two transactions, so no lock is held while it
+   * thinks; the second decides again (the balance may have moved) and records the platform's word.
+   */
   private async decideCharge(scope: Tenant, cardId: string, charge: ChargeRequest) {
     const id = charge.transactionId ?? newId('txn');
+    const endpoint = await this.deps.cards.platform.find(scope);
+    const first = await this.decideOnce(scope, cardId, id, charge, endpoint ? 'ask' : undefined);
+    if (!('ask' in first)) return first;
+    const answer = await this.deps.cards.platform.ask(
+      endpoint!,
+      {
+        authorization_id: id,
+        card_id: cardId,
+        user_id: first.ask.user_id,
+        amount_cents: charge.amountCents,
+        merchant: charge.merchant,
+        mcc: charge.mcc ?? null,
+        merchant_country: charge.merchantCountry ?? null,
+      },
+      charge.platformWaitMs,
+    );
+    const decided = await this.decideOnce(scope, cardId, id, charge, platformOutcome(answer, endpoint!));
+    if ('ask' in decided) throw new Error('the platform was asked twice');
+    return decided;
+  }
+
+  /**
+   * One decision in one transaction. `platform`: what an approval by the engine becomes, the
+   * platform's outcome; `'ask'` when it is still to be asked (nothing is recorded then).
+   */
+  private async decideOnce(
+    scope: Tenant,
+    cardId: string,
+    id: string,
+    charge: ChargeRequest,
+    platform?: Outcome | 'ask',
+  ): Promise<Awaited<ReturnType<CardNetwork['record']>> | { ask: Card }> {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
@@ -118,8 +158,10 @@ export class CardNetwork {
           ? await this.deps.cards.store.transactionById(trx, id)
           : undefined;
         if (earlier) return this.settlement.increase(trx, card, earlier, charge.amountCents);
-        const outcome = await this.decide(trx, card, controls, charge, books.before);
-        return this.record(trx, card, id, charge, outcome, books);
+        const engine = await this.decide(trx, card, controls, charge, books.before);
+        if (!('approve' in engine) || !platform) return this.record(trx, card, id, charge, engine, books);
+        if (platform === 'ask') return { ask: card };
+        return this.record(trx, card, id, charge, platform, books);
       });
     } catch (error) {
       // The decision read the balance under the card's lock; a refusal here means the books moved
@@ -575,6 +617,20 @@ interface Books {
   network: string;
   locked: LockedAccounts;
   before: number;
+}
+
+/** What the platform's answer makes of a charge the engine approved (docs/cards.md "Real-time authorization"). */
+function platformOutcome(
+  answer: PlatformAnswer,
+  endpoint: Pick<AuthorizationEndpoint, 'on_timeout'>,
+): Outcome {
+  if (answer === 'timeout') {
+    return endpoint.on_timeout === 'approve'
+      ? { approve: true, decidedBy: 'timeout' }
+      : { decline: 'PLATFORM_DECLINED', decidedBy: 'timeout' };
+  }
+  if (answer.approved) return { approve: true, decidedBy: 'platform' };
+  return { decline: 'PLATFORM_DECLINED', decidedBy: 'platform', platformReason: answer.reason };
 }
 
 /**

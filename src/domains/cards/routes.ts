@@ -13,6 +13,7 @@ import {
 import { platformGuard, testModeOnly } from '../auth/guard.ts';
 import type { Principal } from '../auth/service.ts';
 import { CardFlowFields, cardFlowExample } from '../funding/routes.ts';
+import { authorizationEndpointRoutes } from './authorization-endpoint-routes.ts';
 import {
   controlSchemas,
   controlsExample,
@@ -603,6 +604,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
   );
 
   await spendingControlRoutes(app, ctx);
+  await authorizationEndpointRoutes(app, ctx);
 
   // ---- the sandbox card network (test mode only)
 

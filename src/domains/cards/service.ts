@@ -2,10 +2,12 @@ import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
+import type { OutboundConfig } from '../../core/http/policy.ts';
 import { newId } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/service.ts';
 import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/service.ts';
 import { Cardholders } from './cardholders.ts';
@@ -16,6 +18,7 @@ import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './
 import { LithicIssuer } from './lithic/issuer.ts';
 import { CardNetwork } from './network.ts';
 import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
+import { AuthorizationEndpoints } from './platform-authorization.ts';
 import { IssuerReconciler } from './reconcile.ts';
 import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
@@ -65,6 +68,8 @@ export class CardService {
   readonly store: CardStore;
   readonly cardholders: Cardholders;
   readonly controls: SpendingControlsBook;
+  /** The platform's real-time authorization endpoint (platform-authorization.ts). */
+  readonly platform: AuthorizationEndpoints;
   readonly network: CardNetwork;
   /** The production issuer's transactions against the books (`purser issuer reconcile`). */
   readonly reconciler: IssuerReconciler;
@@ -82,11 +87,14 @@ export class CardService {
       sealer: Sealer & Pick<Aead, 'derivedKeys'>;
       users: CardUsers;
       dialect: 'sqlite' | 'postgres';
+      /** Where the platform's authorization endpoint may be (core/outbound.ts). */
+      outbound: OutboundConfig;
     },
   ) {
     this.store = new CardStore(deps.dialect);
     this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
     this.controls = new SpendingControlsBook(db, clock, this.store);
+    this.platform = new AuthorizationEndpoints(db, clock, deps);
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
@@ -291,8 +299,8 @@ export class CardService {
         status: 'ACTIVE',
         last4: number.last4,
         expiry: number.expiry,
-        pan_sealed: this.deps.sealer.seal(number.pan, `cards.pan:${id}`),
-        cvv_sealed: this.deps.sealer.seal(number.cvv, `cards.cvv:${id}`),
+        pan_sealed: this.deps.sealer.seal(number.pan, cardAad('pan', id)),
+        cvv_sealed: this.deps.sealer.seal(number.cvv, cardAad('cvv', id)),
         spend_limit_cents: input.amount_cents,
         memo: input.memo ?? null,
         closed_reason: null,
@@ -529,8 +537,8 @@ export class CardService {
     return {
       object: 'card_details' as const,
       id: card.id,
-      number: this.deps.sealer.open(card.pan_sealed, `cards.pan:${card.id}`),
-      cvv: this.deps.sealer.open(card.cvv_sealed, `cards.cvv:${card.id}`),
+      number: this.deps.sealer.open(card.pan_sealed, cardAad('pan', card.id)),
+      cvv: this.deps.sealer.open(card.cvv_sealed, cardAad('cvv', card.id)),
       expiry: card.expiry,
       last4: card.last4,
     };
@@ -540,8 +548,8 @@ export class CardService {
   async delegatedDetails(scope: Tenant, id: string) {
     const card = await this.findCard(this.db, scope, id);
     return {
-      number: this.deps.sealer.open(card.pan_sealed, `cards.pan:${card.id}`),
-      cvc: this.deps.sealer.open(card.cvv_sealed, `cards.cvv:${card.id}`),
+      number: this.deps.sealer.open(card.pan_sealed, cardAad('pan', card.id)),
+      cvc: this.deps.sealer.open(card.cvv_sealed, cardAad('cvv', card.id)),
       expiry: card.expiry,
       last4: card.last4,
     };
@@ -826,3 +834,14 @@ export function sandboxScope(
   if (principal.livemode) throw new ApiError(403, 'sandbox_only', `${what} needs a test-mode credential.`);
   return scopeOf(principal);
 }
+
+/** A card's number and code are sealed bound to their row: copied onto another, they do not open. */
+const cardAad = (field: 'pan' | 'cvv', id: string) => `cards.${field}:${id}`;
+
+/** The sealed card numbers (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = (['pan', 'cvv'] as const).map((field) => ({
+  table: 'cards',
+  column: `${field}_sealed`,
+  key: ['id'],
+  aad: (row) => cardAad(field, String(row.id)),
+}));

@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
+import { olderThan } from '../../db/pagination.ts';
 import type {
   CardDetailRevealsTable,
   CardholdersTable,
@@ -322,9 +323,4 @@ export class CardStore {
       .where('id', '=', organizationId)
       .execute();
   }
-}
-
-/** Keyset pagination, newest first: the rows strictly after `after` in (created_at, id) order. */
-function olderThan(after: { created_at: number; id: string }) {
-  return sql<boolean>`(created_at < ${after.created_at} or (created_at = ${after.created_at} and id < ${after.id}))`;
 }

@@ -8,6 +8,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Db, Dialect, Executor } from '../../db/index.ts';
 import type { ConnectAttempt, User } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AuthService, type Principal } from '../auth/service.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
@@ -528,3 +529,13 @@ function normalisePhone(raw: string): string {
   }
   return parsed.number;
 }
+
+/** The sealed successor pairs (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'refresh_tokens',
+    column: 'successor_sealed',
+    key: ['token_digest'],
+    aad: (row) => successorAad(String(row.token_digest)),
+  },
+];

@@ -8,6 +8,7 @@ import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import type { OrgService } from '../orgs/service.ts';
@@ -824,3 +825,8 @@ function page<T extends { id: string }>(url: string, rows: T[], limit: number): 
     next_cursor: hasMore ? data[data.length - 1]!.id : null,
   };
 }
+
+/** The sealed signing secrets, bound to the endpoint id (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'webhook_endpoints', column: 'secret_ciphertext', key: ['id'], aad: (row) => String(row.id) },
+];

@@ -5,6 +5,7 @@ import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/service.ts';
 import type { KycConfig } from './config.ts';
 import { documentIdentity, IdentifierDigests } from './digests.ts';
@@ -130,7 +131,10 @@ const concurrentChange = () =>
     'The verification changed while this request ran; read it and retry.',
   );
 
-type PersonalColumn = 'front_extracted' | 'back_extracted' | 'information' | 'national_id_sealed';
+const PERSONAL_COLUMNS = ['front_extracted', 'back_extracted', 'information', 'national_id_sealed'] as const;
+type PersonalColumn = (typeof PERSONAL_COLUMNS)[number];
+/** Personal data is bound to its row and column: a copy onto another row does not open. */
+const personalAad = (column: PersonalColumn, id: string) => `kyc_verifications.${column}:${id}`;
 
 const SESSION_TOKEN = /^kys_[A-Za-z0-9]{20,64}$/;
 
@@ -967,14 +971,14 @@ export class KycService {
 
   /** Personal data is sealed at rest, bound to its row and column (a copy onto another row does not open). */
   private seal(id: string, column: PersonalColumn, value: object): string {
-    return this.deps.sealer.seal(JSON.stringify(value), `kyc_verifications.${column}:${id}`);
+    return this.deps.sealer.seal(JSON.stringify(value), personalAad(column, id));
   }
 
   private open<T>(row: KycVerification, column: PersonalColumn): T | null {
     const sealed = row[column];
     return sealed === null
       ? null
-      : (JSON.parse(this.deps.sealer.open(sealed, `kyc_verifications.${column}:${row.id}`)) as T);
+      : (JSON.parse(this.deps.sealer.open(sealed, personalAad(column, row.id))) as T);
   }
 
   private reviewItem(row: KycVerification) {
@@ -1004,3 +1008,11 @@ export function decodeBase64Image(value: string): Buffer {
     });
   return Buffer.from(body, /[-_]/.test(body) ? 'base64url' : 'base64');
 }
+
+/** The sealed personal data (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = PERSONAL_COLUMNS.map((column) => ({
+  table: 'kyc_verifications',
+  column,
+  key: ['id'],
+  aad: (row) => personalAad(column, String(row.id)),
+}));

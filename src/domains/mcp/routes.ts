@@ -136,6 +136,7 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
       schema: {
         tags: ['MCP'],
         operationId: 'mcpMessage',
+        security: [{ mcpToken: [] }],
         summary: 'MCP tool server (Streamable HTTP, stateless)',
         description:
           'JSON-RPC 2.0 messages of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, …), ' +

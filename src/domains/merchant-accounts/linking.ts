@@ -4,6 +4,7 @@ import { invalidRequest } from '../../core/errors.ts';
 import type { DestinationPolicy } from '../../core/http/ssrf.ts';
 import { serviceUrlProblem } from '../../core/http/ssrf.ts';
 import type { Executor } from '../../db/index.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { MerchantOAuthEndpoints } from './oauth-client.ts';
 
 /** The `merchant add --link-…` flags (docs/merchant-accounts.md). */
@@ -133,3 +134,13 @@ export async function findLinkable(
     },
   };
 }
+
+/** The sealed client secrets (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'merchant_account_linking',
+    column: 'client_secret_sealed',
+    key: ['merchant_id'],
+    aad: (row) => sealedFor(String(row.merchant_id)),
+  },
+];

@@ -8,6 +8,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { MerchantLinkSessionRow } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Principal } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
@@ -362,3 +363,25 @@ export class MerchantAccountService {
     };
   }
 }
+
+/** The sealed page tokens, verifiers and merchant tokens (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'merchant_link_sessions',
+    column: 'token_sealed',
+    key: ['id'],
+    aad: (row) => tokenAad(String(row.id)),
+  },
+  {
+    table: 'merchant_link_sessions',
+    column: 'code_verifier_sealed',
+    key: ['id'],
+    aad: (row) => verifierAad(String(row.id)),
+  },
+  ...(['access_token', 'refresh_token'] as const).map((field) => ({
+    table: 'merchant_accounts',
+    column: `${field}_sealed`,
+    key: ['id'],
+    aad: (row: Record<string, unknown>) => accountAad(String(row.id), field),
+  })),
+];

@@ -150,6 +150,7 @@ export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       schema: {
         tags,
         operationId: 'messagingOAuthCallback',
+        security: [],
         summary: 'The redirect target of the provider (browser); authenticated by `state`',
         description:
           'Consumes `state` (single-use, bound to the organization and mode that started), exchanges `code` at ' +

@@ -6,6 +6,7 @@ import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { type MessagingConfig, SEND_SCOPE } from './config.ts';
 import type { ProviderClient, ProviderTokens } from './provider.ts';
 import * as store from './store.ts';
@@ -65,6 +66,7 @@ const ownerOf = (row: { organization_id: string; livemode: number }): Tenant => 
 /** Sealed tokens are bound to their owner and field: copied onto another row, they do not open. */
 const aad = (field: string, owner: Tenant) =>
   `messaging.${field}|${owner.organizationId}|${livemodeColumn(owner.livemode)}`;
+const verifierAad = (stateId: string) => `messaging.verifier|${stateId}`;
 const logFields = (owner: Tenant) => ({ organization_id: owner.organizationId, livemode: owner.livemode });
 
 /**
@@ -101,7 +103,7 @@ export class MessagingService {
       organization_id: owner.organizationId,
       livemode: livemodeColumn(owner.livemode),
       state_digest: digest(state),
-      code_verifier: this.deps.sealer.seal(verifier, `messaging.verifier|${id}`),
+      code_verifier: this.deps.sealer.seal(verifier, verifierAad(id)),
       expires_at: expiresAt,
       used_at: null,
       created_at: now,
@@ -141,7 +143,7 @@ export class MessagingService {
         : { outcome: 'provider_error', error: query.error.slice(0, 64) };
     }
     if (!query.code) return { outcome: 'provider_error', error: 'no code' };
-    const verifier = this.deps.sealer.open(row.code_verifier, `messaging.verifier|${row.id}`);
+    const verifier = this.deps.sealer.open(row.code_verifier, verifierAad(row.id));
     const answer = await provider.exchangeCode(query.code, verifier, this.redirectUri());
     if (!answer.ok) {
       this.log.warn({ ...logFields(owner), error: answer.error }, 'messaging code exchange failed');
@@ -350,3 +352,20 @@ export class MessagingService {
     return this.config.baseUrl + CALLBACK_PATH;
   }
 }
+
+/** The sealed verifiers and provider tokens (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'messaging_oauth_states',
+    column: 'code_verifier',
+    key: ['id'],
+    aad: (row) => verifierAad(String(row.id)),
+  },
+  ...(['access_token', 'refresh_token'] as const).map((field) => ({
+    table: 'messaging_connections',
+    column: field,
+    key: ['id'],
+    aad: (row: Record<string, unknown>) =>
+      aad(field, ownerOf(row as { organization_id: string; livemode: number })),
+  })),
+];

@@ -4,6 +4,7 @@ import { newId } from '../../core/ids.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { OutboxMessage } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { EmailMessage, Mailer } from './mailer.ts';
 import type { SmsMessage, SmsSender } from './sms.ts';
 import * as store from './store.ts';
@@ -58,8 +59,8 @@ export class NotificationService {
     const rows = await store.listOutboxMessages(this.db, limit);
     return rows.map((row) => ({
       ...row,
-      subject: row.subject === null ? null : this.sealer.open(row.subject, `outbox.subject|${row.id}`),
-      body: this.sealer.open(row.body, `outbox.body|${row.id}`),
+      subject: row.subject === null ? null : this.sealer.open(row.subject, messageAad('subject', row.id)),
+      body: this.sealer.open(row.body, messageAad('body', row.id)),
     }));
   }
 
@@ -85,9 +86,20 @@ export class NotificationService {
       livemode: livemodeColumn(sender.livemode),
       channel,
       recipient,
-      subject: subject === null ? null : this.sealer.seal(subject, `outbox.subject|${id}`),
-      body: this.sealer.seal(body, `outbox.body|${id}`),
+      subject: subject === null ? null : this.sealer.seal(subject, messageAad('subject', id)),
+      body: this.sealer.seal(body, messageAad('body', id)),
       created_at: this.clock.now(),
     });
   }
 }
+
+/** Messages are sealed bound to their row and field: copied onto another, they do not open. */
+const messageAad = (field: 'subject' | 'body', id: string) => `outbox.${field}|${id}`;
+
+/** The sealed messages (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = (['subject', 'body'] as const).map((field) => ({
+  table: 'outbox_messages',
+  column: field,
+  key: ['id'],
+  aad: (row) => messageAad(field, String(row.id)),
+}));

@@ -162,6 +162,8 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       attachValidation: true,
       schema: {
         operationId: 'authorize',
+        // The browser's page: the user signs in on it.
+        security: [],
         summary: 'Start the user-facing authorization (browser)',
         description:
           'RFC 6749 §4.1.1 with PKCE S256 and `resource`. Shows the hosted sign-in page; after the user ' +

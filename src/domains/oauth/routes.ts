@@ -196,6 +196,7 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         schema: {
           hide: index > 0,
           operationId: 'getAuthorizationServerMetadata',
+          security: [],
           summary: 'Authorization server metadata (RFC 8414)',
           tags: ['User-facing OAuth'],
           response: {
@@ -234,6 +235,7 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         schema: {
           hide: index > 0,
           operationId: 'getProtectedResourceMetadata',
+          security: [],
           summary: 'Protected resource metadata of the tool server (RFC 9728)',
           description: `Also served at ${prefix}/.well-known/oauth-protected-resource.`,
           tags: ['User-facing OAuth'],
@@ -283,6 +285,8 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
       onRequest: [allowAnyOrigin, rateLimited],
       schema: {
         operationId: 'exchangeUserToken',
+        // Public clients (PKCE) send no credential; confidential ones authenticate in the body.
+        security: [],
         summary: 'Exchange an authorization code or a refresh token (user-facing OAuth)',
         description:
           'Form-encoded. `authorization_code` with `code`, `redirect_uri`, `code_verifier` and `resource`; ' +
@@ -381,6 +385,7 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
       onRequest: [allowAnyOrigin, rateLimited],
       schema: {
         operationId: 'registerClient',
+        security: [],
         summary: 'Register a public client (RFC 7591 dynamic client registration)',
         description:
           'JSON. Registers a public client (`token_endpoint_auth_method` is always `none`: a requested ' +
@@ -454,6 +459,7 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
       onRequest: [allowAnyOrigin, rateLimited],
       schema: {
         operationId: 'revokeUserToken',
+        security: [],
         summary: 'Revoke a user access or refresh token (RFC 7009)',
         description:
           'Form-encoded `token` (and optional `token_type_hint`), with the same client authentication as ' +

@@ -7,6 +7,7 @@ import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardholderOnboardingSessionRow } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import { checkCardholderDetails, isEmail } from '../cards/objects.ts';
 import type { CardService } from '../cards/service.ts';
@@ -350,3 +351,19 @@ function scopeOf(session: Session): Tenant {
 
 const tokenAad = (id: string) => `cardholder_onboarding_sessions.token:${id}`;
 const claimAad = (id: string) => `cardholder_onboarding_sessions.claim:${id}`;
+
+/** The sealed tokens and claims (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'cardholder_onboarding_sessions',
+    column: 'token_sealed',
+    key: ['id'],
+    aad: (row) => tokenAad(String(row.id)),
+  },
+  {
+    table: 'cardholder_onboarding_sessions',
+    column: 'claim_sealed',
+    key: ['id'],
+    aad: (row) => claimAad(String(row.id)),
+  },
+];

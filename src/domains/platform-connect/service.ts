@@ -6,6 +6,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { PlatformConnectSessionRow } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import type { SignedInMember } from '../members/service.ts';
@@ -253,3 +254,13 @@ export class PlatformConnectService {
 }
 
 const tokenAad = (id: string) => `platform_connect_sessions.token:${id}`;
+
+/** The sealed session tokens (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'platform_connect_sessions',
+    column: 'token_sealed',
+    key: ['id'],
+    aad: (row) => tokenAad(String(row.id)),
+  },
+];

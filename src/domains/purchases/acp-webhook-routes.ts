@@ -58,6 +58,8 @@ export async function acpWebhookRoutes(
     {
       schema: {
         operationId: 'receiveMerchantOrderEvent',
+        // No bearer: the merchant's `Merchant-Signature` over the body is the credential.
+        security: [],
         summary: 'Order events from a configured ACP merchant (Merchant-Signature signed)',
         description:
           'The merchant posts `order_create` and `order_update` events for orders Purser placed with it, ' +

@@ -23,6 +23,8 @@ export interface CartObject {
   items: { name: string; qty: number; priceCents: number; product_id: string }[];
   serviceFeesCents: number;
   tipCents: number;
+  taxCents: number | null;
+  shippingCents: number | null;
   totalCents: number;
   approvedCeilingCents: number | null;
   hash: string;
@@ -31,8 +33,8 @@ export interface CartObject {
 }
 
 /**
- * base64url(SHA-256(RFC 8785 JCS of the priced content)): the merchant, every item, every amount,
- * the currency, the ceiling and the delivery address. Any change to any of them is a new hash, so a
+ * base64url(SHA-256(RFC 8785 JCS of the priced content)): the merchant, every item, every amount
+ * (tax and shipping included), the currency, the ceiling and the delivery address. Any change to any of them is a new hash, so a
  * confirm names exactly one cart at exactly one price.
  */
 export function cartHash(merchant: string, quote: Quote, address: DeliveryAddress | null): string {
@@ -46,6 +48,8 @@ export function cartHash(merchant: string, quote: Quote, address: DeliveryAddres
     })),
     serviceFeesCents: quote.serviceFeesCents,
     tipCents: quote.tipCents,
+    taxCents: quote.taxCents,
+    shippingCents: quote.shippingCents,
     totalCents: quote.totalCents,
     approvedCeilingCents: quote.approvedCeilingCents,
     currency: quote.currency,
@@ -96,6 +100,9 @@ export function cartObject(cart: StoredCart): CartObject {
     })),
     serviceFeesCents: quote.serviceFeesCents,
     tipCents: quote.tipCents,
+    // Carts priced before tax and shipping were kept apart have neither: not stated.
+    taxCents: quote.taxCents ?? null,
+    shippingCents: quote.shippingCents ?? null,
     totalCents: quote.totalCents,
     approvedCeilingCents: quote.approvedCeilingCents,
     hash: cart.hash,

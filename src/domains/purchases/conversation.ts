@@ -112,10 +112,15 @@ export function cartBubble(cart: StoredCart): string {
   const lines = quote.items.map(
     (item) => `${item.qty} × ${item.name} at ${money(item.priceCents, quote.currency)}`,
   );
-  const extras = [
-    quote.serviceFeesCents > 0 ? `service fee ${money(quote.serviceFeesCents, quote.currency)}` : null,
-    quote.tipCents > 0 ? `tip ${money(quote.tipCents, quote.currency)}` : null,
-  ].filter((part): part is string => part !== null);
+  const amounts: [string, number | null | undefined][] = [
+    ['service fee', quote.serviceFeesCents],
+    ['tip', quote.tipCents],
+    ['tax', quote.taxCents],
+    ['shipping', quote.shippingCents],
+  ];
+  const extras = amounts.flatMap(([label, cents]) =>
+    cents ? [`${label} ${money(cents, quote.currency)}`] : [],
+  );
   const ceiling =
     quote.approvedCeilingCents === null
       ? ''

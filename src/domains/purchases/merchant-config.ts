@@ -9,6 +9,7 @@ import { newId } from '../../core/ids.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { MerchantRow } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { DEFAULT_CEILING_RULE } from './merchants/acp/protocol.ts';
 import { AcpMerchant } from './merchants/acp.ts';
 
@@ -259,3 +260,11 @@ function summary(row: MerchantRow): MerchantSummary {
     created_at: isoTime(Number(row.created_at)),
   };
 }
+
+/** Merchant credentials sealed under the merchant's slug (core/cli re-seals them after a key rotation). */
+export const SEALED_COLUMNS: SealedColumn[] = (['api_key', 'webhook_secret'] as const).map((what) => ({
+  table: 'merchants',
+  column: `${what}_sealed`,
+  key: ['id'],
+  aad: (row) => sealedFor(String(row.slug), what),
+}));

@@ -34,6 +34,18 @@ const CartObject = Type.Object(
     items: Type.Array(Type.Object({ name: Str, qty: Int, priceCents: Int, product_id: Str })),
     serviceFeesCents: Int,
     tipCents: Int,
+    taxCents: Nullable(
+      Type.Integer({
+        description:
+          'Tax as the merchant states it, inside `totalCents`; null while it finalizes after the confirm',
+      }),
+    ),
+    shippingCents: Nullable(
+      Type.Integer({
+        description:
+          'Shipping as the merchant states it, inside `totalCents`; null while it finalizes after the confirm',
+      }),
+    ),
     totalCents: Type.Integer({ description: 'All-in total the user approves' }),
     approvedCeilingCents: Nullable(
       Type.Integer({ description: 'Most a confirm may authorize when tax and shipping finalize later' }),
@@ -231,6 +243,8 @@ const cartExample = {
   items: [{ name: 'Latte', qty: 2, priceCents: 475, product_id: 'cof_latte' }],
   serviceFeesCents: 0,
   tipCents: 143,
+  taxCents: 0,
+  shippingCents: 0,
   totalCents: 1093,
   approvedCeilingCents: null,
   hash: 'q2Yb0Wq7nN3x9m1rJ6Zf7p1yqkS2l8c0f9cQeY3m4uE',

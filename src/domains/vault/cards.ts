@@ -3,6 +3,7 @@ import { newId } from '../../core/ids.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { VaultCardsTable } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { UserScope } from './passkeys.ts';
 
 /** A vault card as anything outside the vault sees it: never the number, expiry digits or CVC. */
@@ -132,3 +133,8 @@ export class VaultCards {
 function sealedFor(cardId: string): string {
   return `vault_card:${cardId}`;
 }
+
+/** The sealed vault cards (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'vault_cards', column: 'sealed', key: ['id'], aad: (row) => sealedFor(String(row.id)) },
+];

@@ -29,12 +29,14 @@ function lines(view: ApprovalView): string {
     (item) =>
       `<li><span>${item.qty} × ${escapeHtml(item.name)}</span><span>${formatMoney(item.qty * item.priceCents, currency)}</span></li>`,
   );
-  if (cart.serviceFeesCents > 0)
-    rows.push(
-      `<li><span>Service fee</span><span>${formatMoney(cart.serviceFeesCents, currency)}</span></li>`,
-    );
-  if (cart.tipCents > 0)
-    rows.push(`<li><span>Tip</span><span>${formatMoney(cart.tipCents, currency)}</span></li>`);
+  const extras: [string, number | null][] = [
+    ['Service fee', cart.serviceFeesCents],
+    ['Tip', cart.tipCents],
+    ['Tax', cart.taxCents],
+    ['Shipping', cart.shippingCents],
+  ];
+  for (const [label, cents] of extras)
+    if (cents) rows.push(`<li><span>${label}</span><span>${formatMoney(cents, currency)}</span></li>`);
   rows.push(
     `<li class="total"><span>Total</span><span id="approval-total">${formatMoney(cart.totalCents, currency)}</span></li>`,
   );

@@ -13,6 +13,12 @@ import { LithicTransaction, lithicReport } from './report.ts';
 /** The decision must reach Lithic within this; past it we answer a decline (fail closed). */
 export const ASA_BUDGET_MS = 1_500;
 
+/**
+ * Of that budget, what the engine keeps for itself when the platform decides too (its two
+ * transactions around the platform's answer): the platform is waited for at most the rest.
+ */
+export const ASA_PLATFORM_MARGIN_MS = 300;
+
 /** Lithic's ASA result codes (its `asa-response` schema): `APPROVED`, or a decline. */
 export type AsaResult =
   | 'APPROVED'
@@ -107,6 +113,7 @@ export class LithicWebhooks {
       merchant: body.merchant?.descriptor?.trim() || 'Unknown merchant',
       mcc: body.merchant?.mcc ?? null,
       merchantCountry: body.merchant?.country ? alpha2Of(body.merchant.country) : null,
+      platformWaitMs: this.budgetMs - ASA_PLATFORM_MARGIN_MS,
     });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {

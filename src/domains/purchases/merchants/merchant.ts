@@ -47,7 +47,13 @@ export interface Quote {
   items: { product_id: string; name: string; qty: number; priceCents: number }[];
   serviceFeesCents: number;
   tipCents: number;
-  /** Items + fees + tip (+ tax and shipping when already final). */
+  /**
+   * Tax and shipping as the merchant states them, inside `totalCents`; null while they finalize
+   * after the confirm (then `approvedCeilingCents` covers them).
+   */
+  taxCents: number | null;
+  shippingCents: number | null;
+  /** Items + fees + tip + tax + shipping (the last two only once final). */
   totalCents: number;
   /** The most a confirm may authorize when tax or shipping finalize after confirm; null = total. */
   approvedCeilingCents: number | null;

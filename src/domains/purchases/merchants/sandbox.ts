@@ -127,10 +127,14 @@ export class SandboxMerchant implements Merchant {
     const serviceFeesCents = items.length > 0 ? this.entry.service_fee_cents : 0;
     const tipCents = Math.round((subtotal * this.entry.tip_bps) / 10_000);
     const totalCents = subtotal + serviceFeesCents + tipCents;
+    // A merchant whose tax and shipping finalize later states none now; the others charge none.
+    const stated = this.finalizesLater() ? null : 0;
     return {
       items,
       serviceFeesCents,
       tipCents,
+      taxCents: stated,
+      shippingCents: stated,
       totalCents,
       approvedCeilingCents: this.finalizesLater() ? totalCents + this.extrasAt(subtotal, 'ceiling') : null,
       currency: this.entry.market.currency,

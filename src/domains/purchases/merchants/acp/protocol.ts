@@ -195,7 +195,9 @@ export function quoteFromSession(
   const itemsCents = items.reduce((sum, item) => sum + item.priceCents * item.qty, 0);
   const serviceFeesCents = totalOf(session.totals, 'fee') + totalOf(session.totals, 'gift_wrap');
   const tipCents = totalOf(session.totals, 'tip');
-  const taxAndShipping = totalOf(session.totals, 'tax') + totalOf(session.totals, 'fulfillment');
+  const taxCents = totalOf(session.totals, 'tax');
+  const shippingCents = totalOf(session.totals, 'fulfillment');
+  const taxAndShipping = taxCents + shippingCents;
   const priced = itemsCents + serviceFeesCents + tipCents;
   const final = session.status === 'ready_for_payment' && address !== null;
   const headroom = Math.max(Math.ceil((priced * rule.marginBps) / 10_000), rule.minimumMarginCents);
@@ -203,6 +205,8 @@ export function quoteFromSession(
     items,
     serviceFeesCents,
     tipCents,
+    taxCents: final ? taxCents : null,
+    shippingCents: final ? shippingCents : null,
     totalCents: final ? priced + taxAndShipping : priced,
     approvedCeilingCents: final ? null : priced + taxAndShipping + headroom,
     currency: session.currency.toLowerCase(),
