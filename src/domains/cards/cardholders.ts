@@ -106,8 +106,8 @@ export class Cardholders {
       trx,
       scope,
       {
-        first_name: identity.first_name ?? '',
-        last_name: identity.last_name ?? '',
+        first_name: identity.first_name || null,
+        last_name: identity.last_name || null,
         email: user.email,
         date_of_birth: identity.date_of_birth ?? null,
         phone_number: user.phone,
@@ -194,7 +194,9 @@ export class Cardholders {
   }
 
   details(row: Pick<Cardholder, 'id' | 'details_sealed'>): CardholderDetails {
-    return JSON.parse(this.sealer.open(row.details_sealed, detailsAad(row.id))) as CardholderDetails;
+    const details = JSON.parse(this.sealer.open(row.details_sealed, detailsAad(row.id))) as CardholderDetails;
+    // Rows made before unknown names were null kept them as "".
+    return { ...details, first_name: details.first_name || null, last_name: details.last_name || null };
   }
 
   private seal(id: string, details: CardholderDetails): string {

@@ -22,7 +22,7 @@ import {
   type VoidedAmounts,
 } from './objects.ts';
 import type { AuthorizationEndpoint, PlatformAnswer } from './platform-authorization.ts';
-import type { Card, CardService } from './service.ts';
+import type { Card, CardService, ClosedReason } from './service.ts';
 import { IncrementDeclined, type IssuerReport, Settlement } from './settlement.ts';
 import type { ChargeControls } from './spending-controls.ts';
 
@@ -149,9 +149,8 @@ export class CardNetwork {
   ): Promise<Awaited<ReturnType<CardNetwork['record']>> | { ask: Card }> {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
-        const card = await this.deps.cards.lockCard(trx, scope, cardId);
         // Lock order: the card, its user's controls, then the ledger's accounts (docs/ledger.md).
-        const controls = await this.deps.cards.controls.lockForCharge(trx, card);
+        const { card, controls } = await this.deps.cards.lockForCharge(trx, scope, cardId);
         const books = await this.lockBooks(trx, card);
         // Only a network's own id can repeat; one made here is new.
         const earlier = charge.transactionId
@@ -470,7 +469,8 @@ export class CardNetwork {
           code: 'card_authorization',
         },
       ],
-      locked,
+      // The hold's id is the transaction's, whose row the card's lock showed absent (`decideCharge`).
+      { locked, fresh: true },
     );
     await this.deps.cards.store.insertTransaction(trx, txn);
     const after = await this.afterMove(trx, card, txn, 'transaction.authorized', before, {
@@ -564,25 +564,22 @@ export class CardNetwork {
     }
     totals ??= await this.deps.ledger.balance(trx, await this.deps.cards.cardAccount(trx, scope, card.id));
     const balance = totals.available_cents;
+    // Written together, in this order; `card.closed` follows from `closeLocked`.
+    const events: { type: string; data: Record<string, unknown> }[] = [];
     if (type) {
-      await this.deps.cards.emit(trx, card, type, transactionData(txn, card, balance, voided));
+      events.push({ type, data: transactionData(txn, card, balance, voided) });
       if (balance > 0 && balance <= LOW_BALANCE_CENTS) {
-        await this.deps.cards.emit(trx, card, 'balance.low', {
-          card_id: card.id,
-          last4: card.last4,
-          balance_cents: balance,
+        events.push({
+          type: 'balance.low',
+          data: { card_id: card.id, last4: card.last4, balance_cents: balance },
         });
       }
     }
-    if (card.status === 'CLOSED') return card;
-    const spent = type === 'transaction.authorized' || type === 'transaction.cleared';
-    if (card.type === 'single_use' && type === 'transaction.authorized')
-      return this.deps.cards.closeLocked(trx, card, 'single_use_spent');
-    if (card.type === 'multi_use' && spent && balance === 0)
-      return this.deps.cards.closeLocked(trx, card, 'balance_exhausted');
-    if (balance !== before)
-      await this.deps.cards.emit(trx, card, 'card.updated', cardUpdatedData(card, balance));
-    return card;
+    const closing = card.status === 'CLOSED' ? null : closingReason(card, type, balance);
+    if (card.status !== 'CLOSED' && !closing && balance !== before)
+      events.push({ type: 'card.updated', data: cardUpdatedData(card, balance) });
+    await this.deps.cards.emitAll(trx, card, events);
+    return closing ? this.deps.cards.closeLocked(trx, card, closing) : card;
   }
 
   private async lockPending(trx: Executor, scope: Tenant, transactionId: string) {
@@ -640,6 +637,17 @@ function platformOutcome(
  */
 export function decide(card: Card, amountCents: number, balanceCents: number): DeclineReason | null {
   return statusDecline(card) ?? fundsDecline(card, amountCents, balanceCents);
+}
+
+/**
+ * Whether a move closes an open card (spec §3): a single-use card's first approved charge spends it;
+ * a multi-use card's approved charge or clearing that leaves nothing to spend exhausts it.
+ */
+function closingReason(card: Card, type: string | null, balance: number): ClosedReason | null {
+  if (card.type === 'single_use' && type === 'transaction.authorized') return 'single_use_spent';
+  const spent = type === 'transaction.authorized' || type === 'transaction.cleared';
+  if (card.type === 'multi_use' && spent && balance === 0) return 'balance_exhausted';
+  return null;
 }
 
 function statusDecline(card: Card): DeclineReason | null {

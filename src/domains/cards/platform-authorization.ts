@@ -6,6 +6,7 @@ import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.t
 import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
+import { runCompiled } from '../../db/compiled.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthorizationEndpointsTable } from '../../db/schema.ts';
 import { newSigningSecret, signatureHeaders } from '../events/signing.ts';
@@ -96,13 +97,21 @@ export class AuthorizationEndpoints {
   }
 
   /** The organization's endpoint in this mode, if it set one: read on every authorization. */
-  find(scope: Tenant): Promise<AuthorizationEndpoint | undefined> {
-    return this.db
-      .selectFrom('authorization_endpoints')
-      .selectAll()
-      .where('organization_id', '=', scope.organizationId)
-      .where('livemode', '=', livemodeColumn(scope.livemode))
-      .executeTakeFirst();
+  /** Read on every authorization: compiled once. */
+  async find(scope: Tenant): Promise<AuthorizationEndpoint | undefined> {
+    const livemode = livemodeColumn(scope.livemode);
+    const [found] = await runCompiled(
+      this.db,
+      'authorization endpoint',
+      [scope.organizationId, livemode],
+      () =>
+        this.db
+          .selectFrom('authorization_endpoints')
+          .selectAll()
+          .where('organization_id', '=', scope.organizationId)
+          .where('livemode', '=', livemode),
+    );
+    return found;
   }
 
   /**

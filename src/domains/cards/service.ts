@@ -686,7 +686,17 @@ export class CardService {
   }
 
   async lockCard(trx: Executor, scope: Tenant, id: string): Promise<Card> {
-    const card = await this.store.lockCard(trx, id);
+    return this.inScope(scope, await this.store.lockCard(trx, id));
+  }
+
+  /** `lockCard` for a charge, its user's spending controls row locked right after it (docs/ledger.md). */
+  async lockForCharge(trx: Executor, scope: Tenant, id: string) {
+    const locked = await this.store.lockCardForCharge(trx, id);
+    const card = this.inScope(scope, locked?.card);
+    return { card, controls: this.controls.forCharge(card, locked?.userControls ?? null) };
+  }
+
+  private inScope(scope: Tenant, card: Card | undefined): Card {
     if (
       !card ||
       card.organization_id !== scope.organizationId ||
@@ -709,6 +719,16 @@ export class CardService {
       type,
       data,
     });
+  }
+
+  /** Events of one card's change, in order, written together. */
+  emitAll(
+    trx: Executor,
+    card: Pick<Card, 'organization_id' | 'livemode'>,
+    events: { type: string; data: Record<string, unknown> }[],
+  ) {
+    const owner = tenantOf(card);
+    return this.deps.events.emitAll(trx, owner, events);
   }
 
   cardAccount(exec: Executor, scope: Tenant, cardId: string): Promise<string> {

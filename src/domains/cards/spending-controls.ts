@@ -70,12 +70,11 @@ export class SpendingControlsBook {
   }
 
   /**
-   * The controls of a charge on a locked card, the user's row locked with them (PostgreSQL): what
-   * each limit has spent is then read by one authorization at a time.
+   * The controls of a charge on a card locked with its user's controls row (`CardService.lockForCharge`,
+   * PostgreSQL): what each limit has spent is then read by one authorization at a time.
    */
-  async lockForCharge(trx: Executor, card: Card): Promise<ChargeControls> {
-    const user = await this.store.userControls(trx, card.user_id, true);
-    return { card: parseControls(card.spending_controls), user: user ? parseControls(user.controls) : null };
+  forCharge(card: Card, userControls: string | null): ChargeControls {
+    return { card: parseControls(card.spending_controls), user: parseControls(userControls) };
   }
 
   /**

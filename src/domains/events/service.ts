@@ -189,26 +189,41 @@ export class EventService {
     trx: Executor,
     event: { organizationId: string; livemode: boolean; type: string; data: Record<string, unknown> },
   ): Promise<{ id: string }> {
-    if (!isEventType(event.type)) throw new Error(`not an event type: ${event.type}`);
-    const id = newId('evt');
+    const [emitted] = await this.emitAll(trx, event, [event]);
+    return emitted as { id: string };
+  }
+
+  /**
+   * Several events of one owner, in this order, written together (one insert) with the deliveries
+   * they owe: what one change reports (an authorization and its card's update).
+   */
+  async emitAll(
+    trx: Executor,
+    owner: Tenant,
+    events: { type: string; data: Record<string, unknown> }[],
+  ): Promise<{ id: string }[]> {
+    for (const event of events)
+      if (!isEventType(event.type)) throw new Error(`not an event type: ${event.type}`);
+    if (events.length === 0) return [];
     const now = this.clock.now();
-    const livemode = livemodeColumn(event.livemode);
-    await store.insertEvent(trx, {
-      id,
-      organization_id: event.organizationId,
+    const livemode = livemodeColumn(owner.livemode);
+    const rows = events.map((event) => ({
+      id: newId('evt'),
+      organization_id: owner.organizationId,
       livemode,
       type: event.type,
       data: JSON.stringify(event.data),
       created_at: now,
-    });
-    const endpoints = await this.activeEndpoints(trx, event.organizationId, livemode);
-    const owed = endpoints.filter((e) => matchesSubscription(e.enabledEvents, event.type));
-    await store.insertDeliveries(
-      trx,
-      owed.map((endpoint) => this.newDelivery(id, endpoint.id, event.organizationId, livemode, now)),
+    }));
+    const endpoints = await this.insertEvents(trx, rows);
+    const owed = rows.flatMap((row) =>
+      endpoints
+        .filter((endpoint) => matchesSubscription(endpoint.enabledEvents, row.type))
+        .map((endpoint) => this.newDelivery(row.id, endpoint.id, owner.organizationId, livemode, now)),
     );
+    await store.insertDeliveries(trx, owed);
     if (owed.length > 0) await this.announceDeliveries(trx);
-    return { id };
+    return rows.map((row) => ({ id: row.id }));
   }
 
   /** Wakes the workers for deliveries written in `trx`: those in this process now, others on commit. */
@@ -220,23 +235,36 @@ export class EventService {
   }
 
   /**
-   * The owner's active endpoints and their subscriptions, read once per transaction: a transaction
-   * emitting several events (an authorization and its card's update) looks them up once.
+   * Inserts events of one owner and returns the owner's active endpoints and their subscriptions,
+   * read once per transaction (a transaction emitting several times looks them up once); on
+   * PostgreSQL the first read shares the insert's round trip.
    */
-  private async activeEndpoints(trx: Executor, organizationId: string, livemode: number) {
+  private async insertEvents(trx: Executor, rows: store.NewEvent[]) {
+    const { organization_id: organizationId, livemode } = rows[0] as store.NewEvent;
     const key = `${organizationId}|${livemode}`;
-    const cached = trx === this.db ? undefined : this.endpointsIn.get(trx)?.get(key);
-    if (cached) return cached;
-    const rows = (await store.activeEndpoints(trx, organizationId, livemode)).map((row) => ({
+    const inTransaction = trx !== this.db;
+    const cached = inTransaction ? this.endpointsIn.get(trx)?.get(key) : undefined;
+    if (cached) {
+      await store.insertEvents(trx, rows);
+      return cached;
+    }
+    let found: Awaited<ReturnType<typeof store.activeEndpoints>>;
+    if (this.dialect === 'postgres')
+      found = await store.insertEventsReadingEndpoints(trx, rows, organizationId, livemode);
+    else {
+      await store.insertEvents(trx, rows);
+      found = await store.activeEndpoints(trx, organizationId, livemode);
+    }
+    const endpoints = found.map((row) => ({
       id: row.id,
       enabledEvents: JSON.parse(row.enabled_events) as string[],
     }));
-    if (trx !== this.db) {
+    if (inTransaction) {
       const known = this.endpointsIn.get(trx) ?? new Map();
-      known.set(key, rows);
+      known.set(key, endpoints);
       this.endpointsIn.set(trx, known);
     }
-    return rows;
+    return endpoints;
   }
 
   /**

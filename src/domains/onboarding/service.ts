@@ -178,6 +178,15 @@ export class OnboardingService {
     if (errors)
       return { outcome: 'refused', status: 400, reason: 'Some details need fixing.', fieldErrors: errors };
     const scope = scopeOf(session);
+    // One cardholder per email in an organization: whoever types an existing one proves it is theirs.
+    if (await this.deps.cards.cardholders.findByEmail(this.db, scope, details.email)) {
+      const claim = await this.startClaim(session, details.email);
+      if (claim.outcome !== 'again') return claim;
+      return {
+        outcome: 'again',
+        notice: 'You are already a cardholder with this email: we sent you a code. Enter it below.',
+      };
+    }
     return this.complete(session, async (trx) => {
       const cardholder = await this.deps.cards.cardholders.createIn(trx, scope, {
         ...details,
