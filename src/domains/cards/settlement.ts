@@ -414,7 +414,10 @@ export class Settlement {
     }
     const event =
       change < 0 ? 'transaction.refunded' : amount === 0 && change > 0 ? 'transaction.voided' : null;
-    if (transfers.length > 0) await this.deps.network.afterMove(trx, card, updated, event, before);
+    // A refund reversed to nothing: what this void released is the credit it took back; nothing holds.
+    const voided = event === 'transaction.voided' ? { released_cents: change, held_cents: 0 } : undefined;
+    if (transfers.length > 0)
+      await this.deps.network.afterMove(trx, card, updated, event, before, { voided });
     return { outcome: 'applied', shortfall_cents: shortfall };
   }
 
