@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { digest, matchesDigest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId, newSecret } from '../../core/ids.ts';
-import type { Db } from '../../db/index.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import type { Client, Organization } from '../../db/schema.ts';
 import { frameAncestorsDirective, parseEmbedOrigin, validEmbedOrigins } from './embed-origins.ts';
 import * as store from './store.ts';
@@ -46,40 +46,46 @@ export class OrgService {
 
   /** An organization with, per mode, one confidential client and one API key. Secrets are returned once. */
   async createOrganization(input: { name: string; billingEmail: string }): Promise<CreatedOrganization> {
+    return this.db.transaction().execute((trx) => this.createOrganizationIn(trx, input));
+  }
+
+  /** `createOrganization` inside the caller's transaction (it stands or falls with the caller's work). */
+  async createOrganizationIn(
+    trx: Executor,
+    input: { name: string; billingEmail: string },
+  ): Promise<CreatedOrganization> {
     const now = this.clock.now();
     const organizationId = newId('org');
-    return this.db.transaction().execute(async (trx) => {
-      await store.insertOrganization(trx, {
-        id: organizationId,
-        name: input.name,
-        billing_email: input.billingEmail,
-        status: 'active',
-        subscription: 'none',
-        connect_email_subject: null,
-        connect_email_text: null,
-        connect_email_html: null,
-        created_at: now,
-        updated_at: now,
-      });
-      const credentials = async (mode: Mode): Promise<Credentials> => {
-        const client = await this.insertClient(trx, organizationId, {
-          mode,
-          type: 'confidential',
-          name: 'Default',
-        });
-        const apiKey = await this.insertApiKey(trx, organizationId, mode);
-        return {
-          client_id: client.client_id,
-          client_secret: client.client_secret as string,
-          api_key: apiKey.api_key,
-        };
-      };
-      return {
-        organization_id: organizationId,
-        sandbox: await credentials('sandbox'),
-        production: await credentials('production'),
-      };
+    await store.insertOrganization(trx, {
+      id: organizationId,
+      name: input.name,
+      billing_email: input.billingEmail,
+      status: 'active',
+      subscription: 'none',
+      connect_email_subject: null,
+      connect_email_text: null,
+      connect_email_html: null,
+      created_at: now,
+      updated_at: now,
     });
+    const credentials = async (mode: Mode): Promise<Credentials> => {
+      const client = await this.insertClient(trx, organizationId, {
+        mode,
+        type: 'confidential',
+        name: 'Default',
+      });
+      const apiKey = await this.insertApiKey(trx, organizationId, mode);
+      return {
+        client_id: client.client_id,
+        client_secret: client.client_secret as string,
+        api_key: apiKey.api_key,
+      };
+    };
+    return {
+      organization_id: organizationId,
+      sandbox: await credentials('sandbox'),
+      production: await credentials('production'),
+    };
   }
 
   async getOrganization(id: string): Promise<Organization> {

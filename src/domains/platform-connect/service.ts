@@ -3,7 +3,7 @@ import { digest } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
-import type { Db } from '../../db/index.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import type { PlatformConnectSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/service.ts';
@@ -171,40 +171,40 @@ export class PlatformConnectService {
    * connected to the platform. Connecting the platform's own organization is refused.
    */
   async approve(session: Session, member: SignedInMember, choice: ConnectChoice): Promise<ApproveResult> {
-    let created: CreatedOrganization | null = null;
-    let organizationId: string;
+    let existing: string | null = null;
     if ('organizationId' in choice) {
       const owned = member.organizations.find((o) => o.id === choice.organizationId && o.role === 'owner');
       if (!owned) return { outcome: 'refused', reason: 'Choose an organization you own.' };
-      organizationId = owned.id;
+      if (owned.id === session.organization_id)
+        return { outcome: 'refused', reason: 'This is the platform’s own organization; choose another.' };
+      existing = owned.id;
     } else {
-      const name = choice.newOrganizationName.trim();
-      if (name.length === 0 || name.length > 100)
+      const length = choice.newOrganizationName.trim().length;
+      if (length === 0 || length > 100)
         return { outcome: 'refused', reason: 'Name the new organization (1 to 100 characters).' };
-      created = await this.deps.orgs.createOrganization({ name, billingEmail: member.email });
-      organizationId = created.organization_id;
-      await this.db
-        .insertInto('memberships')
-        .values({
-          organization_id: organizationId,
-          member_id: member.id,
-          role: 'owner',
-          created_at: this.clock.now(),
-        })
-        .execute();
     }
-    if (organizationId === session.organization_id)
-      return { outcome: 'refused', reason: 'This is the platform’s own organization; choose another.' };
 
     const now = this.clock.now();
-    const completed = await this.db.transaction().execute(async (trx) => {
-      const result = await trx
+    // The session is claimed first, and a new organization made in the same transaction: a second
+    // submission (another tab, a double click) finds it completed and leaves no organization behind.
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      const claimed = await trx
         .updateTable('platform_connect_sessions')
-        .set({ status: 'completed', connected_organization_id: organizationId, completed_at: now })
+        .set({ status: 'completed', completed_at: now })
         .where('id', '=', session.id)
         .where('status', '=', 'open')
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return false;
+      if (Number(claimed.numUpdatedRows) !== 1) return null;
+      const created =
+        'newOrganizationName' in choice
+          ? await this.createOwnedOrganization(trx, member, choice.newOrganizationName.trim())
+          : null;
+      const organizationId = created?.organization_id ?? (existing as string);
+      await trx
+        .updateTable('platform_connect_sessions')
+        .set({ connected_organization_id: organizationId })
+        .where('id', '=', session.id)
+        .execute();
       await trx
         .insertInto('organization_connections')
         .values({
@@ -226,11 +226,25 @@ export class PlatformConnectService {
         type: 'platform_connect_session.completed',
         data: { session_id: session.id, state: session.state, connected_organization_id: organizationId },
       });
-      return true;
+      return { created };
     });
-    if (!completed)
-      throw new ApiError(409, 'already_completed', 'This connect session was already completed.');
-    return { outcome: 'connected', redirect: returnAddress(session), created };
+    if (!outcome) throw new ApiError(409, 'already_completed', 'This connect session was already completed.');
+    return { outcome: 'connected', redirect: returnAddress(session), created: outcome.created };
+  }
+
+  /** A new organization with the member as its owner. */
+  private async createOwnedOrganization(trx: Executor, member: SignedInMember, name: string) {
+    const created = await this.deps.orgs.createOrganizationIn(trx, { name, billingEmail: member.email });
+    await trx
+      .insertInto('memberships')
+      .values({
+        organization_id: created.organization_id,
+        member_id: member.id,
+        role: 'owner',
+        created_at: this.clock.now(),
+      })
+      .execute();
+    return created;
   }
 
   private present(row: Session): PlatformConnectSessionObject {
