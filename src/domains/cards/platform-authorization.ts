@@ -9,6 +9,7 @@ import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { runCompiled } from '../../db/compiled.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthorizationEndpointsTable } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 import { newSigningSecret, signatureHeaders } from '../events/signing.ts';
 
 /**
@@ -189,3 +190,13 @@ function endpointObject(row: Omit<AuthorizationEndpoint, 'secret_ciphertext' | '
     updated_at: isoTime(row.updated_at),
   };
 }
+
+/** The sealed signing secrets, bound to the endpoint id (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'authorization_endpoints',
+    column: 'secret_ciphertext',
+    key: ['id'],
+    aad: (row) => String(row.id),
+  },
+];

@@ -5,6 +5,7 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { ReceiptKeysTable } from '../../db/schema.ts';
+import type { SealedColumn } from '../../db/sealed-values.ts';
 
 /**
  * Receipts of orders placed under a mandate (docs/mandates.md "Receipts"): a compact JWS (RFC 7515,
@@ -300,3 +301,13 @@ function summary(
     expires_at: expiresAt === null ? null : isoTime(expiresAt),
   };
 }
+
+/** The sealed signing keys (re-sealed by `purser encryption-key reseal`). */
+export const SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'receipt_keys',
+    column: 'private_key_sealed',
+    key: ['kid'],
+    aad: (row) => sealedFor(String(row.kid)),
+  },
+];
