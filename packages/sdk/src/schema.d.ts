@@ -1025,6 +1025,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that verify order receipts (JWK Set)
+         * @description A receipt’s JWS header names its key (`kid`). Retired keys stay here until they expire (`RECEIPT_KEY_RETENTION_DAYS` after their retirement); a verifier that meets an unknown `kid` fetches this again, since a rotation publishes the new key as it starts signing.
+         */
+        get: operations["getReceiptKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/orders/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed receipt of an order placed under a mandate
+         * @description The same JWS `order.placed` carried, unless its key has since expired: then the same claims signed by the current key.
+         */
+        get: operations["getOrderReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/checkout/coverage": {
         parameters: {
             query?: never;
@@ -1094,6 +1134,48 @@ export interface paths {
          */
         post: operations["createVaultLink"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/{user_id}/mandates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's mandates, newest first */
+        get: operations["listMandates"];
+        put?: never;
+        /**
+         * Ask a user to sign spending terms for an app
+         * @description The mandate starts `pending_approval`: give the user its `approval_url`, where they approve the terms with a passkey (registering one first if they have none). Once `active`, `/buy` confirms and MCP purchases made with a token of `client_id` within the terms need no per-purchase approval. Accepts `Idempotency-Key`.
+         */
+        post: operations["createMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/mandates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mandate, its terms and what its budget has left */
+        get: operations["getMandate"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a mandate
+         * @description No purchase passes it from then on, and `mandate.revoked` fires. Revoking a revoked mandate answers it unchanged. Accepts `Idempotency-Key`.
+         */
+        delete: operations["revokeMandate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1582,7 +1664,7 @@ export interface components {
         Event: {
             /** @description Stable id, `evt_…`; dedupe on it. */
             id: string;
-            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `passkey.reset`, `webhook_endpoint.test`. */
+            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `passkey.reset`, `mandate.approved`, `mandate.revoked`, `mandate.exhausted`, `mandate.expired`, `webhook_endpoint.test`. */
             type: string;
             /** @description Unix epoch seconds. */
             created: number;
@@ -2098,6 +2180,49 @@ export interface components {
                 at: string;
             }[];
         };
+        /** @description The keys that verify receipts (RFC 7517 JWK Set): the one that signs now, then retired ones until they expire. */
+        ReceiptJwks: {
+            keys: {
+                /** @enum {string} */
+                kty: "EC";
+                /** @enum {string} */
+                crv: "P-256";
+                x: string;
+                y: string;
+                /** @description The key’s JWK thumbprint (RFC 7638, SHA-256); a receipt’s header names it */
+                kid: string;
+                /** @enum {string} */
+                alg: "ES256";
+                /** @enum {string} */
+                use: "sig";
+            }[];
+        };
+        /** @description The signed receipt of an order placed under a mandate. Verify `jws` against the published keys; `claims` is its payload, for reading only. */
+        Receipt: {
+            /** @enum {string} */
+            object: "receipt";
+            order_id: string;
+            mandate_id: string;
+            /** @description The key that signed it, in `/.well-known/jwks.json` */
+            kid: string;
+            /** @description Compact JWS (RFC 7515), ES256, over `claims` */
+            jws: string;
+            /** @description What the receipt states: its JWS payload, decoded. */
+            claims: {
+                mandate_id: string;
+                /** @description The mandate’s `terms_hash`: SHA-256 of its RFC 8785 terms, hex */
+                terms_hash: string;
+                /** @description The confirmed cart’s hash */
+                cart_hash: string;
+                order_id: string;
+                /** @description What was charged */
+                amount_cents: number;
+                currency: string;
+                merchant: string;
+                /** @description ISO 8601 */
+                placed_at: string;
+            };
+        };
         /** @description Which payment processors purchases reach, and how. Recognition of a processor is not a purchase test: each merchant and browser combination needs end-to-end validation. */
         CheckoutCoverage: {
             /** @enum {string} */
@@ -2155,6 +2280,57 @@ export interface components {
             /** @description ISO 8601 */
             completed_at: string | null;
             test_mode: boolean;
+        };
+        /** @description The terms as stored and signed: every field present, an absent optional one null, `expires_at` in UTC, repeats left out. */
+        MandateTerms: {
+            client_id: string;
+            description: string;
+            /** @enum {string} */
+            currency: "usd";
+            max_amount_cents: number;
+            budget: {
+                /** @description What the purchases may spend in each interval, in cents */
+                amount_cents: number;
+                /** @description `daily`, `weekly` (ISO weeks, from Monday) and `monthly` are UTC calendar windows; `total` is the whole life of the mandate */
+                interval: "daily" | "weekly" | "monthly" | "total";
+            };
+            /** @description Four-digit merchant category codes or category names of GET /api/v2/merchant_categories; null: every category */
+            allowed_categories: string[] | null;
+            /** @description Merchant slugs (as `/buy` names them); null: every merchant */
+            allowed_merchants: string[] | null;
+            /** @description ISO 8601, UTC */
+            expires_at: string;
+        };
+        /** @description A spending mandate (issue 28; docs/mandates.md). */
+        Mandate: {
+            /** @enum {string} */
+            object: "mandate";
+            /** @description `mdt_…` */
+            id: string;
+            /** @description `pending_approval` (waiting for the user’s passkey), `active` (purchases within the terms need no approval), `exhausted` (a `total` budget is used up; a refund reopens it), `expired` (past `expires_at`), `revoked` */
+            status: "pending_approval" | "active" | "exhausted" | "expired" | "revoked";
+            /** @description The hosted page where the user reads the terms and approves them with a passkey; null once not pending. Safe to send as text: opening it changes nothing. */
+            approval_url: string | null;
+            /** @description Lowercase hex SHA-256 of the RFC 8785 canonical JSON of `terms`: what the passkey signed */
+            terms_hash: string;
+            terms: components["schemas"]["MandateTerms"];
+            /** @description What purchases spent in the current budget interval (refunds given back) */
+            spent_cents: number;
+            /** @description What the current budget interval has left */
+            remaining_cents: number;
+            /** @description ISO 8601 */
+            created_at: string;
+            /** @description ISO 8601 */
+            approved_at: string | null;
+            /** @description ISO 8601 */
+            expires_at: string;
+        };
+        /** @description A page, newest first; pass the last id as `starting_after` for the next. */
+        MandateList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Mandate"][];
+            has_more: boolean;
         };
         /** @description A link to the user's hosted wallet page (spec §2 Wallet link). */
         WalletLink: {
@@ -14828,6 +15004,182 @@ export interface operations {
             };
         };
     };
+    getReceiptKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "EC",
+                     *           "crv": "P-256",
+                     *           "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+                     *           "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+                     *           "kid": "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs",
+                     *           "alg": "ES256",
+                     *           "use": "sig"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReceiptJwks"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOrderReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "receipt",
+                     *       "order_id": "ord_2Lm8Np4QrSt6UvWx",
+                     *       "mandate_id": "mdt_7Hj2Kl9MnP4qRsTu",
+                     *       "kid": "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs",
+                     *       "jws": "eyJhbGciOiJFUzI1NiIsImtpZCI6Ik56YkxzWGg4dURDY2QtNk1Od1hGNFdfN25vV1hGWkFmSGt4WnNSR0M5WHMifQ.eyJtYW5kYXRlX2lkIjoibWR0XzdIajJLbDlNblA0cVJzVHUifQ.MEUCIQDa…",
+                     *       "claims": {
+                     *         "mandate_id": "mdt_7Hj2Kl9MnP4qRsTu",
+                     *         "terms_hash": "c0535e4be2b79ffd93291305436bf889314e4a3faec05ecffcbb7df31ad9e51a",
+                     *         "cart_hash": "9f2c4e1a7b3d5f6e8a0c2d4e6f8a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a",
+                     *         "order_id": "ord_2Lm8Np4QrSt6UvWx",
+                     *         "amount_cents": 1093,
+                     *         "currency": "usd",
+                     *         "merchant": "coffee",
+                     *         "placed_at": "2026-11-23T10:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order in this organization and mode, or it was not placed under a mandate. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getCheckoutCoverage: {
         parameters: {
             query?: never;
@@ -15488,6 +15840,781 @@ export interface operations {
                      *         "code": "document_unreadable",
                      *         "message": "The photo could not be read; retake it in good light.",
                      *         "docs": "https://purser.example/docs/errors#document_unreadable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMandates: {
+        parameters: {
+            query: {
+                limit: number;
+                starting_after?: string;
+                /** @description Only this app’s mandates */
+                client_id?: string;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of mandates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "mandate",
+                     *           "id": "mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y",
+                     *           "status": "pending_approval",
+                     *           "approval_url": "https://purser.example/mandates/mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y/approve/Hq2Lm…",
+                     *           "terms_hash": "3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b8a55",
+                     *           "terms": {
+                     *             "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                     *             "description": "Weekly groceries",
+                     *             "currency": "usd",
+                     *             "max_amount_cents": 15000,
+                     *             "budget": {
+                     *               "amount_cents": 40000,
+                     *               "interval": "monthly"
+                     *             },
+                     *             "allowed_categories": [
+                     *               "5411"
+                     *             ],
+                     *             "allowed_merchants": null,
+                     *             "expires_at": "2027-05-31T23:59:59.000Z"
+                     *           },
+                     *           "spent_cents": 0,
+                     *           "remaining_cents": 40000,
+                     *           "created_at": "2026-11-27T10:00:00.000Z",
+                     *           "approved_at": null,
+                     *           "expires_at": "2027-05-31T23:59:59.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MandateList"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `starting_after` mandate does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createMandate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                 *       "description": "Weekly groceries",
+                 *       "currency": "usd",
+                 *       "max_amount_cents": 15000,
+                 *       "budget": {
+                 *         "amount_cents": 40000,
+                 *         "interval": "monthly"
+                 *       },
+                 *       "allowed_categories": [
+                 *         "5411"
+                 *       ],
+                 *       "allowed_merchants": null,
+                 *       "expires_at": "2027-05-31T23:59:59.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The OAuth app the mandate lets buy */
+                    client_id: string;
+                    /** @description What the app buys, in the user’s words */
+                    description: string;
+                    /** @description `usd` */
+                    currency: string;
+                    /** @description The most one purchase may cost, in cents */
+                    max_amount_cents: number;
+                    budget: {
+                        /** @description What the purchases may spend in each interval, in cents */
+                        amount_cents: number;
+                        /** @description `daily`, `weekly` (ISO weeks, from Monday) and `monthly` are UTC calendar windows; `total` is the whole life of the mandate */
+                        interval: "daily" | "weekly" | "monthly" | "total";
+                    };
+                    /** @description Four-digit merchant category codes or category names of GET /api/v2/merchant_categories; null: every category */
+                    allowed_categories?: string[] | null;
+                    /** @description Merchant slugs (as `/buy` names them); null: every merchant */
+                    allowed_merchants?: string[] | null;
+                    /** @description ISO 8601 with a time zone; in the future, at most 366 days ahead */
+                    expires_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The mandate, waiting for the user. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "mandate",
+                     *       "id": "mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y",
+                     *       "status": "pending_approval",
+                     *       "approval_url": "https://purser.example/mandates/mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y/approve/Hq2Lm…",
+                     *       "terms_hash": "3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b8a55",
+                     *       "terms": {
+                     *         "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                     *         "description": "Weekly groceries",
+                     *         "currency": "usd",
+                     *         "max_amount_cents": 15000,
+                     *         "budget": {
+                     *           "amount_cents": 40000,
+                     *           "interval": "monthly"
+                     *         },
+                     *         "allowed_categories": [
+                     *           "5411"
+                     *         ],
+                     *         "allowed_merchants": null,
+                     *         "expires_at": "2027-05-31T23:59:59.000Z"
+                     *       },
+                     *       "spent_cents": 0,
+                     *       "remaining_cents": 40000,
+                     *       "created_at": "2026-11-27T10:00:00.000Z",
+                     *       "approved_at": null,
+                     *       "expires_at": "2027-05-31T23:59:59.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description A field is missing or not valid (`invalid_request`, `field_errors` names it): also an unknown `client_id`, a `max_amount_cents` above the budget, an `expires_at` in the past. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user in this organization and mode (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMandate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mandate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "mandate",
+                     *       "id": "mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y",
+                     *       "status": "pending_approval",
+                     *       "approval_url": "https://purser.example/mandates/mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y/approve/Hq2Lm…",
+                     *       "terms_hash": "3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b8a55",
+                     *       "terms": {
+                     *         "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                     *         "description": "Weekly groceries",
+                     *         "currency": "usd",
+                     *         "max_amount_cents": 15000,
+                     *         "budget": {
+                     *           "amount_cents": 40000,
+                     *           "interval": "monthly"
+                     *         },
+                     *         "allowed_categories": [
+                     *           "5411"
+                     *         ],
+                     *         "allowed_merchants": null,
+                     *         "expires_at": "2027-05-31T23:59:59.000Z"
+                     *       },
+                     *       "spent_cents": 0,
+                     *       "remaining_cents": 40000,
+                     *       "created_at": "2026-11-27T10:00:00.000Z",
+                     *       "approved_at": null,
+                     *       "expires_at": "2027-05-31T23:59:59.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such mandate in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeMandate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked mandate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "mandate",
+                     *       "id": "mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y",
+                     *       "status": "revoked",
+                     *       "approval_url": null,
+                     *       "terms_hash": "3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b8a55",
+                     *       "terms": {
+                     *         "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                     *         "description": "Weekly groceries",
+                     *         "currency": "usd",
+                     *         "max_amount_cents": 15000,
+                     *         "budget": {
+                     *           "amount_cents": 40000,
+                     *           "interval": "monthly"
+                     *         },
+                     *         "allowed_categories": [
+                     *           "5411"
+                     *         ],
+                     *         "allowed_merchants": null,
+                     *         "expires_at": "2027-05-31T23:59:59.000Z"
+                     *       },
+                     *       "spent_cents": 0,
+                     *       "remaining_cents": 40000,
+                     *       "created_at": "2026-11-27T10:00:00.000Z",
+                     *       "approved_at": null,
+                     *       "expires_at": "2027-05-31T23:59:59.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such mandate in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The mandate has expired (`invalid_mandate_state`). Or: A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_kyc_state",
+                     *         "message": "The verification is not in a status that takes this call.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_kyc_state",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }
