@@ -36,6 +36,8 @@ import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
 import { LinkService } from './domains/links/service.ts';
+import { MandateService } from './domains/mandates/service.ts';
+import { MandateStore } from './domains/mandates/store.ts';
 import { MemberService } from './domains/members/service.ts';
 import { MerchantAccountService } from './domains/merchant-accounts/service.ts';
 import { ProviderClient } from './domains/messaging/provider.ts';
@@ -59,6 +61,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   dialect: Dialect;
+  /** Applies the migrations not yet applied (once across processes: the migrator locks); their names. */
+  migrate(): Promise<string[]>;
   clock: Clock;
   /** The process's own log (JSON lines): dependency state changes and the worker's lines. */
   log: Logger;
@@ -90,6 +94,8 @@ export interface AppContext {
   members: MemberService;
   /** Hosted platform connect sessions and connected organizations. */
   platformConnect: PlatformConnectService;
+  /** Spending mandates: terms a user signed for an app to buy within, and their budgets. */
+  mandates: MandateService;
   /** `/buy`: conversations, carts and orders at merchants. */
   purchases: PurchaseService;
   /** The merchants an operator configured (ACP), which `purchases` lists beside the sandbox ones. */
@@ -268,6 +274,22 @@ export async function createContext(
     sealer: aead,
     formKey: aead.deriveKey('platform-connect-forms'),
   });
+  const mandates = new MandateService(
+    handle,
+    clock,
+    { baseUrl: config.baseUrl },
+    new MandateStore(handle.dialect),
+    {
+      events,
+      userExists: async (scope, userId) =>
+        !!(await connect.findUser(scope.organizationId, scope.livemode, userId)),
+      clientExists: async (scope, clientId) => {
+        const client = await oauth.findClient(clientId);
+        return client?.organizationId === scope.organizationId && client.livemode === scope.livemode;
+      },
+      linkKey: aead.deriveKey('mandate-approval-links'),
+    },
+  );
   const receipts = new ReceiptService({
     db,
     clock,
@@ -328,6 +350,7 @@ export async function createContext(
     config,
     db,
     dialect: handle.dialect,
+    migrate: () => migrateToLatest(handle),
     clock,
     log,
     health,
@@ -344,6 +367,7 @@ export async function createContext(
     cards,
     funding,
     purchases,
+    mandates,
     vault,
     onboarding,
     members,

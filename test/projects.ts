@@ -99,6 +99,7 @@ export const DIALECT: Entry[] = [
   'test/funding/concurrency.test.ts',
   'test/funding/crash.test.ts',
   'test/funding/ownership-model.test.ts',
+  'test/mandates/budget.test.ts',
   'test/purchases/crash.test.ts',
   // Stores that write SQL of their own (upserts, locks, counters, cursors), through their API.
   'test/auth/rate-limit.test.ts',

@@ -13,6 +13,7 @@ import { type Clock, HOUR, MINUTE } from './clock.ts';
 import { digest } from './crypto.ts';
 import type { Sealer } from './crypto-aead.ts';
 import { ApiError } from './errors.ts';
+import { livemodeColumn } from './tenant.ts';
 
 /** How long a key is remembered (Stripe: 24 hours); after that it acts anew. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * HOUR;
@@ -134,7 +135,7 @@ async function claimOrReplay(
     path: request.url.split('?', 1)[0] as string,
     key,
     organizationId: credential.organizationId,
-    livemode: credential.livemode ? 1 : 0,
+    livemode: livemodeColumn(credential.livemode),
   };
   const requestDigest = digest(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`);
   const outcome = await claimKey(deps, claim, requestDigest);

@@ -453,6 +453,8 @@ export interface Database {
   organization_vault_settings: OrganizationVaultSettingsTable;
   vault_passkeys: VaultPasskeysTable;
   passkey_resets: PasskeyResetsTable;
+  mandates: MandatesTable;
+  mandate_spends: MandateSpendsTable;
   webauthn_challenges: WebauthnChallengesTable;
   vault_cards: VaultCardsTable;
   checkout_authorizations: CheckoutAuthorizationsTable;
@@ -992,6 +994,49 @@ export interface VaultPasskeysTable {
 }
 
 /** A passkey reset the platform started for a user (docs/vault.md "Passkey recovery"). */
+/** A spending mandate (docs/mandates.md): terms a user signed for one app to buy within. */
+export interface MandatesTable {
+  /** `mdt_…`. */
+  id: string;
+  organization_id: string;
+  livemode: number;
+  user_id: string;
+  /** The OAuth app the mandate lets buy (`terms.client_id`). */
+  client_id: string;
+  /** domains/mandates/states.ts: `pending_approval` → `active` → `exhausted` | `expired` | `revoked`. */
+  status: 'pending_approval' | 'active' | 'exhausted' | 'expired' | 'revoked';
+  /** The terms as the API shows them (JSON): every field present, an absent optional one null. */
+  terms: string;
+  /** Lowercase hex SHA-256 of the terms' RFC 8785 canonical JSON: what the passkey signed. */
+  terms_hash: string;
+  /** `terms.budget`, as columns: the budget rules read them on every charge. */
+  budget_cents: number;
+  budget_interval: 'daily' | 'weekly' | 'monthly' | 'total';
+  /** `terms.expires_at` in ms. */
+  expires_at: number;
+  /** The passkey assertion that approved the terms (JSON: credential id, response, challenge), kept as proof. */
+  approval: string | null;
+  created_at: number;
+  approved_at: number | null;
+  /** When it left `active` (or `pending_approval`): exhausted, expired or revoked. */
+  ended_at: number | null;
+}
+
+/** What one charge under a mandate took from its budget, and what refunds and voids gave back. */
+export interface MandateSpendsTable {
+  /** `mds_…`. */
+  id: string;
+  mandate_id: string;
+  /** The caller's id of the charge (an order, a card transaction): one spend per charge. */
+  reference: string;
+  amount_cents: number;
+  returned_cents: number;
+  merchant: string | null;
+  category: string | null;
+  /** When the charge was made (ms): the budget window it counts in. */
+  at: number;
+}
+
 export interface PasskeyResetsTable {
   /** `pkr_…`. */
   id: string;

@@ -370,6 +370,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     status: 409,
     when: 'Purchases: another process concluded the order first; read it again.',
   },
+  {
+    code: 'invalid_mandate_state',
+    status: 409,
+    when: 'Mandates: the mandate has expired, so it cannot be revoked (docs/mandates.md, States).',
+  },
   { code: 'uri_too_long', status: 414, when: 'A path segment is longer than 100 characters (no id is).' },
   { code: 'request_timeout', status: 408, when: 'The request was not received in time.' },
   {

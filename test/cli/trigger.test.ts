@@ -17,6 +17,10 @@ const UNAVAILABLE = [
   'checkout_authorization.approved',
   'checkout_authorization.declined',
   'passkey.reset',
+  'mandate.approved',
+  'mandate.revoked',
+  'mandate.exhausted',
+  'mandate.expired',
 ];
 
 const TRANSACTION = ['id', 'card_id', 'last4', 'amount_cents', 'merchant', 'mcc', 'status', 'balance_cents'];

@@ -1025,6 +1025,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that verify order receipts (JWK Set)
+         * @description A receipt’s JWS header names its key (`kid`). Retired keys stay here until they expire (`RECEIPT_KEY_RETENTION_DAYS` after their retirement); a verifier that meets an unknown `kid` fetches this again, since a rotation publishes the new key as it starts signing.
+         */
+        get: operations["getReceiptKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/orders/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed receipt of an order placed under a mandate
+         * @description The same JWS `order.placed` carried, unless its key has since expired: then the same claims signed by the current key.
+         */
+        get: operations["getOrderReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/checkout/coverage": {
         parameters: {
             query?: never;
@@ -1897,8 +1937,10 @@ export interface components {
             /** @enum {string} */
             object: "cardholder";
             id: string;
-            first_name: string;
-            last_name: string;
+            /** @description Null when not known (made from a verification) */
+            first_name: string | null;
+            /** @description Null when not known (made from a verification) */
+            last_name: string | null;
             email: string | null;
             date_of_birth: string | null;
             phone_number: string | null;
@@ -2097,6 +2139,49 @@ export interface components {
                 text: string;
                 at: string;
             }[];
+        };
+        /** @description The keys that verify receipts (RFC 7517 JWK Set): the one that signs now, then retired ones until they expire. */
+        ReceiptJwks: {
+            keys: {
+                /** @enum {string} */
+                kty: "EC";
+                /** @enum {string} */
+                crv: "P-256";
+                x: string;
+                y: string;
+                /** @description The key’s JWK thumbprint (RFC 7638, SHA-256); a receipt’s header names it */
+                kid: string;
+                /** @enum {string} */
+                alg: "ES256";
+                /** @enum {string} */
+                use: "sig";
+            }[];
+        };
+        /** @description The signed receipt of an order placed under a mandate. Verify `jws` against the published keys; `claims` is its payload, for reading only. */
+        Receipt: {
+            /** @enum {string} */
+            object: "receipt";
+            order_id: string;
+            mandate_id: string;
+            /** @description The key that signed it, in `/.well-known/jwks.json` */
+            kid: string;
+            /** @description Compact JWS (RFC 7515), ES256, over `claims` */
+            jws: string;
+            /** @description What the receipt states: its JWS payload, decoded. */
+            claims: {
+                mandate_id: string;
+                /** @description The mandate’s `terms_hash`: SHA-256 of its RFC 8785 terms, hex */
+                terms_hash: string;
+                /** @description The confirmed cart’s hash */
+                cart_hash: string;
+                order_id: string;
+                /** @description What was charged */
+                amount_cents: number;
+                currency: string;
+                merchant: string;
+                /** @description ISO 8601 */
+                placed_at: string;
+            };
         };
         /** @description Which payment processors purchases reach, and how. Recognition of a processor is not a purchase test: each merchant and browser combination needs end-to-end validation. */
         CheckoutCoverage: {
@@ -14798,6 +14883,182 @@ export interface operations {
                      *         "code": "idempotency_key_reused",
                      *         "message": "This Idempotency-Key was first used with another request; use a new key.",
                      *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReceiptKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "EC",
+                     *           "crv": "P-256",
+                     *           "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+                     *           "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+                     *           "kid": "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs",
+                     *           "alg": "ES256",
+                     *           "use": "sig"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReceiptJwks"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOrderReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "receipt",
+                     *       "order_id": "ord_2Lm8Np4QrSt6UvWx",
+                     *       "mandate_id": "mdt_7Hj2Kl9MnP4qRsTu",
+                     *       "kid": "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs",
+                     *       "jws": "eyJhbGciOiJFUzI1NiIsImtpZCI6Ik56YkxzWGg4dURDY2QtNk1Od1hGNFdfN25vV1hGWkFmSGt4WnNSR0M5WHMifQ.eyJtYW5kYXRlX2lkIjoibWR0XzdIajJLbDlNblA0cVJzVHUifQ.MEUCIQDa…",
+                     *       "claims": {
+                     *         "mandate_id": "mdt_7Hj2Kl9MnP4qRsTu",
+                     *         "terms_hash": "c0535e4be2b79ffd93291305436bf889314e4a3faec05ecffcbb7df31ad9e51a",
+                     *         "cart_hash": "9f2c4e1a7b3d5f6e8a0c2d4e6f8a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a",
+                     *         "order_id": "ord_2Lm8Np4QrSt6UvWx",
+                     *         "amount_cents": 1093,
+                     *         "currency": "usd",
+                     *         "merchant": "coffee",
+                     *         "placed_at": "2026-11-23T10:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order in this organization and mode, or it was not placed under a mandate. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }

@@ -313,6 +313,18 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     unavailable:
       'the user proves their email or phone with a one-time code on the hosted reset page, then registers a new passkey: a WebAuthn registration only the user’s authenticator makes (test/vault/passkey-reset-browser.test.ts drives one with a virtual authenticator)',
   },
+  'mandate.approved': {
+    unavailable: 'the user approves the terms with a passkey on the hosted mandate page (docs/mandates.md)',
+  },
+  'mandate.revoked': {
+    unavailable: 'a mandate is revoked with DELETE /api/v2/mandates/{id} or on the connected-apps page',
+  },
+  'mandate.exhausted': {
+    unavailable: 'a purchase under a mandate with a `total` budget uses its last cent (docs/mandates.md)',
+  },
+  'mandate.expired': {
+    unavailable: "the worker's chores expire a mandate at its `expires_at` (docs/mandates.md)",
+  },
   'order.updated': {
     unavailable:
       "a configured ACP merchant's order webhook moves an order's fulfillment (processing, shipped, completed, canceled); sandbox merchants send none (docs/purchases.md)",

@@ -37,6 +37,7 @@ import * as webhookAttemptLeases from './0042_webhook_attempt_leases.ts';
 import * as cardControls from './0043_card_controls.ts';
 import * as passkeyResets from './0044_passkey_resets.ts';
 import * as receipts from './0046_receipts.ts';
+import * as mandates from './0047_mandates.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '0043_card_controls': cardControls,
   '0044_passkey_resets': passkeyResets,
   '0046_receipts': receipts,
+  '0047_mandates': mandates,
 };

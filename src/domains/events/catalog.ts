@@ -36,6 +36,10 @@ export const EVENT_TYPES = [
   'checkout_authorization.declined',
   'checkout_authorization.expired',
   'passkey.reset',
+  'mandate.approved',
+  'mandate.revoked',
+  'mandate.exhausted',
+  'mandate.expired',
   'webhook_endpoint.test',
 ] as const;
 

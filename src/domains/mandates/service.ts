@@ -1,0 +1,456 @@
+import { createHmac } from 'node:crypto';
+import { type Clock, isoTime } from '../../core/clock.ts';
+import { safeEqual } from '../../core/crypto.ts';
+import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
+import type { DatabaseHandle, Executor } from '../../db/index.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
+import type { EventEmitter } from '../cards/events.ts';
+import { type MandateMove, type MandateStatus, transition } from './states.ts';
+import type { MandateRow, MandateStore } from './store.ts';
+import {
+  budgetWindowStart,
+  type MandateCharge,
+  type MandateTerm,
+  type MandateTerms,
+  type MandateTermsInput,
+  normalizeTerms,
+  termRefusal,
+  termsHash,
+  termsProblems,
+} from './terms.ts';
+
+/** Whose mandates: an organization and mode (a platform token's, or an app token's). */
+export interface MandateScope {
+  organizationId: string;
+  livemode: boolean;
+}
+
+/** `GET /api/v2/mandates/{id}` and every mandate answer and event (issue 28). */
+export interface MandateObject {
+  object: 'mandate';
+  id: string;
+  status: MandateStatus;
+  /** The hosted approval page while the mandate waits for the user's signature; null after. */
+  approval_url: string | null;
+  terms_hash: string;
+  terms: MandateTerms;
+  /** What the current budget window (UTC calendar day, ISO week, month, or all time) has spent. */
+  spent_cents: number;
+  remaining_cents: number;
+  created_at: string;
+  approved_at: string | null;
+  expires_at: string;
+}
+
+/** A charge under a mandate: what the terms see, and the caller's id of it (one spend per charge). */
+export interface MandateSpend extends MandateCharge {
+  mandateId: string;
+  /** The order's or card transaction's id: consuming the same reference again changes nothing. */
+  reference: string;
+}
+
+export type ConsumeResult =
+  | { ok: true; spentCents: number; remainingCents: number }
+  | { ok: false; term: MandateTerm; reply: string };
+
+/** The passkey assertion kept as the proof of approval. */
+export interface MandateAssertion {
+  credential_id: string;
+  /** The WebAuthn response as the browser gave it (authenticatorData, clientDataJSON, signature). */
+  response: unknown;
+  /** The challenge the passkey signed (base64url): derived from `terms_hash`, see `approvalChallenge` (terms.ts). */
+  challenge: string;
+}
+
+/**
+ * Spending mandates (docs/mandates.md): terms a user signs with a passkey for one OAuth app to buy
+ * within, their budget, and their states (states.ts). Purchases call `consume` in the transaction of
+ * their charge, refunds and voids `giveBack` in theirs.
+ */
+export class MandateService {
+  constructor(
+    private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
+    private readonly clock: Clock,
+    private readonly config: { baseUrl: string },
+    private readonly store: MandateStore,
+    private readonly deps: {
+      events: EventEmitter;
+      /** Whether the user exists in the organization and mode. */
+      userExists: (scope: MandateScope, userId: string) => Promise<boolean>;
+      /** Whether the OAuth app exists in the organization and mode. */
+      clientExists: (scope: MandateScope, clientId: string) => Promise<boolean>;
+      /** Key of the approval links (HMAC of the mandate's id). */
+      linkKey: Buffer;
+    },
+  ) {}
+
+  private get db() {
+    return this.handle.db;
+  }
+
+  // ---- the platform API -------------------------------------------------------------------
+
+  /**
+   * `POST /api/v2/users/{user_id}/mandates`: terms waiting for the user's passkey. A user not in the
+   * organization and mode is 404; bad terms 400 naming each field.
+   */
+  async create(scope: MandateScope, userId: string, input: MandateTermsInput): Promise<MandateObject> {
+    if (!(await this.deps.userExists(scope, userId)))
+      throw notFound('No such user in this organization and mode.');
+    const terms = await this.checkedTerms(scope, input);
+    const row = this.newRow(scope, userId, terms);
+    await this.store.insert(this.db, row);
+    return this.object(this.db, row);
+  }
+
+  /** Terms checked (400 naming each bad field) and normalized; `prefix` names them inside another request. */
+  async checkedTerms(scope: MandateScope, input: MandateTermsInput, prefix = ''): Promise<MandateTerms> {
+    const problems = termsProblems(input, this.clock.now(), prefix) ?? {};
+    if (!(await this.deps.clientExists(scope, input.client_id)))
+      problems[`${prefix}client_id`] = 'no OAuth app with this id in this organization and mode';
+    if (Object.keys(problems).length > 0) throw invalidRequest('The mandate terms are not valid.', problems);
+    return normalizeTerms(input);
+  }
+
+  /** A new pending mandate's row for checked terms (written by the caller: here, or with an OAuth consent). */
+  newRow(scope: MandateScope, userId: string, terms: MandateTerms): MandateRow {
+    return {
+      id: newId('mdt'),
+      organization_id: scope.organizationId,
+      livemode: livemodeColumn(scope.livemode),
+      user_id: userId,
+      client_id: terms.client_id,
+      status: 'pending_approval',
+      terms: JSON.stringify(terms),
+      terms_hash: termsHash(terms),
+      budget_cents: terms.budget.amount_cents,
+      budget_interval: terms.budget.interval,
+      expires_at: Date.parse(terms.expires_at),
+      approval: null,
+      created_at: this.clock.now(),
+      approved_at: null,
+      ended_at: null,
+    };
+  }
+
+  async insert(exec: Executor, row: MandateRow): Promise<void> {
+    await this.store.insert(exec, row);
+  }
+
+  /** `GET /api/v2/mandates/{id}`: another organization's or mode's mandate is 404. */
+  async get(scope: MandateScope, id: string): Promise<MandateObject> {
+    return this.object(this.db, await this.owned(scope, id));
+  }
+
+  /** `GET /api/v2/users/{user_id}/mandates`, newest first. */
+  async list(
+    scope: MandateScope,
+    userId: string,
+    page: { limit: number; startingAfter?: string | undefined; clientId?: string | undefined },
+  ): Promise<{ object: 'list'; data: MandateObject[]; has_more: boolean }> {
+    const after = page.startingAfter ? await this.owned(scope, page.startingAfter) : undefined;
+    if (after && after.user_id !== userId)
+      throw invalidRequest('starting_after is not a mandate of this user.', {
+        starting_after: 'not a mandate of this user',
+      });
+    const rows = await this.store.list(this.db, {
+      organizationId: scope.organizationId,
+      livemode: livemodeColumn(scope.livemode),
+      userId,
+      clientId: page.clientId,
+      startingAfter: after,
+      limit: page.limit + 1,
+    });
+    const data = await Promise.all(rows.slice(0, page.limit).map((row) => this.object(this.db, row)));
+    return { object: 'list', data, has_more: rows.length > page.limit };
+  }
+
+  /**
+   * `DELETE /api/v2/mandates/{id}` (and the user's revoke on the connected-apps page): no purchase
+   * passes it from the commit on. Revoking a revoked mandate changes nothing; an expired one is 409.
+   */
+  async revoke(scope: MandateScope, id: string): Promise<MandateObject> {
+    await this.owned(scope, id);
+    return writeTransaction(this.handle, async (trx) => {
+      const row = (await this.store.find(trx, id, true))!;
+      if (row.status === 'revoked') return this.object(trx, row);
+      const moved = await this.apply(trx, row, 'revoked');
+      if (!moved)
+        throw new ApiError(
+          409,
+          'invalid_mandate_state',
+          `The mandate is ${row.status}: there is nothing to revoke.`,
+        );
+      return this.object(trx, moved);
+    });
+  }
+
+  /** The mandate with this id in the scope, or 404. */
+  async owned(scope: MandateScope, id: string): Promise<MandateRow> {
+    const row = await this.store.find(this.db, id);
+    if (
+      !row ||
+      row.organization_id !== scope.organizationId ||
+      row.livemode !== livemodeColumn(scope.livemode)
+    )
+      throw notFound('No such mandate.');
+    return row;
+  }
+
+  // ---- purchases under a mandate ----------------------------------------------------------
+
+  /**
+   * The active mandates of a user for one app (newest first): what a purchase made with a token of
+   * that app may buy under. Unlocked: the charge's `consume` decides.
+   */
+  async activeFor(scope: MandateScope & { userId: string; clientId: string }): Promise<MandateRow[]> {
+    const rows = await this.store.list(this.db, {
+      organizationId: scope.organizationId,
+      livemode: livemodeColumn(scope.livemode),
+      userId: scope.userId,
+      clientId: scope.clientId,
+      status: 'active',
+      limit: 100,
+    });
+    return rows.filter((row) => row.expires_at > this.clock.now());
+  }
+
+  /**
+   * Takes a charge from a mandate's budget, in the charge's own write transaction `trx` (so the
+   * budget and the money commit together, or neither). Call it before the transaction's first ledger
+   * move: on PostgreSQL it locks the mandate's row `FOR UPDATE`, which in the lock order of
+   * docs/ledger.md comes after the domain's own row (the order, the card) and before the user's
+   * spending controls row, the company wallet and the ledger's accounts. Concurrent charges under
+   * one mandate therefore read its budget one after the other and never spend past it.
+   *
+   * Answers `{ok: true}` with what the current budget window has spent and has left after the
+   * charge, or `{ok: false, term, reply}`: the first term the charge falls outside of — `status`
+   * (not active: pending approval, exhausted, expired, revoked, or no such mandate), `expires_at`,
+   * `currency`, `max_amount_cents`, `allowed_categories`, `allowed_merchants`, `budget` — and a
+   * sentence for the user (the `/buy` reply). A refusal writes nothing.
+   *
+   * The same `reference` again (a retried charge) spends nothing more and answers ok. The charge
+   * that uses the last cent of a `total` budget moves the mandate to `exhausted` and emits
+   * `mandate.exhausted` in `trx`.
+   */
+  async consume(trx: Executor, spend: MandateSpend): Promise<ConsumeResult> {
+    const row = await this.store.find(trx, spend.mandateId, true);
+    if (!row) return refusal('status', 'This mandate does not exist.');
+    const start = budgetWindowStart(row.budget_interval, spend.at);
+    if (await this.store.spend(trx, row.id, spend.reference)) {
+      const spent = await this.store.spentSince(trx, row.id, start);
+      return { ok: true, spentCents: spent, remainingCents: Math.max(0, row.budget_cents - spent) };
+    }
+    const verdict = await this.verdict(trx, row, spend, start);
+    if (!verdict.ok) return verdict;
+    await this.store.insertSpend(trx, {
+      id: newId('mds'),
+      mandate_id: row.id,
+      reference: spend.reference,
+      amount_cents: spend.amountCents,
+      returned_cents: 0,
+      merchant: spend.merchant,
+      category: spend.category,
+      at: spend.at,
+    });
+    if (row.budget_interval === 'total' && verdict.remainingCents === 0)
+      await this.apply(trx, row, 'budget_used_up');
+    return verdict;
+  }
+
+  /**
+   * Whether a charge would pass the mandate now, without taking a lock or writing: a check before the
+   * money moves (a `/buy` confirm deciding whether to ask the user); `consume` decides at the charge.
+   */
+  async check(exec: Executor, spend: Omit<MandateSpend, 'reference'>): Promise<ConsumeResult> {
+    const row = await this.store.find(exec, spend.mandateId);
+    if (!row) return refusal('status', 'This mandate does not exist.');
+    return this.verdict(exec, row, spend, budgetWindowStart(row.budget_interval, spend.at));
+  }
+
+  /**
+   * Gives budget back for a charge a refund or void undid (all or part of it), in the refund's or
+   * void's own write transaction `trx`, before its first ledger move (the same lock as `consume`).
+   * Never more than the charge took: answers the cents actually given back (0 for an unknown
+   * reference). The cents go back to the window the charge was made in (a charge of yesterday
+   * refunded today does not raise today's daily budget). A `total` mandate that was exhausted and
+   * has budget again is active again (states.ts), unless it has expired or been revoked.
+   */
+  async giveBack(
+    trx: Executor,
+    back: { mandateId: string; reference: string; amountCents: number },
+  ): Promise<number> {
+    const row = await this.store.find(trx, back.mandateId, true);
+    const spend = row && (await this.store.spend(trx, row.id, back.reference));
+    if (!row || !spend) return 0;
+    const given = Math.min(back.amountCents, spend.amount_cents - spend.returned_cents);
+    if (given <= 0) return 0;
+    await this.store.setReturned(trx, spend.id, spend.returned_cents + given);
+    if (row.status === 'exhausted' && row.expires_at > this.clock.now())
+      await this.apply(trx, row, 'budget_returned');
+    return given;
+  }
+
+  private async verdict(
+    exec: Executor,
+    row: MandateRow,
+    charge: MandateCharge,
+    windowStart: number,
+  ): Promise<ConsumeResult> {
+    if (row.status !== 'active') return refusal('status', `This mandate is ${row.status.replace('_', ' ')}.`);
+    const terms = JSON.parse(row.terms) as MandateTerms;
+    const term = termRefusal(terms, row.expires_at, charge);
+    if (term) return refusal(term, refusalReply(term, terms, charge));
+    const spent = await this.store.spentSince(exec, row.id, windowStart);
+    if (spent + charge.amountCents > row.budget_cents)
+      return refusal(
+        'budget',
+        `This purchase of ${dollars(charge.amountCents)} is more than the ${dollars(Math.max(0, row.budget_cents - spent))} left of the mandate's ${budgetWords(terms)} budget.`,
+      );
+    return {
+      ok: true,
+      spentCents: spent + charge.amountCents,
+      remainingCents: row.budget_cents - spent - charge.amountCents,
+    };
+  }
+
+  // ---- approval -----------------------------------------------------------------------------
+
+  /** The hosted approval page of a pending mandate (its token is an HMAC of the id: nothing stored). */
+  approvalUrl(row: MandateRow): string | null {
+    return row.status === 'pending_approval'
+      ? `${this.config.baseUrl}/mandates/${row.id}/approve/${this.linkToken(row.id)}`
+      : null;
+  }
+
+  /** The mandate an approval link names, or null when the link is not one this instance made. */
+  async fromLink(id: string, token: string): Promise<MandateRow | null> {
+    if (!safeEqual(token, this.linkToken(id))) return null;
+    return (await this.store.find(this.db, id)) ?? null;
+  }
+
+  private linkToken(id: string): string {
+    return createHmac('sha256', this.deps.linkKey).update(`mandate-approval:${id}`).digest('base64url');
+  }
+
+  /**
+   * Marks a pending mandate approved with the kept assertion, in `trx`, emitting `mandate.approved`.
+   * The caller verified the assertion against `approvalChallenge(id, terms_hash)` (terms.ts). False when the
+   * mandate is no longer pending, or its terms no longer hash to `termsHash` (a changed term).
+   */
+  async approve(
+    trx: Executor,
+    id: string,
+    signedHash: string,
+    assertion: MandateAssertion,
+  ): Promise<boolean> {
+    const row = await this.store.find(trx, id, true);
+    if (!row || row.status !== 'pending_approval' || row.expires_at <= this.clock.now()) return false;
+    const terms = JSON.parse(row.terms) as MandateTerms;
+    if (termsHash(terms) !== row.terms_hash || !safeEqual(row.terms_hash, signedHash)) return false;
+    return (await this.apply(trx, row, 'approved', { approval: JSON.stringify(assertion) })) !== null;
+  }
+
+  // ---- the worker ---------------------------------------------------------------------------
+
+  /** Expires the mandates past their end (the worker's chores), each with `mandate.expired`. */
+  async expireDue(limit = 100): Promise<number> {
+    const due = await this.store.pastTheirEnd(this.db, this.clock.now(), limit);
+    let expired = 0;
+    for (const { id } of due) {
+      const moved = await writeTransaction(this.handle, async (trx) => {
+        const row = await this.store.find(trx, id, true);
+        return row && row.expires_at <= this.clock.now() ? this.apply(trx, row, 'expired') : null;
+      });
+      if (moved) expired++;
+    }
+    return expired;
+  }
+
+  // ---- shared -------------------------------------------------------------------------------
+
+  /**
+   * Makes a move of the states table on a locked row, with its event, in `trx`; null when the table
+   * has no such move from the row's status.
+   */
+  private async apply(
+    trx: Executor,
+    row: MandateRow,
+    move: MandateMove,
+    extra: { approval?: string } = {},
+  ): Promise<MandateRow | null> {
+    const row_ = transition(row.status, move);
+    if (!row_) return null;
+    const now = this.clock.now();
+    const change = {
+      status: row_.to,
+      ...extra,
+      ...(move === 'approved' ? { approved_at: now } : {}),
+      ...(row_.to === 'active' ? { ended_at: null } : { ended_at: move === 'approved' ? null : now }),
+    };
+    if (!(await this.store.move(trx, row.id, row.status, change))) return null;
+    const moved: MandateRow = { ...row, ...change };
+    if (row_.event)
+      await this.deps.events.emit(trx, {
+        organizationId: row.organization_id,
+        livemode: isLivemode(row.livemode),
+        type: row_.event,
+        data: { ...(await this.object(trx, moved)), user_id: row.user_id },
+      });
+    return moved;
+  }
+
+  /** The API's mandate object, with what the current budget window has spent. */
+  async object(exec: Executor, row: MandateRow): Promise<MandateObject> {
+    const now = this.clock.now();
+    const spent = await this.store.spentSince(exec, row.id, budgetWindowStart(row.budget_interval, now));
+    const open = row.status === 'pending_approval' || row.status === 'active' || row.status === 'exhausted';
+    const status = open && row.expires_at <= now ? 'expired' : row.status;
+    return {
+      object: 'mandate',
+      id: row.id,
+      status,
+      approval_url: status === 'pending_approval' ? this.approvalUrl(row) : null,
+      terms_hash: row.terms_hash,
+      terms: JSON.parse(row.terms) as MandateTerms,
+      spent_cents: spent,
+      remaining_cents: Math.max(0, row.budget_cents - spent),
+      created_at: isoTime(row.created_at),
+      approved_at: row.approved_at === null ? null : isoTime(row.approved_at),
+      expires_at: isoTime(row.expires_at),
+    };
+  }
+}
+
+function refusal(term: MandateTerm, reply: string): ConsumeResult {
+  return { ok: false, term, reply };
+}
+
+export function dollars(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+/** "daily", "weekly", "monthly", or "total". */
+export function budgetWords(terms: MandateTerms): string {
+  return terms.budget.interval;
+}
+
+/** The `/buy` reply naming the term a charge falls outside of. */
+function refusalReply(term: MandateTerm, terms: MandateTerms, charge: MandateCharge): string {
+  switch (term) {
+    case 'expires_at':
+      return `This mandate ended at ${terms.expires_at}.`;
+    case 'currency':
+      return `This mandate allows purchases in ${terms.currency.toUpperCase()} only.`;
+    case 'max_amount_cents':
+      return `This purchase of ${dollars(charge.amountCents)} is more than the mandate's ${dollars(terms.max_amount_cents)} per purchase.`;
+    case 'allowed_categories':
+      return `This merchant's category is not among the mandate's allowed categories (${terms.allowed_categories?.join(', ')}).`;
+    case 'allowed_merchants':
+      return `This merchant is not among the mandate's allowed merchants (${terms.allowed_merchants?.join(', ')}).`;
+    default:
+      return 'This purchase is outside the mandate.';
+  }
+}

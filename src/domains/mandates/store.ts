@@ -1,0 +1,113 @@
+import { type Insertable, sql, type Updateable } from 'kysely';
+import type { Dialect, Executor } from '../../db/index.ts';
+import { olderThan } from '../../db/pagination.ts';
+import type { MandateSpendsTable, MandatesTable } from '../../db/schema.ts';
+
+export type MandateRow = MandatesTable;
+export type SpendRow = MandateSpendsTable;
+
+/** The only code that touches `mandates` and `mandate_spends`. */
+export class MandateStore {
+  constructor(private readonly dialect: Dialect) {}
+
+  async insert(exec: Executor, row: Insertable<MandatesTable>): Promise<void> {
+    await exec.insertInto('mandates').values(row).execute();
+  }
+
+  /**
+   * A mandate by id. `lock` (a charge or a give-back deciding on its budget, a status change): on
+   * PostgreSQL the row is locked `FOR UPDATE`, in the lock order of docs/ledger.md (after the
+   * domain's own row, before the user's spending controls and any ledger row), so two charges under
+   * one mandate read what the budget spent one after the other. SQLite's write lock does that already.
+   */
+  async find(exec: Executor, id: string, lock = false): Promise<MandateRow | undefined> {
+    const query = exec.selectFrom('mandates').selectAll().where('id', '=', id);
+    return (lock && this.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  }
+
+  async list(
+    exec: Executor,
+    filter: {
+      organizationId: string;
+      livemode: number;
+      userId: string;
+      clientId?: string | undefined;
+      status?: MandateRow['status'] | undefined;
+      startingAfter?: { created_at: number; id: string } | undefined;
+      limit: number;
+    },
+  ): Promise<MandateRow[]> {
+    let query = exec
+      .selectFrom('mandates')
+      .selectAll()
+      .where('organization_id', '=', filter.organizationId)
+      .where('livemode', '=', filter.livemode)
+      .where('user_id', '=', filter.userId);
+    if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  }
+
+  /** Moves a mandate from `from` to `to`; false when it was no longer in `from`. */
+  async move(
+    exec: Executor,
+    id: string,
+    from: MandateRow['status'],
+    change: Updateable<MandatesTable> & { status: MandateRow['status'] },
+  ): Promise<boolean> {
+    const result = await exec
+      .updateTable('mandates')
+      .set(change)
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Mandates still open (pending, active or exhausted) whose end has come, oldest end first. */
+  async pastTheirEnd(exec: Executor, now: number, limit: number): Promise<MandateRow[]> {
+    return exec
+      .selectFrom('mandates')
+      .selectAll()
+      .where('status', 'in', ['pending_approval', 'active', 'exhausted'])
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+  }
+
+  // ---- spends
+
+  /** What the charges under a mandate made at `since` (ms) or later still take from its budget. */
+  async spentSince(exec: Executor, mandateId: string, since: number): Promise<number> {
+    const row = await exec
+      .selectFrom('mandate_spends')
+      .select(sql<number | string>`coalesce(sum(amount_cents - returned_cents), 0)`.as('spent'))
+      .where('mandate_id', '=', mandateId)
+      .where('at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.spent);
+  }
+
+  async spend(exec: Executor, mandateId: string, reference: string): Promise<SpendRow | undefined> {
+    return exec
+      .selectFrom('mandate_spends')
+      .selectAll()
+      .where('mandate_id', '=', mandateId)
+      .where('reference', '=', reference)
+      .executeTakeFirst();
+  }
+
+  async insertSpend(exec: Executor, row: SpendRow): Promise<void> {
+    await exec.insertInto('mandate_spends').values(row).execute();
+  }
+
+  async setReturned(exec: Executor, spendId: string, returnedCents: number): Promise<void> {
+    await exec
+      .updateTable('mandate_spends')
+      .set({ returned_cents: returnedCents })
+      .where('id', '=', spendId)
+      .execute();
+  }
+}
