@@ -5,7 +5,7 @@ import FindMyWay from 'find-my-way';
 import type { AppContext } from './context.ts';
 import { clientErrorHandler, frameworkErrors } from './core/edge-errors.ts';
 import { installErrorHandler, sendError } from './core/error-handler.ts';
-import { ApiError, invalidRequest } from './core/errors.ts';
+import { ApiError, invalidRequest, serviceUnavailable } from './core/errors.ts';
 import { installIdempotency } from './core/idempotency.ts';
 import { requestLogFields } from './core/log-redaction.ts';
 import { installTextGuard } from './core/text-guard.ts';
@@ -130,6 +130,9 @@ function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
   });
 }
 
+/** What a process answers before its database is there (a load balancer's and a scraper's routes). */
+const HEALTH_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
 /** A request the database could not serve: the process's view of it changes (/readyz, one log line). */
 const databaseLost = (ctx: AppContext) => (error: unknown) =>
   ctx.health.database.set('unavailable', { reason: (error as Error | undefined)?.message });
@@ -162,6 +165,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
+  // Started before its database: nothing but the health endpoints until the migrations are applied.
+  app.addHook('onRequest', async (request) => {
+    if (!ctx.health.migrated && !HEALTH_ROUTES.has(request.routeOptions.url ?? ''))
+      throw serviceUnavailable();
+  });
   installRequestLog(app, ctx.requestLog);
   installTextGuard(app);
   installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });

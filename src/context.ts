@@ -61,6 +61,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   dialect: Dialect;
+  /** Applies the migrations not yet applied (once across processes: the migrator locks); their names. */
+  migrate(): Promise<string[]>;
   clock: Clock;
   /** The process's own log (JSON lines): dependency state changes and the worker's lines. */
   log: Logger;
@@ -348,6 +350,7 @@ export async function createContext(
     config,
     db,
     dialect: handle.dialect,
+    migrate: () => migrateToLatest(handle),
     clock,
     log,
     health,

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { ApiError } from './core/errors.ts';
 import { watchEventLoop } from './core/event-loop.ts';
+import { isDatabaseUnavailable } from './db/availability.ts';
 import { migrateToLatest, openDatabase } from './db/index.ts';
 import { Worker } from './jobs/worker.ts';
 
@@ -52,7 +53,8 @@ export type Role = 'api' | 'worker' | 'all';
  * 4. exit 0, or 1 if all that took more than `SHUTDOWN_TIMEOUT_MS` past the drain.
  */
 async function serve(ctx: AppContext, role: Role): Promise<void> {
-  if (role !== 'worker') await ensureDemoOrganization(ctx);
+  ctx.health.migrated = await migrateUnlessUnreachable(ctx);
+  if (ctx.health.migrated && role !== 'worker') await ensureDemoOrganization(ctx);
   // Loaded here: the HTTP surface is most of the code, and the CLI's other commands never need it.
   const { buildApp, buildHealthApp } = await import('./app.ts');
   const worker = role === 'api' ? null : new Worker(ctx);
@@ -89,10 +91,42 @@ async function serve(ctx: AppContext, role: Role): Promise<void> {
     host: config.host,
   });
   if (stopping) return;
-  worker?.start();
+  if (ctx.health.migrated) worker?.start();
+  else
+    void migrateOnceReachable(ctx).then(() => {
+      if (!stopping) worker?.start();
+    });
   watchEventLoop(config.eventLoopStallMs, (fields, message) => ctx.log.warn(fields, message));
   // Tests and supervisors wait for this line, whatever LOG_LEVEL says.
   if (role === 'worker') print(JSON.stringify({ level: 30, msg: 'worker started', health: address }));
+}
+
+/**
+ * Applies the migrations before serving; false when the database cannot be reached. A process
+ * started before its database is not a process that failed: it serves its health endpoints and
+ * answers 503 until the database comes (docs/operations.md, Runbook).
+ */
+async function migrateUnlessUnreachable(ctx: AppContext): Promise<boolean> {
+  try {
+    await ctx.migrate();
+    return true;
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    ctx.health.database.set('unavailable', { reason: (error as Error).message });
+    return false;
+  }
+}
+
+/** Tries the migrations again every second until the database answers, then marks the process migrated. */
+async function migrateOnceReachable(ctx: AppContext): Promise<void> {
+  while (!ctx.health.stopping) {
+    await sleep(1000);
+    if (await migrateUnlessUnreachable(ctx)) {
+      ctx.health.database.set('ok');
+      ctx.health.migrated = true;
+      return;
+    }
+  }
 }
 
 /** `purser serve [--role api|worker|all]`, `all` by default. */
@@ -121,7 +155,8 @@ async function main(argv: string[]): Promise<void> {
   }
 
   const role = command === 'serve' ? serveRole(argv.slice(1)) : command === 'worker' ? 'worker' : null;
-  const ctx = await createContext(config);
+  // A serving process applies the migrations itself, waiting for the database if need be.
+  const ctx = await createContext(config, { migrate: role === null });
   if (role) return serve(ctx, role);
   try {
     await runCommand(ctx, argv, print);

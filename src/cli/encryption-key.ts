@@ -7,6 +7,7 @@ import {
   type SealedColumn,
 } from '../db/sealed-values.ts';
 import { SEALED_COLUMNS as CARDHOLDERS } from '../domains/cards/cardholders.ts';
+import { SEALED_COLUMNS as AUTHORIZATION_ENDPOINTS } from '../domains/cards/platform-authorization.ts';
 import { SEALED_COLUMNS as CARDS } from '../domains/cards/service.ts';
 import { SEALED_COLUMNS as CONNECT } from '../domains/connect/service.ts';
 import { SEALED_COLUMNS as WEBHOOKS } from '../domains/events/service.ts';
@@ -18,6 +19,7 @@ import { SEALED_COLUMNS as OUTBOX } from '../domains/notifications/service.ts';
 import { SEALED_COLUMNS as ONBOARDING } from '../domains/onboarding/service.ts';
 import { SEALED_COLUMNS as PLATFORM_CONNECT } from '../domains/platform-connect/service.ts';
 import { SEALED_COLUMNS as MERCHANTS } from '../domains/purchases/merchant-config.ts';
+import { SEALED_COLUMNS as RECEIPT_KEYS } from '../domains/receipts/service.ts';
 import { SEALED_COLUMNS as VAULT_CARDS } from '../domains/vault/cards.ts';
 import { type Print, parse, UsageError } from './args.ts';
 
@@ -28,6 +30,7 @@ export const ENCRYPTION_KEY_USAGE = `  encryption-key usage [--json]       value
 
 /** Every column that holds sealed values, as the module that seals it declares it. */
 const SEALED: SealedColumn[] = [
+  ...AUTHORIZATION_ENDPOINTS,
   ...CARDHOLDERS,
   ...CARDS,
   ...CONNECT,
@@ -40,6 +43,7 @@ const SEALED: SealedColumn[] = [
   ...ONBOARDING,
   ...OUTBOX,
   ...PLATFORM_CONNECT,
+  ...RECEIPT_KEYS,
   ...VAULT_CARDS,
   ...WEBHOOKS,
 ];

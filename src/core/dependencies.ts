@@ -66,6 +66,11 @@ export class ProcessHealth {
    */
   readonly redis: DependencyState<RedisState>;
   private stoppingSince: number | null = null;
+  /**
+   * False while a process that started without its database waits to apply the migrations: it
+   * answers 503 to everything but its health endpoints until then.
+   */
+  migrated = true;
 
   constructor(log: StateLog, options: { redis: boolean }) {
     this.database = new DependencyState('database', 'ok', 'ok', log);

@@ -139,7 +139,9 @@ export function installErrorHandler(
     } else {
       apiError = fromFrameworkError(error, request.routeOptions.config?.errorFormat);
     }
-    if (apiError.code === 'service_unavailable') {
+    // Whatever the code the route answers with (`auth_unavailable` on Connect), a lost database is
+    // the process's state (one line per change), not a bug with a stack.
+    if (apiError.status === 503 && isDatabaseUnavailable(apiError.cause)) {
       onDatabaseUnavailable(apiError.cause);
       request.log.warn({ reason: (apiError.cause as Error | undefined)?.message }, 'database unavailable');
     } else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');

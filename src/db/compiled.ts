@@ -126,10 +126,30 @@ export async function runCompiled<Row>(
       throw new Error(`statement ${key} does not take its parameters in the order given`);
     }
     statements.set(key, compiled);
+    nameStatement(compiled.sql);
   }
   const held = holding.get(db);
   if (held) return runHeld<Row>(held, compiled.sql, parameters);
   return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+}
+
+/**
+ * The statements of `runCompiled` by their text, each with a name under which PostgreSQL keeps it
+ * prepared on every connection that ran it once (`preparedName`): the server then parses and plans
+ * it once per connection instead of on every run, and the client sends only its parameters.
+ */
+const statementNames = new Map<string, string>();
+/** Past this many, further statements run unnamed (only fixed statements come here: a bound, not a cache). */
+const NAMED_STATEMENTS_MAX = 1_000;
+
+function nameStatement(sql: string): void {
+  if (statementNames.has(sql) || statementNames.size >= NAMED_STATEMENTS_MAX) return;
+  statementNames.set(sql, `purser_${statementNames.size}`);
+}
+
+/** The name a compiled statement's text is prepared under on PostgreSQL, if it is one of `runCompiled`'s. */
+export function preparedName(sql: string): string | undefined {
+  return statementNames.get(sql);
 }
 
 /** The column lists inserted into each table, each with its statement's key (see `insertOne`). */

@@ -14,7 +14,7 @@ import {
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
-import { registerSqliteConnection } from './compiled.ts';
+import { preparedName, registerSqliteConnection } from './compiled.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { enableGroupCommit, type GroupCommit } from './write-transaction.ts';
@@ -145,7 +145,7 @@ export async function openDatabase(
   pool.on('error', connectionFailed);
   pool.on('connect', (client) => client.on('error', connectionFailed));
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: preparingPool(pool) }),
     ...(observer
       ? {
           log: (event: LogEvent) =>
@@ -160,6 +160,30 @@ export async function openDatabase(
     waiting: pool.waitingCount,
   });
   return { db, dialect: 'postgres', schema, reader: null, poolStats, close: () => db.destroy() };
+}
+
+/**
+ * The pool as Kysely uses it, its connections running the statements compiled once (`runCompiled`)
+ * as named prepared statements (`preparedName`): on the hot paths PostgreSQL's parsing and planning
+ * of each statement cost more than running it. A name is per connection, prepared on first use.
+ */
+function preparingPool(pool: pg.Pool) {
+  const naming = new WeakSet<pg.PoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      if (!naming.has(client)) {
+        naming.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((text: unknown, values?: unknown) => {
+          const name = typeof text === 'string' ? preparedName(text) : undefined;
+          return name ? query({ name, text, values }) : query(text, values);
+        }) as typeof client.query;
+      }
+      return client;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**

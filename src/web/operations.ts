@@ -278,6 +278,9 @@ async function readiness(ctx: AppContext, reply: FastifyReply) {
   if (ctx.health.stopping) return reply.code(503).send({ status: 'stopping', redis });
   const reachable = await probeDatabase(ctx.db, ctx.health.database);
   if (!reachable) return reply.code(503).send({ status: 'unavailable', database: 'unreachable', redis });
+  // Started before its database: reachable now, the migrations about to be applied.
+  if (!ctx.health.migrated)
+    return reply.code(503).send({ status: 'unavailable', database: 'migrating', redis });
   return { status: 'ready', database: 'ok', redis };
 }
 

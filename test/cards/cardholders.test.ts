@@ -160,9 +160,15 @@ describe('approved users', () => {
     expect(row).toHaveLength(1);
     const created = (await f.events('cardholder.created')).filter((e) => e.id === row[0]?.id);
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ email: expect.stringContaining('@example.com'), phone_number: null });
+    // The simulated verification established no names: unknown is null, not "".
+    expect(created[0]).toMatchObject({
+      email: expect.stringContaining('@example.com'),
+      phone_number: null,
+      first_name: null,
+      last_name: null,
+    });
     const cardholder = (await v1('GET', `/api/v1/cardholders/${row[0]?.id}`)).json();
-    expect(cardholder.user_id).toBe(userId);
+    expect(cardholder).toMatchObject({ user_id: userId, first_name: null, last_name: null });
     await f.fund(userId, 500);
     const card = await f.createCard(userId, 500);
     expect(card.cardholder_id).toBe(cardholder.id);

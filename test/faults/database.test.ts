@@ -21,11 +21,14 @@ import { jsonLines, until } from './helpers.ts';
 describe.skipIf(!onPostgres)('losing the database', () => {
   const base = process.env.TEST_DATABASE_URL ?? '';
   const name = `purser_faults_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = (() => {
+  const urlOf = (database: string) => {
     const url = new URL(base || 'postgres://localhost/x');
-    url.pathname = `/${name}`;
+    url.pathname = `/${database}`;
     return url.toString();
-  })();
+  };
+  const databaseUrl = urlOf(name);
+  // A database created empty, that processes started before it could be reached migrate.
+  const late = `${name}_late`;
   const children: ChildProcess[] = [];
   let admin: pg.Client;
   let ctx: AppContext;
@@ -59,16 +62,18 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     await proxy?.close();
     await receiver?.close();
     await ctx?.close();
-    await admin?.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
-      [name],
-    );
-    await admin?.query(`DROP DATABASE IF EXISTS ${name}`);
+    for (const database of [name, late]) {
+      await admin?.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [database],
+      );
+      await admin?.query(`DROP DATABASE IF EXISTS ${database}`);
+    }
     await admin?.end();
   });
 
-  const serve = async (extra: Record<string, string> = {}) => {
-    const server = await startServer({ ...env, ...extra });
+  const serve = async (extra: Record<string, string> = {}, args?: string[]) => {
+    const server = await startServer({ ...env, ...extra }, args);
     children.push(server.child);
     return server;
   };
@@ -197,5 +202,85 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     expect(changes.length).toBeLessThan(12);
     for (const line of changes.filter((l) => l.state === 'unavailable')) expect(line.level).toBe(40);
     expect(server.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
+  }, 180_000);
+  it('Connect during an outage: 503 auth_unavailable, and the outage logged once per change, not at error level per request', async () => {
+    // Tokens stay cached through the cut, so the requests reach the Connect routes' own queries.
+    const server = await serve({ DATABASE_URL: proxy.url(databaseUrl), AUTH_CACHE_TTL_MS: '60000' });
+    const token = (await (await tokenRequest(server.url)).json()).access_token as string;
+    const start = () =>
+      fetch(`${server.url}/api/v2/connect/start`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `someone-${randomBytes(4).toString('hex')}@example.test` }),
+      });
+    expect((await start()).status).toBe(201);
+    proxy.cut('reset');
+    for (let i = 0; i < 5; i++) {
+      const refused = await start();
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await refused.json()).error.code).toBe('auth_unavailable');
+    }
+    proxy.restore();
+    await until(async () => (await start()).status === 201);
+
+    const lines = jsonLines(server.output());
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    expect(
+      lines.filter((line) => line.dependency === 'database').map((line) => [line.level, line.state]),
+    ).toEqual([
+      [40, 'unavailable'],
+      [30, 'ok'],
+    ]);
+  }, 120_000);
+
+  it('started before its database: stays up, 503 meanwhile, /readyz names the database, ready by itself once it comes (migrations applied once)', async () => {
+    await admin.query(`CREATE DATABASE ${late}`);
+    proxy.cut('reset');
+    const lateEnv = { DATABASE_URL: proxy.url(urlOf(late)) };
+    const [api, worker] = await Promise.all([
+      serve(lateEnv, ['serve', '--role', 'api']),
+      serve({ ...lateEnv, HEALTH_PORT: '0' }, ['serve', '--role', 'worker']),
+    ]);
+    for (const server of [api, worker]) {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ status: 'unavailable', database: 'unreachable' });
+    }
+    const introspected = await fetch(`${api.url}/api/v2`, { headers: { authorization: 'Bearer sk_test_x' } });
+    expect(introspected.status).toBe(503);
+    expect(Number(introspected.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await introspected.json()).error.code).toBe('service_unavailable');
+    const token = await tokenRequest(api.url);
+    expect(token.status).toBe(503);
+    expect(await token.json()).toEqual({
+      error: 'service_unavailable',
+      error_description: expect.any(String),
+    });
+
+    proxy.restore();
+    for (const server of [api, worker])
+      await until(async () => (await fetch(`${server.url}/readyz`)).status === 200, 60_000, 'ready');
+    // Applied by the processes, once: nothing is left for anyone else to apply.
+    const direct = await createContext(loadConfig({ ...env, DATABASE_URL: urlOf(late) }), { migrate: false });
+    try {
+      expect(await direct.migrate()).toEqual([]);
+      const lateOrg = await direct.orgs.createOrganization({
+        name: 'Late',
+        billingEmail: 'late@faults.test',
+      });
+      const answered = await fetch(`${api.url}/api/v1/webhook_endpoints`, {
+        headers: { authorization: `Bearer ${lateOrg.sandbox.api_key}` },
+      });
+      expect(answered.status).toBe(200);
+    } finally {
+      await direct.close();
+    }
+    for (const server of [api, worker]) {
+      expect(server.child.exitCode).toBeNull();
+      const changes = jsonLines(server.output()).filter((line) => line.dependency === 'database');
+      expect(changes.map((line) => line.state)).toEqual(['unavailable', 'ok']);
+    }
   }, 180_000);
 });

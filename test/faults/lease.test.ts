@@ -1,12 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { type AppContext, createContext } from '../../src/context.ts';
 import { writeTransaction } from '../../src/db/write-transaction.ts';
-import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { exited, startServer } from '../cli/process.ts';
-import { Receiver, testEncryptionKey } from '../events/receiver.ts';
-import { freshDatabaseUrl } from '../helpers/harness.ts';
+import { Receiver } from '../events/receiver.ts';
+import { useCrashApp } from '../helpers/crash.ts';
 import { until } from './helpers.ts';
 
 /**
@@ -15,68 +11,52 @@ import { until } from './helpers.ts';
  * attempt 2; the delivery log shows both.
  */
 describe('a worker crash mid-delivery', () => {
-  let database: ReturnType<typeof freshDatabaseUrl>;
-  let ctx: AppContext;
-  let org: CreatedOrganization;
+  const f = useCrashApp('Lease', {
+    LOG_LEVEL: 'info',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_LEASE_MS: '2000',
+    WEBHOOK_POLL_INTERVAL_MS: '50',
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
+    HEALTH_PORT: '0',
+  });
   let receiver: Receiver;
-  let env: Record<string, string>;
-  const children: ChildProcess[] = [];
-
   beforeAll(async () => {
-    database = freshDatabaseUrl();
-    env = {
-      DATABASE_URL: database.url,
-      ENCRYPTION_KEY: testEncryptionKey(),
-      BASE_URL: 'http://127.0.0.1',
-      LOG_LEVEL: 'info',
-      PURSER_DEMO: 'off',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      WEBHOOK_LEASE_MS: '2000',
-      WEBHOOK_POLL_INTERVAL_MS: '50',
-      WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
-      HEALTH_PORT: '0',
-    };
-    ctx = await createContext(loadConfig(env));
-    org = await ctx.orgs.createOrganization({ name: 'Lease', billingEmail: 'billing@lease.test' });
     receiver = await Receiver.start();
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await receiver?.close();
-    await ctx?.close();
-    await database?.drop();
   });
 
   it('records the interrupted attempt as unknown and resends it as attempt 2', async () => {
-    const scope = { organizationId: org.organization_id, livemode: false };
-    const endpoint = await ctx.events.createEndpoint(scope, {
+    const scope = { organizationId: f.org.organization_id, livemode: false };
+    const endpoint = await f.ctx.events.createEndpoint(scope, {
       url: receiver.url,
       enabled_events: ['card.*'],
     });
     // The first request is held unanswered; the worker dies while it waits.
     receiver.answer = () => 'hang';
-    const event = await writeTransaction(ctx, (trx) =>
-      ctx.events.emit(trx, { ...scope, type: 'card.created', data: { id: 'card_lease' } }),
+    const event = await writeTransaction(f.ctx, (trx) =>
+      f.ctx.events.emit(trx, { ...scope, type: 'card.created', data: { id: 'card_lease' } }),
     );
 
-    const first = await startServer(env, ['worker']);
-    children.push(first.child);
+    const first = await startServer(f.env, ['worker']);
+    f.children.push(first.child);
     await receiver.waitFor(1, 30_000);
     first.child.kill('SIGKILL');
     await exited(first.child);
 
     receiver.answer = () => ({ status: 200 });
-    const second = await startServer(env, ['worker']);
-    children.push(second.child);
+    const second = await startServer(f.env, ['worker']);
+    f.children.push(second.child);
     await receiver.waitFor(2, 30_000);
     expect(receiver.eventIds()).toEqual([event.id, event.id]);
     expect(receiver.received.map((r) => r.headers['service-delivery-attempt'])).toEqual(['1', '2']);
 
     await until(async () => {
-      const page = await ctx.events.listDeliveries(scope, { endpointId: endpoint.id }, { limit: 10 });
+      const page = await f.ctx.events.listDeliveries(scope, { endpointId: endpoint.id }, { limit: 10 });
       return page.data[0]?.status === 'succeeded';
     });
-    const [delivery] = (await ctx.events.listDeliveries(scope, { endpointId: endpoint.id }, { limit: 10 }))
+    const [delivery] = (await f.ctx.events.listDeliveries(scope, { endpointId: endpoint.id }, { limit: 10 }))
       .data;
     expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 2 });
     expect(delivery?.attempts).toMatchObject([

@@ -1,11 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { type AppContext, createContext } from '../../src/context.ts';
-import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { exited, purser, startServer } from '../cli/process.ts';
-import { Receiver, testEncryptionKey } from '../events/receiver.ts';
-import { freshDatabaseUrl } from '../helpers/harness.ts';
+import { Receiver } from '../events/receiver.ts';
+import { useCrashApp } from '../helpers/crash.ts';
 
 /**
  * Issue 25: `purser serve --role api|worker|all`. The API role serves the API without a worker, the
@@ -13,47 +9,31 @@ import { freshDatabaseUrl } from '../helpers/harness.ts';
  * `HEALTH_PORT`; both stop cleanly on SIGTERM.
  */
 describe('process roles', () => {
-  let database: ReturnType<typeof freshDatabaseUrl>;
-  let ctx: AppContext;
-  let org: CreatedOrganization;
+  const f = useCrashApp('Roles', {
+    LOG_LEVEL: 'info',
+    SHUTDOWN_DRAIN_SECONDS: '0',
+    WEBHOOK_POLL_INTERVAL_MS: '50',
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
+  });
   let receiver: Receiver;
-  let env: Record<string, string>;
-  const children: ChildProcess[] = [];
-
   beforeAll(async () => {
-    database = freshDatabaseUrl();
-    env = {
-      DATABASE_URL: database.url,
-      ENCRYPTION_KEY: testEncryptionKey(),
-      BASE_URL: 'http://127.0.0.1',
-      LOG_LEVEL: 'info',
-      PURSER_DEMO: 'off',
-      SHUTDOWN_DRAIN_SECONDS: '0',
-      WEBHOOK_POLL_INTERVAL_MS: '50',
-      WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
-    };
-    ctx = await createContext(loadConfig(env));
-    org = await ctx.orgs.createOrganization({ name: 'Roles', billingEmail: 'billing@roles.test' });
     receiver = await Receiver.start();
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await receiver?.close();
-    await ctx?.close();
-    await database?.drop();
   });
 
   it('refuses an unknown role', async () => {
-    const result = await purser(['serve', '--role', 'everything'], env);
+    const result = await purser(['serve', '--role', 'everything'], f.env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--role must be one of: api, worker, all');
   });
 
   it('api and worker apart: the API has no worker, the worker has its own health port, a test event crosses', async () => {
-    const api = await startServer(env, ['serve', '--role', 'api']);
-    children.push(api.child);
-    const worker = await startServer({ ...env, HEALTH_PORT: '0' }, ['serve', '--role', 'worker']);
-    children.push(worker.child);
+    const api = await startServer(f.env, ['serve', '--role', 'api']);
+    f.children.push(api.child);
+    const worker = await startServer({ ...f.env, HEALTH_PORT: '0' }, ['serve', '--role', 'worker']);
+    f.children.push(worker.child);
 
     const apiMetrics = await fetch(`${api.url}/metrics`).then((r) => r.text());
     expect(apiMetrics).toContain('purser_http_requests_total');
@@ -67,7 +47,7 @@ describe('process roles', () => {
     // The health port serves nothing else.
     expect((await fetch(`${worker.url}/api/v2`)).status).toBe(404);
 
-    const headers = { authorization: `Bearer ${org.sandbox.api_key}`, 'content-type': 'application/json' };
+    const headers = { authorization: `Bearer ${f.org.sandbox.api_key}`, 'content-type': 'application/json' };
     const endpoint = await fetch(`${api.url}/api/v1/webhook_endpoints`, {
       method: 'POST',
       headers,

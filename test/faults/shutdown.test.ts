@@ -1,11 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { type AppContext, createContext } from '../../src/context.ts';
-import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { exited, startServer } from '../cli/process.ts';
-import { testEncryptionKey } from '../events/receiver.ts';
-import { freshDatabaseUrl } from '../helpers/harness.ts';
+import { useCrashApp } from '../helpers/crash.ts';
 import { jsonLines, until } from './helpers.ts';
 
 /** A request whose body is sent in two halves, so that it is in flight for as long as the test wants. */
@@ -20,37 +16,19 @@ interface Pending {
  * the drain, all finish with a complete answer; the process exits 0.
  */
 describe('SIGTERM', () => {
-  let database: ReturnType<typeof freshDatabaseUrl>;
-  let ctx: AppContext;
-  let org: CreatedOrganization;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    database = freshDatabaseUrl();
-    env = {
-      DATABASE_URL: database.url,
-      ENCRYPTION_KEY: testEncryptionKey(),
-      BASE_URL: 'http://127.0.0.1',
-      LOG_LEVEL: 'info',
-      PURSER_DEMO: 'off',
-      TOKEN_RATE_LIMIT: '100000',
-      // Long enough for the test to send its second half of requests while the process drains.
-      SHUTDOWN_DRAIN_SECONDS: '3',
-    };
-    ctx = await createContext(loadConfig(env));
-    org = await ctx.orgs.createOrganization({ name: 'Shutdown', billingEmail: 'billing@shutdown.test' });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await database?.drop();
+  const f = useCrashApp('Shutdown', {
+    LOG_LEVEL: 'info',
+    TOKEN_RATE_LIMIT: '100000',
+    // Long enough for the test to send its second half of requests while the process drains.
+    SHUTDOWN_DRAIN_SECONDS: '3',
   });
 
   /** A token request (form body) on a connection of its own, its body held back halfway. */
   const startRequest = (url: string): Pending => {
     const body = new URLSearchParams({
       grant_type: 'client_credentials',
-      client_id: org.sandbox.client_id,
-      client_secret: org.sandbox.client_secret,
+      client_id: f.org.sandbox.client_id,
+      client_secret: f.org.sandbox.client_secret,
     }).toString();
     const half = Math.floor(body.length / 2);
     const request = http.request(`${url}/api/v2/oauth/token`, {
@@ -99,7 +77,7 @@ describe('SIGTERM', () => {
     });
 
   it('40 requests across a SIGTERM: not ready first, no connection reset, every answer complete, exit 0', async () => {
-    const server = await startServer(env);
+    const server = await startServer(f.env);
     const before = Array.from({ length: 20 }, () => startRequest(server.url));
     // Each of those is on the server's side before the signal: its connection was accepted.
     await until(() => tokenRequestsSeen(server.output()) === 20);

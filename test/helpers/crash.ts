@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type AppContext, createContext } from '../../src/context.ts';
+import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { BIN } from '../cli/process.ts';
 import { testEncryptionKey } from '../events/receiver.ts';
 import { migratedDatabaseUrl, type TestDatabase } from './databases.ts';
@@ -18,6 +19,8 @@ export interface CrashApp {
   app: FastifyInstance;
   /** The settings the children run with (the test's database and key). */
   env: Record<string, string>;
+  /** The organization every request acts for. */
+  org: CreatedOrganization;
   platform: string;
   userId: string;
   userToken: string;
@@ -65,7 +68,8 @@ export function useCrashApp(name: string, settings: Record<string, string> = {})
       f.children.push(child);
       return child;
     };
-    const org = await f.ctx.orgs.createOrganization({ name, billingEmail: 'billing@crash.test' });
+    f.org = await f.ctx.orgs.createOrganization({ name, billingEmail: 'billing@crash.test' });
+    const { org } = f;
     const minted = await f.app.inject({
       method: 'POST',
       url: '/api/v2/oauth/token',

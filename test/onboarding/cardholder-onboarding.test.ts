@@ -223,7 +223,11 @@ describe('the hosted onboarding page', () => {
   it('a session without state redirects with session_id only', async () => {
     const { session, path } = await openSession();
     const page = await openPage(path);
-    const response = await post(path, page.browser, { ...page.fields('details'), ...ada });
+    const response = await post(path, page.browser, {
+      ...page.fields('details'),
+      ...ada,
+      email: 'no-state@example.com',
+    });
     const location = new URL(response.headers.location as string);
     expect(Object.fromEntries(location.searchParams)).toEqual({ from: 'purser', session_id: session.id });
   });
@@ -314,6 +318,31 @@ describe('the hosted onboarding page', () => {
     expect((await v1('GET', `/api/v1/cardholders/${existing.id}`)).json().external_user_id).toBe(
       session.external_user_id,
     );
+  });
+
+  it('details with the email of an existing cardholder make no second one: a code to that email claims it', async () => {
+    const email = 'twice@example.com';
+    const existing = (await v1('POST', '/api/v1/cardholders', { ...ada, email })).json();
+    const cardholders = await count('cardholders');
+    const { session, path } = await openSession();
+    const page = await openPage(path);
+    const typed = await post(path, page.browser, {
+      ...page.fields('details'),
+      ...ada,
+      email: 'Twice@Example.com',
+    });
+    expect(typed.statusCode, typed.body).toBe(200);
+    expect(typed.body).toContain('we sent you a code');
+    expect(await count('cardholders')).toBe(cardholders);
+    expect((await f.t.ctx.notifications.outbox(1000)).some((m) => m.recipient === email)).toBe(true);
+    const again = await openPage(path, page.browser);
+    const right = await post(path, page.browser, { ...again.fields('claim_verify'), code: '111111' });
+    expect(right.statusCode, right.body).toBe(303);
+    expect(await count('cardholders')).toBe(cardholders);
+    expect((await v1('GET', `/api/v1/cardholder_onboarding_sessions/${session.id}`)).json()).toMatchObject({
+      cardholder_id: existing.id,
+      claimed_existing_cardholder: true,
+    });
   });
 
   it('claim: an email with no cardholder gets the same answer, no email, and no code works', async () => {

@@ -212,6 +212,35 @@ describe('the platform connect page', () => {
     expect((await b.get(path)).body).toContain('Connected');
   });
 
+  it('a double-submitted approval creating an organization makes one organization, connected once', async () => {
+    const { session, path } = await openSession();
+    const b = browser();
+    await signIn(b, path, uniqueEmail('double'));
+    const member = (await f.t.ctx.members.signedIn(b.jar.purser_member!))!;
+    // Both submissions read the session while it was still open (two tabs, one click each).
+    const open = await f.t.ctx.db
+      .selectFrom('platform_connect_sessions')
+      .selectAll()
+      .where('id', '=', session.id)
+      .executeTakeFirstOrThrow();
+    const organizations = async () =>
+      (
+        await f.t.ctx.db
+          .selectFrom('organizations')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
+    const before = await organizations();
+    const approve = () =>
+      f.t.ctx.platformConnect.approve(open, member, { newOrganizationName: 'Twice Ltd' }).then(
+        (result) => result.outcome,
+        (error: { code?: string }) => error.code,
+      );
+    expect((await Promise.all([approve(), approve()])).sort()).toEqual(['already_completed', 'connected']);
+    expect(await organizations()).toBe(before + 1);
+    expect((await f.t.ctx.members.signedIn(b.jar.purser_member!))?.organizations).toHaveLength(1);
+  });
+
   it('an owner connects an existing organization and lands on return_url with session_id and state', async () => {
     const company = await f.t.createOrg('Existing Co');
     const email = uniqueEmail('owner');

@@ -1979,8 +1979,10 @@ export interface components {
             /** @enum {string} */
             object: "cardholder";
             id: string;
-            first_name: string;
-            last_name: string;
+            /** @description Null when not known (made from a verification) */
+            first_name: string | null;
+            /** @description Null when not known (made from a verification) */
+            last_name: string | null;
             email: string | null;
             date_of_birth: string | null;
             phone_number: string | null;

@@ -6,4 +6,10 @@ export interface EventEmitter {
     trx: Executor,
     event: { organizationId: string; livemode: boolean; type: string; data: Record<string, unknown> },
   ): Promise<{ id: string }>;
+  /** Several events of one owner, in order, written together (`EventService.emitAll`). */
+  emitAll(
+    trx: Executor,
+    owner: { organizationId: string; livemode: boolean },
+    events: { type: string; data: Record<string, unknown> }[],
+  ): Promise<{ id: string }[]>;
 }

@@ -10,8 +10,9 @@ type Card = Selectable<CardsTable>;
 type CardTransaction = Selectable<CardTransactionsTable>;
 
 export interface CardholderDetails {
-  first_name: string;
-  last_name: string;
+  /** Null when no one has said it (a cardholder made from a verification that established no names). */
+  first_name: string | null;
+  last_name: string | null;
   email: string | null;
   date_of_birth: string | null;
   phone_number: string | null;

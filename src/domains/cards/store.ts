@@ -1,4 +1,4 @@
-import { type Insertable, sql, type Updateable } from 'kysely';
+import { CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import { olderThan } from '../../db/pagination.ts';
@@ -97,6 +97,34 @@ export class CardStore {
       return this.dialect === 'postgres' ? query.forUpdate() : query;
     });
     return card;
+  }
+
+  /**
+   * Locks a card for a charge and, right after it, its user's spending controls row (absent when the
+   * user has none): the lock order of docs/ledger.md. On PostgreSQL in one statement, the controls'
+   * lock waiting on the card's (its user is read from the locked card).
+   */
+  async lockCardForCharge(
+    exec: Executor,
+    id: string,
+  ): Promise<{ card: Selectable<CardsTable>; userControls: string | null } | undefined> {
+    if (this.dialect !== 'postgres') {
+      const card = await this.lockCard(exec, id);
+      if (!card) return undefined;
+      return { card, userControls: (await this.userControls(exec, card.user_id, false))?.controls ?? null };
+    }
+    const text = `with card as (select * from cards where id = $1 for update),
+      controls as (select controls from user_spending_controls where user_id = (select user_id from card) for update)
+      select card.*, (select controls from controls) as purser_user_controls from card`;
+    const [row] = await runCompiled<Selectable<CardsTable> & { purser_user_controls: string | null }>(
+      exec,
+      'lock card for a charge',
+      [id],
+      () => ({ compile: () => CompiledQuery.raw(text, [id]) }),
+    );
+    if (!row) return undefined;
+    const { purser_user_controls: userControls, ...card } = row;
+    return { card, userControls };
   }
 
   async updateCard(exec: Executor, id: string, changes: Updateable<CardsTable>): Promise<void> {

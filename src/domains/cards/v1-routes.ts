@@ -9,8 +9,8 @@ const CardholderObject = Type.Object(
   {
     object: Type.Literal('cardholder'),
     id: Type.String(),
-    first_name: Type.String(),
-    last_name: Type.String(),
+    first_name: Nullable(Type.String({ description: 'Null when not known (made from a verification)' })),
+    last_name: Nullable(Type.String({ description: 'Null when not known (made from a verification)' })),
     email: Nullable(Type.String()),
     date_of_birth: Nullable(Type.String()),
     phone_number: Nullable(Type.String()),

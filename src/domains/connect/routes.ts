@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
+import { isDatabaseUnavailable } from '../../db/availability.ts';
 import { platformGuard } from '../auth/guard.ts';
 import { maskDestination, StartThrottled } from './throttle.ts';
 
@@ -58,7 +59,9 @@ const connectionExample = (user: boolean) => ({
 
 /**
  * Spec §7 (Connect): a failure below the API (the database, its driver) is `503 auth_unavailable`,
- * "retry shortly", never a bare 500. Errors the service means (ApiError) pass through unchanged.
+ * "retry shortly", never a bare 500. Errors the service means (ApiError) pass through unchanged. A
+ * database that cannot be reached is the process's state, logged once per change by the error
+ * handler; anything else is logged here with its stack.
  */
 function unavailableOnFailure<Request extends FastifyRequest, Reply, R>(
   step: (request: Request, reply: Reply) => Promise<R>,
@@ -68,13 +71,14 @@ function unavailableOnFailure<Request extends FastifyRequest, Reply, R>(
       return await step(request, reply);
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      request.log.error({ err: error }, 'connect unavailable');
+      if (!isDatabaseUnavailable(error)) request.log.error({ err: error }, 'connect unavailable');
       throw new ApiError(
         503,
         'auth_unavailable',
         'Authentication is temporarily unavailable; retry shortly.',
         {
           headers: { 'retry-after': '1' },
+          cause: error,
         },
       );
     }

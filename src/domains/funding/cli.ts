@@ -43,7 +43,10 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
     const amount = count(values['amount-cents'], 'amount-cents', 100_000_000);
     if (amount < 1) throw new UsageError('--amount-cents must be at least 1');
     await ctx.orgs.getOrganization(orgId);
-    show(print, values.json, await ctx.funding.fund({ organizationId: orgId, livemode: false }, amount));
+    const scope = { organizationId: orgId, livemode: false };
+    const funded = await ctx.funding.fund(scope, amount);
+    await ctx.members.auditOperator(scope, 'pool.funded', orgId);
+    show(print, values.json, funded);
     return true;
   }
 
@@ -61,7 +64,9 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
       fixedCents: count(values['fixed-cents'], 'fixed-cents'),
     };
     await ctx.orgs.getOrganization(orgId);
-    await ctx.funding.setFees({ organizationId: orgId, livemode: mode === 'production' }, fees);
+    const scope = { organizationId: orgId, livemode: mode === 'production' };
+    await ctx.funding.setFees(scope, fees);
+    await ctx.members.auditOperator(scope, 'wallet_fees.updated', orgId);
     show(print, values.json, {
       organization_id: orgId,
       mode,

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
+import { livemodeColumn } from '../../core/tenant.ts';
 import { type DatabaseHandle, type Executor, isUniqueViolation } from '../../db/index.ts';
 import { readSnapshot } from '../../db/read-snapshot.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
@@ -15,7 +16,7 @@ import {
   type TransferRequest,
   type TransferState,
 } from './rules.ts';
-import { type AccountKind, LedgerStore } from './store.ts';
+import { type AccountKind, type BatchWrites, LedgerStore, type TransferRow } from './store.ts';
 import { type Violation, verifyLedger } from './verify.ts';
 
 export { AccountFlags, LedgerRefusal, type RefusalCode, type TransferRequest } from './rules.ts';
@@ -147,7 +148,7 @@ export class LedgerService {
 
   /** The id of the account for this owner (opened on first use), without a query once known. */
   async accountId(exec: Executor, spec: AccountSpec): Promise<string> {
-    const key = `${spec.organizationId}|${spec.livemode ? 1 : 0}|${spec.kind}|${spec.ownerId}`;
+    const key = `${spec.organizationId}|${livemodeColumn(spec.livemode)}|${spec.kind}|${spec.ownerId}`;
     const known = this.knownAccounts.get(key) ?? this.open.get(exec)?.learned.get(key);
     if (known) return known;
     const { id } = await this.account(exec, spec);
@@ -162,7 +163,7 @@ export class LedgerService {
     exec: Executor,
     spec: AccountSpec,
   ): Promise<AccountState & { kind: AccountKind; owner_id: string }> {
-    const livemode = spec.livemode ? 1 : 0;
+    const livemode = livemodeColumn(spec.livemode);
     const found = await this.store.findAccount(exec, spec.organizationId, livemode, spec.kind, spec.ownerId);
     if (found) return found;
     await this.store.insertAccountIfAbsent(exec, {
@@ -255,7 +256,7 @@ export class LedgerService {
 
   /** What posted transfers of this code moved, per organization of the mode (store.ts `postedByCode`). */
   async postedByCode(exec: Executor, code: 'company_card_funding', livemode: boolean) {
-    const rows = await this.store.postedByCode(exec, code, livemode ? 1 : 0);
+    const rows = await this.store.postedByCode(exec, code, livemodeColumn(livemode));
     return new Map(rows.map((row) => [row.organization_id, Number(row.total)]));
   }
 
@@ -281,12 +282,15 @@ export class LedgerService {
    * `execute`, also returning the totals of the limited accounts the transaction locked, as they
    * stand after the batch, so a caller need not read a balance it just changed (they hold until the
    * transaction ends: the accounts stay locked, on SQLite by the write lock). `locked`: the
-   * transaction's `lockAccounts`, for a transaction outside `transaction()`.
+   * transaction's `lockAccounts`, for a transaction outside `transaction()`. `fresh`: the caller
+   * knows no transfer of the batch exists yet (ids it just drew, or derived from a row of its own
+   * that its lock showed absent), so earlier ones are not looked for; the primary key would still
+   * refuse a repeat.
    */
   async executeWithTotals(
     exec: Executor,
     requests: TransferRequest[],
-    locked?: LockedAccounts,
+    { locked, fresh = false }: { locked?: LockedAccounts; fresh?: boolean } = {},
   ): Promise<ExecutedBatch> {
     const now = this.clock.now();
     const endsHold = (r: TransferRequest) => r.type === 'post_pending' || r.type === 'void_pending';
@@ -310,11 +314,12 @@ export class LedgerService {
       if (unlocked) throw new LockOrderError(unlocked);
     } else if (lockedFirst) await this.lockAccounts(exec, holdAccounts);
     const earlier = new Map(
-      (
-        await this.store.transfersByIds(
-          exec,
-          requests.map((r) => r.id),
-        )
+      (fresh
+        ? []
+        : await this.store.transfersByIds(
+            exec,
+            requests.map((r) => r.id),
+          )
       ).map((t) => [t.id, t]),
     );
 
@@ -328,6 +333,8 @@ export class LedgerService {
     );
     const outcomes: TransferOutcome[] = [];
     const touched = new Set<string>();
+    const written = new Map<string, TransferRow>();
+    const endings: BatchWrites['endings'] = [];
     for (const [index, request] of requests.entries()) {
       const stored = earlier.get(request.id);
       if (stored) {
@@ -344,7 +351,7 @@ export class LedgerService {
       const { transfer, endsPending } = applied;
       const ledger = working.get(transfer.debit_account_id) as AccountState;
       const metadata = 'metadata' in request && request.metadata ? JSON.stringify(request.metadata) : null;
-      await this.store.insertTransfer(exec, {
+      written.set(transfer.id, {
         ...transfer,
         organization_id: ledger.organization_id,
         livemode: ledger.livemode,
@@ -352,7 +359,10 @@ export class LedgerService {
         created_at: now,
       });
       if (endsPending) {
-        await this.store.endPending(exec, endsPending.id, endsPending.state);
+        // A hold this batch opened is written already ended; an earlier one is updated.
+        const opened = written.get(endsPending.id);
+        if (opened) opened.pending_state = endsPending.state;
+        else endings.push(endsPending);
         const ended = holds.get(endsPending.id);
         if (ended) ended.pending_state = endsPending.state;
       }
@@ -363,16 +373,15 @@ export class LedgerService {
       outcomes.push({ transfer, created: true });
     }
     const mirrors = new Map<string, Totals>();
+    const totals: AccountState[] = [];
     for (const id of touched) {
       const after = working.get(id) as AccountState;
-      if (isMirror(after)) {
-        mirrors.set(id, after);
-        continue;
-      }
-      await this.store.writeTotals(exec, after);
-      Object.assign(accounts.get(id) as AccountState, after);
+      if (isMirror(after)) mirrors.set(id, after);
+      else totals.push(after);
     }
-    await this.store.addToMirrors(exec, mirrors);
+    if (written.size > 0)
+      await this.store.writeBatch(exec, { transfers: [...written.values()], endings, totals, mirrors });
+    for (const after of totals) Object.assign(accounts.get(after.id) as AccountState, after);
     const balances = new Map(
       [...accounts.values()].filter((a) => !isMirror(a)).map((a) => [a.id, balanceOf(a)]),
     );

@@ -2,7 +2,8 @@ import type { Clock } from '../../core/clock.ts';
 import { digest, matchesDigest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId, newSecret } from '../../core/ids.ts';
-import type { Db } from '../../db/index.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import type { Client, Organization } from '../../db/schema.ts';
 import { frameAncestorsDirective, parseEmbedOrigin, validEmbedOrigins } from './embed-origins.ts';
 import * as store from './store.ts';
@@ -46,40 +47,46 @@ export class OrgService {
 
   /** An organization with, per mode, one confidential client and one API key. Secrets are returned once. */
   async createOrganization(input: { name: string; billingEmail: string }): Promise<CreatedOrganization> {
+    return this.db.transaction().execute((trx) => this.createOrganizationIn(trx, input));
+  }
+
+  /** `createOrganization` inside the caller's transaction (it stands or falls with the caller's work). */
+  async createOrganizationIn(
+    trx: Executor,
+    input: { name: string; billingEmail: string },
+  ): Promise<CreatedOrganization> {
     const now = this.clock.now();
     const organizationId = newId('org');
-    return this.db.transaction().execute(async (trx) => {
-      await store.insertOrganization(trx, {
-        id: organizationId,
-        name: input.name,
-        billing_email: input.billingEmail,
-        status: 'active',
-        subscription: 'none',
-        connect_email_subject: null,
-        connect_email_text: null,
-        connect_email_html: null,
-        created_at: now,
-        updated_at: now,
-      });
-      const credentials = async (mode: Mode): Promise<Credentials> => {
-        const client = await this.insertClient(trx, organizationId, {
-          mode,
-          type: 'confidential',
-          name: 'Default',
-        });
-        const apiKey = await this.insertApiKey(trx, organizationId, mode);
-        return {
-          client_id: client.client_id,
-          client_secret: client.client_secret as string,
-          api_key: apiKey.api_key,
-        };
-      };
-      return {
-        organization_id: organizationId,
-        sandbox: await credentials('sandbox'),
-        production: await credentials('production'),
-      };
+    await store.insertOrganization(trx, {
+      id: organizationId,
+      name: input.name,
+      billing_email: input.billingEmail,
+      status: 'active',
+      subscription: 'none',
+      connect_email_subject: null,
+      connect_email_text: null,
+      connect_email_html: null,
+      created_at: now,
+      updated_at: now,
     });
+    const credentials = async (mode: Mode): Promise<Credentials> => {
+      const client = await this.insertClient(trx, organizationId, {
+        mode,
+        type: 'confidential',
+        name: 'Default',
+      });
+      const apiKey = await this.insertApiKey(trx, organizationId, mode);
+      return {
+        client_id: client.client_id,
+        client_secret: client.client_secret as string,
+        api_key: apiKey.api_key,
+      };
+    };
+    return {
+      organization_id: organizationId,
+      sandbox: await credentials('sandbox'),
+      production: await credentials('production'),
+    };
   }
 
   async getOrganization(id: string): Promise<Organization> {
@@ -90,7 +97,7 @@ export class OrgService {
 
   /** The origins allowed to frame the organization's hosted pages in one mode (empty until set). */
   async embedOrigins(owner: { organizationId: string; livemode: boolean }): Promise<string[]> {
-    const row = await store.findEmbedOrigins(this.db, owner.organizationId, owner.livemode ? 1 : 0);
+    const row = await store.findEmbedOrigins(this.db, owner.organizationId, livemodeColumn(owner.livemode));
     return row ? validEmbedOrigins(JSON.parse(row.origins) as string[]) : [];
   }
 
@@ -119,7 +126,7 @@ export class OrgService {
     }
     await store.saveEmbedOrigins(this.db, {
       organization_id: owner.organizationId,
-      livemode: owner.livemode ? 1 : 0,
+      livemode: livemodeColumn(owner.livemode),
       origins: JSON.stringify(canonical),
       updated_at: this.clock.now(),
     });
@@ -257,7 +264,7 @@ export class OrgService {
     // Lookup by digest: the key has 256 bits of entropy, so the indexed lookup leaks nothing useful.
     const row = await store.findApiKeyByDigest(this.db, digest(key));
     if (!row || row.status !== 'active') return null;
-    return { organizationId: row.organization_id, livemode: row.livemode === 1, keyId: row.id };
+    return { organizationId: row.organization_id, livemode: isLivemode(row.livemode), keyId: row.id };
   }
 
   private async activeClient(clientId: string): Promise<Client> {

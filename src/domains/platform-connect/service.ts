@@ -3,7 +3,8 @@ import { digest } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
-import type { Db } from '../../db/index.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import type { PlatformConnectSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/service.ts';
@@ -73,7 +74,7 @@ export class PlatformConnectService {
     const row: Session = {
       id,
       organization_id: principal.organizationId,
-      livemode: principal.livemode ? 1 : 0,
+      livemode: livemodeColumn(principal.livemode),
       token_digest: digest(token),
       token_sealed: this.deps.sealer.seal(token, tokenAad(id)),
       state: input.state ?? null,
@@ -95,7 +96,7 @@ export class PlatformConnectService {
       .selectAll()
       .where('id', '=', id)
       .where('organization_id', '=', principal.organizationId)
-      .where('livemode', '=', principal.livemode ? 1 : 0)
+      .where('livemode', '=', livemodeColumn(principal.livemode))
       .executeTakeFirst();
     if (!row) throw notFound('No such platform connect session.');
     return this.present(row);
@@ -103,7 +104,7 @@ export class PlatformConnectService {
 
   /** `GET /api/v2/connected_organizations`: newest first, `starting_after` an organization id. */
   async listConnected(principal: Principal, query: { limit: number; starting_after?: string }) {
-    const livemode = principal.livemode ? 1 : 0;
+    const livemode = livemodeColumn(principal.livemode);
     let base = this.db
       .selectFrom('organization_connections')
       .innerJoin('organizations', 'organizations.id', 'organization_connections.connected_organization_id')
@@ -171,40 +172,40 @@ export class PlatformConnectService {
    * connected to the platform. Connecting the platform's own organization is refused.
    */
   async approve(session: Session, member: SignedInMember, choice: ConnectChoice): Promise<ApproveResult> {
-    let created: CreatedOrganization | null = null;
-    let organizationId: string;
+    let existing: string | null = null;
     if ('organizationId' in choice) {
       const owned = member.organizations.find((o) => o.id === choice.organizationId && o.role === 'owner');
       if (!owned) return { outcome: 'refused', reason: 'Choose an organization you own.' };
-      organizationId = owned.id;
+      if (owned.id === session.organization_id)
+        return { outcome: 'refused', reason: 'This is the platform’s own organization; choose another.' };
+      existing = owned.id;
     } else {
-      const name = choice.newOrganizationName.trim();
-      if (name.length === 0 || name.length > 100)
+      const length = choice.newOrganizationName.trim().length;
+      if (length === 0 || length > 100)
         return { outcome: 'refused', reason: 'Name the new organization (1 to 100 characters).' };
-      created = await this.deps.orgs.createOrganization({ name, billingEmail: member.email });
-      organizationId = created.organization_id;
-      await this.db
-        .insertInto('memberships')
-        .values({
-          organization_id: organizationId,
-          member_id: member.id,
-          role: 'owner',
-          created_at: this.clock.now(),
-        })
-        .execute();
     }
-    if (organizationId === session.organization_id)
-      return { outcome: 'refused', reason: 'This is the platform’s own organization; choose another.' };
 
     const now = this.clock.now();
-    const completed = await this.db.transaction().execute(async (trx) => {
-      const result = await trx
+    // The session is claimed first, and a new organization made in the same transaction: a second
+    // submission (another tab, a double click) finds it completed and leaves no organization behind.
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      const claimed = await trx
         .updateTable('platform_connect_sessions')
-        .set({ status: 'completed', connected_organization_id: organizationId, completed_at: now })
+        .set({ status: 'completed', completed_at: now })
         .where('id', '=', session.id)
         .where('status', '=', 'open')
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return false;
+      if (Number(claimed.numUpdatedRows) !== 1) return null;
+      const created =
+        'newOrganizationName' in choice
+          ? await this.createOwnedOrganization(trx, member, choice.newOrganizationName.trim())
+          : null;
+      const organizationId = created?.organization_id ?? (existing as string);
+      await trx
+        .updateTable('platform_connect_sessions')
+        .set({ connected_organization_id: organizationId })
+        .where('id', '=', session.id)
+        .execute();
       await trx
         .insertInto('organization_connections')
         .values({
@@ -222,15 +223,29 @@ export class PlatformConnectService {
         .execute();
       await this.deps.events.emit(trx, {
         organizationId: session.organization_id,
-        livemode: session.livemode === 1,
+        livemode: isLivemode(session.livemode),
         type: 'platform_connect_session.completed',
         data: { session_id: session.id, state: session.state, connected_organization_id: organizationId },
       });
-      return true;
+      return { created };
     });
-    if (!completed)
-      throw new ApiError(409, 'already_completed', 'This connect session was already completed.');
-    return { outcome: 'connected', redirect: returnAddress(session), created };
+    if (!outcome) throw new ApiError(409, 'already_completed', 'This connect session was already completed.');
+    return { outcome: 'connected', redirect: returnAddress(session), created: outcome.created };
+  }
+
+  /** A new organization with the member as its owner. */
+  private async createOwnedOrganization(trx: Executor, member: SignedInMember, name: string) {
+    const created = await this.deps.orgs.createOrganizationIn(trx, { name, billingEmail: member.email });
+    await trx
+      .insertInto('memberships')
+      .values({
+        organization_id: created.organization_id,
+        member_id: member.id,
+        role: 'owner',
+        created_at: this.clock.now(),
+      })
+      .execute();
+    return created;
   }
 
   private present(row: Session): PlatformConnectSessionObject {
@@ -244,7 +259,7 @@ export class PlatformConnectService {
       state: row.state,
       return_url: row.return_url,
       connected_organization_id: row.connected_organization_id,
-      livemode: row.livemode === 1,
+      livemode: isLivemode(row.livemode),
       expires_at: isoTime(row.expires_at),
       completed_at: row.completed_at === null ? null : isoTime(row.completed_at),
       created_at: isoTime(row.created_at),

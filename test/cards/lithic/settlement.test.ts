@@ -284,6 +284,14 @@ describe('returns and reversals', () => {
     expect(end).toMatchObject({ balance: 5_000 - 800 + 300, spent: 500 });
     // On the first card (in order) both returns matched the purchase; the reversed one gave nothing.
     expect(await transaction(live.tokens[0] as string)).toMatchObject({ refunded_cents: 300 });
+    // The reversal voided the return: its event says what it took back, and that nothing holds.
+    const voids = (await get('/api/v2/events?type=transaction.voided&limit=100')).data as {
+      data: Record<string, unknown>;
+    }[];
+    const ofReturn = voids.filter((event) => event.data.card_id === live.card.id);
+    expect(ofReturn.map((event) => event.data)).toEqual([
+      expect.objectContaining({ status: 'VOIDED', released_cents: 200, held_cents: 0 }),
+    ]);
   });
 
   it('a partial reversal releases part of the hold and a full one the rest; an advice moves the hold', async () => {
