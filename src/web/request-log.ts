@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Insertable, sql } from 'kysely';
 import type { Clock } from '../core/clock.ts';
 import { redactPath } from '../core/log-redaction.ts';
+import { livemodeColumn, type Tenant } from '../core/tenant.ts';
 import type { Db, Executor } from '../db/index.ts';
 import type { ApiRequestsTable } from '../db/schema.ts';
 import type { ApiKeyPrincipal } from '../domains/auth/api-key-guard.ts';
@@ -18,11 +19,6 @@ export interface RequestLogFilter {
   status?: string;
   /** A path prefix, such as `/api/v2/cards`. */
   path?: string;
-}
-
-interface Owner {
-  organizationId: string;
-  livemode: boolean;
 }
 
 /**
@@ -51,7 +47,7 @@ export class RequestLog {
     this.pending.push({
       id: request.id,
       organization_id: caller.organizationId,
-      livemode: caller.livemode ? 1 : 0,
+      livemode: livemodeColumn(caller.livemode),
       created_at: this.deps.clock.now(),
       credential: caller.credential,
       method: request.method,
@@ -77,13 +73,13 @@ export class RequestLog {
   }
 
   /** The newest requests of the organization and mode, newest first, filtered. */
-  async recent(owner: Owner, filter: RequestLogFilter, limit = REQUEST_LOG_SIZE): Promise<ApiRequestRow[]> {
+  async recent(owner: Tenant, filter: RequestLogFilter, limit = REQUEST_LOG_SIZE): Promise<ApiRequestRow[]> {
     await this.flush();
     let query = this.deps.db
       .selectFrom('api_requests')
       .selectAll()
       .where('organization_id', '=', owner.organizationId)
-      .where('livemode', '=', owner.livemode ? 1 : 0);
+      .where('livemode', '=', livemodeColumn(owner.livemode));
     const statusClass = /^([1-5])xx$/.exec(filter.status ?? '');
     if (statusClass) {
       const low = Number(statusClass[1]) * 100;

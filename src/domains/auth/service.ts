@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Db, Executor } from '../../db/index.ts';
 import type { OrgService } from '../orgs/service.ts';
 import * as store from './store.ts';
@@ -98,7 +99,7 @@ export class AuthService {
       kind: 'platform',
       organizationId: client.organization_id,
       clientId: client.id,
-      livemode: client.livemode === 1,
+      livemode: isLivemode(client.livemode),
     });
     return {
       access_token: accessToken,
@@ -129,7 +130,7 @@ export class AuthService {
       kind: input.kind,
       organization_id: input.organizationId,
       client_id: input.clientId,
-      livemode: input.livemode ? 1 : 0,
+      livemode: livemodeColumn(input.livemode),
       connection_id: input.connectionId ?? null,
       user_id: input.userId ?? null,
       family_id: input.familyId ?? null,
@@ -150,7 +151,7 @@ export class AuthService {
       kind: row.kind,
       organizationId: row.organization_id,
       clientId: row.client_id,
-      livemode: row.livemode === 1,
+      livemode: isLivemode(row.livemode),
       userId: row.user_id,
       connectionId: row.connection_id,
       audience: row.audience,

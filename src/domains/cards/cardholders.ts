@@ -5,6 +5,7 @@ import { isoTime } from '../../core/clock.ts';
 import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardholdersTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -13,11 +14,6 @@ import { CARDHOLDER_FIELDS, type CardholderDetails } from './objects.ts';
 import type { CardStore } from './store.ts';
 
 type Cardholder = Selectable<CardholdersTable>;
-
-export interface Scope {
-  organizationId: string;
-  livemode: boolean;
-}
 
 export interface NewCardholder extends CardholderDetails {
   external_user_id?: string | undefined;
@@ -41,20 +37,20 @@ export class Cardholders {
     this.emailKeys = sealer.derivedKeys(EMAIL_DIGEST_PURPOSE).map(({ key }) => key);
   }
 
-  async create(scope: Scope, input: NewCardholder) {
+  async create(scope: Tenant, input: NewCardholder) {
     return this.db.transaction().execute((trx) => this.createIn(trx, scope, input));
   }
 
   /** Creates a cardholder (and its `cardholder.created`) inside the caller's transaction. */
-  createIn(trx: Executor, scope: Scope, input: NewCardholder) {
+  createIn(trx: Executor, scope: Tenant, input: NewCardholder) {
     return this.insert(trx, scope, input, null);
   }
 
-  async get(scope: Scope, id: string) {
+  async get(scope: Tenant, id: string) {
     return this.present(await this.find(this.db, scope, id));
   }
 
-  async update(scope: Scope, id: string, changes: Partial<NewCardholder>) {
+  async update(scope: Tenant, id: string, changes: Partial<NewCardholder>) {
     return this.db.transaction().execute(async (trx) => {
       const row = await this.find(trx, scope, id);
       const details = this.details(row);
@@ -95,7 +91,7 @@ export class Cardholders {
    */
   async ensureForUser(
     trx: Executor,
-    scope: Scope,
+    scope: Tenant,
     user: { id: string; email: string | null; phone: string | null },
     identity: {
       first_name?: string | undefined;
@@ -103,7 +99,7 @@ export class Cardholders {
       date_of_birth?: string | undefined;
     },
   ): Promise<Cardholder> {
-    const livemode = scope.livemode ? 1 : 0;
+    const livemode = livemodeColumn(scope.livemode);
     const existing = await this.store.cardholderOfUser(trx, scope.organizationId, livemode, user.id);
     if (existing) return existing;
     const created = await this.insert(
@@ -121,11 +117,11 @@ export class Cardholders {
     return (await this.store.cardholder(trx, scope.organizationId, livemode, created.id)) as Cardholder;
   }
 
-  cardholderOfUser(exec: Executor, scope: Scope, userId: string) {
-    return this.store.cardholderOfUser(exec, scope.organizationId, scope.livemode ? 1 : 0, userId);
+  cardholderOfUser(exec: Executor, scope: Tenant, userId: string) {
+    return this.store.cardholderOfUser(exec, scope.organizationId, livemodeColumn(scope.livemode), userId);
   }
 
-  private async insert(trx: Executor, scope: Scope, input: NewCardholder, userId: string | null) {
+  private async insert(trx: Executor, scope: Tenant, input: NewCardholder, userId: string | null) {
     const id = newId('ch');
     const now = this.clock.now();
     const details: CardholderDetails = {
@@ -138,7 +134,7 @@ export class Cardholders {
     const row: Cardholder = {
       id,
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       user_id: userId,
       external_user_id: input.external_user_id ?? null,
       details_sealed: this.seal(id, details),
@@ -161,8 +157,8 @@ export class Cardholders {
    * its keyed digest under any key of the ring; rows written before digests existed are opened and
    * given theirs on the way.
    */
-  async findByEmail(exec: Executor, scope: Scope, email: string): Promise<Cardholder | undefined> {
-    const livemode = scope.livemode ? 1 : 0;
+  async findByEmail(exec: Executor, scope: Tenant, email: string): Promise<Cardholder | undefined> {
+    const livemode = livemodeColumn(scope.livemode);
     const candidates = this.emailKeys.map((key) => emailDigestUnder(key, email));
     const found = await this.store.cardholderByEmailDigest(exec, scope.organizationId, livemode, candidates);
     if (found) return found;
@@ -179,8 +175,8 @@ export class Cardholders {
     return email === null ? '' : emailDigestUnder(this.emailKeys[0] as Buffer, email);
   }
 
-  private async find(exec: Executor, scope: Scope, id: string): Promise<Cardholder> {
-    const row = await this.store.cardholder(exec, scope.organizationId, scope.livemode ? 1 : 0, id);
+  private async find(exec: Executor, scope: Tenant, id: string): Promise<Cardholder> {
+    const row = await this.store.cardholder(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
     if (!row) throw notFound('No such cardholder.');
     return row;
   }

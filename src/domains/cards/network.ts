@@ -3,6 +3,7 @@ import { type Clock, DAY } from '../../core/clock.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { AuthorizationDecision } from '../../core/metrics.ts';
+import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
 import {
@@ -21,7 +22,7 @@ import {
   type VoidedAmounts,
 } from './objects.ts';
 import type { AuthorizationEndpoint, PlatformAnswer } from './platform-authorization.ts';
-import type { Card, CardService, ClosedReason, Scope } from './service.ts';
+import type { Card, CardService, ClosedReason } from './service.ts';
 import { IncrementDeclined, type IssuerReport, Settlement } from './settlement.ts';
 import type { ChargeControls } from './spending-controls.ts';
 
@@ -89,7 +90,7 @@ export class CardNetwork {
    * network's id seen before gets its first decision, unless it now asks for more than it was
    * authorized (an incremental authorization): the difference is held, or `IncrementDeclined`.
    */
-  async authorize(scope: Scope, cardId: string, charge: ChargeRequest) {
+  async authorize(scope: Tenant, cardId: string, charge: ChargeRequest) {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
@@ -112,7 +113,7 @@ export class CardNetwork {
    * would approve is put to the platform between two transactions, so no lock is held while it
    * thinks; the second decides again (the balance may have moved) and records the platform's word.
    */
-  private async decideCharge(scope: Scope, cardId: string, charge: ChargeRequest) {
+  private async decideCharge(scope: Tenant, cardId: string, charge: ChargeRequest) {
     const id = charge.transactionId ?? newId('txn');
     const endpoint = await this.deps.cards.platform.find(scope);
     const first = await this.decideOnce(scope, cardId, id, charge, endpoint ? 'ask' : undefined);
@@ -140,7 +141,7 @@ export class CardNetwork {
    * platform's outcome; `'ask'` when it is still to be asked (nothing is recorded then).
    */
   private async decideOnce(
-    scope: Scope,
+    scope: Tenant,
     cardId: string,
     id: string,
     charge: ChargeRequest,
@@ -186,7 +187,7 @@ export class CardNetwork {
    * trigger reward.earned` in sandbox, on an organization that shares none).
    */
   async clear(
-    scope: Scope,
+    scope: Tenant,
     transactionId: string,
     amountCents?: number,
     within?: (trx: Executor) => Promise<void>,
@@ -267,7 +268,7 @@ export class CardNetwork {
    * Reverses what an authorization still holds: all of it (VOIDED), or part (it stays PENDING for
    * the rest); either way `transaction.voided` says what this void released and what stays held.
    */
-  async void(scope: Scope, transactionId: string, amountCents?: number) {
+  async void(scope: Tenant, transactionId: string, amountCents?: number) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
       await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
@@ -279,17 +280,17 @@ export class CardNetwork {
    * Gives back `amountCents` (what is left when omitted) of a settled purchase as a `refund`
    * transaction: to the card while open, else to its owner; never more in total than settled.
    */
-  refund(scope: Scope, transactionId: string, amountCents?: number) {
+  refund(scope: Tenant, transactionId: string, amountCents?: number) {
     return this.settlement.refund(scope, transactionId, amountCents);
   }
 
   /** Brings the books in step with what the issuer reports of one of its transactions, once. */
-  applyIssuerReport(scope: Scope, cardId: string, report: IssuerReport) {
+  applyIssuerReport(scope: Tenant, cardId: string, report: IssuerReport) {
     return this.settlement.applyIssuerReport(scope, cardId, report);
   }
 
   /** The issuer closed the card upstream. */
-  async providerClose(scope: Scope, cardId: string) {
+  async providerClose(scope: Tenant, cardId: string) {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.deps.cards.lockCard(trx, scope, cardId);
       if (card.status !== 'CLOSED') await this.deps.cards.lockBooks(trx, card, { owner: true });
@@ -299,11 +300,11 @@ export class CardNetwork {
     });
   }
 
-  async getTransaction(scope: Scope, id: string) {
+  async getTransaction(scope: Tenant, id: string) {
     const txn = await this.deps.cards.store.transaction(
       this.db,
       scope.organizationId,
-      scope.livemode ? 1 : 0,
+      livemodeColumn(scope.livemode),
       id,
     );
     if (!txn) throw notFound('No such transaction.');
@@ -311,7 +312,7 @@ export class CardNetwork {
   }
 
   async listTransactions(
-    scope: Scope,
+    scope: Tenant,
     query: {
       card_id?: string;
       user_id?: string;
@@ -321,7 +322,7 @@ export class CardNetwork {
       starting_after?: string;
     },
   ) {
-    const livemode = scope.livemode ? 1 : 0;
+    const livemode = livemodeColumn(scope.livemode);
     const after = query.starting_after
       ? await this.deps.cards.store.transaction(this.db, scope.organizationId, livemode, query.starting_after)
       : undefined;
@@ -355,7 +356,7 @@ export class CardNetwork {
       .execute();
     let voided = 0;
     for (const row of due) {
-      const scope = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+      const scope = tenantOf(row);
       const done = await this.deps.ledger.transaction(async (trx) => {
         const txn = await this.deps.cards.store.transactionById(trx, row.id);
         if (!txn) return false;
@@ -404,7 +405,7 @@ export class CardNetwork {
    * hold use this one read.
    */
   private async lockBooks(trx: Executor, card: Card): Promise<Books> {
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     const closes = card.type === 'single_use' && card.status !== 'CLOSED';
     const { account, locked, available } = await this.deps.cards.lockBooks(trx, card, { owner: closes });
     const network = await this.deps.cards.systemAccount(trx, scope, 'network_settlement');
@@ -555,7 +556,7 @@ export class CardNetwork {
     before: number,
     { moved, voided }: { moved?: AccountBalance | undefined; voided?: VoidedAmounts } = {},
   ): Promise<Card> {
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     let totals = moved;
     if (card.status === 'CLOSED') {
       await this.deps.cards.release(trx, card, `${txn.id}.release.${newId('r')}`);
@@ -581,8 +582,8 @@ export class CardNetwork {
     return closing ? this.deps.cards.closeLocked(trx, card, closing) : card;
   }
 
-  private async lockPending(trx: Executor, scope: Scope, transactionId: string) {
-    const livemode = scope.livemode ? 1 : 0;
+  private async lockPending(trx: Executor, scope: Tenant, transactionId: string) {
+    const livemode = livemodeColumn(scope.livemode);
     const found = await this.deps.cards.store.transaction(trx, scope.organizationId, livemode, transactionId);
     if (!found) throw notFound('No such transaction.');
     const card = await this.deps.cards.lockCard(trx, scope, found.card_id);

@@ -5,12 +5,12 @@ import { guardedRequest } from '../../core/http/client.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { runCompiled } from '../../db/compiled.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthorizationEndpointsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { newSigningSecret, signatureHeaders } from '../events/signing.ts';
-import type { Scope } from './service.ts';
 
 /**
  * Real-time authorization by the platform (docs/cards.md "Real-time authorization"): one endpoint
@@ -54,7 +54,7 @@ export class AuthorizationEndpoints {
   ) {}
 
   /** Sets the endpoint: a new one gets its signing secret (shown this once), an existing one keeps it. */
-  async put(scope: Scope, input: EndpointInput) {
+  async put(scope: Tenant, input: EndpointInput) {
     const url = this.checkUrl(scope, input.url);
     const current = await this.find(scope);
     const now = this.clock.now();
@@ -77,7 +77,7 @@ export class AuthorizationEndpoints {
     const row = {
       id,
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       secret_ciphertext: this.deps.sealer.seal(secret, id),
       created_at: now,
       ...settings,
@@ -87,11 +87,11 @@ export class AuthorizationEndpoints {
     return { created: true, endpoint: { ...endpointObject(row), secret } };
   }
 
-  async get(scope: Scope) {
+  async get(scope: Tenant) {
     return endpointObject(await this.require(scope));
   }
 
-  async delete(scope: Scope) {
+  async delete(scope: Tenant) {
     const current = await this.require(scope);
     await this.db.deleteFrom('authorization_endpoints').where('id', '=', current.id).execute();
     return { object: 'authorization_endpoint' as const, deleted: true as const };
@@ -99,8 +99,8 @@ export class AuthorizationEndpoints {
 
   /** The organization's endpoint in this mode, if it set one: read on every authorization. */
   /** Read on every authorization: compiled once. */
-  async find(scope: Scope): Promise<AuthorizationEndpoint | undefined> {
-    const livemode = scope.livemode ? 1 : 0;
+  async find(scope: Tenant): Promise<AuthorizationEndpoint | undefined> {
+    const livemode = livemodeColumn(scope.livemode);
     const [found] = await runCompiled(
       this.db,
       'authorization endpoint',
@@ -128,7 +128,7 @@ export class AuthorizationEndpoints {
     const body = JSON.stringify({
       type: 'authorization.request',
       created: Math.floor(this.clock.now() / 1000),
-      livemode: endpoint.livemode === 1,
+      livemode: isLivemode(endpoint.livemode),
       data: { ...request, currency: 'usd', spending_controls_passed: true },
     });
     const secret = this.deps.sealer.open(endpoint.secret_ciphertext, endpoint.id);
@@ -143,7 +143,7 @@ export class AuthorizationEndpoints {
         body,
       },
       {
-        policy: destinationPolicy(this.deps.outbound, endpoint.livemode === 1),
+        policy: destinationPolicy(this.deps.outbound, isLivemode(endpoint.livemode)),
         resolveHost: this.deps.outbound.resolveHost,
         timeoutMs: waitMs,
         // The name's resolution counts too: the whole wait stays inside the budget.
@@ -154,13 +154,13 @@ export class AuthorizationEndpoints {
     return readAnswer(answer.body);
   }
 
-  private async require(scope: Scope): Promise<AuthorizationEndpoint> {
+  private async require(scope: Tenant): Promise<AuthorizationEndpoint> {
     const found = await this.find(scope);
     if (!found) throw notFound('No authorization endpoint is set in this mode.');
     return found;
   }
 
-  private checkUrl(scope: Scope, url: string): string {
+  private checkUrl(scope: Tenant, url: string): string {
     const problem = urlProblem(url, destinationPolicy(this.deps.outbound, scope.livemode));
     if (problem) throw invalidRequest(`url ${problem}.`, { url: problem });
     return new URL(url).toString();
@@ -185,7 +185,7 @@ function endpointObject(row: Omit<AuthorizationEndpoint, 'secret_ciphertext' | '
     url: row.url,
     timeout_ms: row.timeout_ms,
     on_timeout: row.on_timeout,
-    livemode: row.livemode === 1,
+    livemode: isLivemode(row.livemode),
     created_at: isoTime(row.created_at),
     updated_at: isoTime(row.updated_at),
   };

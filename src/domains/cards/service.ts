@@ -4,6 +4,7 @@ import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import type { OutboundConfig } from '../../core/http/policy.ts';
 import { newId } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -34,7 +35,7 @@ export interface CompanyPool {
    * `FundingService.lockPool`: locks the organization's company wallet row, which every move of the
    * pool locks before the ledger's accounts, and returns the pool's account id (to lock with them).
    */
-  lockPool(trx: Executor, scope: Scope): Promise<string>;
+  lockPool(trx: Executor, scope: Tenant): Promise<string>;
   /** `FundingService.releaseToPool`: the one place company money returns to the pool. */
   releaseToPool(trx: Executor, card: Card, move: { transferId: string; amountCents: number }): Promise<void>;
   /** `FundingService.drawFromPool`: company money onto its card (a charge over a closed card's hold). */
@@ -53,11 +54,6 @@ export interface CardUsers {
     livemode: boolean,
     userId: string,
   ): Promise<{ first_name?: string; last_name?: string; date_of_birth?: string } | null>;
-}
-
-export interface Scope {
-  organizationId: string;
-  livemode: boolean;
 }
 
 const insufficientFunds = () =>
@@ -117,7 +113,7 @@ export class CardService {
 
   // ---- wallets
 
-  async wallet(scope: Scope, userId: string) {
+  async wallet(scope: Tenant, userId: string) {
     await this.requireUser(scope, userId);
     const account = await this.walletAccount(this.db, scope, userId);
     const balance = await this.deps.ledger.balance(this.db, account);
@@ -181,7 +177,7 @@ export class CardService {
    */
   createFlowCard(
     clientId: string,
-    scope: Scope,
+    scope: Tenant,
     input: { user_id: string; amount_cents: number; type: Card['type'] },
     flow: { id: string; transferId: string; onCommit: (trx: Executor) => Promise<void> },
   ) {
@@ -196,7 +192,7 @@ export class CardService {
    */
   createPurchaseCard(
     clientId: string,
-    scope: Scope,
+    scope: Tenant,
     input: { user_id: string; amount_cents: number; memo: string },
     card: { id: string; onCommit: (trx: Executor) => Promise<void> },
   ) {
@@ -210,7 +206,7 @@ export class CardService {
 
   private async issue(
     clientId: string,
-    scope: Scope,
+    scope: Tenant,
     input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined },
     options: {
       id: string;
@@ -260,7 +256,7 @@ export class CardService {
 
   private commitCard(
     clientId: string,
-    scope: Scope,
+    scope: Tenant,
     input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined } & {
       id: string;
       user: { id: string; email: string | null; phone: string | null };
@@ -295,7 +291,7 @@ export class CardService {
       const card: Card = {
         id,
         organization_id: scope.organizationId,
-        livemode: scope.livemode ? 1 : 0,
+        livemode: livemodeColumn(scope.livemode),
         user_id: user.id,
         cardholder_id: cardholder.id,
         client_id: clientId,
@@ -320,13 +316,13 @@ export class CardService {
     });
   }
 
-  async getCard(scope: Scope, id: string) {
+  async getCard(scope: Tenant, id: string) {
     const card = await this.findCard(this.db, scope, id);
     return cardObject(card, await this.balanceOf(this.db, card));
   }
 
   async listCards(
-    scope: Scope,
+    scope: Tenant,
     query: {
       user_id?: string;
       /** Internal (the MCP tool server): only cards this client created. */
@@ -341,7 +337,7 @@ export class CardService {
       : undefined;
     const rows = await this.store.listCards(this.db, {
       organizationId: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       userId: query.user_id,
       clientId: query.client_id,
       status: query.status,
@@ -362,13 +358,17 @@ export class CardService {
    * 404 `not_found` unless the card belongs to this user and was created by this client: a
    * connection (the MCP tool server) sees only the cards its own client created.
    */
-  async requireOwnCard(scope: Scope, id: string, owner: { userId: string; clientId: string }): Promise<void> {
+  async requireOwnCard(
+    scope: Tenant,
+    id: string,
+    owner: { userId: string; clientId: string },
+  ): Promise<void> {
     const card = await this.findCard(this.db, scope, id);
     if (card.user_id !== owner.userId || card.client_id !== owner.clientId) throw notFound('No such card.');
   }
 
   /** Spec §4: closing answers 200 also for a closed card; its unused balance returns to the wallet. */
-  async closeCard(scope: Scope, id: string) {
+  async closeCard(scope: Tenant, id: string) {
     const current = await this.findCard(this.db, scope, id);
     // The issuer first: a card still open there could be charged while closed here.
     if (current.status !== 'CLOSED')
@@ -384,11 +384,11 @@ export class CardService {
     });
   }
 
-  async pauseCard(scope: Scope, id: string) {
+  async pauseCard(scope: Tenant, id: string) {
     return this.setStatus(scope, id, 'PAUSED');
   }
 
-  async resumeCard(scope: Scope, id: string) {
+  async resumeCard(scope: Tenant, id: string) {
     return this.setStatus(scope, id, 'ACTIVE');
   }
 
@@ -397,7 +397,7 @@ export class CardService {
    * `card.updated`; a closed card cannot change (`409 card_closed`). The engine decides every later
    * charge on them.
    */
-  async updateSpendingControls(scope: Scope, id: string, input: SpendingControlsInput) {
+  async updateSpendingControls(scope: Tenant, id: string, input: SpendingControlsInput) {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.lockCard(trx, scope, id);
       if (card.status === 'CLOSED') throw cardClosed();
@@ -420,7 +420,7 @@ export class CardService {
    * (`409 company_funded_card`, also to a user's own token, `by: 'user'`, for any change).
    */
   async updateSpendLimit(
-    scope: Scope,
+    scope: Tenant,
     id: string,
     spendLimitCents: number,
     by: 'platform' | 'user' = 'platform',
@@ -447,7 +447,7 @@ export class CardService {
     }
   }
 
-  private applySpendLimit(scope: Scope, id: string, spendLimitCents: number, by: 'platform' | 'user') {
+  private applySpendLimit(scope: Tenant, id: string, spendLimitCents: number, by: 'platform' | 'user') {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.lockCard(trx, scope, id);
       if (card.status === 'CLOSED') throw cardClosed();
@@ -490,7 +490,7 @@ export class CardService {
    */
   private async moveForLimit(trx: Executor, card: Card, difference: number): Promise<void> {
     if (card.transfer_id) return this.release(trx, card, newId('limit'), -difference);
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     const [wallet, account] = await Promise.all([
       this.walletAccount(trx, scope, card.user_id),
       this.cardAccount(trx, scope, card.id),
@@ -528,7 +528,7 @@ export class CardService {
     await this.store.insertReveal(this.db, {
       id: newId('rvl'),
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       card_id: card.id,
       client_id: principal.clientId,
       request_id: requestId,
@@ -545,7 +545,7 @@ export class CardService {
   }
 
   /** The card number a merchant is given for one purchase (purchases: ACP delegated payment). */
-  async delegatedDetails(scope: Scope, id: string) {
+  async delegatedDetails(scope: Tenant, id: string) {
     const card = await this.findCard(this.db, scope, id);
     return {
       number: this.deps.sealer.open(card.pan_sealed, cardAad('pan', card.id)),
@@ -580,11 +580,7 @@ export class CardService {
   // ---- shared with the network
 
   async balanceOf(exec: Executor, card: Pick<Card, 'id' | 'organization_id' | 'livemode'>): Promise<number> {
-    const account = await this.cardAccount(
-      exec,
-      { organizationId: card.organization_id, livemode: card.livemode === 1 },
-      card.id,
-    );
+    const account = await this.cardAccount(exec, tenantOf(card), card.id);
     return (await this.deps.ledger.balance(exec, account)).available_cents;
   }
 
@@ -612,7 +608,7 @@ export class CardService {
    * card can still spend (a no-op at zero); more than it can spend is refused (`exceeds_credits`).
    */
   async release(trx: Executor, card: Card, transferId: string, amountCents?: number): Promise<void> {
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     const account = await this.cardAccount(trx, scope, card.id);
     const amount = amountCents ?? (await this.deps.ledger.balance(trx, account)).available_cents;
     if (amount <= 0) return;
@@ -643,7 +639,7 @@ export class CardService {
       await this.companyPool().drawFromPool(trx, card, { transferId, amountCents });
       return;
     }
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     const [wallet, account] = await Promise.all([
       this.walletAccount(trx, scope, card.user_id),
       this.cardAccount(trx, scope, card.id),
@@ -673,7 +669,7 @@ export class CardService {
     card: Card,
     needs: { owner?: boolean; wallet?: boolean } = {},
   ): Promise<{ account: string; locked: LockedAccounts; available: number }> {
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     const company = card.transfer_id !== null;
     const account = await this.cardAccount(trx, scope, card.id);
     const ids = [account];
@@ -689,22 +685,22 @@ export class CardService {
     return this.pool;
   }
 
-  async lockCard(trx: Executor, scope: Scope, id: string): Promise<Card> {
+  async lockCard(trx: Executor, scope: Tenant, id: string): Promise<Card> {
     return this.inScope(scope, await this.store.lockCard(trx, id));
   }
 
   /** `lockCard` for a charge, its user's spending controls row locked right after it (docs/ledger.md). */
-  async lockForCharge(trx: Executor, scope: Scope, id: string) {
+  async lockForCharge(trx: Executor, scope: Tenant, id: string) {
     const locked = await this.store.lockCardForCharge(trx, id);
     const card = this.inScope(scope, locked?.card);
     return { card, controls: this.controls.forCharge(card, locked?.userControls ?? null) };
   }
 
-  private inScope(scope: Scope, card: Card | undefined): Card {
+  private inScope(scope: Tenant, card: Card | undefined): Card {
     if (
       !card ||
       card.organization_id !== scope.organizationId ||
-      card.livemode !== (scope.livemode ? 1 : 0)
+      card.livemode !== livemodeColumn(scope.livemode)
     ) {
       throw notFound('No such card.');
     }
@@ -719,7 +715,7 @@ export class CardService {
   ) {
     return this.deps.events.emit(trx, {
       organizationId: card.organization_id,
-      livemode: card.livemode === 1,
+      livemode: isLivemode(card.livemode),
       type,
       data,
     });
@@ -731,21 +727,21 @@ export class CardService {
     card: Pick<Card, 'organization_id' | 'livemode'>,
     events: { type: string; data: Record<string, unknown> }[],
   ) {
-    const owner = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const owner = tenantOf(card);
     return this.deps.events.emitAll(trx, owner, events);
   }
 
-  cardAccount(exec: Executor, scope: Scope, cardId: string): Promise<string> {
+  cardAccount(exec: Executor, scope: Tenant, cardId: string): Promise<string> {
     return this.deps.ledger.accountId(exec, { ...scope, kind: 'card', ownerId: cardId });
   }
 
-  walletAccount(exec: Executor, scope: Scope, userId: string): Promise<string> {
+  walletAccount(exec: Executor, scope: Tenant, userId: string): Promise<string> {
     return this.deps.ledger.accountId(exec, { ...scope, kind: 'user_wallet', ownerId: userId });
   }
 
   async systemAccount(
     exec: Executor,
-    scope: Scope,
+    scope: Tenant,
     kind: 'funding_source' | 'network_settlement' | 'rewards',
   ): Promise<string> {
     return this.deps.ledger.accountId(exec, { ...scope, kind, ownerId: scope.organizationId });
@@ -760,7 +756,7 @@ export class CardService {
     return this.liveIssuer;
   }
 
-  private async setStatus(scope: Scope, id: string, status: 'ACTIVE' | 'PAUSED') {
+  private async setStatus(scope: Tenant, id: string, status: 'ACTIVE' | 'PAUSED') {
     const current = await this.findCard(this.db, scope, id);
     if (current.status === 'CLOSED') throw cardClosed();
     if (current.status !== status) {
@@ -804,17 +800,17 @@ export class CardService {
     }
   }
 
-  async findCard(exec: Executor, scope: Scope, id: string): Promise<Card> {
-    const card = await this.store.card(exec, scope.organizationId, scope.livemode ? 1 : 0, id);
+  async findCard(exec: Executor, scope: Tenant, id: string): Promise<Card> {
+    const card = await this.store.card(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
     if (!card) throw notFound('No such card.');
     return card;
   }
 
-  approvedIdentity(scope: Scope, userId: string) {
+  approvedIdentity(scope: Tenant, userId: string) {
     return this.deps.users.approvedIdentity(scope.organizationId, scope.livemode, userId);
   }
 
-  async requireUser(scope: Scope, userId: string) {
+  async requireUser(scope: Tenant, userId: string) {
     const user = await this.deps.users.findUser(scope.organizationId, scope.livemode, userId);
     if (!user) throw notFound('No such user.');
     return user;
@@ -846,12 +842,15 @@ function checkCompanyLimit(card: Card, spendLimitCents: number, by: 'platform' |
 /** The transfer that funds a new card from the wallet (for a flow's card: the end of the company's transfer). */
 export const cardFundingId = (cardId: string) => `${cardId}.funding`;
 
-export function scopeOf(principal: Pick<Principal, 'organizationId' | 'livemode'>): Scope {
+export function scopeOf(principal: Pick<Principal, 'organizationId' | 'livemode'>): Tenant {
   return { organizationId: principal.organizationId, livemode: principal.livemode };
 }
 
 /** Simulations act only in test mode (spec §7: a live token gets `403 sandbox_only`). */
-export function sandboxScope(principal: Pick<Principal, 'organizationId' | 'livemode'>, what: string): Scope {
+export function sandboxScope(
+  principal: Pick<Principal, 'organizationId' | 'livemode'>,
+  what: string,
+): Tenant {
   if (principal.livemode) throw new ApiError(403, 'sandbox_only', `${what} needs a test-mode credential.`);
   return scopeOf(principal);
 }

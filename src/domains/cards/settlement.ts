@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { DAY } from '../../core/clock.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import {
   LedgerRefusal,
@@ -11,7 +12,7 @@ import {
 } from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
 import { type CardNetwork, type CardTransaction, type DeclineReason, decide } from './network.ts';
-import type { Card, CardService, Scope } from './service.ts';
+import type { Card, CardService } from './service.ts';
 
 /**
  * What an issuer reports of one of its transactions, in our terms (lithic/webhooks.ts builds it
@@ -83,9 +84,9 @@ export class Settlement {
    * transaction, SETTLED at once, to the card while it is open and to its owner once it is closed.
    * Never more in total than was settled.
    */
-  async refund(scope: Scope, transactionId: string, amountCents?: number) {
+  async refund(scope: Tenant, transactionId: string, amountCents?: number) {
     return this.deps.ledger.transaction(async (trx) => {
-      const livemode = scope.livemode ? 1 : 0;
+      const livemode = livemodeColumn(scope.livemode);
       const found = await this.store.transaction(trx, scope.organizationId, livemode, transactionId);
       if (!found) throw notFound('No such transaction.');
       const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
@@ -201,7 +202,7 @@ export class Settlement {
    * once: a report no newer than the last applied changes nothing, so a repeat or a late older
    * report is harmless and the newest always wins.
    */
-  async applyIssuerReport(scope: Scope, cardId: string, report: IssuerReport): Promise<IssuerOutcome> {
+  async applyIssuerReport(scope: Tenant, cardId: string, report: IssuerReport): Promise<IssuerOutcome> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.deps.ledger.transaction(async (trx) => {
@@ -651,6 +652,6 @@ export class Settlement {
   }
 }
 
-function scopeOfCard(card: Pick<Card, 'organization_id' | 'livemode'>): Scope {
-  return { organizationId: card.organization_id, livemode: card.livemode === 1 };
+function scopeOfCard(card: Pick<Card, 'organization_id' | 'livemode'>): Tenant {
+  return tenantOf(card);
 }

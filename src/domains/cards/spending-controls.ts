@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import { invalidRequest } from '../../core/errors.ts';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import {
   type ControlledCharge,
@@ -12,7 +13,7 @@ import {
   type SpendingControls,
   type SpendingControlsInput,
 } from './controls.ts';
-import type { Card, Scope } from './service.ts';
+import type { Card } from './service.ts';
 import type { CardStore } from './store.ts';
 
 /** Whose controls: the user's, in an organization and mode. */
@@ -47,14 +48,14 @@ export class SpendingControlsBook {
     return this.stored({ ...(parseControls(card.spending_controls) ?? EMPTY_CONTROLS), ...input });
   }
 
-  async forUser(scope: Scope, userId: string) {
+  async forUser(scope: Tenant, userId: string) {
     const row = await this.store.userControls(this.db, userId, false);
     const mine = row && row.organization_id === scope.organizationId && row.livemode === livemodeOf(scope);
     return userControlsObject(userId, mine ? parseControls(row.controls) : null);
   }
 
   /** Replaces the user's controls (PUT): what is left out is empty. */
-  async setForUser(scope: Scope, userId: string, input: SpendingControlsInput) {
+  async setForUser(scope: Tenant, userId: string, input: SpendingControlsInput) {
     const controls = this.stored(input, '');
     const now = this.clock.now();
     await this.store.saveUserControls(this.db, {
@@ -116,8 +117,8 @@ export class SpendingControlsBook {
   }
 }
 
-function livemodeOf(scope: Scope): number {
-  return scope.livemode ? 1 : 0;
+function livemodeOf(scope: Tenant): number {
+  return livemodeColumn(scope.livemode);
 }
 
 /** `GET|PUT /api/v2/users/{user_id}/spending_controls`. */

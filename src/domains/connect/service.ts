@@ -5,6 +5,7 @@ import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Db, Dialect, Executor } from '../../db/index.ts';
 import type { ConnectAttempt, User } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -100,7 +101,7 @@ export class ConnectService {
       id: newId('ca'),
       organization_id: principal.organizationId,
       client_id: principal.clientId,
-      livemode: principal.livemode ? 1 : 0,
+      livemode: livemodeColumn(principal.livemode),
       channel,
       email,
       phone,
@@ -181,7 +182,7 @@ export class ConnectService {
       !attempt ||
       attempt.organization_id !== principal.organizationId ||
       attempt.client_id !== principal.clientId ||
-      attempt.livemode !== (principal.livemode ? 1 : 0) ||
+      attempt.livemode !== livemodeColumn(principal.livemode) ||
       attempt.status !== 'pending'
     ) {
       throw invalidAttempt();
@@ -223,7 +224,7 @@ export class ConnectService {
       organization_id: owner.organizationId,
       client_id: owner.clientId,
       user_id: userId,
-      livemode: owner.livemode ? 1 : 0,
+      livemode: livemodeColumn(owner.livemode),
       external_user_id: externalUserId,
       now: this.clock.now(),
     });
@@ -238,7 +239,7 @@ export class ConnectService {
     const consent = await store.upsertConsent(this.db, {
       id: newId('cns'),
       organization_id: principal.organizationId,
-      livemode: principal.livemode ? 1 : 0,
+      livemode: livemodeColumn(principal.livemode),
       user_id: input.user_id,
       terms_version: input.terms_version ?? null,
       now: this.clock.now(),
@@ -276,7 +277,7 @@ export class ConnectService {
       !token ||
       token.organization_id !== principal.organizationId ||
       token.client_id !== principal.clientId ||
-      token.livemode !== (principal.livemode ? 1 : 0) ||
+      token.livemode !== livemodeColumn(principal.livemode) ||
       token.revoked_at !== null
     ) {
       return null;
@@ -353,7 +354,7 @@ export class ConnectService {
     if (
       !connection ||
       connection.organization_id !== principal.organizationId ||
-      connection.livemode !== (principal.livemode ? 1 : 0)
+      connection.livemode !== livemodeColumn(principal.livemode)
     ) {
       throw new ApiError(404, 'connection_not_found', 'No connection for that user under this client.');
     }
@@ -371,7 +372,7 @@ export class ConnectService {
       kind: 'platform',
       organizationId: connection.organization_id,
       clientId: connection.client_id,
-      livemode: connection.livemode === 1,
+      livemode: isLivemode(connection.livemode),
       userId: null,
       connectionId: null,
     };
@@ -379,8 +380,8 @@ export class ConnectService {
 
   /** The user of this organization and mode, if any (no connection to the caller needed). */
   findUser(organizationId: string, livemode: boolean, userId: string, exec: Executor = this.db) {
-    if (exec === this.db) return this.committedUser(userId, organizationId, livemode ? 1 : 0);
-    return store.findUser(exec, organizationId, livemode ? 1 : 0, userId);
+    if (exec === this.db) return this.committedUser(userId, organizationId, livemodeColumn(livemode));
+    return store.findUser(exec, organizationId, livemodeColumn(livemode), userId);
   }
 
   async hasConsent(userId: string): Promise<boolean> {
@@ -411,7 +412,7 @@ export class ConnectService {
       !connection ||
       connection.id !== connectionId ||
       connection.organization_id !== principal.organizationId ||
-      connection.livemode !== (principal.livemode ? 1 : 0)
+      connection.livemode !== livemodeColumn(principal.livemode)
     ) {
       throw new ApiError(404, 'connection_not_found', 'No such connection for this user and app.');
     }
@@ -448,7 +449,7 @@ export class ConnectService {
       if (
         !connection ||
         connection.organization_id !== owner.organizationId ||
-        connection.livemode !== (owner.livemode ? 1 : 0) ||
+        connection.livemode !== livemodeColumn(owner.livemode) ||
         connection.user_id !== owner.userId
       )
         return false;
@@ -462,7 +463,7 @@ export class ConnectService {
     return store.liveConnections(
       this.db,
       owner.organizationId,
-      owner.livemode ? 1 : 0,
+      livemodeColumn(owner.livemode),
       owner.userId,
       this.clock.now(),
     );

@@ -1,7 +1,7 @@
 import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import type { Tenant } from '../../core/tenant.ts';
 import { Forwarder, tailEvents } from './listen.ts';
-import type { Owner } from './service.ts';
 import { SIGNATURE_SCHEMES } from './signing.ts';
 
 export const EVENTS_USAGE = `  webhook create ORG_ID --mode sandbox|production --url URL --events T[,T…] [--description D]
@@ -20,7 +20,7 @@ export const EVENTS_USAGE = `  webhook create ORG_ID --mode sandbox|production -
 const MODES = ['sandbox', 'production'] as const;
 
 /** The organization and mode a command names; an organization that does not exist is an error. */
-async function ownerOf(ctx: AppContext, orgId: string, mode: string | undefined): Promise<Owner> {
+async function ownerOf(ctx: AppContext, orgId: string, mode: string | undefined): Promise<Tenant> {
   const livemode = oneOf(required(mode, 'mode'), 'mode', MODES) === 'production';
   await ctx.orgs.getOrganization(orgId);
   return { organizationId: orgId, livemode };

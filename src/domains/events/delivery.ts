@@ -5,6 +5,7 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { DestinationRefused, resolveDestination } from '../../core/http/ssrf.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
@@ -122,7 +123,7 @@ export class DeliveryRunner {
       const url = new URL(delivery.url!);
       const destination = await resolveDestination(
         url,
-        destinationPolicy(this.outbound, delivery.livemode === 1),
+        destinationPolicy(this.outbound, isLivemode(delivery.livemode)),
         this.outbound.resolveHost,
       );
       const body = envelopeJson({

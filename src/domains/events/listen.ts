@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../core/clock.ts';
 import { newSecret } from '../../core/ids.ts';
+import type { Tenant } from '../../core/tenant.ts';
 import type { EventService, TailedEvent } from './service.ts';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, signatureHeaders } from './signing.ts';
-import type { Owner, Position } from './store.ts';
+import type { Position } from './store.ts';
 
 /**
  * A transaction may commit after one that started later: every poll looks this far back behind
@@ -24,7 +25,7 @@ export interface TailOptions {
  * signal aborts: what `purser events listen` prints and forwards. A development tool that reads the
  * events table; it neither creates an endpoint nor touches deliveries.
  */
-export async function tailEvents(events: EventService, owner: Owner, clock: Clock, options: TailOptions) {
+export async function tailEvents(events: EventService, owner: Tenant, clock: Clock, options: TailOptions) {
   const started = clock.now();
   let newest = started;
   /** Ids already shown, with their creation time, back to the look-back window. */

@@ -1,10 +1,11 @@
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, type RoutesApp, ref, withExample } from '../../core/schemas.ts';
+import type { Tenant } from '../../core/tenant.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
 import { platformGuard } from '../auth/guard.ts';
 import { EVENT_TYPES } from './catalog.ts';
-import { type Owner, RECOVER_WINDOW_DAYS } from './service.ts';
+import { RECOVER_WINDOW_DAYS } from './service.ts';
 import { SIGNATURE_SCHEMES } from './signing.ts';
 
 /** Spec §6 "Envelope": exactly these five fields. */
@@ -220,7 +221,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
   // onRequest: the credential is checked before the body is even parsed.
   const platform = { onRequest: platformGuard(ctx.auth) };
   const v1 = { onRequest: apiKeyGuard(ctx.orgs) };
-  const owner = (principal: { organizationId: string; livemode: boolean } | null): Owner => ({
+  const owner = (principal: { organizationId: string; livemode: boolean } | null): Tenant => ({
     organizationId: principal!.organizationId,
     livemode: principal!.livemode,
   });

@@ -6,6 +6,7 @@ import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
@@ -16,10 +17,7 @@ import type { WebhookConfig } from './config.ts';
 import { DeliveryRunner } from './delivery.ts';
 import { isEventType, isSubscription, matchesSubscription } from './matching.ts';
 import { envelopeJson, newSigningSecret, type SignatureScheme, standardWebhooksKey } from './signing.ts';
-import type { Owner } from './store.ts';
 import * as store from './store.ts';
-
-export type { Owner } from './store.ts';
 
 /** Spec §6 "Envelope": exactly these fields, as listed and as delivered. */
 export interface EventEnvelope {
@@ -135,8 +133,6 @@ const DEFAULT_LIMIT = 10;
 export const RECOVER_WINDOW_DAYS = 14;
 
 const seconds = (ms: number) => unixSeconds(ms);
-const livemodeInt = (owner: Owner) => (owner.livemode ? 1 : 0);
-
 /**
  * Events and their webhook delivery. Domains call `emit` inside their own transaction
  * (transactional outbox): the event and the deliveries it owes commit or roll back with the change.
@@ -175,7 +171,7 @@ export class EventService {
           {
             delivery_id: delivery.id,
             endpoint_id: delivery.endpoint_id,
-            livemode: delivery.livemode === 1,
+            livemode: isLivemode(delivery.livemode),
             reason,
           },
           'webhook destination refused at delivery',
@@ -203,14 +199,14 @@ export class EventService {
    */
   async emitAll(
     trx: Executor,
-    owner: Owner,
+    owner: Tenant,
     events: { type: string; data: Record<string, unknown> }[],
   ): Promise<{ id: string }[]> {
     for (const event of events)
       if (!isEventType(event.type)) throw new Error(`not an event type: ${event.type}`);
     if (events.length === 0) return [];
     const now = this.clock.now();
-    const livemode = livemodeInt(owner);
+    const livemode = livemodeColumn(owner.livemode);
     const rows = events.map((event) => ({
       id: newId('evt'),
       organization_id: owner.organizationId,
@@ -282,14 +278,14 @@ export class EventService {
 
   // ---- events API ----
 
-  async getEvent(owner: Owner, id: string): Promise<EventEnvelope> {
+  async getEvent(owner: Tenant, id: string): Promise<EventEnvelope> {
     requireId('evt', id, 'event');
     const row = await store.findEvent(this.db, owner, id);
     if (!row) throw notFound(`No event ${id}.`);
     return envelope(row);
   }
 
-  async listEvents(owner: Owner, query: EventListQuery): Promise<ListPage<EventEnvelope>> {
+  async listEvents(owner: Tenant, query: EventListQuery): Promise<ListPage<EventEnvelope>> {
     const types = typeFilter(query.type);
     const bounds = [
       query['created[gte]'] !== undefined ? query['created[gte]'] * 1000 : null,
@@ -329,7 +325,7 @@ export class EventService {
    * tail (`purser events listen`). Each comes with its delivered body and its keyset position.
    */
   async eventsFrom(
-    owner: Owner,
+    owner: Tenant,
     query: { type?: string[]; fromMs: number; position: store.Position | null; limit: number },
   ): Promise<TailedEvent[]> {
     const rows = await store.listEvents(
@@ -349,7 +345,7 @@ export class EventService {
 
   // ---- endpoints ----
 
-  async createEndpoint(owner: Owner, input: EndpointInput): Promise<WebhookEndpointView> {
+  async createEndpoint(owner: Tenant, input: EndpointInput): Promise<WebhookEndpointView> {
     const url = this.checkUrl(owner, input.url);
     const enabledEvents = checkSubscriptions(input.enabled_events);
     const id = newId('wh');
@@ -358,7 +354,7 @@ export class EventService {
     await store.insertEndpoint(this.db, {
       id,
       organization_id: owner.organizationId,
-      livemode: livemodeInt(owner),
+      livemode: livemodeColumn(owner.livemode),
       url,
       description: input.description ?? null,
       enabled_events: JSON.stringify(enabledEvents),
@@ -374,12 +370,12 @@ export class EventService {
     return { ...endpointView(await this.endpoint(owner, id)), secret };
   }
 
-  async getEndpoint(owner: Owner, id: string): Promise<WebhookEndpointView> {
+  async getEndpoint(owner: Tenant, id: string): Promise<WebhookEndpointView> {
     return endpointView(await this.endpoint(owner, id));
   }
 
   async listEndpoints(
-    owner: Owner,
+    owner: Tenant,
     query: { limit?: number; starting_after?: string },
   ): Promise<ListPage<WebhookEndpointView>> {
     const limit = query.limit ?? DEFAULT_LIMIT;
@@ -389,7 +385,7 @@ export class EventService {
   }
 
   /** Spec §3: `status: "active"` re-enables a disabled endpoint and resets its failure counter. */
-  async updateEndpoint(owner: Owner, id: string, input: EndpointInput): Promise<WebhookEndpointView> {
+  async updateEndpoint(owner: Tenant, id: string, input: EndpointInput): Promise<WebhookEndpointView> {
     const current = await this.endpoint(owner, id);
     const now = this.clock.now();
     const changes: store.EndpointChanges = { updated_at: now };
@@ -419,7 +415,7 @@ export class EventService {
   }
 
   async deleteEndpoint(
-    owner: Owner,
+    owner: Tenant,
     id: string,
   ): Promise<{ object: 'webhook_endpoint'; id: string; deleted: true }> {
     await this.endpoint(owner, id);
@@ -428,13 +424,13 @@ export class EventService {
   }
 
   /** The endpoint's signing secret, for the console's audited "reveal" (docs/console.md). */
-  async revealSecret(owner: Owner, id: string): Promise<string> {
+  async revealSecret(owner: Tenant, id: string): Promise<string> {
     const endpoint = await this.endpoint(owner, id);
     return this.aead.open(endpoint.secret_ciphertext, id);
   }
 
   /** Hard cutover (spec §6 "Signature" 4): the old secret stops signing at once. */
-  async rollSecret(owner: Owner, id: string): Promise<WebhookEndpointView> {
+  async rollSecret(owner: Tenant, id: string): Promise<WebhookEndpointView> {
     await this.endpoint(owner, id);
     const secret = newSigningSecret();
     await store.updateEndpoint(this.db, id, {
@@ -450,7 +446,7 @@ export class EventService {
    * looks like a real `card.created`; sandbox may send any known type to exercise a receiver.
    */
   async sendTestEvent(
-    owner: Owner,
+    owner: Tenant,
     id: string,
     type: string | undefined,
   ): Promise<{ object: 'webhook_test'; event_id: string; delivery_id: string }> {
@@ -488,12 +484,12 @@ export class EventService {
     }
     const eventId = newId('evt');
     const now = this.clock.now();
-    const delivery = this.newDelivery(eventId, id, owner.organizationId, livemodeInt(owner), now);
+    const delivery = this.newDelivery(eventId, id, owner.organizationId, livemodeColumn(owner.livemode), now);
     await this.db.transaction().execute(async (trx) => {
       await store.insertEvent(trx, {
         id: eventId,
         organization_id: owner.organizationId,
-        livemode: livemodeInt(owner),
+        livemode: livemodeColumn(owner.livemode),
         type: eventType,
         data: JSON.stringify({ test: true, endpoint_id: id, message: 'A test event sent to this endpoint.' }),
         created_at: now,
@@ -504,7 +500,7 @@ export class EventService {
   }
 
   /** Owes the event to the endpoint once more, with a fresh set of attempts. */
-  async resend(owner: Owner, endpointId: string, eventId: string): Promise<WebhookDeliveryView> {
+  async resend(owner: Tenant, endpointId: string, eventId: string): Promise<WebhookDeliveryView> {
     const endpoint = await this.endpoint(owner, endpointId);
     if (endpoint.status !== 'active') throw endpointDisabled(endpointId);
     const event = await store.findEvent(this.db, owner, eventId);
@@ -513,7 +509,7 @@ export class EventService {
       eventId,
       endpointId,
       owner.organizationId,
-      livemodeInt(owner),
+      livemodeColumn(owner.livemode),
       this.clock.now(),
     );
     await store.insertDeliveries(this.db, [delivery]);
@@ -530,7 +526,7 @@ export class EventService {
    * the events happened; none for an event the endpoint is still owed or has received since (so a
    * second recover queues nothing twice). Answers how many.
    */
-  async recover(owner: Owner, endpointId: string, since: number): Promise<WebhookRecovery> {
+  async recover(owner: Tenant, endpointId: string, since: number): Promise<WebhookRecovery> {
     const endpoint = await this.endpoint(owner, endpointId);
     if (endpoint.status !== 'active') throw endpointDisabled(endpointId);
     const now = this.clock.now();
@@ -552,7 +548,7 @@ export class EventService {
       const deliveries = eventIds.map((eventId, i) => {
         const at = now - (eventIds.length - 1 - i);
         return {
-          ...this.newDelivery(eventId, endpointId, owner.organizationId, livemodeInt(owner), at),
+          ...this.newDelivery(eventId, endpointId, owner.organizationId, livemodeColumn(owner.livemode), at),
           updated_at: now,
         };
       });
@@ -572,7 +568,7 @@ export class EventService {
 
   /** The delivery log, per endpoint or per event, newest first, each delivery with its attempts. */
   async listDeliveries(
-    owner: Owner,
+    owner: Tenant,
     filter: { endpointId?: string; eventId?: string },
     query: { limit?: number; starting_after?: string },
   ): Promise<ListPage<WebhookDeliveryView>> {
@@ -591,7 +587,7 @@ export class EventService {
       if (
         !cursor ||
         cursor.organization_id !== owner.organizationId ||
-        cursor.livemode !== livemodeInt(owner)
+        cursor.livemode !== livemodeColumn(owner.livemode)
       ) {
         throw invalidRequest('starting_after is not a known delivery.', {
           starting_after: 'is not a known delivery id',
@@ -607,10 +603,10 @@ export class EventService {
   }
 
   /** For operators (CLI): the owner of an endpoint, by id alone. */
-  async ownerOfEndpoint(id: string): Promise<Owner> {
+  async ownerOfEndpoint(id: string): Promise<Tenant> {
     const row = await store.findEndpointById(this.db, id);
     if (!row) throw notFound(`No webhook endpoint ${id}.`);
-    return { organizationId: row.organization_id, livemode: row.livemode === 1 };
+    return tenantOf(row);
   }
 
   /** Retention sweep: events older than the retention period, once nothing is owed for them. */
@@ -642,7 +638,7 @@ export class EventService {
     };
   }
 
-  private async endpoint(owner: Owner, id: string): Promise<store.EndpointRow> {
+  private async endpoint(owner: Tenant, id: string): Promise<store.EndpointRow> {
     requireId('wh', id, 'webhook endpoint');
     const row = await store.findEndpoint(this.db, owner, id);
     if (!row) throw notFound(`No webhook endpoint ${id}.`);
@@ -658,7 +654,7 @@ export class EventService {
     );
   }
 
-  private checkUrl(owner: Owner, url: string | undefined): string {
+  private checkUrl(owner: Tenant, url: string | undefined): string {
     if (url === undefined || url === '') throw invalidRequest('url is required.', { url: 'is required' });
     if (url.length > 2048)
       throw invalidRequest('url is too long.', { url: 'must be at most 2048 characters' });
@@ -737,27 +733,24 @@ export class EventService {
       {
         endpoint_id: endpoint.id,
         organization_id: endpoint.organization_id,
-        livemode: endpoint.livemode === 1,
+        livemode: isLivemode(endpoint.livemode),
       },
       'webhook endpoint disabled after repeated failures',
     );
-    await this.deps.notifications.sendEmail(
-      { organizationId: endpoint.organization_id, livemode: endpoint.livemode === 1 },
-      {
-        to: organization.billing_email,
-        subject: `Webhook endpoint ${endpoint.id} was disabled`,
-        text: [
-          `Every delivery to your ${endpoint.livemode ? 'production' : 'sandbox'} webhook endpoint`,
-          `  ${endpoint.url}  (${endpoint.id})`,
-          `has failed for ${days >= 1 ? `${days} consecutive days` : 'too long'}, so it has been disabled and no`,
-          'further events will be sent to it.',
-          '',
-          'Once the endpoint answers again, re-enable it with PATCH /api/v1/webhook_endpoints/' +
-            `${endpoint.id} and the body {"status": "active"}. Events from the time it was disabled can`,
-          'be fetched from GET /api/v2/events.',
-        ].join('\n'),
-      },
-    );
+    await this.deps.notifications.sendEmail(tenantOf(endpoint), {
+      to: organization.billing_email,
+      subject: `Webhook endpoint ${endpoint.id} was disabled`,
+      text: [
+        `Every delivery to your ${endpoint.livemode ? 'production' : 'sandbox'} webhook endpoint`,
+        `  ${endpoint.url}  (${endpoint.id})`,
+        `has failed for ${days >= 1 ? `${days} consecutive days` : 'too long'}, so it has been disabled and no`,
+        'further events will be sent to it.',
+        '',
+        'Once the endpoint answers again, re-enable it with PATCH /api/v1/webhook_endpoints/' +
+          `${endpoint.id} and the body {"status": "active"}. Events from the time it was disabled can`,
+        'be fetched from GET /api/v2/events.',
+      ].join('\n'),
+    });
   }
 }
 
@@ -827,7 +820,7 @@ function envelope(row: store.EventRow): EventEnvelope {
     id: row.id,
     type: row.type,
     created: seconds(row.created_at),
-    livemode: row.livemode === 1,
+    livemode: isLivemode(row.livemode),
     data: JSON.parse(row.data),
   };
 }
@@ -840,7 +833,7 @@ function endpointView(row: store.EndpointRow): WebhookEndpointView {
     description: row.description,
     enabled_events: JSON.parse(row.enabled_events),
     status: row.status,
-    livemode: row.livemode === 1,
+    livemode: isLivemode(row.livemode),
     signature_scheme: row.signature_scheme,
     failure_count: row.consecutive_failures,
     disabled_at: row.disabled_at === null ? null : seconds(row.disabled_at),

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { hmacSha256Hex } from '../../core/crypto.ts';
+import { isLivemode } from '../../core/tenant.ts';
 
 /** Header names of a delivery (spec §6). */
 export const SIGNATURE_HEADER = 'Service-Signature';
@@ -90,6 +91,6 @@ export function envelopeJson(event: {
 }): string {
   return (
     `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},` +
-    `"created":${Math.floor(event.created_at / 1000)},"livemode":${event.livemode === 1},"data":${event.data}}`
+    `"created":${Math.floor(event.created_at / 1000)},"livemode":${isLivemode(event.livemode)},"data":${event.data}}`
   );
 }

@@ -1,4 +1,5 @@
 import { type Insertable, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type {
@@ -12,11 +13,6 @@ export type EventRow = EventsTable;
 export type EndpointRow = WebhookEndpointsTable;
 export type DeliveryRow = WebhookDeliveriesTable;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
-
-export interface Owner {
-  organizationId: string;
-  livemode: boolean;
-}
 
 /** Keyset position of a row in a newest-first list. */
 export interface Position {
@@ -92,13 +88,13 @@ export function insertEventsReadingEndpoints(
   );
 }
 
-export async function findEvent(db: Executor, owner: Owner, id: string): Promise<EventRow | undefined> {
+export async function findEvent(db: Executor, owner: Tenant, id: string): Promise<EventRow | undefined> {
   return db
     .selectFrom('events')
     .selectAll()
     .where('id', '=', id)
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', owner.livemode ? 1 : 0)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .executeTakeFirst();
 }
 
@@ -116,7 +112,7 @@ const likePrefix = (prefix: string) => `${prefix.replace(/[!%_]/g, (c) => `!${c}
 
 export async function listEvents(
   db: Executor,
-  owner: Owner,
+  owner: Tenant,
   filter: EventFilter,
   position: Position | null,
   limit: number,
@@ -126,7 +122,7 @@ export async function listEvents(
     .selectFrom('events')
     .selectAll()
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', owner.livemode ? 1 : 0);
+    .where('livemode', '=', livemodeColumn(owner.livemode));
   if (filter.exactTypes.length > 0 || filter.typePrefixes.length > 0) {
     query = query.where((eb) =>
       eb.or([
@@ -151,13 +147,17 @@ export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpoi
   await db.insertInto('webhook_endpoints').values(row).execute();
 }
 
-export async function findEndpoint(db: Executor, owner: Owner, id: string): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  db: Executor,
+  owner: Tenant,
+  id: string,
+): Promise<EndpointRow | undefined> {
   return db
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('id', '=', id)
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', owner.livemode ? 1 : 0)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .executeTakeFirst();
 }
 
@@ -167,7 +167,7 @@ export async function findEndpointById(db: Executor, id: string): Promise<Endpoi
 
 export async function listEndpoints(
   db: Executor,
-  owner: Owner,
+  owner: Tenant,
   position: Position | null,
   limit: number,
 ): Promise<EndpointRow[]> {
@@ -175,7 +175,7 @@ export async function listEndpoints(
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', owner.livemode ? 1 : 0);
+    .where('livemode', '=', livemodeColumn(owner.livemode));
   return after(query, position, 'webhook_endpoints')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -527,7 +527,7 @@ export async function findDelivery(db: Executor, id: string): Promise<DeliveryRo
 
 export async function listDeliveries(
   db: Executor,
-  owner: Owner,
+  owner: Tenant,
   filter: { endpointId?: string; eventId?: string },
   position: Position | null,
   limit: number,
@@ -536,7 +536,7 @@ export async function listDeliveries(
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', owner.livemode ? 1 : 0);
+    .where('livemode', '=', livemodeColumn(owner.livemode));
   if (filter.endpointId) query = query.where('endpoint_id', '=', filter.endpointId);
   if (filter.eventId) query = query.where('event_id', '=', filter.eventId);
   return after(query, position, 'webhook_deliveries')

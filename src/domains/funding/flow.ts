@@ -2,10 +2,11 @@ import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardFlowStatus } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
-import { type Card, type Scope, scopeOf } from '../cards/service.ts';
+import { type Card, scopeOf } from '../cards/service.ts';
 import type { TransferRequest } from '../ledger/service.ts';
 import type { ChainTransfer } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
@@ -96,7 +97,7 @@ export class CardFlows {
       // Locks the wallet row: one organization's flows start one at a time, each seeing the last's hold.
       const wallet = await funding.ensureWallet(trx, scope);
       const cardholder = await cards.cardholders.ensureForUser(trx, scope, user, identity);
-      const livemode = scope.livemode ? 1 : 0;
+      const livemode = livemodeColumn(scope.livemode);
       const [pool, userWallet] = await Promise.all([
         funding.poolAccount(trx, scope),
         cards.walletAccount(trx, scope, user.id),
@@ -184,14 +185,14 @@ export class CardFlows {
     return this.object(flow);
   }
 
-  async get(scope: Scope, id: string) {
+  async get(scope: Tenant, id: string) {
     return this.object(await this.find(this.db, scope, id));
   }
 
   // ---- acknowledgements (v1 API)
 
   /** `collection_succeeded` (approve) or `collection_failed` (deny) for an `ack_required` flow. */
-  async acknowledge(scope: Scope, id: string, collected: boolean) {
+  async acknowledge(scope: Tenant, id: string, collected: boolean) {
     const flow = await this.find(this.db, scope, id);
     if (flow.ack_required !== 1)
       throw notAwaiting('This transfer was approved automatically; it takes no acknowledgement.');
@@ -304,7 +305,7 @@ export class CardFlows {
   }
 
   async mint(flow: CardFlow): Promise<void> {
-    const scope = { organizationId: flow.organization_id, livemode: flow.livemode === 1 };
+    const scope = tenantOf(flow);
     try {
       await this.deps.cards.createFlowCard(
         flow.client_id,
@@ -403,14 +404,14 @@ export class CardFlows {
       direction: 'to_user',
       transferId: flow.id,
       organizationId: flow.organization_id,
-      livemode: flow.livemode === 1,
+      livemode: isLivemode(flow.livemode),
       userId: flow.user_id,
       amountCents: flow.transfer_cents,
     };
   }
 
-  private async find(exec: Executor, scope: Scope, id: string): Promise<CardFlow> {
-    const flow = await this.deps.store.flow(exec, scope.organizationId, scope.livemode ? 1 : 0, id);
+  private async find(exec: Executor, scope: Tenant, id: string): Promise<CardFlow> {
+    const flow = await this.deps.store.flow(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
     if (!flow) throw notFound('No such card flow.');
     return flow;
   }
@@ -441,8 +442,8 @@ export class CardFlows {
   }
 }
 
-function scopeOfFlow(flow: Pick<CardFlow, 'organization_id' | 'livemode'>): Scope {
-  return { organizationId: flow.organization_id, livemode: flow.livemode === 1 };
+function scopeOfFlow(flow: Pick<CardFlow, 'organization_id' | 'livemode'>): Tenant {
+  return tenantOf(flow);
 }
 
 const notAwaiting = (message: string) => new ApiError(409, 'transfer_not_awaiting_ack', message);

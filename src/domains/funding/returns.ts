@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import { HOUR, SECOND } from '../../core/clock.ts';
+import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { ChainReturnStatus } from '../../db/schema.ts';
 import type { LedgerService } from '../ledger/service.ts';
@@ -78,7 +79,7 @@ export class ChainReturns {
     await this.deps.store.insertReturn(trx, {
       id: release.id,
       organization_id: release.organizationId,
-      livemode: release.livemode ? 1 : 0,
+      livemode: livemodeColumn(release.livemode),
       user_id: release.userId,
       amount_cents: release.amountCents,
       status: 'pending',
@@ -146,7 +147,7 @@ export class ChainReturns {
       }));
     }
     await this.step(ret, 'sent', 'returned', async (trx, locked) => {
-      const scope = { organizationId: locked.organization_id, livemode: locked.livemode === 1 };
+      const scope = tenantOf(locked);
       await this.deps.funding.ensureWallet(trx, scope);
       await this.deps.ledger.execute(trx, [
         { type: 'post_pending', id: `${locked.id}.post`, pendingId: locked.id },
@@ -190,7 +191,7 @@ export class ChainReturns {
       transferId: `${ret.id}.${ret.attempt}`,
       releaseId: ret.id,
       organizationId: ret.organization_id,
-      livemode: ret.livemode === 1,
+      livemode: isLivemode(ret.livemode),
       userId: ret.user_id,
       amountCents: Number(ret.amount_cents),
     };

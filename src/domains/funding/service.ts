@@ -1,10 +1,11 @@
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
+import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Principal } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
-import { type Card, type CardService, type Scope, sandboxScope } from '../cards/service.ts';
+import { type Card, type CardService, sandboxScope } from '../cards/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { EvmChain, rpcErrorText } from './chain/evm.ts';
 import type { Chain, ChainDeposit } from './chain/index.ts';
@@ -14,8 +15,6 @@ import { verifyOwnership } from './ownership.ts';
 import { type ChainDrift, type ChainReconciliation, reconcileChain } from './reconcile.ts';
 import { ChainReturns } from './returns.ts';
 import { type CompanyWallet, depositTransferId, FundingStore } from './store.ts';
-
-export type { Scope } from '../cards/service.ts';
 
 /** The chain (or the database) could not be read for a reconciliation; the message names why. */
 export class ChainUnreadable extends Error {}
@@ -58,7 +57,7 @@ export class FundingService {
 
   // ---- the company wallet
 
-  async wallet(scope: Scope) {
+  async wallet(scope: Tenant) {
     const row = await this.ensureWallet(this.db, scope);
     const pool = await this.poolAccount(this.db, scope);
     const balance = await this.deps.ledger.balance(this.db, pool);
@@ -72,10 +71,10 @@ export class FundingService {
     };
   }
 
-  async updateWallet(scope: Scope, input: { low_balance_threshold_cents: number }) {
+  async updateWallet(scope: Tenant, input: { low_balance_threshold_cents: number }) {
     await this.deps.ledger.transaction(async (trx) => {
       await this.ensureWallet(trx, scope);
-      await this.store.updateWallet(trx, scope.organizationId, scope.livemode ? 1 : 0, {
+      await this.store.updateWallet(trx, scope.organizationId, livemodeColumn(scope.livemode), {
         low_balance_threshold_cents: input.low_balance_threshold_cents,
         updated_at: this.clock.now(),
       });
@@ -94,14 +93,14 @@ export class FundingService {
    * Credits the pool from the organization's funding source and fires `wallet.funded`. `deposit`
    * names an on-chain deposit (its id makes a deposit seen twice credit once); absent, a simulation.
    */
-  async fund(scope: Scope, amountCents: number, deposit?: { transferId: string; txHash: string }) {
+  async fund(scope: Tenant, amountCents: number, deposit?: { transferId: string; txHash: string }) {
     await this.deps.ledger.transaction((trx) => this.fundIn(trx, scope, amountCents, deposit));
     return this.wallet(scope);
   }
 
   private async fundIn(
     trx: Executor,
-    scope: Scope,
+    scope: Tenant,
     amountCents: number,
     deposit?: { transferId: string; txHash: string },
   ): Promise<void> {
@@ -135,7 +134,7 @@ export class FundingService {
   // ---- deposits on the chain (CHAIN=evm)
 
   /** Where a user's own deposits go (production on the EVM rail); null offline and in sandbox. */
-  async userDepositAddress(scope: Scope, userId: string): Promise<string | null> {
+  async userDepositAddress(scope: Tenant, userId: string): Promise<string | null> {
     await this.deps.cards.requireUser(scope, userId);
     return this.deps.chain.userDepositAddress(scope.organizationId, scope.livemode, userId);
   }
@@ -161,7 +160,7 @@ export class FundingService {
         address: deposit.address,
         from_address: deposit.from,
         organization_id: deposit.organizationId,
-        livemode: deposit.livemode ? 1 : 0,
+        livemode: livemodeColumn(deposit.livemode),
         kind: deposit.kind,
         owner_id: deposit.ownerId,
         units: deposit.units.toString(),
@@ -270,9 +269,9 @@ export class FundingService {
   }
 
   /** The organization's fee on company-funded transfers, per mode (operators: `purser wallet fees`). */
-  async setFees(scope: Scope, fees: { bps: number; fixedCents: number }) {
+  async setFees(scope: Tenant, fees: { bps: number; fixedCents: number }) {
     await this.ensureWallet(this.db, scope);
-    await this.store.updateWallet(this.db, scope.organizationId, scope.livemode ? 1 : 0, {
+    await this.store.updateWallet(this.db, scope.organizationId, livemodeColumn(scope.livemode), {
       fee_bps: fees.bps,
       fee_fixed_cents: fees.fixedCents,
       updated_at: this.clock.now(),
@@ -294,15 +293,15 @@ export class FundingService {
     return this.flows.start(principal, input);
   }
 
-  getFlow(scope: Scope, id: string) {
+  getFlow(scope: Tenant, id: string) {
     return this.flows.get(scope, id);
   }
 
-  collectionSucceeded(scope: Scope, id: string) {
+  collectionSucceeded(scope: Tenant, id: string) {
     return this.flows.acknowledge(scope, id, true);
   }
 
-  collectionFailed(scope: Scope, id: string) {
+  collectionFailed(scope: Tenant, id: string) {
     return this.flows.acknowledge(scope, id, false);
   }
 
@@ -320,7 +319,7 @@ export class FundingService {
     const rows = await this.store.listFlows(
       this.db,
       organizationId,
-      livemode === null ? null : livemode ? 1 : 0,
+      livemode === null ? null : livemodeColumn(livemode),
       limit,
     );
     return rows.map((row) => this.flows.object(row));
@@ -329,8 +328,8 @@ export class FundingService {
   // ---- shared with flow.ts
 
   /** The wallet row (created on first use with the configured defaults), locked for a change. */
-  async ensureWallet(exec: Executor, scope: Scope): Promise<CompanyWallet> {
-    const livemode = scope.livemode ? 1 : 0;
+  async ensureWallet(exec: Executor, scope: Tenant): Promise<CompanyWallet> {
+    const livemode = livemodeColumn(scope.livemode);
     await this.store.ensureWallet(exec, {
       organization_id: scope.organizationId,
       livemode,
@@ -349,12 +348,12 @@ export class FundingService {
    * ledger's accounts (the one order: docs/ledger.md), and the pool's account id, for the caller to
    * lock with the transaction's other accounts.
    */
-  async lockPool(exec: Executor, scope: Scope): Promise<string> {
+  async lockPool(exec: Executor, scope: Tenant): Promise<string> {
     await this.ensureWallet(exec, scope);
     return this.poolAccount(exec, scope);
   }
 
-  poolAccount(exec: Executor, scope: Scope): Promise<string> {
+  poolAccount(exec: Executor, scope: Tenant): Promise<string> {
     return this.deps.ledger.accountId(exec, {
       ...scope,
       kind: 'company_pool',
@@ -366,8 +365,8 @@ export class FundingService {
    * `wallet.balance.low` once per crossing: when the pool's balance is under the threshold and it
    * has not fired since the balance was last at or above it.
    */
-  async checkLowBalance(trx: Executor, scope: Scope): Promise<void> {
-    const livemode = scope.livemode ? 1 : 0;
+  async checkLowBalance(trx: Executor, scope: Tenant): Promise<void> {
+    const livemode = livemodeColumn(scope.livemode);
     const row = await this.store.wallet(trx, scope.organizationId, livemode);
     if (!row) return;
     const pool = await this.poolAccount(trx, scope);
@@ -384,7 +383,7 @@ export class FundingService {
     }
   }
 
-  emit(trx: Executor, scope: Scope, type: string, data: Record<string, unknown>) {
+  emit(trx: Executor, scope: Tenant, type: string, data: Record<string, unknown>) {
     return this.deps.events.emit(trx, { ...scope, type, data });
   }
 
@@ -405,7 +404,7 @@ export class FundingService {
     card: Card,
     release: { transferId: string; amountCents: number },
   ): Promise<void> {
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     await this.ensureWallet(trx, scope);
     const [account, pool] = await Promise.all([
       this.deps.cards.cardAccount(trx, scope, card.id),
@@ -456,7 +455,7 @@ export class FundingService {
     card: Card,
     draw: { transferId: string; amountCents: number },
   ): Promise<void> {
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     await this.ensureWallet(trx, scope);
     const [account, pool] = await Promise.all([
       this.deps.cards.cardAccount(trx, scope, card.id),

@@ -3,6 +3,7 @@ import { digest, safeEqual } from '../../core/crypto.ts';
 import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/service.ts';
@@ -161,7 +162,7 @@ function ageAt(dateOfBirth: string, now: number): number {
  */
 function keepsNationalId(row: KycVerification, to: KycStatus): boolean {
   if (row.status === 'pending') return false;
-  if (to === 'pending') return row.livemode === 1;
+  if (to === 'pending') return isLivemode(row.livemode);
   return to === 'needs_information' || to === 'requires_verification';
 }
 
@@ -242,7 +243,8 @@ export class KycService {
     userId: string,
   ): Promise<ApprovedIdentity | null> {
     const row = await store.findByUser(this.db, userId);
-    if (!row || row.organization_id !== organizationId || row.livemode !== (livemode ? 1 : 0)) return null;
+    if (!row || row.organization_id !== organizationId || row.livemode !== livemodeColumn(livemode))
+      return null;
     return row.status === 'approved' ? this.identityOf(row) : null;
   }
 
@@ -253,7 +255,8 @@ export class KycService {
     userId: string,
   ): Promise<KycVerification['status'] | null> {
     const row = await store.findByUser(this.db, userId);
-    if (!row || row.organization_id !== organizationId || row.livemode !== (livemode ? 1 : 0)) return null;
+    if (!row || row.organization_id !== organizationId || row.livemode !== livemodeColumn(livemode))
+      return null;
     return row.status;
   }
 
@@ -656,7 +659,7 @@ export class KycService {
     return store.findOrCreate(this.db, {
       id: newId('kyc'),
       organization_id: principal.organizationId,
-      livemode: principal.livemode ? 1 : 0,
+      livemode: livemodeColumn(principal.livemode),
       user_id: userId,
       status: 'awaiting_documents',
       reason: null,
@@ -834,7 +837,7 @@ export class KycService {
       if ((visibleChange || options.alwaysEmit) && this.deps.events) {
         await this.deps.events.emit(trx, {
           organizationId: row.organization_id,
-          livemode: row.livemode === 1,
+          livemode: isLivemode(row.livemode),
           type: KYC_EVENT,
           // The reason as the state reports it: a decision's, else the next step (a licence's back).
           data: {
@@ -848,7 +851,7 @@ export class KycService {
       if (to === 'approved' && row.status !== 'approved') {
         const approval = {
           organizationId: row.organization_id,
-          livemode: row.livemode === 1,
+          livemode: isLivemode(row.livemode),
           userId: row.user_id,
           identity: this.identityOf(row),
         };

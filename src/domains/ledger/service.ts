@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
+import { livemodeColumn } from '../../core/tenant.ts';
 import { type DatabaseHandle, type Executor, isUniqueViolation } from '../../db/index.ts';
 import { readSnapshot } from '../../db/read-snapshot.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
@@ -147,7 +148,7 @@ export class LedgerService {
 
   /** The id of the account for this owner (opened on first use), without a query once known. */
   async accountId(exec: Executor, spec: AccountSpec): Promise<string> {
-    const key = `${spec.organizationId}|${spec.livemode ? 1 : 0}|${spec.kind}|${spec.ownerId}`;
+    const key = `${spec.organizationId}|${livemodeColumn(spec.livemode)}|${spec.kind}|${spec.ownerId}`;
     const known = this.knownAccounts.get(key) ?? this.open.get(exec)?.learned.get(key);
     if (known) return known;
     const { id } = await this.account(exec, spec);
@@ -162,7 +163,7 @@ export class LedgerService {
     exec: Executor,
     spec: AccountSpec,
   ): Promise<AccountState & { kind: AccountKind; owner_id: string }> {
-    const livemode = spec.livemode ? 1 : 0;
+    const livemode = livemodeColumn(spec.livemode);
     const found = await this.store.findAccount(exec, spec.organizationId, livemode, spec.kind, spec.ownerId);
     if (found) return found;
     await this.store.insertAccountIfAbsent(exec, {
@@ -255,7 +256,7 @@ export class LedgerService {
 
   /** What posted transfers of this code moved, per organization of the mode (store.ts `postedByCode`). */
   async postedByCode(exec: Executor, code: 'company_card_funding', livemode: boolean) {
-    const rows = await this.store.postedByCode(exec, code, livemode ? 1 : 0);
+    const rows = await this.store.postedByCode(exec, code, livemodeColumn(livemode));
     return new Map(rows.map((row) => [row.organization_id, Number(row.total)]));
   }
 

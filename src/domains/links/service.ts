@@ -3,10 +3,11 @@ import { type Clock, isoTime, SECOND } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { WalletLinkRow } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
-import type { CardService, Scope } from '../cards/service.ts';
+import type { CardService } from '../cards/service.ts';
 import type { ConnectService } from '../connect/service.ts';
 import type { Chain } from '../funding/chain/index.ts';
 import type { FundingService } from '../funding/service.ts';
@@ -170,7 +171,7 @@ export class LinkService {
     const row: WalletLinkRow = {
       id: newId('wl'),
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       client_id: principal.clientId,
       user_id: input.user_id,
       token_digest: digest(token),
@@ -202,7 +203,7 @@ export class LinkService {
   }
 
   /** What stops a user from having a wallet page, beyond existing: a rejected verification, no consent. */
-  private async refusal(scope: Scope, userId: string): Promise<ApiError | null> {
+  private async refusal(scope: Tenant, userId: string): Promise<ApiError | null> {
     const verification = await this.deps.kyc.verificationStatus(scope.organizationId, scope.livemode, userId);
     if (verification === 'rejected')
       return new ApiError(
@@ -385,7 +386,7 @@ export class LinkService {
   }
 
   /** The user's own deposit address on the chain (production on the EVM rail); null offline and in test mode. */
-  private depositAddress(scope: Scope, userId: string): Promise<string | null> {
+  private depositAddress(scope: Tenant, userId: string): Promise<string | null> {
     return this.deps.funding.userDepositAddress(scope, userId);
   }
 }
@@ -400,8 +401,8 @@ export class UserInfoRequired extends ApiError {
   }
 }
 
-function scopeOfLink(link: WalletLinkRow): Scope {
-  return { organizationId: link.organization_id, livemode: link.livemode === 1 };
+function scopeOfLink(link: WalletLinkRow): Tenant {
+  return tenantOf(link);
 }
 
 function approvalPurpose(merchant: string, amountCents: number): string {

@@ -3,6 +3,7 @@ import { type Clock, isoTime } from '../../core/clock.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { EventEmitter } from '../cards/events.ts';
@@ -118,7 +119,7 @@ export class MandateService {
     return {
       id: newId('mdt'),
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       user_id: userId,
       client_id: terms.client_id,
       status: 'pending_approval',
@@ -156,7 +157,7 @@ export class MandateService {
       });
     const rows = await this.store.list(this.db, {
       organizationId: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       userId,
       clientId: page.clientId,
       startingAfter: after,
@@ -189,7 +190,11 @@ export class MandateService {
   /** The mandate with this id in the scope, or 404. */
   async owned(scope: MandateScope, id: string): Promise<MandateRow> {
     const row = await this.store.find(this.db, id);
-    if (!row || row.organization_id !== scope.organizationId || row.livemode !== (scope.livemode ? 1 : 0))
+    if (
+      !row ||
+      row.organization_id !== scope.organizationId ||
+      row.livemode !== livemodeColumn(scope.livemode)
+    )
       throw notFound('No such mandate.');
     return row;
   }
@@ -203,7 +208,7 @@ export class MandateService {
   async activeFor(scope: MandateScope & { userId: string; clientId: string }): Promise<MandateRow[]> {
     const rows = await this.store.list(this.db, {
       organizationId: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       userId: scope.userId,
       clientId: scope.clientId,
       status: 'active',
@@ -390,7 +395,7 @@ export class MandateService {
     if (row_.event)
       await this.deps.events.emit(trx, {
         organizationId: row.organization_id,
-        livemode: row.livemode === 1,
+        livemode: isLivemode(row.livemode),
         type: row_.event,
         data: { ...(await this.object(trx, moved)), user_id: row.user_id },
       });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
+import { formatMoney } from '../../core/money.ts';
 import type { Principal } from '../auth/service.ts';
 import { scopeOf } from '../cards/service.ts';
 
@@ -144,12 +145,9 @@ const NoInput = z.object({});
 
 // ---- helpers
 
-const dollars = (cents: number) =>
-  `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
-
 const describeCard = (card: CardObject) =>
   `${card.type === 'single_use' ? 'Single-use' : 'Multi-use'} card ${card.id} ending ${card.last4} (${card.status}` +
-  `${card.closed_reason ? `, ${card.closed_reason}` : ''}): ${dollars(card.balance_cents)} left of ${dollars(card.spend_limit_cents)}.`;
+  `${card.closed_reason ? `, ${card.closed_reason}` : ''}): ${formatMoney(card.balance_cents)} left of ${formatMoney(card.spend_limit_cents)}.`;
 
 /** Controls in a sentence: what an assistant reads before it tries to spend. */
 function describeControls(controls: CardObject['spending_controls']): string {
@@ -164,7 +162,7 @@ function describeControls(controls: CardObject['spending_controls']): string {
       : '',
     ...controls.spending_limits.map(
       (limit) =>
-        `at most ${dollars(limit.amount_cents)} ${limit.interval.replace('_', ' ')}` +
+        `at most ${formatMoney(limit.amount_cents)} ${limit.interval.replace('_', ' ')}` +
         (limit.categories ? ` in ${limit.categories.join(', ')}` : ''),
     ),
   ].filter(Boolean);
@@ -355,7 +353,7 @@ export const TOOLS: ToolDefinition[] = [
     async run(call) {
       const wallet = await call.ctx.cards.wallet(scope(call), call.principal.userId);
       return {
-        text: `Wallet: ${dollars(wallet.balance_cents)} available, ${dollars(wallet.pending_cents)} pending${wallet.test_mode ? ' (test mode)' : ''}.`,
+        text: `Wallet: ${formatMoney(wallet.balance_cents)} available, ${formatMoney(wallet.pending_cents)} pending${wallet.test_mode ? ' (test mode)' : ''}.`,
         data: wallet,
       };
     },
@@ -379,13 +377,13 @@ export const TOOLS: ToolDefinition[] = [
         await ownCard(call, args.card_id);
         const card = await call.ctx.cards.getCard(scope(call), args.card_id);
         return {
-          text: `Card ending ${card.last4} can spend ${dollars(card.balance_cents)} (${card.status}).`,
+          text: `Card ending ${card.last4} can spend ${formatMoney(card.balance_cents)} (${card.status}).`,
           data: { source: 'card', id: card.id, available_cents: card.balance_cents, currency: 'usd' },
         };
       }
       const wallet = await call.ctx.cards.wallet(scope(call), call.principal.userId);
       return {
-        text: `Wallet balance: ${dollars(wallet.balance_cents)} available.`,
+        text: `Wallet balance: ${formatMoney(wallet.balance_cents)} available.`,
         data: {
           source: 'wallet',
           id: wallet.user_id,
@@ -562,7 +560,7 @@ export const TOOLS: ToolDefinition[] = [
       });
       const lines = list.data.map(
         (txn) =>
-          `- ${txn.created_at} ${txn.merchant}: ${dollars(txn.amount_cents)} ${txn.status}` +
+          `- ${txn.created_at} ${txn.merchant}: ${formatMoney(txn.amount_cents)} ${txn.status}` +
           `${txn.decline_reason ? ` (${txn.decline_reason})` : ''} on card ending ${txn.last4} [${txn.id}]`,
       );
       const more = list.has_more ? '\nMore: pass the last id as starting_after.' : '';
@@ -589,7 +587,7 @@ export const TOOLS: ToolDefinition[] = [
         amount_cents: args.amount_cents,
       });
       return {
-        text: `Added ${dollars(args.amount_cents)} (test mode). Wallet: ${dollars(wallet.balance_cents)} available.`,
+        text: `Added ${formatMoney(args.amount_cents)} (test mode). Wallet: ${formatMoney(wallet.balance_cents)} available.`,
         data: wallet,
       };
     },
@@ -678,7 +676,7 @@ export const TOOLS: ToolDefinition[] = [
       const conversation = await call.ctx.purchases.conversation(buyer(call), args.conversation_id);
       const orders = conversation.orders.map(
         (o) =>
-          `- ${o.order_id} at ${o.merchant_name}: ${o.status}, ${dollars(o.total_cents)}, charge ${o.charge_status}`,
+          `- ${o.order_id} at ${o.merchant_name}: ${o.status}, ${formatMoney(o.total_cents)}, charge ${o.charge_status}`,
       );
       const text = `Conversation ${conversation.id}: ${conversation.carts.length} open cart(s)${orders.length ? `; orders:\n${orders.join('\n')}` : ''}.`;
       return { text, data: conversation as unknown as Record<string, unknown> };

@@ -3,6 +3,7 @@ import { type Clock, HOUR, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { MemberRole } from '../../db/schema.ts';
 import { isEmail } from '../cards/objects.ts';
@@ -257,7 +258,7 @@ export class MemberService {
       .values({
         id: newId('aud'),
         organization_id: scope.organizationId,
-        livemode: scope.livemode ? 1 : 0,
+        livemode: livemodeColumn(scope.livemode),
         member_id: member.id,
         member_email: member.email,
         action,

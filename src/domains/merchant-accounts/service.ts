@@ -5,6 +5,7 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import type { DestinationPolicy } from '../../core/http/ssrf.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { MerchantLinkSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -147,7 +148,7 @@ export class MerchantAccountService {
     const row: Session = {
       id,
       organization_id: principal.organizationId,
-      livemode: principal.livemode ? 1 : 0,
+      livemode: livemodeColumn(principal.livemode),
       user_id: userId,
       client_id: principal.clientId,
       merchant_id: merchant.id,
@@ -174,7 +175,7 @@ export class MerchantAccountService {
     const row = await store.findSession(
       this.handle.db,
       principal.organizationId,
-      principal.livemode ? 1 : 0,
+      livemodeColumn(principal.livemode),
       id,
     );
     if (!row) throw notFound('No such merchant link session.');
@@ -183,7 +184,7 @@ export class MerchantAccountService {
 
   /** `GET /api/v2/users/{user_id}/merchant_accounts`: the user's linked accounts, never their tokens. */
   async listAccounts(principal: Principal, userId: string) {
-    const livemode = principal.livemode ? 1 : 0;
+    const livemode = livemodeColumn(principal.livemode);
     const user = await this.deps.connect.findUser(principal.organizationId, principal.livemode, userId);
     if (!user) throw notFound('No such user in this organization and mode.');
     const rows = await store.listAccounts(this.handle.db, principal.organizationId, livemode, userId);
@@ -197,7 +198,7 @@ export class MerchantAccountService {
           merchant: row.merchant_slug,
           merchant_account_ref: row.merchant_account_ref,
           scopes: row.scopes.split(' ').filter(Boolean),
-          livemode: row.livemode === 1,
+          livemode: isLivemode(row.livemode),
           connected_at: isoTime(row.created_at),
           updated_at: isoTime(row.updated_at),
         }),
@@ -310,7 +311,7 @@ export class MerchantAccountService {
         });
       await store.updateSession(trx, session.id, { merchant_account_id: id });
       // Spec §6: `merchant.connected` is live activity only; a sandbox link is stored, silently.
-      if (session.livemode === 1)
+      if (isLivemode(session.livemode))
         await this.deps.events.emit(trx, {
           organizationId: session.organization_id,
           livemode: true,
@@ -355,7 +356,7 @@ export class MerchantAccountService {
       state: row.state,
       return_url: row.return_url,
       merchant_account_id: row.merchant_account_id,
-      livemode: row.livemode === 1,
+      livemode: isLivemode(row.livemode),
       expires_at: isoTime(row.expires_at),
       completed_at: row.completed_at === null ? null : isoTime(row.completed_at),
       created_at: isoTime(row.created_at),

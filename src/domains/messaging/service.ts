@@ -4,14 +4,12 @@ import { digest } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { type MessagingConfig, SEND_SCOPE } from './config.ts';
 import type { ProviderClient, ProviderTokens } from './provider.ts';
-import type { Owner } from './store.ts';
 import * as store from './store.ts';
-
-export type { Owner } from './store.ts';
 
 /** Where the provider sends the operator back (RFC 6749 §3.1.2). */
 export const CALLBACK_PATH = '/api/v2/provider/oauth/callback';
@@ -38,7 +36,7 @@ export interface MessagingConnectionObject {
 
 /** What the callback did; the page says it in words. */
 export type CallbackOutcome =
-  | { outcome: 'connected'; owner: Owner; scopes: string[]; canSend: boolean }
+  | { outcome: 'connected'; owner: Tenant; scopes: string[]; canSend: boolean }
   | { outcome: 'invalid_state' }
   | { outcome: 'denied' }
   | { outcome: 'provider_error'; error: string };
@@ -61,15 +59,15 @@ const line = (level: string) => (fields: object, message: string) =>
   process.stderr.write(`${JSON.stringify({ level, msg: message, ...fields })}\n`);
 const stderrLog: MessagingLog = { info: line('info'), warn: line('warn'), error: line('error') };
 
-const ownerOf = (row: { organization_id: string; livemode: number }): Owner => ({
+const ownerOf = (row: { organization_id: string; livemode: number }): Tenant => ({
   organizationId: row.organization_id,
-  livemode: row.livemode === 1,
+  livemode: isLivemode(row.livemode),
 });
 /** Sealed tokens are bound to their owner and field: copied onto another row, they do not open. */
-const aad = (field: string, owner: Owner) =>
-  `messaging.${field}|${owner.organizationId}|${owner.livemode ? 1 : 0}`;
+const aad = (field: string, owner: Tenant) =>
+  `messaging.${field}|${owner.organizationId}|${livemodeColumn(owner.livemode)}`;
 const verifierAad = (stateId: string) => `messaging.verifier|${stateId}`;
-const logFields = (owner: Owner) => ({ organization_id: owner.organizationId, livemode: owner.livemode });
+const logFields = (owner: Tenant) => ({ organization_id: owner.organizationId, livemode: owner.livemode });
 
 /**
  * The organization's connection to its messaging provider (spec §2, §4 "Messaging-provider
@@ -92,7 +90,7 @@ export class MessagingService {
   }
 
   /** `POST /api/v2/provider/oauth/start`: a consent URL with a fresh single-use `state` and PKCE. */
-  async start(owner: Owner): Promise<MessagingOAuthObject> {
+  async start(owner: Tenant): Promise<MessagingOAuthObject> {
     const provider = this.provider();
     const state = randomToken(32);
     // RFC 7636 §4.1: 32 random octets, base64url: a 43-character verifier.
@@ -103,7 +101,7 @@ export class MessagingService {
     await store.insertState(this.db, {
       id,
       organization_id: owner.organizationId,
-      livemode: owner.livemode ? 1 : 0,
+      livemode: livemodeColumn(owner.livemode),
       state_digest: digest(state),
       code_verifier: this.deps.sealer.seal(verifier, verifierAad(id)),
       expires_at: expiresAt,
@@ -157,7 +155,7 @@ export class MessagingService {
     await store.upsertConnection(this.db, {
       id: newId('mc'),
       organization_id: owner.organizationId,
-      livemode: owner.livemode ? 1 : 0,
+      livemode: livemodeColumn(owner.livemode),
       ...this.tokenColumns(owner, answer.tokens, null, now),
       scopes: JSON.stringify(scopes),
       provider_organization_ids: JSON.stringify(answer.tokens.organizationIds),
@@ -179,7 +177,7 @@ export class MessagingService {
   }
 
   /** `GET /api/v2/provider/connection`; a broken connection (refresh refused) is not connected: 404. */
-  async connection(owner: Owner): Promise<MessagingConnectionObject> {
+  async connection(owner: Tenant): Promise<MessagingConnectionObject> {
     const row = await store.findConnection(this.db, owner);
     if (!row) throw notFound('No messaging provider is connected for this organization and mode.');
     if (row.status === 'broken')
@@ -202,7 +200,7 @@ export class MessagingService {
    * the tokens. A provider that cannot be reached keeps everything as it was (502): the tokens are not
    * dropped while they still work at the provider. A broken connection has nothing left to revoke.
    */
-  async disconnect(owner: Owner): Promise<{ object: 'messaging_connection'; deleted: true }> {
+  async disconnect(owner: Tenant): Promise<{ object: 'messaging_connection'; deleted: true }> {
     const row = await store.findConnection(this.db, owner);
     if (!row) throw notFound('No messaging provider is connected for this organization and mode.');
     if (row.status === 'active') {
@@ -254,7 +252,7 @@ export class MessagingService {
    * Sends one text from the organization's numbers, if it is connected with `messages:send`. An
    * expired access token is refreshed first. The text (a link) is never logged.
    */
-  async sendText(owner: Owner, message: { to: string; text: string }): Promise<ProviderSendOutcome> {
+  async sendText(owner: Tenant, message: { to: string; text: string }): Promise<ProviderSendOutcome> {
     const provider = this.deps.provider;
     if (!provider) return { outcome: 'not_connected' };
     let row = await store.findConnection(this.db, owner);
@@ -325,7 +323,7 @@ export class MessagingService {
   }
 
   /** The sealed token columns of a token answer; without a new refresh token the old one stays. */
-  private tokenColumns(owner: Owner, tokens: ProviderTokens, sealedRefresh: string | null, now: number) {
+  private tokenColumns(owner: Tenant, tokens: ProviderTokens, sealedRefresh: string | null, now: number) {
     const { sealer } = this.deps;
     return {
       status: 'active' as const,

@@ -1,16 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { MessagingConnectionsTable, MessagingOAuthStatesTable } from '../../db/schema.ts';
 
 export type ConnectionRow = Selectable<MessagingConnectionsTable>;
 export type StateRow = Selectable<MessagingOAuthStatesTable>;
-
-export interface Owner {
-  organizationId: string;
-  livemode: boolean;
-}
-
-const livemodeInt = (owner: Owner) => (owner.livemode ? 1 : 0);
 
 export async function insertState(db: Executor, row: Insertable<MessagingOAuthStatesTable>): Promise<void> {
   await db.insertInto('messaging_oauth_states').values(row).execute();
@@ -47,12 +41,12 @@ export async function deleteExpiredStates(db: Executor, now: number): Promise<nu
   return Number(result.numDeletedRows);
 }
 
-export async function findConnection(db: Executor, owner: Owner): Promise<ConnectionRow | undefined> {
+export async function findConnection(db: Executor, owner: Tenant): Promise<ConnectionRow | undefined> {
   return db
     .selectFrom('messaging_connections')
     .selectAll()
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', livemodeInt(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .executeTakeFirst();
 }
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { LiteralUnion } from '../../core/schemas.ts';
-import type { MessagingLog, Owner, ProviderSendOutcome } from '../messaging/service.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import type { MessagingLog, ProviderSendOutcome } from '../messaging/service.ts';
 import type { NotificationService } from './service.ts';
 
 /** Where a link goes: the phone on the user's account, else the email. */
@@ -49,7 +50,7 @@ export function contactOf(user: { phone: string | null; email: string | null }):
 
 /** The organization's own messaging provider (MessagingService). */
 export interface OrganizationSender {
-  sendText(owner: Owner, message: { to: string; text: string }): Promise<ProviderSendOutcome>;
+  sendText(owner: Tenant, message: { to: string; text: string }): Promise<ProviderSendOutcome>;
 }
 
 const line = (level: string) => (fields: object, message: string) =>
@@ -79,7 +80,7 @@ export class LinkDelivery {
    * has the link and hands it to the platform.
    */
   async deliver(
-    owner: Owner,
+    owner: Tenant,
     contact: LinkContact,
     message: { subject: string; text: string },
   ): Promise<LinkDeliveryOutcome> {
@@ -96,7 +97,7 @@ export class LinkDelivery {
    * it to the platform instead.
    */
   async send(
-    owner: Owner,
+    owner: Tenant,
     contact: LinkContact,
     message: { subject: string; text: string },
   ): Promise<LinkChannel> {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId } from '../../core/ids.ts';
+import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { OutboxMessage } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -82,7 +83,7 @@ export class NotificationService {
     await store.insertOutboxMessage(this.db, {
       id,
       organization_id: sender.organizationId,
-      livemode: sender.livemode ? 1 : 0,
+      livemode: livemodeColumn(sender.livemode),
       channel,
       recipient,
       subject: subject === null ? null : this.sealer.seal(subject, messageAad('subject', id)),

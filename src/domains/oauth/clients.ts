@@ -4,6 +4,7 @@ import { type Clock, SECOND } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { guardedRequest } from '../../core/http/client.ts';
 import { destinationPolicy } from '../../core/http/policy.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { Client } from '../../db/schema.ts';
 import type { OrgService } from '../orgs/service.ts';
@@ -158,7 +159,7 @@ export class OAuthClients {
       {
         id: clientId,
         organization_id: registration.organizationId,
-        livemode: registration.livemode ? 1 : 0,
+        livemode: livemodeColumn(registration.livemode),
         name: (document.client_name ?? url.host).slice(0, 200),
         type: 'public',
         secret_digest: null,
@@ -184,7 +185,7 @@ function toClient(row: Client): OAuthClient | null {
     id: row.id,
     name: row.name,
     organizationId: row.organization_id,
-    livemode: row.livemode === 1,
+    livemode: isLivemode(row.livemode),
     type: row.type,
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     grantTypes: JSON.parse(row.grant_types) as string[],

@@ -3,6 +3,7 @@ import { type Clock, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthService, Principal } from '../auth/service.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../auth/service.ts';
@@ -173,7 +174,7 @@ export class OAuthService {
     await store.insertCode(this.db, {
       code_digest: digest(code),
       organization_id: client.organizationId,
-      livemode: client.livemode ? 1 : 0,
+      livemode: livemodeColumn(client.livemode),
       client_id: client.id,
       user_id: userId,
       redirect_uri: pending.redirectUri,

@@ -4,12 +4,13 @@ import type { Sealer } from '../../core/crypto-aead.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
+import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardholderOnboardingSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import { checkCardholderDetails, isEmail } from '../cards/objects.ts';
-import type { CardService, Scope } from '../cards/service.ts';
+import type { CardService } from '../cards/service.ts';
 import { SANDBOX_CODE } from '../connect/service.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import { returnAddress } from '../orgs/return-url.ts';
@@ -100,7 +101,7 @@ export class OnboardingService {
 
   /** `POST /api/v1/cardholder_onboarding_sessions`. */
   async create(
-    scope: Scope,
+    scope: Tenant,
     input: { external_user_id: string; email?: string; state?: string; return_url: string },
   ): Promise<OnboardingSessionObject> {
     const token = `onb_${randomToken(24)}`;
@@ -108,7 +109,7 @@ export class OnboardingService {
     const row: Session = {
       id: newId('cos'),
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       token_digest: digest(token),
       token_sealed: '',
       external_user_id: input.external_user_id,
@@ -132,8 +133,8 @@ export class OnboardingService {
   }
 
   /** `GET /api/v1/cardholder_onboarding_sessions/{id}`. */
-  async get(scope: Scope, id: string): Promise<OnboardingSessionObject> {
-    const row = await store.sessionById(this.db, scope.organizationId, scope.livemode ? 1 : 0, id);
+  async get(scope: Tenant, id: string): Promise<OnboardingSessionObject> {
+    const row = await store.sessionById(this.db, scope.organizationId, livemodeColumn(scope.livemode), id);
     if (!row) throw notFound('No such cardholder onboarding session.');
     return this.present(row);
   }
@@ -300,7 +301,7 @@ export class OnboardingService {
         if (!completed) throw new AlreadyCompleted();
         await this.deps.events.emit(trx, {
           organizationId: session.organization_id,
-          livemode: session.livemode === 1,
+          livemode: isLivemode(session.livemode),
           type: 'cardholder_onboarding_session.completed',
           data: {
             id: session.id,
@@ -343,7 +344,7 @@ export class OnboardingService {
       return_url: row.return_url,
       cardholder_id: row.cardholder_id,
       claimed_existing_cardholder: row.claimed_existing_cardholder === 1,
-      livemode: row.livemode === 1,
+      livemode: isLivemode(row.livemode),
       expires_at: isoTime(row.expires_at),
       completed_at: row.completed_at === null ? null : isoTime(row.completed_at),
       created_at: isoTime(row.created_at),
@@ -353,8 +354,8 @@ export class OnboardingService {
 
 class AlreadyCompleted extends Error {}
 
-function scopeOf(session: Session): Scope {
-  return { organizationId: session.organization_id, livemode: session.livemode === 1 };
+function scopeOf(session: Session): Tenant {
+  return tenantOf(session);
 }
 
 const tokenAad = (id: string) => `cardholder_onboarding_sessions.token:${id}`;

@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { digest, matchesDigest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId, newSecret } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { Client, Organization } from '../../db/schema.ts';
 import { frameAncestorsDirective, parseEmbedOrigin, validEmbedOrigins } from './embed-origins.ts';
@@ -96,7 +97,7 @@ export class OrgService {
 
   /** The origins allowed to frame the organization's hosted pages in one mode (empty until set). */
   async embedOrigins(owner: { organizationId: string; livemode: boolean }): Promise<string[]> {
-    const row = await store.findEmbedOrigins(this.db, owner.organizationId, owner.livemode ? 1 : 0);
+    const row = await store.findEmbedOrigins(this.db, owner.organizationId, livemodeColumn(owner.livemode));
     return row ? validEmbedOrigins(JSON.parse(row.origins) as string[]) : [];
   }
 
@@ -125,7 +126,7 @@ export class OrgService {
     }
     await store.saveEmbedOrigins(this.db, {
       organization_id: owner.organizationId,
-      livemode: owner.livemode ? 1 : 0,
+      livemode: livemodeColumn(owner.livemode),
       origins: JSON.stringify(canonical),
       updated_at: this.clock.now(),
     });
@@ -263,7 +264,7 @@ export class OrgService {
     // Lookup by digest: the key has 256 bits of entropy, so the indexed lookup leaks nothing useful.
     const row = await store.findApiKeyByDigest(this.db, digest(key));
     if (!row || row.status !== 'active') return null;
-    return { organizationId: row.organization_id, livemode: row.livemode === 1, keyId: row.id };
+    return { organizationId: row.organization_id, livemode: isLivemode(row.livemode), keyId: row.id };
   }
 
   private async activeClient(clientId: string): Promise<Client> {

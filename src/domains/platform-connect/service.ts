@@ -3,6 +3,7 @@ import { digest } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { PlatformConnectSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -73,7 +74,7 @@ export class PlatformConnectService {
     const row: Session = {
       id,
       organization_id: principal.organizationId,
-      livemode: principal.livemode ? 1 : 0,
+      livemode: livemodeColumn(principal.livemode),
       token_digest: digest(token),
       token_sealed: this.deps.sealer.seal(token, tokenAad(id)),
       state: input.state ?? null,
@@ -95,7 +96,7 @@ export class PlatformConnectService {
       .selectAll()
       .where('id', '=', id)
       .where('organization_id', '=', principal.organizationId)
-      .where('livemode', '=', principal.livemode ? 1 : 0)
+      .where('livemode', '=', livemodeColumn(principal.livemode))
       .executeTakeFirst();
     if (!row) throw notFound('No such platform connect session.');
     return this.present(row);
@@ -103,7 +104,7 @@ export class PlatformConnectService {
 
   /** `GET /api/v2/connected_organizations`: newest first, `starting_after` an organization id. */
   async listConnected(principal: Principal, query: { limit: number; starting_after?: string }) {
-    const livemode = principal.livemode ? 1 : 0;
+    const livemode = livemodeColumn(principal.livemode);
     let base = this.db
       .selectFrom('organization_connections')
       .innerJoin('organizations', 'organizations.id', 'organization_connections.connected_organization_id')
@@ -222,7 +223,7 @@ export class PlatformConnectService {
         .execute();
       await this.deps.events.emit(trx, {
         organizationId: session.organization_id,
-        livemode: session.livemode === 1,
+        livemode: isLivemode(session.livemode),
         type: 'platform_connect_session.completed',
         data: { session_id: session.id, state: session.state, connected_organization_id: organizationId },
       });
@@ -258,7 +259,7 @@ export class PlatformConnectService {
       state: row.state,
       return_url: row.return_url,
       connected_organization_id: row.connected_organization_id,
-      livemode: row.livemode === 1,
+      livemode: isLivemode(row.livemode),
       expires_at: isoTime(row.expires_at),
       completed_at: row.completed_at === null ? null : isoTime(row.completed_at),
       created_at: isoTime(row.created_at),

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CheckoutAuthorizationsTable } from '../../db/schema.ts';
 import type { EventEmitter } from '../cards/events.ts';
@@ -86,7 +87,7 @@ export class Approvals {
     const row: Authorization = {
       id: newId('cha'),
       organization_id: buyer.organizationId,
-      livemode: buyer.livemode ? 1 : 0,
+      livemode: livemodeColumn(buyer.livemode),
       conversation_id: conversationId,
       buyer_id: buyer.buyerId,
       client_id: buyer.clientId,
@@ -273,7 +274,7 @@ export class Approvals {
       .execute();
     await this.deps.events.emit(trx, {
       organizationId: authorization.organization_id,
-      livemode: authorization.livemode === 1,
+      livemode: isLivemode(authorization.livemode),
       type: `checkout_authorization.${status}`,
       data: {
         authorization_id: authorization.id,
@@ -326,7 +327,7 @@ export class Approvals {
     const placement = await this.checkout.place(
       {
         organizationId: authorization.organization_id,
-        livemode: authorization.livemode === 1,
+        livemode: isLivemode(authorization.livemode),
         clientId: authorization.client_id,
         buyerId: authorization.buyer_id,
         userId: authorization.user_id,
@@ -478,7 +479,7 @@ function bindingOf(authorization: Authorization): string {
 }
 
 function scopeOf(authorization: Authorization) {
-  return { organizationId: authorization.organization_id, livemode: authorization.livemode === 1 };
+  return tenantOf(authorization);
 }
 
 function userOf(authorization: Authorization) {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import type { CardService } from '../cards/service.ts';
@@ -83,7 +84,7 @@ export class Checkout {
     const order: Order = {
       id,
       organization_id: buyer.organizationId,
-      livemode: buyer.livemode ? 1 : 0,
+      livemode: livemodeColumn(buyer.livemode),
       conversation_id: conversationId,
       buyer_id: buyer.buyerId,
       user_id: buyer.userId,
@@ -257,7 +258,7 @@ export class Checkout {
     merchant: Merchant,
     address: DeliveryAddress | null,
   ): Promise<PlaceResult> {
-    const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
+    const scope = tenantOf(order);
     const details = await this.deps.cards.delegatedDetails(scope, cardId);
     const cart = JSON.parse(order.cart) as { lines: { product_id: string; qty: number }[] };
     try {
@@ -340,7 +341,7 @@ export class Checkout {
 
   /** Clears the charge at the final amount (the rest of the hold goes home) with `order.placed`. */
   private async settle(order: Order, placed: Extract<PlaceResult, { outcome: 'placed' }>): Promise<Order> {
-    const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
+    const scope = tenantOf(order);
     const txnId = transactionIdOf(order.id);
     const record = async (trx: Executor) => {
       const now = this.clock.now();
@@ -402,7 +403,7 @@ export class Checkout {
    */
   private async fail(id: string, from: Order['step'], code: string): Promise<Order> {
     const order = (await this.store.orderById(this.db, id)) as Order;
-    const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
+    const scope = tenantOf(order);
     const txnId = transactionIdOf(id);
     const txn = await this.deps.cards.store.transactionById(this.db, txnId);
     if (txn?.status === 'PENDING') await this.deps.cards.network.void(scope, txnId).catch(() => {});
@@ -462,7 +463,7 @@ export class Checkout {
   private emit(trx: Executor, order: Order, type: string, data: Record<string, unknown>) {
     return this.deps.events.emit(trx, {
       organizationId: order.organization_id,
-      livemode: order.livemode === 1,
+      livemode: isLivemode(order.livemode),
       type,
       data,
     });

@@ -6,6 +6,7 @@ import { invalidRequest } from '../../core/errors.ts';
 import { type OutboundConfig, operatorPolicy } from '../../core/http/policy.ts';
 import { type DestinationPolicy, serviceUrlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { MerchantRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -254,7 +255,7 @@ function summary(row: MerchantRow): MerchantSummary {
     countries: JSON.parse(row.countries) as string[],
     currency: row.currency,
     mcc: row.mcc,
-    livemode: row.livemode === 1,
+    livemode: isLivemode(row.livemode),
     webhooks: row.webhook_secret_sealed !== null,
     created_at: isoTime(Number(row.created_at)),
   };

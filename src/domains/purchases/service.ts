@@ -3,6 +3,7 @@ import { digest } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
 import type { OutboundGuard } from '../../core/http/client.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
@@ -119,7 +120,7 @@ export class PurchaseService {
     await this.store.insertBuyToken(this.db, {
       id: newId('btk'),
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       cardholder_id: cardholderId,
       token_digest: digest(token),
       expires_at: expiresAt,
@@ -138,7 +139,7 @@ export class PurchaseService {
       const row = await this.store.buyTokenByDigest(this.db, digest(token));
       if (!row || row.expires_at <= this.clock.now()) return null;
       if (row.organization_status !== 'active') return 'suspended';
-      const scope = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+      const scope = tenantOf(row);
       const cardholder = await this.deps.cards.cardholders.get(scope, row.cardholder_id).catch(() => null);
       if (!cardholder) return null;
       return { ...scope, clientId: 'buy_token', buyerId: cardholder.id, userId: cardholder.user_id };
@@ -847,7 +848,7 @@ export class PurchaseService {
     const conversation: Conversation = {
       id: newId('conv'),
       organization_id: buyer.organizationId,
-      livemode: buyer.livemode ? 1 : 0,
+      livemode: livemodeColumn(buyer.livemode),
       buyer_id: buyer.buyerId,
       client_id: buyer.clientId,
       status: 'needs_input',

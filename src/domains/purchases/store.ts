@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
+import { livemodeColumn } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { BuyTokensTable, ConversationsTable, Database, OrdersTable } from '../../db/schema.ts';
 
@@ -19,7 +20,7 @@ function ownedBy(owner: Owner) {
   return (eb: ExpressionBuilder<Database, 'conversations' | 'orders'>) =>
     eb.and([
       eb('organization_id', '=', owner.organizationId),
-      eb('livemode', '=', owner.livemode ? 1 : 0),
+      eb('livemode', '=', livemodeColumn(owner.livemode)),
       eb('buyer_id', '=', owner.buyerId),
       eb('client_id', '=', owner.clientId),
     ]);

@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign
 import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
+import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { ReceiptKeysTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -81,7 +82,7 @@ export class ReceiptService {
       .values({
         order_id: claims.order_id,
         organization_id: order.organizationId,
-        livemode: order.livemode ? 1 : 0,
+        livemode: livemodeColumn(order.livemode),
         mandate_id: claims.mandate_id,
         kid,
         jws,
@@ -114,7 +115,7 @@ export class ReceiptService {
       ])
       .where('order_id', '=', orderId)
       .where('organization_id', '=', scope.organizationId)
-      .where('livemode', '=', scope.livemode ? 1 : 0)
+      .where('livemode', '=', livemodeColumn(scope.livemode))
       .executeTakeFirst();
     if (!row) return null;
     let { kid, jws } = row;

@@ -1,5 +1,6 @@
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId } from '../../core/ids.ts';
+import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { VaultCardsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -79,7 +80,7 @@ export class VaultCards {
     const row: VaultCardsTable = {
       id,
       organization_id: user.organizationId,
-      livemode: user.livemode ? 1 : 0,
+      livemode: livemodeColumn(user.livemode),
       user_id: user.userId,
       brand: card.brand,
       last4: card.pan.slice(-4),
@@ -101,7 +102,7 @@ export class VaultCards {
       .selectFrom('vault_cards')
       .select(['id', 'brand', 'last4', 'exp_month', 'exp_year', 'created_at'])
       .where('organization_id', '=', user.organizationId)
-      .where('livemode', '=', user.livemode ? 1 : 0)
+      .where('livemode', '=', livemodeColumn(user.livemode))
       .where('user_id', '=', user.userId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')

@@ -12,6 +12,7 @@ import type { Clock } from '../../core/clock.ts';
 import { SECOND } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { VaultPasskeysTable } from '../../db/schema.ts';
 
@@ -56,7 +57,7 @@ export class Passkeys {
       .selectFrom('vault_passkeys')
       .selectAll()
       .where('organization_id', '=', user.organizationId)
-      .where('livemode', '=', user.livemode ? 1 : 0)
+      .where('livemode', '=', livemodeColumn(user.livemode))
       .where('user_id', '=', user.userId)
       .orderBy('created_at')
       .execute();
@@ -117,7 +118,7 @@ export class Passkeys {
     const row: VaultPasskeysTable = {
       id: newId('pk'),
       organization_id: user.organizationId,
-      livemode: user.livemode ? 1 : 0,
+      livemode: livemodeColumn(user.livemode),
       user_id: user.userId,
       credential_id: credential.id,
       public_key: Buffer.from(credential.publicKey).toString('base64url'),
@@ -142,7 +143,7 @@ export class Passkeys {
     const result = await exec
       .deleteFrom('vault_passkeys')
       .where('organization_id', '=', user.organizationId)
-      .where('livemode', '=', user.livemode ? 1 : 0)
+      .where('livemode', '=', livemodeColumn(user.livemode))
       .where('user_id', '=', user.userId)
       .executeTakeFirst();
     return Number(result.numDeletedRows);

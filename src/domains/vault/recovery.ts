@@ -4,6 +4,7 @@ import { type Clock, isoTime, MINUTE, SECOND } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { PasskeyResetsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
@@ -112,7 +113,7 @@ export class PasskeyRecovery {
     const row: PasskeyResetsTable = {
       id: newId('pkr'),
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       user_id: userId,
       client_id: principal.clientId,
       token_digest: digest(token),
@@ -151,7 +152,7 @@ export class PasskeyRecovery {
       .selectAll()
       .where('id', '=', id)
       .where('organization_id', '=', principal.organizationId)
-      .where('livemode', '=', principal.livemode ? 1 : 0)
+      .where('livemode', '=', livemodeColumn(principal.livemode))
       .executeTakeFirst();
     if (!row) throw notFound('No such passkey reset.');
     return this.object(row);
@@ -179,7 +180,7 @@ export class PasskeyRecovery {
   async view(reset: PasskeyResetsTable, browser: string): Promise<ResetPageView> {
     const [organization, user] = await Promise.all([
       this.deps.orgs.getOrganization(reset.organization_id),
-      this.deps.connect.findUser(reset.organization_id, reset.livemode === 1, reset.user_id),
+      this.deps.connect.findUser(reset.organization_id, isLivemode(reset.livemode), reset.user_id),
     ]);
     const contacts: ResetContact[] = [];
     if (user?.email) contacts.push({ channel: 'email', masked: maskEmail(user.email) });
@@ -197,11 +198,15 @@ export class PasskeyRecovery {
   /** Sends a new code to the user's email or phone (the one on their account, never one typed here). */
   async sendCode(reset: PasskeyResetsTable, channel: ResetChannel): Promise<void> {
     this.mustBe(reset, 'pending');
-    const user = await this.deps.connect.findUser(reset.organization_id, reset.livemode === 1, reset.user_id);
+    const user = await this.deps.connect.findUser(
+      reset.organization_id,
+      isLivemode(reset.livemode),
+      reset.user_id,
+    );
     const to = channel === 'email' ? user?.email : user?.phone;
     if (!to) throw new ResetRefused(400, 'There is no such contact on your account. Choose another one.');
     const now = this.clock.now();
-    const code = reset.livemode === 1 ? numericCode(6) : SANDBOX_CODE;
+    const code = isLivemode(reset.livemode) ? numericCode(6) : SANDBOX_CODE;
     // One conditional update: a second click, or a burst of them, sends at most what the limits allow.
     const taken = await this.db
       .updateTable('passkey_resets')
@@ -230,7 +235,7 @@ export class PasskeyRecovery {
           : `A code was just sent. Wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another.`,
       );
     const organization = await this.deps.orgs.getOrganization(reset.organization_id);
-    const sender = { organizationId: reset.organization_id, livemode: reset.livemode === 1 };
+    const sender = tenantOf(reset);
     const text = `${code} is your ${organization.name} code to reset your passkey. It expires in ${RESET_CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this message.`;
     try {
       if (channel === 'email')
@@ -294,7 +299,7 @@ export class PasskeyRecovery {
     this.mustBeProvenBy(reset, browser);
     const [organization, person] = await Promise.all([
       this.deps.orgs.getOrganization(reset.organization_id),
-      this.deps.connect.findUser(reset.organization_id, reset.livemode === 1, reset.user_id),
+      this.deps.connect.findUser(reset.organization_id, isLivemode(reset.livemode), reset.user_id),
     ]);
     const name = person?.email ?? person?.phone ?? reset.user_id;
     return this.deps.passkeys.registrationOptions(
@@ -337,7 +342,7 @@ export class PasskeyRecovery {
       await lockVaultSessions(trx, user);
       await this.deps.events.emit(trx, {
         organizationId: reset.organization_id,
-        livemode: reset.livemode === 1,
+        livemode: isLivemode(reset.livemode),
         type: 'passkey.reset',
         data: {
           id: reset.id,
@@ -417,14 +422,18 @@ async function lockVaultSessions(trx: Executor, user: UserScope): Promise<void> 
     .updateTable('vault_sessions')
     .set({ verified_at: null })
     .where('organization_id', '=', user.organizationId)
-    .where('livemode', '=', user.livemode ? 1 : 0)
+    .where('livemode', '=', livemodeColumn(user.livemode))
     .where('user_id', '=', user.userId)
     .where('verified_at', 'is not', null)
     .execute();
 }
 
 function userOf(reset: PasskeyResetsTable): UserScope {
-  return { organizationId: reset.organization_id, livemode: reset.livemode === 1, userId: reset.user_id };
+  return {
+    organizationId: reset.organization_id,
+    livemode: isLivemode(reset.livemode),
+    userId: reset.user_id,
+  };
 }
 
 function bindingOf(reset: PasskeyResetsTable): string {

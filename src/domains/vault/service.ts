@@ -5,6 +5,7 @@ import { digest } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
@@ -91,7 +92,7 @@ export class VaultService {
     const session = {
       id: newId('vs'),
       organization_id: scope.organizationId,
-      livemode: scope.livemode ? 1 : 0,
+      livemode: livemodeColumn(scope.livemode),
       user_id: userId,
       token_digest: digest(token),
       // Set once something took the link (below).
@@ -177,7 +178,7 @@ export class VaultService {
       throw passkeyRequired('Unlock the vault with your passkey before adding another.');
     const [organization, person] = await Promise.all([
       this.deps.orgs.getOrganization(session.organization_id),
-      this.deps.connect.findUser(session.organization_id, session.livemode === 1, session.user_id),
+      this.deps.connect.findUser(session.organization_id, isLivemode(session.livemode), session.user_id),
     ]);
     const name = person?.email ?? person?.phone ?? session.user_id;
     return this.passkeys.registrationOptions(
@@ -285,7 +286,7 @@ export class VaultService {
 function userOf(session: VaultSessionsTable): UserScope {
   return {
     organizationId: session.organization_id,
-    livemode: session.livemode === 1,
+    livemode: isLivemode(session.livemode),
     userId: session.user_id,
   };
 }

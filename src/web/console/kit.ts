@@ -121,9 +121,6 @@ export const messages = (feedback: Feedback) => feedbackLines(feedback);
 
 /** A time in milliseconds (rows keep ms; API objects carry seconds: multiply those by 1000). */
 export const when = (ms: number | null) => (ms === null ? '' : isoTime(ms).replace('T', ' ').slice(0, 19));
-/** Cents as dollars: `$1,234.50` (every console amount is USD). */
-export const dollars = (cents: number) =>
-  `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 /** An id in a table: its prefix and first characters (enough to tell rows apart), the whole in its title. */
 export const shortId = (id: string) =>
   `<code title="${escapeHtml(id)}">${escapeHtml(id.length > 16 ? `${id.slice(0, 14)}…` : id)}</code>`;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import { isLive } from '../../domains/connect/store.ts';
 
@@ -8,13 +9,6 @@ import { isLive } from '../../domains/connect/store.ts';
  * whether an account exists before asking a service that would open it on first use (a GET never
  * changes anything). Nothing here writes.
  */
-
-export interface Owner {
-  organizationId: string;
-  livemode: boolean;
-}
-
-const mode = (owner: Owner) => (owner.livemode ? 1 : 0);
 
 /** `!` escapes LIKE's wildcards: ids contain `_`. */
 const likeEscaped = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
@@ -26,7 +20,7 @@ const likeEscaped = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
  */
 export function eventsMentioning(
   db: Executor,
-  owner: Owner,
+  owner: Tenant,
   filter: { type: string | null; ids: string[] },
   before: { created_at: number; id: string } | null,
   limit: number,
@@ -35,7 +29,7 @@ export function eventsMentioning(
     .selectFrom('events')
     .select(['id', 'type', 'created_at'])
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .where((eb) =>
       eb.or(filter.ids.map((id) => sql<boolean>`data like ${`%"${likeEscaped(id)}"%`} escape '!'`)),
     );
@@ -51,23 +45,23 @@ export function eventsMentioning(
 }
 
 /** An event's position (for paging on from it), when it is this organization's and mode's. */
-export function eventPosition(db: Executor, owner: Owner, id: string) {
+export function eventPosition(db: Executor, owner: Tenant, id: string) {
   return db
     .selectFrom('events')
     .select(['id', 'created_at'])
     .where('id', '=', id)
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .executeTakeFirst();
 }
 
 /** The ids of a user's cards and cardholders (what their events name), newest first. */
-export async function idsOfUser(db: Executor, owner: Owner, userId: string, limit: number) {
+export async function idsOfUser(db: Executor, owner: Tenant, userId: string, limit: number) {
   const cards = await db
     .selectFrom('cards')
     .select(['id', 'cardholder_id'])
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
     .limit(limit)
@@ -76,19 +70,19 @@ export async function idsOfUser(db: Executor, owner: Owner, userId: string, limi
     .selectFrom('cardholders')
     .select('id')
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .where('user_id', '=', userId)
     .execute();
   return [...new Set([...cards.map((c) => c.id), ...cardholders.map((c) => c.id)])];
 }
 
 /** The organization's users in one mode, newest first, or one of them. */
-export function users(db: Executor, owner: Owner, limit: number, id?: string) {
+export function users(db: Executor, owner: Tenant, limit: number, id?: string) {
   let query = db
     .selectFrom('users')
     .select(['id', 'email', 'phone', 'created_at'])
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner));
+    .where('livemode', '=', livemodeColumn(owner.livemode));
   if (id !== undefined) query = query.where('id', '=', id);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
@@ -96,7 +90,7 @@ export function users(db: Executor, owner: Owner, limit: number, id?: string) {
 /**
  * The users' connections (one per client they connected to), each `live` as `isLive` says.
  */
-export function connectionsOf(db: Executor, owner: Owner, userIds: string[], now: number) {
+export function connectionsOf(db: Executor, owner: Tenant, userIds: string[], now: number) {
   if (userIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('connections')
@@ -110,21 +104,21 @@ export function connectionsOf(db: Executor, owner: Owner, userIds: string[], now
       isLive(eb, now).as('live'),
     ])
     .where('connections.organization_id', '=', owner.organizationId)
-    .where('connections.livemode', '=', mode(owner))
+    .where('connections.livemode', '=', livemodeColumn(owner.livemode))
     .where('connections.user_id', 'in', userIds)
     .orderBy('connections.created_at', 'desc')
     .execute();
 }
 
 /** Each user's latest identity verification: status, reason and when it last changed. */
-export async function kycOf(db: Executor, owner: Owner, userIds: string[]) {
+export async function kycOf(db: Executor, owner: Tenant, userIds: string[]) {
   if (userIds.length === 0)
     return new Map<string, { status: string; reason: string | null; updated_at: number }>();
   const rows = await db
     .selectFrom('kyc_verifications')
     .select(['user_id', 'status', 'reason', 'updated_at'])
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .where('user_id', 'in', userIds)
     .orderBy('created_at', 'asc')
     .execute();
@@ -133,13 +127,13 @@ export async function kycOf(db: Executor, owner: Owner, userIds: string[]) {
 }
 
 /** The users' cards, newest first: last4 and status. */
-export function cardsOf(db: Executor, owner: Owner, userIds: string[]) {
+export function cardsOf(db: Executor, owner: Tenant, userIds: string[]) {
   if (userIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('cards')
     .select(['id', 'user_id', 'last4', 'status'])
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .where('user_id', 'in', userIds)
     .orderBy('created_at', 'desc')
     .execute();
@@ -148,7 +142,7 @@ export function cardsOf(db: Executor, owner: Owner, userIds: string[]) {
 /** Which of these owners (users, or the organization) have a ledger account of the kind already. */
 export async function ledgerOwners(
   db: Executor,
-  owner: Owner,
+  owner: Tenant,
   kind: 'user_wallet' | 'company_pool',
   ownerIds: string[],
 ): Promise<Set<string>> {
@@ -157,7 +151,7 @@ export async function ledgerOwners(
     .selectFrom('ledger_accounts')
     .select('owner_id')
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .where('kind', '=', kind)
     .where('owner_id', 'in', ownerIds)
     .execute();
@@ -165,12 +159,12 @@ export async function ledgerOwners(
 }
 
 /** Whether the organization's company wallet in this mode was ever opened. */
-export async function hasCompanyWallet(db: Executor, owner: Owner): Promise<boolean> {
+export async function hasCompanyWallet(db: Executor, owner: Tenant): Promise<boolean> {
   const row = await db
     .selectFrom('company_wallets')
     .select('organization_id')
     .where('organization_id', '=', owner.organizationId)
-    .where('livemode', '=', mode(owner))
+    .where('livemode', '=', livemodeColumn(owner.livemode))
     .executeTakeFirst();
   return (
     row !== undefined && (await ledgerOwners(db, owner, 'company_pool', [owner.organizationId])).size > 0

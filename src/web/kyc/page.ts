@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { InformationField } from '../../domains/kyc/fields.ts';
 import { KycState } from '../../domains/kyc/routes.ts';
@@ -18,7 +19,7 @@ import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
 function frameAncestors(ctx: AppContext, verification: PageView['verification']): Promise<string> {
   return ctx.orgs.frameAncestors({
     organizationId: verification.organization_id,
-    livemode: verification.livemode === 1,
+    livemode: isLivemode(verification.livemode),
   });
 }
 

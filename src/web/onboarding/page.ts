@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type {
   OnboardingAction,
@@ -185,7 +186,7 @@ export async function onboardingPageRoutes(app: RoutesApp, { ctx }: { ctx: AppCo
   const frameAncestors = (view: OnboardingPageView) =>
     ctx.orgs.frameAncestors({
       organizationId: view.session.organization_id,
-      livemode: view.session.livemode === 1,
+      livemode: isLivemode(view.session.livemode),
     });
   /** The page for a link that shows no form: unknown or expired, or done (a link back). */
   const closed = (

@@ -1,11 +1,13 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
+import { formatMoney } from '../../core/money.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import type { ApprovalView, Authorization } from '../../domains/purchases/approvals.ts';
 import { escapeHtml } from '../html.ts';
-import { formatCents, layout, newNonce, PageCsrf, pageHeaders, problemPage } from './common.ts';
+import { layout, newNonce, PageCsrf, pageHeaders, problemPage } from './common.ts';
 
 /**
  * The approval page behind a paused `/buy` confirm's `approval_url` (docs/purchases.md, Approvals):
@@ -25,7 +27,7 @@ function lines(view: ApprovalView): string {
   const currency = cart.currency;
   const rows = cart.items.map(
     (item) =>
-      `<li><span>${item.qty} × ${escapeHtml(item.name)}</span><span>${formatCents(item.qty * item.priceCents, currency)}</span></li>`,
+      `<li><span>${item.qty} × ${escapeHtml(item.name)}</span><span>${formatMoney(item.qty * item.priceCents, currency)}</span></li>`,
   );
   const extras: [string, number | null][] = [
     ['Service fee', cart.serviceFeesCents],
@@ -34,13 +36,13 @@ function lines(view: ApprovalView): string {
     ['Shipping', cart.shippingCents],
   ];
   for (const [label, cents] of extras)
-    if (cents) rows.push(`<li><span>${label}</span><span>${formatCents(cents, currency)}</span></li>`);
+    if (cents) rows.push(`<li><span>${label}</span><span>${formatMoney(cents, currency)}</span></li>`);
   rows.push(
-    `<li class="total"><span>Total</span><span id="approval-total">${formatCents(cart.totalCents, currency)}</span></li>`,
+    `<li class="total"><span>Total</span><span id="approval-total">${formatMoney(cart.totalCents, currency)}</span></li>`,
   );
   const ceiling =
     cart.approvedCeilingCents !== null
-      ? `<p class="hint" id="approval-ceiling">Tax and shipping are final after the order: you approve at most ${formatCents(cart.approvedCeilingCents, currency)}, and only the final amount is charged.</p>`
+      ? `<p class="hint" id="approval-ceiling">Tax and shipping are final after the order: you approve at most ${formatMoney(cart.approvedCeilingCents, currency)}, and only the final amount is charged.</p>`
       : '';
   return `<ul id="cart-lines">${rows.join('')}</ul>${ceiling}`;
 }
@@ -52,7 +54,7 @@ function payingWith(view: ApprovalView): string {
 }
 
 function decisionPanel(view: ApprovalView): string {
-  const amount = formatCents(view.authorization.amount_cents, view.authorization.currency);
+  const amount = formatMoney(view.authorization.amount_cents, view.authorization.currency);
   switch (view.status) {
     case 'approved': {
       const order = view.order
@@ -129,7 +131,7 @@ export async function approvalPageRoutes(app: RoutesApp, { ctx }: { ctx: AppCont
       nonce,
       await ctx.orgs.frameAncestors({
         organizationId: authorization.organization_id,
-        livemode: authorization.livemode === 1,
+        livemode: isLivemode(authorization.livemode),
       }),
     );
     const view = await approvals.view(authorization);

@@ -190,11 +190,3 @@ export class PageCsrf {
     return createHmac('sha256', this.key).update(`hosted-page.v1|${binding}|${nonce}`).digest('base64url');
   }
 }
-
-export function formatCents(cents: number, currency = 'usd'): string {
-  const amount = (Number(cents) / 100).toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
-  return currency.toLowerCase() === 'usd' ? `$${amount}` : `${amount} ${currency.toUpperCase()}`;
-}

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
@@ -145,7 +146,7 @@ export async function vaultPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       nonce,
       await ctx.orgs.frameAncestors({
         organizationId: session.organization_id,
-        livemode: session.livemode === 1,
+        livemode: isLivemode(session.livemode),
       }),
     );
     const view = await ctx.vault.pageView(session);

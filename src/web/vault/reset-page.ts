@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { PasskeyResetsTable } from '../../db/schema.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
@@ -149,7 +150,7 @@ export async function passkeyResetPageRoutes(app: RoutesApp, { ctx }: { ctx: App
       nonce,
       await ctx.orgs.frameAncestors({
         organizationId: reset.organization_id,
-        livemode: reset.livemode === 1,
+        livemode: isLivemode(reset.livemode),
       }),
     );
     const view = await recovery.view(reset, browser);

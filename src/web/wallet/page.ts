@@ -3,7 +3,9 @@ import bwipjs from 'bwip-js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { formatMoney } from '../../core/money.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
+import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import {
   type PageForm,
@@ -44,18 +46,11 @@ form{display:inline}
 `;
 
 const NOTICES: Record<string, string> = {
-  funded: `${formatCents(TEST_FUNDS_CENTS)} in test funds were added to your wallet.`,
+  funded: `${formatMoney(TEST_FUNDS_CENTS)} in test funds were added to your wallet.`,
   repeated: 'That was already done; nothing changed.',
   approved: 'You approved this payment.',
   declined: 'You declined this payment.',
 };
-
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
-  return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
-}
 
 function securityHeaders(reply: FastifyReply, nonce: string, frameAncestors: string): void {
   hostedPageHeaders(reply, {
@@ -83,7 +78,7 @@ function approvalPanel(view: WalletPageView, path: string): string {
   if (!approval) return '';
   if (!approval.valid)
     return `<section id="approval" data-state="invalid"><h2>Payment approval</h2><p class="problem">${escapeHtml(approval.reason)}</p></section>`;
-  const what = `<p><strong>${escapeHtml(approval.merchant)}</strong> asks for</p><p class="amount" id="approval-amount">${formatCents(approval.amountCents)}</p>`;
+  const what = `<p><strong>${escapeHtml(approval.merchant)}</strong> asks for</p><p class="amount" id="approval-amount">${formatMoney(approval.amountCents)}</p>`;
   if (approval.decision !== null)
     return `<section id="approval" data-state="${approval.decision}"><h2>Payment approval</h2>${what}<p id="approval-decision">You ${approval.decision} this payment.</p></section>`;
   const form = approval.form as PageForm;
@@ -111,7 +106,7 @@ function depositPanel(view: WalletPageView, path: string): string {
   }
   if (view.fundsForm)
     parts.push(
-      `<form method="post" action="${escapeHtml(path)}/funds">${hiddenForm(view.fundsForm)}<button type="submit" id="add-test-funds">Add ${formatCents(TEST_FUNDS_CENTS)} test funds</button></form>
+      `<form method="post" action="${escapeHtml(path)}/funds">${hiddenForm(view.fundsForm)}<button type="submit" id="add-test-funds">Add ${formatMoney(TEST_FUNDS_CENTS)} test funds</button></form>
 <p class="hint">Test mode: test funds are not real money.</p>`,
     );
   return `<section id="add-funds"><h2>Add funds</h2>${parts.join('')}</section>`;
@@ -129,7 +124,7 @@ export function renderWallet(view: WalletPageView, nonce: string, path: string, 
       : `<ul>${view.cards
           .map(
             (card) =>
-              `<li data-card="${escapeHtml(card.id)}"><span>•••• ${escapeHtml(card.last4)} <span class="hint">${escapeHtml(card.status.toLowerCase())}</span></span><span>${formatCents(card.balance_cents)}</span></li>`,
+              `<li data-card="${escapeHtml(card.id)}"><span>•••• ${escapeHtml(card.last4)} <span class="hint">${escapeHtml(card.status.toLowerCase())}</span></span><span>${formatMoney(card.balance_cents)}</span></li>`,
           )
           .join('')}</ul>`;
   const transactions =
@@ -138,7 +133,7 @@ export function renderWallet(view: WalletPageView, nonce: string, path: string, 
       : `<ul>${view.transactions
           .map(
             (txn) =>
-              `<li><span>${escapeHtml(txn.merchant)} <span class="hint">•••• ${escapeHtml(txn.last4)} · ${escapeHtml(txn.status.toLowerCase())} · ${escapeHtml(txn.created_at.slice(0, 10))}</span></span><span>${formatCents(txn.amount_cents)}</span></li>`,
+              `<li><span>${escapeHtml(txn.merchant)} <span class="hint">•••• ${escapeHtml(txn.last4)} · ${escapeHtml(txn.status.toLowerCase())} · ${escapeHtml(txn.created_at.slice(0, 10))}</span></span><span>${formatMoney(txn.amount_cents)}</span></li>`,
           )
           .join('')}</ul>`;
   return layout(
@@ -147,9 +142,9 @@ export function renderWallet(view: WalletPageView, nonce: string, path: string, 
     `<main id="wallet" data-test-mode="${view.testMode ? '1' : '0'}">
 <h1>Your wallet${badge}</h1>${message}
 ${approvalPanel(view, path)}
-<section id="spending-power"><h2>Spending power</h2><p class="amount" id="balance">${formatCents(view.wallet.balance_cents)}</p>${
+<section id="spending-power"><h2>Spending power</h2><p class="amount" id="balance">${formatMoney(view.wallet.balance_cents)}</p>${
       view.wallet.pending_cents > 0
-        ? `<p class="hint">${formatCents(view.wallet.pending_cents)} on hold for payments in progress.</p>`
+        ? `<p class="hint">${formatMoney(view.wallet.pending_cents)} on hold for payments in progress.</p>`
         : ''
     }</section>
 <section id="cards"><h2>Cards</h2>${cards}</section>
@@ -229,7 +224,7 @@ export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
   const frameAncestors = (view: WalletPageView) =>
     ctx.orgs.frameAncestors({
       organizationId: view.link.organization_id,
-      livemode: view.link.livemode === 1,
+      livemode: isLivemode(view.link.livemode),
     });
 
   app.get(

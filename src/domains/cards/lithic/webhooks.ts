@@ -2,10 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { invalidRequest } from '../../../core/errors.ts';
+import { type Tenant, tenantOf } from '../../../core/tenant.ts';
 import type { Db } from '../../../db/index.ts';
 import { alpha2Of } from '../countries.ts';
 import type { DeclineReason } from '../network.ts';
-import type { CardService, Scope } from '../service.ts';
+import type { CardService } from '../service.ts';
 import { IncrementDeclined } from '../settlement.ts';
 import { LithicTransaction, lithicReport } from './report.ts';
 
@@ -103,7 +104,7 @@ export class LithicWebhooks {
     const cardToken = body.card?.token ?? body.card_token;
     const card = cardToken ? await this.cards.store.cardByProviderRef(this.db, cardToken) : undefined;
     if (!card) return decline(FAIL_CLOSED);
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     // What this token held before (an incremental authorization's starting point), to undo a late approval.
     const before = (await this.cards.store.transactionById(this.db, body.token))?.amount_cents ?? 0;
     const decision = this.cards.network.authorize(scope, card.id, {
@@ -143,7 +144,7 @@ export class LithicWebhooks {
 
   /** A late approval: a new authorization is voided, an increment released (what was held before stays). */
   private async undoLate(
-    scope: Scope,
+    scope: Tenant,
     txn: { id: string; status: string; amount_cents: number },
     before: number,
   ) {
@@ -164,10 +165,7 @@ export class LithicWebhooks {
     if (CardUpdated.Check(body) && body.state === 'CLOSED') {
       const card = await this.cards.store.cardByProviderRef(this.db, body.card_token);
       if (card) {
-        await this.cards.network.providerClose(
-          { organizationId: card.organization_id, livemode: card.livemode === 1 },
-          card.id,
-        );
+        await this.cards.network.providerClose(tenantOf(card), card.id);
       }
     }
   }
@@ -185,7 +183,7 @@ export class LithicWebhooks {
       log.warn({ transaction: report.id }, 'lithic event for a card we did not issue; ignored');
       return;
     }
-    const scope = { organizationId: card.organization_id, livemode: card.livemode === 1 };
+    const scope = tenantOf(card);
     const applied = await this.cards.network.applyIssuerReport(scope, card.id, report);
     if (applied.outcome !== 'applied') return;
     if (applied.shortfall_cents) {

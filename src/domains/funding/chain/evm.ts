@@ -16,6 +16,7 @@ import {
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import type { Clock } from '../../../core/clock.ts';
+import { livemodeColumn } from '../../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../../db/index.ts';
 import { writeTransaction } from '../../../db/write-transaction.ts';
 import type { EvmChainConfig } from '../config.ts';
@@ -137,7 +138,7 @@ export class EvmChain implements Chain {
     await this.store.ensureAddress(this.handle.db, {
       address,
       organization_id: owner.organizationId,
-      livemode: owner.livemode ? 1 : 0,
+      livemode: livemodeColumn(owner.livemode),
       kind: owner.kind,
       owner_id: owner.kind === 'pool' ? owner.organizationId : owner.userId,
       created_at: this.clock.now(),

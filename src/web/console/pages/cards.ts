@@ -1,9 +1,10 @@
 import type { AppContext } from '../../../context.ts';
+import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import type { CardService } from '../../../domains/cards/service.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
-import { type ConsoleKit, dollars, type OrgScope, type Page, ScopeParams, shortId } from '../kit.ts';
+import { type ConsoleKit, type OrgScope, type Page, ScopeParams, shortId } from '../kit.ts';
 
 /** Cards and transactions: the organization's cards in this mode and their transactions, newest first. */
 
@@ -20,7 +21,7 @@ export function cardRows(scopeBase: string, cards: CardObject[], withUser: boole
   const rows = cards
     .map(
       (c) =>
-        `<tr><td>•${escapeHtml(c.last4)} <span class="hint">${escapeHtml(c.expiry)}</span><br><a href="${scopeBase}/events?card=${escapeHtml(c.id)}">${shortId(c.id)}</a></td><td>${c.type === 'single_use' ? 'single use' : 'multi use'}</td><td>${c.status}${c.closed_reason ? ` <span class="hint">${escapeHtml(c.closed_reason)}</span>` : ''}</td><td class="num">${dollars(c.balance_cents)}</td>${withUser ? `<td><a href="${scopeBase}/users/${escapeHtml(c.user_id)}">${shortId(c.user_id)}</a></td>` : ''}<td>${day(c.created_at)}</td></tr>`,
+        `<tr><td>•${escapeHtml(c.last4)} <span class="hint">${escapeHtml(c.expiry)}</span><br><a href="${scopeBase}/events?card=${escapeHtml(c.id)}">${shortId(c.id)}</a></td><td>${c.type === 'single_use' ? 'single use' : 'multi use'}</td><td>${c.status}${c.closed_reason ? ` <span class="hint">${escapeHtml(c.closed_reason)}</span>` : ''}</td><td class="num">${formatMoney(c.balance_cents)}</td>${withUser ? `<td><a href="${scopeBase}/users/${escapeHtml(c.user_id)}">${shortId(c.user_id)}</a></td>` : ''}<td>${day(c.created_at)}</td></tr>`,
     )
     .join('');
   return `<table class="cards"><tr><th>card</th><th>type</th><th>status</th><th class="num">balance</th>${withUser ? '<th>user</th>' : ''}<th>created</th></tr>${rows}</table>`;
@@ -36,7 +37,7 @@ export function transactionRows(
   const rows = transactions
     .map(
       (t) =>
-        `<tr><td>${day(t.created_at)}</td><td class="num">${dollars(t.amount_cents)}</td><td>${escapeHtml(t.merchant)}${t.mcc ? ` <span class="hint">${escapeHtml(t.mcc)}</span>` : ''}</td><td>${t.status}${t.decline_reason ? ` <span class="hint">${escapeHtml(t.decline_reason)}</span>` : ''}</td><td>•${escapeHtml(t.last4)}</td>${withUser ? `<td><a href="${scopeBase}/users/${escapeHtml(t.user_id)}">${shortId(t.user_id)}</a></td>` : ''}</tr>`,
+        `<tr><td>${day(t.created_at)}</td><td class="num">${formatMoney(t.amount_cents)}</td><td>${escapeHtml(t.merchant)}${t.mcc ? ` <span class="hint">${escapeHtml(t.mcc)}</span>` : ''}</td><td>${t.status}${t.decline_reason ? ` <span class="hint">${escapeHtml(t.decline_reason)}</span>` : ''}</td><td>•${escapeHtml(t.last4)}</td>${withUser ? `<td><a href="${scopeBase}/users/${escapeHtml(t.user_id)}">${shortId(t.user_id)}</a></td>` : ''}</tr>`,
     )
     .join('');
   return `<table class="transactions"><tr><th>time</th><th class="num">amount</th><th>merchant</th><th>status</th><th>card</th>${withUser ? '<th>user</th>' : ''}</tr>${rows}</table>`;

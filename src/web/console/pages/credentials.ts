@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
+import { livemodeColumn } from '../../../core/tenant.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import { type ConsoleKit, type Feedback, messages, type OrgScope, type Page, when } from '../kit.ts';
@@ -52,7 +53,7 @@ ${button('create_key', 'Create API key')}${button('rotate_key', 'Rotate API key'
       if (
         !client ||
         client.organization_id !== scope.organizationId ||
-        client.livemode !== (scope.livemode ? 1 : 0)
+        client.livemode !== livemodeColumn(scope.livemode)
       )
         throw new ApiError(404, 'not_found', 'No such client.');
       return client.id;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../../context.ts';
 import { DAY } from '../../../core/clock.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
+import { livemodeColumn } from '../../../core/tenant.ts';
 import type { Executor } from '../../../db/index.ts';
 import { type ConsoleKit, type OrgScope, ScopeParams } from '../kit.ts';
 
@@ -37,7 +38,7 @@ async function perDay(
       (eb) => eb.fn.countAll<number>().as('n'),
     ])
     .where('organization_id', '=', scope.organizationId)
-    .where('livemode', '=', scope.livemode ? 1 : 0)
+    .where('livemode', '=', livemodeColumn(scope.livemode))
     .where(time, '>=', from)
     .groupBy([sql`${sql.ref(time)} / ${sql.lit(DAY)}`, 'status'])
     .execute();

@@ -1,11 +1,11 @@
 import type { AppContext } from '../../../context.ts';
 import { notFound } from '../../../core/errors.ts';
+import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,
-  dollars,
   ObjectParams,
   type OrgScope,
   type Page,
@@ -50,7 +50,7 @@ export async function userPages(app: RoutesApp, ctx: AppContext, { header, show 
           .filter((c) => c.user_id === u.id)
           .map((c) => `•${escapeHtml(c.last4)}${c.status === 'ACTIVE' ? '' : ` (${c.status.toLowerCase()})`}`)
           .join(', ');
-        return `<tr><td><a href="${base}/${escapeHtml(u.id)}">${shortId(u.id)}</a><br><span class="wrap">${escapeHtml(u.email ?? u.phone ?? '')}</span></td><td>${connection(theirs.some((c) => c.live))}</td><td>${escapeHtml(kyc.get(u.id)?.status ?? 'not started')}</td><td>${last4s}</td><td class="num">${dollars(balances.get(u.id)?.balance_cents ?? 0)}</td></tr>`;
+        return `<tr><td><a href="${base}/${escapeHtml(u.id)}">${shortId(u.id)}</a><br><span class="wrap">${escapeHtml(u.email ?? u.phone ?? '')}</span></td><td>${connection(theirs.some((c) => c.live))}</td><td>${escapeHtml(kyc.get(u.id)?.status ?? 'not started')}</td><td>${last4s}</td><td class="num">${formatMoney(balances.get(u.id)?.balance_cents ?? 0)}</td></tr>`;
       })
       .join('');
     return {
@@ -89,7 +89,7 @@ ${users.length === 0 ? '<p class="hint">No user has connected in this mode yet.<
       title: user.email ?? user.phone ?? user.id,
       body: `${header(member, scope, csrf, 'users')}<main><h1>${escapeHtml(user.email ?? user.phone ?? user.id)}</h1>
 <section><p><code>${escapeHtml(user.id)}</code> · since ${when(user.created_at)}${user.phone && user.email ? ` · ${escapeHtml(user.phone)}` : ''} · <a href="${scopeBase}/events?user=${escapeHtml(user.id)}">Their events</a></p></section>
-<section><h2>Wallet</h2><p class="figure" id="wallet-balance">${dollars(wallet.balance_cents)}</p><p class="hint">${dollars(wallet.pending_cents)} held by pending authorizations.</p></section>
+<section><h2>Wallet</h2><p class="figure" id="wallet-balance">${formatMoney(wallet.balance_cents)}</p><p class="hint">${formatMoney(wallet.pending_cents)} held by pending authorizations.</p></section>
 <section><h2>Identity verification</h2><p id="kyc-status">${escapeHtml(verification?.status ?? 'not started')}${verification ? ` · ${when(verification.updated_at)}` : ''}</p>${verification?.reason ? `<p class="hint">${escapeHtml(verification.reason)}</p>` : ''}</section>
 <section><h2>Connections</h2><table><tr><th>client</th><th>external user id</th><th>status</th><th>since</th></tr>${connectionRows}</table></section>
 <section><h2>Cards</h2>${cardRows(scopeBase, cards.data, false)}</section>

@@ -1,3 +1,4 @@
+import { minorUnitDigits } from '../../../../core/money.ts';
 import type { CartLine, DeliveryAddress, Product, Quote } from '../merchant.ts';
 
 /*
@@ -225,7 +226,7 @@ export function productFromFeed(entry: unknown): Product | null {
   const match = /^(\d+)(?:\.(\d+))?\s+([A-Za-z]{3})$/.exec(entry.price.trim());
   if (!match) return null;
   const currency = match[3]!.toLowerCase();
-  const digits = minorDigits(currency);
+  const digits = minorUnitDigits(currency);
   const fraction = (match[2] ?? '').padEnd(digits, '0');
   if (fraction.length > digits) return null;
   const priceCents = Number(match[1]) * 10 ** digits + (digits > 0 ? Number(fraction) : 0);
@@ -237,18 +238,6 @@ export function productFromFeed(entry: unknown): Product | null {
     currency,
     in_stock: entry.availability === undefined || entry.availability === 'in_stock',
   };
-}
-
-/** ISO 4217 minor-unit digits (2 for usd, 0 for jpy), as the platform's Intl knows them. */
-function minorDigits(currency: string): number {
-  try {
-    return (
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2
-    );
-  } catch {
-    return 2;
-  }
 }
 
 /** Plain-text relevance: how many of the query's words the name contains (0 = no match). */
