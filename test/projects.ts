@@ -61,6 +61,7 @@ export const UNIT: Entry[] = [
   'packages/sdk/test/webhooks.test.ts',
   'test/core/event-loop.test.ts',
   'test/core/ids.test.ts',
+  'test/core/sealed-columns.test.ts',
   'test/docs/',
   'test/projects.test.ts',
   'test/kyc/reader/aamva.test.ts',

@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
@@ -59,15 +65,16 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock; sealer: Sealer }) {
   app.decorateRequest('idempotencyClaim', null);
 
-  // Callback hooks: nearly every request is not an idempotent one, and pays no promise for it.
-  app.addHook('preHandler', (request, reply, done) => {
+  // Callback hooks, and only on routes that take an unsafe method: a GET pays neither hook, and
+  // nearly every other request carries no key and pays no promise for it. Each route gets them
+  // first among its own hooks (they ran first as the app's hooks; no plugin adds hooks there).
+  const preHandler: preHandlerHookHandler = (request, reply, done) => {
     if (!UNSAFE_METHODS.has(request.method) || request.headers['idempotency-key'] === undefined)
       return done();
     // A replay has answered: the handler must not run (and `done` must not be called).
     claimOrReplay(deps, request, reply).then((replayed) => replayed || done(), done);
-  });
-
-  app.addHook('onSend', (request, reply, payload, done) => {
+  };
+  const onSend: onSendHookHandler = (request, reply, payload, done) => {
     const claim = request.idempotencyClaim;
     if (!claim) return done(null, payload);
     request.idempotencyClaim = null;
@@ -79,6 +86,11 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
         done(null, payload);
       },
     );
+  };
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().some((method) => UNSAFE_METHODS.has(method))) return;
+    route.preHandler = [preHandler, ...[route.preHandler ?? []].flat()];
+    route.onSend = [onSend, ...[route.onSend ?? []].flat()];
   });
 }
 

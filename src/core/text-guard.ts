@@ -32,6 +32,9 @@ const DEPTH_PROBLEM = `is nested more than ${MAX_DEPTH} levels deep`;
  * nested too deep. Walked with a stack of its own, so any depth is answered, never a crash.
  */
 export function findBadText(value: unknown, source: string): [string, string] | null {
+  // Nearly all requests are sound: a walk that allocates nothing says so, and only a request that
+  // is not pays for naming the field.
+  if (isSound(value, 0)) return null;
   const stack: { value: unknown; path: string; depth: number; key: string | null }[] = [
     { value, path: '', depth: 0, key: null },
   ];
@@ -62,6 +65,22 @@ export function findBadText(value: unknown, source: string): [string, string] | 
     }
   }
   return null;
+}
+
+/** True when no string under `value` (keys included) is bad and nothing is nested too deep. */
+function isSound(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return !isBadText(value);
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const inner of value) if (!isSound(inner, depth + 1)) return false;
+    return true;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (isBadText(key) || !isSound((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 /** A bad key is named without its bad characters, so the error body itself stays valid text. */

@@ -328,6 +328,8 @@ export class Worker {
         intervalMs: APPROVAL_EXPIRY_INTERVAL_MS,
         run: async () => {
           const expired = await ctx.purchases.approvals.expireDue();
+          const mandates = await ctx.mandates.expireDue();
+          if (mandates > 0) log.info({ mandates }, 'mandates expired');
           await ctx.purchases.approvals.placeApprovedDue(ctx.config.purchases.confirmGraceMs);
           await ctx.vault.passkeys.sweepChallenges();
           if (expired > 0) log.info({ authorizations: expired }, 'checkout authorizations expired');

@@ -496,6 +496,12 @@ export class OrderMovedError extends PurserError {
   declare readonly code: 'order_moved';
 }
 
+/** `invalid_mandate_state` (HTTP 409); when it is answered: /docs/errors. */
+export class InvalidMandateStateError extends PurserError {
+  override readonly name: string = 'InvalidMandateStateError';
+  declare readonly code: 'invalid_mandate_state';
+}
+
 /** `uri_too_long` (HTTP 414); when it is answered: /docs/errors. */
 export class UriTooLongError extends PurserError {
   override readonly name: string = 'UriTooLongError';
@@ -598,6 +604,7 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['already_completed', AlreadyCompletedError],
   ['order_abandoned', OrderAbandonedError],
   ['order_moved', OrderMovedError],
+  ['invalid_mandate_state', InvalidMandateStateError],
   ['uri_too_long', UriTooLongError],
   ['request_timeout', RequestTimeoutError],
   ['request_header_fields_too_large', RequestHeaderFieldsTooLargeError],

@@ -1139,6 +1139,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/users/{user_id}/mandates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's mandates, newest first */
+        get: operations["listMandates"];
+        put?: never;
+        /**
+         * Ask a user to sign spending terms for an app
+         * @description The mandate starts `pending_approval`: give the user its `approval_url`, where they approve the terms with a passkey (registering one first if they have none). Once `active`, `/buy` confirms and MCP purchases made with a token of `client_id` within the terms need no per-purchase approval. Accepts `Idempotency-Key`.
+         */
+        post: operations["createMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/mandates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mandate, its terms and what its budget has left */
+        get: operations["getMandate"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a mandate
+         * @description No purchase passes it from then on, and `mandate.revoked` fires. Revoking a revoked mandate answers it unchanged. Accepts `Idempotency-Key`.
+         */
+        delete: operations["revokeMandate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/wallet_links": {
         parameters: {
             query?: never;
@@ -1622,7 +1664,7 @@ export interface components {
         Event: {
             /** @description Stable id, `evt_…`; dedupe on it. */
             id: string;
-            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `passkey.reset`, `webhook_endpoint.test`. */
+            /** @description The event type, one of the catalog (new types are added over time): `card.created`, `card.updated`, `card.closed`, `cardholder.created`, `cardholder.updated`, `cardholder_onboarding_session.completed`, `platform_connect_session.completed`, `balance.low`, `transaction.authorized`, `transaction.cleared`, `transaction.declined`, `transaction.voided`, `transaction.refunded`, `merchant.connected`, `reward.earned`, `card_flow.started`, `card_flow.failed`, `transfer.approved`, `transfer.initiated`, `transfer.completed`, `transfer.failed`, `transfer.released`, `wallet.funded`, `wallet.balance.low`, `identity.verification.updated`, `order.placed`, `order.confirmed`, `order.updated`, `checkout_authorization.approved`, `checkout_authorization.declined`, `checkout_authorization.expired`, `passkey.reset`, `mandate.approved`, `mandate.revoked`, `mandate.exhausted`, `mandate.expired`, `webhook_endpoint.test`. */
             type: string;
             /** @description Unix epoch seconds. */
             created: number;
@@ -2240,6 +2282,57 @@ export interface components {
             /** @description ISO 8601 */
             completed_at: string | null;
             test_mode: boolean;
+        };
+        /** @description The terms as stored and signed: every field present, an absent optional one null, `expires_at` in UTC, repeats left out. */
+        MandateTerms: {
+            client_id: string;
+            description: string;
+            /** @enum {string} */
+            currency: "usd";
+            max_amount_cents: number;
+            budget: {
+                /** @description What the purchases may spend in each interval, in cents */
+                amount_cents: number;
+                /** @description `daily`, `weekly` (ISO weeks, from Monday) and `monthly` are UTC calendar windows; `total` is the whole life of the mandate */
+                interval: "daily" | "weekly" | "monthly" | "total";
+            };
+            /** @description Four-digit merchant category codes or category names of GET /api/v2/merchant_categories; null: every category */
+            allowed_categories: string[] | null;
+            /** @description Merchant slugs (as `/buy` names them); null: every merchant */
+            allowed_merchants: string[] | null;
+            /** @description ISO 8601, UTC */
+            expires_at: string;
+        };
+        /** @description A spending mandate (issue 28; docs/mandates.md). */
+        Mandate: {
+            /** @enum {string} */
+            object: "mandate";
+            /** @description `mdt_…` */
+            id: string;
+            /** @description `pending_approval` (waiting for the user’s passkey), `active` (purchases within the terms need no approval), `exhausted` (a `total` budget is used up; a refund reopens it), `expired` (past `expires_at`), `revoked` */
+            status: "pending_approval" | "active" | "exhausted" | "expired" | "revoked";
+            /** @description The hosted page where the user reads the terms and approves them with a passkey; null once not pending. Safe to send as text: opening it changes nothing. */
+            approval_url: string | null;
+            /** @description Lowercase hex SHA-256 of the RFC 8785 canonical JSON of `terms`: what the passkey signed */
+            terms_hash: string;
+            terms: components["schemas"]["MandateTerms"];
+            /** @description What purchases spent in the current budget interval (refunds given back) */
+            spent_cents: number;
+            /** @description What the current budget interval has left */
+            remaining_cents: number;
+            /** @description ISO 8601 */
+            created_at: string;
+            /** @description ISO 8601 */
+            approved_at: string | null;
+            /** @description ISO 8601 */
+            expires_at: string;
+        };
+        /** @description A page, newest first; pass the last id as `starting_after` for the next. */
+        MandateList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Mandate"][];
+            has_more: boolean;
         };
         /** @description A link to the user's hosted wallet page (spec §2 Wallet link). */
         WalletLink: {
@@ -15749,6 +15842,781 @@ export interface operations {
                      *         "code": "document_unreadable",
                      *         "message": "The photo could not be read; retake it in good light.",
                      *         "docs": "https://purser.example/docs/errors#document_unreadable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMandates: {
+        parameters: {
+            query: {
+                limit: number;
+                starting_after?: string;
+                /** @description Only this app’s mandates */
+                client_id?: string;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of mandates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "mandate",
+                     *           "id": "mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y",
+                     *           "status": "pending_approval",
+                     *           "approval_url": "https://purser.example/mandates/mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y/approve/Hq2Lm…",
+                     *           "terms_hash": "3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b8a55",
+                     *           "terms": {
+                     *             "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                     *             "description": "Weekly groceries",
+                     *             "currency": "usd",
+                     *             "max_amount_cents": 15000,
+                     *             "budget": {
+                     *               "amount_cents": 40000,
+                     *               "interval": "monthly"
+                     *             },
+                     *             "allowed_categories": [
+                     *               "5411"
+                     *             ],
+                     *             "allowed_merchants": null,
+                     *             "expires_at": "2027-05-31T23:59:59.000Z"
+                     *           },
+                     *           "spent_cents": 0,
+                     *           "remaining_cents": 40000,
+                     *           "created_at": "2026-11-27T10:00:00.000Z",
+                     *           "approved_at": null,
+                     *           "expires_at": "2027-05-31T23:59:59.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MandateList"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `starting_after` mandate does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createMandate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                 *       "description": "Weekly groceries",
+                 *       "currency": "usd",
+                 *       "max_amount_cents": 15000,
+                 *       "budget": {
+                 *         "amount_cents": 40000,
+                 *         "interval": "monthly"
+                 *       },
+                 *       "allowed_categories": [
+                 *         "5411"
+                 *       ],
+                 *       "allowed_merchants": null,
+                 *       "expires_at": "2027-05-31T23:59:59.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The OAuth app the mandate lets buy */
+                    client_id: string;
+                    /** @description What the app buys, in the user’s words */
+                    description: string;
+                    /** @description `usd` */
+                    currency: string;
+                    /** @description The most one purchase may cost, in cents */
+                    max_amount_cents: number;
+                    budget: {
+                        /** @description What the purchases may spend in each interval, in cents */
+                        amount_cents: number;
+                        /** @description `daily`, `weekly` (ISO weeks, from Monday) and `monthly` are UTC calendar windows; `total` is the whole life of the mandate */
+                        interval: "daily" | "weekly" | "monthly" | "total";
+                    };
+                    /** @description Four-digit merchant category codes or category names of GET /api/v2/merchant_categories; null: every category */
+                    allowed_categories?: string[] | null;
+                    /** @description Merchant slugs (as `/buy` names them); null: every merchant */
+                    allowed_merchants?: string[] | null;
+                    /** @description ISO 8601 with a time zone; in the future, at most 366 days ahead */
+                    expires_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The mandate, waiting for the user. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "mandate",
+                     *       "id": "mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y",
+                     *       "status": "pending_approval",
+                     *       "approval_url": "https://purser.example/mandates/mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y/approve/Hq2Lm…",
+                     *       "terms_hash": "3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b8a55",
+                     *       "terms": {
+                     *         "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                     *         "description": "Weekly groceries",
+                     *         "currency": "usd",
+                     *         "max_amount_cents": 15000,
+                     *         "budget": {
+                     *           "amount_cents": 40000,
+                     *           "interval": "monthly"
+                     *         },
+                     *         "allowed_categories": [
+                     *           "5411"
+                     *         ],
+                     *         "allowed_merchants": null,
+                     *         "expires_at": "2027-05-31T23:59:59.000Z"
+                     *       },
+                     *       "spent_cents": 0,
+                     *       "remaining_cents": 40000,
+                     *       "created_at": "2026-11-27T10:00:00.000Z",
+                     *       "approved_at": null,
+                     *       "expires_at": "2027-05-31T23:59:59.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description A field is missing or not valid (`invalid_request`, `field_errors` names it): also an unknown `client_id`, a `max_amount_cents` above the budget, an `expires_at` in the past. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user in this organization and mode (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_in_use",
+                     *         "message": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_in_use",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "The request body is too large.",
+                     *         "docs": "https://purser.example/docs/errors#payload_too_large",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "Send the body as application/json.",
+                     *         "docs": "https://purser.example/docs/errors#unsupported_media_type",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMandate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mandate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "mandate",
+                     *       "id": "mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y",
+                     *       "status": "pending_approval",
+                     *       "approval_url": "https://purser.example/mandates/mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y/approve/Hq2Lm…",
+                     *       "terms_hash": "3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b8a55",
+                     *       "terms": {
+                     *         "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                     *         "description": "Weekly groceries",
+                     *         "currency": "usd",
+                     *         "max_amount_cents": 15000,
+                     *         "budget": {
+                     *           "amount_cents": 40000,
+                     *           "interval": "monthly"
+                     *         },
+                     *         "allowed_categories": [
+                     *           "5411"
+                     *         ],
+                     *         "allowed_merchants": null,
+                     *         "expires_at": "2027-05-31T23:59:59.000Z"
+                     *       },
+                     *       "spent_cents": 0,
+                     *       "remaining_cents": 40000,
+                     *       "created_at": "2026-11-27T10:00:00.000Z",
+                     *       "approved_at": null,
+                     *       "expires_at": "2027-05-31T23:59:59.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such mandate in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable (`auth_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "auth_unavailable",
+                     *         "message": "Authentication is temporarily unavailable; retry shortly.",
+                     *         "docs": "https://purser.example/docs/errors#auth_unavailable",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeMandate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first answer (2xx or 4xx) is kept 24 hours for the credential that sent it (the client, or the API key), the method and the path, and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and body. The same key with another body is `422 idempotency_key_reused`; while the first runs, `409 idempotency_key_in_use`.
+                 * @example order-4711-attempt-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked mandate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "mandate",
+                     *       "id": "mdt_0Qn3Lm8pX2fRk7Tb9vWc4Y",
+                     *       "status": "revoked",
+                     *       "approval_url": null,
+                     *       "terms_hash": "3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b8a55",
+                     *       "terms": {
+                     *         "client_id": "cli_8Qw2Er4Ty6Ui8Op0",
+                     *         "description": "Weekly groceries",
+                     *         "currency": "usd",
+                     *         "max_amount_cents": 15000,
+                     *         "budget": {
+                     *           "amount_cents": 40000,
+                     *           "interval": "monthly"
+                     *         },
+                     *         "allowed_categories": [
+                     *           "5411"
+                     *         ],
+                     *         "allowed_merchants": null,
+                     *         "expires_at": "2027-05-31T23:59:59.000Z"
+                     *       },
+                     *       "spent_cents": 0,
+                     *       "remaining_cents": 40000,
+                     *       "created_at": "2026-11-27T10:00:00.000Z",
+                     *       "approved_at": null,
+                     *       "expires_at": "2027-05-31T23:59:59.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            /** @description The request is invalid; `error.code` says how (`invalid_request` names each bad field in `field_errors`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "Invalid email.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_request",
+                     *         "field_errors": {
+                     *           "email": "must be a valid email"
+                     *         },
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The bearer credential is missing, unknown, expired or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "A valid platform access token is required.",
+                     *         "docs": "https://purser.example/docs/errors#unauthorized",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organization is suspended (`access_denied`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "access_denied",
+                     *         "message": "The organization is suspended.",
+                     *         "docs": "https://purser.example/docs/errors#access_denied",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such mandate in this organization and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "No such object.",
+                     *         "docs": "https://purser.example/docs/errors#not_found",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The mandate has expired (`invalid_mandate_state`). Or: A request with this Idempotency-Key is still running (`idempotency_key_in_use`); retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_kyc_state",
+                     *         "message": "The verification is not in a status that takes this call.",
+                     *         "docs": "https://purser.example/docs/errors#invalid_kyc_state",
+                     *         "field_errors": {},
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "This Idempotency-Key was first used with another request; use a new key.",
+                     *         "docs": "https://purser.example/docs/errors#idempotency_key_reused",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }

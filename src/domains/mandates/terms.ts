@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { DAY } from '../../core/clock.ts';
 import { windowStart } from '../cards/controls.ts';
@@ -151,11 +151,22 @@ export function budgetWindowStart(interval: BudgetInterval, now: number): number
 }
 
 /**
- * The WebAuthn challenge of a mandate's approval (base64url): SHA-256 of the UTF-8 text
- * `purser-mandate:{mandate_id}:{terms_hash}`. It binds the signature to these exact terms (a changed
- * term is another hash) and to this one mandate (an assertion cannot approve another mandate with
- * equal terms). Anyone holding the terms and the id recomputes it (docs/mandates.md).
+ * The WebAuthn challenge of a mandate's approval: the 32 bytes of SHA-256 of the UTF-8 text
+ * `purser-mandate:{mandate_id}:{terms_hash}`, then 16 random bytes (so that every ceremony's
+ * challenge is new). The first part binds the signature to these exact terms (a changed term is
+ * another hash) and to this one mandate; anyone holding the terms and the id recomputes it from the
+ * kept assertion's clientDataJSON (docs/mandates.md).
  */
-export function approvalChallenge(mandateId: string, hash: string): string {
-  return createHash('sha256').update(`purser-mandate:${mandateId}:${hash}`).digest('base64url');
+export function approvalChallenge(mandateId: string, hash: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(Buffer.concat([boundPart(mandateId, hash), randomBytes(16)]));
+}
+
+/** Whether a challenge (base64url, as clientDataJSON carries it) begins with the mandate's bound part. */
+export function challengeBinds(challenge: string, mandateId: string, hash: string): boolean {
+  const bytes = Buffer.from(challenge, 'base64url');
+  return bytes.length === 48 && bytes.subarray(0, 32).equals(boundPart(mandateId, hash));
+}
+
+function boundPart(mandateId: string, hash: string): Buffer {
+  return createHash('sha256').update(`purser-mandate:${mandateId}:${hash}`).digest();
 }
