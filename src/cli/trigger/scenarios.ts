@@ -84,7 +84,8 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     },
   },
   'cardholder_onboarding_session.completed': {
-    steps: 'an onboarding session, then its page submitted with new details (a new cardholder)',
+    steps:
+      'an onboarding session, then its page submitted with new details (a new cardholder, by an email new to the organization)',
     run: async (s) => {
       const session = await s.ctx.onboarding.create(s.scope, {
         external_user_id: 'trigger-user',
@@ -99,9 +100,10 @@ export const SCENARIOS: Record<EventType, Scenario> = {
       await s.ctx.onboarding.act(view.session, {
         purpose: 'details',
         details: {
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          email: 'ada@example.com',
+          first_name: 'Grace',
+          last_name: 'Hopper',
+          // Not an email the organization already has (that would start a claim, not complete).
+          email: 'grace@example.com',
           date_of_birth: '1990-12-10',
           phone_number: '+14155550123',
         },
