@@ -305,9 +305,15 @@ export function preparedLookup<Row>(
   query: { compile(): CompiledQuery<Row> },
 ): (...parameters: unknown[]) => Promise<Row | undefined> {
   const compiled = query.compile();
-  if (handle.reader) {
-    const statement = handle.reader.prepare(compiled.sql);
-    return async (...parameters) => statement.get(...parameters) as Row | undefined;
+  const { reader } = handle;
+  if (reader) {
+    // Prepared at the first call, not here: a serving process builds its services before it has
+    // migrated (it may start before its database), and SQLite refuses to prepare over a missing table.
+    let statement: SQLite.Statement<unknown[]> | undefined;
+    return async (...parameters) => {
+      statement ??= reader.prepare(compiled.sql);
+      return statement.get(...parameters) as Row | undefined;
+    };
   }
   return async (...parameters) => (await handle.db.executeQuery<Row>({ ...compiled, parameters })).rows[0];
 }
