@@ -119,7 +119,8 @@ export async function loadAead(
     ? settings.databaseUrl.slice('sqlite:'.length)
     : null;
   if (sqlitePath === null) {
-    if ((await storedKey()) !== null) {
+    // A database not yet migrated has no stored key to name (and no table to read it from).
+    if ((await storedKey().catch(() => null)) !== null) {
       throw new MissingEncryptionKey(
         'ENCRYPTION_KEY is not set. This database holds the key an earlier version generated; move it out ' +
           'of the database and set it as ENCRYPTION_KEY: `psql "$DATABASE_URL" -Atc "select value from instance_secrets where name = \'encryption_key\'"`.',
