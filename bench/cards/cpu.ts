@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { groupCommitOf } from '../../src/db/write-transaction.ts';
-import { app, authorize, ctx } from './setup.ts';
+import { app, authorize, authorizeAll, ctx } from './setup.ts';
 
 const { values } = parseArgs({
   options: { count: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '1' } },
@@ -23,15 +23,7 @@ const group = groupCommitOf(ctx.db)?.stats;
 const before = group ? { ...group } : null;
 const cpu = process.cpuUsage();
 const started = process.hrtime.bigint();
-let issued = 0;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (issued < count) {
-      const response = await authorize(issued++);
-      if (response.statusCode !== 200) throw new Error(`authorize: ${response.statusCode} ${response.body}`);
-    }
-  }),
-);
+await authorizeAll(count, concurrency);
 const used = process.cpuUsage(cpu);
 const wall = Number(process.hrtime.bigint() - started) / 1e6;
 const perAuth = (used.user + used.system) / count / 1000;

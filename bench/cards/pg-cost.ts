@@ -32,20 +32,12 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 } as typeof pg.Client.prototype.query;
 
 // Imported after the client is wrapped.
-const { app, authorize, ctx } = await import('./setup.ts');
+const { app, authorize, authorizeAll, ctx } = await import('./setup.ts');
 for (let i = 0; i < 300; i++) await authorize(i); // warm up
 counting = true;
 const cpu = process.cpuUsage();
 const postgres = postgresTicks();
-let issued = 0;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (issued < count) {
-      const response = await authorize(issued++);
-      if (response.statusCode !== 200) throw new Error(`authorize: ${response.statusCode} ${response.body}`);
-    }
-  }),
-);
+await authorizeAll(count, concurrency);
 const used = process.cpuUsage(cpu);
 const postgresMs = ((postgresTicks() - postgres) * 10) / count;
 counting = false;

@@ -67,3 +67,16 @@ export const authorize = (i: number) =>
     headers: { authorization: `Bearer ${token}` },
     payload: { card_id: cardIds[i % cardIds.length], amount_cents: 1, merchant: 'Bench Shop', mcc: '5411' },
   });
+
+/** `count` authorizations, `concurrency` in flight; throws on the first that is not a 200. */
+export async function authorizeAll(count: number, concurrency: number): Promise<void> {
+  let issued = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (issued < count) {
+        const response = await authorize(issued++);
+        if (response.statusCode !== 200) throw new Error(`authorize: ${response.statusCode} ${response.body}`);
+      }
+    }),
+  );
+}
