@@ -75,7 +75,8 @@ export async function authorizeAll(count: number, concurrency: number): Promise<
     Array.from({ length: concurrency }, async () => {
       while (issued < count) {
         const response = await authorize(issued++);
-        if (response.statusCode !== 200) throw new Error(`authorize: ${response.statusCode} ${response.body}`);
+        if (response.statusCode !== 200)
+          throw new Error(`authorize: ${response.statusCode} ${response.body}`);
       }
     }),
   );
