@@ -27,8 +27,12 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     return url.toString();
   };
   const databaseUrl = urlOf(name);
-  // A database created empty, that processes started before it could be reached migrate.
-  const late = `${name}_late`;
+  // Databases created empty, that processes started before they could be reached migrate: one named
+  // by a plain URL, one by a URL whose `?schema=` the process creates itself.
+  const lates = [
+    { url: 'a plain URL', database: `${name}_late`, query: '' },
+    { url: 'a ?schema= URL', database: `${name}_late_schema`, query: '?schema=purser_late' },
+  ];
   const children: ChildProcess[] = [];
   let admin: pg.Client;
   let ctx: AppContext;
@@ -62,7 +66,7 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     await proxy?.close();
     await receiver?.close();
     await ctx?.close();
-    for (const database of [name, late]) {
+    for (const database of [name, ...lates.map((late) => late.database)]) {
       await admin?.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
         [database],
@@ -234,10 +238,13 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     ]);
   }, 120_000);
 
-  it('started before its database: stays up, 503 meanwhile, /readyz names the database, ready by itself once it comes (migrations applied once)', async () => {
-    await admin.query(`CREATE DATABASE ${late}`);
+  it.each(lates)('started before its database ($url): stays up, 503 meanwhile, /readyz names the database, ready by itself once it comes (migrations applied once)', async ({
+    database,
+    query,
+  }) => {
+    await admin.query(`CREATE DATABASE ${database}`);
     proxy.cut('reset');
-    const lateEnv = { DATABASE_URL: proxy.url(urlOf(late)) };
+    const lateEnv = { DATABASE_URL: proxy.url(urlOf(database) + query) };
     const [api, worker] = await Promise.all([
       serve(lateEnv, ['serve', '--role', 'api']),
       serve({ ...lateEnv, HEALTH_PORT: '0' }, ['serve', '--role', 'worker']),
@@ -263,7 +270,7 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     for (const server of [api, worker])
       await until(async () => (await fetch(`${server.url}/readyz`)).status === 200, 60_000, 'ready');
     // Applied by the processes, once: nothing is left for anyone else to apply.
-    const direct = await createContext(loadConfig({ ...env, DATABASE_URL: urlOf(late) }), { migrate: false });
+    const direct = await createContext(loadConfig({ ...env, DATABASE_URL: urlOf(database) + query }), { migrate: false });
     try {
       expect(await direct.migrate()).toEqual([]);
       const lateOrg = await direct.orgs.createOrganization({
