@@ -409,7 +409,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a card funded from the user's wallet or the company wallet
-         * @description Moves `amount_cents` from the user's wallet to the new card: its spend limit and first balance. The user must be approved (`422 kyc_required`) and the wallet must cover it (`402 insufficient_funds`). Fires `card.created` with `transfer_id: null`. With `funding: "company"` the company wallet pays instead: the answer is `202` and a `card_flow` (`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`).
+         * @description Moves `amount_cents` from the user's wallet to the new card: its spend limit and first balance. The user must be approved (`422 kyc_required`) and the wallet must cover it (`402 insufficient_funds`). Fires `card.created` with `transfer_id: null`. With `funding: "company"` the company wallet pays instead: the answer is `202` and a `card_flow` (`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`). `spending_controls` apply with either funding: a company-funded card gets them when the flow mints it.
          */
         post: operations["createCard"];
         delete?: never;

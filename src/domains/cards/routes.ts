@@ -239,7 +239,8 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           'The user must be approved (`422 kyc_required`) and the wallet must cover it (`402 insufficient_funds`). ' +
           'Fires `card.created` with `transfer_id: null`. ' +
           'With `funding: "company"` the company wallet pays instead: the answer is `202` and a `card_flow` ' +
-          '(`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`).',
+          '(`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`). ' +
+          '`spending_controls` apply with either funding: a company-funded card gets them when the flow mints it.',
         body: withExample(
           Type.Object(
             {
@@ -289,18 +290,12 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     async (request, reply) => {
       const { funding, external_user_id, ack_required, ...card } = request.body;
       if (funding === 'company') {
-        for (const field of ['memo', 'spending_controls'] as const) {
-          if (card[field] !== undefined)
-            throw invalidRequest(`${field} is not taken with company funding.`, {
-              [field]:
-                field === 'memo'
-                  ? 'not allowed with funding company'
-                  : 'not allowed with funding company: set them with PATCH once the card is created, or on the user',
-            });
-        }
-        const { spending_controls: _, ...flowCard } = card;
+        if (card.memo !== undefined)
+          throw invalidRequest('memo is not taken with company funding.', {
+            memo: 'not allowed with funding company',
+          });
         const flow = await ctx.funding.startFlow(request.principal!, {
-          ...flowCard,
+          ...card,
           external_user_id,
           ack_required,
         });

@@ -24,6 +24,9 @@ import { IssuerReconciler } from './reconcile.ts';
 import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
 
+/** What a card's spending controls are asked as (controls.ts), for the domains that issue cards. */
+export type { SpendingControlsInput };
+
 export type Card = Selectable<CardsTable>;
 export type ClosedReason = NonNullable<Card['closed_reason']>;
 
@@ -173,14 +176,20 @@ export class CardService {
 
   /**
    * The card that ends a company-funded flow (funding/flow.ts): funded from the wallet the flow
-   * credited, with the flow's own card id (a retried mint asks the issuer for the same card) and
-   * `transfer_id`; `onCommit` writes the flow's step in the card's transaction.
+   * credited, with the flow's own card id (a retried mint asks the issuer for the same card),
+   * `transfer_id` and the spending controls asked at its start (checked then: `controls.stored`);
+   * `onCommit` writes the flow's step in the card's transaction.
    */
   createFlowCard(
     clientId: string,
     scope: Tenant,
     input: { user_id: string; amount_cents: number; type: Card['type'] },
-    flow: { id: string; transferId: string; onCommit: (trx: Executor) => Promise<void> },
+    flow: {
+      id: string;
+      transferId: string;
+      spendingControls: string | null;
+      onCommit: (trx: Executor) => Promise<void>;
+    },
   ) {
     return this.issue(clientId, scope, input, flow);
   }
