@@ -139,7 +139,7 @@ const EXPECT: Record<string, (data: Record<string, unknown>) => void> = {
   'mandate.expired': (data) => expect(data).toMatchObject({ status: 'expired', approved_at: null }),
 };
 
-const run = (type: string, extra: { mode?: string; organizationId?: string } = {}) =>
+const run = (type: string, extra: { mode?: string; organizationId?: string; variant?: string } = {}) =>
   trigger(f.t.ctx, { type, organizationId: f.org.organization_id, ...extra });
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -242,6 +242,54 @@ describe('purser trigger: every scenario through the services', () => {
       );
     });
   }
+
+  it('transaction.declined --variant spending_controls: a real decline by the engine, naming the control', async () => {
+    const result = await run('transaction.declined', { variant: 'spending_controls' });
+    expect(result.variant).toBe('spending_controls');
+    const data = result.event.data as Record<string, unknown>;
+    expect(Object.keys(data).sort()).toEqual(
+      [...(DATA_FIELDS['transaction.declined'] as string[]), 'spending_control'].sort(),
+    );
+    expect(data).toMatchObject({
+      status: 'DECLINED',
+      decline_reason: 'SPENDING_LIMIT_EXCEEDED',
+      amount_cents: 1_200,
+      balance_cents: 2_000,
+      spending_control: {
+        source: 'card',
+        rule: 'spending_limits',
+        interval: 'daily',
+        limit_cents: 1_000,
+        spent_cents: 0,
+      },
+    });
+    // The transaction the API shows, decided by the engine: the card is the run's, nothing moved.
+    const made = result.created.find((c) => c.object === 'transaction');
+    const txn = await f.t.call('GET', `/api/v2/transactions/${made?.id}`, { token: f.sandbox });
+    expect(txn.json()).toMatchObject({
+      id: data.id,
+      status: 'DECLINED',
+      authorization_decided_by: 'engine',
+      spending_control: { source: 'card', rule: 'spending_limits' },
+    });
+    const card = await f.t.call('GET', `/api/v2/cards/${data.card_id}`, { token: f.sandbox });
+    expect(card.json()).toMatchObject({
+      balance_cents: 2_000,
+      spending_controls: { spending_limits: [{ amount_cents: 1_000, interval: 'daily' }] },
+    });
+    await f.expectSound();
+    const listed = listScenarios().find((e) => e.type === 'transaction.declined');
+    expect(listed?.variants).toEqual([
+      { name: 'spending_controls', scenario: expect.stringMatching(/daily/) },
+    ]);
+  });
+
+  it('refuses a variant the type does not have, naming those it has', async () => {
+    expect(await refusal(run('transaction.declined', { variant: 'nope' }))).toMatch(
+      /transaction\.declined has no variant "nope": its variants are spending_controls\./,
+    );
+    expect(await refusal(run('card.created', { variant: 'spending_controls' }))).toMatch(/it has none/);
+  });
 
   it('refuses production, naming the reason, and unknown types, naming close matches', async () => {
     for (const mode of ['production', 'live']) {

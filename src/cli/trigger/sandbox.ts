@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { randomToken } from '../../core/ids.ts';
 import type { Principal } from '../../domains/auth/service.ts';
+import type { SpendingControlsInput } from '../../domains/cards/controls.ts';
 import { SANDBOX_CODE } from '../../domains/connect/service.ts';
 import { transferFee } from '../../domains/funding/flow.ts';
 import { approvalChallenge } from '../../domains/mandates/terms.ts';
@@ -63,17 +64,21 @@ export class SandboxSteps {
   }
 
   /** An approved user with `amountCents` in their wallet and a multi-use card of that amount. */
-  async cardOf(amountCents: number, options: { userId?: string } = {}): Promise<string> {
+  async cardOf(
+    amountCents: number,
+    options: { userId?: string; spendingControls?: SpendingControlsInput } = {},
+  ): Promise<string> {
     const userId = options.userId ?? (await this.approvedUser());
     await this.fundWallet(userId, amountCents);
-    return this.card(userId, amountCents);
+    return this.card(userId, amountCents, options.spendingControls);
   }
 
-  async card(userId: string, amountCents: number): Promise<string> {
+  async card(userId: string, amountCents: number, spendingControls?: SpendingControlsInput): Promise<string> {
     const card = await this.ctx.cards.createCard(this.principal, {
       user_id: userId,
       amount_cents: amountCents,
       type: 'multi_use',
+      spending_controls: spendingControls,
     });
     return this.record('card', card.id);
   }

@@ -5,11 +5,15 @@ import type { SandboxSteps } from './sandbox.ts';
 /**
  * How `purser trigger` produces one event type: `steps` says what it does (shown by `--list`), `run`
  * does it through the services. `unavailable` instead says why no flow of this build can produce it.
- * A scenario may return the event's id when its step answers with it (a test event).
+ * A scenario may return the event's id when its step answers with it (a test event). `variants`
+ * are other stories of the same type, chosen with `--variant NAME` (a decline by the spending
+ * controls rather than for funds).
  */
-export type Scenario =
-  | { steps: string; run(s: SandboxSteps): Promise<{ eventId: string } | undefined> }
-  | { unavailable: string };
+export interface Story {
+  steps: string;
+  run(s: SandboxSteps): Promise<{ eventId: string } | undefined>;
+}
+export type Scenario = (Story & { variants?: Record<string, Story> }) | { unavailable: string };
 
 /** Refused before the scenario made anything: the message says what to do instead. */
 const refuse = (message: string) => new UsageError(message, false);
@@ -171,6 +175,20 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     run: async (s) => {
       await authorized(s, 5_000);
       return undefined;
+    },
+    variants: {
+      spending_controls: {
+        steps:
+          'a $20 card with a $10 daily spending limit, then a $12 charge ' +
+          "(SPENDING_LIMIT_EXCEEDED, naming the card's daily limit in spending_control)",
+        run: async (s) => {
+          const card = await s.cardOf(DOLLARS_20, {
+            spendingControls: { spending_limits: [{ amount_cents: 1_000, interval: 'daily' }] },
+          });
+          await s.authorize(card, 1_200);
+          return undefined;
+        },
+      },
     },
   },
   'transaction.voided': {
