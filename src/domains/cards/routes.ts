@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
+import { ListOf, PageQuery } from '../../core/pagination.ts';
 import {
   documented,
   errorResponse,
@@ -142,13 +143,8 @@ const CardDetails = Type.Object({
   last4: Type.String(),
 });
 
-const List = <T extends ReturnType<typeof Type.Object>>(item: T, id: string) =>
-  Type.Object(
-    { object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Boolean() },
-    { $id: id, description: 'A page, newest first; pass the last id as `starting_after` for the next.' },
-  );
-const CardList = List(CardObject, 'CardList');
-const TransactionList = List(TransactionObject, 'TransactionList');
+const CardList = ListOf(CardObject, 'CardList');
+const TransactionList = ListOf(TransactionObject, 'TransactionList');
 
 const cardExample = {
   object: 'card' as const,
@@ -210,11 +206,6 @@ const issuerError = errorResponse(
   },
 );
 const sandboxOnly = 'A live token (`sandbox_only`), or the organization is suspended (`access_denied`).';
-
-const Paging = {
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-  starting_after: Type.Optional(Type.String({ maxLength: 64 })),
-};
 
 const CardParams = Type.Object({ card_id: Type.String() });
 const strict = { additionalProperties: false } as const;
@@ -332,7 +323,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           {
             user_id: Type.Optional(Type.String({ maxLength: 64 })),
             status: Type.Optional(CardStatus),
-            ...Paging,
+            ...PageQuery,
           },
           strict,
         ),
@@ -342,7 +333,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             data: [cardExample],
             has_more: false,
           }),
-          ...errorResponses(400, 401, 403, 404, 503, { 404: 'The `starting_after` card does not exist.' }),
+          ...errorResponses(400, 401, 403, 503),
         },
       },
     },
@@ -561,7 +552,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           {
             card_id: Type.Optional(Type.String({ maxLength: 64 })),
             user_id: Type.Optional(Type.String({ maxLength: 64 })),
-            ...Paging,
+            ...PageQuery,
           },
           strict,
         ),
@@ -571,9 +562,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             data: [transactionExample],
             has_more: false,
           }),
-          ...errorResponses(400, 401, 403, 404, 503, {
-            404: 'The `starting_after` transaction does not exist.',
-          }),
+          ...errorResponses(400, 401, 403, 503),
         },
       },
     },

@@ -4,6 +4,7 @@ import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import type { OutboundConfig } from '../../core/http/policy.ts';
 import { newId } from '../../core/ids.ts';
+import { cursorOf, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
@@ -341,9 +342,7 @@ export class CardService {
       starting_after?: string;
     },
   ) {
-    const after = query.starting_after
-      ? await this.findCard(this.db, scope, query.starting_after)
-      : undefined;
+    const after = await cursorOf(query.starting_after, (id) => this.findCard(this.db, scope, id), 'a card');
     const rows = await this.store.listCards(this.db, {
       organizationId: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
@@ -353,13 +352,12 @@ export class CardService {
       startingAfter: after,
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
+    const page = pageOf(rows, query.limit);
     return {
-      object: 'list' as const,
+      ...page,
       data: await Promise.all(
-        page.map(async (card) => cardObject(card, await this.balanceOf(this.db, card))),
+        page.data.map(async (card) => cardObject(card, await this.balanceOf(this.db, card))),
       ),
-      has_more: rows.length > query.limit,
     };
   }
 
