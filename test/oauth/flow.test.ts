@@ -611,7 +611,7 @@ describe('metadata and registration', () => {
       expect(await response.json()).toMatchObject({
         resource: s.resource,
         authorization_servers: [s.issuer],
-        scopes_supported: ['purser:tools'],
+        scopes_supported: ['purser:tools', 'purser:spend'],
         bearer_methods_supported: ['header'],
       });
     }

@@ -65,7 +65,7 @@ describe('oauth4webapi against the authorization server', () => {
       authorization_response_iss_parameter_supported: true,
       registration_endpoint: `${s.issuer}/register`,
       revocation_endpoint: `${s.issuer}/revoke`,
-      scopes_supported: ['purser:tools'],
+      scopes_supported: ['purser:tools', 'purser:spend'],
     });
     expect(as.scopes_supported).not.toContain('openid');
   });

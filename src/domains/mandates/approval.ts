@@ -3,15 +3,22 @@ import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { isLivemode, tenantOf } from '../../core/tenant.ts';
-import type { DatabaseHandle } from '../../db/index.ts';
+import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { MandateAssertion, MandateObject, MandateService } from './service.ts';
 import type { MandateRow } from './store.ts';
-import { approvalChallenge, approvalDeadline, challengeBinds } from './terms.ts';
+import {
+  approvalChallenge,
+  approvalDeadline,
+  challengeBinds,
+  type MandateTerms,
+  termsHash,
+} from './terms.ts';
 
 type Vault = Pick<AppContext['vault'], 'passkeys' | 'recovery'>;
 type ResetView = Awaited<ReturnType<Vault['recovery']['view']>>;
 type ResetChannel = Parameters<Vault['recovery']['sendCode']>[1];
+type UserScope = Parameters<Vault['passkeys']['list']>[0];
 
 /** What the approval page shows of a mandate: `pending` while it can be signed, then why not. */
 export type ApprovalPageStatus =
@@ -147,6 +154,50 @@ export class MandateApprovals {
     throw termsChanged();
   }
 
+  // ---- the OAuth consent: the grant and its mandate, one signature ------------------------------
+
+  /** Options for the consent's signature: its challenge binds the mandate to be and its terms. */
+  async grantOptions(user: UserScope, mandate: { id: string; terms: MandateTerms }) {
+    const options = await this.vault.passkeys.authenticationOptions(
+      user,
+      bindingOf(mandate),
+      'approve',
+      approvalChallenge(mandate.id, termsHash(mandate.terms)),
+    );
+    if (!options)
+      throw new ApiError(403, 'passkey_required', 'Create your passkey on this page first, then allow.');
+    return options;
+  }
+
+  /**
+   * The consent's signature (as `approve` checks one), then in one write transaction the mandate is
+   * created for the app and the user, approved with the assertion kept and `mandate.approved`, and
+   * `grant` runs (the authorization code): both or neither.
+   */
+  async approveWithGrant<T>(
+    user: UserScope,
+    mandate: { id: string; terms: MandateTerms },
+    shownHash: string,
+    response: AuthenticationResponseJSON,
+    grant: (trx: Executor) => Promise<T>,
+  ): Promise<T> {
+    const hash = termsHash(mandate.terms);
+    if (shownHash !== hash) throw termsChanged();
+    const binding = bindingOf(mandate);
+    const key = await this.vault.passkeys.verifyAuthentication(user, binding, 'approve', response);
+    const challenge = challengeOf(response);
+    if (!challengeBinds(challenge, mandate.id, hash))
+      throw new ApiError(400, 'passkey_invalid', 'The passkey signed other terms than the ones shown.');
+    return this.mandates.createApproved(
+      { organizationId: user.organizationId, livemode: user.livemode },
+      user.userId,
+      mandate.id,
+      mandate.terms,
+      { credential_id: key.credential_id, response, challenge },
+      grant,
+    );
+  }
+
   /** The user said no: the mandate is revoked (`mandate.revoked`). */
   async decline(row: MandateRow): Promise<void> {
     this.mustBePending(row);
@@ -205,7 +256,7 @@ function userOf(row: MandateRow) {
 }
 
 /** Challenges of this mandate's approval are bound to it (WebAuthn challenges table). */
-function bindingOf(row: MandateRow): string {
+function bindingOf(row: { id: string }): string {
   return `mandate:${row.id}`;
 }
 

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Value } from 'typebox/value';
 import { type Clock, isoTime } from '../../core/clock.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
@@ -9,6 +10,7 @@ import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { EventEmitter } from '../cards/events.ts';
 import { MandateApprovals } from './approval.ts';
+import { MandateTermsBody } from './routes.ts';
 import { type MandateMove, type MandateStatus, transition } from './states.ts';
 import type { MandateRow, MandateStore } from './store.ts';
 import {
@@ -122,6 +124,42 @@ export class MandateService {
       problems[`${prefix}client_id`] = 'no OAuth app with this id in this organization and mode';
     if (Object.keys(problems).length > 0) throw invalidRequest('The mandate terms are not valid.', problems);
     return normalizeTerms(input);
+  }
+
+  /**
+   * The OAuth `mandate` parameter (JSON terms; `client_id` may be left out, and must otherwise be the
+   * asking app's): checked as the API checks a request's body (its schema, then `checkedTerms`), for
+   * a mandate to be created at consent. A problem is one sentence naming the fields.
+   */
+  async termsFromParameter(
+    scope: MandateScope,
+    clientId: string,
+    raw: string,
+  ): Promise<{ id: string; terms: MandateTerms; hash: string } | { problem: string }> {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return { problem: 'is not JSON (the terms as POST /api/v2/users/{user_id}/mandates takes them).' };
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return { problem: 'must be a JSON object of terms.' };
+    const input = { client_id: clientId, ...value };
+    if (!Value.Check(MandateTermsBody, input)) {
+      const problems = [...Value.Errors(MandateTermsBody, input)]
+        .slice(0, 3)
+        .map((e) => `${e.instancePath.slice(1).replaceAll('/', '.') || 'terms'} ${e.message}`);
+      return { problem: `${problems.join('; ')}.` };
+    }
+    if (input.client_id !== clientId) return { problem: "client_id must be this app's own client_id." };
+    try {
+      const terms = await this.checkedTerms(scope, input);
+      return { id: newId('mdt'), terms, hash: termsHash(terms) };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 400) throw error;
+      const fields = Object.entries(error.fieldErrors).map(([field, problem]) => `${field} ${problem}`);
+      return { problem: `${fields.join('; ')}.` };
+    }
   }
 
   /** A new pending mandate's row for checked terms (written by the caller: here, or with an OAuth consent). */

@@ -3,8 +3,20 @@ import type { Client } from '../../db/schema.ts';
 
 /** What the authorization server's parts share: scopes, the client shape, the OAuth errors. */
 
-/** The scopes of the tool server (docs/oauth-mcp.md): one, acting for the user with the tools. */
-export const OAUTH_SCOPES = { 'purser:tools': 'Use Purser tools on your behalf' } as const;
+/**
+ * The scopes of the tool server (docs/oauth-mcp.md): acting for the user with the tools, and buying
+ * for them within a spending mandate they sign at consent (`purser:spend`, with a `mandate` parameter).
+ */
+export const OAUTH_SCOPES = {
+  'purser:tools': 'Use Purser tools on your behalf',
+  'purser:spend': 'Buy for you without asking each time, within the spending terms below',
+} as const;
+
+/** The scope that comes with a `mandate` request parameter, and only with one. */
+export const SPEND_SCOPE = 'purser:spend';
+
+/** The longest `mandate` parameter: the pending request, terms included, must fit the browser's cookie. */
+export const MAX_MANDATE_LENGTH = 1_200;
 
 export const DEFAULT_SCOPE = 'purser:tools';
 

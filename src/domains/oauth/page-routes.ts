@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -25,7 +25,7 @@ import {
   sealSession,
   sessionCookie,
 } from './browser-session.ts';
-import { OAUTH_SCOPES, type OAuthClient } from './service.ts';
+import { type MandateCheck, OAUTH_SCOPES, type OAuthClient } from './service.ts';
 
 /** Form fields arrive as strings; anything else (a repeated field) is treated as absent. */
 function field(body: unknown, name: string): string | undefined {
@@ -120,6 +120,54 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     expiresAt: ctx.clock.now() + SESSION_TTL_MS,
   });
 
+  /** docs/oauth-mcp.md "Spending mandates": the `mandate` parameter, checked as the mandate API checks terms. */
+  const checkMandate: MandateCheck = async (client, raw) => {
+    // WebAuthn's relying party is BASE_URL's host: the consent page must be on its origin.
+    if (mcpUrl.origin !== new URL(ctx.config.baseUrl).origin)
+      return {
+        problem: 'is not available on this server (passkeys need MCP_URL on the origin of BASE_URL).',
+      };
+    const checked = await ctx.mandates.termsFromParameter(
+      { organizationId: client.organizationId, livemode: client.livemode },
+      client.id,
+      raw,
+    );
+    return 'problem' in checked
+      ? checked
+      : { id: checked.id, terms: JSON.stringify(checked.terms), hash: checked.hash };
+  };
+  const userOf = (client: OAuthClient, userId: string) => ({
+    organizationId: client.organizationId,
+    livemode: client.livemode,
+    userId,
+  });
+
+  /** The consent page of a signed-in session; with a mandate, its terms and the passkey that signs them. */
+  const renderConsent = async (reply: FastifyReply, session: BrowserSession, client: OAuthClient) => {
+    const pending = session.pending as NonNullable<BrowserSession['pending']>;
+    const organization = await ctx.orgs.getOrganization(client.organizationId);
+    const mandate = pending.mandate
+      ? {
+          terms: JSON.parse(pending.mandate.terms),
+          hash: pending.mandate.hash,
+          hasPasskey: (await ctx.vault.passkeys.list(userOf(client, session.userId as string))).length > 0,
+        }
+      : null;
+    const n = nonce();
+    pageHeaders(reply, n, [formTargetOf(pending.redirectUri)], { passkeys: mandate !== null });
+    return consentPage(formContext(session, n), {
+      appName: client.name,
+      organizationName: organization.name,
+      account: session.account as string,
+      returnTo: returnTarget(pending.redirectUri),
+      scopes: pending.scope
+        .split(' ')
+        .map((scope) => OAUTH_SCOPES[scope as keyof typeof OAUTH_SCOPES] ?? scope),
+      mandate,
+      ceremonyBase: `${prefix}/authorize`,
+    });
+  };
+
   /** The browser's session and its client, when the form belongs to it; else the error page. */
   async function formSession(
     request: FastifyRequest,
@@ -194,7 +242,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       const query = Object.fromEntries(
         Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? undefined : value]),
       );
-      const outcome = await oauth.authorize(query, repeated);
+      const outcome = await oauth.authorize(query, repeated, checkMandate);
       if (outcome.kind === 'error_page') return showError(reply, 400, outcome.message);
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, 302);
       const session = newSession('authorize', outcome.client, outcome.pending);
@@ -271,19 +319,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     setSession(reply, next);
     const n = nonce();
     if (purpose === 'apps') return showApps(reply, next, client);
-    const organization = await ctx.orgs.getOrganization(client.organizationId);
-    pageHeaders(reply, n, [
-      formTargetOf((next.pending as NonNullable<BrowserSession['pending']>).redirectUri),
-    ]);
-    return consentPage(formContext(next, n), {
-      appName: client.name,
-      organizationName: organization.name,
-      account: next.account as string,
-      returnTo: returnTarget((next.pending as NonNullable<BrowserSession['pending']>).redirectUri),
-      scopes: (next.pending?.scope ?? '')
-        .split(' ')
-        .map((scope) => OAUTH_SCOPES[scope as keyof typeof OAUTH_SCOPES] ?? scope),
-    });
+    return renderConsent(reply, next, client);
   }
 
   /**
@@ -348,6 +384,107 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
         : oauth.deny(session.pending);
     return reply.redirect(url, 303);
   });
+
+  app.get(`${prefix}/authorize/consent`, { schema: { hide: true } }, async (request, reply) => {
+    const session = openSession(
+      sessionKey,
+      requestCookies(request.headers.cookie)[COOKIE_NAMES.authorize],
+      'authorize',
+      ctx.clock.now(),
+    );
+    const client = session?.userId && session.pending ? await oauth.findClient(session.clientId) : null;
+    if (!session || !client)
+      return showError(
+        reply,
+        400,
+        'This sign-in has expired or was opened elsewhere. Return to the application and start again.',
+      );
+    return renderConsent(reply, session, client);
+  });
+
+  /**
+   * The consent page's passkey ceremony (a mandate asked for with `purser:spend`): a first passkey for
+   * a user who has none (the sign-in code in this browser proved the email or phone), then the one
+   * assertion that approves the grant and the mandate. JSON posts, the flow id as their CSRF token.
+   */
+  const CeremonyBody = Type.Object({
+    csrf: Type.Optional(Type.String({ maxLength: 200 })),
+    purpose: Type.Optional(Type.String({ maxLength: 20 })),
+    terms_hash: Type.Optional(Type.String({ maxLength: 64 })),
+    response: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  });
+  const ceremony = async (request: { body: Static<typeof CeremonyBody>; headers: { cookie?: string } }) => {
+    const session = openSession(
+      sessionKey,
+      requestCookies(request.headers.cookie)[COOKIE_NAMES.authorize],
+      'authorize',
+      ctx.clock.now(),
+    );
+    const csrf = request.body.csrf;
+    if (!session || !csrf || !safeEqual(csrf, session.flow))
+      throw new ApiError(
+        403,
+        'csrf_invalid',
+        'This page is out of date or the request did not come from it. Reload the page and try again.',
+      );
+    const client = await oauth.findClient(session.clientId);
+    if (!client || !session.userId || !session.pending?.mandate)
+      throw new ApiError(400, 'invalid_request', 'Sign in first: this consent asks for no spending terms.');
+    const purpose = request.body.purpose;
+    if (purpose !== 'register' && purpose !== 'approve')
+      throw new ApiError(400, 'invalid_request', 'purpose must be register or approve.', {
+        fieldErrors: { purpose: 'must be register or approve' },
+      });
+    const user = userOf(client, session.userId);
+    const pending = session.pending;
+    const mandate = { id: pending.mandate!.id, terms: JSON.parse(pending.mandate!.terms) };
+    return { session, client, user, pending, mandate, purpose, binding: `oauth_consent:${session.flow}` };
+  };
+  const firstPasskeyOnly = async (user: ReturnType<typeof userOf>) => {
+    if ((await ctx.vault.passkeys.list(user)).length > 0)
+      throw new ApiError(409, 'link_used', 'You have a passkey already: use it to allow.');
+  };
+
+  app.post(
+    `${prefix}/authorize/webauthn/options`,
+    { schema: { hide: true, body: CeremonyBody } },
+    async (request) => {
+      const { session, client, user, mandate, purpose, binding } = await ceremony(request);
+      if (purpose === 'approve') return ctx.mandates.approvals.grantOptions(user, mandate);
+      await firstPasskeyOnly(user);
+      const organization = await ctx.orgs.getOrganization(client.organizationId);
+      const name = session.account ?? session.userId;
+      return ctx.vault.passkeys.registrationOptions(
+        { ...user, name: name as string, displayName: name as string, rpName: organization.name },
+        binding,
+      );
+    },
+  );
+
+  app.post(
+    `${prefix}/authorize/webauthn/verify`,
+    { schema: { hide: true, body: CeremonyBody } },
+    async (request, reply) => {
+      const { client, user, pending, mandate, purpose, binding } = await ceremony(request);
+      // biome-ignore lint/suspicious/noExplicitAny: the library checks the response's shape itself
+      const response = (request.body.response ?? {}) as any;
+      if (purpose === 'register') {
+        await firstPasskeyOnly(user);
+        await ctx.vault.passkeys.verifyRegistration(user, binding, response);
+        return { next: `${prefix}/authorize/consent` };
+      }
+      const url = await ctx.mandates.approvals.approveWithGrant(
+        user,
+        mandate,
+        request.body.terms_hash ?? '',
+        response,
+        (trx) => oauth.approve(client, pending, user.userId, trx),
+      );
+      // One decision per authorization request: the cookie is spent.
+      clearSession(reply, 'authorize');
+      return { next: url };
+    },
+  );
 
   app.get(
     paths.apps,

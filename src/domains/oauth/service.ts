@@ -4,7 +4,7 @@ import { digest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
-import type { Db } from '../../db/index.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import type { AuthService, Principal } from '../auth/service.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../auth/service.ts';
 import type { ConnectService } from '../connect/service.ts';
@@ -13,9 +13,11 @@ import { OAuthClients } from './clients.ts';
 import {
   DEFAULT_SCOPE,
   grantedScope,
+  MAX_MANDATE_LENGTH,
   OAUTH_SCOPES,
   type OAuthClient,
   type RegisteredClient,
+  SPEND_SCOPE,
   tokenError,
   UNKNOWN_SCOPE,
 } from './model.ts';
@@ -39,7 +41,25 @@ export interface PendingAuthorization {
   resource: string;
   scope: string;
   state: string | null;
+  /** The spending mandate asked for with `purser:spend`: its id to be, and its checked terms (JSON). */
+  mandate?: PendingMandate | null;
 }
+
+export interface PendingMandate {
+  id: string;
+  /** The terms as stored and signed (normalized), as JSON, and their `terms_hash`. */
+  terms: string;
+  hash: string;
+}
+
+/**
+ * Checks a `mandate` parameter's terms for this client (the mandate API's rules): the mandate to be,
+ * or the problem to tell the client.
+ */
+export type MandateCheck = (
+  client: OAuthClient,
+  raw: string,
+) => Promise<PendingMandate | { problem: string }>;
 
 /** What an authorization request (RFC 6749 §4.1.1) turned out to be. */
 export type AuthorizeOutcome =
@@ -103,6 +123,7 @@ export class OAuthService {
   async authorize(
     query: Record<string, string | undefined>,
     repeated: string[] = [],
+    checkMandate?: MandateCheck,
   ): Promise<AuthorizeOutcome> {
     const clientId = query.client_id;
     if (!clientId) return { kind: 'error_page', message: 'The request names no application (client_id).' };
@@ -139,10 +160,31 @@ export class OAuthService {
       return fail('invalid_request', `resource is required (${this.resource}).`);
     if (!resourceMatches(query.resource, this.resource))
       return fail('invalid_target', `resource must be ${this.resource}.`);
-    const scope = grantedScope(query.scope);
-    if (scope === null) return fail('invalid_scope', UNKNOWN_SCOPE);
+    const requested = grantedScope(query.scope);
+    if (requested === null) return fail('invalid_scope', UNKNOWN_SCOPE);
     const refusal = await this.organizationRefusal(client);
     if (refusal) return fail(refusal.suspended ? 'access_denied' : 'unauthorized_client', refusal.message);
+    // docs/oauth-mcp.md "Spending mandates": purser:spend comes with the terms the user signs, and only it.
+    // Without terms it is not granted: clients such as the MCP SDK ask for every scope advertised.
+    const spends = requested.split(' ').includes(SPEND_SCOPE) && query.mandate !== undefined;
+    const scope = spends
+      ? requested
+      : requested
+          .split(' ')
+          .filter((name) => name !== SPEND_SCOPE)
+          .join(' ') || DEFAULT_SCOPE;
+    if (!spends && query.mandate !== undefined)
+      return fail('invalid_request', `mandate needs scope ${SPEND_SCOPE}.`);
+    let mandate: PendingMandate | null = null;
+    if (query.mandate !== undefined) {
+      if (query.mandate.length > MAX_MANDATE_LENGTH)
+        return fail('invalid_request', `mandate must be at most ${MAX_MANDATE_LENGTH} characters.`);
+      const checked = checkMandate
+        ? await checkMandate(client, query.mandate)
+        : { problem: 'is not supported here' };
+      if ('problem' in checked) return fail('invalid_request', `mandate: ${checked.problem}`);
+      mandate = checked;
+    }
     return {
       kind: 'sign_in',
       client,
@@ -153,6 +195,7 @@ export class OAuthService {
         resource: this.resource,
         scope,
         state,
+        mandate,
       },
     };
   }
@@ -167,11 +210,19 @@ export class OAuthService {
     return this.deps.connect.signIn(principalOf(client), input);
   }
 
-  /** The user approved: a single-use code bound to the request, and the redirect carrying it. */
-  async approve(client: OAuthClient, pending: PendingAuthorization, userId: string): Promise<string> {
+  /**
+   * The user approved: a single-use code bound to the request, and the redirect carrying it. `exec`:
+   * the transaction that approves the request's mandate too (one passkey signature gives both).
+   */
+  async approve(
+    client: OAuthClient,
+    pending: PendingAuthorization,
+    userId: string,
+    exec: Executor = this.db,
+  ): Promise<string> {
     const code = `oac_${randomToken(32)}`;
     const now = this.clock.now();
-    await store.insertCode(this.db, {
+    await store.insertCode(exec, {
       code_digest: digest(code),
       organization_id: client.organizationId,
       livemode: livemodeColumn(client.livemode),

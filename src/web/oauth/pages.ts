@@ -1,7 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import { formatMoney } from '../../core/money.ts';
 import type { MandateObject } from '../../domains/mandates/index.ts';
+import type { MandateTerms } from '../../domains/mandates/terms.ts';
 import { escapeHtml } from '../html.ts';
+import { termsSection } from '../mandates/terms.ts';
+import { passkeyScripts } from '../vault/common.ts';
 
 /**
  * The hosted pages of the user-facing OAuth flow: sign-in with a one-time code, consent, the
@@ -32,6 +35,12 @@ ul.mandates li{border-top:1px dashed #e3e7ec;gap:.6rem}
 .left{font-weight:600}
 .foot{margin-top:1.2rem;font-size:.85rem;color:#56606b}
 a{color:#1f4fd1}
+#mandate-terms{margin:.8rem 0;padding:.6rem .8rem;border:1px solid #d7dce2;border-radius:8px}
+#mandate-terms h2{font-size:1rem;margin:0 0 .3rem}
+#mandate-terms ul{list-style:none;margin:0;padding:0}
+#mandate-terms li{display:flex;justify-content:space-between;gap:.5rem;padding:.35rem 0;border-top:1px solid #eef1f4}
+#mandate-terms li:first-child{border-top:0}
+code{word-break:break-all;font-size:.8rem}
 `;
 
 /**
@@ -40,13 +49,25 @@ a{color:#1f4fd1}
  * redirect (Chromium enforces it on the redirect chain): the consent form's 303 goes to the client's
  * redirect URI, so its origin (or private-use scheme) is allowed on that page.
  */
-export function pageHeaders(reply: FastifyReply, nonce: string, formTargets: string[] = []): FastifyReply {
+export function pageHeaders(
+  reply: FastifyReply,
+  nonce: string,
+  formTargets: string[] = [],
+  { passkeys = false }: { passkeys?: boolean } = {},
+): FastifyReply {
+  // A consent that signs a mandate runs the hosted pages' passkey script (its own, nonce-bound).
+  if (passkeys)
+    reply.header(
+      'permissions-policy',
+      'publickey-credentials-create=(self), publickey-credentials-get=(self), camera=(), microphone=(), geolocation=(), payment=()',
+    );
   return reply
     .header(
       'content-security-policy',
       [
         "default-src 'none'",
         `style-src 'nonce-${nonce}'`,
+        ...(passkeys ? [`script-src 'nonce-${nonce}' 'self'`, "connect-src 'self'"] : []),
         ["form-action 'self'", ...formTargets].join(' '),
         "base-uri 'none'",
         "frame-ancestors 'none'",
@@ -65,11 +86,11 @@ export function formTargetOf(redirectUri: string): string {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
 }
 
-function layout(nonce: string, title: string, body: string): string {
+function layout(nonce: string, title: string, body: string, tail = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
+<body><main>${body}</main>${tail}</body></html>`;
 }
 
 const errorLine = (message: string | undefined) =>
@@ -132,22 +153,48 @@ export function codePage(form: FormContext, view: { destination: string; error?:
 
 export function consentPage(
   form: FormContext,
-  view: { appName: string; organizationName: string; account: string; scopes: string[]; returnTo: string },
+  view: {
+    appName: string;
+    organizationName: string;
+    account: string;
+    scopes: string[];
+    returnTo: string;
+    /** The spending mandate asked for with `purser:spend`: its terms, signed with the passkey on allowing. */
+    mandate?: { terms: MandateTerms; hash: string; hasPasskey: boolean } | null;
+    /** Where the passkey ceremony posts (`/webauthn/options`, `/webauthn/verify`). */
+    ceremonyBase?: string;
+  },
 ): string {
   const scopes = view.scopes.map((scope) => `<li>${escapeHtml(scope)}</li>`).join('');
+  const mandate = view.mandate;
+  const deny = `<button type="submit" name="decision" value="deny" class="secondary" id="deny">Deny</button>`;
+  let decision: string;
+  if (!mandate)
+    decision = `<div class="actions">${deny}
+<button type="submit" name="decision" value="approve" id="approve">Allow</button></div>`;
+  else if (!mandate.hasPasskey)
+    decision = `<p class="hint" id="no-passkey">Spending terms are signed with a passkey, and you have none yet: create one first (your fingerprint, face or screen lock).</p>
+<p class="error" id="passkey-error" role="alert" hidden></p>
+<div class="actions">${deny}
+<button type="button" id="create-passkey" data-passkey="register">Create a passkey</button></div>`;
+  else
+    decision = `<p class="hint">Allowing signs these exact terms with your passkey.</p>
+<p class="error" id="passkey-error" role="alert" hidden></p>
+<div class="actions">${deny}
+<button type="button" id="approve" data-passkey="approve" data-terms-hash="${escapeHtml(mandate.hash)}">Allow and sign</button></div>`;
   return layout(
     form.nonce,
     'Allow access?',
     `<h1 id="consent">Allow <span class="app">${escapeHtml(view.appName)}</span>?</h1>
 <p>Signed in to ${escapeHtml(view.organizationName)} as <strong>${escapeHtml(view.account)}</strong>.</p>
 <p><span class="app">${escapeHtml(view.appName)}</span> will be able to:</p>
-<ul class="scopes">${scopes}</ul>
+<ul class="scopes">${scopes}</ul>${mandate ? termsSection(mandate.terms, mandate.hash) : ''}
 <p class="hint">You will return to ${escapeHtml(view.returnTo)}. You can disconnect the app at any time from your connected apps.</p>
-<form method="post" action="${escapeHtml(form.paths.decision)}">
+<form method="post" action="${escapeHtml(form.paths.decision)}"${mandate ? ` data-base="${escapeHtml(view.ceremonyBase ?? '')}" data-csrf="${escapeHtml(form.flow)}"` : ''}>
 <input type="hidden" name="flow" value="${escapeHtml(form.flow)}">
-<div class="actions"><button type="submit" name="decision" value="deny" class="secondary" id="deny">Deny</button>
-<button type="submit" name="decision" value="approve" id="approve">Allow</button></div>
+${decision}
 </form>`,
+    mandate ? passkeyScripts(form.nonce) : '',
   );
 }
 
