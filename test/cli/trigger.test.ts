@@ -17,13 +17,24 @@ const UNAVAILABLE = [
   'checkout_authorization.approved',
   'checkout_authorization.declined',
   'passkey.reset',
-  'mandate.approved',
-  'mandate.revoked',
   'mandate.exhausted',
-  'mandate.expired',
 ];
 
 const TRANSACTION = ['id', 'card_id', 'last4', 'amount_cents', 'merchant', 'mcc', 'status', 'balance_cents'];
+const MANDATE = [
+  'object',
+  'id',
+  'status',
+  'approval_url',
+  'terms_hash',
+  'terms',
+  'spent_cents',
+  'remaining_cents',
+  'created_at',
+  'approved_at',
+  'expires_at',
+  'user_id',
+];
 const ORDER = ['order_id', 'conversation_id', 'user_id', 'merchant', 'total_cents', 'currency', 'card_id'];
 
 /** The `data` fields of each type (spec §6 "Event catalog"; the shapes it leaves open, as built). */
@@ -102,6 +113,9 @@ const DATA_FIELDS: Record<string, string[]> = {
   'order.placed': ORDER,
   'order.confirmed': [...ORDER, 'merchant_order_id'],
   'webhook_endpoint.test': ['test', 'endpoint_id', 'message'],
+  'mandate.approved': MANDATE,
+  'mandate.revoked': MANDATE,
+  'mandate.expired': MANDATE,
 };
 
 /** What a scenario must leave true beyond the shape: the event is the one its scenario names. */
@@ -118,6 +132,11 @@ const EXPECT: Record<string, (data: Record<string, unknown>) => void> = {
   'cardholder.updated': (data) => expect(data.updated_fields).toEqual(['last_name']),
   'identity.verification.updated': (data) => expect(data.status).toBe('approved'),
   'cardholder_onboarding_session.completed': (data) => expect(data.claimed_existing_cardholder).toBe(false),
+  'mandate.approved': (data) =>
+    expect(data).toMatchObject({ status: 'active', approved_at: expect.any(String) }),
+  'mandate.revoked': (data) =>
+    expect(data).toMatchObject({ status: 'revoked', approved_at: expect.any(String) }),
+  'mandate.expired': (data) => expect(data).toMatchObject({ status: 'expired', approved_at: null }),
 };
 
 const run = (type: string, extra: { mode?: string; organizationId?: string; variant?: string } = {}) =>
@@ -190,7 +209,9 @@ describe('purser trigger: every scenario through the services', () => {
           { url: 'https://receiver.example.com/hooks', enabled_events: ['webhook_endpoint.test'] },
         );
       }
-      const result = await run(type);
+      // mandate.expired waits for its mandate's end: the test's clock moves meanwhile.
+      const ticking = type === 'mandate.expired' ? setInterval(() => f.t.clock.advance(500), 20) : null;
+      const result = await run(type).finally(() => clearInterval(ticking ?? undefined));
       expect(result).toMatchObject({ type, organization_id: f.org.organization_id, mode: 'sandbox' });
       const row = await ctx.db
         .selectFrom('events')
