@@ -1869,8 +1869,12 @@ export interface components {
             decline_reason: string | null;
             /** @description The spending control that declined the transaction (null otherwise) */
             spending_control: {
-                source: "card" | "user";
-                rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits";
+                /** @description `mandate`: the spending mandate the card is held to (`decline_reason` `MANDATE_EXCEEDED`) */
+                source: "card" | "user" | "mandate";
+                /** @description The list of the controls, or the term of the mandate, that refused the charge */
+                rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits" | "status" | "expires_at" | "currency" | "max_amount_cents" | "allowed_merchants" | "budget";
+                /** @description Of a mandate’s refusal: the mandate */
+                mandate_id?: string;
                 /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
                 interval?: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
                 limit_cents?: number;
@@ -1954,8 +1958,12 @@ export interface components {
                 decline_reason: string | null;
                 /** @description The spending control that declined the transaction (null otherwise) */
                 spending_control: {
-                    source: "card" | "user";
-                    rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits";
+                    /** @description `mandate`: the spending mandate the card is held to (`decline_reason` `MANDATE_EXCEEDED`) */
+                    source: "card" | "user" | "mandate";
+                    /** @description The list of the controls, or the term of the mandate, that refused the charge */
+                    rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits" | "status" | "expires_at" | "currency" | "max_amount_cents" | "allowed_merchants" | "budget";
+                    /** @description Of a mandate’s refusal: the mandate */
+                    mandate_id?: string;
                     /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
                     interval?: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
                     limit_cents?: number;

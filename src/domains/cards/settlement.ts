@@ -107,8 +107,6 @@ export class Settlement {
       const made = options.id ? await this.store.transactionById(trx, options.id) : undefined;
       if (made?.type === 'refund' && made.original_transaction_id === transactionId)
         return this.deps.network.present(trx, made, card);
-      // A closed card sends what it gets back on to its owner.
-      await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const txn = (await this.store.transactionById(trx, transactionId)) as CardTransaction;
       if (txn.type === 'refund')
         throw new ApiError(409, 'transaction_not_refundable', 'A refund cannot itself be refunded.');
@@ -130,6 +128,10 @@ export class Settlement {
           amount_cents: `must be at most ${left}, what is left to refund of ${settled} settled`,
         });
       }
+      // Budget back to the card's mandate, then the books: the lock order of docs/ledger.md.
+      await this.deps.network.giveBackToMandate(trx, card, txn, amount);
+      // A closed card sends what it gets back on to its owner.
+      await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const books = await this.books(trx, card);
       const id = options.id ?? newId('txn');
       await this.deps.ledger.execute(trx, [this.giveBack(id, amount, books)]);
