@@ -361,7 +361,7 @@ export async function createContext(
     if (user) await cards.cardholders.ensureForUser(trx, approval, user, approval.identity);
   });
 
-  const requestLog = new RequestLog({ db, clock });
+  const requestLog = new RequestLog({ database: handle, clock });
 
   return {
     config,

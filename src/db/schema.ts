@@ -724,6 +724,8 @@ export interface CardFlowsTable {
   failure_reason: string | null;
   /** Chosen at start, so a retried mint asks the issuer for the same card. */
   card_id: string;
+  /** The card's spending controls as asked at start (normalized JSON), set on it at mint; null: none. */
+  spending_controls: string | null;
   created_at: number;
   updated_at: number;
 }

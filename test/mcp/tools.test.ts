@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { activate, createMandate } from '../mandates/helpers.ts';
 import { callError, callOk, useMcp } from './helpers.ts';
 
 const f = useMcp();
@@ -12,6 +13,7 @@ const TOOL_NAMES = [
   'fund_wallet',
   'get_conversation',
   'get_kyc_status',
+  'get_mandate',
   'get_spending_controls',
   'get_wallet',
   'list_cards',
@@ -387,5 +389,47 @@ describe('purchases', () => {
     // Another user's conversation does not exist for this one.
     const other = await f.client((await f.connect()).accessToken);
     await callError(other, 'get_conversation', { conversation_id: conversationId }, 'not_found');
+  });
+});
+
+describe('mandates', () => {
+  it('get_mandate gives the terms and what is left of this app’s mandates of the user, and nothing of others', async () => {
+    const user = await f.connect();
+    const client = await f.client(user.accessToken);
+    await callError(client, 'get_mandate', {}, 'not_found');
+    const older = await createMandate(f, user.userId, { description: 'Coffee' });
+    const mandate = await createMandate(f, user.userId, {
+      budget: { amount_cents: 6_000, interval: 'weekly' },
+      allowed_merchants: ['coffee'],
+    });
+    // Without an id: the newest active one, else the newest.
+    expect((await callOk(client, 'get_mandate')).data).toMatchObject({
+      id: mandate.id,
+      status: 'pending_approval',
+    });
+    await activate(f, older);
+    const read = await callOk(client, 'get_mandate', { mandate_id: mandate.id });
+    const api = await f.t.call('GET', `/api/v2/mandates/${mandate.id}`, { token: f.sandbox });
+    expect(read.data).toEqual(api.json());
+    expect(read.data).toMatchObject({
+      spent_cents: 0,
+      remaining_cents: 6_000,
+      terms_hash: mandate.terms_hash,
+    });
+    expect(read.text).toContain('$60.00 per week');
+    expect(read.text).toContain('only at coffee');
+    expect(read.text).toContain(mandate.approval_url);
+    const active = await callOk(client, 'get_mandate');
+    expect(active.data).toMatchObject({ id: older.id, status: 'active', remaining_cents: 20_000 });
+    expect(active.text).toContain('$200.00 left this month');
+
+    // Another user of the same app, and another app of the same user: not found.
+    const stranger = await f.client((await f.connect()).accessToken);
+    await callError(stranger, 'get_mandate', { mandate_id: mandate.id }, 'not_found');
+    await callError(stranger, 'get_mandate', {}, 'not_found');
+    const app = await f.t.ctx.orgs.createClient(f.org.organization_id, { mode: 'sandbox', type: 'public' });
+    const theirs = await createMandate(f, user.userId, { client_id: app.client_id });
+    await callError(client, 'get_mandate', { mandate_id: theirs.id }, 'not_found');
+    await callError(client, 'get_mandate', { mandate_id: 'mdt_nothing' }, 'not_found');
   });
 });

@@ -3,6 +3,7 @@ import { type Clock, DAY } from '../../core/clock.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { AuthorizationDecision } from '../../core/metrics.ts';
+import { cursorOf, pageOf } from '../../core/pagination.ts';
 import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
@@ -332,10 +333,11 @@ export class CardNetwork {
     },
   ) {
     const livemode = livemodeColumn(scope.livemode);
-    const after = query.starting_after
-      ? await this.deps.cards.store.transaction(this.db, scope.organizationId, livemode, query.starting_after)
-      : undefined;
-    if (query.starting_after && !after) throw notFound('No such transaction.');
+    const after = await cursorOf(
+      query.starting_after,
+      (id) => this.deps.cards.store.transaction(this.db, scope.organizationId, livemode, id),
+      'a transaction',
+    );
     const rows = await this.deps.cards.store.listTransactions(this.db, {
       organizationId: scope.organizationId,
       livemode,
@@ -345,12 +347,8 @@ export class CardNetwork {
       startingAfter: after,
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    return {
-      object: 'list' as const,
-      data: await Promise.all(page.map((txn) => this.present(this.db, txn))),
-      has_more: rows.length > query.limit,
-    };
+    const page = pageOf(rows, query.limit);
+    return { ...page, data: await Promise.all(page.data.map((txn) => this.present(this.db, txn))) };
   }
 
   /** The worker's sweep: authorizations never cleared are voided once they expire. */

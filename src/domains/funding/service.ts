@@ -5,7 +5,7 @@ import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Principal } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
-import { type Card, type CardService, sandboxScope } from '../cards/service.ts';
+import { type Card, type CardService, type SpendingControlsInput, sandboxScope } from '../cards/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { EvmChain, rpcErrorText } from './chain/evm.ts';
 import type { Chain, ChainDeposit } from './chain/index.ts';
@@ -288,6 +288,7 @@ export class FundingService {
       type: Card['type'];
       external_user_id?: string | undefined;
       ack_required?: boolean | undefined;
+      spending_controls?: SpendingControlsInput | undefined;
     },
   ) {
     return this.flows.start(principal, input);

@@ -3,6 +3,7 @@ import { type Clock, isoTime } from '../../core/clock.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { cursorOf, type ListPage, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
@@ -149,12 +150,15 @@ export class MandateService {
     scope: MandateScope,
     userId: string,
     page: { limit: number; startingAfter?: string | undefined; clientId?: string | undefined },
-  ): Promise<{ object: 'list'; data: MandateObject[]; has_more: boolean }> {
-    const after = page.startingAfter ? await this.owned(scope, page.startingAfter) : undefined;
-    if (after && after.user_id !== userId)
-      throw invalidRequest('starting_after is not a mandate of this user.', {
-        starting_after: 'not a mandate of this user',
-      });
+  ): Promise<ListPage<MandateObject>> {
+    const after = await cursorOf(
+      page.startingAfter,
+      async (id) => {
+        const row = await this.owned(scope, id);
+        return row.user_id === userId ? row : undefined;
+      },
+      'a mandate of this user',
+    );
     const rows = await this.store.list(this.db, {
       organizationId: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
@@ -163,8 +167,8 @@ export class MandateService {
       startingAfter: after,
       limit: page.limit + 1,
     });
-    const data = await Promise.all(rows.slice(0, page.limit).map((row) => this.object(this.db, row)));
-    return { object: 'list', data, has_more: rows.length > page.limit };
+    const found = pageOf(rows, page.limit);
+    return { ...found, data: await Promise.all(found.data.map((row) => this.object(this.db, row))) };
   }
 
   /**

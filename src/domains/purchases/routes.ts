@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
+import { listOf } from '../../core/pagination.ts';
 import {
   documented,
   errorResponses,
@@ -235,6 +236,7 @@ const MerchantList = Type.Object({
       sandbox: Type.Boolean(),
     }),
   ),
+  has_more: Type.Boolean({ description: 'Always false: every merchant is on the one page.' }),
 });
 
 const cartExample = {
@@ -378,12 +380,13 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
                 sandbox: true,
               },
             ],
+            has_more: false,
           }),
           ...errorResponses(401, 403, 503, authErrors),
         },
       },
     },
-    async () => ({ object: 'list' as const, data: await purchases.merchants() }),
+    async () => listOf(await purchases.merchants()),
   );
 
   const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
