@@ -288,6 +288,7 @@ export async function createContext(
         return client?.organizationId === scope.organizationId && client.livemode === scope.livemode;
       },
       linkKey: aead.deriveKey('mandate-approval-links'),
+      vault,
     },
   );
   // Cards held to a mandate (an order's under a mandate, or one its app created): the engine

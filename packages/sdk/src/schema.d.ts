@@ -2244,7 +2244,7 @@ export interface components {
             id: string;
             /** @description `pending_approval` (waiting for the user’s passkey), `active` (purchases within the terms need no approval), `exhausted` (a `total` budget is used up; a refund reopens it), `expired` (past `expires_at`), `revoked` */
             status: "pending_approval" | "active" | "exhausted" | "expired" | "revoked";
-            /** @description The hosted page where the user reads the terms and approves them with a passkey; null once not pending. Safe to send as text: opening it changes nothing. */
+            /** @description The hosted page where the user reads the terms and approves them with a passkey (or declines them); null once not pending, and once the page has expired (7 days after the mandate was created, or at `expires_at` if sooner). Safe to send as text: opening it changes nothing. */
             approval_url: string | null;
             /** @description Lowercase hex SHA-256 of the RFC 8785 canonical JSON of `terms`: what the passkey signed */
             terms_hash: string;
