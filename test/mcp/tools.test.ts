@@ -1,9 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { activate, createMandate } from '../mandates/helpers.ts';
 import { callError, callOk, useMcp } from './helpers.ts';
 
-const f = useMcp();
+// The platform's authorization endpoint below is a local server: a private destination, allowed here.
+const f = useMcp({ WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true' });
 
 const TOOL_NAMES = [
   'buy',
@@ -238,8 +241,52 @@ describe('wallet and cards', () => {
     expect(transactions.data.data).toMatchObject([
       { spending_control: { source: 'card', rule: 'blocked_categories' } },
     ]);
+    expect(transactions.text).toContain('(CATEGORY_BLOCKED: card blocked_categories)');
     const other = await approved();
     await callError(other.client, 'get_spending_controls', { card_id: card.id }, 'not_found');
+  });
+
+  it("shows who decided a charge and the platform's own reason for its decline", async () => {
+    const platform = http.createServer((_req, res) => {
+      _req.resume();
+      _req.on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ approved: false, reason: 'over the budget of this task' })),
+      );
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+    const { port } = platform.address() as AddressInfo;
+    const endpoint = () =>
+      f.t.call('PUT', '/api/v2/authorization_endpoint', {
+        token: f.sandbox,
+        body: { url: `http://127.0.0.1:${port}/authorize` },
+      });
+    try {
+      expect((await endpoint()).statusCode).toBe(201);
+      const { client } = await approved();
+      await callOk(client, 'fund_wallet', { amount_cents: 2_000 });
+      const card = (await callOk(client, 'create_card', { amount_cents: 2_000 })).data as { id: string };
+      const declined = await f.authorize(card.id, 700);
+      expect(declined).toMatchObject({ status: 'DECLINED', decline_reason: 'PLATFORM_DECLINED' });
+      const transactions = await callOk(client, 'list_transactions', { card_id: card.id });
+      expect(transactions.data.data).toMatchObject([
+        {
+          id: declined.id,
+          decline_reason: 'PLATFORM_DECLINED',
+          authorization_decided_by: 'platform',
+          platform_reason: 'over the budget of this task',
+        },
+      ]);
+      expect(transactions.text).toContain('(PLATFORM_DECLINED: over the budget of this task)');
+    } finally {
+      expect(
+        (await f.t.call('DELETE', '/api/v2/authorization_endpoint', { token: f.sandbox })).statusCode,
+      ).toBe(200);
+      platform.closeAllConnections();
+      await new Promise((resolve) => platform.close(resolve));
+    }
+    await f.expectSound();
   });
 
   it('answers refusals as tool errors with the spec’s codes', async () => {

@@ -113,8 +113,14 @@ const Transaction = z.object({
     })
     .nullable()
     .describe('The spending control that declined it'),
-  authorization_decided_by: z.enum(['engine', 'platform', 'timeout']).nullable(),
-  platform_reason: z.string().nullable(),
+  authorization_decided_by: z
+    .enum(['engine', 'platform', 'timeout'])
+    .nullable()
+    .describe("Who decided it: Purser's engine, the platform, or the platform's on_timeout setting"),
+  platform_reason: z
+    .string()
+    .nullable()
+    .describe("The platform's own reason for a PLATFORM_DECLINED decline"),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -180,6 +186,14 @@ const NoInput = z.object({});
 const describeCard = (card: CardObject) =>
   `${card.type === 'single_use' ? 'Single-use' : 'Multi-use'} card ${card.id} ending ${card.last4} (${card.status}` +
   `${card.closed_reason ? `, ${card.closed_reason}` : ''}): ${formatMoney(card.balance_cents)} left of ${formatMoney(card.spend_limit_cents)}.`;
+
+/** Why a charge was declined, in a few words: the reason, and the rule or the platform's own reason. */
+function declineText(txn: z.infer<typeof Transaction>): string {
+  if (txn.platform_reason) return `${txn.decline_reason}: ${txn.platform_reason}`;
+  if (txn.spending_control)
+    return `${txn.decline_reason}: ${txn.spending_control.source} ${txn.spending_control.rule}`;
+  return txn.decline_reason as string;
+}
 
 /** Controls in a sentence: what an assistant reads before it tries to spend. */
 function describeControls(controls: CardObject['spending_controls']): string {
@@ -631,7 +645,7 @@ export const TOOLS: ToolDefinition[] = [
       const lines = list.data.map(
         (txn) =>
           `- ${txn.created_at} ${txn.merchant}: ${formatMoney(txn.amount_cents)} ${txn.status}` +
-          `${txn.decline_reason ? ` (${txn.decline_reason})` : ''} on card ending ${txn.last4} [${txn.id}]`,
+          `${txn.decline_reason ? ` (${declineText(txn)})` : ''} on card ending ${txn.last4} [${txn.id}]`,
       );
       const more = list.has_more ? '\nMore: pass the last id as starting_after.' : '';
       return {
