@@ -288,6 +288,7 @@ export async function createContext(
         return client?.organizationId === scope.organizationId && client.livemode === scope.livemode;
       },
       linkKey: aead.deriveKey('mandate-approval-links'),
+      vault,
     },
   );
   const receipts = new ReceiptService({

@@ -829,6 +829,8 @@ export interface ChainAddressesTable {
   /** The organization (pool) or the user (deposit address). */
   owner_id: string;
   created_at: number;
+  /** Set when a `CHAIN_POOL_KEY` rotation replaced the address (migration 0049): it is no longer used. */
+  retired_at: number | null;
 }
 
 /**

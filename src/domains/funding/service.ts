@@ -9,6 +9,7 @@ import { type Card, type CardService, type SpendingControlsInput, sandboxScope }
 import type { LedgerService } from '../ledger/service.ts';
 import { EvmChain, rpcErrorText } from './chain/evm.ts';
 import type { Chain, ChainDeposit } from './chain/index.ts';
+import { type PoolKeyRotation, RotationRefused } from './chain/rotate.ts';
 import type { FundingConfig } from './config.ts';
 import { CardFlows, type FlowLog } from './flow.ts';
 import { verifyOwnership } from './ownership.ts';
@@ -215,6 +216,25 @@ export class FundingService {
     }).catch((error: unknown) => {
       throw new ChainUnreadable(rpcErrorText(error));
     });
+  }
+
+  /**
+   * `purser chain rotate-pool-key` (chain/rotate.ts): moves what the addresses of
+   * `CHAIN_PREVIOUS_POOL_KEY` hold to those of `CHAIN_POOL_KEY`; null without `CHAIN=evm`. Refused
+   * while a flow or a return has a transaction signed and not settled.
+   */
+  async rotatePoolKey(): Promise<PoolKeyRotation | null> {
+    const { chain } = this.deps;
+    if (!(chain instanceof EvmChain)) return null;
+    const previous = chain.config.previousPoolKey;
+    if (!previous) throw new RotationRefused('CHAIN_PREVIOUS_POOL_KEY (the key being replaced) is not set');
+    const flows = await this.store.liveChainFlows(this.db);
+    const returns = await this.store.liveReturns(this.db);
+    const unsettled = [
+      ...flows.filter((f) => f.status === 'approved' || f.status === 'initiated').map((f) => f.id),
+      ...returns.filter((r) => r.status !== 'returned').map((r) => `${r.id}.${r.attempt}`),
+    ];
+    return chain.rotatePoolKey(previous, unsettled);
   }
 
   /**
