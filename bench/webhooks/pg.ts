@@ -106,6 +106,8 @@ export async function benchWebhooksOnPostgres(options: Options): Promise<void> {
             ...Object.fromEntries(apis.map((a, i) => [`api${i + 1}`, a.child.pid as number])),
             ...Object.fromEntries(workerProcesses.map((w, i) => [`worker${i + 1}`, w.child.pid as number])),
             receiver: receiver.pid,
+            // This process asks for the events (the load generator).
+            bench: process.pid,
           };
           const shares = new CpuShares(pids);
           shares.start();
