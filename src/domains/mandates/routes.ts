@@ -9,7 +9,7 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard } from '../auth/index.ts';
 import { MANDATE_STATUSES } from './states.ts';
 import { BUDGET_INTERVALS, MAX_CENTS } from './terms.ts';
 
@@ -90,7 +90,7 @@ const MandateObject = Type.Object(
     approval_url: Nullable(
       Type.String({
         description:
-          'The hosted page where the user reads the terms and approves them with a passkey; null once not pending. Safe to send as text: opening it changes nothing.',
+          'The hosted page where the user reads the terms and approves them with a passkey (or declines them); null once not pending, and once the page has expired (7 days after the mandate was created, or at `expires_at` if sooner). Safe to send as text: opening it changes nothing.',
       }),
     ),
     terms_hash: Type.String({

@@ -7,10 +7,12 @@ import { cursorOf, type ListPage, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
-import type { EventEmitter } from '../cards/events.ts';
+import type { EventEmitter } from '../cards/index.ts';
+import { MandateApprovals } from './approval.ts';
 import { type MandateMove, type MandateStatus, transition } from './states.ts';
 import type { MandateRow, MandateStore } from './store.ts';
 import {
+  approvalDeadline,
   budgetWindowStart,
   type MandateCharge,
   type MandateTerm,
@@ -71,6 +73,9 @@ export interface MandateAssertion {
  * their charge, refunds and voids `giveBack` in theirs.
  */
 export class MandateService {
+  /** The hosted approval page's use cases (approval.ts). */
+  readonly approvals: MandateApprovals;
+
   constructor(
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
     private readonly clock: Clock,
@@ -84,8 +89,12 @@ export class MandateService {
       clientExists: (scope: MandateScope, clientId: string) => Promise<boolean>;
       /** Key of the approval links (HMAC of the mandate's id). */
       linkKey: Buffer;
+      /** Passkeys and their recovery (the vault's), for the approval. */
+      vault: ConstructorParameters<typeof MandateApprovals>[3];
     },
-  ) {}
+  ) {
+    this.approvals = new MandateApprovals(handle, clock, this, deps.vault);
+  }
 
   private get db() {
     return this.handle.db;
@@ -116,9 +125,9 @@ export class MandateService {
   }
 
   /** A new pending mandate's row for checked terms (written by the caller: here, or with an OAuth consent). */
-  newRow(scope: MandateScope, userId: string, terms: MandateTerms): MandateRow {
+  newRow(scope: MandateScope, userId: string, terms: MandateTerms, id = newId('mdt')): MandateRow {
     return {
-      id: newId('mdt'),
+      id,
       organization_id: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
       user_id: userId,
@@ -189,6 +198,13 @@ export class MandateService {
         );
       return this.object(trx, moved);
     });
+  }
+
+  /** A mandate by id, whatever its scope (the caller got the id from its own rows), or 404. */
+  async row(id: string): Promise<MandateRow> {
+    const row = await this.store.find(this.db, id);
+    if (!row) throw notFound('No such mandate.');
+    return row;
   }
 
   /** The mandate with this id in the scope, or 404. */
@@ -265,6 +281,15 @@ export class MandateService {
   }
 
   /**
+   * Locks a mandate's row for a charge that decides on it later in `trx` (`check`, then `consume`):
+   * a card's authorization takes it right after the card's row, before the user's spending controls
+   * (docs/ledger.md, lock order).
+   */
+  async lock(trx: Executor, id: string): Promise<void> {
+    await this.store.find(trx, id, true);
+  }
+
+  /**
    * Whether a charge would pass the mandate now, without taking a lock or writing: a check before the
    * money moves (a `/buy` confirm deciding whether to ask the user); `consume` decides at the charge.
    */
@@ -322,9 +347,12 @@ export class MandateService {
 
   // ---- approval -----------------------------------------------------------------------------
 
-  /** The hosted approval page of a pending mandate (its token is an HMAC of the id: nothing stored). */
+  /**
+   * The hosted approval page of a pending mandate (its token is an HMAC of the id: nothing stored);
+   * null once the page has expired.
+   */
   approvalUrl(row: MandateRow): string | null {
-    return row.status === 'pending_approval'
+    return row.status === 'pending_approval' && this.clock.now() < approvalDeadline(row)
       ? `${this.config.baseUrl}/mandates/${row.id}/approve/${this.linkToken(row.id)}`
       : null;
   }
@@ -332,6 +360,11 @@ export class MandateService {
   /** The mandate an approval link names, or null when the link is not one this instance made. */
   async fromLink(id: string, token: string): Promise<MandateRow | null> {
     if (!safeEqual(token, this.linkToken(id))) return null;
+    return (await this.store.find(this.db, id)) ?? null;
+  }
+
+  /** A mandate by id, whoever's (the approval page, once its link named it). */
+  async fromId(id: string): Promise<MandateRow | null> {
     return (await this.store.find(this.db, id)) ?? null;
   }
 
@@ -351,10 +384,41 @@ export class MandateService {
     assertion: MandateAssertion,
   ): Promise<boolean> {
     const row = await this.store.find(trx, id, true);
-    if (!row || row.status !== 'pending_approval' || row.expires_at <= this.clock.now()) return false;
+    if (!row || row.status !== 'pending_approval' || approvalDeadline(row) <= this.clock.now()) return false;
     const terms = JSON.parse(row.terms) as MandateTerms;
     if (termsHash(terms) !== row.terms_hash || !safeEqual(row.terms_hash, signedHash)) return false;
     return (await this.apply(trx, row, 'approved', { approval: JSON.stringify(assertion) })) !== null;
+  }
+
+  /**
+   * The OAuth consent's mandate (docs/oauth-mcp.md): written and approved with the kept assertion in
+   * one write transaction, `mandate.approved` in it, together with `alongside` (the grant's code), so
+   * the one passkey signature gives both or neither. The caller verified the assertion against
+   * `approvalChallenge(id, termsHash(terms))`.
+   */
+  async createApproved<T>(
+    scope: MandateScope,
+    userId: string,
+    id: string,
+    terms: MandateTerms,
+    assertion: MandateAssertion,
+    alongside: (trx: Executor) => Promise<T>,
+  ): Promise<T> {
+    const row = this.newRow(scope, userId, terms, id);
+    return writeTransaction(this.handle, async (trx) => {
+      await this.store.insert(trx, row);
+      if (!(await this.approve(trx, id, row.terms_hash, assertion)))
+        throw new ApiError(409, 'invalid_mandate_state', 'The mandate could not be approved.');
+      return alongside(trx);
+    });
+  }
+
+  /** The user declined a pending mandate on its page: revoked, with `mandate.revoked`; false when not pending. */
+  async decline(id: string): Promise<boolean> {
+    return writeTransaction(this.handle, async (trx) => {
+      const row = await this.store.find(trx, id, true);
+      return !!row && row.status === 'pending_approval' && (await this.apply(trx, row, 'declined')) !== null;
+    });
   }
 
   // ---- the worker ---------------------------------------------------------------------------

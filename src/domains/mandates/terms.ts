@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { DAY } from '../../core/clock.ts';
-import { windowStart } from '../cards/controls.ts';
-import { categoryNamed, codeRanges, inRanges, MCC } from '../cards/merchant-categories.ts';
+import { categoryNamed, codeRanges, inRanges, MCC, windowStart } from '../cards/index.ts';
 
 /**
  * A mandate's terms (docs/mandates.md "Terms"): what the user lets one app buy, for how much, until
@@ -169,4 +168,12 @@ export function challengeBinds(challenge: string, mandateId: string, hash: strin
 
 function boundPart(mandateId: string, hash: string): Buffer {
   return createHash('sha256').update(`purser-mandate:${mandateId}:${hash}`).digest();
+}
+
+/** How long an approval page works after the mandate was asked for. */
+export const APPROVAL_WINDOW_DAYS = 7;
+
+/** When a pending mandate's approval page stops working: a week after it was asked for, or the terms' end (ms). */
+export function approvalDeadline(mandate: { created_at: number; expires_at: number }): number {
+  return Math.min(Number(mandate.created_at) + APPROVAL_WINDOW_DAYS * DAY, Number(mandate.expires_at));
 }
