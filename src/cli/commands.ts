@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.ts';
+import { oneOf, type Print, parse, required, show, UsageError } from '../core/args.ts';
 import { isoTime } from '../core/clock.ts';
 import { ISSUER_USAGE, runIssuerCommand } from '../domains/cards/cli.ts';
 import { EVENTS_USAGE, runEventsCommand } from '../domains/events/cli.ts';
@@ -9,7 +10,6 @@ import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
 import { MEMBER_ROLES } from '../domains/members/service.ts';
 import { MERCHANT_USAGE, runMerchantCommand } from '../domains/purchases/cli.ts';
 import { RECEIPT_KEYS_USAGE, runReceiptKeysCommand } from '../domains/receipts/cli.ts';
-import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
 import { ENCRYPTION_KEY_USAGE, runEncryptionKeyCommand } from './encryption-key.ts';
 import { runTriggerCommand, TRIGGER_USAGE } from './trigger/command.ts';
 
@@ -21,7 +21,7 @@ export const USAGE = `Usage: purser <command>
   migrate                             apply database migrations
   org create --name N --billing-email E [--json]
   org update ORG_ID [--status active|suspended] [--subscription active|none] [--branded-vault on|off]
-                    [--approval-threshold CENTS|off]
+                    [--approval-threshold CENTS|off] [--mandate-overflow decline|approval]
                     [--name N] [--billing-email E]
                     [--connect-email-subject S] [--connect-email-text-file F] [--connect-email-html-file F]
                     [--connect-email-default] [--live-card-details on|off]
@@ -75,12 +75,14 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       'branded-vault': { type: 'string' },
       'wallet-links': { type: 'string' },
       'approval-threshold': { type: 'string' },
+      'mandate-overflow': { type: 'string' },
       json,
     });
     const orgId = required(positionals[0], 'ORG_ID');
     const brandedVault = oneOf(values['branded-vault'], 'branded-vault', ['on', 'off'] as const);
     const liveCardDetails = oneOf(values['live-card-details'], 'live-card-details', ['on', 'off'] as const);
     const walletLinks = oneOf(values['wallet-links'], 'wallet-links', ['on', 'off'] as const);
+    const overflow = oneOf(values['mandate-overflow'], 'mandate-overflow', ['decline', 'approval'] as const);
     const threshold = values['approval-threshold'];
     if (threshold !== undefined && threshold !== 'off' && !/^(0|[1-9][0-9]{0,10})$/.test(threshold))
       throw new UsageError('--approval-threshold must be an amount in integer cents, or off');
@@ -109,6 +111,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
     if (walletLinks) await ctx.links.setEnabled(orgId, walletLinks === 'on');
     if (threshold !== undefined)
       await ctx.vault.setApprovalThreshold(orgId, threshold === 'off' ? null : Number(threshold));
+    if (overflow) await ctx.vault.setMandateOverflow(orgId, overflow);
     return show(print, values.json, {
       organization_id: org.id,
       name: org.name,
@@ -118,6 +121,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       branded_connect_email: org.connect_email_text !== null || org.connect_email_html !== null,
       wallet_links: await ctx.links.isEnabled(org.id),
       approval_threshold_cents: await ctx.vault.approvalThreshold(org.id),
+      mandate_overflow: await ctx.vault.mandateOverflow(org.id),
     });
   }
 

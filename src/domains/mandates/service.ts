@@ -8,7 +8,7 @@ import { cursorOf, type ListPage, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
-import type { EventEmitter } from '../cards/events.ts';
+import type { EventEmitter } from '../cards/index.ts';
 import { MandateApprovals } from './approval.ts';
 import { MandateTermsBody } from './routes.ts';
 import { type MandateMove, type MandateStatus, transition } from './states.ts';
@@ -238,6 +238,13 @@ export class MandateService {
     });
   }
 
+  /** A mandate by id, whatever its scope (the caller got the id from its own rows), or 404. */
+  async row(id: string): Promise<MandateRow> {
+    const row = await this.store.find(this.db, id);
+    if (!row) throw notFound('No such mandate.');
+    return row;
+  }
+
   /** The mandate with this id in the scope, or 404. */
   async owned(scope: MandateScope, id: string): Promise<MandateRow> {
     const row = await this.store.find(this.db, id);
@@ -309,6 +316,15 @@ export class MandateService {
     if (row.budget_interval === 'total' && verdict.remainingCents === 0)
       await this.apply(trx, row, 'budget_used_up');
     return verdict;
+  }
+
+  /**
+   * Locks a mandate's row for a charge that decides on it later in `trx` (`check`, then `consume`):
+   * a card's authorization takes it right after the card's row, before the user's spending controls
+   * (docs/ledger.md, lock order).
+   */
+  async lock(trx: Executor, id: string): Promise<void> {
+    await this.store.find(trx, id, true);
   }
 
   /**

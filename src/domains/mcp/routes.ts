@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { bearerGuard, organizationSuspended } from '../../core/bearer.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponse, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { bearerToken, tokenCheckFailed } from '../auth/guard.ts';
 import { originVerdict, ownOrigins } from './origin.ts';
 import { McpServers } from './server.ts';
 import { type ConnectionPrincipal, TOOLS } from './tools.ts';
@@ -50,13 +50,16 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
   const challenge = (tokenPresented: boolean) =>
     // RFC 6750 §3 with RFC 9728 §5.1: where the client learns how to get a token for this resource.
     `Bearer resource_metadata="${resourceMetadata}"${tokenPresented ? ', error="invalid_token"' : ''}`;
+  const required = 'A valid connection token for this tool server is required (connect verify or OAuth).';
+  const holderOf = bearerGuard({
+    authenticate: (token) => ctx.auth.authenticate(token),
+    required,
+    challenge,
+  });
   const unauthorized = (tokenPresented: boolean) =>
-    new ApiError(
-      401,
-      'unauthorized',
-      'A valid connection token for this tool server is required (connect verify or OAuth).',
-      { headers: { 'www-authenticate': challenge(tokenPresented) } },
-    );
+    new ApiError(401, 'unauthorized', required, {
+      headers: { 'www-authenticate': challenge(tokenPresented) },
+    });
   const originRefused = () =>
     new ApiError(403, 'origin_not_allowed', 'Requests from this Origin are not accepted by the tool server.');
 
@@ -74,17 +77,9 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     corsHeaders(request, reply);
     const verdict = originVerdict(request.headers.origin, own);
     if (verdict === 'refused') throw originRefused();
-    const token = bearerToken(request);
-    if (!token) throw unauthorized(request.headers.authorization !== undefined);
-    let principal: Awaited<ReturnType<AppContext['auth']['authenticate']>>;
-    try {
-      principal = await ctx.auth.authenticate(token);
-    } catch (error) {
-      throw tokenCheckFailed(request, error);
-    }
+    const principal = await holderOf(request);
     // Platform tokens and API keys are not user tokens; an OAuth token for another resource is not ours.
     if (
-      !principal ||
       principal.kind !== 'connection' ||
       principal.userId === null ||
       principal.connectionId === null ||
@@ -92,8 +87,7 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     ) {
       throw unauthorized(true);
     }
-    if (!principal.organizationActive)
-      throw new ApiError(403, 'access_denied', 'The organization is suspended.');
+    if (!principal.organizationActive) throw organizationSuspended();
     // Loopback pages are for developing against test mode only.
     if (verdict === 'loopback' && principal.livemode) throw originRefused();
     principals.set(request, principal as ConnectionPrincipal);

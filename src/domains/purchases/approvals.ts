@@ -6,11 +6,9 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CheckoutAuthorizationsTable } from '../../db/schema.ts';
-import type { EventEmitter } from '../cards/events.ts';
-import type { CardService } from '../cards/service.ts';
-import type { LedgerService } from '../ledger/service.ts';
-import type { VaultCardView } from '../vault/cards.ts';
-import type { VaultService } from '../vault/service.ts';
+import type { CardService, EventEmitter } from '../cards/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import type { VaultCardView, VaultService } from '../vault/index.ts';
 import { authorizedCents, type CartObject, cartObject, type StoredCart } from './cart.ts';
 import type { Buyer, Checkout, Placement } from './checkout.ts';
 import { type ConversationState, stamp } from './conversation.ts';
@@ -18,8 +16,12 @@ import type { DeliveryAddress, Merchant } from './merchants/merchant.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
 export type Authorization = CheckoutAuthorizationsTable;
-/** Why a confirm waits for the user: the payment source, or the organization's threshold. */
-export type ApprovalReason = 'vault' | 'added_card' | 'threshold';
+/**
+ * Why a confirm waits for the user: the payment source, the organization's threshold, or a cart
+ * outside the terms of the user's mandate for the app when the organization asks for approval then
+ * (`mandate_overflow: approval`, docs/mandates.md).
+ */
+export type ApprovalReason = 'vault' | 'added_card' | 'threshold' | 'mandate';
 
 /** The envelope's `decline_code` of a confirm paused for approval (spec §2). */
 export function approvalDeclineCode(reason: ApprovalReason): string {

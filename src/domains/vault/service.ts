@@ -8,17 +8,17 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
-import type { Principal } from '../auth/service.ts';
-import type { EventEmitter } from '../cards/events.ts';
-import type { ConnectService } from '../connect/service.ts';
+import type { Principal } from '../auth/index.ts';
+import type { EventEmitter } from '../cards/index.ts';
+import type { ConnectService } from '../connect/index.ts';
+import type { NotificationService } from '../notifications/index.ts';
 import {
   contactOf,
   type LinkDelivery,
   type LinkDeliveryOutcome,
   reachedUser,
-} from '../notifications/link-delivery.ts';
-import type { NotificationService } from '../notifications/service.ts';
-import type { OrgService } from '../orgs/service.ts';
+} from '../notifications/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import { type CardInput, checkCard, VaultCards, type VaultCardView } from './cards.ts';
 import { Passkeys, relyingParty, type UserScope } from './passkeys.ts';
 import { PasskeyRecovery } from './recovery.ts';
@@ -256,6 +256,37 @@ export class VaultService {
       })
       .onConflict((oc) =>
         oc.column('organization_id').doUpdateSet({ approval_threshold_cents: cents, updated_at: now }),
+      )
+      .execute();
+  }
+
+  /**
+   * What a `/buy` confirm outside the terms of the user's mandate for the app does: `decline` (the
+   * default, `decline_code: mandate_exceeded`) or `approval` (the passkey approval, docs/mandates.md).
+   */
+  async mandateOverflow(organizationId: string): Promise<'decline' | 'approval'> {
+    const row = await this.db
+      .selectFrom('organization_vault_settings')
+      .select('mandate_overflow')
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.mandate_overflow ?? 'decline';
+  }
+
+  /** The operator's setting (`purser org update --mandate-overflow decline|approval`). */
+  async setMandateOverflow(organizationId: string, overflow: 'decline' | 'approval'): Promise<void> {
+    await this.deps.orgs.getOrganization(organizationId);
+    const now = this.clock.now();
+    await this.db
+      .insertInto('organization_vault_settings')
+      .values({
+        organization_id: organizationId,
+        branded_vault: 0,
+        mandate_overflow: overflow,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.column('organization_id').doUpdateSet({ mandate_overflow: overflow, updated_at: now }),
       )
       .execute();
   }

@@ -25,7 +25,7 @@ header nav a[aria-current]{font-weight:700;text-decoration-thickness:2px}
 .mode{padding:.1rem .5rem;border-radius:4px;background:#fff3c4;color:#6b5200;font-weight:600}
 .mode.live{background:#fdecea;color:#7a1c13}
 main{max-width:60rem;margin:0 auto;padding:1rem}
-h1{font-size:1.3rem}h2{font-size:1.05rem}
+h1{font-size:1.3rem;overflow-wrap:anywhere}h2{font-size:1.05rem}
 section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem;overflow-x:auto}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem .5rem;border-top:1px solid #eef1f4;vertical-align:top}
 td.num,th.num{text-align:right;white-space:nowrap}.wrap{overflow-wrap:anywhere}
@@ -46,6 +46,10 @@ pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;wor
 .overview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
 .log td{white-space:nowrap}.log code{word-break:normal}
 .figures td,.figures th{white-space:nowrap;font-size:.85rem;padding:.3rem .35rem}
+button.copy{padding:.05rem .45rem;font-size:.8rem;margin:0 0 0 .3rem;background:#e4e8ee;color:#1b1f24;vertical-align:baseline}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}
+form.review{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:.4rem 0}form.review label{flex:1 1 14rem}
+@media (max-width:50rem){.pair{grid-template-columns:1fr}}
 @media (max-width:50rem){.overview{grid-template-columns:1fr}}
 `;
 
@@ -105,6 +109,9 @@ const DONE: Record<string, string> = {
   origins: 'Embed origins saved.',
   reward_share: 'Reward share saved.',
   messaging: 'Messaging provider disconnected.',
+  kyc_approved: 'Verification approved.',
+  kyc_rejected: 'Verification rejected.',
+  kyc_information: 'More information requested from the user.',
 };
 export const doneNotice = (query: { done?: string; count?: string }): Feedback => {
   if (query.done === 'recovered') {
@@ -124,6 +131,15 @@ export const when = (ms: number | null) => (ms === null ? '' : isoTime(ms).repla
 /** An id in a table: its prefix and first characters (enough to tell rows apart), the whole in its title. */
 export const shortId = (id: string) =>
   `<code title="${escapeHtml(id)}">${escapeHtml(id.length > 16 ? `${id.slice(0, 14)}…` : id)}</code>`;
+/**
+ * An id in full with a button that copies it. The buttons work through the console's one script
+ * (COPY_SCRIPT, inline under the response's nonce: nothing loaded from elsewhere); a page without
+ * them has no script at all.
+ */
+export const copyable = (id: string, short = false) =>
+  `${short ? shortId(id) : `<code>${escapeHtml(id)}</code>`}<button type="button" class="copy" data-copy="${escapeHtml(id)}" aria-label="Copy ${escapeHtml(id)}">Copy</button>`;
+const COPY_SCRIPT = `for(const b of document.querySelectorAll('button[data-copy]'))b.addEventListener('click',()=>navigator.clipboard.writeText(b.dataset.copy).then(()=>{b.textContent='Copied'},()=>{b.textContent='Select it to copy'}));`;
+
 /** A hidden form field. */
 export const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
@@ -139,12 +155,22 @@ const NAV: [string, string][] = [
   ['wallet', 'Company wallet'],
   ['settings', 'Settings'],
   ['members', 'Members'],
+  ['orders', 'Orders'],
+  ['merchants', 'Merchants'],
+  ['kyc', 'KYC review'],
+  ['apps', 'Connected apps'],
   ['requests', 'API requests'],
   ['audit', 'Audit log'],
 ];
 
-function layout(nonce: string, page: Page): string {
-  return htmlDocument({ nonce, title: `${page.title} · Purser`, style: STYLE, body: page.body });
+function layout(nonce: string, page: Page, copies: boolean): string {
+  return htmlDocument({
+    nonce,
+    title: `${page.title} · Purser`,
+    style: STYLE,
+    body: page.body,
+    ...(copies ? { tail: `<script nonce="${nonce}">${COPY_SCRIPT}</script>` } : {}),
+  });
 }
 
 export type ConsoleKit = ReturnType<typeof consoleKit>;
@@ -154,12 +180,13 @@ export function consoleKit(ctx: AppContext) {
 
   const send = (reply: FastifyReply, page: Page) => {
     const nonce = randomBytes(16).toString('base64');
+    const copies = page.body.includes('data-copy=');
     hostedPageHeaders(reply, {
-      directives: [`style-src 'nonce-${nonce}'`],
+      directives: [`style-src 'nonce-${nonce}'`, ...(copies ? [`script-src 'nonce-${nonce}'`] : [])],
       frameAncestors: "frame-ancestors 'none'",
       permissions: 'camera=(), microphone=(), geolocation=(), payment=()',
     });
-    return layout(nonce, page);
+    return layout(nonce, page, copies);
   };
   const refuse = (reply: FastifyReply, status: number, title: string, text: string) => {
     reply.code(status);
