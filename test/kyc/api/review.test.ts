@@ -11,6 +11,7 @@ import {
   kycEvents,
   newUser,
   openPage,
+  PERSON_CA_LICENCE,
   REVIEWER_TOKEN,
   review,
   submitPage,
@@ -45,7 +46,7 @@ describe('manual review queue API (/operator/kyc/reviews)', () => {
       status: 'pending',
       document_type: 'drivers_license',
       issuing_country: 'CA',
-      extracted: { last_name: 'TREMBLAY', document_number: 'T1234-56789-51103' },
+      extracted: { last_name: 'TREMBLAY', document_number: PERSON_CA_LICENCE.documentNumber },
       national_id_submitted: false,
     });
     expect(data[0].face_scan_at).toEqual(expect.any(String));
