@@ -176,8 +176,6 @@ export interface KycBody {
 export interface KycUser {
   token: string;
   userId: string;
-  /** A live user: `driveTo` uploads a person's documents, since live refuses the sample set. */
-  production?: boolean;
 }
 
 /** Connects a new user and returns the platform token and the user id. */
@@ -187,7 +185,7 @@ export async function newUser(
   options: { production?: boolean } = {},
 ): Promise<KycUser> {
   const connected = await connectUser(t, token, { email: uniqueEmail('kyc') }, options);
-  return { token, userId: connected.userId, production: options.production === true };
+  return { token, userId: connected.userId };
 }
 
 export function getState(t: TestApp, u: KycUser): Promise<LightMyRequestResponse> {
@@ -314,20 +312,16 @@ export async function driveTo(
   u: KycUser,
   target: 'needs_information' | 'requires_verification' | 'pending',
 ): Promise<KycBody> {
-  const live = u.production === true;
-  // A Canadian licence reads complete, so the back goes straight to requires_verification.
+  // A person's own documents (live refuses the sample set). A Canadian licence reads complete, so
+  // the back goes straight to requires_verification.
   if (target === 'needs_information') {
-    const front = live ? await docs.personUsFront() : await docs.usFront();
-    expectState(await upload(t, u, 'front', front), 'awaiting_documents');
-    const back = live ? await docs.personUsBack() : await docs.usBack();
-    return expectState(await upload(t, u, 'back', back), 'needs_information');
+    expectState(await upload(t, u, 'front', await docs.personUsFront()), 'awaiting_documents');
+    return expectState(await upload(t, u, 'back', await docs.personUsBack()), 'needs_information');
   }
   const ca = { issuing_country: 'CA' };
-  const front = live ? await docs.personCaFront() : await docs.caFront();
-  expectState(await upload(t, u, 'front', front, ca), 'awaiting_documents');
-  const caBack = live ? await docs.personCaBackJpeg() : await docs.caBackJpeg();
+  expectState(await upload(t, u, 'front', await docs.personCaFront(), ca), 'awaiting_documents');
   const back = expectState(
-    await upload(t, u, 'back', caBack, { ...ca, mime_type: 'image/jpeg' }),
+    await upload(t, u, 'back', await docs.personCaBackJpeg(), { ...ca, mime_type: 'image/jpeg' }),
     'requires_verification',
   );
   if (target === 'requires_verification') return back;
