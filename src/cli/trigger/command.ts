@@ -43,6 +43,11 @@ export async function runTriggerCommand(ctx: AppContext, argv: string[], print: 
   if (type === undefined)
     throw new UsageError('trigger needs an EVENT type (purser trigger --list shows them)');
   const result = await trigger(ctx, { type, organizationId: values.org, mode: values.mode });
+  await ctx.members.auditOperator(
+    { organizationId: result.organization_id, livemode: false },
+    'event.triggered',
+    result.event.id,
+  );
   if (values.json) {
     print(JSON.stringify(result, null, 2));
     return true;

@@ -40,6 +40,7 @@ export async function runKycCommand(ctx: AppContext, argv: string[], print: Prin
       outcome,
       ...(values.reason !== undefined ? { reason: values.reason } : {}),
     });
+    await ctx.members.auditOperator(principal, `kyc.simulated.${outcome}`, userId);
     if (values.json) print(JSON.stringify(state, null, 2));
     else print(`${userId}: ${state.status}${state.reason ? ` (${state.reason})` : ''}`);
     return true;
@@ -108,6 +109,12 @@ export async function runKycCommand(ctx: AppContext, argv: string[], print: Prin
     id,
     decision,
     typeof values.reviewer === 'string' ? values.reviewer : 'cli',
+  );
+  // Reviews decide live verifications only.
+  await ctx.members.auditOperator(
+    { organizationId: result.organization_id, livemode: true },
+    `kyc_review.${decision.outcome}`,
+    result.id,
   );
   print(values.json ? JSON.stringify(result, null, 2) : `${result.id}: ${result.status}`);
   return true;
