@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import AjvCompiler from '@fastify/ajv-compiler';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
@@ -8,6 +8,7 @@ import { installErrorHandler, sendError } from './core/error-handler.ts';
 import { ApiError, invalidRequest, serviceUnavailable } from './core/errors.ts';
 import { installIdempotency } from './core/idempotency.ts';
 import { requestLogFields } from './core/log-redaction.ts';
+import { lazyRequestLogger } from './core/request-logger.ts';
 import { installTextGuard } from './core/text-guard.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { lithicWebhookRoutes } from './domains/cards/lithic/routes.ts';
@@ -34,6 +35,7 @@ import { vaultRoutes } from './domains/vault/routes.ts';
 import { consoleRoutes } from './web/console/routes.ts';
 import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
+import { mandateApprovalPageRoutes } from './web/mandates/page.ts';
 import { merchantAccountPageRoutes } from './web/merchant-accounts/page.ts';
 import { onboardingPageRoutes } from './web/onboarding/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
@@ -54,6 +56,20 @@ export interface AppOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * `req_<32 hex>`: the time in milliseconds (12), a counter (8) and this process's random tag (12).
+ * Unique across processes, cheaper than a random UUID per request, and in time order, so that the
+ * request log's key index takes its rows at one end instead of all over.
+ */
+function requestIds(): () => string {
+  const tag = randomBytes(6).toString('hex');
+  let counter = 0;
+  return () => {
+    counter = (counter + 1) % 0x1_0000_0000;
+    return `req_${Date.now().toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}${tag}`;
+  };
+}
 
 /**
  * Query strings and path parameters arrive as text, so their validator coerces (`?limit=10`, a
@@ -102,6 +118,7 @@ type SharedSchema = Parameters<AjvCompiler.Ajv['addSchema']>[0];
 
 /** The Fastify instance every role serves from: logging, limits, error bodies. */
 function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
+  const nextRequestId = requestIds();
   return Fastify({
     logger: {
       level: ctx.config.logLevel,
@@ -114,14 +131,13 @@ function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
       // Paths and query strings can carry link tokens: the request line is logged redacted.
       serializers: { req: (request) => requestLogFields(request as unknown as FastifyRequest) },
     },
+    childLoggerFactory: lazyRequestLogger,
     trustProxy: ctx.config.trustProxy,
     bodyLimit: ctx.config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming)
-        ? incoming
-        : `req_${randomUUID().replaceAll('-', '')}`;
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     },
     schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
     return503OnClosing: true,
@@ -209,6 +225,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(messagingRoutes, { ctx });
   await app.register(vaultPageRoutes, { ctx });
   await app.register(approvalPageRoutes, { ctx });
+  await app.register(mandateApprovalPageRoutes, { ctx });
   await app.register(passkeyResetPageRoutes, { ctx });
   await app.register(merchantAccountRoutes, { ctx });
   await app.register(merchantAccountPageRoutes, { ctx });

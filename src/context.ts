@@ -289,6 +289,7 @@ export async function createContext(
         return client?.organizationId === scope.organizationId && client.livemode === scope.livemode;
       },
       linkKey: aead.deriveKey('mandate-approval-links'),
+      vault,
     },
   );
   const receipts = new ReceiptService({
@@ -345,7 +346,7 @@ export async function createContext(
     if (user) await cards.cardholders.ensureForUser(trx, approval, user, approval.identity);
   });
 
-  const requestLog = new RequestLog({ db, clock });
+  const requestLog = new RequestLog({ database: handle, clock });
 
   return {
     config,

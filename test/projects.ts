@@ -23,6 +23,7 @@ export const SLOW: Entry[] = [
   'test/cli/start.test.ts',
   'test/cli/trigger-process.test.ts',
   'test/cards/crash.test.ts',
+  'test/cards/lithic/platform-asa.test.ts',
   'test/events/fault.test.ts',
   'test/events/listen.test.ts',
   'test/events/serve.test.ts',

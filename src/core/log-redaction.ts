@@ -32,6 +32,8 @@ function redactParams(params: unknown): Record<string, string> {
 }
 
 export function redactPath(path: string): string {
+  // Most paths are shorter than one long segment: nothing to redact, nothing to split.
+  if (path.length < LONG_SEGMENT) return path;
   return path
     .split('/')
     .map((segment) => (segment.length >= LONG_SEGMENT ? '[redacted]' : segment))

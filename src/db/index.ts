@@ -68,7 +68,9 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 /**
  * Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://…`. A `schema` query parameter on a
- * PostgreSQL URL selects (and creates) a schema, which is how tests keep their runs apart.
+ * PostgreSQL URL selects a schema, which is how tests keep their runs apart; the migrations create it
+ * (`migrateToLatest`). Opening never connects: a process started while its database is unreachable
+ * stays up and migrates once it answers, whichever form its URL takes.
  * `groupCommit` (SQLite only, on by default): write transactions that arrive together share one
  * commit (see `GroupCommit` in write-transaction.ts). `restartPages` (SQLite only): see
  * `RESTART_PAGES`.
@@ -116,15 +118,6 @@ export async function openDatabase(
   parsed.searchParams.delete('schema');
   if (schema !== null && !/^[a-z_][a-z0-9_]*$/.test(schema))
     throw new Error('invalid schema name in DATABASE_URL');
-  if (schema) {
-    const admin = new pg.Client({ connectionString: parsed.toString() });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    } finally {
-      await admin.end();
-    }
-  }
   const { size, connectTimeoutMs } = options.pool ?? DEFAULT_POOL;
   const pool = new pg.Pool({
     connectionString: parsed.toString(),
@@ -326,6 +319,7 @@ export async function migrateToLatest({
     db,
     provider: { getMigrations: async () => migrations },
     // Kysely looks its bookkeeping tables up by name; name the schema so another schema's don't count.
+    // It also creates the schema when missing, safely when several processes start together.
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -722,6 +722,8 @@ export interface CardFlowsTable {
   failure_reason: string | null;
   /** Chosen at start, so a retried mint asks the issuer for the same card. */
   card_id: string;
+  /** The card's spending controls as asked at start (normalized JSON), set on it at mint; null: none. */
+  spending_controls: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -827,6 +829,8 @@ export interface ChainAddressesTable {
   /** The organization (pool) or the user (deposit address). */
   owner_id: string;
   created_at: number;
+  /** Set when a `CHAIN_POOL_KEY` rotation replaced the address (migration 0049): it is no longer used. */
+  retired_at: number | null;
 }
 
 /**

@@ -378,7 +378,12 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'invalid_mandate_state',
     status: 409,
-    when: 'Mandates: the mandate has expired, so it cannot be revoked (docs/mandates.md, States).',
+    when: 'Mandates: the mandate has expired, so it cannot be revoked; or, on its approval page, it is approved, declined or withdrawn already (docs/mandates.md, States).',
+  },
+  {
+    code: 'terms_changed',
+    status: 409,
+    when: 'Mandate approval page: the terms changed since the page was opened; nothing was approved (docs/mandates.md, The approval).',
   },
   { code: 'uri_too_long', status: 414, when: 'A path segment is longer than 100 characters (no id is).' },
   { code: 'request_timeout', status: 408, when: 'The request was not received in time.' },

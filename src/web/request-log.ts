@@ -3,8 +3,10 @@ import { type Insertable, sql } from 'kysely';
 import type { Clock } from '../core/clock.ts';
 import { redactPath } from '../core/log-redaction.ts';
 import { livemodeColumn, type Tenant } from '../core/tenant.ts';
-import type { Db, Executor } from '../db/index.ts';
+import { runCompiled } from '../db/compiled.ts';
+import type { DatabaseHandle, Executor } from '../db/index.ts';
 import type { ApiRequestsTable } from '../db/schema.ts';
+import { writeTransaction } from '../db/write-transaction.ts';
 import type { ApiKeyPrincipal } from '../domains/auth/api-key-guard.ts';
 
 /** How many requests of each organization and mode are kept (the console shows them all). */
@@ -12,6 +14,15 @@ export const REQUEST_LOG_SIZE = 1_000;
 /** Requests are written together, at most this long after they ended: never on the request's own path. */
 const FLUSH_AFTER_MS = 250;
 const FLUSH_AT_ROWS = 200;
+/**
+ * An organization and mode is cut back to its newest `REQUEST_LOG_SIZE` once this process has written
+ * this many rows of it since it last did (and on every `flush()` called from outside): the cut reads
+ * the owner's whole log, so doing it on each write cost more than the writes. The console reads the
+ * newest `REQUEST_LOG_SIZE` whatever lies beyond them.
+ */
+const TRIM_EVERY_ROWS = 500;
+/** Rows go in by multi-row inserts of this many, compiled once; the rest of a batch one by one. */
+const INSERT_CHUNK = 50;
 
 export type ApiRequestRow = ApiRequestsTable;
 export interface RequestLogFilter {
@@ -32,50 +43,57 @@ export class RequestLog {
   private pending: Insertable<ApiRequestsTable>[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
+  /** Rows written since each organization and mode was last cut back, by `organization|livemode`. */
+  private readonly untrimmed = new Map<string, { organizationId: string; livemode: number; rows: number }>();
 
-  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+  constructor(private readonly deps: { database: Pick<DatabaseHandle, 'db' | 'dialect'>; clock: Clock }) {}
 
   /** Records the request when an organization's credential made it; anything else is not logged. */
   observe(request: FastifyRequest, status: number, latencyMs: number): void {
-    const apiKey = (request as { apiKey?: ApiKeyPrincipal | null }).apiKey ?? null;
-    const caller = request.principal
-      ? { ...request.principal, credential: request.principal.clientId }
-      : apiKey
-        ? { ...apiKey, credential: apiKey.keyId }
-        : null;
+    const caller = request.principal ?? request.apiKey ?? null;
     if (!caller) return;
+    const url = request.url;
+    const query = url.indexOf('?');
     this.pending.push({
       id: request.id,
       organization_id: caller.organizationId,
       livemode: livemodeColumn(caller.livemode),
       created_at: this.deps.clock.now(),
-      credential: caller.credential,
+      credential: request.principal ? request.principal.clientId : (caller as ApiKeyPrincipal).keyId,
       method: request.method,
-      path: redactPath(request.url.split('?', 1)[0] ?? '/').slice(0, 300),
+      path: redactPath(query < 0 ? url : url.slice(0, query)).slice(0, 300),
       status,
       latency_ms: Math.round(latencyMs),
       request_id: request.id,
     });
-    if (this.pending.length >= FLUSH_AT_ROWS) void this.flush();
+    if (this.pending.length >= FLUSH_AT_ROWS) void this.write();
     else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
+      this.timer = setTimeout(() => void this.write(), FLUSH_AFTER_MS);
       this.timer.unref();
     }
   }
 
-  /** Writes what is buffered; resolves once it (and any write before it) is done. */
+  /**
+   * Writes what is buffered and cuts every organization and mode written since back to its newest
+   * `REQUEST_LOG_SIZE`; resolves once it (and any write before it) is done.
+   */
   flush(): Promise<void> {
+    return this.write(0);
+  }
+
+  /** Starts writing what is buffered, cutting back the owners `trimAfter` rows or more past their last cut. */
+  private write(trimAfter = TRIM_EVERY_ROWS): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const rows = this.pending.splice(0);
-    this.writing = this.writing.then(() => (rows.length > 0 ? this.write(rows) : undefined));
+    this.writing = this.writing.then(() => this.store(rows, trimAfter));
     return this.writing;
   }
 
   /** The newest requests of the organization and mode, newest first, filtered. */
   async recent(owner: Tenant, filter: RequestLogFilter, limit = REQUEST_LOG_SIZE): Promise<ApiRequestRow[]> {
     await this.flush();
-    let query = this.deps.db
+    let query = this.deps.database.db
       .selectFrom('api_requests')
       .selectAll()
       .where('organization_id', '=', owner.organizationId)
@@ -94,21 +112,60 @@ export class RequestLog {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
-  private async write(rows: Insertable<ApiRequestsTable>[]): Promise<void> {
+  private async store(rows: Insertable<ApiRequestsTable>[], trimAfter: number): Promise<void> {
     try {
-      for (let i = 0; i < rows.length; i += 100) {
-        await this.deps.db
-          .insertInto('api_requests')
-          .values(rows.slice(i, i + 100))
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+      if (rows.length > 0) {
+        await writeTransaction(this.deps.database, async (trx) => {
+          const whole = rows.length - (rows.length % INSERT_CHUNK);
+          for (let i = 0; i < whole; i += INSERT_CHUNK)
+            await insertRows(trx, rows.slice(i, i + INSERT_CHUNK));
+          for (const row of rows.slice(whole)) await insertRows(trx, [row]);
+        });
       }
-      const owners = new Map(rows.map((r) => [`${r.organization_id}|${r.livemode}`, r]));
-      for (const row of owners.values()) await trim(this.deps.db, row.organization_id, row.livemode);
+      for (const row of rows) {
+        const key = `${row.organization_id}|${row.livemode}`;
+        const owner = this.untrimmed.get(key);
+        if (owner) owner.rows++;
+        else
+          this.untrimmed.set(key, { organizationId: row.organization_id, livemode: row.livemode, rows: 1 });
+      }
+      for (const [key, owner] of this.untrimmed) {
+        if (owner.rows < Math.max(trimAfter, 1)) continue;
+        this.untrimmed.delete(key);
+        await trim(this.deps.database.db, owner.organizationId, owner.livemode);
+      }
     } catch {
       // The log is for people looking at their traffic: a write that fails loses a few lines, never a request.
     }
   }
+}
+
+/** The columns of a logged request, in the order `observe` builds them (the inserts' parameters follow it). */
+const COLUMNS = [
+  'id',
+  'organization_id',
+  'livemode',
+  'created_at',
+  'credential',
+  'method',
+  'path',
+  'status',
+  'latency_ms',
+  'request_id',
+] as const;
+
+/** Inserts `rows` with a statement compiled once per row count (one of two: `INSERT_CHUNK` and 1). */
+async function insertRows(db: Executor, rows: Insertable<ApiRequestsTable>[]): Promise<void> {
+  await runCompiled(
+    db,
+    `insert api_requests ×${rows.length}`,
+    rows.flatMap((row) => COLUMNS.map((column) => row[column])),
+    () =>
+      db
+        .insertInto('api_requests')
+        .values(rows)
+        .onConflict((oc) => oc.column('id').doNothing()),
+  );
 }
 
 /** Keeps the newest `REQUEST_LOG_SIZE` requests of one organization and mode. */

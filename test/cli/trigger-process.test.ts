@@ -47,6 +47,24 @@ describe('purser trigger, as a process', { timeout: 120_000 }, () => {
     const entries = JSON.parse(list.stdout) as { type: string; available: boolean; scenario: string }[];
     expect(entries.find((e) => e.type === 'transaction.cleared')).toMatchObject({ available: true });
     expect(entries.find((e) => e.type === 'merchant.connected')?.scenario).toMatch(/^not available: /);
+    const text = await purser(['trigger', '--list'], env);
+    expect(text.stdout).toMatch(
+      /\n {2}--variant spending_controls +a \$20 card with a \$10 daily spending limit/,
+    );
+  });
+
+  it("runs transaction.declined --variant spending_controls: the engine declines it by the card's limit", async () => {
+    const run = await purser(
+      ['trigger', 'transaction.declined', '--variant', 'spending_controls', '--org', orgId, '--json'],
+      env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ type: 'transaction.declined', variant: 'spending_controls' });
+    expect(result.event.data).toMatchObject({
+      decline_reason: 'SPENDING_LIMIT_EXCEEDED',
+      spending_control: { source: 'card', interval: 'daily', limit_cents: 1_000 },
+    });
   });
 
   it('refuses production (exit 2), an unknown type with close matches, and an unavailable type', async () => {

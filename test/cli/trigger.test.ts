@@ -17,13 +17,24 @@ const UNAVAILABLE = [
   'checkout_authorization.approved',
   'checkout_authorization.declined',
   'passkey.reset',
-  'mandate.approved',
-  'mandate.revoked',
   'mandate.exhausted',
-  'mandate.expired',
 ];
 
 const TRANSACTION = ['id', 'card_id', 'last4', 'amount_cents', 'merchant', 'mcc', 'status', 'balance_cents'];
+const MANDATE = [
+  'object',
+  'id',
+  'status',
+  'approval_url',
+  'terms_hash',
+  'terms',
+  'spent_cents',
+  'remaining_cents',
+  'created_at',
+  'approved_at',
+  'expires_at',
+  'user_id',
+];
 const ORDER = ['order_id', 'conversation_id', 'user_id', 'merchant', 'total_cents', 'currency', 'card_id'];
 
 /** The `data` fields of each type (spec §6 "Event catalog"; the shapes it leaves open, as built). */
@@ -102,6 +113,9 @@ const DATA_FIELDS: Record<string, string[]> = {
   'order.placed': ORDER,
   'order.confirmed': [...ORDER, 'merchant_order_id'],
   'webhook_endpoint.test': ['test', 'endpoint_id', 'message'],
+  'mandate.approved': MANDATE,
+  'mandate.revoked': MANDATE,
+  'mandate.expired': MANDATE,
 };
 
 /** What a scenario must leave true beyond the shape: the event is the one its scenario names. */
@@ -118,9 +132,14 @@ const EXPECT: Record<string, (data: Record<string, unknown>) => void> = {
   'cardholder.updated': (data) => expect(data.updated_fields).toEqual(['last_name']),
   'identity.verification.updated': (data) => expect(data.status).toBe('approved'),
   'cardholder_onboarding_session.completed': (data) => expect(data.claimed_existing_cardholder).toBe(false),
+  'mandate.approved': (data) =>
+    expect(data).toMatchObject({ status: 'active', approved_at: expect.any(String) }),
+  'mandate.revoked': (data) =>
+    expect(data).toMatchObject({ status: 'revoked', approved_at: expect.any(String) }),
+  'mandate.expired': (data) => expect(data).toMatchObject({ status: 'expired', approved_at: null }),
 };
 
-const run = (type: string, extra: { mode?: string; organizationId?: string } = {}) =>
+const run = (type: string, extra: { mode?: string; organizationId?: string; variant?: string } = {}) =>
   trigger(f.t.ctx, { type, organizationId: f.org.organization_id, ...extra });
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -190,7 +209,9 @@ describe('purser trigger: every scenario through the services', () => {
           { url: 'https://receiver.example.com/hooks', enabled_events: ['webhook_endpoint.test'] },
         );
       }
-      const result = await run(type);
+      // mandate.expired waits for its mandate's end: the test's clock moves meanwhile.
+      const ticking = type === 'mandate.expired' ? setInterval(() => f.t.clock.advance(500), 20) : null;
+      const result = await run(type).finally(() => clearInterval(ticking ?? undefined));
       expect(result).toMatchObject({ type, organization_id: f.org.organization_id, mode: 'sandbox' });
       const row = await ctx.db
         .selectFrom('events')
@@ -221,6 +242,54 @@ describe('purser trigger: every scenario through the services', () => {
       );
     });
   }
+
+  it('transaction.declined --variant spending_controls: a real decline by the engine, naming the control', async () => {
+    const result = await run('transaction.declined', { variant: 'spending_controls' });
+    expect(result.variant).toBe('spending_controls');
+    const data = result.event.data as Record<string, unknown>;
+    expect(Object.keys(data).sort()).toEqual(
+      [...(DATA_FIELDS['transaction.declined'] as string[]), 'spending_control'].sort(),
+    );
+    expect(data).toMatchObject({
+      status: 'DECLINED',
+      decline_reason: 'SPENDING_LIMIT_EXCEEDED',
+      amount_cents: 1_200,
+      balance_cents: 2_000,
+      spending_control: {
+        source: 'card',
+        rule: 'spending_limits',
+        interval: 'daily',
+        limit_cents: 1_000,
+        spent_cents: 0,
+      },
+    });
+    // The transaction the API shows, decided by the engine: the card is the run's, nothing moved.
+    const made = result.created.find((c) => c.object === 'transaction');
+    const txn = await f.t.call('GET', `/api/v2/transactions/${made?.id}`, { token: f.sandbox });
+    expect(txn.json()).toMatchObject({
+      id: data.id,
+      status: 'DECLINED',
+      authorization_decided_by: 'engine',
+      spending_control: { source: 'card', rule: 'spending_limits' },
+    });
+    const card = await f.t.call('GET', `/api/v2/cards/${data.card_id}`, { token: f.sandbox });
+    expect(card.json()).toMatchObject({
+      balance_cents: 2_000,
+      spending_controls: { spending_limits: [{ amount_cents: 1_000, interval: 'daily' }] },
+    });
+    await f.expectSound();
+    const listed = listScenarios().find((e) => e.type === 'transaction.declined');
+    expect(listed?.variants).toEqual([
+      { name: 'spending_controls', scenario: expect.stringMatching(/daily/) },
+    ]);
+  });
+
+  it('refuses a variant the type does not have, naming those it has', async () => {
+    expect(await refusal(run('transaction.declined', { variant: 'nope' }))).toMatch(
+      /transaction\.declined has no variant "nope": its variants are spending_controls\./,
+    );
+    expect(await refusal(run('card.created', { variant: 'spending_controls' }))).toMatch(/it has none/);
+  });
 
   it('refuses production, naming the reason, and unknown types, naming close matches', async () => {
     for (const mode of ['production', 'live']) {

@@ -147,12 +147,12 @@ describe('webhook endpoints (v1, API key)', () => {
       token: fresh.sandbox.api_key,
     });
     expect(first.json().data.map((e: { id: string }) => e.id)).toEqual([ids[4], ids[3]]);
-    expect(first.json()).toMatchObject({ has_more: true, next_cursor: ids[3] });
+    expect(first.json()).toEqual({ object: 'list', data: expect.any(Array), has_more: true });
     const rest = await f.t.call('GET', `/api/v1/webhook_endpoints?limit=10&starting_after=${ids[3]}`, {
       token: fresh.sandbox.api_key,
     });
     expect(rest.json().data.map((e: { id: string }) => e.id)).toEqual([ids[2], ids[1], ids[0]]);
-    expect(rest.json()).toMatchObject({ has_more: false, next_cursor: null });
+    expect(rest.json()).toMatchObject({ has_more: false });
   });
 });
 

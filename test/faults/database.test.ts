@@ -27,8 +27,12 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     return url.toString();
   };
   const databaseUrl = urlOf(name);
-  // A database created empty, that processes started before it could be reached migrate.
-  const late = `${name}_late`;
+  // Databases created empty, that processes started before they could be reached migrate: one named
+  // by a plain URL, one by a URL whose `?schema=` the process creates itself.
+  const lates = [
+    { url: 'a plain URL', database: `${name}_late`, query: '' },
+    { url: 'a ?schema= URL', database: `${name}_late_schema`, query: '?schema=purser_late' },
+  ];
   const children: ChildProcess[] = [];
   let admin: pg.Client;
   let ctx: AppContext;
@@ -62,7 +66,7 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     await proxy?.close();
     await receiver?.close();
     await ctx?.close();
-    for (const database of [name, late]) {
+    for (const database of [name, ...lates.map((late) => late.database)]) {
       await admin?.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
         [database],
@@ -234,53 +238,61 @@ describe.skipIf(!onPostgres)('losing the database', () => {
     ]);
   }, 120_000);
 
-  it('started before its database: stays up, 503 meanwhile, /readyz names the database, ready by itself once it comes (migrations applied once)', async () => {
-    await admin.query(`CREATE DATABASE ${late}`);
-    proxy.cut('reset');
-    const lateEnv = { DATABASE_URL: proxy.url(urlOf(late)) };
-    const [api, worker] = await Promise.all([
-      serve(lateEnv, ['serve', '--role', 'api']),
-      serve({ ...lateEnv, HEALTH_PORT: '0' }, ['serve', '--role', 'worker']),
-    ]);
-    for (const server of [api, worker]) {
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-      const ready = await fetch(`${server.url}/readyz`);
-      expect(ready.status).toBe(503);
-      expect(await ready.json()).toMatchObject({ status: 'unavailable', database: 'unreachable' });
-    }
-    const introspected = await fetch(`${api.url}/api/v2`, { headers: { authorization: 'Bearer sk_test_x' } });
-    expect(introspected.status).toBe(503);
-    expect(Number(introspected.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await introspected.json()).error.code).toBe('service_unavailable');
-    const token = await tokenRequest(api.url);
-    expect(token.status).toBe(503);
-    expect(await token.json()).toEqual({
-      error: 'service_unavailable',
-      error_description: expect.any(String),
-    });
+  it.each(lates)(
+    'started before its database ($url): stays up, 503 meanwhile, /readyz names the database, ready by itself once it comes (migrations applied once)',
+    async ({ database, query }) => {
+      await admin.query(`CREATE DATABASE ${database}`);
+      proxy.cut('reset');
+      const lateEnv = { DATABASE_URL: proxy.url(urlOf(database) + query) };
+      const [api, worker] = await Promise.all([
+        serve(lateEnv, ['serve', '--role', 'api']),
+        serve({ ...lateEnv, HEALTH_PORT: '0' }, ['serve', '--role', 'worker']),
+      ]);
+      for (const server of [api, worker]) {
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        const ready = await fetch(`${server.url}/readyz`);
+        expect(ready.status).toBe(503);
+        expect(await ready.json()).toMatchObject({ status: 'unavailable', database: 'unreachable' });
+      }
+      const introspected = await fetch(`${api.url}/api/v2`, {
+        headers: { authorization: 'Bearer sk_test_x' },
+      });
+      expect(introspected.status).toBe(503);
+      expect(Number(introspected.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await introspected.json()).error.code).toBe('service_unavailable');
+      const token = await tokenRequest(api.url);
+      expect(token.status).toBe(503);
+      expect(await token.json()).toEqual({
+        error: 'service_unavailable',
+        error_description: expect.any(String),
+      });
 
-    proxy.restore();
-    for (const server of [api, worker])
-      await until(async () => (await fetch(`${server.url}/readyz`)).status === 200, 60_000, 'ready');
-    // Applied by the processes, once: nothing is left for anyone else to apply.
-    const direct = await createContext(loadConfig({ ...env, DATABASE_URL: urlOf(late) }), { migrate: false });
-    try {
-      expect(await direct.migrate()).toEqual([]);
-      const lateOrg = await direct.orgs.createOrganization({
-        name: 'Late',
-        billingEmail: 'late@faults.test',
+      proxy.restore();
+      for (const server of [api, worker])
+        await until(async () => (await fetch(`${server.url}/readyz`)).status === 200, 60_000, 'ready');
+      // Applied by the processes, once: nothing is left for anyone else to apply.
+      const direct = await createContext(loadConfig({ ...env, DATABASE_URL: urlOf(database) + query }), {
+        migrate: false,
       });
-      const answered = await fetch(`${api.url}/api/v1/webhook_endpoints`, {
-        headers: { authorization: `Bearer ${lateOrg.sandbox.api_key}` },
-      });
-      expect(answered.status).toBe(200);
-    } finally {
-      await direct.close();
-    }
-    for (const server of [api, worker]) {
-      expect(server.child.exitCode).toBeNull();
-      const changes = jsonLines(server.output()).filter((line) => line.dependency === 'database');
-      expect(changes.map((line) => line.state)).toEqual(['unavailable', 'ok']);
-    }
-  }, 180_000);
+      try {
+        expect(await direct.migrate()).toEqual([]);
+        const lateOrg = await direct.orgs.createOrganization({
+          name: 'Late',
+          billingEmail: 'late@faults.test',
+        });
+        const answered = await fetch(`${api.url}/api/v1/webhook_endpoints`, {
+          headers: { authorization: `Bearer ${lateOrg.sandbox.api_key}` },
+        });
+        expect(answered.status).toBe(200);
+      } finally {
+        await direct.close();
+      }
+      for (const server of [api, worker]) {
+        expect(server.child.exitCode).toBeNull();
+        const changes = jsonLines(server.output()).filter((line) => line.dependency === 'database');
+        expect(changes.map((line) => line.state)).toEqual(['unavailable', 'ok']);
+      }
+    },
+    180_000,
+  );
 });

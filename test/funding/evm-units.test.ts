@@ -71,6 +71,7 @@ describe('CHAIN settings', () => {
       decimals: 6,
       confirmations: 1,
       poolKey: evm.CHAIN_POOL_KEY,
+      previousPoolKey: null,
       transferTimeoutMs: 1_800_000,
       startBlock: null,
       logRange: 1000,
@@ -89,5 +90,11 @@ describe('CHAIN settings', () => {
     expect(() => loadFundingConfig({ ...evm, CHAIN_POOL_KEY: badKey })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('abab') }),
     );
+    expect(() => loadFundingConfig({ ...evm, CHAIN_PREVIOUS_POOL_KEY: badKey })).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/^CHAIN_PREVIOUS_POOL_KEY(?!.*abab)/) }),
+    );
+    expect(
+      loadFundingConfig({ ...evm, CHAIN_PREVIOUS_POOL_KEY: `0x${'CD'.repeat(32)}` }).evm?.previousPoolKey,
+    ).toBe(`0x${'cd'.repeat(32)}`);
   });
 });

@@ -365,6 +365,62 @@ describe('the flow’s edges', () => {
     expect(await f.pool()).toMatchObject({ balance_cents: 10_000, reserved_cents: 0 });
   });
 
+  it('takes spending_controls: checked before anything is reserved, set on the card the flow mints, judged by the engine', async () => {
+    await f.fundPool(10_000);
+    const userId = await f.approvedUser();
+    // Bad controls: 400 naming the fields, no flow, nothing reserved.
+    const bad = await f.startFlow(userId, 2000, {
+      spending_controls: { allowed_categories: ['5411'], blocked_categories: ['7995'] },
+    });
+    expectError(bad, 400, 'invalid_request');
+    expect(Object.keys(bad.json().error.field_errors).sort()).toEqual([
+      'spending_controls.allowed_categories',
+      'spending_controls.blocked_categories',
+    ]);
+    expect(await f.pool()).toMatchObject({ balance_cents: 10_000, reserved_cents: 0 });
+    expect(types(await f.flowEvents()).filter((t) => t.startsWith('card_flow.'))).toEqual([]);
+
+    const started = await f.flow(userId, 2000, {
+      spending_controls: {
+        blocked_categories: ['betting_casino_gambling'],
+        allowed_merchant_countries: ['us'],
+        spending_limits: [{ amount_cents: 1500, interval: 'daily' }],
+      },
+    });
+    const done = await f.drive(started.transfer_id);
+    expect(done.status).toBe('card_created');
+    const card = (await f.t.call('GET', `/api/v2/cards/${done.card_id}`, { token: f.sandbox })).json();
+    expect(card).toMatchObject({
+      balance_cents: 2000,
+      spending_controls: {
+        allowed_categories: [],
+        blocked_categories: ['betting_casino_gambling'],
+        allowed_merchant_countries: ['US'],
+        blocked_merchant_countries: [],
+        spending_limits: [{ amount_cents: 1500, interval: 'daily' }],
+      },
+    });
+    const charge = (body: Record<string, unknown>) =>
+      f.t.call('POST', '/api/v2/simulate/authorize', {
+        token: f.sandbox,
+        body: { card_id: done.card_id, merchant: 'Shop', merchant_country: 'US', mcc: '5411', ...body },
+      });
+    expect((await charge({ amount_cents: 100, mcc: '7995' })).json()).toMatchObject({
+      status: 'DECLINED',
+      decline_reason: 'CATEGORY_BLOCKED',
+      spending_control: { source: 'card', rule: 'blocked_categories' },
+    });
+    expect((await charge({ amount_cents: 100, merchant_country: 'FR' })).json()).toMatchObject({
+      decline_reason: 'COUNTRY_BLOCKED',
+    });
+    expect((await charge({ amount_cents: 1000 })).json().status).toBe('PENDING');
+    expect((await charge({ amount_cents: 600 })).json()).toMatchObject({
+      decline_reason: 'SPENDING_LIMIT_EXCEEDED',
+      spending_control: { interval: 'daily', limit_cents: 1500, spent_cents: 1000 },
+    });
+    await f.expectSound();
+  });
+
   it('starts one flow for one Idempotency-Key', async () => {
     await f.fundPool(10_000);
     const userId = await f.approvedUser();

@@ -29,12 +29,15 @@ export interface CrashApp {
   call(token: string, method: 'POST' | 'GET', url: string, body?: unknown): Promise<any>;
   /** `purser worker` as a child, with the runner's environment less what Vite adds, and `extra`. */
   worker(extra?: Record<string, string>): ChildProcess;
+  /** What a child from `worker` printed so far (for a failure's message). */
+  printed(child: ChildProcess): string;
   /** Children to kill once the file is done (servers started elsewhere). */
   children: ChildProcess[];
 }
 
 export function useCrashApp(name: string, settings: Record<string, string> = {}): CrashApp {
   const f = { env: {}, children: [] as ChildProcess[] } as unknown as CrashApp;
+  const printed = new WeakMap<ChildProcess, () => string>();
   let database: TestDatabase;
   beforeAll(async () => {
     database = await migratedDatabaseUrl();
@@ -63,11 +66,19 @@ export function useCrashApp(name: string, settings: Record<string, string> = {})
       const { BASE_URL: _base, MODE: _mode, DEV: _dev, PROD: _prod, SSR: _ssr, ...rest } = process.env;
       const child = spawn(process.execPath, [BIN, 'worker'], {
         env: { ...rest, ...f.env, ...extra },
-        stdio: 'ignore',
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      let output = '';
+      const keep = (chunk: Buffer) => {
+        output += chunk;
+      };
+      child.stdout?.on('data', keep);
+      child.stderr?.on('data', keep);
+      printed.set(child, () => output);
       f.children.push(child);
       return child;
     };
+    f.printed = (child) => printed.get(child)?.() ?? '';
     f.org = await f.ctx.orgs.createOrganization({ name, billingEmail: 'billing@crash.test' });
     const { org } = f;
     const minted = await f.app.inject({

@@ -36,6 +36,17 @@ describe('authentication', () => {
     });
   });
 
+  it('answers each of many POSTs in flight at once, two users interleaved, as its own user', async () => {
+    const [ada, bob] = [await f.connect(), await f.connect()];
+    const callers = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? ada : bob));
+    const answers = await Promise.all(
+      callers.map(async (caller) => (await f.post(WHOAMI, bearer(caller.accessToken))).json()),
+    );
+    answers.forEach((answer, i) => {
+      expect(answer.result.structuredContent.user.id).toBe(callers[i]!.userId);
+    });
+  });
+
   it('refuses a missing bearer with the resource-metadata challenge, without invalid_token', async () => {
     await expectUnauthorized(await f.post(LIST), false);
   });

@@ -1,8 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { activate, createMandate } from '../mandates/helpers.ts';
 import { callError, callOk, useMcp } from './helpers.ts';
 
-const f = useMcp();
+// The platform's authorization endpoint below is a local server: a private destination, allowed here.
+const f = useMcp({ WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true' });
 
 const TOOL_NAMES = [
   'buy',
@@ -12,6 +16,7 @@ const TOOL_NAMES = [
   'fund_wallet',
   'get_conversation',
   'get_kyc_status',
+  'get_mandate',
   'get_spending_controls',
   'get_wallet',
   'list_cards',
@@ -236,8 +241,52 @@ describe('wallet and cards', () => {
     expect(transactions.data.data).toMatchObject([
       { spending_control: { source: 'card', rule: 'blocked_categories' } },
     ]);
+    expect(transactions.text).toContain('(CATEGORY_BLOCKED: card blocked_categories)');
     const other = await approved();
     await callError(other.client, 'get_spending_controls', { card_id: card.id }, 'not_found');
+  });
+
+  it("shows who decided a charge and the platform's own reason for its decline", async () => {
+    const platform = http.createServer((_req, res) => {
+      _req.resume();
+      _req.on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ approved: false, reason: 'over the budget of this task' })),
+      );
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+    const { port } = platform.address() as AddressInfo;
+    const endpoint = () =>
+      f.t.call('PUT', '/api/v2/authorization_endpoint', {
+        token: f.sandbox,
+        body: { url: `http://127.0.0.1:${port}/authorize` },
+      });
+    try {
+      expect((await endpoint()).statusCode).toBe(201);
+      const { client } = await approved();
+      await callOk(client, 'fund_wallet', { amount_cents: 2_000 });
+      const card = (await callOk(client, 'create_card', { amount_cents: 2_000 })).data as { id: string };
+      const declined = await f.authorize(card.id, 700);
+      expect(declined).toMatchObject({ status: 'DECLINED', decline_reason: 'PLATFORM_DECLINED' });
+      const transactions = await callOk(client, 'list_transactions', { card_id: card.id });
+      expect(transactions.data.data).toMatchObject([
+        {
+          id: declined.id,
+          decline_reason: 'PLATFORM_DECLINED',
+          authorization_decided_by: 'platform',
+          platform_reason: 'over the budget of this task',
+        },
+      ]);
+      expect(transactions.text).toContain('(PLATFORM_DECLINED: over the budget of this task)');
+    } finally {
+      expect(
+        (await f.t.call('DELETE', '/api/v2/authorization_endpoint', { token: f.sandbox })).statusCode,
+      ).toBe(200);
+      platform.closeAllConnections();
+      await new Promise((resolve) => platform.close(resolve));
+    }
+    await f.expectSound();
   });
 
   it('answers refusals as tool errors with the spec’s codes', async () => {
@@ -387,5 +436,47 @@ describe('purchases', () => {
     // Another user's conversation does not exist for this one.
     const other = await f.client((await f.connect()).accessToken);
     await callError(other, 'get_conversation', { conversation_id: conversationId }, 'not_found');
+  });
+});
+
+describe('mandates', () => {
+  it('get_mandate gives the terms and what is left of this app’s mandates of the user, and nothing of others', async () => {
+    const user = await f.connect();
+    const client = await f.client(user.accessToken);
+    await callError(client, 'get_mandate', {}, 'not_found');
+    const older = await createMandate(f, user.userId, { description: 'Coffee' });
+    const mandate = await createMandate(f, user.userId, {
+      budget: { amount_cents: 6_000, interval: 'weekly' },
+      allowed_merchants: ['coffee'],
+    });
+    // Without an id: the newest active one, else the newest.
+    expect((await callOk(client, 'get_mandate')).data).toMatchObject({
+      id: mandate.id,
+      status: 'pending_approval',
+    });
+    await activate(f, older);
+    const read = await callOk(client, 'get_mandate', { mandate_id: mandate.id });
+    const api = await f.t.call('GET', `/api/v2/mandates/${mandate.id}`, { token: f.sandbox });
+    expect(read.data).toEqual(api.json());
+    expect(read.data).toMatchObject({
+      spent_cents: 0,
+      remaining_cents: 6_000,
+      terms_hash: mandate.terms_hash,
+    });
+    expect(read.text).toContain('$60.00 per week');
+    expect(read.text).toContain('only at coffee');
+    expect(read.text).toContain(mandate.approval_url);
+    const active = await callOk(client, 'get_mandate');
+    expect(active.data).toMatchObject({ id: older.id, status: 'active', remaining_cents: 20_000 });
+    expect(active.text).toContain('$200.00 left this month');
+
+    // Another user of the same app, and another app of the same user: not found.
+    const stranger = await f.client((await f.connect()).accessToken);
+    await callError(stranger, 'get_mandate', { mandate_id: mandate.id }, 'not_found');
+    await callError(stranger, 'get_mandate', {}, 'not_found');
+    const app = await f.t.ctx.orgs.createClient(f.org.organization_id, { mode: 'sandbox', type: 'public' });
+    const theirs = await createMandate(f, user.userId, { client_id: app.client_id });
+    await callError(client, 'get_mandate', { mandate_id: theirs.id }, 'not_found');
+    await callError(client, 'get_mandate', { mandate_id: 'mdt_nothing' }, 'not_found');
   });
 });

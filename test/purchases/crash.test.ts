@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { beforeAll, expect, it } from 'vitest';
 import { exited, purser, startServer } from '../cli/process.ts';
 import { useCrashApp } from '../helpers/crash.ts';
@@ -24,15 +25,34 @@ async function ordersOf(conversationId: string) {
   return f.ctx.db.selectFrom('orders').selectAll().where('conversation_id', '=', conversationId).execute();
 }
 
-/** Polls the database (a worker process moves the order) until no order of the conversation is pending. */
-async function settled(conversationId: string) {
-  const deadline = Date.now() + 45_000;
+/**
+ * Polls the database until `resolver` (a worker process) has moved every order of the conversation
+ * out of pending; fails with what the worker printed when it has not within the deadline.
+ */
+async function settled(conversationId: string, resolver: ChildProcess) {
+  const deadline = Date.now() + 60_000;
   let orders = await ordersOf(conversationId);
-  while (orders.some((o) => o.status === 'pending') && Date.now() < deadline) {
+  while (orders.some((o) => o.status === 'pending')) {
+    if (Date.now() > deadline || resolver.exitCode !== null || resolver.signalCode !== null)
+      throw new Error(`the worker left the order pending: ${JSON.stringify(orders)}\n${f.printed(resolver)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     orders = await ordersOf(conversationId);
   }
   return orders;
+}
+
+/** The worker's exit code once SIGTERM has stopped it; fails with what it printed when it does not stop. */
+async function stopped(resolver: ChildProcess): Promise<number | null> {
+  resolver.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the worker did not stop:\n${f.printed(resolver)}`)), 30_000);
+  });
+  try {
+    return await Promise.race([exited(resolver), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function eventsOf(orderId: string) {
@@ -75,10 +95,9 @@ it.each([
       });
       expect(retried.status).not.toBe('needs_input');
       expect(await ordersOf(turn.conversation_id)).toHaveLength(1);
-      const resolver = f.worker();
-      await settled(turn.conversation_id);
-      resolver.kill('SIGTERM');
-      expect(await exited(resolver)).toBe(0);
+      const resolver = f.worker({ LOG_LEVEL: 'info' });
+      await settled(turn.conversation_id, resolver);
+      expect(await stopped(resolver)).toBe(0);
     }
     const orders = await ordersOf(turn.conversation_id);
 
@@ -102,5 +121,5 @@ it.each([
     const verify = await purser(['ledger', 'verify', '--json'], f.env);
     expect(JSON.parse(verify.stdout), verify.stderr).toEqual({ ok: true, violations: [] });
   },
-  120_000,
+  240_000,
 );

@@ -508,6 +508,12 @@ export class InvalidMandateStateError extends PurserError {
   declare readonly code: 'invalid_mandate_state';
 }
 
+/** `terms_changed` (HTTP 409); when it is answered: /docs/errors. */
+export class TermsChangedError extends PurserError {
+  override readonly name: string = 'TermsChangedError';
+  declare readonly code: 'terms_changed';
+}
+
 /** `uri_too_long` (HTTP 414); when it is answered: /docs/errors. */
 export class UriTooLongError extends PurserError {
   override readonly name: string = 'UriTooLongError';
@@ -612,6 +618,7 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['order_abandoned', OrderAbandonedError],
   ['order_moved', OrderMovedError],
   ['invalid_mandate_state', InvalidMandateStateError],
+  ['terms_changed', TermsChangedError],
   ['uri_too_long', UriTooLongError],
   ['request_timeout', RequestTimeoutError],
   ['request_header_fields_too_large', RequestHeaderFieldsTooLargeError],

@@ -2,12 +2,10 @@ import type { Client } from 'openapi-fetch';
 import type { paths } from './schema.d.ts';
 import { unwrap } from './unwrap.ts';
 
-/** What every list endpoint answers (spec conventions): a page of objects, newest first. */
+/** What every list endpoint answers (docs/decisions.md, "One list envelope"): a page of objects, newest first. */
 interface Page {
   data: { id: string }[];
   has_more: boolean;
-  /** Where given, the cursor of the next page (else the last object's id). */
-  next_cursor?: string | null;
 }
 
 type ListOperation = {
@@ -53,6 +51,6 @@ export async function* paginate<P extends ListPath>(
     yield* page.data as ListItem<P>[];
     const last = page.data.at(-1);
     if (!page.has_more || !last) return;
-    cursor = page.next_cursor ?? last.id;
+    cursor = last.id;
   }
 }

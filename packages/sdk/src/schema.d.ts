@@ -409,7 +409,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a card funded from the user's wallet or the company wallet
-         * @description Moves `amount_cents` from the user's wallet to the new card: its spend limit and first balance. The user must be approved (`422 kyc_required`) and the wallet must cover it (`402 insufficient_funds`). Fires `card.created` with `transfer_id: null`. With `funding: "company"` the company wallet pays instead: the answer is `202` and a `card_flow` (`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`).
+         * @description Moves `amount_cents` from the user's wallet to the new card: its spend limit and first balance. The user must be approved (`422 kyc_required`) and the wallet must cover it (`402 insufficient_funds`). Fires `card.created` with `transfer_id: null`. With `funding: "company"` the company wallet pays instead: the answer is `202` and a `card_flow` (`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`). `spending_controls` apply with either funding: a company-funded card gets them when the flow mints it.
          */
         post: operations["createCard"];
         delete?: never;
@@ -1723,35 +1723,26 @@ export interface components {
                 response_excerpt: string | null;
             }[];
         };
-        /** @description A page of Event objects, newest first. */
+        /** @description A page of events, newest first. */
         EventList: {
             /** @enum {string} */
             object: "list";
-            url: string;
             data: components["schemas"]["Event"][];
             has_more: boolean;
-            /** @description Pass as `starting_after` to read the next page; null on the last one. */
-            next_cursor: string | null;
         };
-        /** @description A page of WebhookEndpoint objects, newest first. */
+        /** @description A page of webhook endpoints, newest first. */
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
-            url: string;
             data: components["schemas"]["WebhookEndpoint"][];
             has_more: boolean;
-            /** @description Pass as `starting_after` to read the next page; null on the last one. */
-            next_cursor: string | null;
         };
-        /** @description A page of WebhookDelivery objects, newest first. */
+        /** @description A page of webhook deliveries, newest first. */
         WebhookDeliveryList: {
             /** @enum {string} */
             object: "list";
-            url: string;
             data: components["schemas"]["WebhookDelivery"][];
             has_more: boolean;
-            /** @description Pass as `starting_after` to read the next page; null on the last one. */
-            next_cursor: string | null;
         };
         /** @description What a recover queued. */
         WebhookRecovery: {
@@ -1898,80 +1889,18 @@ export interface components {
             currency: "usd";
             test_mode: boolean;
         };
-        /** @description A page, newest first; pass the last id as `starting_after` for the next. */
+        /** @description A page, newest first; pass the last id as `starting_after` for the next page. */
         CardList: {
             /** @enum {string} */
             object: "list";
-            data: {
-                /** @enum {string} */
-                object: "card";
-                id: string;
-                user_id: string;
-                cardholder_id: string;
-                type: "single_use" | "multi_use";
-                last4: string;
-                /** @description MM/YY */
-                expiry: string;
-                status: "ACTIVE" | "PAUSED" | "CLOSED";
-                spend_limit_cents: number;
-                balance_cents: number;
-                created_at: string;
-                closed_reason: string | null;
-                spending_controls: components["schemas"]["SpendingControls"];
-            }[];
+            data: components["schemas"]["Card"][];
             has_more: boolean;
         };
-        /** @description A page, newest first; pass the last id as `starting_after` for the next. */
+        /** @description A page, newest first; pass the last id as `starting_after` for the next page. */
         TransactionList: {
             /** @enum {string} */
             object: "list";
-            data: {
-                /** @enum {string} */
-                object: "transaction";
-                id: string;
-                /** @description A charge, or money a merchant gave back for one (`refund`, SETTLED at once) */
-                type: "purchase" | "refund";
-                card_id: string;
-                user_id: string;
-                last4: string;
-                status: "PENDING" | "SETTLED" | "VOIDED" | "DECLINED";
-                /** @description While PENDING, what is still authorized (less what partial voids released); the settled amount once SETTLED (a refund: what it gave back); else the authorized amount */
-                amount_cents: number;
-                /** @description As authorized (an incremental authorization raises it; a void never lowers it) */
-                authorized_cents: number;
-                /** @description What voids released of the authorization, in all (partial voids, the void of the rest, expiry) */
-                voided_cents: number;
-                /** @description Of a purchase: what its refunds gave back so far, never more than it settled */
-                refunded_cents: number;
-                /** @description Of a refund: the purchase it gives money back for */
-                original_transaction_id: string | null;
-                /** @description The issuer settled it without an authorization the books held (a force post); charged to the card, else its owner (docs/cards.md, Lithic) */
-                force_posted: boolean;
-                merchant: string;
-                mcc: string | null;
-                /** @description ISO 3166-1 alpha-2, when the network said */
-                merchant_country: string | null;
-                decline_reason: string | null;
-                /** @description The spending control that declined the transaction (null otherwise) */
-                spending_control: {
-                    source: "card" | "user";
-                    rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits";
-                    /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
-                    interval?: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
-                    limit_cents?: number;
-                    /** @description What the window had spent before this charge */
-                    spent_cents?: number;
-                } | null;
-                /**
-                 * @description Who decided the authorization: the engine, the platform (its authorization endpoint), or the endpoint's `on_timeout` when it did not answer in time; null when none was decided (refunds, force posts)
-                 * @enum {string|null}
-                 */
-                authorization_decided_by: "engine" | "platform" | "timeout" | null;
-                /** @description The platform's own reason for its decline (`PLATFORM_DECLINED`) */
-                platform_reason: string | null;
-                created_at: string;
-                updated_at: string;
-            }[];
+            data: components["schemas"]["Transaction"][];
             has_more: boolean;
         };
         /** @description The person cards are issued to. */
@@ -2327,7 +2256,7 @@ export interface components {
             /** @description ISO 8601 */
             expires_at: string;
         };
-        /** @description A page, newest first; pass the last id as `starting_after` for the next. */
+        /** @description A page, newest first; pass the last id as `starting_after` for the next page. */
         MandateList: {
             /** @enum {string} */
             object: "list";
@@ -2400,6 +2329,7 @@ export interface components {
             livemode: boolean;
             connected_at: string;
         };
+        /** @description A page, newest first; pass the last id as `starting_after` for the next page. */
         ConnectedOrganizationList: {
             /** @enum {string} */
             object: "list";
@@ -4104,7 +4034,7 @@ export interface operations {
     };
     listEvents: {
         parameters: {
-            query?: {
+            query: {
                 type?: string[];
                 /** @description Created after this Unix time. */
                 "created[gt]"?: number;
@@ -4114,9 +4044,9 @@ export interface operations {
                 "created[lt]"?: number;
                 /** @description Created at or before this Unix time. */
                 "created[lte]"?: number;
-                /** @description Default 10. */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page. */
+                /** @description How many objects at most (1 to 100, default 10). */
+                limit: number;
+                /** @description The id of the last object of the previous page: this page starts after it. An id that is not in this list is `400 invalid_request`. */
                 starting_after?: string;
             };
             header?: never;
@@ -4134,7 +4064,6 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "list",
-                     *       "url": "/api/v2/events",
                      *       "data": [
                      *         {
                      *           "id": "evt_8sDf3GhJ6kL9zXcV",
@@ -4147,8 +4076,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "has_more": false,
-                     *       "next_cursor": null
+                     *       "has_more": false
                      *     }
                      */
                     "application/json": components["schemas"]["EventList"];
@@ -4396,10 +4324,10 @@ export interface operations {
     };
     listWebhookEndpoints: {
         parameters: {
-            query?: {
-                /** @description Default 10. */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page. */
+            query: {
+                /** @description How many objects at most (1 to 100, default 10). */
+                limit: number;
+                /** @description The id of the last object of the previous page: this page starts after it. An id that is not in this list is `400 invalid_request`. */
                 starting_after?: string;
             };
             header?: never;
@@ -4417,7 +4345,6 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "list",
-                     *       "url": "/api/v1/webhook_endpoints",
                      *       "data": [
                      *         {
                      *           "object": "webhook_endpoint",
@@ -4436,8 +4363,7 @@ export interface operations {
                      *           "created": 1768471200
                      *         }
                      *       ],
-                     *       "has_more": false,
-                     *       "next_cursor": null
+                     *       "has_more": false
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointList"];
@@ -5652,11 +5578,11 @@ export interface operations {
     };
     listWebhookEndpointDeliveries: {
         parameters: {
-            query?: {
+            query: {
                 event_id?: string;
-                /** @description Default 10. */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page. */
+                /** @description How many objects at most (1 to 100, default 10). */
+                limit: number;
+                /** @description The id of the last object of the previous page: this page starts after it. An id that is not in this list is `400 invalid_request`. */
                 starting_after?: string;
             };
             header?: never;
@@ -5676,7 +5602,6 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "list",
-                     *       "url": "/api/v1/webhook_endpoints/wh_2qWe4RtY6uI8oPaS/deliveries",
                      *       "data": [
                      *         {
                      *           "object": "webhook_delivery",
@@ -5705,8 +5630,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "has_more": false,
-                     *       "next_cursor": null
+                     *       "has_more": false
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookDeliveryList"];
@@ -6226,10 +6150,10 @@ export interface operations {
     };
     listEventDeliveries: {
         parameters: {
-            query?: {
-                /** @description Default 10. */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page. */
+            query: {
+                /** @description How many objects at most (1 to 100, default 10). */
+                limit: number;
+                /** @description The id of the last object of the previous page: this page starts after it. An id that is not in this list is `400 invalid_request`. */
                 starting_after?: string;
             };
             header?: never;
@@ -6249,7 +6173,6 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "list",
-                     *       "url": "/api/v1/events/evt_8sDf3GhJ6kL9zXcV/deliveries",
                      *       "data": [
                      *         {
                      *           "object": "webhook_delivery",
@@ -6278,8 +6201,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "has_more": false,
-                     *       "next_cursor": null
+                     *       "has_more": false
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookDeliveryList"];
@@ -7351,7 +7273,9 @@ export interface operations {
             query: {
                 user_id?: string;
                 status?: "ACTIVE" | "PAUSED" | "CLOSED";
+                /** @description How many objects at most (1 to 100, default 10). */
                 limit: number;
+                /** @description The id of the last object of the previous page: this page starts after it. An id that is not in this list is `400 invalid_request`. */
                 starting_after?: string;
             };
             header?: never;
@@ -7452,26 +7376,6 @@ export interface operations {
                      *         "code": "access_denied",
                      *         "message": "The organization is suspended.",
                      *         "docs": "https://purser.example/docs/errors#access_denied",
-                     *         "field_errors": {},
-                     *         "warnings": []
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The `starting_after` card does not exist. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No such object.",
-                     *         "docs": "https://purser.example/docs/errors#not_found",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }
@@ -9219,7 +9123,9 @@ export interface operations {
             query: {
                 card_id?: string;
                 user_id?: string;
+                /** @description How many objects at most (1 to 100, default 10). */
                 limit: number;
+                /** @description The id of the last object of the previous page: this page starts after it. An id that is not in this list is `400 invalid_request`. */
                 starting_after?: string;
             };
             header?: never;
@@ -9323,26 +9229,6 @@ export interface operations {
                      *         "code": "access_denied",
                      *         "message": "The organization is suspended.",
                      *         "docs": "https://purser.example/docs/errors#access_denied",
-                     *         "field_errors": {},
-                     *         "warnings": []
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The `starting_after` transaction does not exist. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No such object.",
-                     *         "docs": "https://purser.example/docs/errors#not_found",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }
@@ -14483,7 +14369,8 @@ export interface operations {
                      *           "protocol": "sandbox",
                      *           "sandbox": true
                      *         }
-                     *       ]
+                     *       ],
+                     *       "has_more": false
                      *     }
                      */
                     "application/json": {
@@ -14503,6 +14390,8 @@ export interface operations {
                             protocol: "sandbox" | "acp";
                             sandbox: boolean;
                         }[];
+                        /** @description Always false: every merchant is on the one page. */
+                        has_more: boolean;
                     };
                 };
             };
@@ -15875,7 +15764,9 @@ export interface operations {
     listMandates: {
         parameters: {
             query: {
+                /** @description How many objects at most (1 to 100, default 10). */
                 limit: number;
+                /** @description The id of the last object of the previous page: this page starts after it. An id that is not in this list is `400 invalid_request`. */
                 starting_after?: string;
                 /** @description Only this app’s mandates */
                 client_id?: string;
@@ -15986,26 +15877,6 @@ export interface operations {
                      *         "code": "access_denied",
                      *         "message": "The organization is suspended.",
                      *         "docs": "https://purser.example/docs/errors#access_denied",
-                     *         "field_errors": {},
-                     *         "warnings": []
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The `starting_after` mandate does not exist. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No such object.",
-                     *         "docs": "https://purser.example/docs/errors#not_found",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }
@@ -17586,7 +17457,9 @@ export interface operations {
     listConnectedOrganizations: {
         parameters: {
             query: {
+                /** @description How many objects at most (1 to 100, default 10). */
                 limit: number;
+                /** @description The id of the last object of the previous page: this page starts after it. An id that is not in this list is `400 invalid_request`. */
                 starting_after?: string;
             };
             header?: never;
@@ -17674,26 +17547,6 @@ export interface operations {
                      *         "code": "access_denied",
                      *         "message": "The organization is suspended.",
                      *         "docs": "https://purser.example/docs/errors#access_denied",
-                     *         "field_errors": {},
-                     *         "warnings": []
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such object for the calling organization and mode. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "not_found",
-                     *         "message": "No such object.",
-                     *         "docs": "https://purser.example/docs/errors#not_found",
                      *         "field_errors": {},
                      *         "warnings": []
                      *       }

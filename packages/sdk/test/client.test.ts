@@ -152,7 +152,7 @@ describe('the SDK against the running service', () => {
     }
     expect(pageCalls() - afterPaging).toBe(1);
 
-    // Events answer a next_cursor, which the iterator follows.
+    // Events page by the same rule.
     const events = await unwrap(purser.GET('/api/v2/events', { params: { query: { limit: 100 } } }));
     const pagedEvents: string[] = [];
     for await (const event of purser.paginate('/api/v2/events', { query: { limit: 3 } })) {

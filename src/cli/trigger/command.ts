@@ -6,13 +6,16 @@ import { type Print, parse, UsageError } from '../args.ts';
 import { type Created, SandboxSteps } from './sandbox.ts';
 import { SCENARIOS } from './scenarios.ts';
 
-export const TRIGGER_USAGE = `  trigger EVENT [--org ORG_ID] [--mode sandbox] [--json]
+export const TRIGGER_USAGE = `  trigger EVENT [--variant NAME] [--org ORG_ID] [--mode sandbox] [--json]
                                       sandbox: run the scenario that produces EVENT through the services
-                                      (--org may be left out when there is one organization)
+                                      (--org may be left out when there is one organization; --variant
+                                      picks another story of EVENT, as --list shows)
   trigger --list [--json]             every event type and its scenario`;
 
 export interface TriggerResult {
   type: EventType;
+  /** The story told, when not the type's default one (`--variant`). */
+  variant?: string;
   organization_id: string;
   mode: 'sandbox';
   /** What the scenario made, in order. */
@@ -32,17 +35,29 @@ export async function runTriggerCommand(ctx: AppContext, argv: string[], print: 
     mode: { type: 'string' },
     list: { type: 'boolean' },
     json: { type: 'boolean' },
+    variant: { type: 'string' },
   });
   if (values.list) {
     const list = listScenarios();
     if (values.json) print(JSON.stringify(list, null, 2));
-    else for (const entry of list) print(`${entry.type.padEnd(40)} ${entry.scenario}`);
+    else {
+      for (const entry of list) {
+        print(`${entry.type.padEnd(40)} ${entry.scenario}`);
+        for (const variant of entry.variants ?? [])
+          print(`${`  --variant ${variant.name}`.padEnd(40)} ${variant.scenario}`);
+      }
+    }
     return true;
   }
   const type = positionals[0];
   if (type === undefined)
     throw new UsageError('trigger needs an EVENT type (purser trigger --list shows them)');
-  const result = await trigger(ctx, { type, organizationId: values.org, mode: values.mode });
+  const result = await trigger(ctx, {
+    type,
+    organizationId: values.org,
+    mode: values.mode,
+    variant: values.variant,
+  });
   await ctx.members.auditOperator(
     { organizationId: result.organization_id, livemode: false },
     'event.triggered',
@@ -52,19 +67,29 @@ export async function runTriggerCommand(ctx: AppContext, argv: string[], print: 
     print(JSON.stringify(result, null, 2));
     return true;
   }
-  print(`Triggered ${result.type} in ${result.organization_id} (sandbox):`);
+  const variant = result.variant ? ` (--variant ${result.variant})` : '';
+  print(`Triggered ${result.type}${variant} in ${result.organization_id} (sandbox):`);
   for (const { object, id } of result.created) print(`  ${object.padEnd(18)} ${id}`);
   print(`  ${'event'.padEnd(18)} ${result.event.id}  ${result.event.type}`);
   return true;
 }
 
-/** Every catalog type with its scenario, or "not available: why". */
-export function listScenarios(): { type: EventType; available: boolean; scenario: string }[] {
+/** Every catalog type with its scenario, or "not available: why", and its other stories (`--variant`). */
+export function listScenarios(): {
+  type: EventType;
+  available: boolean;
+  scenario: string;
+  variants?: { name: string; scenario: string }[];
+}[] {
   return EVENT_TYPES.map((type) => {
     const scenario = SCENARIOS[type];
-    return 'unavailable' in scenario
-      ? { type, available: false, scenario: `not available: ${scenario.unavailable}` }
-      : { type, available: true, scenario: scenario.steps };
+    if ('unavailable' in scenario)
+      return { type, available: false, scenario: `not available: ${scenario.unavailable}` };
+    const variants = Object.entries(scenario.variants ?? {}).map(([name, story]) => ({
+      name,
+      scenario: story.steps,
+    }));
+    return { type, available: true, scenario: scenario.steps, ...(variants.length > 0 ? { variants } : {}) };
   });
 }
 
@@ -74,7 +99,12 @@ export function listScenarios(): { type: EventType; available: boolean; scenario
  */
 export async function trigger(
   ctx: AppContext,
-  input: { type: string; organizationId?: string | undefined; mode?: string | undefined },
+  input: {
+    type: string;
+    organizationId?: string | undefined;
+    mode?: string | undefined;
+    variant?: string | undefined;
+  },
 ): Promise<TriggerResult> {
   const mode = input.mode ?? 'sandbox';
   if (mode === 'production' || mode === 'live') {
@@ -92,16 +122,31 @@ export async function trigger(
   const type = input.type as EventType;
   const scenario = SCENARIOS[type];
   if ('unavailable' in scenario) throw refuse(`${type} is not available: ${scenario.unavailable}.`);
+  const story = input.variant === undefined ? scenario : scenario.variants?.[input.variant];
+  if (!story) {
+    const names = Object.keys(scenario.variants ?? {});
+    throw refuse(
+      `${type} has no variant "${input.variant}"` +
+        (names.length > 0 ? `: its variants are ${names.join(', ')}.` : ': it has none.'),
+    );
+  }
 
   const principal = await sandboxPrincipal(ctx, input.organizationId);
   const steps = new SandboxSteps(ctx, principal);
   const started = ctx.clock.now();
-  const outcome = await scenario.run(steps);
+  const outcome = await story.run(steps);
   const owner = steps.scope;
   const event = outcome
     ? await ctx.events.getEvent(owner, outcome.eventId)
     : await producedEvent(ctx, owner, type, started, steps.created);
-  return { type, organization_id: principal.organizationId, mode: 'sandbox', created: steps.created, event };
+  return {
+    type,
+    ...(input.variant === undefined ? {} : { variant: input.variant }),
+    organization_id: principal.organizationId,
+    mode: 'sandbox',
+    created: steps.created,
+    event,
+  };
 }
 
 /** The organization's sandbox client, acting as a platform's API request would. */

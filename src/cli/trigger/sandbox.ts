@@ -1,14 +1,19 @@
 import type { AppContext } from '../../context.ts';
 import { randomToken } from '../../core/ids.ts';
 import type { Principal } from '../../domains/auth/service.ts';
+import type { SpendingControlsInput } from '../../domains/cards/controls.ts';
 import { SANDBOX_CODE } from '../../domains/connect/service.ts';
 import { transferFee } from '../../domains/funding/flow.ts';
+import { approvalChallenge } from '../../domains/mandates/terms.ts';
 
 /** What a scenario made, in the order it made it: `{ object: 'card', id: 'card_…' }`. */
 export interface Created {
   object: string;
   id: string;
 }
+
+/** The credential id of the assertion kept on a mandate the trigger approved: no passkey's. */
+export const SANDBOX_TRIGGER_CREDENTIAL = 'purser-trigger';
 
 /** Every scenario's transactions are charged at this merchant, so they are easy to tell apart. */
 export const TRIGGER_MERCHANT = 'Purser trigger';
@@ -59,17 +64,21 @@ export class SandboxSteps {
   }
 
   /** An approved user with `amountCents` in their wallet and a multi-use card of that amount. */
-  async cardOf(amountCents: number, options: { userId?: string } = {}): Promise<string> {
+  async cardOf(
+    amountCents: number,
+    options: { userId?: string; spendingControls?: SpendingControlsInput } = {},
+  ): Promise<string> {
     const userId = options.userId ?? (await this.approvedUser());
     await this.fundWallet(userId, amountCents);
-    return this.card(userId, amountCents);
+    return this.card(userId, amountCents, options.spendingControls);
   }
 
-  async card(userId: string, amountCents: number): Promise<string> {
+  async card(userId: string, amountCents: number, spendingControls?: SpendingControlsInput): Promise<string> {
     const card = await this.ctx.cards.createCard(this.principal, {
       user_id: userId,
       amount_cents: amountCents,
       type: 'multi_use',
+      spending_controls: spendingControls,
     });
     return this.record('card', card.id);
   }
@@ -83,6 +92,42 @@ export class SandboxSteps {
     });
     this.record('transaction', txn.id);
     return txn;
+  }
+
+  /**
+   * A mandate of a new connected user for the organization's sandbox client ($20 a purchase, $100 a
+   * month), as `POST /api/v2/users/{user_id}/mandates` makes it; `expiresInMs` from now (30 days).
+   */
+  async mandate(expiresInMs = 30 * 86_400_000): Promise<{ id: string; terms_hash: string }> {
+    const userId = await this.user();
+    const mandate = await this.ctx.mandates.create(this.scope, userId, {
+      client_id: this.principal.clientId,
+      description: 'Purser trigger: coffee for the team',
+      currency: 'usd',
+      max_amount_cents: 2_000,
+      budget: { amount_cents: 10_000, interval: 'monthly' },
+      expires_at: new Date(this.ctx.clock.now() + expiresInMs).toISOString(),
+    });
+    return { id: this.record('mandate', mandate.id), terms_hash: mandate.terms_hash };
+  }
+
+  /**
+   * A mandate marked approved through the service, as the approval page marks it once a passkey
+   * signed the terms. No passkey signs here (only a user's authenticator can): the kept assertion
+   * says so (`credential_id: "purser-trigger"`, no response), with a challenge bound to the terms.
+   */
+  async approvedMandate(): Promise<string> {
+    const mandate = await this.mandate();
+    const challenge = Buffer.from(approvalChallenge(mandate.id, mandate.terms_hash)).toString('base64url');
+    const approved = await this.ctx.ledger.transaction((trx) =>
+      this.ctx.mandates.approve(trx, mandate.id, mandate.terms_hash, {
+        credential_id: SANDBOX_TRIGGER_CREDENTIAL,
+        response: null,
+        challenge,
+      }),
+    );
+    if (!approved) throw new Error(`the mandate ${mandate.id} could not be approved`);
+    return mandate.id;
   }
 
   /** Tops the company pool up to what a company-funded card of `amountCents` needs, fee included. */

@@ -5,11 +5,15 @@ import type { SandboxSteps } from './sandbox.ts';
 /**
  * How `purser trigger` produces one event type: `steps` says what it does (shown by `--list`), `run`
  * does it through the services. `unavailable` instead says why no flow of this build can produce it.
- * A scenario may return the event's id when its step answers with it (a test event).
+ * A scenario may return the event's id when its step answers with it (a test event). `variants`
+ * are other stories of the same type, chosen with `--variant NAME` (a decline by the spending
+ * controls rather than for funds).
  */
-export type Scenario =
-  | { steps: string; run(s: SandboxSteps): Promise<{ eventId: string } | undefined> }
-  | { unavailable: string };
+export interface Story {
+  steps: string;
+  run(s: SandboxSteps): Promise<{ eventId: string } | undefined>;
+}
+export type Scenario = (Story & { variants?: Record<string, Story> }) | { unavailable: string };
 
 /** Refused before the scenario made anything: the message says what to do instead. */
 const refuse = (message: string) => new UsageError(message, false);
@@ -172,6 +176,20 @@ export const SCENARIOS: Record<EventType, Scenario> = {
       await authorized(s, 5_000);
       return undefined;
     },
+    variants: {
+      spending_controls: {
+        steps:
+          'a $20 card with a $10 daily spending limit, then a $12 charge ' +
+          "(SPENDING_LIMIT_EXCEEDED, naming the card's daily limit in spending_control)",
+        run: async (s) => {
+          const card = await s.cardOf(DOLLARS_20, {
+            spendingControls: { spending_limits: [{ amount_cents: 1_000, interval: 'daily' }] },
+          });
+          await s.authorize(card, 1_200);
+          return undefined;
+        },
+      },
+    },
   },
   'transaction.voided': {
     steps: 'a $20 card, a $12 authorization, then its reversal',
@@ -316,16 +334,40 @@ export const SCENARIOS: Record<EventType, Scenario> = {
       'the user proves their email or phone with a one-time code on the hosted reset page, then registers a new passkey: a WebAuthn registration only the user’s authenticator makes (test/vault/passkey-reset-browser.test.ts drives one with a virtual authenticator)',
   },
   'mandate.approved': {
-    unavailable: 'the user approves the terms with a passkey on the hosted mandate page (docs/mandates.md)',
+    steps:
+      'a connected user, a mandate for the sandbox client, marked approved through the service as the ' +
+      'approval page marks it after a passkey signed (no passkey signs: its kept assertion names purser-trigger)',
+    run: async (s) => {
+      await s.approvedMandate();
+      return undefined;
+    },
   },
   'mandate.revoked': {
-    unavailable: 'a mandate is revoked with DELETE /api/v2/mandates/{id} or on the connected-apps page',
+    steps: 'an approved mandate (as mandate.approved), then revoked as DELETE /api/v2/mandates/{id} does',
+    run: async (s) => {
+      await s.ctx.mandates.revoke(s.scope, await s.approvedMandate());
+      return undefined;
+    },
   },
   'mandate.exhausted': {
-    unavailable: 'a purchase under a mandate with a `total` budget uses its last cent (docs/mandates.md)',
+    unavailable:
+      'a purchase under a mandate with a `total` budget uses its last cent: a /buy confirm with the app’s token, not a platform call (docs/mandates.md)',
   },
   'mandate.expired': {
-    unavailable: "the worker's chores expire a mandate at its `expires_at` (docs/mandates.md)",
+    steps:
+      "a pending mandate ending one second from now, then, once past its end, the worker's chore that expires it",
+    run: async (s) => {
+      const { id } = await s.mandate(1_000);
+      // Real time: the end is the service clock's, the patience the command's own.
+      const deadline = Date.now() + 10_000;
+      while ((await s.ctx.mandates.get(s.scope, id)).status !== 'expired') {
+        if (Date.now() > deadline) throw new Error(`the mandate ${id} did not reach its end`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // The chore takes 100 due mandates at a time, the oldest ends first.
+      while ((await s.ctx.mandates.expireDue()) === 100);
+      return undefined;
+    },
   },
   'order.updated': {
     unavailable:

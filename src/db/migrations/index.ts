@@ -38,6 +38,8 @@ import * as cardControls from './0043_card_controls.ts';
 import * as passkeyResets from './0044_passkey_resets.ts';
 import * as receipts from './0046_receipts.ts';
 import * as mandates from './0047_mandates.ts';
+import * as cardFlowControls from './0048_card_flow_controls.ts';
+import * as chainKeyRotation from './0049_chain_key_rotation.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +82,6 @@ export const migrations: Record<string, Migration> = {
   '0044_passkey_resets': passkeyResets,
   '0046_receipts': receipts,
   '0047_mandates': mandates,
+  '0048_card_flow_controls': cardFlowControls,
+  '0049_chain_key_rotation': chainKeyRotation,
 };

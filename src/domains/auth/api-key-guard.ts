@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../core/errors.ts';
+import { bearerGuard, organizationSuspended } from '../../core/bearer.ts';
 import type { OrgService } from '../orgs/service.ts';
-import { bearerToken } from './guard.ts';
 
 /** Who is calling a v1 endpoint: the organization and mode of the API key. */
 export interface ApiKeyPrincipal {
@@ -17,28 +16,20 @@ declare module 'fastify' {
   }
 }
 
-function unauthorized(keyPresented: boolean): ApiError {
-  // RFC 6750 §3: challenge with the Bearer scheme; name invalid_token when one was sent.
-  const challenge = keyPresented ? 'Bearer realm="purser", error="invalid_token"' : 'Bearer realm="purser"';
-  return new ApiError(401, 'unauthorized', 'A valid API key (sk_test_… or sk_live_…) is required.', {
-    headers: { 'www-authenticate': challenge },
-  });
-}
-
 /**
  * onRequest hook for v1 endpoints (spec §5.7): `Authorization: Bearer <API_KEY>`, a test key for
  * sandbox and a live key for production. The key's mode is the mode of everything it touches.
  * Register `request.apiKey` with `app.decorateRequest('apiKey', null)` in the plugin using it.
  */
 export function apiKeyGuard(orgs: OrgService) {
+  const holderOf = bearerGuard({
+    authenticate: (key) => orgs.authenticateApiKey(key),
+    required: 'A valid API key (sk_test_… or sk_live_…) is required.',
+  });
   return async function requireApiKey(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const key = bearerToken(request);
-    if (!key) throw unauthorized(request.headers.authorization !== undefined);
-    const principal = await orgs.authenticateApiKey(key);
-    if (!principal) throw unauthorized(true);
+    const principal = await holderOf(request);
     const organization = await orgs.getOrganization(principal.organizationId);
-    if (organization.status !== 'active')
-      throw new ApiError(403, 'access_denied', 'The organization is suspended.');
+    if (organization.status !== 'active') throw organizationSuspended();
     request.apiKey = principal;
   };
 }

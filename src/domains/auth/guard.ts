@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, serviceUnavailable } from '../../core/errors.ts';
-import { isDatabaseUnavailable } from '../../db/availability.ts';
+import { bearerGuard, organizationSuspended } from '../../core/bearer.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { AuthService, Principal } from './service.ts';
 
 declare module 'fastify' {
@@ -10,51 +10,18 @@ declare module 'fastify' {
   }
 }
 
-/** The bearer token of an `Authorization: Bearer …` header (RFC 6750 §2.1), or null. */
-export function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (!header) return null;
-  const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
-  return match ? (match[1] as string) : null;
-}
-
-function unauthorized(tokenPresented: boolean): ApiError {
-  // RFC 6750 §3: challenge with the Bearer scheme; name invalid_token when one was sent.
-  const challenge = tokenPresented ? 'Bearer realm="purser", error="invalid_token"' : 'Bearer realm="purser"';
-  return new ApiError(401, 'unauthorized', 'A valid platform access token is required.', {
-    headers: { 'www-authenticate': challenge },
-  });
-}
-
-/**
- * A token that could not be checked: `503 service_unavailable` when the database cannot be reached
- * (as every request then), else `503 auth_unavailable` (spec §7: its store failed), its cause
- * logged. Never a bare 500; the client retries after `Retry-After`.
- */
-export function tokenCheckFailed(request: FastifyRequest, error: unknown): ApiError {
-  if (isDatabaseUnavailable(error)) return serviceUnavailable(error);
-  request.log.error({ err: error }, 'authentication unavailable');
-  return new ApiError(503, 'auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.', {
-    headers: { 'retry-after': '1' },
-  });
-}
-
 /**
  * onRequest hook for v2 platform endpoints, so it runs before the body is parsed: the bearer must be
  * a live platform token minted by the client-credentials grant. A connection (user) token is refused
  * with `client_credentials_required`.
  */
 export function platformGuard(auth: AuthService) {
+  const holderOf = bearerGuard({
+    authenticate: (token) => auth.authenticate(token),
+    required: 'A valid platform access token is required.',
+  });
   return async function requirePlatformToken(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const token = bearerToken(request);
-    if (!token) throw unauthorized(request.headers.authorization !== undefined);
-    let principal: Awaited<ReturnType<AuthService['authenticate']>>;
-    try {
-      principal = await auth.authenticate(token);
-    } catch (error) {
-      throw tokenCheckFailed(request, error);
-    }
-    if (!principal) throw unauthorized(true);
+    const principal = await holderOf(request);
     if (principal.kind !== 'platform') {
       throw new ApiError(
         400,
@@ -62,8 +29,7 @@ export function platformGuard(auth: AuthService) {
         'This endpoint needs a platform token minted from client credentials, not a connection token.',
       );
     }
-    if (!principal.organizationActive)
-      throw new ApiError(403, 'access_denied', 'The organization is suspended.');
+    if (!principal.organizationActive) throw organizationSuspended();
     request.principal = principal;
   };
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { listOf } from '../../core/pagination.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
 import type { Principal } from '../auth/service.ts';
@@ -190,11 +191,8 @@ export async function spendingControlRoutes(app: RoutesApp, ctx: AppContext): Pr
         },
       },
     },
-    async () => ({
-      object: 'list' as const,
-      data: merchantCategories().map((category) => ({ object: 'merchant_category' as const, ...category })),
-      has_more: false,
-    }),
+    async () =>
+      listOf(merchantCategories().map((category) => ({ object: 'merchant_category' as const, ...category }))),
   );
 
   const UserParams = Type.Object({ user_id: Type.String() });

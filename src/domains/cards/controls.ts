@@ -54,6 +54,12 @@ export interface ControlledCharge {
   amountCents: number;
   mcc: string | null;
   merchantCountry: string | null;
+  /**
+   * What the authorization this charge adds to already holds (an incremental authorization: the
+   * charge is the increment): a `per_authorization` limit judges the whole authorization. The
+   * windows count it already, with the rest of their spending.
+   */
+  priorCents?: number | undefined;
 }
 
 /**
@@ -189,7 +195,7 @@ export async function refusalOf(
     const categories = limit.categories ? codeRanges(limit.categories) : null;
     if (categories && !inRanges(categories, charge.mcc)) continue;
     const since = windowStart(limit.interval, now);
-    const spent = since === null ? 0 : await spentIn({ since, categories });
+    const spent = since === null ? (charge.priorCents ?? 0) : await spentIn({ since, categories });
     if (spent + charge.amountCents > limit.amount_cents) {
       return refuse('SPENDING_LIMIT_EXCEEDED', 'spending_limits', {
         interval: limit.interval,

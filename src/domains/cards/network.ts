@@ -3,6 +3,7 @@ import { type Clock, DAY } from '../../core/clock.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { AuthorizationDecision } from '../../core/metrics.ts';
+import { cursorOf, pageOf } from '../../core/pagination.ts';
 import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
@@ -156,7 +157,8 @@ export class CardNetwork {
         const earlier = charge.transactionId
           ? await this.deps.cards.store.transactionById(trx, id)
           : undefined;
-        if (earlier) return this.settlement.increase(trx, card, earlier, charge.amountCents);
+        // An increment is judged by the engine alone, the platform never asked again (docs/cards.md).
+        if (earlier) return this.settlement.increase(trx, card, controls, earlier, charge);
         const engine = await this.decide(trx, card, controls, charge, books.before);
         if (!('approve' in engine) || !platform) return this.record(trx, card, id, charge, engine, books);
         if (platform === 'ask') return { ask: card };
@@ -323,10 +325,11 @@ export class CardNetwork {
     },
   ) {
     const livemode = livemodeColumn(scope.livemode);
-    const after = query.starting_after
-      ? await this.deps.cards.store.transaction(this.db, scope.organizationId, livemode, query.starting_after)
-      : undefined;
-    if (query.starting_after && !after) throw notFound('No such transaction.');
+    const after = await cursorOf(
+      query.starting_after,
+      (id) => this.deps.cards.store.transaction(this.db, scope.organizationId, livemode, id),
+      'a transaction',
+    );
     const rows = await this.deps.cards.store.listTransactions(this.db, {
       organizationId: scope.organizationId,
       livemode,
@@ -336,12 +339,8 @@ export class CardNetwork {
       startingAfter: after,
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    return {
-      object: 'list' as const,
-      data: await Promise.all(page.map((txn) => this.present(this.db, txn))),
-      has_more: rows.length > query.limit,
-    };
+    const page = pageOf(rows, query.limit);
+    return { ...page, data: await Promise.all(page.data.map((txn) => this.present(this.db, txn))) };
   }
 
   /** The worker's sweep: authorizations never cleared are voided once they expire. */
@@ -377,13 +376,15 @@ export class CardNetwork {
 
   /**
    * The engine's rules in their order (docs/cards.md): the card's status, then the spending controls
-   * (the card's, then its user's), then the balance; the first that refuses declines.
+   * (the card's, then its user's), then the balance; the first that refuses declines. Also for
+   * settlement.ts: an incremental authorization is decided on its increment, `priorCents` what the
+   * authorization held before it.
    */
-  private async decide(
+  async decide(
     exec: Executor,
     card: Card,
     controls: ChargeControls,
-    charge: ChargeRequest,
+    charge: ChargeRequest & { priorCents?: number },
     balanceCents: number,
   ): Promise<Outcome> {
     const status = statusDecline(card);
@@ -392,6 +393,7 @@ export class CardNetwork {
       amountCents: charge.amountCents,
       mcc: charge.mcc ?? null,
       merchantCountry: charge.merchantCountry ?? null,
+      priorCents: charge.priorCents,
     });
     if (verdict) return { decline: verdict.reason, control: verdict.control, decidedBy: 'engine' };
     const funds = fundsDecline(card, charge.amountCents, balanceCents);
@@ -628,15 +630,6 @@ function platformOutcome(
   }
   if (answer.approved) return { approve: true, decidedBy: 'platform' };
   return { decline: 'PLATFORM_DECLINED', decidedBy: 'platform', platformReason: answer.reason };
-}
-
-/**
- * The card's own rules, in issue 9's order: its status, then its balance, then its spend limit (a
- * card's balance never exceeds its limit, so a charge over what is left is INSUFFICIENT_FUNDS). The
- * spending controls come between status and balance (`CardNetwork.decide`).
- */
-export function decide(card: Card, amountCents: number, balanceCents: number): DeclineReason | null {
-  return statusDecline(card) ?? fundsDecline(card, amountCents, balanceCents);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
+import { ListOf, PageQuery } from '../../core/pagination.ts';
 import {
   documented,
   errorResponse,
@@ -142,13 +143,8 @@ const CardDetails = Type.Object({
   last4: Type.String(),
 });
 
-const List = <T extends ReturnType<typeof Type.Object>>(item: T, id: string) =>
-  Type.Object(
-    { object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Boolean() },
-    { $id: id, description: 'A page, newest first; pass the last id as `starting_after` for the next.' },
-  );
-const CardList = List(CardObject, 'CardList');
-const TransactionList = List(TransactionObject, 'TransactionList');
+const CardList = ListOf(CardObject, 'CardList');
+const TransactionList = ListOf(TransactionObject, 'TransactionList');
 
 const cardExample = {
   object: 'card' as const,
@@ -211,11 +207,6 @@ const issuerError = errorResponse(
 );
 const sandboxOnly = 'A live token (`sandbox_only`), or the organization is suspended (`access_denied`).';
 
-const Paging = {
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-  starting_after: Type.Optional(Type.String({ maxLength: 64 })),
-};
-
 const CardParams = Type.Object({ card_id: Type.String() });
 const strict = { additionalProperties: false } as const;
 
@@ -248,7 +239,8 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           'The user must be approved (`422 kyc_required`) and the wallet must cover it (`402 insufficient_funds`). ' +
           'Fires `card.created` with `transfer_id: null`. ' +
           'With `funding: "company"` the company wallet pays instead: the answer is `202` and a `card_flow` ' +
-          '(`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`).',
+          '(`card_flow.started` … `card.created` with `transfer_id`; see `GET /api/v2/card_flows/{transfer_id}`). ' +
+          '`spending_controls` apply with either funding: a company-funded card gets them when the flow mints it.',
         body: withExample(
           Type.Object(
             {
@@ -298,18 +290,12 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     async (request, reply) => {
       const { funding, external_user_id, ack_required, ...card } = request.body;
       if (funding === 'company') {
-        for (const field of ['memo', 'spending_controls'] as const) {
-          if (card[field] !== undefined)
-            throw invalidRequest(`${field} is not taken with company funding.`, {
-              [field]:
-                field === 'memo'
-                  ? 'not allowed with funding company'
-                  : 'not allowed with funding company: set them with PATCH once the card is created, or on the user',
-            });
-        }
-        const { spending_controls: _, ...flowCard } = card;
+        if (card.memo !== undefined)
+          throw invalidRequest('memo is not taken with company funding.', {
+            memo: 'not allowed with funding company',
+          });
         const flow = await ctx.funding.startFlow(request.principal!, {
-          ...flowCard,
+          ...card,
           external_user_id,
           ack_required,
         });
@@ -337,7 +323,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           {
             user_id: Type.Optional(Type.String({ maxLength: 64 })),
             status: Type.Optional(CardStatus),
-            ...Paging,
+            ...PageQuery,
           },
           strict,
         ),
@@ -347,7 +333,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             data: [cardExample],
             has_more: false,
           }),
-          ...errorResponses(400, 401, 403, 404, 503, { 404: 'The `starting_after` card does not exist.' }),
+          ...errorResponses(400, 401, 403, 503),
         },
       },
     },
@@ -566,7 +552,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           {
             card_id: Type.Optional(Type.String({ maxLength: 64 })),
             user_id: Type.Optional(Type.String({ maxLength: 64 })),
-            ...Paging,
+            ...PageQuery,
           },
           strict,
         ),
@@ -576,9 +562,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
             data: [transactionExample],
             has_more: false,
           }),
-          ...errorResponses(400, 401, 403, 404, 503, {
-            404: 'The `starting_after` transaction does not exist.',
-          }),
+          ...errorResponses(400, 401, 403, 503),
         },
       },
     },

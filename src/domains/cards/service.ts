@@ -4,6 +4,7 @@ import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import type { OutboundConfig } from '../../core/http/policy.ts';
 import { newId } from '../../core/ids.ts';
+import { cursorOf, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
@@ -22,6 +23,9 @@ import { AuthorizationEndpoints } from './platform-authorization.ts';
 import { IssuerReconciler } from './reconcile.ts';
 import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
+
+/** What a card's spending controls are asked as (controls.ts), for the domains that issue cards. */
+export type { SpendingControlsInput };
 
 export type Card = Selectable<CardsTable>;
 export type ClosedReason = NonNullable<Card['closed_reason']>;
@@ -172,14 +176,20 @@ export class CardService {
 
   /**
    * The card that ends a company-funded flow (funding/flow.ts): funded from the wallet the flow
-   * credited, with the flow's own card id (a retried mint asks the issuer for the same card) and
-   * `transfer_id`; `onCommit` writes the flow's step in the card's transaction.
+   * credited, with the flow's own card id (a retried mint asks the issuer for the same card),
+   * `transfer_id` and the spending controls asked at its start (checked then: `controls.stored`);
+   * `onCommit` writes the flow's step in the card's transaction.
    */
   createFlowCard(
     clientId: string,
     scope: Tenant,
     input: { user_id: string; amount_cents: number; type: Card['type'] },
-    flow: { id: string; transferId: string; onCommit: (trx: Executor) => Promise<void> },
+    flow: {
+      id: string;
+      transferId: string;
+      spendingControls: string | null;
+      onCommit: (trx: Executor) => Promise<void>;
+    },
   ) {
     return this.issue(clientId, scope, input, flow);
   }
@@ -332,9 +342,7 @@ export class CardService {
       starting_after?: string;
     },
   ) {
-    const after = query.starting_after
-      ? await this.findCard(this.db, scope, query.starting_after)
-      : undefined;
+    const after = await cursorOf(query.starting_after, (id) => this.findCard(this.db, scope, id), 'a card');
     const rows = await this.store.listCards(this.db, {
       organizationId: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
@@ -344,13 +352,12 @@ export class CardService {
       startingAfter: after,
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
+    const page = pageOf(rows, query.limit);
     return {
-      object: 'list' as const,
+      ...page,
       data: await Promise.all(
-        page.map(async (card) => cardObject(card, await this.balanceOf(this.db, card))),
+        page.data.map(async (card) => cardObject(card, await this.balanceOf(this.db, card))),
       ),
-      has_more: rows.length > query.limit,
     };
   }
 

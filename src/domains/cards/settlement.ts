@@ -11,8 +11,10 @@ import {
   type Violation,
 } from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
-import { type CardNetwork, type CardTransaction, type DeclineReason, decide } from './network.ts';
+import type { SpendingControlRefusal } from './controls.ts';
+import type { CardNetwork, CardTransaction, ChargeRequest, DeclineReason } from './network.ts';
 import type { Card, CardService } from './service.ts';
+import type { ChargeControls } from './spending-controls.ts';
 
 /**
  * What an issuer reports of one of its transactions, in our terms (lithic/webhooks.ts builds it
@@ -58,7 +60,11 @@ export interface RefundOptions {
 
 /** A repeated authorization for more (an incremental one) the engine declined; the hold stays as it was. */
 export class IncrementDeclined extends Error {
-  constructor(readonly reason: DeclineReason) {
+  constructor(
+    readonly reason: DeclineReason,
+    /** The spending control that refused it, when one did. */
+    readonly control?: SpendingControlRefusal | undefined,
+  ) {
     super(`incremental authorization declined: ${reason}`);
   }
 }
@@ -170,15 +176,37 @@ export class Settlement {
 
   /**
    * The issuer asks again for a transaction it authorized, for a larger total (a tip, fuel, a
-   * hotel's extension): the difference is decided like any charge and held with the rest, or the
-   * request is declined (`IncrementDeclined`) and the hold stays as it was.
+   * hotel's extension): the difference is decided like any charge — the card's status, the spending
+   * controls (the increment counts against the windows' limits; a `per_authorization` limit judges
+   * the new total), the balance — and held with the rest, or the request is declined
+   * (`IncrementDeclined`) and the hold stays as it was. The platform is not asked again.
    */
-  async increase(trx: Executor, card: Card, txn: CardTransaction, totalCents: number) {
+  async increase(
+    trx: Executor,
+    card: Card,
+    controls: ChargeControls,
+    txn: CardTransaction,
+    charge: ChargeRequest,
+  ) {
+    const totalCents = charge.amountCents;
     const increment = totalCents - txn.amount_cents;
     if (txn.status !== 'PENDING' || increment <= 0) return this.deps.network.present(trx, txn, card);
     const books = await this.books(trx, card);
-    const decline = decide(card, increment, books.cardAvailable);
-    if (decline) throw new IncrementDeclined(decline);
+    // The merchant is the authorization's: the network does not change it on an increment.
+    const outcome = await this.deps.network.decide(
+      trx,
+      card,
+      controls,
+      {
+        ...charge,
+        amountCents: increment,
+        mcc: txn.mcc,
+        merchantCountry: txn.merchant_country,
+        priorCents: txn.amount_cents - txn.voided_cents,
+      },
+      books.cardAvailable,
+    );
+    if ('decline' in outcome) throw new IncrementDeclined(outcome.decline, outcome.control);
     const held = await this.openHold(trx, txn);
     const hold = `${txn.id}.hold.${totalCents}`;
     await this.deps.ledger.execute(trx, [

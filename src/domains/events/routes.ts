@@ -1,6 +1,7 @@
-import { type TSchema, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { documented, errorResponses, type RoutesApp, ref, withExample } from '../../core/schemas.ts';
+import { ListOf, listOf, PageQuery } from '../../core/pagination.ts';
+import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
 import { platformGuard } from '../auth/guard.ts';
@@ -110,26 +111,17 @@ const WebhookRecovery = Type.Object(
   { $id: 'WebhookRecovery', description: 'What a recover queued.' },
 );
 
-/** The list envelope of `item`, shared as `<item>List`. */
-const list = <T extends TSchema>(item: T) => {
-  const { $id } = item as unknown as { $id: string };
-  return Type.Object(
-    {
-      object: Type.Literal('list'),
-      url: Type.String(),
-      data: Type.Array(ref(item)),
-      has_more: Type.Boolean(),
-      next_cursor: Type.Union([Type.String(), Type.Null()], {
-        description: 'Pass as `starting_after` to read the next page; null on the last one.',
-      }),
-    },
-    { $id: `${$id}List`, description: `A page of ${$id} objects, newest first.` },
-  );
-};
-
-const EventList = list(Event);
-const WebhookEndpointList = list(WebhookEndpoint);
-const WebhookDeliveryList = list(WebhookDelivery);
+const EventList = ListOf(Event, 'EventList', 'A page of events, newest first.');
+const WebhookEndpointList = ListOf(
+  WebhookEndpoint,
+  'WebhookEndpointList',
+  'A page of webhook endpoints, newest first.',
+);
+const WebhookDeliveryList = ListOf(
+  WebhookDelivery,
+  'WebhookDeliveryList',
+  'A page of webhook deliveries, newest first.',
+);
 
 const eventExample = {
   id: 'evt_8sDf3GhJ6kL9zXcV',
@@ -178,21 +170,6 @@ const deliveryExample = {
       response_excerpt: 'ok',
     },
   ],
-};
-
-const listExample = <T>(path: string, item: T) => ({
-  object: 'list' as const,
-  url: path,
-  data: [item],
-  has_more: false,
-  next_cursor: null,
-});
-
-const Paging = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Default 10.' })),
-  starting_after: Type.Optional(
-    Type.String({ maxLength: 64, description: 'The `next_cursor` of the previous page.' }),
-  ),
 };
 
 const unixTime = (description: string) => Type.Optional(Type.Integer({ minimum: 0, description }));
@@ -248,12 +225,12 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
             'created[gte]': unixTime('Created at or after this Unix time.'),
             'created[lt]': unixTime('Created before this Unix time.'),
             'created[lte]': unixTime('Created at or before this Unix time.'),
-            ...Paging,
+            ...PageQuery,
           },
           { additionalProperties: false },
         ),
         response: {
-          200: documented(EventList, 'A page of events.', listExample('/api/v2/events', eventExample)),
+          200: documented(EventList, 'A page of events.', listOf([eventExample])),
           ...errors,
           ...errorResponses(503),
         },
@@ -324,13 +301,9 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         ...webhooks,
         operationId: 'listWebhookEndpoints',
         summary: 'List webhook endpoints, newest first',
-        querystring: Type.Object(Paging, { additionalProperties: false }),
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
         response: {
-          200: documented(
-            WebhookEndpointList,
-            'A page of webhook endpoints.',
-            listExample('/api/v1/webhook_endpoints', endpointExample),
-          ),
+          200: documented(WebhookEndpointList, 'A page of webhook endpoints.', listOf([endpointExample])),
           ...errors,
         },
       },
@@ -496,14 +469,14 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         summary: "The endpoint's delivery log, newest first, each delivery with its attempts",
         params: IdParams,
         querystring: Type.Object(
-          { event_id: Type.Optional(Type.String({ maxLength: 64 })), ...Paging },
+          { event_id: Type.Optional(Type.String({ maxLength: 64 })), ...PageQuery },
           { additionalProperties: false },
         ),
         response: {
           200: documented(
             WebhookDeliveryList,
             'A page of the endpoint’s deliveries.',
-            listExample(`/api/v1/webhook_endpoints/${endpointExample.id}/deliveries`, deliveryExample),
+            listOf([deliveryExample]),
           ),
           ...errors,
         },
@@ -612,12 +585,12 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         operationId: 'listEventDeliveries',
         summary: "An event's deliveries to every endpoint of the mode, each with its attempts",
         params: IdParams,
-        querystring: Type.Object(Paging, { additionalProperties: false }),
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
         response: {
           200: documented(
             WebhookDeliveryList,
             'A page of the event’s deliveries.',
-            listExample(`/api/v1/events/${eventExample.id}/deliveries`, deliveryExample),
+            listOf([deliveryExample]),
           ),
           ...errors,
         },

@@ -6,6 +6,7 @@ import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
+import { cursorOf, DEFAULT_PAGE_LIMIT, type ListPage, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -73,15 +74,6 @@ export interface WebhookDeliveryView {
   attempts: WebhookAttemptView[];
 }
 
-export interface ListPage<T> {
-  object: 'list';
-  url: string;
-  data: T[];
-  has_more: boolean;
-  /** Pass as `starting_after` for the next page; null on the last page. */
-  next_cursor: string | null;
-}
-
 export interface EventListQuery {
   type?: string[];
   'created[gt]'?: number;
@@ -128,7 +120,6 @@ export interface WebhookRecovery {
 export { TEST_EVENT_TYPE } from './catalog.ts';
 /** The PostgreSQL NOTIFY channel that announces new deliveries. */
 export const DELIVERIES_CHANNEL = 'purser_webhook_deliveries';
-const DEFAULT_LIMIT = 10;
 /** How far back `recover` reaches (issue 29): older failures are read from the events API. */
 export const RECOVER_WINDOW_DAYS = 14;
 
@@ -295,17 +286,12 @@ export class EventService {
       query['created[lte]'] !== undefined ? (query['created[lte]'] + 1) * 1000 : null,
       query['created[lt]'] !== undefined ? query['created[lt]'] * 1000 : null,
     ].filter((v): v is number => v !== null);
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    let position: store.Position | null = null;
-    if (query.starting_after) {
-      const cursor = await store.findEvent(this.db, owner, query.starting_after);
-      if (!cursor) {
-        throw invalidRequest('starting_after is not an event of this organization and mode.', {
-          starting_after: 'is not a known event id',
-        });
-      }
-      position = cursor;
-    }
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const position = await cursorOf(
+      query.starting_after,
+      (id) => store.findEvent(this.db, owner, id),
+      'an event',
+    );
     const rows = await store.listEvents(
       this.db,
       owner,
@@ -314,10 +300,10 @@ export class EventService {
         createdFrom: bounds.length ? Math.max(...bounds) : null,
         createdBefore: uppers.length ? Math.min(...uppers) : null,
       },
-      position,
+      position ?? null,
       limit + 1,
     );
-    return page('/api/v2/events', rows.map(envelope), limit);
+    return pageOf(rows.map(envelope), limit);
   }
 
   /**
@@ -378,10 +364,14 @@ export class EventService {
     owner: Tenant,
     query: { limit?: number; starting_after?: string },
   ): Promise<ListPage<WebhookEndpointView>> {
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const position = query.starting_after ? await this.endpoint(owner, query.starting_after) : null;
-    const rows = await store.listEndpoints(this.db, owner, position, limit + 1);
-    return page('/api/v1/webhook_endpoints', rows.map(endpointView), limit);
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const position = await cursorOf(
+      query.starting_after,
+      (id) => this.endpoint(owner, id),
+      'a webhook endpoint',
+    );
+    const rows = await store.listEndpoints(this.db, owner, position ?? null, limit + 1);
+    return pageOf(rows.map(endpointView), limit);
   }
 
   /** Spec §3: `status: "active"` re-enables a disabled endpoint and resets its failure counter. */
@@ -580,26 +570,19 @@ export class EventService {
       if (!(await store.findEvent(this.db, owner, filter.eventId)))
         throw notFound(`No event ${filter.eventId}.`);
     }
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    let position: store.Position | null = null;
-    if (query.starting_after) {
-      const cursor = await store.findDelivery(this.db, query.starting_after);
-      if (
-        !cursor ||
-        cursor.organization_id !== owner.organizationId ||
-        cursor.livemode !== livemodeColumn(owner.livemode)
-      ) {
-        throw invalidRequest('starting_after is not a known delivery.', {
-          starting_after: 'is not a known delivery id',
-        });
-      }
-      position = cursor;
-    }
-    const rows = await store.listDeliveries(this.db, owner, filter, position, limit + 1);
-    const url = filter.endpointId
-      ? `/api/v1/webhook_endpoints/${filter.endpointId}/deliveries`
-      : `/api/v1/events/${filter.eventId}/deliveries`;
-    return page(url, await this.deliveryViews(rows), limit);
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const position = await cursorOf(
+      query.starting_after,
+      async (id) => {
+        const row = await store.findDelivery(this.db, id);
+        const owned =
+          row?.organization_id === owner.organizationId && row.livemode === livemodeColumn(owner.livemode);
+        return owned ? row : undefined;
+      },
+      'a delivery',
+    );
+    const rows = await store.listDeliveries(this.db, owner, filter, position ?? null, limit + 1);
+    return pageOf(await this.deliveryViews(rows), limit);
   }
 
   /** For operators (CLI): the owner of an endpoint, by id alone. */
@@ -838,19 +821,6 @@ function endpointView(row: store.EndpointRow): WebhookEndpointView {
     failure_count: row.consecutive_failures,
     disabled_at: row.disabled_at === null ? null : seconds(row.disabled_at),
     created: seconds(row.created_at),
-  };
-}
-
-/** `rows` holds one more than `limit` when there is a next page. */
-function page<T extends { id: string }>(url: string, rows: T[], limit: number): ListPage<T> {
-  const data = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  return {
-    object: 'list',
-    url,
-    data,
-    has_more: hasMore,
-    next_cursor: hasMore ? data[data.length - 1]!.id : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
+import { RotationRefused } from './chain/rotate.ts';
 import { ChainUnreadable } from './service.ts';
 
 export const FUNDING_USAGE = `  wallet fund ORG_ID --mode sandbox --amount-cents N [--json]
@@ -13,7 +14,9 @@ export const FUNDING_USAGE = `  wallet fund ORG_ID --mode sandbox --amount-cents
   flows list ORG_ID [--mode sandbox|production] [--limit N] [--json]
                                       company-funded card flows, newest first
   chain reconcile [--json]            CHAIN=evm: every pool and user deposit address against the books;
-                                      exits 1 naming each drift`;
+                                      exits 1 naming each drift
+  chain rotate-pool-key [--json]      CHAIN=evm, every process stopped: moves what the addresses of
+                                      CHAIN_PREVIOUS_POOL_KEY hold to those of CHAIN_POOL_KEY`;
 
 const MODES = ['sandbox', 'production'] as const;
 
@@ -118,6 +121,31 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
       );
     }
     if (check.drifts.length > 0) process.exitCode = 1;
+    return true;
+  }
+
+  if (group === 'chain' && action === 'rotate-pool-key') {
+    const { values } = parse(rest, { json });
+    if (ctx.funding.chain.name !== 'evm')
+      throw new UsageError(
+        'chain rotate-pool-key needs CHAIN=evm: with CHAIN=offline no money is on a chain',
+      );
+    const rotation = await ctx.funding.rotatePoolKey().catch((error: unknown) => {
+      if (error instanceof RotationRefused)
+        throw new UsageError(`chain rotate-pool-key: ${error.message}`, false);
+      throw error;
+    });
+    if (!rotation) return true;
+    if (values.json) print(JSON.stringify(rotation, null, 2));
+    else {
+      for (const a of rotation.addresses)
+        print(
+          `moved  ${a.kind.padEnd(4)}  ${a.owner_id}  ${a.from} -> ${a.to}  ${a.units} units  ${a.tx_hashes.join(' ')}`,
+        );
+      print(
+        `chain rotate-pool-key: ${rotation.addresses.length} addresses moved to CHAIN_POOL_KEY's; start the processes with it`,
+      );
+    }
     return true;
   }
 

@@ -18,6 +18,11 @@ export interface EvmChainConfig {
    */
   poolKey: `0x${string}`;
   /**
+   * The pool secret before a rotation (`CHAIN_PREVIOUS_POOL_KEY`), read only by `purser chain
+   * rotate-pool-key` (chain/rotate.ts), which moves what its addresses hold to the current key's.
+   */
+  previousPoolKey: `0x${string}` | null;
+  /**
    * A transfer not mined this long after it was signed is cancelled: a replacement at its nonce is
    * sent, and once that is mined the flow fails with `transfer_failed` ("never confirms").
    */
@@ -79,6 +84,9 @@ export function loadEvmConfig(env: Env): EvmChainConfig {
   const poolKey = required(env, 'CHAIN_POOL_KEY');
   // Never echo the key, not even in an error.
   if (!HEX_KEY.test(poolKey)) throw new ConfigError('CHAIN_POOL_KEY must be 32 bytes of 0x-prefixed hex');
+  const previousPoolKey = optional(env, 'CHAIN_PREVIOUS_POOL_KEY');
+  if (previousPoolKey !== null && !HEX_KEY.test(previousPoolKey))
+    throw new ConfigError('CHAIN_PREVIOUS_POOL_KEY must be 32 bytes of 0x-prefixed hex');
   if (optional(env, 'CHAIN_ID') === null) throw new ConfigError('CHAIN_ID is required with CHAIN=evm');
   const start = optional(env, 'CHAIN_START_BLOCK');
   return {
@@ -88,6 +96,7 @@ export function loadEvmConfig(env: Env): EvmChainConfig {
     decimals: integer(env, 'STABLECOIN_DECIMALS', 6, 2, 36),
     confirmations: integer(env, 'CHAIN_CONFIRMATIONS', 1, 1, 1000),
     poolKey: poolKey.toLowerCase() as `0x${string}`,
+    previousPoolKey: previousPoolKey === null ? null : (previousPoolKey.toLowerCase() as `0x${string}`),
     transferTimeoutMs: integer(env, 'CHAIN_TRANSFER_TIMEOUT_SECONDS', 1800, 60, 7 * 24 * 3600) * SECOND,
     startBlock: start === null ? null : integer(env, 'CHAIN_START_BLOCK', 0, 0),
     logRange: integer(env, 'CHAIN_LOG_RANGE', 1000, 1, 100_000),

@@ -6,7 +6,7 @@ import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/te
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardFlowStatus } from '../../db/schema.ts';
 import type { Principal } from '../auth/service.ts';
-import { type Card, scopeOf } from '../cards/service.ts';
+import { type Card, type SpendingControlsInput, scopeOf } from '../cards/service.ts';
 import type { TransferRequest } from '../ledger/service.ts';
 import type { ChainTransfer } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
@@ -80,11 +80,14 @@ export class CardFlows {
       type: Card['type'];
       external_user_id?: string | undefined;
       ack_required?: boolean | undefined;
+      spending_controls?: SpendingControlsInput | undefined;
     },
   ) {
     const scope = scopeOf(principal);
     const { cards, ledger, store, funding } = this.deps;
     cards.checkAmount('amount_cents', input.amount_cents);
+    // Checked before anything moves; the card gets them at mint.
+    const controls = input.spending_controls ? cards.controls.stored(input.spending_controls) : null;
     const user = await cards.requireUser(scope, input.user_id);
     const identity = await cards.approvedIdentity(scope, user.id);
     if (!identity) {
@@ -135,6 +138,7 @@ export class CardFlows {
         tx_hash: null,
         failure_reason: covered ? null : 'insufficient_org_funds',
         card_id: newId('card'),
+        spending_controls: controls,
         created_at: now,
         updated_at: now,
       };
@@ -314,6 +318,7 @@ export class CardFlows {
         {
           id: flow.card_id,
           transferId: flow.id,
+          spendingControls: flow.spending_controls,
           onCommit: async (trx) => {
             const locked = await this.deps.store.lockFlow(trx, flow.id);
             if (locked?.status !== 'completed') throw new StepSkipped();

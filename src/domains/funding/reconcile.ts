@@ -75,7 +75,13 @@ type Deps = {
 export async function reconcileChain(deps: Deps): Promise<ChainReconciliation> {
   const { chain, store, ledger, clock } = deps;
   const per = unitsPerCent(chain.config.decimals);
-  const addresses = await chain.ownedAddresses(deps.handle.db);
+  const owned = await chain.ownedAddresses(deps.handle.db);
+  // The addresses in use; what a `CHAIN_POOL_KEY` rotation retired counts as its successor's (rotate.ts).
+  const addresses = owned.filter((a) => a.retired_at === null);
+  const ownerKey = (a: { kind: string; organization_id: string; owner_id: string }) =>
+    `${a.kind}|${a.organization_id}|${a.owner_id}`;
+  const inUse = new Map(addresses.map((a) => [ownerKey(a), a.address]));
+  const successor = new Map(owned.map((a) => [a.address, inUse.get(ownerKey(a))]));
   const recent = clock.now() - RECENT_MS;
   const orgs = [...new Set(addresses.filter((a) => a.kind === 'pool').map((a) => a.organization_id))];
   // Opened (if need be) outside the snapshot, which writes nothing.
@@ -124,14 +130,14 @@ export async function reconcileChain(deps: Deps): Promise<ChainReconciliation> {
     const whole = BigInt(d.credited_cents) * per;
     if (Number(d.block_number) > block) {
       // Credited from a block after B: in the pool's balance, not yet in what the chain showed.
-      if (d.kind === 'pool') add(d.address, -whole);
-    } else if (d.kind === 'pool') add(d.address, units - whole);
-    else add(d.address, (whole > 0n ? cents(depositTransferId(d)) * per : 0n) + units - whole);
+      if (d.kind === 'pool') add(successor.get(d.address), -whole);
+    } else if (d.kind === 'pool') add(successor.get(d.address), units - whole);
+    else add(successor.get(d.address), (whole > 0n ? cents(depositTransferId(d)) * per : 0n) + units - whole);
   }
   // Deposits up to B the watcher has not credited yet: the chain has them, the books will.
   if (books.cursor !== null && books.cursor < block) {
     for (const d of await chain.depositsBetween(books.cursor + 1, block))
-      if (!credited.has(`${d.txHash}:${d.logIndex}`)) add(d.address, d.units);
+      if (!credited.has(`${d.txHash}:${d.logIndex}`)) add(successor.get(d.address), d.units);
   }
 
   // Transfers between pools and users: which moved by B, of those the books have not settled (or just did).

@@ -5,10 +5,11 @@ import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Principal } from '../auth/service.ts';
 import type { EventEmitter } from '../cards/events.ts';
-import { type Card, type CardService, sandboxScope } from '../cards/service.ts';
+import { type Card, type CardService, type SpendingControlsInput, sandboxScope } from '../cards/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { EvmChain, rpcErrorText } from './chain/evm.ts';
 import type { Chain, ChainDeposit } from './chain/index.ts';
+import { type PoolKeyRotation, RotationRefused } from './chain/rotate.ts';
 import type { FundingConfig } from './config.ts';
 import { CardFlows, type FlowLog } from './flow.ts';
 import { verifyOwnership } from './ownership.ts';
@@ -218,6 +219,25 @@ export class FundingService {
   }
 
   /**
+   * `purser chain rotate-pool-key` (chain/rotate.ts): moves what the addresses of
+   * `CHAIN_PREVIOUS_POOL_KEY` hold to those of `CHAIN_POOL_KEY`; null without `CHAIN=evm`. Refused
+   * while a flow or a return has a transaction signed and not settled.
+   */
+  async rotatePoolKey(): Promise<PoolKeyRotation | null> {
+    const { chain } = this.deps;
+    if (!(chain instanceof EvmChain)) return null;
+    const previous = chain.config.previousPoolKey;
+    if (!previous) throw new RotationRefused('CHAIN_PREVIOUS_POOL_KEY (the key being replaced) is not set');
+    const flows = await this.store.liveChainFlows(this.db);
+    const returns = await this.store.liveReturns(this.db);
+    const unsettled = [
+      ...flows.filter((f) => f.status === 'approved' || f.status === 'initiated').map((f) => f.id),
+      ...returns.filter((r) => r.status !== 'returned').map((r) => `${r.id}.${r.attempt}`),
+    ];
+    return chain.rotatePoolKey(previous, unsettled);
+  }
+
+  /**
    * The worker's record of a check: each address's drift kept (`chain_drifts`, read by /metrics) and
    * what changed since the last check returned, once across workers (a check older than the one
    * recorded changes nothing).
@@ -288,6 +308,7 @@ export class FundingService {
       type: Card['type'];
       external_user_id?: string | undefined;
       ack_required?: boolean | undefined;
+      spending_controls?: SpendingControlsInput | undefined;
     },
   ) {
     return this.flows.start(principal, input);

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { bearerGuard } from '../../core/bearer.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { bearerToken, platformGuard, testModeOnly } from '../auth/guard.ts';
+import { platformGuard, testModeOnly } from '../auth/guard.ts';
 import { INFORMATION_FIELDS, type InformationField, isCountryCode } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
 import { SIMULATE_OUTCOMES } from './service.ts';
@@ -287,15 +288,16 @@ const Reason = Type.String({ minLength: 1, maxLength: 300, description: 'End-use
  * Without that setting the routes answer 404, as if they did not exist.
  */
 export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  const expected = ctx.config.kyc.reviewerToken;
+  const reviewerOf = bearerGuard({
+    authenticate: async (token) => (expected !== null && safeEqual(token, expected) ? 'reviewer' : null),
+    required: 'A valid reviewer token is required.',
+    challenge: () => 'Bearer realm="purser-review"',
+  });
   const requireReviewer = async (request: FastifyRequest) => {
-    const expected = ctx.config.kyc.reviewerToken;
     if (expected === null)
       throw new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
-    const token = bearerToken(request);
-    if (!token || !safeEqual(token, expected))
-      throw new ApiError(401, 'unauthorized', 'A valid reviewer token is required.', {
-        headers: { 'www-authenticate': 'Bearer realm="purser-review"' },
-      });
+    await reviewerOf(request);
   };
   const schemaBase = { tags: ['Identity review (operators)'], hide: true };
   const reviewer = (request: FastifyRequest) => {

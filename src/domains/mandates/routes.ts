@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { ListOf, PageQuery } from '../../core/pagination.ts';
 import {
   documented,
   errorResponses,
@@ -89,7 +90,7 @@ const MandateObject = Type.Object(
     approval_url: Nullable(
       Type.String({
         description:
-          'The hosted page where the user reads the terms and approves them with a passkey; null once not pending. Safe to send as text: opening it changes nothing.',
+          'The hosted page where the user reads the terms and approves them with a passkey (or declines them); null once not pending, and once the page has expired (7 days after the mandate was created, or at `expires_at` if sooner). Safe to send as text: opening it changes nothing.',
       }),
     ),
     terms_hash: Type.String({
@@ -107,13 +108,7 @@ const MandateObject = Type.Object(
   { $id: 'Mandate', description: 'A spending mandate (issue 28; docs/mandates.md).' },
 );
 
-const MandateList = Type.Object(
-  { object: Type.Literal('list'), data: Type.Array({ $ref: 'Mandate' }), has_more: Type.Boolean() },
-  {
-    $id: 'MandateList',
-    description: 'A page, newest first; pass the last id as `starting_after` for the next.',
-  },
-);
+const MandateList = ListOf(MandateObject, 'MandateList');
 
 const termsExample = {
   client_id: 'cli_8Qw2Er4Ty6Ui8Op0',
@@ -194,8 +189,7 @@ export async function mandateRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         params: UserParams,
         querystring: Type.Object(
           {
-            limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-            starting_after: Type.Optional(Type.String({ maxLength: 64 })),
+            ...PageQuery,
             client_id: Type.Optional(
               Type.String({ maxLength: 2048, description: 'Only this app’s mandates' }),
             ),
@@ -208,7 +202,7 @@ export async function mandateRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
             data: [mandateExample],
             has_more: false,
           }),
-          ...errorResponses(400, 401, 403, 404, 503, { 404: 'The `starting_after` mandate does not exist.' }),
+          ...errorResponses(400, 401, 403, 503),
         },
       },
     },

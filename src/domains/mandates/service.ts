@@ -3,13 +3,16 @@ import { type Clock, isoTime } from '../../core/clock.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { cursorOf, type ListPage, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { EventEmitter } from '../cards/events.ts';
+import { MandateApprovals } from './approval.ts';
 import { type MandateMove, type MandateStatus, transition } from './states.ts';
 import type { MandateRow, MandateStore } from './store.ts';
 import {
+  approvalDeadline,
   budgetWindowStart,
   type MandateCharge,
   type MandateTerm,
@@ -70,6 +73,9 @@ export interface MandateAssertion {
  * their charge, refunds and voids `giveBack` in theirs.
  */
 export class MandateService {
+  /** The hosted approval page's use cases (approval.ts). */
+  readonly approvals: MandateApprovals;
+
   constructor(
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
     private readonly clock: Clock,
@@ -83,8 +89,12 @@ export class MandateService {
       clientExists: (scope: MandateScope, clientId: string) => Promise<boolean>;
       /** Key of the approval links (HMAC of the mandate's id). */
       linkKey: Buffer;
+      /** Passkeys and their recovery (the vault's), for the approval. */
+      vault: ConstructorParameters<typeof MandateApprovals>[3];
     },
-  ) {}
+  ) {
+    this.approvals = new MandateApprovals(handle, clock, this, deps.vault);
+  }
 
   private get db() {
     return this.handle.db;
@@ -115,9 +125,9 @@ export class MandateService {
   }
 
   /** A new pending mandate's row for checked terms (written by the caller: here, or with an OAuth consent). */
-  newRow(scope: MandateScope, userId: string, terms: MandateTerms): MandateRow {
+  newRow(scope: MandateScope, userId: string, terms: MandateTerms, id = newId('mdt')): MandateRow {
     return {
-      id: newId('mdt'),
+      id,
       organization_id: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
       user_id: userId,
@@ -149,12 +159,15 @@ export class MandateService {
     scope: MandateScope,
     userId: string,
     page: { limit: number; startingAfter?: string | undefined; clientId?: string | undefined },
-  ): Promise<{ object: 'list'; data: MandateObject[]; has_more: boolean }> {
-    const after = page.startingAfter ? await this.owned(scope, page.startingAfter) : undefined;
-    if (after && after.user_id !== userId)
-      throw invalidRequest('starting_after is not a mandate of this user.', {
-        starting_after: 'not a mandate of this user',
-      });
+  ): Promise<ListPage<MandateObject>> {
+    const after = await cursorOf(
+      page.startingAfter,
+      async (id) => {
+        const row = await this.owned(scope, id);
+        return row.user_id === userId ? row : undefined;
+      },
+      'a mandate of this user',
+    );
     const rows = await this.store.list(this.db, {
       organizationId: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
@@ -163,8 +176,8 @@ export class MandateService {
       startingAfter: after,
       limit: page.limit + 1,
     });
-    const data = await Promise.all(rows.slice(0, page.limit).map((row) => this.object(this.db, row)));
-    return { object: 'list', data, has_more: rows.length > page.limit };
+    const found = pageOf(rows, page.limit);
+    return { ...found, data: await Promise.all(found.data.map((row) => this.object(this.db, row))) };
   }
 
   /**
@@ -318,9 +331,12 @@ export class MandateService {
 
   // ---- approval -----------------------------------------------------------------------------
 
-  /** The hosted approval page of a pending mandate (its token is an HMAC of the id: nothing stored). */
+  /**
+   * The hosted approval page of a pending mandate (its token is an HMAC of the id: nothing stored);
+   * null once the page has expired.
+   */
   approvalUrl(row: MandateRow): string | null {
-    return row.status === 'pending_approval'
+    return row.status === 'pending_approval' && this.clock.now() < approvalDeadline(row)
       ? `${this.config.baseUrl}/mandates/${row.id}/approve/${this.linkToken(row.id)}`
       : null;
   }
@@ -328,6 +344,11 @@ export class MandateService {
   /** The mandate an approval link names, or null when the link is not one this instance made. */
   async fromLink(id: string, token: string): Promise<MandateRow | null> {
     if (!safeEqual(token, this.linkToken(id))) return null;
+    return (await this.store.find(this.db, id)) ?? null;
+  }
+
+  /** A mandate by id, whoever's (the approval page, once its link named it). */
+  async fromId(id: string): Promise<MandateRow | null> {
     return (await this.store.find(this.db, id)) ?? null;
   }
 
@@ -347,10 +368,41 @@ export class MandateService {
     assertion: MandateAssertion,
   ): Promise<boolean> {
     const row = await this.store.find(trx, id, true);
-    if (!row || row.status !== 'pending_approval' || row.expires_at <= this.clock.now()) return false;
+    if (!row || row.status !== 'pending_approval' || approvalDeadline(row) <= this.clock.now()) return false;
     const terms = JSON.parse(row.terms) as MandateTerms;
     if (termsHash(terms) !== row.terms_hash || !safeEqual(row.terms_hash, signedHash)) return false;
     return (await this.apply(trx, row, 'approved', { approval: JSON.stringify(assertion) })) !== null;
+  }
+
+  /**
+   * The OAuth consent's mandate (docs/oauth-mcp.md): written and approved with the kept assertion in
+   * one write transaction, `mandate.approved` in it, together with `alongside` (the grant's code), so
+   * the one passkey signature gives both or neither. The caller verified the assertion against
+   * `approvalChallenge(id, termsHash(terms))`.
+   */
+  async createApproved<T>(
+    scope: MandateScope,
+    userId: string,
+    id: string,
+    terms: MandateTerms,
+    assertion: MandateAssertion,
+    alongside: (trx: Executor) => Promise<T>,
+  ): Promise<T> {
+    const row = this.newRow(scope, userId, terms, id);
+    return writeTransaction(this.handle, async (trx) => {
+      await this.store.insert(trx, row);
+      if (!(await this.approve(trx, id, row.terms_hash, assertion)))
+        throw new ApiError(409, 'invalid_mandate_state', 'The mandate could not be approved.');
+      return alongside(trx);
+    });
+  }
+
+  /** The user declined a pending mandate on its page: revoked, with `mandate.revoked`; false when not pending. */
+  async decline(id: string): Promise<boolean> {
+    return writeTransaction(this.handle, async (trx) => {
+      const row = await this.store.find(trx, id, true);
+      return !!row && row.status === 'pending_approval' && (await this.apply(trx, row, 'declined')) !== null;
+    });
   }
 
   // ---- the worker ---------------------------------------------------------------------------

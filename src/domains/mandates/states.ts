@@ -12,6 +12,8 @@ export type MandateMove =
   | 'approved'
   /** The platform (`DELETE /api/v2/mandates/{id}`) or the user (connected-apps page) revoked it. */
   | 'revoked'
+  /** The user declined the terms on the approval page. */
+  | 'declined'
   /** A charge used the last cent of a `total` budget. */
   | 'budget_used_up'
   /** A refund or void gave budget back to a `total` budget that was used up. */
@@ -37,6 +39,13 @@ export const MANDATE_TRANSITIONS: readonly MandateTransition[] = [
     to: 'revoked',
     event: 'mandate.revoked',
     note: 'decision: the platform may withdraw terms the user has not signed yet',
+  },
+  {
+    from: 'pending_approval',
+    move: 'declined',
+    to: 'revoked',
+    event: 'mandate.revoked',
+    note: 'decision: terms the user declined can never be approved (the platform asks again with new ones)',
   },
   {
     from: 'pending_approval',

@@ -170,3 +170,11 @@ export function challengeBinds(challenge: string, mandateId: string, hash: strin
 function boundPart(mandateId: string, hash: string): Buffer {
   return createHash('sha256').update(`purser-mandate:${mandateId}:${hash}`).digest();
 }
+
+/** How long an approval page works after the mandate was asked for. */
+export const APPROVAL_WINDOW_DAYS = 7;
+
+/** When a pending mandate's approval page stops working: a week after it was asked for, or the terms' end (ms). */
+export function approvalDeadline(mandate: { created_at: number; expires_at: number }): number {
+  return Math.min(Number(mandate.created_at) + APPROVAL_WINDOW_DAYS * DAY, Number(mandate.expires_at));
+}

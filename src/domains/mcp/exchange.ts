@@ -24,6 +24,20 @@ const REQUEST_SCHEMAS = new Map(
 export interface ExchangeAnswer {
   status: number;
   body?: unknown;
+  /**
+   * Nothing of this POST is left in the server: every request it delivered was answered in time,
+   * none was cancelled and none was `initialize` (see `McpServers`).
+   */
+  clean?: boolean;
+}
+
+/** One POST, as the HTTP layer hands it over. */
+export interface ExchangeInput {
+  accept: string | undefined;
+  protocolVersion: string | undefined;
+  body: unknown;
+  extra: MessageExtraInfo;
+  tools: ReadonlySet<string>;
 }
 
 type RequestId = string | number;
@@ -116,14 +130,14 @@ export class HttpExchange implements Transport {
     }
   }
 
-  /** Runs one POST through the connected server, whose tools are `tools`. */
-  async handle(input: {
-    accept: string | undefined;
-    protocolVersion: string | undefined;
-    body: unknown;
-    extra: MessageExtraInfo;
-    tools: ReadonlySet<string>;
-  }): Promise<ExchangeAnswer> {
+  /**
+   * Runs one POST through the connected server, whose tools are `tools`. An exchange (and its
+   * server) takes one POST at a time; it starts each with nothing of the last.
+   */
+  async handle(input: ExchangeInput): Promise<ExchangeAnswer> {
+    this.responses.clear();
+    this.awaited = [];
+    this.answer = null;
     const { accept, protocolVersion, body } = input;
     if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
       return rpcError(
@@ -184,14 +198,18 @@ export class HttpExchange implements Transport {
       return problem === null;
     });
     this.awaited = ids.filter((id) => !cancelled.has(id) || this.responses.has(id));
+    // Refused requests never reach the server; one cancelled may still be running in it.
+    const clean = cancelled.size === 0 && !initialization;
     if (this.awaited.length === 0) {
       for (const message of delivered) this.onmessage?.(message, input.extra);
-      return { status: 202 };
+      return { status: 202, clean };
     }
     let timer: NodeJS.Timeout | undefined;
+    let late = false;
     const responses = new Promise<JSONRPCMessage[]>((resolve) => {
       this.answer = resolve;
       timer = setTimeout(() => {
+        late = true;
         this.answer = null;
         resolve(
           this.awaited.map(
@@ -208,6 +226,6 @@ export class HttpExchange implements Transport {
     const answered = await responses;
     clearTimeout(timer);
     // As the SDK answers: one response as an object, several as an array.
-    return { status: 200, body: answered.length === 1 ? answered[0] : answered };
+    return { status: 200, body: answered.length === 1 ? answered[0] : answered, clean: clean && !late };
   }
 }

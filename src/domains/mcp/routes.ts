@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { bearerGuard, organizationSuspended } from '../../core/bearer.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponse, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { bearerToken, tokenCheckFailed } from '../auth/guard.ts';
-import { HttpExchange } from './exchange.ts';
 import { originVerdict, ownOrigins } from './origin.ts';
-import { buildMcpServer } from './server.ts';
+import { McpServers } from './server.ts';
 import { type ConnectionPrincipal, TOOLS } from './tools.ts';
 
 /** Every tool the server has, by name: a call of any other is a protocol error (exchange.ts). */
@@ -37,8 +36,8 @@ export function audienceMatches(audience: string | null | undefined, resource: s
 }
 
 /**
- * The MCP tool server at `POST {mcp_url}/mcp`: stateless Streamable HTTP, a new MCP server and
- * exchange (exchange.ts) for each request, acting for the connection token's user only. JSON answers
+ * The MCP tool server at `POST {mcp_url}/mcp`: stateless Streamable HTTP, an MCP server and its
+ * exchange (exchange.ts) lent to each request by `McpServers`, acting for the connection token's user only. JSON answers
  * (no SSE stream): every tool answers at once. GET and DELETE answer 405, as a stateless server does
  * (no stream to resume, no session to end).
  */
@@ -46,17 +45,21 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
   const { path, resource, resourceMetadata } = mcpPaths(ctx.config.mcpUrl);
   const own = ownOrigins(ctx.config.mcpUrl, ctx.config.baseUrl);
   const principals = new WeakMap<FastifyRequest, ConnectionPrincipal>();
+  const servers = new McpServers();
 
   const challenge = (tokenPresented: boolean) =>
     // RFC 6750 §3 with RFC 9728 §5.1: where the client learns how to get a token for this resource.
     `Bearer resource_metadata="${resourceMetadata}"${tokenPresented ? ', error="invalid_token"' : ''}`;
+  const required = 'A valid connection token for this tool server is required (connect verify or OAuth).';
+  const holderOf = bearerGuard({
+    authenticate: (token) => ctx.auth.authenticate(token),
+    required,
+    challenge,
+  });
   const unauthorized = (tokenPresented: boolean) =>
-    new ApiError(
-      401,
-      'unauthorized',
-      'A valid connection token for this tool server is required (connect verify or OAuth).',
-      { headers: { 'www-authenticate': challenge(tokenPresented) } },
-    );
+    new ApiError(401, 'unauthorized', required, {
+      headers: { 'www-authenticate': challenge(tokenPresented) },
+    });
   const originRefused = () =>
     new ApiError(403, 'origin_not_allowed', 'Requests from this Origin are not accepted by the tool server.');
 
@@ -74,17 +77,9 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     corsHeaders(request, reply);
     const verdict = originVerdict(request.headers.origin, own);
     if (verdict === 'refused') throw originRefused();
-    const token = bearerToken(request);
-    if (!token) throw unauthorized(request.headers.authorization !== undefined);
-    let principal: Awaited<ReturnType<AppContext['auth']['authenticate']>>;
-    try {
-      principal = await ctx.auth.authenticate(token);
-    } catch (error) {
-      throw tokenCheckFailed(request, error);
-    }
+    const principal = await holderOf(request);
     // Platform tokens and API keys are not user tokens; an OAuth token for another resource is not ours.
     if (
-      !principal ||
       principal.kind !== 'connection' ||
       principal.userId === null ||
       principal.connectionId === null ||
@@ -92,8 +87,7 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     ) {
       throw unauthorized(true);
     }
-    if (!principal.organizationActive)
-      throw new ApiError(403, 'access_denied', 'The organization is suspended.');
+    if (!principal.organizationActive) throw organizationSuspended();
     // Loopback pages are for developing against test mode only.
     if (verdict === 'loopback' && principal.livemode) throw originRefused();
     principals.set(request, principal as ConnectionPrincipal);
@@ -204,18 +198,16 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     },
     async (request, reply) => {
       const principal = principals.get(request) as ConnectionPrincipal;
-      const server = buildMcpServer({ ctx, principal }, request.log, calledTool(request.body));
-      const transport = new HttpExchange();
-      await server.connect(transport);
-      const answer = await transport.handle({
-        accept: request.headers.accept,
-        protocolVersion: header(request, 'mcp-protocol-version'),
-        body: request.body,
-        extra: { requestInfo: { headers: transportHeaders(request) } },
-        tools: TOOL_NAMES,
-      });
-      // Not closed: the exchange holds nothing once answered, and closing the server only builds a
-      // "connection closed" error for no one; both are garbage with the request.
+      const answer = await servers.answer(
+        { call: { ctx, principal }, log: request.log },
+        {
+          accept: request.headers.accept,
+          protocolVersion: header(request, 'mcp-protocol-version'),
+          body: request.body,
+          extra: { requestInfo: { headers: transportHeaders(request) } },
+          tools: TOOL_NAMES,
+        },
+      );
       if (answer.body === undefined) return reply.code(answer.status).send();
       return reply.code(answer.status).type('application/json').send(JSON.stringify(answer.body));
     },
@@ -243,12 +235,4 @@ function transportHeaders(request: FastifyRequest): Record<string, string> {
     if (value !== undefined) headers[name] = value;
   }
   return headers;
-}
-
-/** The tool a request calls when it is one `tools/call` message, else undefined (register all). */
-function calledTool(body: unknown): string | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const message = body as { method?: unknown; params?: { name?: unknown } };
-  if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
-  return message.params.name;
 }

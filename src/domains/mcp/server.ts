@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
+import { type ExchangeAnswer, type ExchangeInput, HttpExchange } from './exchange.ts';
 import { TOOLS, type ToolCall } from './tools.ts';
 
 export const SERVER_INFO = { name: 'purser', version: '0.1.0' } as const;
@@ -34,20 +35,24 @@ export function toolError(error: { code: string; message: string }): CallToolRes
   };
 }
 
+/** What a server's tools act for: the POST it is answering now (see `McpServers`). */
+export interface ToolContext {
+  call: ToolCall;
+  log: FastifyBaseLogger;
+}
+
 /**
- * One MCP server for one request (stateless Streamable HTTP): every tool runs for `call.principal`
- * only. Unexpected failures are logged and answered as `internal_error` without their details.
- * `only` registers that one tool (a request that is a single `tools/call` needs no other; an
- * unknown name registers none and the SDK answers it as it answers any unknown tool).
+ * An MCP server with every tool, acting for whatever POST `current()` names when a tool starts
+ * (stateless: `McpServers` gives a server to one POST at a time). Unexpected failures are logged and
+ * answered as `internal_error` without their details.
  */
-export function buildMcpServer(call: ToolCall, log: FastifyBaseLogger, only?: string): McpServer {
+export function buildMcpServer(current: () => ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: SHARED_VALIDATOR,
   });
   for (const tool of TOOLS) {
-    if (only !== undefined && tool.name !== only) continue;
     server.registerTool(
       tool.name,
       {
@@ -58,6 +63,7 @@ export function buildMcpServer(call: ToolCall, log: FastifyBaseLogger, only?: st
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown): Promise<CallToolResult> => {
+        const { call, log } = current();
         try {
           const answer = await tool.run(call, args as never);
           return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
@@ -75,4 +81,46 @@ export function buildMcpServer(call: ToolCall, log: FastifyBaseLogger, only?: st
   // Registering a tool announces `listChanged`; a stateless server has no stream to send it on.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
+}
+
+/** Idle servers kept for the next POSTs; more in flight at once are built and then dropped. */
+const IDLE_SERVERS_MAX = 64;
+
+interface Pooled {
+  server: McpServer;
+  exchange: HttpExchange;
+  current: ToolContext | null;
+}
+
+/**
+ * The servers of the stateless tool server, each connected once to its own exchange and lent to one
+ * POST at a time: building a server and registering the tools (their schemas converted and checked)
+ * for every POST cost more than the call (bench/mcp). A server goes back only when its POST left
+ * nothing behind in it: every request answered in time, none cancelled (a cancelled handler may
+ * still run), and no `initialize` (the SDK keeps the client's capabilities from it). Anything else
+ * drops it, so nothing of one POST, one user, reaches the next.
+ */
+export class McpServers {
+  private readonly idle: Pooled[] = [];
+
+  /** Answers one POST with a server of its own for as long as it runs. */
+  async answer(context: ToolContext, input: ExchangeInput): Promise<ExchangeAnswer> {
+    const pooled = this.idle.pop() ?? (await this.build());
+    pooled.current = context;
+    let answer: ExchangeAnswer | undefined;
+    try {
+      answer = await pooled.exchange.handle(input);
+      return answer;
+    } finally {
+      pooled.current = null;
+      if (answer?.clean && this.idle.length < IDLE_SERVERS_MAX) this.idle.push(pooled);
+    }
+  }
+
+  private async build(): Promise<Pooled> {
+    const pooled: Pooled = { server: undefined as never, exchange: new HttpExchange(), current: null };
+    pooled.server = buildMcpServer(() => pooled.current as ToolContext);
+    await pooled.server.connect(pooled.exchange);
+    return pooled;
+  }
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../../core/errors.ts';
 import { formatMoney } from '../../core/money.ts';
 import type { Principal } from '../auth/service.ts';
 import { scopeOf } from '../cards/service.ts';
+import { BUDGET_INTERVALS, MANDATE_STATUSES } from '../mandates/index.ts';
 
 /** The principal of a connection token: always one user, through one client's connection. */
 export type ConnectionPrincipal = Principal & { kind: 'connection'; userId: string; connectionId: string };
@@ -112,8 +113,14 @@ const Transaction = z.object({
     })
     .nullable()
     .describe('The spending control that declined it'),
-  authorization_decided_by: z.enum(['engine', 'platform', 'timeout']).nullable(),
-  platform_reason: z.string().nullable(),
+  authorization_decided_by: z
+    .enum(['engine', 'platform', 'timeout'])
+    .nullable()
+    .describe("Who decided it: Purser's engine, the platform, or the platform's on_timeout setting"),
+  platform_reason: z
+    .string()
+    .nullable()
+    .describe("The platform's own reason for a PLATFORM_DECLINED decline"),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -138,6 +145,37 @@ const Kyc = z.object({
   reason: z.string().optional(),
 });
 
+/** The API's mandate object (GET /api/v2/mandates/{id}; docs/mandates.md). */
+const Mandate = z.object({
+  object: z.literal('mandate'),
+  id: z.string(),
+  status: z.enum(MANDATE_STATUSES),
+  approval_url: z
+    .string()
+    .nullable()
+    .describe('The hosted page where the user approves the terms, while pending'),
+  terms_hash: z.string().describe('SHA-256 (hex) of the canonical JSON of `terms`: what the user signed'),
+  terms: z.object({
+    client_id: z.string(),
+    description: z.string(),
+    currency: z.literal('usd'),
+    max_amount_cents: z.number().int().describe('The most one purchase may cost'),
+    budget: z.object({
+      amount_cents: z.number().int(),
+      interval: z.enum(BUDGET_INTERVALS),
+    }),
+    allowed_categories: z.array(z.string()).nullable().describe('null: every category'),
+    allowed_merchants: z.array(z.string()).nullable().describe('null: every merchant'),
+    expires_at: z.string(),
+  }),
+  spent_cents: z.number().int().describe('Spent in the current budget interval'),
+  remaining_cents: z.number().int().describe('What the current budget interval has left'),
+  created_at: z.string(),
+  approved_at: z.string().nullable(),
+  expires_at: z.string(),
+});
+type MandateData = z.infer<typeof Mandate>;
+
 const listOf = <T extends z.ZodType>(item: T) =>
   z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean() });
 
@@ -148,6 +186,14 @@ const NoInput = z.object({});
 const describeCard = (card: CardObject) =>
   `${card.type === 'single_use' ? 'Single-use' : 'Multi-use'} card ${card.id} ending ${card.last4} (${card.status}` +
   `${card.closed_reason ? `, ${card.closed_reason}` : ''}): ${formatMoney(card.balance_cents)} left of ${formatMoney(card.spend_limit_cents)}.`;
+
+/** Why a charge was declined, in a few words: the reason, and the rule or the platform's own reason. */
+function declineText(txn: z.infer<typeof Transaction>): string {
+  if (txn.platform_reason) return `${txn.decline_reason}: ${txn.platform_reason}`;
+  if (txn.spending_control)
+    return `${txn.decline_reason}: ${txn.spending_control.source} ${txn.spending_control.rule}`;
+  return txn.decline_reason as string;
+}
 
 /** Controls in a sentence: what an assistant reads before it tries to spend. */
 function describeControls(controls: CardObject['spending_controls']): string {
@@ -200,6 +246,44 @@ const buyer = (call: ToolCall) => ({
   buyerId: call.principal.userId,
   userId: call.principal.userId,
 });
+
+/** A mandate in a few sentences: its terms, what the current interval has left, its status. */
+function describeMandate(m: MandateData): string {
+  const { terms } = m;
+  const per = terms.budget.interval === 'total' ? 'in all' : `per ${INTERVAL_NOUN[terms.budget.interval]}`;
+  const only = [
+    terms.allowed_merchants ? `only at ${terms.allowed_merchants.join(', ')}` : '',
+    terms.allowed_categories ? `only in categories ${terms.allowed_categories.join(', ')}` : '',
+  ].filter(Boolean);
+  return (
+    `Mandate ${m.id} (${m.status.replace('_', ' ')}): "${terms.description}". Up to ${formatMoney(terms.max_amount_cents)} a purchase, ` +
+    `${formatMoney(terms.budget.amount_cents)} ${per}${only.length ? `, ${only.join(', ')}` : ''}; until ${m.expires_at}. ` +
+    `${formatMoney(m.spent_cents)} spent, ${formatMoney(m.remaining_cents)} left${terms.budget.interval === 'total' ? '' : ' this ' + INTERVAL_NOUN[terms.budget.interval]}.` +
+    (m.approval_url ? ` The user approves it at ${m.approval_url}` : '')
+  );
+}
+const INTERVAL_NOUN = { daily: 'day', weekly: 'week', monthly: 'month', total: 'total' } as const;
+
+/**
+ * The mandate `id` if the user gave it to this app (another app's or user's: 404), else this app's
+ * newest active mandate of the user, else its newest of any status.
+ */
+async function ownMandate(call: ToolCall, id: string | undefined) {
+  const { principal, ctx } = call;
+  if (id !== undefined) {
+    const row = await ctx.mandates.owned(scope(call), id).catch(() => null);
+    if (!row || row.user_id !== principal.userId || row.client_id !== principal.clientId)
+      throw new ApiError(404, 'not_found', 'No such mandate of this app.');
+    return ctx.mandates.get(scope(call), id);
+  }
+  const list = await ctx.mandates.list(scope(call), principal.userId, {
+    limit: 100,
+    clientId: principal.clientId,
+  });
+  const mandate = list.data.find((m) => m.status === 'active') ?? list.data[0];
+  if (!mandate) throw new ApiError(404, 'not_found', 'The user has given this app no mandate.');
+  return mandate;
+}
 
 const PurchaseCart = z.looseObject({
   merchant: z.string(),
@@ -561,7 +645,7 @@ export const TOOLS: ToolDefinition[] = [
       const lines = list.data.map(
         (txn) =>
           `- ${txn.created_at} ${txn.merchant}: ${formatMoney(txn.amount_cents)} ${txn.status}` +
-          `${txn.decline_reason ? ` (${txn.decline_reason})` : ''} on card ending ${txn.last4} [${txn.id}]`,
+          `${txn.decline_reason ? ` (${declineText(txn)})` : ''} on card ending ${txn.last4} [${txn.id}]`,
       );
       const more = list.has_more ? '\nMore: pass the last id as starting_after.' : '';
       return {
@@ -654,6 +738,23 @@ export const TOOLS: ToolDefinition[] = [
         throw new ApiError(400, 'invalid_request', 'Send `ask`, `confirm`, or both.');
       const envelope = await call.ctx.purchases.turn(buyer(call), args);
       return { text: envelope.reply, data: envelope as unknown as Record<string, unknown> };
+    },
+  }),
+
+  define({
+    name: 'get_mandate',
+    title: 'Spending mandate',
+    description:
+      'A spending mandate the user signed for this app: its terms (per-purchase maximum, budget and interval, ' +
+      'allowed merchants and categories, end) and what the current budget interval has spent and has left. ' +
+      'Without `mandate_id`: this app’s newest active mandate (else its newest). Purchases inside an active ' +
+      'mandate need no approval by the user.',
+    input: z.object({ mandate_id: Id('One of this app’s mandates (mdt_…)').optional() }),
+    output: Mandate,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(call, args) {
+      const mandate = await ownMandate(call, args.mandate_id);
+      return { text: describeMandate(mandate), data: mandate as unknown as Record<string, unknown> };
     },
   }),
 

@@ -7,5 +7,11 @@ export async function insertOutboxMessage(db: Executor, row: Insertable<OutboxMe
 }
 
 export async function listOutboxMessages(db: Executor, limit: number): Promise<OutboxMessage[]> {
-  return db.selectFrom('outbox_messages').selectAll().orderBy('created_at', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('outbox_messages')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -13,6 +13,7 @@ import {
   errorPage,
   type FormContext,
   formTargetOf,
+  mandateLine,
   pageHeaders,
   signInPage,
 } from '../../web/oauth/pages.ts';
@@ -58,6 +59,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     decision: `${prefix}/authorize/decision`,
     apps: `${prefix}/apps`,
     disconnect: `${prefix}/apps/disconnect`,
+    revokeMandate: `${prefix}/apps/revoke-mandate`,
   };
   const appsPaths = { ...paths, code: `${prefix}/apps/code`, verify: `${prefix}/apps/verify` };
 
@@ -268,13 +270,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     const next = { ...session, attempt: null, userId: user.id, account: user.email ?? user.phone ?? user.id };
     setSession(reply, next);
     const n = nonce();
-    if (purpose === 'apps') {
-      pageHeaders(reply, n);
-      return appsPage(formContext(next, n), {
-        account: next.account as string,
-        apps: await listApps(client, user.id),
-      });
-    }
+    if (purpose === 'apps') return showApps(reply, next, client);
     const organization = await ctx.orgs.getOrganization(client.organizationId);
     pageHeaders(reply, n, [
       formTargetOf((next.pending as NonNullable<BrowserSession['pending']>).redirectUri),
@@ -290,8 +286,44 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     });
   }
 
-  const listApps = async (client: OAuthClient, userId: string) =>
-    (await oauth.connectedApps(client, userId)).map((app) => ({ id: app.id, name: app.client_name }));
+  /**
+   * The user's apps in the client's organization and mode: the live connections, and every app
+   * holding an open mandate of the user (pending, active or exhausted), each with those mandates.
+   */
+  const listApps = async (client: OAuthClient, userId: string) => {
+    const scope = { organizationId: client.organizationId, livemode: client.livemode };
+    const connected = await oauth.connectedApps(client, userId);
+    const mandates = (await ctx.mandates.list(scope, userId, { limit: 100 })).data.filter((m) =>
+      OPEN_MANDATE.has(m.status),
+    );
+    const apps = connected.map((app) => ({
+      id: app.id as string | null,
+      clientId: app.client_id,
+      name: app.client_name,
+    }));
+    for (const clientId of new Set(mandates.map((m) => m.terms.client_id)))
+      if (!apps.some((app) => app.clientId === clientId))
+        apps.push({ id: null, clientId, name: (await oauth.findClient(clientId))?.name ?? clientId });
+    return apps.map((app) => ({
+      id: app.id,
+      name: app.name,
+      mandates: mandates.filter((m) => m.terms.client_id === app.clientId).map(mandateLine),
+    }));
+  };
+  const showApps = async (
+    reply: FastifyReply,
+    session: BrowserSession,
+    client: OAuthClient,
+    notice?: string,
+  ) => {
+    const n = nonce();
+    pageHeaders(reply, n);
+    return appsPage(formContext(session, n), {
+      account: session.account ?? '',
+      apps: await listApps(client, session.userId as string),
+      ...(notice ? { notice } : {}),
+    });
+  };
 
   for (const purpose of ['authorize', 'apps'] as const) {
     const p = purpose === 'authorize' ? paths : appsPaths;
@@ -341,12 +373,38 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     if (!session.userId) return renderSignIn(reply, session, client);
     const connectionId = field(request.body, 'connection_id') ?? '';
     const done = await oauth.disconnect(client, session.userId, connectionId);
-    const n = nonce();
-    pageHeaders(reply, n);
-    return appsPage(formContext(session, n), {
-      account: session.account ?? '',
-      apps: await listApps(client, session.userId),
-      notice: done ? 'The app was disconnected.' : 'That app was not connected.',
+    return showApps(
+      reply,
+      session,
+      client,
+      done ? 'The app was disconnected.' : 'That app was not connected.',
+    );
+  });
+
+  // The user revokes one of their mandates (any app's, in this organization and mode): mandate.revoked.
+  app.post(paths.revokeMandate, { schema: { hide: true, body: FormBody } }, async (request, reply) => {
+    const found = await formSession(request, reply, 'apps');
+    if (typeof found === 'string') return found;
+    const { session, client } = found;
+    if (!session.userId) return renderSignIn(reply, session, client);
+    const scope = { organizationId: client.organizationId, livemode: client.livemode };
+    const id = field(request.body, 'mandate_id') ?? '';
+    const row = await ctx.mandates.owned(scope, id).catch(() => null);
+    if (!row || row.user_id !== session.userId)
+      return showApps(reply.code(404), session, client, 'That mandate is not yours.');
+    const revoked = await ctx.mandates.revoke(scope, id).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 409) return null;
+      throw error;
     });
+    return showApps(
+      reply,
+      session,
+      client,
+      revoked
+        ? 'The mandate was revoked: the app can no longer buy under it.'
+        : 'That mandate has already ended.',
+    );
   });
 }
+
+const OPEN_MANDATE: ReadonlySet<string> = new Set(['pending_approval', 'active', 'exhausted']);

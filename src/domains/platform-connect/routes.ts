@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
+import { ListOf, PageQuery } from '../../core/pagination.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/guard.ts';
 import { returnUrlProblem } from '../orgs/return-url.ts';
@@ -36,14 +37,7 @@ const ConnectedOrganization = Type.Object(
   },
   { $id: 'ConnectedOrganization' },
 );
-const ConnectedOrganizationList = Type.Object(
-  {
-    object: Type.Literal('list'),
-    data: Type.Array(Type.Ref('ConnectedOrganization')),
-    has_more: Type.Boolean(),
-  },
-  { $id: 'ConnectedOrganizationList' },
-);
+const ConnectedOrganizationList = ListOf(ConnectedOrganization, 'ConnectedOrganizationList');
 
 const example = {
   object: 'platform_connect_session' as const,
@@ -131,8 +125,7 @@ export async function platformConnectRoutes(app: RoutesApp, { ctx }: { ctx: AppC
         description: 'Newest first. A connection is per mode: the token’s mode lists its own.',
         querystring: Type.Object(
           {
-            limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-            starting_after: Type.Optional(Type.String({ maxLength: 64 })),
+            ...PageQuery,
           },
           { additionalProperties: false },
         ),
@@ -151,7 +144,7 @@ export async function platformConnectRoutes(app: RoutesApp, { ctx }: { ctx: AppC
             ],
             has_more: false,
           }),
-          ...errorResponses(400, 401, 403, 404, 503),
+          ...errorResponses(400, 401, 403, 503),
         },
       },
     },

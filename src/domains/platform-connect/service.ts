@@ -3,6 +3,7 @@ import { digest } from '../../core/crypto.ts';
 import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { cursorOf, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { PlatformConnectSessionRow } from '../../db/schema.ts';
@@ -116,11 +117,12 @@ export class PlatformConnectService {
       ])
       .where('organization_connections.platform_organization_id', '=', principal.organizationId)
       .where('organization_connections.livemode', '=', livemode);
-    if (query.starting_after !== undefined) {
-      const after = await base
-        .where('organization_connections.connected_organization_id', '=', query.starting_after)
-        .executeTakeFirst();
-      if (!after) throw notFound('No such connected organization.');
+    const after = await cursorOf(
+      query.starting_after,
+      (id) => base.where('organization_connections.connected_organization_id', '=', id).executeTakeFirst(),
+      'a connected organization',
+    );
+    if (after !== undefined) {
       base = base.where((eb) =>
         eb.or([
           eb('organization_connections.created_at', '<', after.created_at),
@@ -136,9 +138,10 @@ export class PlatformConnectService {
       .orderBy('organization_connections.connected_organization_id', 'desc')
       .limit(query.limit + 1)
       .execute();
+    const page = pageOf(rows, query.limit);
     return {
-      object: 'list' as const,
-      data: rows.slice(0, query.limit).map((row) => ({
+      ...page,
+      data: page.data.map((row) => ({
         object: 'connected_organization' as const,
         id: row.id,
         name: row.name,
@@ -146,7 +149,6 @@ export class PlatformConnectService {
         livemode: principal.livemode,
         connected_at: isoTime(row.created_at),
       })),
-      has_more: rows.length > query.limit,
     };
   }
 

@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { bearerChallenge, bearerGuard, organizationSuspended } from '../../core/bearer.ts';
 import { ApiError } from '../../core/errors.ts';
+import { listOf } from '../../core/pagination.ts';
 import {
   documented,
   errorResponses,
@@ -11,7 +13,6 @@ import {
   withExample,
 } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/api-key-guard.ts';
-import { bearerToken } from '../auth/guard.ts';
 import type { CartObject as CartObjectType } from './cart.ts';
 import type { Buyer } from './checkout.ts';
 import { FULFILLMENT_STATUSES } from './fulfillment.ts';
@@ -235,6 +236,7 @@ const MerchantList = Type.Object({
       sandbox: Type.Boolean(),
     }),
   ),
+  has_more: Type.Boolean({ description: 'Always false: every merchant is on the one page.' }),
 });
 
 const cartExample = {
@@ -286,24 +288,22 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
   app.decorateRequest('apiKey', null);
   const purchases = ctx.purchases;
 
+  const buyerOf = bearerGuard({
+    authenticate: (token) => purchases.authenticate(token),
+    required: userTokenOnly,
+  });
   /** Spec §5 item 5: the bearer must be a user token; a platform token is refused. */
   async function requireBuyer(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const token = bearerToken(request);
-    const challenge = token ? 'Bearer realm="purser", error="invalid_token"' : 'Bearer realm="purser"';
-    if (!token)
-      throw new ApiError(401, 'unauthorized', userTokenOnly, { headers: { 'www-authenticate': challenge } });
-    const buyer = await purchases.authenticate(token);
+    const buyer = await buyerOf(request);
     if (buyer === 'platform') {
       throw new ApiError(
         401,
         'user_token_required',
         'Purchases act for one user: send their connection token or a buy token, not a platform token.',
-        { headers: { 'www-authenticate': challenge } },
+        { headers: { 'www-authenticate': bearerChallenge(true) } },
       );
     }
-    if (!buyer)
-      throw new ApiError(401, 'unauthorized', userTokenOnly, { headers: { 'www-authenticate': challenge } });
-    if (buyer === 'suspended') throw new ApiError(403, 'access_denied', 'The organization is suspended.');
+    if (buyer === 'suspended') throw organizationSuspended();
     request.buyer = buyer;
     // The credential idempotency keys are kept for (core/idempotency.ts).
     request.principal = {
@@ -378,12 +378,13 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
                 sandbox: true,
               },
             ],
+            has_more: false,
           }),
           ...errorResponses(401, 403, 503, authErrors),
         },
       },
     },
-    async () => ({ object: 'list' as const, data: await purchases.merchants() }),
+    async () => listOf(await purchases.merchants()),
   );
 
   const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

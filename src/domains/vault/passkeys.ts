@@ -149,15 +149,21 @@ export class Passkeys {
     return Number(result.numDeletedRows);
   }
 
-  /** Options for an assertion by one of this user's passkeys; null when the user has none. */
+  /**
+   * Options for an assertion by one of this user's passkeys; null when the user has none. `challenge`:
+   * one the caller derived (a mandate's binds its terms, mandates/terms.ts), random otherwise; it must
+   * be new each time, as it is remembered once.
+   */
   async authenticationOptions(
     user: UserScope,
     binding: string,
     purpose: string,
+    challenge?: Uint8Array<ArrayBuffer>,
   ): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
     const keys = await this.list(user);
     if (keys.length === 0) return null;
     const options = await generateAuthenticationOptions({
+      ...(challenge ? { challenge } : {}),
       rpID: this.rp.id,
       allowCredentials: keys.map((key) => ({ id: key.credential_id, transports: transportsOf(key) })),
       userVerification: 'required',

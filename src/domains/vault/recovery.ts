@@ -108,14 +108,24 @@ export class PasskeyRecovery {
         'contact_missing',
         'The user has no phone number or email to prove who they are with a code.',
       );
+    const { row, token } = await this.begin({ ...scope, userId }, principal.clientId);
+    return { ...this.object(row), url: `${this.baseUrl}/passkeys/reset/${token}` };
+  }
+
+  /**
+   * A new reset of the user's passkeys (cancelling their earlier ones: one live link at a time) and
+   * its page token. The platform's reset above, and a mandate's approval page for a user with no
+   * passkey yet (that page addresses the reset through the mandate: `openOf`).
+   */
+  async begin(user: UserScope, clientId: string): Promise<{ row: PasskeyResetsTable; token: string }> {
     const token = `pkrt_${randomToken(24)}`;
     const now = this.clock.now();
     const row: PasskeyResetsTable = {
       id: newId('pkr'),
-      organization_id: scope.organizationId,
-      livemode: livemodeColumn(scope.livemode),
-      user_id: userId,
-      client_id: principal.clientId,
+      organization_id: user.organizationId,
+      livemode: livemodeColumn(user.livemode),
+      user_id: user.userId,
+      client_id: clientId,
       token_digest: digest(token),
       status: 'pending',
       channel: null,
@@ -137,12 +147,27 @@ export class PasskeyRecovery {
         .set({ status: 'canceled' })
         .where('organization_id', '=', row.organization_id)
         .where('livemode', '=', row.livemode)
-        .where('user_id', '=', userId)
+        .where('user_id', '=', user.userId)
         .where('status', 'in', ['pending', 'verified'])
         .execute();
       await trx.insertInto('passkey_resets').values(row).execute();
     });
-    return { ...this.object(row), url: `${this.baseUrl}/passkeys/reset/${token}` };
+    return { row, token };
+  }
+
+  /** The user's live reset (pending or verified, not expired), or null. Reads only. */
+  async openOf(user: UserScope): Promise<PasskeyResetsTable | null> {
+    const row = await this.db
+      .selectFrom('passkey_resets')
+      .selectAll()
+      .where('organization_id', '=', user.organizationId)
+      .where('livemode', '=', livemodeColumn(user.livemode))
+      .where('user_id', '=', user.userId)
+      .where('status', 'in', ['pending', 'verified'])
+      .where('expires_at', '>', this.clock.now())
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    return row ?? null;
   }
 
   /** `GET /api/v2/passkey_resets/{id}`: another organization's or mode's reset is 404. */
@@ -178,13 +203,10 @@ export class PasskeyRecovery {
 
   /** What the page shows to this browser. Reads only (a link preview changes nothing). */
   async view(reset: PasskeyResetsTable, browser: string): Promise<ResetPageView> {
-    const [organization, user] = await Promise.all([
+    const [organization, contacts] = await Promise.all([
       this.deps.orgs.getOrganization(reset.organization_id),
-      this.deps.connect.findUser(reset.organization_id, isLivemode(reset.livemode), reset.user_id),
+      this.contactsOf(userOf(reset)),
     ]);
-    const contacts: ResetContact[] = [];
-    if (user?.email) contacts.push({ channel: 'email', masked: maskEmail(user.email) });
-    if (user?.phone) contacts.push({ channel: 'phone', masked: maskPhone(user.phone) });
     return {
       reset,
       status: this.statusNow(reset),
@@ -195,8 +217,24 @@ export class PasskeyRecovery {
     };
   }
 
-  /** Sends a new code to the user's email or phone (the one on their account, never one typed here). */
-  async sendCode(reset: PasskeyResetsTable, channel: ResetChannel): Promise<void> {
+  /** Where a code can go: the email and phone on the user's account, masked. */
+  async contactsOf(user: UserScope): Promise<ResetContact[]> {
+    const person = await this.deps.connect.findUser(user.organizationId, user.livemode, user.userId);
+    const contacts: ResetContact[] = [];
+    if (person?.email) contacts.push({ channel: 'email', masked: maskEmail(person.email) });
+    if (person?.phone) contacts.push({ channel: 'phone', masked: maskPhone(person.phone) });
+    return contacts;
+  }
+
+  /**
+   * Sends a new code to the user's email or phone (the one on their account, never one typed here).
+   * `task` names what the code is for in the message.
+   */
+  async sendCode(
+    reset: PasskeyResetsTable,
+    channel: ResetChannel,
+    task = 'reset your passkey',
+  ): Promise<void> {
     this.mustBe(reset, 'pending');
     const user = await this.deps.connect.findUser(
       reset.organization_id,
@@ -236,12 +274,12 @@ export class PasskeyRecovery {
       );
     const organization = await this.deps.orgs.getOrganization(reset.organization_id);
     const sender = tenantOf(reset);
-    const text = `${code} is your ${organization.name} code to reset your passkey. It expires in ${RESET_CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this message.`;
+    const text = `${code} is your ${organization.name} code to ${task}. It expires in ${RESET_CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this message.`;
     try {
       if (channel === 'email')
         await this.deps.notifications.sendEmail(sender, {
           to,
-          subject: `Your ${organization.name} passkey reset code: ${code}`,
+          subject: `Your ${organization.name} passkey code: ${code}`,
           text,
         });
       else await this.deps.notifications.sendSms(sender, { to, body: text });
@@ -312,12 +350,15 @@ export class PasskeyRecovery {
   /**
    * The new passkey. In one transaction: the reset completes (once: of two racing answers one
    * wins), the user's other passkeys are removed, the new one stored, every vault session unlocked
-   * with an old one locks again, and `passkey.reset` is written.
+   * with an old one locks again, and `passkey.reset` is written. `firstOnly` (a first passkey, made
+   * on a mandate's approval page): a user who has a passkey by then keeps it, and nothing is stored
+   * (409 `link_used`).
    */
   async complete(
     reset: PasskeyResetsTable,
     browser: string,
     response: RegistrationResponseJSON,
+    { firstOnly = false }: { firstOnly?: boolean } = {},
   ): Promise<void> {
     this.mustBeProvenBy(reset, browser);
     const user = userOf(reset);
@@ -325,6 +366,8 @@ export class PasskeyRecovery {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       const removed = await this.deps.passkeys.removeAll(trx, user);
+      if (firstOnly && removed > 0)
+        throw new ApiError(409, 'link_used', 'You have a passkey already: use it to approve.');
       const completed = await trx
         .updateTable('passkey_resets')
         .set({ status: 'completed', completed_at: now, passkeys_removed: removed, proof_digest: null })

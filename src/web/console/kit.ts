@@ -46,6 +46,10 @@ pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;wor
 .overview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
 .log td{white-space:nowrap}.log code{word-break:normal}
 .figures td,.figures th{white-space:nowrap;font-size:.85rem;padding:.3rem .35rem}
+button.copy{padding:.05rem .45rem;font-size:.8rem;margin:0 0 0 .3rem;background:#e4e8ee;color:#1b1f24;vertical-align:baseline}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}
+form.review{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:.4rem 0}form.review label{flex:1 1 14rem}
+@media (max-width:50rem){.pair{grid-template-columns:1fr}}
 @media (max-width:50rem){.overview{grid-template-columns:1fr}}
 `;
 
@@ -105,6 +109,9 @@ const DONE: Record<string, string> = {
   origins: 'Embed origins saved.',
   reward_share: 'Reward share saved.',
   messaging: 'Messaging provider disconnected.',
+  kyc_approved: 'Verification approved.',
+  kyc_rejected: 'Verification rejected.',
+  kyc_information: 'More information requested from the user.',
 };
 export const doneNotice = (query: { done?: string; count?: string }): Feedback => {
   if (query.done === 'recovered') {
@@ -124,6 +131,15 @@ export const when = (ms: number | null) => (ms === null ? '' : isoTime(ms).repla
 /** An id in a table: its prefix and first characters (enough to tell rows apart), the whole in its title. */
 export const shortId = (id: string) =>
   `<code title="${escapeHtml(id)}">${escapeHtml(id.length > 16 ? `${id.slice(0, 14)}…` : id)}</code>`;
+/**
+ * An id in full with a button that copies it. The buttons work through the console's one script
+ * (COPY_SCRIPT, inline under the response's nonce: nothing loaded from elsewhere); a page without
+ * them has no script at all.
+ */
+export const copyable = (id: string) =>
+  `<code>${escapeHtml(id)}</code><button type="button" class="copy" data-copy="${escapeHtml(id)}" aria-label="Copy ${escapeHtml(id)}">Copy</button>`;
+const COPY_SCRIPT = `for(const b of document.querySelectorAll('button[data-copy]'))b.addEventListener('click',()=>navigator.clipboard.writeText(b.dataset.copy).then(()=>{b.textContent='Copied'},()=>{b.textContent='Select it to copy'}));`;
+
 /** A hidden form field. */
 export const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
@@ -139,12 +155,22 @@ const NAV: [string, string][] = [
   ['wallet', 'Company wallet'],
   ['settings', 'Settings'],
   ['members', 'Members'],
+  ['orders', 'Orders'],
+  ['merchants', 'Merchants'],
+  ['kyc', 'KYC review'],
+  ['apps', 'Connected apps'],
   ['requests', 'API requests'],
   ['audit', 'Audit log'],
 ];
 
-function layout(nonce: string, page: Page): string {
-  return htmlDocument({ nonce, title: `${page.title} · Purser`, style: STYLE, body: page.body });
+function layout(nonce: string, page: Page, copies: boolean): string {
+  return htmlDocument({
+    nonce,
+    title: `${page.title} · Purser`,
+    style: STYLE,
+    body: page.body,
+    ...(copies ? { tail: `<script nonce="${nonce}">${COPY_SCRIPT}</script>` } : {}),
+  });
 }
 
 export type ConsoleKit = ReturnType<typeof consoleKit>;
@@ -154,12 +180,13 @@ export function consoleKit(ctx: AppContext) {
 
   const send = (reply: FastifyReply, page: Page) => {
     const nonce = randomBytes(16).toString('base64');
+    const copies = page.body.includes('data-copy=');
     hostedPageHeaders(reply, {
-      directives: [`style-src 'nonce-${nonce}'`],
+      directives: [`style-src 'nonce-${nonce}'`, ...(copies ? [`script-src 'nonce-${nonce}'`] : [])],
       frameAncestors: "frame-ancestors 'none'",
       permissions: 'camera=(), microphone=(), geolocation=(), payment=()',
     });
-    return layout(nonce, page);
+    return layout(nonce, page, copies);
   };
   const refuse = (reply: FastifyReply, status: number, title: string, text: string) => {
     reply.code(status);

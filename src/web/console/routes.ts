@@ -9,10 +9,13 @@ import { memberCookie } from '../../domains/members/service.ts';
 import { escapeHtml } from '../html.ts';
 import { hiddenFields, PageForms } from '../page-forms.ts';
 import { ActionForm, consoleKit, Field, messages, ScopeParams } from './kit.ts';
+import { appPages } from './pages/apps.ts';
 import { cardPages } from './pages/cards.ts';
 import { credentialPages } from './pages/credentials.ts';
 import { eventPages } from './pages/events.ts';
+import { kycPages } from './pages/kyc.ts';
 import { memberPages } from './pages/members.ts';
+import { orderPages } from './pages/orders.ts';
 import { overviewPages } from './pages/overview.ts';
 import { requestPages } from './pages/requests.ts';
 import { settingsPages } from './pages/settings.ts';
@@ -140,6 +143,9 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     memberPages,
     requestPages,
     overviewPages,
+    orderPages,
+    kycPages,
+    appPages,
   ])
     await pages(app, ctx, kit);
 

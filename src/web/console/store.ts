@@ -170,3 +170,74 @@ export async function hasCompanyWallet(db: Executor, owner: Tenant): Promise<boo
     row !== undefined && (await ledgerOwners(db, owner, 'company_pool', [owner.organizationId])).size > 0
   );
 }
+
+/** The organization's orders in one mode, newest first, or one of them; with whether each has a receipt. */
+export function orders(db: Executor, owner: Tenant, limit: number, id?: string) {
+  let query = db
+    .selectFrom('orders')
+    .leftJoin('order_receipts', 'order_receipts.order_id', 'orders.id')
+    .select([
+      'orders.id',
+      'orders.conversation_id',
+      'orders.user_id',
+      'orders.client_id',
+      'orders.merchant',
+      'orders.merchant_name',
+      'orders.cart_hash',
+      'orders.currency',
+      'orders.total_cents',
+      'orders.final_cents',
+      'orders.status',
+      'orders.charge_status',
+      'orders.fulfillment_status',
+      'orders.decline_code',
+      'orders.card_id',
+      'orders.merchant_order_id',
+      'orders.placed_at',
+      'orders.created_at',
+      'order_receipts.mandate_id',
+    ])
+    .where('orders.organization_id', '=', owner.organizationId)
+    .where('orders.livemode', '=', livemodeColumn(owner.livemode));
+  if (id !== undefined) query = query.where('orders.id', '=', id);
+  return query.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(limit).execute();
+}
+
+/**
+ * The grants of the organization's apps in one mode (one connection per user and app), newest
+ * first, each `live` as `isLive` says, with the app's name and the user's email or phone.
+ */
+export function grants(db: Executor, owner: Tenant, now: number, limit: number) {
+  return db
+    .selectFrom('connections')
+    .innerJoin('clients', 'clients.id', 'connections.client_id')
+    .innerJoin('users', 'users.id', 'connections.user_id')
+    .select((eb) => [
+      'connections.id',
+      'connections.user_id',
+      'connections.client_id',
+      'clients.name as client_name',
+      'users.email',
+      'users.phone',
+      'connections.created_at',
+      'connections.updated_at',
+      isLive(eb, now).as('live'),
+    ])
+    .where('connections.organization_id', '=', owner.organizationId)
+    .where('connections.livemode', '=', livemodeColumn(owner.livemode))
+    .orderBy('connections.created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The organization's mandates in one mode (any user), newest first: what the apps page counts. */
+export function mandates(db: Executor, owner: Tenant, limit: number) {
+  return db
+    .selectFrom('mandates')
+    .select(['id', 'user_id', 'client_id', 'status', 'expires_at'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

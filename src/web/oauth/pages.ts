@@ -1,4 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import { formatMoney } from '../../core/money.ts';
+import type { MandateObject } from '../../domains/mandates/index.ts';
 import { escapeHtml } from '../html.ts';
 
 /**
@@ -24,6 +26,10 @@ ul.scopes{padding-left:1.2rem;margin:.4rem 0}
 ul.apps{list-style:none;padding:0;margin:.6rem 0}
 ul.apps li{display:flex;justify-content:space-between;align-items:center;border-top:1px solid #e3e7ec;padding:.5rem 0}
 ul.apps li button{margin:0;padding:.35rem .8rem}
+ul.apps li.app-row{flex-wrap:wrap;gap:.4rem}
+ul.mandates{list-style:none;padding:0;margin:.2rem 0 0;flex-basis:100%}
+ul.mandates li{border-top:1px dashed #e3e7ec;gap:.6rem}
+.left{font-weight:600}
 .foot{margin-top:1.2rem;font-size:.85rem;color:#56606b}
 a{color:#1f4fd1}
 `;
@@ -72,7 +78,14 @@ const errorLine = (message: string | undefined) =>
 export interface FormContext {
   nonce: string;
   /** Where the forms post, under the server's path prefix. */
-  paths: { code: string; verify: string; decision: string; apps: string; disconnect: string };
+  paths: {
+    code: string;
+    verify: string;
+    decision: string;
+    apps: string;
+    disconnect: string;
+    revokeMandate: string;
+  };
   /** Ties a form to the browser's signed flow cookie. */
   flow: string;
 }
@@ -138,25 +151,86 @@ export function consentPage(
   );
 }
 
+/** A mandate as the connected-apps page shows it: its terms and what is left, in plain words. */
+export interface MandateLine {
+  id: string;
+  description: string;
+  /** "active", "pending approval", "exhausted". */
+  status: string;
+  /** "$12.00 left of $50.00 this week". */
+  left: string;
+  /** "up to $20.00 a purchase, until 2027-05-31". */
+  terms: string;
+}
+
+const INTERVAL_WORDS = {
+  daily: 'today',
+  weekly: 'this week',
+  monthly: 'this month',
+  total: 'in all',
+} as const;
+
+/** A mandate in the words of the connected-apps page. */
+export function mandateLine(m: MandateObject): MandateLine {
+  const { terms } = m;
+  const only = [
+    terms.allowed_merchants ? `at ${terms.allowed_merchants.join(', ')}` : '',
+    terms.allowed_categories ? `in categories ${terms.allowed_categories.join(', ')}` : '',
+  ].filter(Boolean);
+  return {
+    id: m.id,
+    description: terms.description,
+    status: m.status.replace('_', ' '),
+    left: `${formatMoney(m.remaining_cents)} left of ${formatMoney(terms.budget.amount_cents)} ${INTERVAL_WORDS[terms.budget.interval]}`,
+    terms: `Up to ${formatMoney(terms.max_amount_cents)} a purchase${only.length ? `, ${only.join(', ')}` : ''}, until ${terms.expires_at.slice(0, 10)}.`,
+  };
+}
+
+/**
+ * The user's connected apps, each with its open spending mandates (what is left, a revoke button);
+ * an app holding a mandate but no live connection is listed too, without a disconnect button.
+ */
 export function appsPage(
   form: FormContext,
-  view: { account: string; apps: { id: string; name: string }[]; notice?: string },
+  view: {
+    account: string;
+    apps: { id: string | null; name: string; mandates: MandateLine[] }[];
+    notice?: string;
+  },
 ): string {
+  const flow = `<input type="hidden" name="flow" value="${escapeHtml(form.flow)}">`;
+  const mandates = (lines: MandateLine[]) =>
+    lines.length === 0
+      ? ''
+      : `<ul class="mandates">${lines
+          .map(
+            (
+              m,
+            ) => `<li class="mandate" data-mandate="${escapeHtml(m.id)}"><span><strong>${escapeHtml(m.description)}</strong> <span class="hint">${escapeHtml(m.status)}</span><br><span class="left">${escapeHtml(m.left)}</span><br><span class="hint">${escapeHtml(m.terms)}</span></span>
+<form method="post" action="${escapeHtml(form.paths.revokeMandate)}">${flow}
+<input type="hidden" name="mandate_id" value="${escapeHtml(m.id)}"><button type="submit" class="secondary" data-revoke="${escapeHtml(m.id)}">Revoke</button></form></li>`,
+          )
+          .join('')}</ul>`;
   const list =
     view.apps.length === 0
       ? '<p id="no-apps">No apps are connected to your account.</p>'
       : `<ul class="apps">${view.apps
           .map(
-            (app) => `<li><span class="app">${escapeHtml(app.name)}</span>
-<form method="post" action="${escapeHtml(form.paths.disconnect)}"><input type="hidden" name="flow" value="${escapeHtml(form.flow)}">
-<input type="hidden" name="connection_id" value="${escapeHtml(app.id)}"><button type="submit" class="secondary" data-connection="${escapeHtml(app.id)}">Disconnect</button></form></li>`,
+            (app) => `<li class="app-row"><span class="app">${escapeHtml(app.name)}</span>
+${
+  app.id === null
+    ? '<span class="hint">not connected</span>'
+    : `<form method="post" action="${escapeHtml(form.paths.disconnect)}">${flow}
+<input type="hidden" name="connection_id" value="${escapeHtml(app.id)}"><button type="submit" class="secondary" data-connection="${escapeHtml(app.id)}">Disconnect</button></form>`
+}${mandates(app.mandates)}</li>`,
           )
           .join('')}</ul>`;
   const notice = view.notice ? `<p class="hint" role="status">${escapeHtml(view.notice)}</p>` : '';
   return layout(
     form.nonce,
     'Connected apps',
-    `<h1 id="connected-apps">Connected apps</h1><p>Signed in as <strong>${escapeHtml(view.account)}</strong>.</p>${notice}${list}`,
+    `<h1 id="connected-apps">Connected apps</h1><p>Signed in as <strong>${escapeHtml(view.account)}</strong>.</p>${notice}${list}
+${view.apps.some((app) => app.mandates.length > 0) ? '<p class="hint">A spending mandate lets an app buy for you within terms you signed. Revoking one stops its purchases at once; disconnecting an app does not revoke its mandates.</p>' : ''}`,
   );
 }
 

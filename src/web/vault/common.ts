@@ -56,10 +56,11 @@ button[disabled]{opacity:.5;cursor:default}
 .actions{display:flex;gap:.6rem;flex-wrap:wrap}
 .notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
 .problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
+code{word-break:break-all;font-size:.8rem}
 `;
 
 /**
- * Buttons with `data-passkey="register|unlock|decide"` ask the server for WebAuthn options, run the
+ * Buttons with `data-passkey="register|unlock|decide|approve"` ask the server for WebAuthn options, run the
  * browser's ceremony, send the answer back and follow the server's `next` address. A failure is told
  * in plain words (`PLAIN`, by the browser's error name or the server's error code), never as the
  * browser's raw message; the raw one stays in the console for support.
@@ -103,7 +104,10 @@ const SCRIPT = `
   };
   const run = async (button) => {
     const purpose = button.dataset.passkey;
-    const extra = button.dataset.decision ? { decision: button.dataset.decision } : {};
+    const extra = {};
+    if (button.dataset.decision) extra.decision = button.dataset.decision;
+    // A mandate's approval names the terms the page showed: a changed term is refused, not signed.
+    if (button.dataset.termsHash) extra.terms_hash = button.dataset.termsHash;
     for (const b of document.querySelectorAll('[data-passkey]')) b.disabled = true;
     if (error) error.hidden = true;
     try {
@@ -146,12 +150,14 @@ export function newNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
+/** The WebAuthn library and the passkey buttons' script, for the end of a page's body. */
+export function passkeyScripts(nonce: string): string {
+  return `<script src="${WEBAUTHN_SCRIPT_PATH}" nonce="${nonce}"></script><script nonce="${nonce}">${SCRIPT}</script>`;
+}
+
 export function layout(nonce: string, title: string, body: string, script = false): string {
   // At the end of the body: the script looks for the page's elements.
-  const tail = script
-    ? `<script src="${WEBAUTHN_SCRIPT_PATH}" nonce="${nonce}"></script><script nonce="${nonce}">${SCRIPT}</script>`
-    : '';
-  return htmlDocument({ nonce, title, style: STYLE, body, tail });
+  return htmlDocument({ nonce, title, style: STYLE, body, tail: script ? passkeyScripts(nonce) : '' });
 }
 
 /** A page that says why it cannot show anything (never a stack trace, never JSON). */

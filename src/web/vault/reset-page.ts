@@ -10,6 +10,7 @@ import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import {
   closedReason,
   type ResetChannel,
+  type ResetContact,
   type ResetPageView,
   ResetRefused,
 } from '../../domains/vault/recovery.ts';
@@ -31,15 +32,15 @@ const NOTICES: Record<string, string> = {
   verified: 'Code accepted. Now create your new passkey.',
 };
 
-interface Forms {
+export interface ResetForms {
   code: PageForm;
   verify: PageForm;
   /** The CSRF token of the passkey ceremony's JSON posts (the page's `data-csrf`). */
   ceremony: string;
 }
 
-function contactButtons(view: ResetPageView, path: string, form: PageForm, secondary: boolean): string {
-  return view.contacts
+function contactButtons(contacts: ResetContact[], path: string, form: PageForm, secondary: boolean): string {
+  return contacts
     .map(
       (contact) =>
         `<form method="post" action="${escapeHtml(path)}/code" class="inline">${hiddenFields('code', form)}<input type="hidden" name="channel" value="${contact.channel}"><button type="submit" id="send-${contact.channel}"${secondary ? ' class="secondary"' : ''}>Send a code to ${escapeHtml(contact.masked)}</button></form>`,
@@ -47,19 +48,29 @@ function contactButtons(view: ResetPageView, path: string, form: PageForm, secon
     .join('');
 }
 
-function pendingPanel(view: ResetPageView, path: string, forms: Forms, error?: string): string {
+/**
+ * The code steps (send a code to one of `contacts`, then enter it; `sentTo`: where the live code went)
+ * under `path`: also a mandate's approval page for a user with no passkey.
+ */
+export function pendingPanel(
+  contacts: ResetContact[],
+  sent: ResetChannel | null,
+  path: string,
+  forms: ResetForms,
+  error?: string,
+): string {
   const problem = error ? `<p class="problem" id="reset-error" role="alert">${escapeHtml(error)}</p>` : '';
-  const sentTo = view.contacts.find((c) => c.channel === view.reset.channel);
-  if (view.reset.code_digest === null || !sentTo)
+  const sentTo = contacts.find((c) => c.channel === sent);
+  if (!sentTo)
     return `<section id="reset-prove"><h2>First, prove it is you</h2>
 <p>We send a one-time code to the email or phone on your account. Choose where:</p>
-<div class="actions">${contactButtons(view, path, forms.code, false)}</div>${problem}</section>`;
+<div class="actions">${contactButtons(contacts, path, forms.code, false)}</div>${problem}</section>`;
   return `<section id="reset-code"><h2>Enter your code</h2>
 <p>We sent a 6-digit code to ${escapeHtml(sentTo.masked)}.</p>
 <form method="post" action="${escapeHtml(path)}/verify" id="code-form">${hiddenFields('verify', forms.verify)}
 <label for="code">Code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="12" required>
 ${problem}<button type="submit" id="check-code">Check the code</button></form>
-<p class="hint">No code? Send a new one:</p><div class="actions">${contactButtons(view, path, forms.code, true)}</div></section>`;
+<p class="hint">No code? Send a new one:</p><div class="actions">${contactButtons(contacts, path, forms.code, true)}</div></section>`;
 }
 
 function passkeyPanel(view: ResetPageView): string {
@@ -76,7 +87,7 @@ export function renderReset(
   view: ResetPageView,
   nonce: string,
   path: string,
-  forms: Forms,
+  forms: ResetForms,
   options: { notice?: string | undefined; error?: string | undefined } = {},
 ): string {
   const badge = view.testMode ? '<span class="badge">TEST MODE</span>' : '';
@@ -85,7 +96,14 @@ export function renderReset(
       ? `<p class="notice" role="status" id="notice">${escapeHtml(NOTICES[options.notice] as string)}</p>`
       : '';
   let body: string;
-  if (view.status === 'pending') body = pendingPanel(view, path, forms, options.error);
+  if (view.status === 'pending')
+    body = pendingPanel(
+      view.contacts,
+      view.reset.code_digest === null ? null : view.reset.channel,
+      path,
+      forms,
+      options.error,
+    );
   else if (view.status === 'verified') body = passkeyPanel(view);
   else if (view.status === 'completed')
     body = `<section id="reset-done"><h2>Your new passkey is ready</h2>
@@ -156,7 +174,7 @@ export async function passkeyResetPageRoutes(app: RoutesApp, { ctx }: { ctx: App
     const view = await recovery.view(reset, browser);
     if (options.status) reply.code(options.status);
     else if (view.status === 'expired') reply.code(410);
-    const forms: Forms = {
+    const forms: ResetForms = {
       code: pageForms.form(reset.id, 'code', browser),
       verify: pageForms.form(reset.id, 'verify', browser),
       ceremony: ceremonyCsrf.issue(ceremonyBinding(reset, browser)),

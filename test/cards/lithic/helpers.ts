@@ -24,16 +24,24 @@ export interface LithicFixture {
   close(): Promise<void>;
 }
 
-/** Purser with `CARD_ISSUER=lithic` on a real loopback socket, and a fake Lithic calling it back. */
-export async function startLithic(): Promise<LithicFixture> {
-  const fake = await new FakeLithic().start();
-  const f = await startCards({
+/** The settings of Purser with `CARD_ISSUER=lithic` on this fake. */
+export function lithicEnv(fake: FakeLithic): Record<string, string> {
+  return {
     CARD_ISSUER: 'lithic',
     LITHIC_BASE_URL: fake.url,
     LITHIC_API_KEY: fake.apiKey,
     LITHIC_ASA_SECRET: fake.asaSecret,
     LITHIC_EVENTS_SECRET: fake.eventsSecret,
-  });
+  };
+}
+
+/**
+ * Purser with `CARD_ISSUER=lithic` on a real loopback socket, and a fake Lithic calling it back;
+ * `env` adds settings.
+ */
+export async function startLithic(env: Record<string, string> = {}): Promise<LithicFixture> {
+  const fake = await new FakeLithic().start();
+  const f = await startCards({ ...lithicEnv(fake), ...env });
   await f.t.app.listen({ port: 0, host: '127.0.0.1' });
   fake.purserUrl = `http://127.0.0.1:${(f.t.app.server.address() as AddressInfo).port}`;
   fake.now = () => f.t.clock.now();

@@ -147,8 +147,8 @@ describe('purser kyc review (CLI)', () => {
     ]);
     expect(audited).toEqual(
       expect.arrayContaining([
-        ['kyc_review.approved', a.id],
-        ['kyc_review.rejected', b.id],
+        ['kyc.approved', a.id],
+        ['kyc.rejected', b.id],
       ]),
     );
   });

@@ -134,7 +134,14 @@ export class LithicWebhooks {
       if (outcome.status === 'PENDING' || outcome.status === 'SETTLED') return decline('APPROVED');
       return decline(outcome.decline_reason ? RESULTS[outcome.decline_reason as DeclineReason] : FAIL_CLOSED);
     } catch (error) {
-      if (error instanceof IncrementDeclined) return decline(RESULTS[error.reason]);
+      if (error instanceof IncrementDeclined) {
+        // The authorization stands as it was; the decline is in no transaction row, so it is logged.
+        log.info(
+          { transaction: body.token, reason: error.reason, spending_control: error.control ?? null },
+          'lithic ASA: incremental authorization declined',
+        );
+        return decline(RESULTS[error.reason]);
+      }
       log.error({ err: error, transaction: body.token }, 'lithic ASA: the engine failed; declined');
       return decline(FAIL_CLOSED);
     } finally {

@@ -29,6 +29,7 @@ import {
   OfflineChain,
 } from './index.ts';
 import { derivePrivateKey, type KeyOwner } from './keys.ts';
+import { type PoolKeyRotation, rotatePoolKey } from './rotate.ts';
 import { type ChainAddress, ChainStore, type ChainTransferRow } from './store.ts';
 import { centsFromUnits, unitsFromCents } from './units.ts';
 
@@ -135,7 +136,7 @@ export class EvmChain implements Chain {
     if (known) return known;
     const account = privateKeyToAccount(derivePrivateKey(this.config.poolKey, owner));
     const address = account.address.toLowerCase();
-    await this.store.ensureAddress(this.handle.db, {
+    const { retired } = await this.store.ensureAddress(this.handle.db, {
       address,
       organization_id: owner.organizationId,
       livemode: livemodeColumn(owner.livemode),
@@ -143,6 +144,11 @@ export class EvmChain implements Chain {
       owner_id: owner.kind === 'pool' ? owner.organizationId : owner.userId,
       created_at: this.clock.now(),
     });
+    // Its funds were moved to the next key's addresses: signing or showing it would lose money.
+    if (retired)
+      throw new Error(
+        'CHAIN_POOL_KEY is a key that purser chain rotate-pool-key replaced: start with the current one',
+      );
     const derived = { account, address };
     this.known.set(key, derived);
     return derived;
@@ -478,9 +484,29 @@ export class EvmChain implements Chain {
     return this.store.cursor(exec, this.cursorName);
   }
 
-  /** Every production address Purser derived. */
+  /** Every production address Purser derived, those a rotation retired included (`retired_at`). */
   ownedAddresses(exec: Executor) {
     return this.store.liveAddresses(exec);
+  }
+
+  /**
+   * `purser chain rotate-pool-key`: what the addresses derived from `CHAIN_PREVIOUS_POOL_KEY` hold
+   * moves to those of `CHAIN_POOL_KEY` (rotate.ts).
+   */
+  rotatePoolKey(previousKey: `0x${string}`, unsettled: string[]): Promise<PoolKeyRotation> {
+    return rotatePoolKey(
+      {
+        handle: this.handle,
+        clock: this.clock,
+        config: this.config,
+        client: this.client,
+        store: this.store,
+        transferGas: TRANSFER_GAS,
+        current: (owner) => this.owned(owner),
+      },
+      previousKey,
+      unsettled,
+    );
   }
 
   /** The worker records a check made at this block, unless a later one was recorded (store.ts). */

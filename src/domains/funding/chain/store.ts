@@ -9,11 +9,28 @@ export type ChainTransferRow = Selectable<ChainTransfersTable>;
 export class ChainStore {
   constructor(private readonly dialect: Dialect) {}
 
-  async ensureAddress(exec: Executor, row: ChainAddress): Promise<void> {
+  /** Records the address unless it is; whether it was retired by a `CHAIN_POOL_KEY` rotation. */
+  async ensureAddress(exec: Executor, row: Omit<ChainAddress, 'retired_at'>): Promise<{ retired: boolean }> {
     await exec
       .insertInto('chain_addresses')
-      .values(row)
+      .values({ ...row, retired_at: null })
       .onConflict((oc) => oc.column('address').doNothing())
+      .execute();
+    const kept = await exec
+      .selectFrom('chain_addresses')
+      .select('retired_at')
+      .where('address', '=', row.address)
+      .executeTakeFirst();
+    return { retired: kept?.retired_at !== null && kept?.retired_at !== undefined };
+  }
+
+  /** Marks an address replaced by the rotation of `CHAIN_POOL_KEY` (once: a second run keeps the first time). */
+  async retireAddress(exec: Executor, address: string, now: number): Promise<void> {
+    await exec
+      .updateTable('chain_addresses')
+      .set({ retired_at: now })
+      .where('address', '=', address)
+      .where('retired_at', 'is', null)
       .execute();
   }
 
@@ -23,7 +40,7 @@ export class ChainStore {
     return (this.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   }
 
-  /** Every production address Purser derived (the ones on a chain). */
+  /** Every production address Purser derived (the ones on a chain), those a rotation retired included. */
   liveAddresses(exec: Executor) {
     return exec.selectFrom('chain_addresses').selectAll().where('livemode', '=', 1).execute();
   }

@@ -2,10 +2,12 @@ import type { AppContext } from '../../../context.ts';
 import { notFound } from '../../../core/errors.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
+import type { MandateObject } from '../../../domains/mandates/index.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,
+  copyable,
   ObjectParams,
   type OrgScope,
   type Page,
@@ -22,6 +24,24 @@ import { cardRows, transactionRows } from './cards.ts';
  */
 
 const LIST_LIMIT = 100;
+
+const PER = { daily: 'a day', weekly: 'a week', monthly: 'a month', total: 'in all' } as const;
+
+/** A user's mandates: app, terms, what the current interval spent and has left, status and end. */
+function mandateRows(mandates: MandateObject[]): string {
+  if (mandates.length === 0) return '<p class="hint">No mandates.</p>';
+  const rows = mandates
+    .map((m) => {
+      const { terms } = m;
+      const only = [
+        terms.allowed_merchants ? `at ${terms.allowed_merchants.join(', ')}` : '',
+        terms.allowed_categories ? `in ${terms.allowed_categories.join(', ')}` : '',
+      ].filter(Boolean);
+      return `<tr><td>${copyable(m.id)}<br>${escapeHtml(terms.description)}</td><td>${shortId(terms.client_id)}</td><td>${formatMoney(terms.max_amount_cents)} a purchase, ${formatMoney(terms.budget.amount_cents)} ${PER[terms.budget.interval]}${only.length ? `, ${escapeHtml(only.join(', '))}` : ''}</td><td class="num">${formatMoney(m.spent_cents)}</td><td class="num">${formatMoney(m.remaining_cents)}</td><td>${m.status.replace('_', ' ')}</td><td>${m.expires_at.replace('T', ' ').slice(0, 16)}</td></tr>`;
+    })
+    .join('');
+  return `<table class="mandates"><tr><th>mandate</th><th>app</th><th>terms</th><th class="num">spent</th><th class="num">left</th><th>status</th><th>ends</th></tr>${rows}</table><p class="hint">Spent and left are the current budget interval's.</p>`;
+}
 
 export async function userPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
   /** Wallet balances (available, pending) of users whose wallet exists; the others have none yet. */
@@ -69,12 +89,13 @@ ${users.length === 0 ? '<p class="hint">No user has connected in this mode yet.<
   ): Promise<Page> => {
     const [user] = await store.users(ctx.db, scope, 1, id);
     if (!user) throw notFound('No such user in this organization and mode.');
-    const [connections, kyc, balances, cards, transactions] = await Promise.all([
+    const [connections, kyc, balances, cards, transactions, mandates] = await Promise.all([
       store.connectionsOf(ctx.db, scope, [id], ctx.clock.now()),
       store.kycOf(ctx.db, scope, [id]),
       wallets(scope, [id]),
       ctx.cards.listCards(scope, { user_id: id, limit: 100 }),
       ctx.cards.network.listTransactions(scope, { user_id: id, limit: 50 }),
+      ctx.mandates.list(scope, id, { limit: 100 }),
     ]);
     const verification = kyc.get(id);
     const wallet = balances.get(id) ?? { balance_cents: 0, pending_cents: 0 };
@@ -92,6 +113,7 @@ ${users.length === 0 ? '<p class="hint">No user has connected in this mode yet.<
 <section><h2>Wallet</h2><p class="figure" id="wallet-balance">${formatMoney(wallet.balance_cents)}</p><p class="hint">${formatMoney(wallet.pending_cents)} held by pending authorizations.</p></section>
 <section><h2>Identity verification</h2><p id="kyc-status">${escapeHtml(verification?.status ?? 'not started')}${verification ? ` · ${when(verification.updated_at)}` : ''}</p>${verification?.reason ? `<p class="hint">${escapeHtml(verification.reason)}</p>` : ''}</section>
 <section><h2>Connections</h2><table><tr><th>client</th><th>external user id</th><th>status</th><th>since</th></tr>${connectionRows}</table></section>
+<section id="mandates"><h2>Mandates</h2>${mandateRows(mandates.data)}</section>
 <section><h2>Cards</h2>${cardRows(scopeBase, cards.data, false)}</section>
 <section><h2>Transactions</h2>${transactionRows(transactions.data, false)}</section></main>`,
     };

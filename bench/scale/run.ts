@@ -1,0 +1,359 @@
+/**
+ * bench/scale: what the requests that matter cost as the data grows (issue 30). Measures each one
+ * on an empty database, fills the database through the services and stores (never SQL of its own),
+ * then measures again and prints the filled p99 next to 1.5 × the empty one:
+ *
+ *   node --import tsx bench/scale/run.ts [--pg] [--scale 1] [--samples 300]
+ *
+ * At `--scale 1` the fill is 1,000,000 events with their deliveries (delivered to a local receiver
+ * by the worker's own loop), 200,000 card transactions over 20,000 cards (10,000 of them on one hot
+ * card, the one the per-card list reads) and 50,000 users. `--pg` runs on a fresh PostgreSQL
+ * database made on `BENCH_PG_ADMIN_URL` (default postgres://postgres@127.0.0.1:5432/postgres) and
+ * dropped after. `purser ledger verify` runs after the fill, timed, and printed per million postings.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { type AppContext, createContext } from '../../src/context.ts';
+import { newId } from '../../src/core/ids.ts';
+import type { Principal } from '../../src/domains/auth/service.ts';
+import { findOrCreateUser } from '../../src/domains/connect/store.ts';
+import { Worker } from '../../src/jobs/worker.ts';
+import { loadAverage } from '../cpu.ts';
+
+const { values } = parseArgs({
+  options: {
+    pg: { type: 'boolean', default: false },
+    scale: { type: 'string', default: '1' },
+    samples: { type: 'string', default: '300' },
+  },
+});
+const SCALE = Number(values.scale);
+const SAMPLES = Number(values.samples);
+const EVENTS = Math.round(1_000_000 * SCALE);
+const TRANSACTIONS = Math.round(200_000 * SCALE);
+const HOT_TRANSACTIONS = Math.round(10_000 * SCALE);
+const CARDS = Math.round(20_000 * SCALE);
+const USERS = Math.round(50_000 * SCALE);
+/** Authorizations and writes in flight while filling. */
+const FILL_CONCURRENCY = 8;
+const CEILING = 1.5;
+
+// ---- the database
+
+const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const pgName = `purser_bench_scale_${process.pid}`;
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+let databaseUrl: string;
+if (values.pg) {
+  await admin(`create database ${pgName}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${pgName}`;
+  databaseUrl = url.toString();
+} else {
+  databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'purser-bench-scale-')), 'scale.db')}`;
+}
+
+// The worker delivers the fill's webhooks to this receiver, on loopback.
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200).end());
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+
+const ctx: AppContext = await createContext(
+  loadConfig({
+    DATABASE_URL: databaseUrl,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+    TOKEN_RATE_LIMIT: '100000000',
+    CARD_MAX_AMOUNT_CENTS: '100000000',
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
+    WEBHOOK_CONCURRENCY: '64',
+  }),
+);
+const app = await buildApp(ctx);
+
+async function call(method: 'GET' | 'POST', url: string, token: string | null, payload?: object) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(payload === undefined ? {} : { payload }),
+  });
+  if (response.statusCode >= 300)
+    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  return response.json();
+}
+
+// ---- the organization, its webhook endpoint and the hot card
+
+const org = await ctx.orgs.createOrganization({ name: 'Scale', billingEmail: 'scale@bench.test' });
+const tenant = { organizationId: org.organization_id, livemode: false };
+const { access_token: token } = await call('POST', '/api/v2/oauth/token', null, {
+  grant_type: 'client_credentials',
+  client_id: org.sandbox.client_id,
+  client_secret: org.sandbox.client_secret,
+});
+/** The platform client the users are connected to (what `/connect/verify` records). */
+const platform: Principal = {
+  kind: 'platform',
+  ...tenant,
+  clientId: org.sandbox.client_id,
+  userId: null,
+  connectionId: null,
+};
+await ctx.events.createEndpoint(tenant, { url: receiverUrl, enabled_events: ['*'] });
+
+/** An approved user with `fundsCents` in their wallet and a multi-use card of `cardCents`. */
+async function cardholder(userId: string, fundsCents: number, cardCents: number): Promise<string> {
+  await call('POST', '/api/v2/kyc/simulate', token, { user_id: userId, outcome: 'approved' });
+  await call('POST', '/api/v2/simulate/wallet_funding', token, { user_id: userId, amount_cents: fundsCents });
+  const card = await call('POST', '/api/v2/cards', token, {
+    user_id: userId,
+    amount_cents: cardCents,
+    type: 'multi_use',
+  });
+  return card.id as string;
+}
+
+async function newUsers(count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < count; start += 500) {
+    await ctx.db.transaction().execute(async (trx) => {
+      for (let i = start; i < Math.min(count, start + 500); i++) {
+        const user = await findOrCreateUser(trx, {
+          id: newId('usr'),
+          organization_id: tenant.organizationId,
+          livemode: 0,
+          email: `user${i}.${ids.length}@scale.test`,
+          phone: null,
+          created_at: Date.now(),
+        });
+        await ctx.connect.connectUser(trx, platform, user.id);
+        ids.push(user.id);
+      }
+    });
+  }
+  return ids;
+}
+
+const [hotUser] = await newUsers(1);
+const hotCard = await cardholder(hotUser as string, 100_000_000, 50_000_000);
+
+/** `count` tasks, `concurrency` at a time. */
+async function inParallel(count: number, concurrency: number, task: (i: number) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+const charge = (cardId: string) =>
+  ctx.cards.network.authorize(tenant, cardId, { amountCents: 1, merchant: 'Scale Shop', mcc: '5411' });
+
+// ---- what is measured
+
+interface Figures {
+  [name: string]: number;
+}
+
+function p99(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] as number;
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  return p99(samples);
+}
+
+/** The id `depth` rows from the newest in a list answer's order, walking pages of 100. */
+async function idAtDepth(path: string, depth: number): Promise<string> {
+  let cursor: string | null = null;
+  let seen = 0;
+  for (;;) {
+    const page = await call(
+      'GET',
+      `${path}${path.includes('?') ? '&' : '?'}limit=100${cursor ? `&starting_after=${cursor}` : ''}`,
+      token,
+    );
+    const data = page.data as { id: string }[];
+    if (seen + data.length > depth || !page.has_more)
+      return (data[Math.min(depth - seen, data.length - 1)] as { id: string }).id;
+    seen += data.length;
+    cursor = (data.at(-1) as { id: string }).id;
+  }
+}
+
+/** The depth of a "deep page": 90 % of the way to the oldest row, found once per database size. */
+async function deepCursor(path: string, total: number): Promise<string> {
+  // Walking a million events page by page would measure the walk: jump with the events store's own
+  // time order instead, reading one id at that offset.
+  const depth = Math.max(0, Math.floor(total * 0.9) - 1);
+  if (depth < 5_000) return idAtDepth(path, depth);
+  const table = path.startsWith('/api/v2/events') ? 'events' : 'card_transactions';
+  const row = await ctx.db
+    .selectFrom(table)
+    .select('id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(depth)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function count(table: 'events' | 'card_transactions' | 'ledger_transfers' | 'webhook_deliveries') {
+  const row = await ctx.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function measure(label: string): Promise<Figures> {
+  const transactionsPath = `/api/v2/transactions?card_id=${hotCard}`;
+  const deepTransaction = await deepCursor(transactionsPath, await hotCardTransactions());
+  const deepEvent = await deepCursor('/api/v2/events', await count('events'));
+  const figures: Figures = {
+    'card authorization': await timed(() =>
+      call('POST', '/api/v2/simulate/authorize', token, {
+        card_id: hotCard,
+        amount_cents: 1,
+        merchant: 'Scale Shop',
+        mcc: '5411',
+      }),
+    ),
+    'GET /api/v2/transactions?card_id= (first page)': await timed(() =>
+      call('GET', `${transactionsPath}&limit=10`, token),
+    ),
+    'GET /api/v2/transactions?card_id= (deep page)': await timed(() =>
+      call('GET', `${transactionsPath}&limit=10&starting_after=${deepTransaction}`, token),
+    ),
+    'GET /api/v2/events (first page)': await timed(() => call('GET', '/api/v2/events?limit=10', token)),
+    'GET /api/v2/events (deep page)': await timed(() =>
+      call('GET', `/api/v2/events?limit=10&starting_after=${deepEvent}`, token),
+    ),
+    // One event owed to the endpoint, then the claim that takes it (the worker's query).
+    'webhook claim': await (async () => {
+      const samples: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        await ctx.db
+          .transaction()
+          .execute((trx) => ctx.events.emit(trx, { ...tenant, type: 'card.updated', data: { sample: i } }));
+        const start = performance.now();
+        await ctx.events.deliveries.claim(10);
+        samples.push(performance.now() - start);
+      }
+      return p99(samples);
+    })(),
+  };
+  const postings = await count('ledger_transfers');
+  const start = performance.now();
+  const violations = await ctx.ledger.verify();
+  const verifyMs = performance.now() - start;
+  if (violations.length > 0) throw new Error(`ledger verify: ${JSON.stringify(violations.slice(0, 5))}`);
+  figures['purser ledger verify (ms)'] = verifyMs;
+  figures['ledger verify per million postings (ms)'] = (verifyMs / Math.max(postings, 1)) * 1e6;
+  console.log(
+    `  ${label}: ${await count('events')} events, ${await count('webhook_deliveries')} deliveries, ` +
+      `${await count('card_transactions')} transactions, ${postings} ledger transfers (${loadAverage()})`,
+  );
+  return figures;
+}
+
+async function hotCardTransactions(): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('card_transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('card_id', '=', hotCard)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Every delivery due now, delivered to the receiver by the worker's own loop. */
+const deliverAll = () => new Worker(ctx).runOnce();
+
+// ---- the run
+
+console.log(
+  `bench/scale  (${values.pg ? 'PostgreSQL' : 'SQLite'}, scale ${SCALE}: ${EVENTS} events, ${TRANSACTIONS} transactions, ` +
+    `${CARDS} cards, ${USERS} users; p99 of ${SAMPLES} sequential samples, in process)`,
+);
+// The empty database: the hot card with a page's worth of history, so that a deep page exists.
+await inParallel(200, 1, () => charge(hotCard));
+await deliverAll();
+await measure('warm-up (not counted)');
+const empty = await measure('empty');
+
+const filling = performance.now();
+const users = await newUsers(USERS - 1);
+const cards: string[] = [];
+await inParallel(CARDS - 1, FILL_CONCURRENCY, async (i) => {
+  cards.push(await cardholder(users[i] as string, 10_000, 5_000));
+});
+await inParallel(HOT_TRANSACTIONS, FILL_CONCURRENCY, () => charge(hotCard));
+await inParallel(TRANSACTIONS - HOT_TRANSACTIONS, FILL_CONCURRENCY, (i) =>
+  charge(cards[i % cards.length] as string),
+);
+// The rest of the events, in batches of one owner (what emitAll writes for one change), each
+// with the delivery it owes.
+const missing = EVENTS - (await count('events'));
+await inParallel(Math.ceil(missing / 500), 2, async (batch) => {
+  const size = Math.min(500, missing - batch * 500);
+  await ctx.db.transaction().execute((trx) =>
+    ctx.events.emitAll(
+      trx,
+      tenant,
+      Array.from({ length: size }, (_, i) => ({ type: 'card.updated', data: { fill: batch * 500 + i } })),
+    ),
+  );
+  if (batch % 20 === 19) await deliverAll();
+});
+await deliverAll();
+console.log(`  filled in ${((performance.now() - filling) / 1000).toFixed(0)} s`);
+const filled = await measure('filled');
+
+console.log('  p99 (ms)                                         empty     filled    ratio   (target ≤ 1.5)');
+for (const [name, before] of Object.entries(empty)) {
+  const after = filled[name] as number;
+  const ratio = after / before;
+  const verdict =
+    name.startsWith('purser ledger verify') || name.startsWith('ledger verify per')
+      ? 'linear: see per million'
+      : ratio <= CEILING
+        ? 'met'
+        : 'NOT MET';
+  console.log(
+    `  ${name.padEnd(48)} ${before.toFixed(2).padStart(8)}  ${after.toFixed(2).padStart(9)}  ${ratio.toFixed(2).padStart(6)}   ${verdict}`,
+  );
+}
+
+await app.close();
+await ctx.close();
+receiver.close();
+if (values.pg) await admin(`drop database ${pgName}`);
