@@ -292,6 +292,16 @@ export async function createContext(
       vault,
     },
   );
+  // Cards held to a mandate (an order's under a mandate, or one its app created): the engine
+  // consumes and gives back their budget in the card's own transactions.
+  cards.setMandates({
+    current: async (scope, userId, clientId) =>
+      (await mandates.activeFor({ ...scope, userId, clientId }))[0]?.id ?? null,
+    lock: (trx, id) => mandates.lock(trx, id),
+    check: (exec, charge) => mandates.check(exec, charge),
+    consume: (trx, spend) => mandates.consume(trx, spend),
+    giveBack: (trx, back) => mandates.giveBack(trx, back),
+  });
   const receipts = new ReceiptService({
     db,
     clock,
@@ -304,6 +314,13 @@ export async function createContext(
     ledger,
     events,
     vault,
+    mandates: {
+      activeFor: (scope) => mandates.activeFor(scope),
+      check: (charge) => mandates.check(db, charge),
+      overflow: (organizationId) => vault.mandateOverflow(organizationId),
+      termsHash: async (id) => (await mandates.row(id)).terms_hash,
+      receipt: (trx, order, claims) => receipts.issue(trx, order, claims),
+    },
     dialect: handle.dialect,
     baseUrl: config.baseUrl,
     outbound: operatorGuard(config.outbound),

@@ -22,7 +22,7 @@ export const USAGE = `Usage: purser <command>
   migrate                             apply database migrations
   org create --name N --billing-email E [--json]
   org update ORG_ID [--status active|suspended] [--subscription active|none] [--branded-vault on|off]
-                    [--approval-threshold CENTS|off]
+                    [--approval-threshold CENTS|off] [--mandate-overflow decline|approval]
                     [--name N] [--billing-email E]
                     [--connect-email-subject S] [--connect-email-text-file F] [--connect-email-html-file F]
                     [--connect-email-default] [--live-card-details on|off]
@@ -91,12 +91,14 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       'branded-vault': { type: 'string' },
       'wallet-links': { type: 'string' },
       'approval-threshold': { type: 'string' },
+      'mandate-overflow': { type: 'string' },
       json,
     });
     const orgId = required(positionals[0], 'ORG_ID');
     const brandedVault = oneOf(values['branded-vault'], 'branded-vault', ['on', 'off'] as const);
     const liveCardDetails = oneOf(values['live-card-details'], 'live-card-details', ['on', 'off'] as const);
     const walletLinks = oneOf(values['wallet-links'], 'wallet-links', ['on', 'off'] as const);
+    const overflow = oneOf(values['mandate-overflow'], 'mandate-overflow', ['decline', 'approval'] as const);
     const threshold = values['approval-threshold'];
     if (threshold !== undefined && threshold !== 'off' && !/^(0|[1-9][0-9]{0,10})$/.test(threshold))
       throw new UsageError('--approval-threshold must be an amount in integer cents, or off');
@@ -125,6 +127,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
     if (walletLinks) await ctx.links.setEnabled(orgId, walletLinks === 'on');
     if (threshold !== undefined)
       await ctx.vault.setApprovalThreshold(orgId, threshold === 'off' ? null : Number(threshold));
+    if (overflow) await ctx.vault.setMandateOverflow(orgId, overflow);
     await ctx.members.auditOperator(orgWide(orgId), 'organization.updated', orgId);
     return show(print, values.json, {
       organization_id: org.id,
@@ -135,6 +138,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       branded_connect_email: org.connect_email_text !== null || org.connect_email_html !== null,
       wallet_links: await ctx.links.isEnabled(org.id),
       approval_threshold_cents: await ctx.vault.approvalThreshold(org.id),
+      mandate_overflow: await ctx.vault.mandateOverflow(org.id),
     });
   }
 

@@ -216,7 +216,9 @@ function badHeader(request: FastifyRequest): string | null {
  */
 export function installTextGuard(app: FastifyInstance): void {
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    done(refuseOtherCharsets(request.headers['content-type']) ?? null, payload);
+    // Only a body has a charset: a request without a media type (nearly every GET) skips the check.
+    const type = request.headers['content-type'];
+    done(type === undefined ? null : (refuseOtherCharsets(type) ?? null), payload);
   });
   app.addHook('preValidation', (request, _reply, done) => {
     const bad = checkRequestText(request);

@@ -587,6 +587,8 @@ export interface CardsTable {
   transfer_id: string | null;
   /** Its spending controls as the API took them (JSON, cards/controls.ts), null when none. */
   spending_controls: string | null;
+  /** The spending mandate the card is held to (docs/mandates.md "Purchases"), null when none. */
+  mandate_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -976,6 +978,8 @@ export interface OrganizationVaultSettingsTable {
   updated_at: number;
   /** `purser org update --approval-threshold CENTS|off`: confirms above it need the user's approval. */
   approval_threshold_cents: number | null;
+  /** `purser org update --mandate-overflow`: a purchase outside a mandate's terms declines (null) or asks for approval. */
+  mandate_overflow: 'decline' | 'approval' | null;
 }
 
 /** A user's passkey (WebAuthn credential) registered on the hosted vault. */

@@ -189,6 +189,8 @@ describe('confirm', () => {
       total_cents: 1093,
       currency: 'usd',
       card_id: expect.stringMatching(/^card_/),
+      mandate_id: null,
+      receipt: null,
     });
     expect((await f.events('order.confirmed')).some((d) => d.order_id === placed.order_id)).toBe(true);
     const cardId = event.card_id as string;

@@ -1860,8 +1860,12 @@ export interface components {
             decline_reason: string | null;
             /** @description The spending control that declined the transaction (null otherwise) */
             spending_control: {
-                source: "card" | "user";
-                rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits";
+                /** @description `mandate`: the spending mandate the card is held to (`decline_reason` `MANDATE_EXCEEDED`) */
+                source: "card" | "user" | "mandate";
+                /** @description The list of the controls, or the term of the mandate, that refused the charge */
+                rule: "allowed_categories" | "blocked_categories" | "allowed_merchant_countries" | "blocked_merchant_countries" | "spending_limits" | "status" | "expires_at" | "currency" | "max_amount_cents" | "allowed_merchants" | "budget";
+                /** @description Of a mandate’s refusal: the mandate */
+                mandate_id?: string;
                 /** @description `per_authorization` (each charge alone), or a calendar window in UTC: `daily`, `weekly` (from Monday), `monthly`, `yearly`, `all_time` */
                 interval?: "per_authorization" | "daily" | "weekly" | "monthly" | "yearly" | "all_time";
                 limit_cents?: number;
@@ -2240,7 +2244,7 @@ export interface components {
             id: string;
             /** @description `pending_approval` (waiting for the user’s passkey), `active` (purchases within the terms need no approval), `exhausted` (a `total` budget is used up; a refund reopens it), `expired` (past `expires_at`), `revoked` */
             status: "pending_approval" | "active" | "exhausted" | "expired" | "revoked";
-            /** @description The hosted page where the user reads the terms and approves them with a passkey; null once not pending. Safe to send as text: opening it changes nothing. */
+            /** @description The hosted page where the user reads the terms and approves them with a passkey (or declines them); null once not pending, and once the page has expired (7 days after the mandate was created, or at `expires_at` if sooner). Safe to send as text: opening it changes nothing. */
             approval_url: string | null;
             /** @description Lowercase hex SHA-256 of the RFC 8785 canonical JSON of `terms`: what the passkey signed */
             terms_hash: string;

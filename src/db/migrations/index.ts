@@ -40,6 +40,7 @@ import * as receipts from './0046_receipts.ts';
 import * as mandates from './0047_mandates.ts';
 import * as cardFlowControls from './0048_card_flow_controls.ts';
 import * as chainKeyRotation from './0049_chain_key_rotation.ts';
+import * as mandatePurchases from './0050_mandate_purchases.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '0047_mandates': mandates,
   '0048_card_flow_controls': cardFlowControls,
   '0049_chain_key_rotation': chainKeyRotation,
+  '0050_mandate_purchases': mandatePurchases,
 };

@@ -100,14 +100,27 @@ export const controlsExample = {
 export const SpendingControlRefusal = Nullable(
   Type.Object(
     {
-      source: Type.Union([Type.Literal('card'), Type.Literal('user')]),
-      rule: Type.Union([
-        Type.Literal('allowed_categories'),
-        Type.Literal('blocked_categories'),
-        Type.Literal('allowed_merchant_countries'),
-        Type.Literal('blocked_merchant_countries'),
-        Type.Literal('spending_limits'),
-      ]),
+      source: Type.Union([Type.Literal('card'), Type.Literal('user'), Type.Literal('mandate')], {
+        description:
+          '`mandate`: the spending mandate the card is held to (`decline_reason` `MANDATE_EXCEEDED`)',
+      }),
+      rule: Type.Union(
+        [
+          Type.Literal('allowed_categories'),
+          Type.Literal('blocked_categories'),
+          Type.Literal('allowed_merchant_countries'),
+          Type.Literal('blocked_merchant_countries'),
+          Type.Literal('spending_limits'),
+          Type.Literal('status'),
+          Type.Literal('expires_at'),
+          Type.Literal('currency'),
+          Type.Literal('max_amount_cents'),
+          Type.Literal('allowed_merchants'),
+          Type.Literal('budget'),
+        ],
+        { description: 'The list of the controls, or the term of the mandate, that refused the charge' },
+      ),
+      mandate_id: Type.Optional(Type.String({ description: 'Of a mandate’s refusal: the mandate' })),
       interval: Type.Optional(Interval),
       limit_cents: Type.Optional(Type.Integer()),
       spent_cents: Type.Optional(

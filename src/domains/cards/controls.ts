@@ -42,6 +42,23 @@ export interface SpendingControlRefusal {
   spent_cents?: number;
 }
 
+/** The terms of a mandate a charge can fall outside of (mandates/terms.ts `MandateTerm`). */
+export type MandateTermName =
+  | 'status'
+  | 'expires_at'
+  | 'currency'
+  | 'max_amount_cents'
+  | 'allowed_categories'
+  | 'allowed_merchants'
+  | 'budget';
+
+/** On a transaction the mandate of its card declined (docs/mandates.md): the term, in `spending_control`. */
+export interface MandateRefusal {
+  source: 'mandate';
+  rule: MandateTermName;
+  mandate_id: string;
+}
+
 export type ControlDecline = 'CATEGORY_BLOCKED' | 'COUNTRY_BLOCKED' | 'SPENDING_LIMIT_EXCEEDED';
 
 export interface ControlVerdict {

@@ -14,7 +14,7 @@ import {
   type LockedAccounts,
 } from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
-import type { ControlDecline, SpendingControlRefusal } from './controls.ts';
+import type { ControlDecline, MandateRefusal, MandateTermName, SpendingControlRefusal } from './controls.ts';
 import {
   cardObject,
   cardUpdatedData,
@@ -36,6 +36,7 @@ export type DeclineReason =
   | 'SPEND_LIMIT_EXCEEDED'
   | 'INSUFFICIENT_FUNDS'
   | ControlDecline
+  | 'MANDATE_EXCEEDED'
   | 'PLATFORM_DECLINED';
 
 /** A charge as any network presents it: the sandbox simulator, a merchant, or the issuer's webhook. */
@@ -47,6 +48,8 @@ export interface ChargeRequest {
   mcc?: string | null | undefined;
   /** ISO 3166-1 alpha-2, when the network says. */
   merchantCountry?: string | null | undefined;
+  /** The merchant's slug, for a `/buy` order's charge: what a mandate's `allowed_merchants` name. */
+  merchantSlug?: string | undefined;
   /** The longest the platform's endpoint may be waited for: what the network's own deadline leaves. */
   platformWaitMs?: number | undefined;
 }
@@ -57,7 +60,7 @@ export type Outcome =
   | {
       decline: DeclineReason;
       decidedBy: DecidedBy;
-      control?: SpendingControlRefusal | undefined;
+      control?: SpendingControlRefusal | MandateRefusal | undefined;
       platformReason?: string | null | undefined;
     };
 
@@ -197,6 +200,11 @@ export class CardNetwork {
   ) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
+      if (card.mandate_id && amountCents !== undefined) {
+        // Cleared below the hold: the rest goes back to the mandate's budget with the money.
+        const below = (await this.heldBy(trx, txn)) - amountCents;
+        if (below > 0) await this.giveBackToMandate(trx, card, txn, below);
+      }
       // A closed card's tip comes from its owner; a reward goes to the user's wallet.
       const { account, available: before } = await this.deps.cards.lockBooks(trx, card, {
         owner: card.status === 'CLOSED',
@@ -273,6 +281,7 @@ export class CardNetwork {
   async void(scope: Tenant, transactionId: string, amountCents?: number) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
+      await this.giveBackToMandate(trx, card, txn, amountCents ?? (await this.heldBy(trx, txn)));
       await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       return this.voidLocked(trx, card, txn, amountCents);
     });
@@ -363,6 +372,7 @@ export class CardNetwork {
         // Re-read under the card's lock: a clearing may have won the race.
         const current = await this.deps.cards.store.transactionById(trx, row.id);
         if (current?.status !== 'PENDING') return false;
+        await this.giveBackToMandate(trx, card, current, await this.heldBy(trx, current));
         await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
         await this.voidLocked(trx, card, current);
         return true;
@@ -389,6 +399,12 @@ export class CardNetwork {
   ): Promise<Outcome> {
     const status = statusDecline(card);
     if (status) return { decline: status, decidedBy: 'engine' };
+    if (card.mandate_id) {
+      const mandate = await this.deps.cards
+        .requireMandates()
+        .check(exec, mandatedCharge(card, charge, this.clock));
+      if (!mandate.ok) return mandateDecline(card, mandate.term);
+    }
     const verdict = await this.deps.cards.controls.refusal(exec, card, controls, {
       amountCents: charge.amountCents,
       mcc: charge.mcc ?? null,
@@ -420,9 +436,16 @@ export class CardNetwork {
     card: Card,
     id: string,
     charge: ChargeRequest,
-    outcome: Outcome,
+    decided: Outcome,
     { account, network, locked, before }: Books,
   ) {
+    let outcome = decided;
+    if ('approve' in outcome && card.mandate_id) {
+      // The budget is taken with the hold, under the mandate's lock taken with the card's.
+      const spend = { ...mandatedCharge(card, charge, this.clock), reference: id };
+      const taken = await this.deps.cards.requireMandates().consume(trx, spend);
+      if (!taken.ok) outcome = mandateDecline(card, taken.term);
+    }
     const now = this.clock.now();
     const txn: CardTransaction = {
       id,
@@ -524,6 +547,17 @@ export class CardNetwork {
       voided: { released_cents: released, held_cents: rest },
     });
     return this.present(trx, voided);
+  }
+
+  /**
+   * Gives back to the mandate a card is held to what a void, an expiry or a clearing below the hold
+   * undid of a charge: after the card's lock, before the books' (docs/ledger.md, lock order).
+   */
+  async giveBackToMandate(trx: Executor, card: Card, txn: Pick<CardTransaction, 'id'>, amountCents: number) {
+    if (!card.mandate_id || amountCents <= 0) return;
+    await this.deps.cards
+      .requireMandates()
+      .giveBack(trx, { mandateId: card.mandate_id, reference: txn.id, amountCents });
   }
 
   /** What an authorization still holds: its open hold in the ledger (0 once posted or released). */
@@ -641,6 +675,27 @@ function closingReason(card: Card, type: string | null, balance: number): Closed
   const spent = type === 'transaction.authorized' || type === 'transaction.cleared';
   if (card.type === 'multi_use' && spent && balance === 0) return 'balance_exhausted';
   return null;
+}
+
+/** A charge on a card held to a mandate, as the mandate's terms see it. */
+function mandatedCharge(card: Card, charge: ChargeRequest, clock: Clock) {
+  return {
+    mandateId: card.mandate_id as string,
+    amountCents: charge.amountCents,
+    currency: 'usd',
+    category: charge.mcc ?? null,
+    merchant: charge.merchantSlug ?? charge.merchant,
+    at: clock.now(),
+  };
+}
+
+/** A decline by the mandate a card is held to, naming the term (`spending_control`). */
+function mandateDecline(card: Card, term: MandateTermName): Outcome {
+  return {
+    decline: 'MANDATE_EXCEEDED',
+    decidedBy: 'engine',
+    control: { source: 'mandate', rule: term, mandate_id: card.mandate_id as string },
+  };
 }
 
 function statusDecline(card: Card): DeclineReason | null {

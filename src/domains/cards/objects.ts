@@ -2,7 +2,12 @@ import type { Selectable } from 'kysely';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isoTime } from '../../core/clock.ts';
 import type { CardsTable, CardTransactionsTable } from '../../db/schema.ts';
-import { EMPTY_CONTROLS, parseControls, type SpendingControlRefusal } from './controls.ts';
+import {
+  EMPTY_CONTROLS,
+  type MandateRefusal,
+  parseControls,
+  type SpendingControlRefusal,
+} from './controls.ts';
 
 /** What the API and the events say about cards, transactions and cardholders (spec §2, §6). */
 
@@ -72,8 +77,10 @@ export function transactionObject(txn: CardTransaction, card: Pick<Card, 'last4'
 }
 
 /** The spending control that declined the transaction, if one did. */
-function controlOf(txn: CardTransaction): SpendingControlRefusal | null {
-  return txn.spending_control === null ? null : (JSON.parse(txn.spending_control) as SpendingControlRefusal);
+function controlOf(txn: CardTransaction): SpendingControlRefusal | MandateRefusal | null {
+  return txn.spending_control === null
+    ? null
+    : (JSON.parse(txn.spending_control) as SpendingControlRefusal | MandateRefusal);
 }
 
 /**

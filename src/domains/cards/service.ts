@@ -13,7 +13,7 @@ import type { Principal } from '../auth/service.ts';
 import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/service.ts';
 import { Cardholders } from './cardholders.ts';
 import type { CardConfig } from './config.ts';
-import type { SpendingControlsInput } from './controls.ts';
+import type { MandateTermName, SpendingControlsInput } from './controls.ts';
 import type { EventEmitter } from './events.ts';
 import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './issuer.ts';
 import { LithicIssuer } from './lithic/issuer.ts';
@@ -44,6 +44,39 @@ export interface CompanyPool {
   releaseToPool(trx: Executor, card: Card, move: { transferId: string; amountCents: number }): Promise<void>;
   /** `FundingService.drawFromPool`: company money onto its card (a charge over a closed card's hold). */
   drawFromPool(trx: Executor, card: Card, move: { transferId: string; amountCents: number }): Promise<void>;
+}
+
+/** A charge under a spending mandate, as the mandates see it (mandates/terms.ts `MandateCharge`). */
+export interface MandatedCharge {
+  mandateId: string;
+  amountCents: number;
+  currency: string;
+  category: string | null;
+  merchant: string | null;
+  at: number;
+}
+
+export type MandateVerdict = { ok: true } | { ok: false; term: MandateTermName; reply: string };
+
+/**
+ * Spending mandates as cards see them (the mandates domain implements it, docs/mandates.md): a card
+ * created under a mandate is held to its terms by the authorization engine, its charges take from
+ * the mandate's budget and its voids and refunds give back, each in the card's own transaction.
+ */
+export interface CardMandates {
+  /** The newest active mandate of a user for an app: the one a card the app creates is held to. */
+  current(scope: Tenant, userId: string, clientId: string): Promise<string | null>;
+  /** Locks the mandate's row: after the card's, before the user's spending controls (docs/ledger.md). */
+  lock(trx: Executor, mandateId: string): Promise<void>;
+  /** Whether the charge passes the mandate's terms now (its row locked by `lock`); writes nothing. */
+  check(exec: Executor, charge: MandatedCharge): Promise<MandateVerdict>;
+  /** Takes the charge from the budget; `reference` is the card transaction's id. */
+  consume(trx: Executor, charge: MandatedCharge & { reference: string }): Promise<MandateVerdict>;
+  /** Gives back what a void, a refund or a clearing below the hold undid of a charge. */
+  giveBack(
+    trx: Executor,
+    back: { mandateId: string; reference: string; amountCents: number },
+  ): Promise<number>;
 }
 
 /** What cards need to know of a user: that they exist here, and what their verification says. */
@@ -115,6 +148,13 @@ export class CardService {
     this.pool = pool;
   }
 
+  /** Set by the mandates domain: the spending mandates cards may be held to. */
+  mandates: CardMandates | null = null;
+
+  setMandates(mandates: CardMandates): void {
+    this.mandates = mandates;
+  }
+
   // ---- wallets
 
   async wallet(scope: Tenant, userId: string) {
@@ -167,10 +207,17 @@ export class CardService {
     },
   ) {
     const { spending_controls, ...card } = input;
-    return this.issue(principal.clientId, scopeOf(principal), card, {
+    const scope = scopeOf(principal);
+    // An app's own card for its user, under the user's mandate for the app: held to its terms.
+    const mandateId =
+      principal.kind === 'connection' && principal.userId === input.user_id
+        ? ((await this.mandates?.current(scope, input.user_id, principal.clientId)) ?? null)
+        : null;
+    return this.issue(principal.clientId, scope, card, {
       id: newId('card'),
       transferId: null,
       spendingControls: spending_controls ? this.controls.stored(spending_controls) : null,
+      mandateId,
     });
   }
 
@@ -204,7 +251,7 @@ export class CardService {
     clientId: string,
     scope: Tenant,
     input: { user_id: string; amount_cents: number; memo: string },
-    card: { id: string; onCommit: (trx: Executor) => Promise<void> },
+    card: { id: string; onCommit: (trx: Executor) => Promise<void>; mandateId?: string | null },
   ) {
     return this.issue(
       clientId,
@@ -225,6 +272,8 @@ export class CardService {
       identityOptional?: boolean;
       /** Checked and normalized (`SpendingControlsBook.stored`). */
       spendingControls?: string | null;
+      /** The spending mandate the card is held to. */
+      mandateId?: string | null;
     },
   ) {
     this.checkAmount('amount_cents', input.amount_cents);
@@ -278,6 +327,7 @@ export class CardService {
       transferId: string | null;
       onCommit?: (trx: Executor) => Promise<void>;
       spendingControls?: string | null;
+      mandateId?: string | null;
     },
   ) {
     const { id, user, identity, number, now } = input;
@@ -317,6 +367,7 @@ export class CardService {
         provider_ref: number.providerRef,
         transfer_id: options.transferId,
         spending_controls: options.spendingControls ?? null,
+        mandate_id: options.mandateId ?? null,
         created_at: now,
         updated_at: now,
       };
@@ -696,11 +747,29 @@ export class CardService {
     return this.inScope(scope, await this.store.lockCard(trx, id));
   }
 
-  /** `lockCard` for a charge, its user's spending controls row locked right after it (docs/ledger.md). */
+  /**
+   * `lockCard` for a charge, its user's spending controls row locked right after it (docs/ledger.md);
+   * a card held to a mandate has the mandate's row locked between the two.
+   */
   async lockForCharge(trx: Executor, scope: Tenant, id: string) {
     const locked = await this.store.lockCardForCharge(trx, id);
     const card = this.inScope(scope, locked?.card);
-    return { card, controls: this.controls.forCharge(card, locked?.userControls ?? null) };
+    let userControls = locked?.userControls ?? null;
+    if (card.mandate_id) {
+      await this.lockMandate(trx, card);
+      userControls = (await this.store.userControls(trx, card.user_id, true))?.controls ?? null;
+    }
+    return { card, controls: this.controls.forCharge(card, userControls) };
+  }
+
+  /** Locks the mandate a card is held to, right after the card (docs/ledger.md, lock order). */
+  async lockMandate(trx: Executor, card: Card): Promise<void> {
+    if (card.mandate_id) await this.requireMandates().lock(trx, card.mandate_id);
+  }
+
+  requireMandates(): CardMandates {
+    if (!this.mandates) throw new Error('cards held to mandates need the mandates domain (setMandates)');
+    return this.mandates;
   }
 
   private inScope(scope: Tenant, card: Card | undefined): Card {

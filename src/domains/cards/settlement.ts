@@ -11,7 +11,7 @@ import {
   type Violation,
 } from '../ledger/service.ts';
 import type { CardConfig } from './config.ts';
-import type { SpendingControlRefusal } from './controls.ts';
+import type { MandateRefusal, SpendingControlRefusal } from './controls.ts';
 import type { CardNetwork, CardTransaction, ChargeRequest, DeclineReason } from './network.ts';
 import type { Card, CardService } from './service.ts';
 import type { ChargeControls } from './spending-controls.ts';
@@ -62,8 +62,8 @@ export interface RefundOptions {
 export class IncrementDeclined extends Error {
   constructor(
     readonly reason: DeclineReason,
-    /** The spending control that refused it, when one did. */
-    readonly control?: SpendingControlRefusal | undefined,
+    /** The spending control (or the card's mandate) that refused it, when one did. */
+    readonly control?: SpendingControlRefusal | MandateRefusal | undefined,
   ) {
     super(`incremental authorization declined: ${reason}`);
   }
@@ -113,8 +113,6 @@ export class Settlement {
       const made = options.id ? await this.store.transactionById(trx, options.id) : undefined;
       if (made?.type === 'refund' && made.original_transaction_id === transactionId)
         return this.deps.network.present(trx, made, card);
-      // A closed card sends what it gets back on to its owner.
-      await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const txn = (await this.store.transactionById(trx, transactionId)) as CardTransaction;
       if (txn.type === 'refund')
         throw new ApiError(409, 'transaction_not_refundable', 'A refund cannot itself be refunded.');
@@ -136,6 +134,10 @@ export class Settlement {
           amount_cents: `must be at most ${left}, what is left to refund of ${settled} settled`,
         });
       }
+      // Budget back to the card's mandate, then the books: the lock order of docs/ledger.md.
+      await this.deps.network.giveBackToMandate(trx, card, txn, amount);
+      // A closed card sends what it gets back on to its owner.
+      await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const books = await this.books(trx, card);
       const id = options.id ?? newId('txn');
       await this.deps.ledger.execute(trx, [this.giveBack(id, amount, books)]);

@@ -102,7 +102,9 @@ export class CardStore {
   /**
    * Locks a card for a charge and, right after it, its user's spending controls row (absent when the
    * user has none): the lock order of docs/ledger.md. On PostgreSQL in one statement, the controls'
-   * lock waiting on the card's (its user is read from the locked card).
+   * lock waiting on the card's (its user is read from the locked card). A card held to a mandate
+   * gets no controls here (`userControls` null): its mandate's row comes first, then the controls
+   * (`CardService.lockForCharge`).
    */
   async lockCardForCharge(
     exec: Executor,
@@ -114,7 +116,8 @@ export class CardStore {
       return { card, userControls: (await this.userControls(exec, card.user_id, false))?.controls ?? null };
     }
     const text = `with card as (select * from cards where id = $1 for update),
-      controls as (select controls from user_spending_controls where user_id = (select user_id from card) for update)
+      controls as (select controls from user_spending_controls
+        where user_id = (select user_id from card where mandate_id is null) for update)
       select card.*, (select controls from controls) as purser_user_controls from card`;
     const [row] = await runCompiled<Selectable<CardsTable> & { purser_user_controls: string | null }>(
       exec,

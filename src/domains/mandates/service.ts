@@ -200,6 +200,13 @@ export class MandateService {
     });
   }
 
+  /** A mandate by id, whatever its scope (the caller got the id from its own rows), or 404. */
+  async row(id: string): Promise<MandateRow> {
+    const row = await this.store.find(this.db, id);
+    if (!row) throw notFound('No such mandate.');
+    return row;
+  }
+
   /** The mandate with this id in the scope, or 404. */
   async owned(scope: MandateScope, id: string): Promise<MandateRow> {
     const row = await this.store.find(this.db, id);
@@ -271,6 +278,15 @@ export class MandateService {
     if (row.budget_interval === 'total' && verdict.remainingCents === 0)
       await this.apply(trx, row, 'budget_used_up');
     return verdict;
+  }
+
+  /**
+   * Locks a mandate's row for a charge that decides on it later in `trx` (`check`, then `consume`):
+   * a card's authorization takes it right after the card's row, before the user's spending controls
+   * (docs/ledger.md, lock order).
+   */
+  async lock(trx: Executor, id: string): Promise<void> {
+    await this.store.find(trx, id, true);
   }
 
   /**

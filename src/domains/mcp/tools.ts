@@ -105,14 +105,15 @@ const Transaction = z.object({
   decline_reason: z.string().nullable(),
   spending_control: z
     .object({
-      source: z.enum(['card', 'user']),
+      source: z.enum(['card', 'user', 'mandate']),
       rule: z.string(),
       interval: z.string().optional(),
       limit_cents: z.number().int().optional(),
       spent_cents: z.number().int().optional(),
+      mandate_id: z.string().optional(),
     })
     .nullable()
-    .describe('The spending control that declined it'),
+    .describe('The spending control, or the term of the mandate the card is held to, that declined it'),
   authorization_decided_by: z
     .enum(['engine', 'platform', 'timeout'])
     .nullable()

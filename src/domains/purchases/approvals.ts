@@ -18,8 +18,12 @@ import type { DeliveryAddress, Merchant } from './merchants/merchant.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
 export type Authorization = CheckoutAuthorizationsTable;
-/** Why a confirm waits for the user: the payment source, or the organization's threshold. */
-export type ApprovalReason = 'vault' | 'added_card' | 'threshold';
+/**
+ * Why a confirm waits for the user: the payment source, the organization's threshold, or a cart
+ * outside the terms of the user's mandate for the app when the organization asks for approval then
+ * (`mandate_overflow: approval`, docs/mandates.md).
+ */
+export type ApprovalReason = 'vault' | 'added_card' | 'threshold' | 'mandate';
 
 /** The envelope's `decline_code` of a confirm paused for approval (spec §2). */
 export function approvalDeclineCode(reason: ApprovalReason): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../core/clock.ts';
+import { type Clock, isoTime } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
@@ -31,6 +31,55 @@ export interface PaymentSource {
   source: string;
   brand: string;
   last4: string;
+}
+
+/** A charge a mandate's terms judge (mandates/terms.ts `MandateCharge`). */
+export interface MandateCharge {
+  mandateId: string;
+  amountCents: number;
+  currency: string;
+  category: string | null;
+  merchant: string | null;
+  at: number;
+}
+
+/** What a receipt of an order placed under a mandate states (receipts/service.ts `ReceiptClaims`). */
+export interface OrderReceiptClaims {
+  mandate_id: string;
+  terms_hash: string;
+  cart_hash: string;
+  order_id: string;
+  amount_cents: number;
+  currency: string;
+  merchant: string;
+  placed_at: string;
+}
+
+/**
+ * Spending mandates and receipts as purchases see them (context.ts wires the two domains): a
+ * confirm made with a token of the mandate's app, for a cart within its terms, is placed without a
+ * per-purchase approval (docs/mandates.md "Purchases"), and its order gets a signed receipt.
+ */
+export interface PurchaseMandates {
+  /** The user's active mandates for the app, newest first. */
+  activeFor(scope: {
+    organizationId: string;
+    livemode: boolean;
+    userId: string;
+    clientId: string;
+  }): Promise<{ id: string }[]>;
+  /** Whether the charge is within the mandate's terms now (no lock, no write); else the term and a reply. */
+  check(charge: MandateCharge): Promise<{ ok: true } | { ok: false; term: string; reply: string }>;
+  /** The organization's choice for a cart outside its mandates: decline, or the user's approval. */
+  overflow(organizationId: string): Promise<'decline' | 'approval'>;
+  /** The mandate's `terms_hash`. */
+  termsHash(mandateId: string): Promise<string>;
+  /** Signs and keeps an order's receipt in the transaction placing it; the compact JWS. */
+  receipt(
+    trx: Executor,
+    order: { organizationId: string; livemode: boolean },
+    claims: OrderReceiptClaims,
+  ): Promise<string>;
 }
 
 export interface Buyer {
@@ -69,17 +118,23 @@ export class Checkout {
       cards: CardService;
       ledger: LedgerService;
       events: EventEmitter;
+      mandates: PurchaseMandates;
       merchant: (slug: string) => Promise<Merchant | null>;
     },
   ) {}
 
-  /** Places the cart; a cart already placed or being placed answers with that order. */
+  /**
+   * Places the cart; a cart already placed or being placed answers with that order. `mandateId`: the
+   * spending mandate it is bought under (its card is held to the mandate: the engine takes the charge
+   * from the budget with the hold, and the order gets a receipt).
+   */
   async place(
     buyer: Buyer & { userId: string },
     conversationId: string,
     cart: StoredCart,
     merchant: Merchant,
     address: DeliveryAddress | null,
+    mandateId: string | null = null,
   ): Promise<Placement> {
     const now = this.clock.now();
     const id = newId('ord');
@@ -143,6 +198,7 @@ export class Checkout {
         },
         {
           id: cardId,
+          mandateId,
           onCommit: async (trx) => {
             const moved = await this.store.moveOrder(trx, id, 'created', {
               step: 'card_issued',
@@ -311,6 +367,7 @@ export class Checkout {
             transactionId: transactionIdOf(order.id),
             amountCents,
             merchant: order.merchant_name,
+            merchantSlug: order.merchant,
             mcc: merchant.info.mcc,
             merchantCountry: merchant.info.country,
           });
@@ -359,6 +416,7 @@ export class Checkout {
   ): Promise<string> {
     if (code === 'payment_declined') {
       const txn = await this.deps.cards.store.transactionById(this.db, transactionIdOf(order.id));
+      if (txn?.decline_reason === 'MANDATE_EXCEEDED') return MANDATE_EXCEEDED;
       if (txn?.spending_control) return SPENDING_CONTROLS;
     }
     return declineCode(code);
@@ -368,6 +426,8 @@ export class Checkout {
   private async settle(order: Order, placed: Extract<PlaceResult, { outcome: 'placed' }>): Promise<Order> {
     const scope = tenantOf(order);
     const txnId = transactionIdOf(order.id);
+    const mandateId = await this.mandateOf(order);
+    const termsHash = mandateId ? await this.deps.mandates.termsHash(mandateId) : null;
     const record = async (trx: Executor) => {
       const now = this.clock.now();
       const moved = await this.store.moveOrder(trx, order.id, 'card_issued', {
@@ -392,7 +452,21 @@ export class Checkout {
         currency: order.currency,
         card_id: order.card_id,
       };
-      await this.emit(trx, order, 'order.placed', data);
+      // Under a mandate: the signed receipt of what was bought, kept and carried by `order.placed`.
+      const receipt =
+        mandateId && termsHash
+          ? await this.deps.mandates.receipt(trx, scope, {
+              mandate_id: mandateId,
+              terms_hash: termsHash,
+              cart_hash: order.cart_hash,
+              order_id: order.id,
+              amount_cents: placed.finalCents,
+              currency: order.currency,
+              merchant: order.merchant,
+              placed_at: isoTime(now),
+            })
+          : null;
+      await this.emit(trx, order, 'order.placed', { ...data, mandate_id: mandateId, receipt });
       if (placed.confirmed)
         await this.emit(trx, order, 'order.confirmed', {
           ...data,
@@ -407,6 +481,7 @@ export class Checkout {
         transactionId: txnId,
         amountCents: placed.finalCents,
         merchant: order.merchant_name,
+        merchantSlug: order.merchant,
       });
       txn = await this.deps.cards.store.transactionById(this.db, txnId);
     }
@@ -458,6 +533,18 @@ export class Checkout {
     return (await this.store.orderById(this.db, id)) as Order;
   }
 
+  /** The mandate an order was placed under: its card's (an order's card never changes mandate). */
+  async mandateOf(order: Order): Promise<string | null> {
+    if (!order.card_id) return null;
+    const card = await this.deps.cards.store.card(
+      this.db,
+      order.organization_id,
+      order.livemode,
+      order.card_id,
+    );
+    return card?.mandate_id ?? null;
+  }
+
   async placement(order: Order): Promise<Placement> {
     const placed = order.status === 'placed' || order.status === 'confirmed';
     const [card, ownCard] = await Promise.all([
@@ -505,6 +592,9 @@ const CONFIRMED_STATUSES = new Set(['confirmed', 'processing', 'shipped', 'compl
 
 /** `decline_code` of a cart the spending controls refused: nothing was charged. */
 const SPENDING_CONTROLS = 'spending_controls';
+
+/** `decline_code` of a cart outside the terms of the mandate it was bought under: nothing was charged. */
+export const MANDATE_EXCEEDED = 'mandate_exceeded';
 
 /** The network transaction of an order's one charge. */
 const orderNotPlaced = () =>

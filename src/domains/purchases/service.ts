@@ -20,7 +20,14 @@ import {
   type StoredCart,
   storedCart,
 } from './cart.ts';
-import { type Buyer, Checkout, type Placement, transactionIdOf } from './checkout.ts';
+import {
+  type Buyer,
+  Checkout,
+  MANDATE_EXCEEDED,
+  type Placement,
+  type PurchaseMandates,
+  transactionIdOf,
+} from './checkout.ts';
 import type { PurchaseConfig } from './config.ts';
 import {
   type ConversationState,
@@ -83,6 +90,8 @@ export class PurchaseService {
       ledger: LedgerService;
       events: EventEmitter;
       vault: VaultService;
+      /** Spending mandates and receipts (docs/mandates.md "Purchases"). */
+      mandates: PurchaseMandates;
       dialect: 'sqlite' | 'postgres';
       baseUrl: string;
       /** How the language model (an operator-configured service) is reached (core/http/policy.ts). */
@@ -705,7 +714,19 @@ export class PurchaseService {
           `The wallet does not cover ${cartObject(fresh).totalCents / 100} ${fresh.quote.currency.toUpperCase()}; nothing was charged.`,
         );
     }
-    const reason = await this.approvalReason(buyer.organizationId, source, authorizedCents(fresh));
+    // Under a mandate of this app for this user: within its terms no approval is asked, whatever the
+    // threshold; outside them, declined or asked as the organization chose (docs/mandates.md).
+    const mandate = byCard
+      ? null
+      : await this.mandateFor({ ...buyer, userId: buyer.userId }, fresh, merchant);
+    if (mandate && !mandate.ok && mandate.overflow === 'decline')
+      return declined(hash, cart.merchant, MANDATE_EXCEEDED, mandate.reply);
+    const reason =
+      mandate && !mandate.ok
+        ? 'mandate'
+        : mandate?.ok
+          ? null
+          : await this.approvalReason(buyer.organizationId, source, authorizedCents(fresh));
     if (reason) {
       const code = approvalDeclineCode(reason);
       if (multi)
@@ -743,14 +764,59 @@ export class PurchaseService {
       fresh,
       merchant,
       state.address,
+      mandate?.ok ? mandate.id : null,
     );
     const order = (await this.store.orderById(this.db, placement.order_id as string)) as Order;
+    if (placement.decline_code === MANDATE_EXCEEDED && mandate?.ok) {
+      // The engine refused the charge under the mandate (its budget went to a concurrent purchase).
+      const now = await this.deps.mandates.check(this.mandateCharge(mandate.id, fresh, merchant));
+      const reply = now.ok ? 'This purchase is outside the mandate.' : now.reply;
+      return { ...placement, bubble: `${reply} Nothing was charged.` };
+    }
     if (placement.status === 'placed' || order.status === 'pending') {
       // Placed or in the worker's hands: the cart is no longer open.
       state.carts = state.carts.filter((c) => c.hash !== hash);
       if (state.shown === cart.merchant) state.shown = null;
     }
     return { ...placement, bubble: orderBubble(order, placement) };
+  }
+
+  /**
+   * The mandate a wallet confirm is bought under: the first of the user's active mandates for the
+   * token's app whose terms take the cart's authorized amount at this merchant; none when the user
+   * has no such mandate (the confirm goes as any other); else the newest one's refusal and the
+   * organization's choice for it. A look before money moves: the engine decides at the charge.
+   */
+  private async mandateFor(
+    buyer: Buyer & { userId: string },
+    cart: StoredCart,
+    merchant: Merchant,
+  ): Promise<
+    | { ok: true; id: string }
+    | { ok: false; term: string; reply: string; overflow: 'decline' | 'approval' }
+    | null
+  > {
+    if (buyer.clientId === 'buy_token') return null;
+    const active = await this.deps.mandates.activeFor(buyer);
+    let refusal: { term: string; reply: string } | null = null;
+    for (const { id } of active) {
+      const verdict = await this.deps.mandates.check(this.mandateCharge(id, cart, merchant));
+      if (verdict.ok) return { ok: true, id };
+      refusal ??= verdict;
+    }
+    if (!refusal) return null;
+    return { ok: false, ...refusal, overflow: await this.deps.mandates.overflow(buyer.organizationId) };
+  }
+
+  private mandateCharge(mandateId: string, cart: StoredCart, merchant: Merchant) {
+    return {
+      mandateId,
+      amountCents: authorizedCents(cart),
+      currency: cart.quote.currency,
+      category: merchant.info.mcc,
+      merchant: merchant.info.slug,
+      at: this.clock.now(),
+    };
   }
 
   /** Why this confirm needs the user's approval, if it does (docs/purchases.md, Approvals). */

@@ -260,6 +260,37 @@ export class VaultService {
       .execute();
   }
 
+  /**
+   * What a `/buy` confirm outside the terms of the user's mandate for the app does: `decline` (the
+   * default, `decline_code: mandate_exceeded`) or `approval` (the passkey approval, docs/mandates.md).
+   */
+  async mandateOverflow(organizationId: string): Promise<'decline' | 'approval'> {
+    const row = await this.db
+      .selectFrom('organization_vault_settings')
+      .select('mandate_overflow')
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.mandate_overflow ?? 'decline';
+  }
+
+  /** The operator's setting (`purser org update --mandate-overflow decline|approval`). */
+  async setMandateOverflow(organizationId: string, overflow: 'decline' | 'approval'): Promise<void> {
+    await this.deps.orgs.getOrganization(organizationId);
+    const now = this.clock.now();
+    await this.db
+      .insertInto('organization_vault_settings')
+      .values({
+        organization_id: organizationId,
+        branded_vault: 0,
+        mandate_overflow: overflow,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.column('organization_id').doUpdateSet({ mandate_overflow: overflow, updated_at: now }),
+      )
+      .execute();
+  }
+
   async brandedVault(organizationId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('organization_vault_settings')

@@ -41,6 +41,8 @@ const RESULTS: Record<DeclineReason, AsaResult> = {
   COUNTRY_BLOCKED: 'UNAUTHORIZED_MERCHANT',
   SPENDING_LIMIT_EXCEEDED: 'VELOCITY_EXCEEDED',
   PLATFORM_DECLINED: 'UNAUTHORIZED_MERCHANT',
+  // Outside the terms of the mandate the card is held to: not authorized for the card.
+  MANDATE_EXCEEDED: 'UNAUTHORIZED_MERCHANT',
 };
 
 /** When no decision could be made (unknown card, error, budget missed): spending power unconfirmed. */
