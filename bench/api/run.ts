@@ -6,22 +6,30 @@
  * shared 2-core machine drifts within a run.
  *
  *   node --import tsx bench/api/run.ts [--seconds 5] [--rounds 3] [--connections 32]
+ *   node --import tsx bench/api/run.ts --pg [--processes 3] …   (PostgreSQL, 1 and N API processes: pg.ts)
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { CpuMeter, cpuLines } from '../cpu.ts';
 import { median, startServers } from '../servers-process.ts';
+import { benchApiOnPostgres } from './pg.ts';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
+    pg: { type: 'boolean', default: false },
+    processes: { type: 'string', default: '3' },
   },
 });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
+if (values.pg) {
+  await benchApiOnPostgres({ seconds, rounds, connections, processes: Number(values.processes) });
+  process.exit(0);
+}
 const TARGET_CPU_RATIO = 0.75;
 
 const servers = await startServers<{ purserUrl: string; token: string }>(import.meta.url);

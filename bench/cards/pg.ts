@@ -10,14 +10,12 @@
  * process's CPU share (of one core) during the throughput runs, and the load average. Targets: N
  * processes ≥ 1.5 × one; p99 < 25 ms at 200/s; authorizations/s ≥ 0.3 × pgbench.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { type FixedRateRun, fixedRate } from '../fixed-rate.ts';
+import { CpuShares, exited, startScript, stopAll, withScratchDatabase } from '../pg.ts';
 
 const FIXED_RATE = 200;
 const TARGET_SCALING = 1.5;
@@ -32,20 +30,17 @@ interface Options {
 }
 
 export async function benchOnPostgres(options: Options): Promise<void> {
-  const admin = new URL(process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(admin.hostname))
-    throw new Error('bench/cards --pg runs against a loopback PostgreSQL only');
-  const name = `purser_bench_${process.pid}`;
-  const database = new URL(admin);
-  database.pathname = `/${name}`;
-  const dbUrl = database.toString();
   // The processes of one run share one key (a sealed value one writes, another may read).
   const key = randomBytes(32).toString('base64');
-  await adminQuery(admin, `create database ${name}`);
+  const startRole = (dbUrl: string, role: string) =>
+    startScript(new URL('./pg-server.ts', import.meta.url), [role], {
+      BENCH_DATABASE_URL: dbUrl,
+      ENCRYPTION_KEY: key,
+    });
   const load = [loadavg()];
-  try {
+  await withScratchDatabase('bench/cards', async (dbUrl) => {
     const pgbench = runPgbench(dbUrl, options);
-    const setup = await startRole(dbUrl, key, 'setup');
+    const setup = await startRole(dbUrl, 'setup');
     const { token, cardIds } = JSON.parse(setup.line) as { token: string; cardIds: string[] };
     await exited(setup.child);
     const counts = [...new Set([1, options.processes])];
@@ -57,37 +52,31 @@ export async function benchOnPostgres(options: Options): Promise<void> {
       postgres: number;
     }[] = [];
     for (const count of counts) {
-      const servers = await Promise.all(Array.from({ length: count }, () => startRole(dbUrl, key, 'serve')));
+      const servers = await Promise.all(Array.from({ length: count }, () => startRole(dbUrl, 'serve')));
       try {
         const urls = servers.map((s) => (JSON.parse(s.line) as { url: string }).url);
         const load = new Authorizations(urls, token, cardIds);
         await load.closedLoop(1, options.connections); // warm up
         const rps: number[] = [];
-        const before = servers.map((s) => cpuTicks(s.child.pid as number));
-        const postgresBefore = postgresTicks();
-        const started = performance.now();
+        const shares = new CpuShares(
+          Object.fromEntries(servers.map((s, i) => [String(i), s.child.pid as number])),
+        );
+        shares.start();
         for (let round = 0; round < options.rounds; round++)
           rps.push(await load.closedLoop(options.seconds, options.connections));
-        const wall = (performance.now() - started) / 1000;
-        const cpu = servers.map((s, i) =>
-          share(cpuTicks(s.child.pid as number) - (before[i] as number), wall),
-        );
-        const postgres = share(postgresTicks() - postgresBefore, wall);
+        const { postgres = 0, ...cpu } = shares.stop();
         const fixed = await load.fixedRate(options.seconds * 2);
-        results.push({ processes: count, rps: median(rps), fixed, cpu, postgres });
+        results.push({ processes: count, rps: median(rps), fixed, cpu: Object.values(cpu), postgres });
       } finally {
-        for (const server of servers) server.child.kill('SIGTERM');
-        await Promise.all(servers.map((s) => exited(s.child)));
+        await stopAll(servers.map((s) => s.child));
       }
     }
     load.push(loadavg());
-    const verify = await startRole(dbUrl, key, 'verify');
+    const verify = await startRole(dbUrl, 'verify');
     const violations = (JSON.parse(verify.line) as { violations: unknown[] }).violations;
     await exited(verify.child);
     report(options, results, pgbench, violations.length, load);
-  } finally {
-    await adminQuery(admin, `drop database if exists ${name} with (force)`);
-  }
+  });
 }
 
 /** pgbench's default (TPC-B-like) script on the scratch database, as many clients as our connections. */
@@ -200,66 +189,7 @@ function report(
   );
 }
 
-/** Starts `pg-server.ts <role>` and reads the one line it prints when ready. */
-async function startRole(
-  url: string,
-  key: string,
-  role: string,
-): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', new URL('./pg-server.ts', import.meta.url).pathname, role],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, BENCH_DATABASE_URL: url, ENCRYPTION_KEY: key },
-    },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`pg-server ${role} exited (${code}) before it was ready`)));
-  });
-  return { child, line };
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/** CPU time a process has used (user + system), in clock ticks (/proc/<pid>/stat). */
-function cpuTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0; // the process ended meanwhile
-  }
-}
-
-/** CPU ticks of every process named postgres (the server and its backends). */
-function postgresTicks(): number {
-  let total = 0;
-  for (const pid of execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).split('\n')) {
-    if (pid.trim()) total += cpuTicks(Number(pid));
-  }
-  return total;
-}
-
-/** Ticks (100 a second) over a wall time, as a percentage of one core. */
-const share = (ticks: number, seconds: number) => (ticks / 100 / seconds) * 100;
-
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
-async function adminQuery(url: URL, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

@@ -18,6 +18,7 @@
  * Loopback only, bounded by the event counts and a deadline.
  *
  *   node --import tsx bench/webhooks/run.ts [--events 5000] [--rounds 3] [--rate 2000] [--seconds 10] [--emitters 16] [--separate-worker]
+ *   node --import tsx bench/webhooks/run.ts --pg [--processes 3] [--workers 2] [--events 2000] [--rounds 2]   (PostgreSQL: pg.ts)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,10 +28,11 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { groupCommitOf, writeTransaction } from '../../src/db/write-transaction.ts';
-import { postWebhook } from '../../src/domains/events/sender.ts';
-import { envelopeJson, signatureHeaders } from '../../src/domains/events/signing.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { CpuMeter, cpuLines } from '../cpu.ts';
+import { startReceiver } from './arrivals.ts';
+import { bareRate, bareSender } from './bare.ts';
+import { benchWebhooksOnPostgres } from './pg.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,8 +42,20 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     emitters: { type: 'string', default: '16' },
     'separate-worker': { type: 'boolean', default: false },
+    pg: { type: 'boolean', default: false },
+    processes: { type: 'string', default: '3' },
+    workers: { type: 'string', default: '2' },
   },
 });
+if (values.pg) {
+  await benchWebhooksOnPostgres({
+    events: Number(values.events),
+    rounds: Number(values.rounds),
+    processes: Number(values.processes),
+    workers: Number(values.workers),
+  });
+  process.exit(0);
+}
 const EVENTS = Number(values.events);
 const RATE = Number(values.rate);
 const RATE_SECONDS = Number(values.seconds);
@@ -51,7 +65,6 @@ const EMITTERS = Number(values.emitters);
 const SHAPES = EMITTERS === 1 ? [1] : [EMITTERS, 1];
 /** The scale-out shape: the worker role in its own process (`purser worker`), emits in this one. */
 const SEPARATE_WORKER = values['separate-worker'] === true;
-const DEADLINE_MS = 120_000;
 /** Targets on CPU per delivery, bare sender ÷ Purser (bench/cpu.ts), and on latency. */
 const TARGET_END_TO_END = 0.7;
 const TARGET_PIPELINE = 0.9;
@@ -63,37 +76,8 @@ const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 // ---- receiver process ----
-const receiver: ChildProcess = fork(new URL('./receiver.ts', import.meta.url).pathname, [], {
-  execArgv: ['--import', 'tsx'],
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
-const { port } = await new Promise<{ port: number }>((resolve) => receiver.once('message', resolve as never));
-const url = new URL(`http://127.0.0.1:${port}/hooks`);
-const destination = { address: '127.0.0.1', family: 4 as const };
-
-/** Arrivals the receiver has recorded since the last drain: event id → arrival time. */
-async function drain(): Promise<Map<string, number>> {
-  receiver.send({ type: 'drain' });
-  const { arrivals } = await new Promise<{ arrivals: string[] }>((resolve) =>
-    receiver.once('message', resolve as never),
-  );
-  return new Map(
-    arrivals.map((line) => {
-      const [id, at] = line.split(' ');
-      return [id as string, Number(at)];
-    }),
-  );
-}
-
-async function waitForArrivals(ids: Set<string>, seen: Map<string, number>): Promise<void> {
-  const deadline = Date.now() + DEADLINE_MS;
-  while ([...ids].some((id) => !seen.has(id))) {
-    if (Date.now() > deadline) throw new Error(`only ${seen.size} of ${ids.size} arrived`);
-    for (const [id, at] of await drain()) if (!seen.has(id)) seen.set(id, at);
-    await sleep(20);
-  }
-}
-
+const receiver = await startReceiver();
+const { url, drain, waitForArrivals } = receiver;
 // ---- Purser on SQLite ----
 const dir = mkdtempSync(join(tmpdir(), 'purser-bench-webhooks-'));
 const config = loadConfig({
@@ -152,45 +136,9 @@ async function emitOne(i: number): Promise<{ id: string; at: number }> {
 }
 
 // ---- the bare sender: same payloads, same signing, same HTTP client, same concurrency, no storage ----
-let bareSeq = 0;
-async function bareSend(): Promise<{ id: string; at: number }> {
-  const at = now();
-  const id = `evt_bare${bareSeq++}`;
-  const body = envelopeJson({
-    id,
-    type: 'card.updated',
-    created_at: Date.now(),
-    livemode: 0,
-    data: JSON.stringify(data),
-  });
-  const headers = {
-    ...signatureHeaders(secret, body, Math.floor(Date.now() / 1000)),
-    'Service-Event-Id': id,
-    'Service-Delivery-Attempt': '1',
-  };
-  // As Purser does for a loopback receiver: its answer's body is not kept.
-  const result = await postWebhook(url, destination, headers, body, 10_000, false);
-  if (!result.ok) throw new Error(`bare send failed: ${result.error}`);
-  return { id, at };
-}
+const bareSend = bareSender(url, secret, data);
 
-async function bareThroughput(): Promise<number> {
-  const concurrency = config.webhooks.concurrency;
-  const ids = new Set<string>();
-  const started = now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < EVENTS) {
-        next++;
-        ids.add((await bareSend()).id);
-      }
-    }),
-  );
-  const seen = new Map<string, number>();
-  await waitForArrivals(ids, seen);
-  return ids.size / ((Math.max(...seen.values()) - started) / 1000);
-}
+const bareThroughput = () => bareRate(bareSend, waitForArrivals, EVENTS, config.webhooks.concurrency);
 
 async function purserThroughput(emitters: number): Promise<number> {
   const ids = new Set<string>();
@@ -300,7 +248,7 @@ try {
   ];
   console.log(lines.join('\n'));
 } finally {
-  receiver.send({ type: 'stop' });
+  receiver.stop();
   await ctx.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerGuard, organizationSuspended } from '../../core/bearer.ts';
-import type { OrgService } from '../orgs/service.ts';
+import type { OrgService } from '../orgs/index.ts';
 
 /** Who is calling a v1 endpoint: the organization and mode of the API key. */
 export interface ApiKeyPrincipal {

@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Db, Executor } from '../../db/index.ts';
-import type { OrgService } from '../orgs/service.ts';
+import type { OrgService } from '../orgs/index.ts';
 import * as store from './store.ts';
 
 /** Lifetime of platform and connection access tokens (spec §8). */

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
-import type { Principal } from '../auth/service.ts';
+import type { Principal } from '../auth/index.ts';
+import { platformGuard } from '../auth/index.ts';
 import { ON_TIMEOUT, TIMEOUT_MS } from './platform-authorization.ts';
 import { scopeOf } from './service.ts';
 

@@ -12,7 +12,7 @@ import {
   LedgerRefusal,
   type LedgerService,
   type LockedAccounts,
-} from '../ledger/service.ts';
+} from '../ledger/index.ts';
 import type { CardConfig } from './config.ts';
 import type { ControlDecline, MandateRefusal, MandateTermName, SpendingControlRefusal } from './controls.ts';
 import {

@@ -10,7 +10,7 @@ import { runCompiled } from '../../db/compiled.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthorizationEndpointsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
-import { newSigningSecret, signatureHeaders } from '../events/signing.ts';
+import { newSigningSecret, signatureHeaders } from '../events/index.ts';
 
 /**
  * Real-time authorization by the platform (docs/cards.md "Real-time authorization"): one endpoint

@@ -11,9 +11,9 @@ import {
   ref,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard, testModeOnly } from '../auth/guard.ts';
-import type { Principal } from '../auth/service.ts';
-import { CardFlowFields, cardFlowExample } from '../funding/routes.ts';
+import type { Principal } from '../auth/index.ts';
+import { platformGuard, testModeOnly } from '../auth/index.ts';
+import { CardFlowFields, cardFlowExample } from '../funding/index.ts';
 import { authorizationEndpointRoutes } from './authorization-endpoint-routes.ts';
 import {
   controlSchemas,

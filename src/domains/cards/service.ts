@@ -9,8 +9,8 @@ import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/te
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
-import type { Principal } from '../auth/service.ts';
-import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/service.ts';
+import type { Principal } from '../auth/index.ts';
+import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/index.ts';
 import { Cardholders } from './cardholders.ts';
 import type { CardConfig } from './config.ts';
 import type { MandateTermName, SpendingControlsInput } from './controls.ts';

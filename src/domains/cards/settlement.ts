@@ -4,12 +4,7 @@ import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
-import {
-  LedgerRefusal,
-  type LedgerService,
-  type TransferRequest,
-  type Violation,
-} from '../ledger/service.ts';
+import { LedgerRefusal, type LedgerService, type TransferRequest, type Violation } from '../ledger/index.ts';
 import type { CardConfig } from './config.ts';
 import type { MandateRefusal, SpendingControlRefusal } from './controls.ts';
 import type { CardNetwork, CardTransaction, ChargeRequest, DeclineReason } from './network.ts';

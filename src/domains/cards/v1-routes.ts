@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest, notFound } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { apiKeyGuard } from '../auth/api-key-guard.ts';
+import { apiKeyGuard } from '../auth/index.ts';
 import { checkCardholderDetails } from './objects.ts';
 
 const CardholderObject = Type.Object(

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, type RoutesApp } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard } from '../auth/index.ts';
 import { CoverageCatalog, loadCoverage } from './coverage.ts';
 
 const CoverageObject = Type.Object(

@@ -1,6 +1,6 @@
 import type { Organization } from '../../db/schema.ts';
 import { escapeHtml } from '../../web/html.ts';
-import type { EmailMessage } from '../notifications/mailer.ts';
+import type { EmailMessage } from '../notifications/index.ts';
 
 /** Placeholders an organization's branded template may use. */
 interface TemplateValues {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { isDatabaseUnavailable } from '../../db/availability.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard } from '../auth/index.ts';
 import { maskDestination, StartThrottled } from './throttle.ts';
 
 /** Bodies name only the spec's fields: an unknown one is `400 invalid_request` naming it. */

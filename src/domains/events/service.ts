@@ -11,8 +11,8 @@ import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/te
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
-import type { NotificationService } from '../notifications/service.ts';
-import type { OrgService } from '../orgs/service.ts';
+import type { NotificationService } from '../notifications/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import { closestKnown, isKnownEventType, isKnownSubscription, TEST_EVENT_TYPE } from './catalog.ts';
 import type { WebhookConfig } from './config.ts';
 import { DeliveryRunner } from './delivery.ts';

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/index.ts';
 import type { CardFlowStatus } from '../../db/schema.ts';
-import { cardFundingId } from '../cards/service.ts';
-import type { Violation } from '../ledger/service.ts';
+import { cardFundingId } from '../cards/index.ts';
+import type { Violation } from '../ledger/index.ts';
 import { holdId } from './flow.ts';
 
 /*

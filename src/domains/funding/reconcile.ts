@@ -2,7 +2,7 @@ import { formatUnits, getAddress } from 'viem';
 import { type Clock, MINUTE } from '../../core/clock.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { readSnapshot } from '../../db/read-snapshot.ts';
-import type { LedgerService } from '../ledger/service.ts';
+import type { LedgerService } from '../ledger/index.ts';
 import type { EvmChain } from './chain/evm.ts';
 import { unitsPerCent } from './chain/units.ts';
 import { depositTransferId, type FundingStore } from './store.ts';

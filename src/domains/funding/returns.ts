@@ -3,7 +3,7 @@ import { HOUR, SECOND } from '../../core/clock.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { ChainReturnStatus } from '../../db/schema.ts';
-import type { LedgerService } from '../ledger/service.ts';
+import type { LedgerService } from '../ledger/index.ts';
 import type { Chain, ChainTransfer } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
 import type { FlowLog } from './flow.ts';

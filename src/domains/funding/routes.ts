@@ -9,9 +9,8 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { apiKeyGuard } from '../auth/api-key-guard.ts';
-import { platformGuard, testModeOnly } from '../auth/guard.ts';
-import { scopeOf } from '../cards/service.ts';
+import { apiKeyGuard, platformGuard, testModeOnly } from '../auth/index.ts';
+import { scopeOf } from '../cards/index.ts';
 
 const CARD_FLOW_STATUSES = [
   'awaiting_collection',

@@ -5,7 +5,7 @@ import { bearerGuard } from '../../core/bearer.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { platformGuard, testModeOnly } from '../auth/guard.ts';
+import { platformGuard, testModeOnly } from '../auth/index.ts';
 import { INFORMATION_FIELDS, type InformationField, isCountryCode } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
 import { SIMULATE_OUTCOMES } from './service.ts';

@@ -6,7 +6,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
-import type { Principal } from '../auth/service.ts';
+import type { Principal } from '../auth/index.ts';
 import type { KycConfig } from './config.ts';
 import { documentIdentity, IdentifierDigests } from './digests.ts';
 import { backMismatches } from './document-match.ts';

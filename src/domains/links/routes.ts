@@ -9,8 +9,8 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
-import { linkDeliveryField } from '../notifications/link-delivery.ts';
+import { platformGuard } from '../auth/index.ts';
+import { linkDeliveryField } from '../notifications/index.ts';
 import { WALLET_LINK_TTL } from './service.ts';
 
 const WalletLinkObject = Type.Object(

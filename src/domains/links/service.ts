@@ -6,15 +6,14 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { WalletLinkRow } from '../../db/schema.ts';
-import type { Principal } from '../auth/service.ts';
-import type { CardService } from '../cards/service.ts';
-import type { ConnectService } from '../connect/service.ts';
-import type { Chain } from '../funding/chain/index.ts';
-import type { FundingService } from '../funding/service.ts';
-import type { KycService } from '../kyc/service.ts';
-import type { LedgerService } from '../ledger/service.ts';
-import { contactOf, type LinkDelivery, type LinkDeliveryOutcome } from '../notifications/link-delivery.ts';
-import type { OrgService } from '../orgs/service.ts';
+import type { Principal } from '../auth/index.ts';
+import type { CardService } from '../cards/index.ts';
+import type { ConnectService } from '../connect/index.ts';
+import type { Chain, FundingService } from '../funding/index.ts';
+import type { KycService } from '../kyc/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import { contactOf, type LinkDelivery, type LinkDeliveryOutcome } from '../notifications/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import * as store from './store.ts';
 
 /** Spec §8 "Wallet link lifetime": 60 to 86400 seconds, default 900. */

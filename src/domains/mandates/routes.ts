@@ -9,7 +9,7 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard } from '../auth/index.ts';
 import { MANDATE_STATUSES } from './states.ts';
 import { BUDGET_INTERVALS, MAX_CENTS } from './terms.ts';
 

@@ -7,7 +7,7 @@ import { cursorOf, type ListPage, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
-import type { EventEmitter } from '../cards/events.ts';
+import type { EventEmitter } from '../cards/index.ts';
 import { MandateApprovals } from './approval.ts';
 import { type MandateMove, type MandateStatus, transition } from './states.ts';
 import type { MandateRow, MandateStore } from './store.ts';

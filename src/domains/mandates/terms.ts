@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { DAY } from '../../core/clock.ts';
-import { windowStart } from '../cards/controls.ts';
-import { categoryNamed, codeRanges, inRanges, MCC } from '../cards/merchant-categories.ts';
+import { categoryNamed, codeRanges, inRanges, MCC, windowStart } from '../cards/index.ts';
 
 /**
  * A mandate's terms (docs/mandates.md "Terms"): what the user lets one app buy, for how much, until

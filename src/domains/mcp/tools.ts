@@ -2,8 +2,8 @@ import * as z from 'zod';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { formatMoney } from '../../core/money.ts';
-import type { Principal } from '../auth/service.ts';
-import { scopeOf } from '../cards/service.ts';
+import type { Principal } from '../auth/index.ts';
+import { scopeOf } from '../cards/index.ts';
 import { BUDGET_INTERVALS, MANDATE_STATUSES } from '../mandates/index.ts';
 
 /** The principal of a connection token: always one user, through one client's connection. */

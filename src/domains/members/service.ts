@@ -6,11 +6,11 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { MemberRole } from '../../db/schema.ts';
-import { isEmail } from '../cards/objects.ts';
-import { SANDBOX_CODE } from '../connect/service.ts';
-import type { NotificationService } from '../notifications/service.ts';
-import { isLoopbackHost } from '../orgs/embed-origins.ts';
-import type { OrgService } from '../orgs/service.ts';
+import { isEmail } from '../cards/index.ts';
+import { SANDBOX_CODE } from '../connect/index.ts';
+import type { NotificationService } from '../notifications/index.ts';
+import type { OrgService } from '../orgs/index.ts';
+import { isLoopbackHost } from '../orgs/index.ts';
 
 /** Sign-in code validity and tries (as connect codes, spec §8). */
 export const SIGN_IN_CODE_TTL_MS = 10 * MINUTE;

@@ -2,7 +2,7 @@
 import { guardedRequest } from '../../core/http/client.ts';
 import type { DestinationPolicy, HostResolver } from '../../core/http/ssrf.ts';
 import { basicClientAuth, readTokenAnswer } from '../../core/oauth-token.ts';
-import { s256Challenge } from '../messaging/provider.ts';
+import { s256Challenge } from '../messaging/index.ts';
 
 /** A merchant's OAuth 2.0 endpoints and Purser's client there (merchant_account_linking). */
 export interface MerchantOAuthEndpoints {

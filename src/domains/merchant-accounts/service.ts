@@ -10,11 +10,11 @@ import type { Db, Dialect } from '../../db/index.ts';
 import type { MerchantLinkSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
-import type { Principal } from '../auth/service.ts';
-import type { EventEmitter } from '../cards/events.ts';
-import type { ConnectService } from '../connect/service.ts';
-import { returnAddress } from '../orgs/return-url.ts';
-import { SANDBOX_SLUGS } from '../purchases/merchant-config.ts';
+import type { Principal } from '../auth/index.ts';
+import type { EventEmitter } from '../cards/index.ts';
+import type { ConnectService } from '../connect/index.ts';
+import { returnAddress } from '../orgs/index.ts';
+import { SANDBOX_SLUGS } from '../purchases/index.ts';
 import {
   checkLinking,
   findLinkable,

@@ -13,7 +13,7 @@ import {
 } from '../../core/schemas.ts';
 import { hostedPageHeaders } from '../../web/html.ts';
 import { callbackPage, page } from '../../web/messaging/pages.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard } from '../auth/index.ts';
 import { CALLBACK_PATH, type CallbackOutcome } from './service.ts';
 
 const MessagingOAuth = Type.Object(

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { LiteralUnion } from '../../core/schemas.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import type { MessagingLog, ProviderSendOutcome } from '../messaging/service.ts';
+import type { MessagingLog, ProviderSendOutcome } from '../messaging/index.ts';
 import type { NotificationService } from './service.ts';
 
 /** Where a link goes: the phone on the user's account, else the email. */

@@ -7,7 +7,7 @@ import { destinationPolicy } from '../../core/http/policy.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { Client } from '../../db/schema.ts';
-import type { OrgService } from '../orgs/service.ts';
+import type { OrgService } from '../orgs/index.ts';
 import {
   DOCUMENT_MAX_BYTES,
   DOCUMENT_TIMEOUT_MS,

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import { basicCredentials, OAuthErrorBody } from '../auth/routes.ts';
+import { basicCredentials, OAuthErrorBody } from '../auth/index.ts';
 import { DOCUMENT_MAX_BYTES } from './client-documents.ts';
 import { oauthPageRoutes } from './page-routes.ts';
 import { OAUTH_SCOPES, tokenError } from './service.ts';

@@ -5,10 +5,10 @@ import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
-import type { AuthService, Principal } from '../auth/service.ts';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../auth/service.ts';
-import type { ConnectService } from '../connect/service.ts';
-import type { OrgService } from '../orgs/service.ts';
+import type { AuthService, Principal } from '../auth/index.ts';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../auth/index.ts';
+import type { ConnectService } from '../connect/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import { OAuthClients } from './clients.ts';
 import {
   DEFAULT_SCOPE,

@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { apiKeyGuard } from '../auth/api-key-guard.ts';
-import { returnUrlProblem } from '../orgs/return-url.ts';
+import { apiKeyGuard } from '../auth/index.ts';
+import { returnUrlProblem } from '../orgs/index.ts';
 
 const SessionObject = Type.Object(
   {

@@ -9,13 +9,12 @@ import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { CardholderOnboardingSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { lockName, writeTransaction } from '../../db/write-transaction.ts';
-import type { EventEmitter } from '../cards/events.ts';
-import { checkCardholderDetails, isEmail } from '../cards/objects.ts';
-import type { CardService } from '../cards/service.ts';
-import { SANDBOX_CODE } from '../connect/service.ts';
-import type { NotificationService } from '../notifications/service.ts';
-import { returnAddress } from '../orgs/return-url.ts';
-import type { OrgService } from '../orgs/service.ts';
+import type { CardService, EventEmitter } from '../cards/index.ts';
+import { checkCardholderDetails, isEmail } from '../cards/index.ts';
+import { SANDBOX_CODE } from '../connect/index.ts';
+import type { NotificationService } from '../notifications/index.ts';
+import type { OrgService } from '../orgs/index.ts';
+import { returnAddress } from '../orgs/index.ts';
 import * as store from './store.ts';
 
 /** How long an onboarding link works (docs/onboarding.md). */

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard } from '../auth/index.ts';
 import { MAX_EMBED_ORIGINS } from './embed-origins.ts';
 
 const EmbedOrigins = Type.Object(

@@ -3,8 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import { ListOf, PageQuery } from '../../core/pagination.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
-import { returnUrlProblem } from '../orgs/return-url.ts';
+import { platformGuard } from '../auth/index.ts';
+import { returnUrlProblem } from '../orgs/index.ts';
 
 const SessionObject = Type.Object(
   {

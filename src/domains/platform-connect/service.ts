@@ -8,11 +8,11 @@ import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { PlatformConnectSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
-import type { Principal } from '../auth/service.ts';
-import type { EventEmitter } from '../cards/events.ts';
-import type { SignedInMember } from '../members/service.ts';
-import { returnAddress } from '../orgs/return-url.ts';
-import type { CreatedOrganization, OrgService } from '../orgs/service.ts';
+import type { Principal } from '../auth/index.ts';
+import type { EventEmitter } from '../cards/index.ts';
+import type { SignedInMember } from '../members/index.ts';
+import type { CreatedOrganization, OrgService } from '../orgs/index.ts';
+import { returnAddress } from '../orgs/index.ts';
 
 /** How long a platform connect link works (docs/platform-connect.md). */
 export const PLATFORM_CONNECT_TTL_MS = 1 * HOUR;

@@ -12,7 +12,7 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { apiKeyGuard } from '../auth/api-key-guard.ts';
+import { apiKeyGuard } from '../auth/index.ts';
 import type { CartObject as CartObjectType } from './cart.ts';
 import type { Buyer } from './checkout.ts';
 import { FULFILLMENT_STATUSES } from './fulfillment.ts';

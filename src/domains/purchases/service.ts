@@ -5,11 +5,10 @@ import type { OutboundGuard } from '../../core/http/client.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
-import type { AuthService } from '../auth/service.ts';
-import type { EventEmitter } from '../cards/events.ts';
-import type { CardService } from '../cards/service.ts';
-import type { LedgerService } from '../ledger/service.ts';
-import type { VaultService } from '../vault/service.ts';
+import type { AuthService } from '../auth/index.ts';
+import type { CardService, EventEmitter } from '../cards/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import type { VaultService } from '../vault/index.ts';
 import { type ApprovalReason, Approvals, amountDisplay, approvalDeclineCode } from './approvals.ts';
 import {
   authorizedCents,

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { documented, errorResponses, type RoutesApp } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
+import { platformGuard } from '../auth/index.ts';
 
 /*
  * Receipts of orders placed under a mandate (docs/mandates.md "Receipts"): the public keys that

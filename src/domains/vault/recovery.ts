@@ -7,12 +7,12 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { PasskeyResetsTable } from '../../db/schema.ts';
-import type { Principal } from '../auth/service.ts';
-import type { EventEmitter } from '../cards/events.ts';
-import type { ConnectService } from '../connect/service.ts';
-import { SANDBOX_CODE } from '../connect/service.ts';
-import type { NotificationService } from '../notifications/service.ts';
-import type { OrgService } from '../orgs/service.ts';
+import type { Principal } from '../auth/index.ts';
+import type { EventEmitter } from '../cards/index.ts';
+import type { ConnectService } from '../connect/index.ts';
+import { SANDBOX_CODE } from '../connect/index.ts';
+import type { NotificationService } from '../notifications/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import type { Passkeys, UserScope } from './passkeys.ts';
 
 /**

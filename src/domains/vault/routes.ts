@@ -8,8 +8,8 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/guard.ts';
-import { linkDeliveryField } from '../notifications/link-delivery.ts';
+import { platformGuard } from '../auth/index.ts';
+import { linkDeliveryField } from '../notifications/index.ts';
 
 const VaultLinkObject = Type.Object(
   {

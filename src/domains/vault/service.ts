@@ -8,17 +8,17 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
-import type { Principal } from '../auth/service.ts';
-import type { EventEmitter } from '../cards/events.ts';
-import type { ConnectService } from '../connect/service.ts';
+import type { Principal } from '../auth/index.ts';
+import type { EventEmitter } from '../cards/index.ts';
+import type { ConnectService } from '../connect/index.ts';
+import type { NotificationService } from '../notifications/index.ts';
 import {
   contactOf,
   type LinkDelivery,
   type LinkDeliveryOutcome,
   reachedUser,
-} from '../notifications/link-delivery.ts';
-import type { NotificationService } from '../notifications/service.ts';
-import type { OrgService } from '../orgs/service.ts';
+} from '../notifications/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import { type CardInput, checkCard, VaultCards, type VaultCardView } from './cards.ts';
 import { Passkeys, relyingParty, type UserScope } from './passkeys.ts';
 import { PasskeyRecovery } from './recovery.ts';

@@ -25,7 +25,7 @@ header nav a[aria-current]{font-weight:700;text-decoration-thickness:2px}
 .mode{padding:.1rem .5rem;border-radius:4px;background:#fff3c4;color:#6b5200;font-weight:600}
 .mode.live{background:#fdecea;color:#7a1c13}
 main{max-width:60rem;margin:0 auto;padding:1rem}
-h1{font-size:1.3rem}h2{font-size:1.05rem}
+h1{font-size:1.3rem;overflow-wrap:anywhere}h2{font-size:1.05rem}
 section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem;overflow-x:auto}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem .5rem;border-top:1px solid #eef1f4;vertical-align:top}
 td.num,th.num{text-align:right;white-space:nowrap}.wrap{overflow-wrap:anywhere}
@@ -136,8 +136,8 @@ export const shortId = (id: string) =>
  * (COPY_SCRIPT, inline under the response's nonce: nothing loaded from elsewhere); a page without
  * them has no script at all.
  */
-export const copyable = (id: string) =>
-  `<code>${escapeHtml(id)}</code><button type="button" class="copy" data-copy="${escapeHtml(id)}" aria-label="Copy ${escapeHtml(id)}">Copy</button>`;
+export const copyable = (id: string, short = false) =>
+  `${short ? shortId(id) : `<code>${escapeHtml(id)}</code>`}<button type="button" class="copy" data-copy="${escapeHtml(id)}" aria-label="Copy ${escapeHtml(id)}">Copy</button>`;
 const COPY_SCRIPT = `for(const b of document.querySelectorAll('button[data-copy]'))b.addEventListener('click',()=>navigator.clipboard.writeText(b.dataset.copy).then(()=>{b.textContent='Copied'},()=>{b.textContent='Select it to copy'}));`;
 
 /** A hidden form field. */

@@ -25,7 +25,7 @@ export async function appPages(app: RoutesApp, ctx: AppContext, { header, show }
       .map((c) => {
         const live = grants.filter((g) => g.client_id === c.id && g.live).length;
         const open = mandates.filter((m) => m.client_id === c.id && OPEN.has(m.status)).length;
-        return `<tr><td>${escapeHtml(c.name ?? '')}<br>${copyable(c.id)}</td><td>${escapeHtml(c.type)}</td><td>${escapeHtml(c.status)}</td><td class="num">${live}</td><td class="num">${open}</td></tr>`;
+        return `<tr><td>${escapeHtml(c.name ?? '')}<br>${copyable(c.id, true)}</td><td>${escapeHtml(c.type)}</td><td>${escapeHtml(c.status)}</td><td class="num">${live}</td><td class="num">${open}</td></tr>`;
       })
       .join('');
     const grantRows = grants

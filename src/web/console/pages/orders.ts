@@ -103,7 +103,7 @@ ${rows.length === 0 ? '<p class="hint">No orders in this mode yet.</p>' : ''}${r
     const rows = merchants
       .map(
         (m) =>
-          `<tr><td>${escapeHtml(m.name)}<br>${copyable(m.slug)}</td><td>${escapeHtml(m.protocol)}</td><td>${escapeHtml(m.market.currency.toUpperCase())} · ${escapeHtml(m.market.countries.join(', '))}</td><td>${escapeHtml(m.mcc ?? '')}</td><td>${m.sandbox ? 'sandbox' : 'configured'}</td></tr>`,
+          `<tr><td>${escapeHtml(m.name)}<br>${copyable(m.slug, true)}</td><td>${escapeHtml(m.protocol)}</td><td>${escapeHtml(m.market.currency.toUpperCase())} · ${escapeHtml(m.market.countries.join(', '))}</td><td>${escapeHtml(m.mcc ?? '')}</td><td>${m.sandbox ? 'sandbox' : 'configured'}</td></tr>`,
       )
       .join('');
     return {

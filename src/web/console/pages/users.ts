@@ -37,7 +37,7 @@ function mandateRows(mandates: MandateObject[]): string {
         terms.allowed_merchants ? `at ${terms.allowed_merchants.join(', ')}` : '',
         terms.allowed_categories ? `in ${terms.allowed_categories.join(', ')}` : '',
       ].filter(Boolean);
-      return `<tr><td>${copyable(m.id)}<br>${escapeHtml(terms.description)}</td><td>${shortId(terms.client_id)}</td><td>${formatMoney(terms.max_amount_cents)} a purchase, ${formatMoney(terms.budget.amount_cents)} ${PER[terms.budget.interval]}${only.length ? `, ${escapeHtml(only.join(', '))}` : ''}</td><td class="num">${formatMoney(m.spent_cents)}</td><td class="num">${formatMoney(m.remaining_cents)}</td><td>${m.status.replace('_', ' ')}</td><td>${m.expires_at.replace('T', ' ').slice(0, 16)}</td></tr>`;
+      return `<tr><td>${copyable(m.id, true)}<br>${escapeHtml(terms.description)}</td><td>${shortId(terms.client_id)}</td><td>${formatMoney(terms.max_amount_cents)} a purchase, ${formatMoney(terms.budget.amount_cents)} ${PER[terms.budget.interval]}${only.length ? `, ${escapeHtml(only.join(', '))}` : ''}</td><td class="num">${formatMoney(m.spent_cents)}</td><td class="num">${formatMoney(m.remaining_cents)}</td><td>${m.status.replace('_', ' ')}</td><td>${m.expires_at.replace('T', ' ').slice(0, 16)}</td></tr>`;
     })
     .join('');
   return `<table class="mandates"><tr><th>mandate</th><th>app</th><th>terms</th><th class="num">spent</th><th class="num">left</th><th>status</th><th>ends</th></tr>${rows}</table><p class="hint">Spent and left are the current budget interval's.</p>`;

@@ -1,0 +1,3 @@
+/** The front door of `connect` (docs/architecture.md, "Walls"): what other domains may use. */
+export type { ConnectService } from './service.ts';
+export { SANDBOX_CODE } from './service.ts';

@@ -1,0 +1,2 @@
+/** The front door of `kyc` (docs/architecture.md, "Walls"): what other domains may use. */
+export type { KycService } from './service.ts';

@@ -1,0 +1,2 @@
+/** The front door of `purchases` (docs/architecture.md, "Walls"): what other domains may use. */
+export { SANDBOX_SLUGS } from './merchant-config.ts';
