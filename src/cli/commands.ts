@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.ts';
+import { oneOf, type Print, parse, required, show, UsageError } from '../core/args.ts';
 import { isoTime } from '../core/clock.ts';
 import { tenantOf } from '../core/tenant.ts';
 import { ISSUER_USAGE, runIssuerCommand } from '../domains/cards/cli.ts';
@@ -10,7 +11,6 @@ import { LEDGER_USAGE, runLedgerCommand } from '../domains/ledger/cli.ts';
 import { MEMBER_ROLES } from '../domains/members/service.ts';
 import { MERCHANT_USAGE, runMerchantCommand } from '../domains/purchases/cli.ts';
 import { RECEIPT_KEYS_USAGE, runReceiptKeysCommand } from '../domains/receipts/cli.ts';
-import { oneOf, type Print, parse, required, show, UsageError } from './args.ts';
 import { ENCRYPTION_KEY_USAGE, runEncryptionKeyCommand } from './encryption-key.ts';
 import { runTriggerCommand, TRIGGER_USAGE } from './trigger/command.ts';
 

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.ts';
+import { type Print, parse, UsageError } from '../../core/args.ts';
 import type { Principal } from '../../domains/auth/service.ts';
 import { EVENT_TYPES, type EventType, editDistance, isKnownEventType } from '../../domains/events/catalog.ts';
 import type { EventEnvelope } from '../../domains/events/service.ts';
-import { type Print, parse, UsageError } from '../args.ts';
 import { type Created, SandboxSteps } from './sandbox.ts';
 import { SCENARIOS } from './scenarios.ts';
 

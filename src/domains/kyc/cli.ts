@@ -1,5 +1,5 @@
-import { oneOf, parse, required, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { oneOf, parse, required, UsageError } from '../../core/args.ts';
 import { INFORMATION_FIELDS, type InformationField } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
 import { SIMULATE_OUTCOMES, type SimulateOutcome } from './service.ts';
