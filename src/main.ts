@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { oneOf, parse, UsageError } from './cli/args.ts';
 import { runCommand, USAGE } from './cli/commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
+import { oneOf, parse, UsageError } from './core/args.ts';
 import { ApiError } from './core/errors.ts';
 import { watchEventLoop } from './core/event-loop.ts';
 import { isDatabaseUnavailable } from './db/availability.ts';

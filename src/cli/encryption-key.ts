@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { type Print, parse, UsageError } from '../core/args.ts';
 import { SEALED_COLUMNS as IDEMPOTENT_ANSWERS } from '../core/idempotency.ts';
 import {
   countSealedValues,
@@ -21,7 +22,6 @@ import { SEALED_COLUMNS as PLATFORM_CONNECT } from '../domains/platform-connect/
 import { SEALED_COLUMNS as MERCHANTS } from '../domains/purchases/merchant-config.ts';
 import { SEALED_COLUMNS as RECEIPT_KEYS } from '../domains/receipts/service.ts';
 import { SEALED_COLUMNS as VAULT_CARDS } from '../domains/vault/cards.ts';
-import { type Print, parse, UsageError } from './args.ts';
 
 export const ENCRYPTION_KEY_USAGE = `  encryption-key usage [--json]       values sealed under each key; exits 1 when one is under a key not set
   encryption-key reseal [--batch-size N]

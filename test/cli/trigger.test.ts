@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/args.ts';
 import { listScenarios, trigger } from '../../src/cli/trigger/command.ts';
 import { SCENARIOS } from '../../src/cli/trigger/scenarios.ts';
+import { UsageError } from '../../src/core/args.ts';
 import { EVENT_TYPES } from '../../src/domains/events/catalog.ts';
 import { useCards } from '../cards/helpers.ts';
 

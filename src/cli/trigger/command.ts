@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.ts';
+import { type Print, parse, UsageError } from '../../core/args.ts';
 import type { Principal } from '../../domains/auth/service.ts';
 import { EVENT_TYPES, type EventType, editDistance, isKnownEventType } from '../../domains/events/catalog.ts';
 import type { EventEnvelope } from '../../domains/events/service.ts';
-import { type Print, parse, UsageError } from '../args.ts';
 import { type Created, SandboxSteps } from './sandbox.ts';
 import { SCENARIOS } from './scenarios.ts';
 
@@ -58,6 +58,11 @@ export async function runTriggerCommand(ctx: AppContext, argv: string[], print: 
     mode: values.mode,
     variant: values.variant,
   });
+  await ctx.members.auditOperator(
+    { organizationId: result.organization_id, livemode: false },
+    'event.triggered',
+    result.event.id,
+  );
   if (values.json) {
     print(JSON.stringify(result, null, 2));
     return true;

@@ -1,5 +1,5 @@
+import { UsageError } from '../../core/args.ts';
 import type { EventType } from '../../domains/events/catalog.ts';
-import { UsageError } from '../args.ts';
 import type { SandboxSteps } from './sandbox.ts';
 
 /**

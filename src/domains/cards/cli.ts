@@ -1,5 +1,5 @@
-import { type Print, parse, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { type Print, parse, UsageError } from '../../core/args.ts';
 import { ApiError } from '../../core/errors.ts';
 import { IssuerUnreadable } from './issuer.ts';
 

@@ -1,5 +1,5 @@
-import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { oneOf, type Print, parse, required, show, UsageError } from '../../core/args.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { Forwarder, tailEvents } from './listen.ts';
 import { SIGNATURE_SCHEMES } from './signing.ts';

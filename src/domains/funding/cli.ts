@@ -1,5 +1,5 @@
-import { oneOf, type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { oneOf, type Print, parse, required, show, UsageError } from '../../core/args.ts';
 import { ApiError } from '../../core/errors.ts';
 import { RotationRefused } from './chain/rotate.ts';
 import { ChainUnreadable } from './service.ts';

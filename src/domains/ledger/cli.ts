@@ -1,5 +1,5 @@
-import { parse } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { parse } from '../../core/args.ts';
 
 export const LEDGER_USAGE = `  ledger verify [--json]              check every ledger invariant; exits 1 naming each violation`;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type Print, parse, required, show, UsageError } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { type Print, parse, required, show, UsageError } from '../../core/args.ts';
 import type { NewLinking } from '../merchant-accounts/index.ts';
 
 export const MERCHANT_USAGE = `  merchant add --slug S --name N --acp-url URL (--api-key K | --api-key-file F)

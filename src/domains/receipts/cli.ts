@@ -1,5 +1,5 @@
-import { type Print, parse } from '../../cli/args.ts';
 import type { AppContext } from '../../context.ts';
+import { type Print, parse } from '../../core/args.ts';
 
 export const RECEIPT_KEYS_USAGE = `  keys rotate-receipts [--json]       a new key signs order receipts; the old one is retired (kept for
                                       verification until RECEIPT_KEY_RETENTION_DAYS later)
