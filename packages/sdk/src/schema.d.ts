@@ -18963,7 +18963,8 @@ export interface operations {
                      *       "registration_endpoint": "https://purser.example/register",
                      *       "revocation_endpoint": "https://purser.example/revoke",
                      *       "scopes_supported": [
-                     *         "purser:tools"
+                     *         "purser:tools",
+                     *         "purser:spend"
                      *       ],
                      *       "response_types_supported": [
                      *         "code"
@@ -19042,7 +19043,8 @@ export interface operations {
                      *         "https://purser.example"
                      *       ],
                      *       "scopes_supported": [
-                     *         "purser:tools"
+                     *         "purser:tools",
+                     *         "purser:spend"
                      *       ],
                      *       "bearer_methods_supported": [
                      *         "header"
