@@ -255,6 +255,7 @@ export async function createContext(
     formKey: aead.deriveKey('hosted-page-forms'),
   });
   const onboarding = new OnboardingService(db, clock, config, {
+    dialect: handle.dialect,
     cards,
     events,
     notifications,

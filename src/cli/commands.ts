@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from '../core/args.ts';
 import { isoTime } from '../core/clock.ts';
+import { tenantOf } from '../core/tenant.ts';
 import { ISSUER_USAGE, runIssuerCommand } from '../domains/cards/cli.ts';
 import { EVENTS_USAGE, runEventsCommand } from '../domains/events/cli.ts';
 import { FUNDING_USAGE, runFundingCommand } from '../domains/funding/cli.ts';
@@ -47,6 +48,16 @@ Settings come from the environment (DATABASE_URL, …); see docs/operations.md.`
 
 const MODES = ['sandbox', 'production'] as const;
 
+/**
+ * Where an organization-wide change (no mode of its own: the organization, its members) is written
+ * in the audit log: under production, beside the live credentials it governs.
+ */
+const orgWide = (organizationId: string) => ({ organizationId, livemode: true });
+const modeScope = (organizationId: string, mode: (typeof MODES)[number]) => ({
+  organizationId,
+  livemode: mode === 'production',
+});
+
 /** Runs one operator command against the context's database. */
 export async function runCommand(ctx: AppContext, argv: string[], print: Print): Promise<void> {
   const [group, action, ...rest] = argv;
@@ -58,6 +69,11 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       name: required(values.name, 'name'),
       billingEmail: required(values['billing-email'], 'billing-email'),
     });
+    await ctx.members.auditOperator(
+      orgWide(created.organization_id),
+      'organization.created',
+      created.organization_id,
+    );
     return show(print, values.json, created);
   }
 
@@ -112,6 +128,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
     if (threshold !== undefined)
       await ctx.vault.setApprovalThreshold(orgId, threshold === 'off' ? null : Number(threshold));
     if (overflow) await ctx.vault.setMandateOverflow(orgId, overflow);
+    await ctx.members.auditOperator(orgWide(orgId), 'organization.updated', orgId);
     return show(print, values.json, {
       organization_id: org.id,
       name: org.name,
@@ -133,12 +150,14 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       'redirect-uri': { type: 'string', multiple: true },
       json,
     });
-    const created = await ctx.orgs.createClient(required(positionals[0], 'ORG_ID'), {
+    const orgId = required(positionals[0], 'ORG_ID');
+    const created = await ctx.orgs.createClient(orgId, {
       mode: oneOf(required(values.mode, 'mode'), 'mode', MODES) as (typeof MODES)[number],
       type: values.public ? 'public' : 'confidential',
       name: values.name,
       redirectUris: values['redirect-uri'] as string[] | undefined,
     });
+    await ctx.members.auditOperator(modeScope(orgId, created.mode), 'client.created', created.client_id);
     return show(print, values.json, created);
   }
 
@@ -149,6 +168,13 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       action === 'revoke'
         ? await ctx.orgs.revokeClient(clientId)
         : await ctx.orgs.rotateClientSecret(clientId);
+    const client = await ctx.orgs.findClient(clientId);
+    if (client)
+      await ctx.members.auditOperator(
+        tenantOf(client),
+        action === 'revoke' ? 'client.revoked' : 'client.secret_rotated',
+        clientId,
+      );
     return show(print, values.json, result);
   }
 
@@ -160,6 +186,11 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       action === 'create'
         ? await ctx.orgs.createApiKey(orgId, mode)
         : await ctx.orgs.rotateApiKey(orgId, mode);
+    await ctx.members.auditOperator(
+      modeScope(orgId, mode),
+      action === 'create' ? 'api_key.created' : 'api_key.rotated',
+      key.id,
+    );
     return show(print, values.json, key);
   }
 
@@ -174,6 +205,12 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
       required(positionals[0], 'ORG_ID'),
       required(values.email, 'email'),
       role as (typeof MEMBER_ROLES)[number],
+    );
+    // Named as the console's invitation is.
+    await ctx.members.auditOperator(
+      orgWide(added.organization_id),
+      `member.invited.${role}`,
+      added.member_id,
     );
     return show(print, values.json, added);
   }

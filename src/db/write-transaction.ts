@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { ApiError } from '../core/errors.ts';
 import { execute, withHeldConnection } from './compiled.ts';
-import type { DatabaseHandle, Db, Executor } from './index.ts';
+import type { DatabaseHandle, Db, Dialect, Executor } from './index.ts';
 
 /**
  * Runs `work` in a transaction that writes. On SQLite it begins `IMMEDIATE`, taking the write lock
@@ -34,6 +34,15 @@ export async function writeTransaction<T>(
       throw error;
     }
   });
+}
+
+/**
+ * Serializes the write transactions that take one name, until each ends: a check and the insert
+ * it allows (one cardholder per email). PostgreSQL: a transaction-scoped advisory lock. SQLite:
+ * nothing to take, as a write transaction (above) holds the database's one write lock.
+ */
+export async function lockName(trx: Executor, dialect: Dialect, name: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
 }
 
 /** How many times a PostgreSQL transaction runs at most when it keeps meeting a conflict. */

@@ -149,6 +149,11 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   },
   { code: 'document_expired', status: 422, when: 'KYC upload: the document has expired.' },
   {
+    code: 'specimen_document',
+    status: 422,
+    when: 'KYC upload with a live credential: the document is a sandbox sample (a specimen), not an identity document.',
+  },
+  {
     code: 'user_conflict',
     status: 409,
     when: 'KYC upload: this document is already verified for another user of the organization.',

@@ -345,6 +345,30 @@ describe('the hosted onboarding page', () => {
     });
   });
 
+  it('two sessions completing at once with one new email make one cardholder; the other is sent a code', async () => {
+    const email = 'at-once@example.com';
+    const cardholders = await count('cardholders');
+    const pages = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const { session, path } = await openSession();
+        return { session, path, page: await openPage(path) };
+      }),
+    );
+    const answers = await Promise.all(
+      pages.map(({ path, page }) => post(path, page.browser, { ...page.fields('details'), ...ada, email })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 303]);
+    for (const answer of answers.filter((a) => a.statusCode === 200))
+      expect(answer.body).toContain('we sent you a code');
+    expect(await count('cardholders')).toBe(cardholders + 1);
+    const states = await Promise.all(
+      pages.map(async ({ session }) =>
+        (await v1('GET', `/api/v1/cardholder_onboarding_sessions/${session.id}`)).json(),
+      ),
+    );
+    expect(states.map((s) => s.status).sort()).toEqual(['completed', 'open', 'open']);
+  });
+
   it('claim: an email with no cardholder gets the same answer, no email, and no code works', async () => {
     const { session, path } = await openSession();
     const page = await openPage(path);

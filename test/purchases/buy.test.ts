@@ -231,6 +231,31 @@ describe('confirm', () => {
     await f.expectSound();
   });
 
+  it('a cart rebuilt identical after its order was placed is bought again; a retried confirm answers its own order', async () => {
+    const { token, userId } = await f.shopper(5_000);
+    const first = await f.turn(token, { ask: '2 lattes from coffee' });
+    const hash = first.cart!.hash;
+    const conversation_id = first.conversation_id;
+    const placed = await f.turn(token, { confirm: hash, conversation_id });
+    expect(placed).toMatchObject({ status: 'order_placed', charge_status: 'settled' });
+
+    // The same two lattes asked for again: the same hash, a new cart.
+    const rebuilt = await f.turn(token, { ask: '2 lattes from coffee', conversation_id });
+    expect(rebuilt.cart!.hash).toBe(hash);
+    const second = await f.turn(token, { confirm: hash, conversation_id });
+    expect(second).toMatchObject({ status: 'order_placed', charge_status: 'settled' });
+    expect(second.order_id).not.toBe(placed.order_id);
+    expect(await f.wallet(userId)).toBe(5_000 - 2 * 1093);
+
+    // The confirm sent again answers the order it placed; nothing is charged a third time.
+    const again = await f.turn(token, { confirm: hash, conversation_id });
+    expect(again).toMatchObject({ status: 'order_placed', order_id: second.order_id });
+    expect(await f.wallet(userId)).toBe(5_000 - 2 * 1093);
+    const orders = (await f.events('order.placed')).filter((d) => d.conversation_id === conversation_id);
+    expect(orders.map((d) => d.order_id).sort()).toEqual([placed.order_id, second.order_id].sort());
+    await f.expectSound();
+  });
+
   it('concurrent confirms of one hash place one order and charge once', async () => {
     const { token, userId } = await f.shopper(10_000);
     const turn = await f.turn(token, { ask: 'a notebook from retail' });

@@ -220,6 +220,12 @@ export class DocumentExpiredError extends PurserError {
   declare readonly code: 'document_expired';
 }
 
+/** `specimen_document` (HTTP 422); when it is answered: /docs/errors. */
+export class SpecimenDocumentError extends PurserError {
+  override readonly name: string = 'SpecimenDocumentError';
+  declare readonly code: 'specimen_document';
+}
+
 /** `user_conflict` (HTTP 409); when it is answered: /docs/errors. */
 export class UserConflictError extends PurserError {
   override readonly name: string = 'UserConflictError';
@@ -564,6 +570,7 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['endpoint_disabled', EndpointDisabledError],
   ['document_unreadable', DocumentUnreadableError],
   ['document_expired', DocumentExpiredError],
+  ['specimen_document', SpecimenDocumentError],
   ['user_conflict', UserConflictError],
   ['invalid_kyc_state', InvalidKycStateError],
   ['verification_error', VerificationErrorError],

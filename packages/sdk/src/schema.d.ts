@@ -6479,7 +6479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The photo could not be read as the document (`document_unreadable`), or the document has expired (`document_expired`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            /** @description The photo could not be read as the document (`document_unreadable`), the document has expired (`document_expired`), or a live verification got a sandbox sample document (`specimen_document`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6703,7 +6703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The photo could not be read as the document (`document_unreadable`), or the document has expired (`document_expired`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
+            /** @description The photo could not be read as the document (`document_unreadable`), the document has expired (`document_expired`), or a live verification got a sandbox sample document (`specimen_document`). Or: The Idempotency-Key was first used with another body (`idempotency_key_reused`); use a new key. */
             422: {
                 headers: {
                     [name: string]: unknown;

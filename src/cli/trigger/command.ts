@@ -58,6 +58,11 @@ export async function runTriggerCommand(ctx: AppContext, argv: string[], print: 
     mode: values.mode,
     variant: values.variant,
   });
+  await ctx.members.auditOperator(
+    { organizationId: result.organization_id, livemode: false },
+    'event.triggered',
+    result.event.id,
+  );
   if (values.json) {
     print(JSON.stringify(result, null, 2));
     return true;

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import { SECOND } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
+import { lockName } from '../../db/write-transaction.ts';
 import * as store from './store.ts';
 
 /**
@@ -48,7 +48,7 @@ export async function lockStartScope(trx: Executor, dialect: Dialect, scope: Sta
     `connect:dest:${scope.organizationId}:${scope.livemode}:${scope.email ?? scope.phone}`,
     `connect:client:${scope.clientId}`,
   ].sort();
-  for (const key of keys) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+  for (const key of keys) await lockName(trx, dialect, key);
 }
 
 /**

@@ -14,6 +14,14 @@ export const KYC_USAGE = `  kyc simulate USER_ID --outcome approved|rejected|req
 
 type Print = (text: string) => void;
 
+/** The audit-log action of each review verdict. */
+const REVIEW_AUDIT: Record<ReviewDecision['outcome'], string> = {
+  approved: 'kyc.approved',
+  rejected: 'kyc.rejected',
+  needs_information: 'kyc.information_requested',
+  needs_documents: 'kyc.documents_requested',
+};
+
 /**
  * `purser kyc simulate …` (a sandbox scenario) and `purser kyc review …` (the manual review queue)
  * from the command line. False when argv is not ours.
@@ -40,6 +48,7 @@ export async function runKycCommand(ctx: AppContext, argv: string[], print: Prin
       outcome,
       ...(values.reason !== undefined ? { reason: values.reason } : {}),
     });
+    await ctx.members.auditOperator(principal, `kyc.simulated.${outcome}`, userId);
     if (values.json) print(JSON.stringify(state, null, 2));
     else print(`${userId}: ${state.status}${state.reason ? ` (${state.reason})` : ''}`);
     return true;
@@ -108,6 +117,12 @@ export async function runKycCommand(ctx: AppContext, argv: string[], print: Prin
     id,
     decision,
     typeof values.reviewer === 'string' ? values.reviewer : 'cli',
+  );
+  // Named as the console's verdicts (src/web/console/pages/kyc.ts); reviews decide live verifications only.
+  await ctx.members.auditOperator(
+    { organizationId: result.organization_id, livemode: true },
+    REVIEW_AUDIT[decision.outcome],
+    result.id,
   );
   print(values.json ? JSON.stringify(result, null, 2) : `${result.id}: ${result.status}`);
   return true;

@@ -166,7 +166,7 @@ export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
             ...errorResponses(400, 401, 404, 409, 413, 422, 502, {
               404: 'The user is not connected to the calling client.',
               409: 'The verification does not take this upload now (`invalid_kyc_state`), or the document is verified for another user (`user_conflict`).',
-              422: 'The photo could not be read as the document (`document_unreadable`), or the document has expired (`document_expired`).',
+              422: 'The photo could not be read as the document (`document_unreadable`), the document has expired (`document_expired`), or a live verification got a sandbox sample document (`specimen_document`).',
               502: 'The document check could not be reached (`verification_error`); try again.',
             }),
           },

@@ -77,6 +77,8 @@ const TEXT = {
   simulatedRejected: 'We could not verify your identity.',
   simulatedRequiresInput: 'We could not verify your document photos. Please upload new photos of both sides.',
   uploadBack: 'We have the front of your document. Next, upload a photo of its back.',
+  specimen:
+    'This is a sample document for sandbox testing, not an identity document. Upload a photo of your own document.',
 } as const;
 
 const ADULT_AGE = 18;
@@ -321,6 +323,9 @@ export class KycService {
         throw invalidRequest(read.reason, { image: 'must be a JPEG or PNG image' });
       throw new ApiError(422, read.code, read.reason, { warnings: read.warnings });
     }
+    // The sandbox's sample documents describe nobody: a live verification cannot rest on one.
+    if (read.details.specimen && isLivemode(row.livemode))
+      throw new ApiError(422, 'specimen_document', TEXT.specimen, { warnings: read.warnings });
     const extracted = read.extracted;
     if (front) {
       const mismatches = backMismatches(front, extracted);

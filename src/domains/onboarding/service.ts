@@ -5,9 +5,10 @@ import { notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
-import type { Db, Executor } from '../../db/index.ts';
+import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { CardholderOnboardingSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
+import { lockName, writeTransaction } from '../../db/write-transaction.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
 import { checkCardholderDetails, isEmail } from '../cards/index.ts';
 import { SANDBOX_CODE } from '../connect/index.ts';
@@ -82,6 +83,7 @@ export class OnboardingService {
     private readonly clock: Clock,
     private readonly config: { baseUrl: string },
     private readonly deps: {
+      dialect: Dialect;
       cards: CardService;
       events: EventEmitter;
       notifications: NotificationService;
@@ -178,21 +180,27 @@ export class OnboardingService {
       return { outcome: 'refused', status: 400, reason: 'Some details need fixing.', fieldErrors: errors };
     const scope = scopeOf(session);
     // One cardholder per email in an organization: whoever types an existing one proves it is theirs.
-    if (await this.deps.cards.cardholders.findByEmail(this.db, scope, details.email)) {
-      const claim = await this.startClaim(session, details.email);
-      if (claim.outcome !== 'again') return claim;
-      return {
-        outcome: 'again',
-        notice: 'You are already a cardholder with this email: we sent you a code. Enter it below.',
-      };
-    }
-    return this.complete(session, async (trx) => {
+    // Checked under a lock on the email, so that two sessions completing with one new email at once
+    // make one cardholder, and the other is asked for the code.
+    const completed = await this.complete(session, async (trx) => {
+      await lockName(trx, this.deps.dialect, emailLockName(scope, details.email));
+      if (await this.deps.cards.cardholders.findByEmail(trx, scope, details.email)) return null;
       const cardholder = await this.deps.cards.cardholders.createIn(trx, scope, {
         ...details,
         external_user_id: session.external_user_id,
       });
       return { cardholderId: cardholder.id, email: details.email, claimed: false };
     });
+    if (completed) return completed;
+    // This very session may have completed meanwhile (a double submit): then it is done.
+    const now = await store.sessionById(this.db, session.organization_id, session.livemode, session.id);
+    if (now?.status !== 'open') return { outcome: 'completed', redirect: returnAddress(session) };
+    const claim = await this.startClaim(session, details.email);
+    if (claim.outcome !== 'again') return claim;
+    return {
+      outcome: 'again',
+      notice: 'You are already a cardholder with this email: we sent you a code. Enter it below.',
+    };
   }
 
   /**
@@ -277,46 +285,57 @@ export class OnboardingService {
 
   /**
    * Completes an open session with the cardholder `link` makes or claims, and fires the completed
-   * event, in one transaction; a session completed meanwhile (a double submit) changes nothing.
+   * event, in one write transaction; a session completed meanwhile (a double submit) changes
+   * nothing. Null, with nothing written, when `link` found no cardholder to link.
    */
   private async complete(
     session: Session,
-    link: (trx: Executor) => Promise<{ cardholderId: string; email: string; claimed: boolean }>,
-  ): Promise<OnboardingActionResult> {
+    link: (trx: Executor) => Promise<Linked>,
+  ): Promise<OnboardingActionResult>;
+  private async complete(
+    session: Session,
+    link: (trx: Executor) => Promise<Linked | null>,
+  ): Promise<OnboardingActionResult | null>;
+  private async complete(
+    session: Session,
+    link: (trx: Executor) => Promise<Linked | null>,
+  ): Promise<OnboardingActionResult | null> {
     const now = this.clock.now();
-    await this.db
-      .transaction()
-      .execute(async (trx) => {
-        const { cardholderId, email, claimed } = await link(trx);
-        const completed = await store.updateOpenSession(trx, session.id, {
+    const linked = await writeTransaction({ db: this.db, dialect: this.deps.dialect }, async (trx) => {
+      const linked = await link(trx);
+      if (!linked) return false;
+      const { cardholderId, email, claimed } = linked;
+      const completed = await store.updateOpenSession(trx, session.id, {
+        status: 'completed',
+        cardholder_id: cardholderId,
+        claimed_existing_cardholder: claimed ? 1 : 0,
+        claim_code_digest: null,
+        claim_sealed: null,
+        completed_at: now,
+      });
+      // Throwing rolls back the cardholder made above: the other submit completed the session.
+      if (!completed) throw new AlreadyCompleted();
+      await this.deps.events.emit(trx, {
+        organizationId: session.organization_id,
+        livemode: isLivemode(session.livemode),
+        type: 'cardholder_onboarding_session.completed',
+        data: {
+          id: session.id,
           status: 'completed',
           cardholder_id: cardholderId,
-          claimed_existing_cardholder: claimed ? 1 : 0,
-          claim_code_digest: null,
-          claim_sealed: null,
-          completed_at: now,
-        });
-        // Throwing rolls back the cardholder made above: the other submit completed the session.
-        if (!completed) throw new AlreadyCompleted();
-        await this.deps.events.emit(trx, {
-          organizationId: session.organization_id,
-          livemode: isLivemode(session.livemode),
-          type: 'cardholder_onboarding_session.completed',
-          data: {
-            id: session.id,
-            status: 'completed',
-            cardholder_id: cardholderId,
-            external_user_id: session.external_user_id,
-            email,
-            claimed_existing_cardholder: claimed,
-            state: session.state,
-            completed_at: isoTime(now),
-          },
-        });
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof AlreadyCompleted)) throw error;
+          external_user_id: session.external_user_id,
+          email,
+          claimed_existing_cardholder: claimed,
+          state: session.state,
+          completed_at: isoTime(now),
+        },
       });
+      return true;
+    }).catch((error: unknown) => {
+      if (!(error instanceof AlreadyCompleted)) throw error;
+      return true;
+    });
+    if (!linked) return null;
     // Completed here or by a submit that won the race: either way the person goes back.
     return { outcome: 'completed', redirect: returnAddress(session) };
   }
@@ -353,8 +372,20 @@ export class OnboardingService {
 
 class AlreadyCompleted extends Error {}
 
+/** The cardholder a completing session links: made from its details, or claimed by email code. */
+interface Linked {
+  cardholderId: string;
+  email: string;
+  claimed: boolean;
+}
+
 function scopeOf(session: Session): Tenant {
   return tenantOf(session);
+}
+
+/** The lock two completions with one email take (its digest would do as well; the lock is not stored). */
+function emailLockName(scope: Tenant, email: string): string {
+  return `cardholder-email:${scope.organizationId}:${scope.livemode}:${email}`;
 }
 
 const tokenAad = (id: string) => `cardholder_onboarding_sessions.token:${id}`;

@@ -9,7 +9,7 @@ import type { CheckoutAuthorizationsTable } from '../../db/schema.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { VaultCardView, VaultService } from '../vault/index.ts';
-import { authorizedCents, type CartObject, cartObject, type StoredCart } from './cart.ts';
+import { authorizedCents, type CartObject, cartObject, placementKey, type StoredCart } from './cart.ts';
 import type { Buyer, Checkout, Placement } from './checkout.ts';
 import { type ConversationState, stamp } from './conversation.ts';
 import type { DeliveryAddress, Merchant } from './merchants/merchant.ts';
@@ -309,20 +309,18 @@ export class Approvals {
 
   /** Places the approved cart once (the order's placement key is unique per cart). */
   private async place(authorization: Authorization): Promise<Placement> {
-    const known = authorization.order_id
-      ? await this.store.orderById(this.db, authorization.order_id)
-      : ((await this.store.orderByPlacementKey(
-          this.db,
-          `${authorization.conversation_id}:${authorization.cart_hash}`,
-        )) ?? (await this.orderSince(authorization)));
-    if (known) {
-      await this.recordOrder(authorization, known.id);
-      return this.checkout.placement(known);
-    }
     const { cart, address } = JSON.parse(authorization.cart) as {
       cart: StoredCart;
       address: DeliveryAddress | null;
     };
+    const known = authorization.order_id
+      ? await this.store.orderById(this.db, authorization.order_id)
+      : ((await this.store.orderByPlacementKey(this.db, placementKey(authorization.conversation_id, cart))) ??
+        (await this.orderSince(authorization)));
+    if (known) {
+      await this.recordOrder(authorization, known.id);
+      return this.checkout.placement(known);
+    }
     const merchant = await this.deps.merchant(cart.merchant);
     if (!merchant)
       throw new ApiError(409, 'approval_closed', `${cart.merchant_name} is no longer available.`);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { isoTime } from '../../core/clock.ts';
+import { randomToken } from '../../core/ids.ts';
 import type { CartLine, DeliveryAddress, MerchantInfo, Quote } from './merchants/merchant.ts';
 
 /** Limits of a conversation's carts (docs/purchases.md). */
@@ -14,6 +15,20 @@ export interface StoredCart {
   quote: Quote;
   hash: string;
   expires_at: number;
+  /**
+   * Which cart this is: drawn when the merchant's cart opens in the conversation, kept while it is
+   * priced again, gone with the cart once it is placed. Carts stored before carts had keys have none.
+   */
+  key?: string;
+}
+
+/**
+ * The order's placement key: one cart of one conversation, so a confirm of it retried, or after a
+ * crash, finds its order and never charges twice, while a cart rebuilt identical after the first
+ * was placed is a new cart that places a new order (docs/purchases.md, Exactly once).
+ */
+export function placementKey(conversationId: string, cart: Pick<StoredCart, 'key' | 'hash'>): string {
+  return `${conversationId}:${cart.key ?? cart.hash}`;
 }
 
 /** The spec's cart object (§2 Cart object), plus `currency` and `expires_at`. */
@@ -76,6 +91,8 @@ export function storedCart(
   quote: Quote,
   address: DeliveryAddress | null,
   expiresAt: number,
+  /** The cart it prices again (its key stays); none for a cart that opens. */
+  previous?: StoredCart,
 ): StoredCart {
   return {
     merchant: merchant.slug,
@@ -84,6 +101,7 @@ export function storedCart(
     quote,
     hash: cartHash(merchant.slug, quote, address),
     expires_at: expiresAt,
+    key: previous ? previous.key : randomToken(12),
   };
 }
 

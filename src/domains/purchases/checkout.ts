@@ -7,7 +7,7 @@ import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { AcpOrderEvent } from './acp-webhook-routes.ts';
-import { authorizedCents, cartObject, type StoredCart } from './cart.ts';
+import { authorizedCents, cartObject, placementKey, type StoredCart } from './cart.ts';
 import type { PurchaseConfig } from './config.ts';
 import { fulfillmentOfAcp, fulfillmentPredecessors, UNFULFILLED } from './fulfillment.ts';
 import type { DeliveryAddress, Merchant, PlaceResult } from './merchants/merchant.ts';
@@ -96,7 +96,7 @@ export interface Buyer {
  *
  * | step        | what happens                                                  | next        |
  * |-------------|---------------------------------------------------------------|-------------|
- * | created     | order row written (placement key unique per cart hash)        | card_issued |
+ * | created     | order row written (placement key unique per cart)             | card_issued |
  * | card_issued | single-use card for the ceiling, funded from the wallet       | placed/done |
  * | (merchant)  | the merchant charges the card through the authorization engine |            |
  * | done        | cleared at the final amount with `order.placed` (placed), or  |             |
@@ -149,7 +149,7 @@ export class Checkout {
       merchant_name: cart.merchant_name,
       cart: JSON.stringify({ ...cartObject(cart), lines: cart.lines, address }),
       cart_hash: cart.hash,
-      placement_key: `${conversationId}:${cart.hash}`,
+      placement_key: placementKey(conversationId, cart),
       currency: cart.quote.currency,
       total_cents: cart.quote.totalCents,
       authorized_cents: authorizedCents(cart),

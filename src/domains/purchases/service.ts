@@ -15,6 +15,7 @@ import {
   CART_LIMITS,
   type CartObject,
   cartObject,
+  placementKey,
   type StoredCart,
   storedCart,
 } from './cart.ts';
@@ -197,7 +198,8 @@ export class PurchaseService {
     // A cart already placed, or being placed, answers with its order without taking a turn (a
     // confirm of one hash as a string; an array's answer lists its placements, as the first did).
     if (typeof input.confirm === 'string' && input.ask === undefined) {
-      const existing = await this.store.orderByPlacementKey(this.db, `${conversation.id}:${hashes[0]}`);
+      const state = JSON.parse(conversation.state) as ConversationState;
+      const existing = await this.orderOfCart(conversation.id, state, input.confirm);
       if (existing) return this.answerExisting(conversation, existing);
     }
 
@@ -472,6 +474,7 @@ export class PurchaseService {
         quote,
         state.address,
         this.clock.now() + this.config.cartTtlMs,
+        current,
       );
       const index = state.carts.findIndex((c) => c.merchant === slug);
       if (index >= 0) state.carts[index] = cart;
@@ -590,7 +593,7 @@ export class PurchaseService {
   ): Promise<Placement & { bubble: string; cart?: StoredCart; approval_url?: string }> {
     const cart = state.carts.find((c) => c.hash === hash);
     if (!cart) {
-      const order = await this.store.orderByPlacementKey(this.db, `${conversationId}:${hash}`);
+      const order = await this.orderOfCart(conversationId, state, hash);
       if (order) {
         const placement = await this.checkout.placement(order);
         return { ...placement, bubble: orderBubble(order, placement) };
@@ -659,6 +662,7 @@ export class PurchaseService {
           fresh,
           state.address,
           this.clock.now() + this.config.cartTtlMs,
+          cart,
         );
       else if (fresh === null) state.carts.splice(index, 1);
       const result = declined(
@@ -675,6 +679,7 @@ export class PurchaseService {
       quote,
       state.address,
       this.clock.now() + this.config.cartTtlMs,
+      cart,
     );
     if (fresh.hash !== cart.hash) {
       state.carts[index] = fresh;
@@ -822,6 +827,21 @@ export class PurchaseService {
     if (source === 'vault' || source === 'added_card') return source;
     const threshold = await this.deps.vault.approvalThreshold(organizationId);
     return threshold !== null && amountCents > threshold ? 'threshold' : null;
+  }
+
+  /**
+   * The live or placed order of the cart this hash names: the open cart's own (its confirm crashed
+   * or is running), else, with no such cart open, the newest order of that hash in the conversation
+   * (the confirm retried after it placed). Null when the hash is to be placed.
+   */
+  private async orderOfCart(
+    conversationId: string,
+    state: ConversationState,
+    hash: string,
+  ): Promise<Order | undefined> {
+    const cart = state.carts.find((c) => c.hash === hash);
+    if (cart) return this.store.orderByPlacementKey(this.db, placementKey(conversationId, cart));
+    return this.store.lastOrderOfHash(this.db, conversationId, hash);
   }
 
   private async answerExisting(conversation: Conversation, order: Order): Promise<Envelope> {

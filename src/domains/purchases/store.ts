@@ -101,6 +101,20 @@ export class PurchaseStore {
     return exec.selectFrom('orders').selectAll().where('placement_key', '=', key).executeTakeFirst();
   }
 
+  /** The newest live or placed order (it holds a placement key) of a cart hash in a conversation. */
+  lastOrderOfHash(exec: Executor, conversationId: string, cartHash: string) {
+    return exec
+      .selectFrom('orders')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .where('cart_hash', '=', cartHash)
+      .where('placement_key', 'is not', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /**
    * The user's own card that paid for an order placed on their approval (`payment_source` `vault`
    * or `added_card`), if one did.

@@ -198,6 +198,30 @@ describe('document errors', () => {
     expectState(await getState(f.t, u), 'awaiting_documents');
   });
 
+  it('422 specimen_document for the sandbox sample set with a live credential; the sandbox accepts it', async () => {
+    const sample = async (file: string) =>
+      (await f.t.call('GET', `/sandbox/test-documents/${file}`)).rawPayload.toString('base64');
+    const passport = await sample('passport.png');
+    const live = await newUser(f.t, await f.t.platformToken(f.org.production), { production: true });
+    const refusals = [
+      await upload(f.t, live, 'front', passport, { document_type: 'passport' }),
+      await upload(f.t, live, 'front', await sample('us-licence-front.png')),
+    ];
+    for (const res of refusals) {
+      const error = expectError(res, 422, 'specimen_document');
+      expect(error.message).toBe(
+        'This is a sample document for sandbox testing, not an identity document. Upload a photo of your own document.',
+      );
+    }
+    expectState(await getState(f.t, live), 'awaiting_documents');
+
+    const sandbox = await newUser(f.t, f.sandbox);
+    const accepted = await upload(f.t, sandbox, 'front', passport, { document_type: 'passport' });
+    expect(expectState(accepted, 'needs_information').extracted).toMatchObject({
+      document_number: 'X12345678',
+    });
+  });
+
   it('422 document_unreadable for an image with no document, with the reason as message', async () => {
     const u = await newUser(f.t, f.sandbox);
     const error = expectError(

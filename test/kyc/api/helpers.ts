@@ -42,6 +42,9 @@ function memo(key: string, make: () => Promise<Buffer> | Buffer): Promise<string
   return value;
 }
 
+export const PERSON_US_LICENCE = { ...SAMPLE_US_LICENCE, documentNumber: 'D2040608' };
+export const PERSON_CA_LICENCE = { ...SAMPLE_CA_LICENCE, documentNumber: 'T2040-60810-51103' };
+
 /** Synthetic documents (from the testdocs generator), base64-encoded, generated once per file. */
 export const docs = {
   usFront: () => memo('usFront', () => generateLicenceFront({ ...SAMPLE_US_LICENCE, country: 'US' })),
@@ -117,6 +120,19 @@ export const docs = {
       generateLicenceBack({ ...SAMPLE_CA_LICENCE, country: 'CA', aamvaVersion: 8, format: 'jpeg' }),
     ),
   passport: () => memo('passport', () => generatePassportPage(SAMPLE_PASSPORT)),
+  /** The sample people with documents of their own (not the sample set's), which live mode accepts. */
+  personUsFront: () =>
+    memo('personUsFront', () => generateLicenceFront({ ...PERSON_US_LICENCE, country: 'US' })),
+  personUsBack: () =>
+    memo('personUsBack', () =>
+      generateLicenceBack({ ...PERSON_US_LICENCE, country: 'US', aamvaVersion: 10 }),
+    ),
+  personCaFront: () =>
+    memo('personCaFront', () => generateLicenceFront({ ...PERSON_CA_LICENCE, country: 'CA' })),
+  personCaBackJpeg: () =>
+    memo('personCaBackJpeg', () =>
+      generateLicenceBack({ ...PERSON_CA_LICENCE, country: 'CA', aamvaVersion: 8, format: 'jpeg' }),
+    ),
   /** A decodable PNG with nothing on it: the reader cannot find a document. */
   blank: () =>
     memo('blank', () => {
@@ -296,15 +312,16 @@ export async function driveTo(
   u: KycUser,
   target: 'needs_information' | 'requires_verification' | 'pending',
 ): Promise<KycBody> {
-  // A Canadian licence reads complete, so the back goes straight to requires_verification.
+  // A person's own documents (live refuses the sample set). A Canadian licence reads complete, so
+  // the back goes straight to requires_verification.
   if (target === 'needs_information') {
-    expectState(await upload(t, u, 'front', await docs.usFront()), 'awaiting_documents');
-    return expectState(await upload(t, u, 'back', await docs.usBack()), 'needs_information');
+    expectState(await upload(t, u, 'front', await docs.personUsFront()), 'awaiting_documents');
+    return expectState(await upload(t, u, 'back', await docs.personUsBack()), 'needs_information');
   }
   const ca = { issuing_country: 'CA' };
-  expectState(await upload(t, u, 'front', await docs.caFront(), ca), 'awaiting_documents');
+  expectState(await upload(t, u, 'front', await docs.personCaFront(), ca), 'awaiting_documents');
   const back = expectState(
-    await upload(t, u, 'back', await docs.caBackJpeg(), { ...ca, mime_type: 'image/jpeg' }),
+    await upload(t, u, 'back', await docs.personCaBackJpeg(), { ...ca, mime_type: 'image/jpeg' }),
     'requires_verification',
   );
   if (target === 'requires_verification') return back;

@@ -10,6 +10,7 @@ import {
   kycEvents,
   newUser,
   openPage,
+  PERSON_US_LICENCE,
   pagePath,
   submitPage,
   upload,
@@ -110,7 +111,7 @@ describe('the hosted page form', () => {
     expect(html).toContain('value="JORDAN"');
     expect(html).toContain('value="123 MAIN ST"');
     expect(html).toMatch(/id="f_national_id_number" name="national_id_number" type="text" value=""/);
-    expect(html).not.toContain('D1234567');
+    expect(html).not.toContain(PERSON_US_LICENCE.documentNumber);
     expect(html).toContain('getUserMedia');
   });
 

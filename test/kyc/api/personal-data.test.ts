@@ -18,6 +18,7 @@ import {
   type KycUser,
   newUser,
   openPage,
+  PERSON_US_LICENCE,
   simulate,
   startKycApp,
   submitPage,
@@ -71,10 +72,11 @@ describe('low-entropy identifiers are kept as keyed digests', () => {
     // Not any unkeyed digest of the number (which a nine-digit search would reverse).
     for (const unkeyed of [SSN, `kyc-national-id.v1|${SSN}`, `kyc-national_id.v2|${SSN}`])
       expect(stored.national_id_digest).not.toBe(sha256(unkeyed));
+    const number = PERSON_US_LICENCE.documentNumber;
     for (const unkeyed of [
-      'D1234567',
-      'kyc-document.v1|US|licence|D1234567',
-      'kyc-document.v2|US|licence|D1234567',
+      number,
+      `kyc-document.v1|US|licence|${number}`,
+      `kyc-document.v2|US|licence|${number}`,
     ])
       expect(stored.document_key).not.toBe(sha256(unkeyed));
 

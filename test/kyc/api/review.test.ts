@@ -11,6 +11,7 @@ import {
   kycEvents,
   newUser,
   openPage,
+  PERSON_CA_LICENCE,
   REVIEWER_TOKEN,
   review,
   submitPage,
@@ -45,7 +46,7 @@ describe('manual review queue API (/operator/kyc/reviews)', () => {
       status: 'pending',
       document_type: 'drivers_license',
       issuing_country: 'CA',
-      extracted: { last_name: 'TREMBLAY', document_number: 'T1234-56789-51103' },
+      extracted: { last_name: 'TREMBLAY', document_number: PERSON_CA_LICENCE.documentNumber },
       national_id_submitted: false,
     });
     expect(data[0].face_scan_at).toEqual(expect.any(String));
@@ -139,6 +140,17 @@ describe('purser kyc review (CLI)', () => {
       .where('to_status', '=', 'approved')
       .execute();
     expect(transitions).toEqual([{ actor: 'review:alice', to_status: 'approved' }]);
+    // Each decision is in the organization's audit log, as the CLI's other changes are.
+    const audited = (await f.t.ctx.members.auditLog(f.org.organization_id)).map((e) => [
+      e.action,
+      e.object_id,
+    ]);
+    expect(audited).toEqual(
+      expect.arrayContaining([
+        ['kyc.approved', a.id],
+        ['kyc.rejected', b.id],
+      ]),
+    );
   });
 
   it('asks for information or new documents', async () => {
@@ -167,6 +179,12 @@ describe('purser kyc review (CLI)', () => {
     const u = await newUser(f.t, f.sandbox);
     expect(await cli('kyc', 'simulate', u.userId, '--outcome', 'approved')).toBe(`${u.userId}: approved`);
     expectState(await getState(f.t, u), 'approved');
+    expect((await f.t.ctx.members.auditLog(f.org.organization_id)).at(0)).toMatchObject({
+      member_email: 'operator (CLI)',
+      action: 'kyc.simulated.approved',
+      object_id: u.userId,
+      livemode: 0,
+    });
     expect((await kycEvents(f.t, u)).at(-1)?.data).toMatchObject({ status: 'approved' });
     const json = JSON.parse(
       await cli(

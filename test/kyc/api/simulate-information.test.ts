@@ -98,7 +98,7 @@ describe('POST /api/v2/kyc/simulate', () => {
     expect(body.iframe_url).toEqual(expect.any(String));
     // The earlier front no longer counts: the back alone is refused.
     expectError(
-      await upload(f.t, u, 'back', await docs.caBackJpeg(), { issuing_country: 'CA' }),
+      await upload(f.t, u, 'back', await docs.personCaBackJpeg(), { issuing_country: 'CA' }),
       409,
       'invalid_kyc_state',
     );

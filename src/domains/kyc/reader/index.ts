@@ -26,6 +26,7 @@ import { MSG } from './messages.ts';
 import { type MrzData, readMrz } from './mrz.ts';
 import { closeOcr } from './ocr.ts';
 import { assessQuality, THRESHOLDS } from './quality.ts';
+import { isSpecimen } from './specimens.ts';
 import type {
   Extracted,
   ReadDocumentInput,
@@ -44,6 +45,7 @@ export { MSG as READER_MESSAGES } from './messages.ts';
 export type { MrzData, MrzOutcome } from './mrz.ts';
 export { interpretMrzLines } from './mrz.ts';
 export { THRESHOLDS as QUALITY_THRESHOLDS } from './quality.ts';
+export { isSpecimen } from './specimens.ts';
 export type * from './types.ts';
 
 const SUPPORTED_MIME = new Set(['image/jpeg', 'image/jpg', 'image/pjpeg', 'image/png']);
@@ -220,6 +222,7 @@ function finish(
     details.expiry_date = expiryDate;
     if (isExpired(expiryDate, input.now)) return fail('document_expired', MSG.expired, warnings);
   }
+  if (isSpecimen(extracted, details.nationality)) details.specimen = true;
   const dob = extracted.date_of_birth;
   const result: ReadSuccess = {
     ok: true,

@@ -59,6 +59,8 @@ export interface ReaderDetails {
   aamva_version?: number;
   /** MRZ format of a decoded MRZ (TD1, TD2, TD3). */
   mrz_format?: string;
+  /** The document is a published specimen (the sandbox sample set, ICAO's Utopia): see specimens.ts. */
+  specimen?: boolean;
   quality: QualityMetrics;
 }
 
