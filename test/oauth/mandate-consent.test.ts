@@ -82,6 +82,7 @@ class Browser {
       body: JSON.stringify({ csrf: flow, ...body }),
     });
     this.keep(response);
+    // biome-ignore lint/suspicious/noExplicitAny: the answers are read field by field below
     return { status: response.status, json: (await response.json()) as Record<string, any> };
   }
   private keep(response: Response) {

@@ -317,7 +317,6 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     }
     const next = { ...session, attempt: null, userId: user.id, account: user.email ?? user.phone ?? user.id };
     setSession(reply, next);
-    const n = nonce();
     if (purpose === 'apps') return showApps(reply, next, client);
     return renderConsent(reply, next, client);
   }
