@@ -23,6 +23,14 @@ describe('the walls (scripts/walls.js)', () => {
     expect(fresh, `imports that break the walls:\n${fresh.join('\n')}`).toEqual([]);
   });
 
+  it('gives every domain a front door, domains/<name>/index.ts', () => {
+    const doorless = readdirSync(`${ROOT}src/domains`, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .filter((name) => !readdirSync(`${ROOT}src/domains/${name}`).includes('index.ts'));
+    expect(doorless, 'add index.ts exporting what other domains may use').toEqual([]);
+  });
+
   it('lists as allowed only violations that still occur (the list only shrinks)', () => {
     const { stale } = check();
     expect(stale, 'fixed: remove these lines from scripts/walls-allowed.txt').toEqual([]);

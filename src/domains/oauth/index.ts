@@ -1,0 +1,2 @@
+/** The front door of `oauth` (docs/architecture.md, "Walls"): what other domains may use. */
+export type { OAuthService } from './service.ts';

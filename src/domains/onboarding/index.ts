@@ -1,0 +1,2 @@
+/** The front door of `onboarding` (docs/architecture.md, "Walls"): what other domains may use. */
+export type { OnboardingService, OnboardingSessionObject } from './service.ts';
