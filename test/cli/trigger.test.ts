@@ -17,7 +17,6 @@ const UNAVAILABLE = [
   'checkout_authorization.approved',
   'checkout_authorization.declined',
   'passkey.reset',
-  'mandate.exhausted',
 ];
 
 const TRANSACTION = ['id', 'card_id', 'last4', 'amount_cents', 'merchant', 'mcc', 'status', 'balance_cents'];
@@ -110,12 +109,13 @@ const DATA_FIELDS: Record<string, string[]> = {
   'wallet.funded': ['amount_cents', 'balance_cents', 'tx_hash'],
   'wallet.balance.low': ['balance_cents', 'threshold_cents'],
   'identity.verification.updated': ['user_id', 'status', 'reason', 'required_fields'],
-  'order.placed': ORDER,
+  'order.placed': [...ORDER, 'mandate_id', 'receipt'],
   'order.confirmed': [...ORDER, 'merchant_order_id'],
   'webhook_endpoint.test': ['test', 'endpoint_id', 'message'],
   'mandate.approved': MANDATE,
   'mandate.revoked': MANDATE,
   'mandate.expired': MANDATE,
+  'mandate.exhausted': MANDATE,
 };
 
 /** What a scenario must leave true beyond the shape: the event is the one its scenario names. */
@@ -136,6 +136,7 @@ const EXPECT: Record<string, (data: Record<string, unknown>) => void> = {
     expect(data).toMatchObject({ status: 'active', approved_at: expect.any(String) }),
   'mandate.revoked': (data) =>
     expect(data).toMatchObject({ status: 'revoked', approved_at: expect.any(String) }),
+  'mandate.exhausted': (data) => expect(data).toMatchObject({ status: 'exhausted', remaining_cents: 0 }),
   'mandate.expired': (data) => expect(data).toMatchObject({ status: 'expired', approved_at: null }),
 };
 

@@ -98,14 +98,18 @@ export class SandboxSteps {
    * A mandate of a new connected user for the organization's sandbox client ($20 a purchase, $100 a
    * month), as `POST /api/v2/users/{user_id}/mandates` makes it; `expiresInMs` from now (30 days).
    */
-  async mandate(expiresInMs = 30 * 86_400_000): Promise<{ id: string; terms_hash: string }> {
-    const userId = await this.user();
+  async mandate(
+    expiresInMs = 30 * 86_400_000,
+    options: { userId?: string; budget?: { amount_cents: number; interval: 'monthly' | 'total' } } = {},
+  ): Promise<{ id: string; terms_hash: string }> {
+    const userId = options.userId ?? (await this.user());
+    const budget = options.budget ?? { amount_cents: 10_000, interval: 'monthly' };
     const mandate = await this.ctx.mandates.create(this.scope, userId, {
       client_id: this.principal.clientId,
       description: 'Purser trigger: coffee for the team',
       currency: 'usd',
-      max_amount_cents: 2_000,
-      budget: { amount_cents: 10_000, interval: 'monthly' },
+      max_amount_cents: Math.min(2_000, budget.amount_cents),
+      budget,
       expires_at: new Date(this.ctx.clock.now() + expiresInMs).toISOString(),
     });
     return { id: this.record('mandate', mandate.id), terms_hash: mandate.terms_hash };
@@ -116,8 +120,8 @@ export class SandboxSteps {
    * signed the terms. No passkey signs here (only a user's authenticator can): the kept assertion
    * says so (`credential_id: "purser-trigger"`, no response), with a challenge bound to the terms.
    */
-  async approvedMandate(): Promise<string> {
-    const mandate = await this.mandate();
+  async approvedMandate(options: Parameters<SandboxSteps['mandate']>[1] = {}): Promise<string> {
+    const mandate = await this.mandate(undefined, options);
     const challenge = Buffer.from(approvalChallenge(mandate.id, mandate.terms_hash)).toString('base64url');
     const approved = await this.ctx.ledger.transaction((trx) =>
       this.ctx.mandates.approve(trx, mandate.id, mandate.terms_hash, {

@@ -350,8 +350,26 @@ export const SCENARIOS: Record<EventType, Scenario> = {
     },
   },
   'mandate.exhausted': {
-    unavailable:
-      'a purchase under a mandate with a `total` budget uses its last cent: a /buy confirm with the app’s token, not a platform call (docs/mandates.md)',
+    steps:
+      'a connected user with $20, a /buy cart at the sandbox coffee shop, an approved mandate (as mandate.approved) ' +
+      'whose total budget is that cart, then the cart confirmed under it',
+    run: async (s) => {
+      const userId = await s.user();
+      await s.fundWallet(userId, DOLLARS_20);
+      const buyer = { ...s.scope, clientId: s.principal.clientId, buyerId: userId, userId };
+      const asked = await s.ctx.purchases.turn(buyer, { ask: 'a latte from coffee' });
+      s.record('conversation', asked.conversation_id);
+      if (!asked.cart) throw new Error(`the sandbox coffee shop built no cart: ${asked.reply}`);
+      await s.approvedMandate({ userId, budget: { amount_cents: asked.cart.totalCents, interval: 'total' } });
+      const placed = await s.ctx.purchases.turn(buyer, {
+        conversation_id: asked.conversation_id,
+        confirm: asked.cart.hash,
+      });
+      if (!placed.order_id)
+        throw new Error(`the order was not placed: ${placed.decline_code ?? placed.reply}`);
+      s.record('order', placed.order_id);
+      return undefined;
+    },
   },
   'mandate.expired': {
     steps:

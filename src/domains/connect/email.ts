@@ -1,5 +1,5 @@
+import { escapeHtml } from '../../core/html.ts';
 import type { Organization } from '../../db/schema.ts';
-import { escapeHtml } from '../../web/html.ts';
 import type { EmailMessage } from '../notifications/index.ts';
 
 /** Placeholders an organization's branded template may use. */

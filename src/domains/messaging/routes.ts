@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
+import { hostedPageHeaders } from '../../core/html.ts';
 import {
   documented,
   ErrorBody,
@@ -11,7 +12,6 @@ import {
   type RoutesApp,
   ref,
 } from '../../core/schemas.ts';
-import { hostedPageHeaders } from '../../web/html.ts';
 import { callbackPage, page } from '../../web/messaging/pages.ts';
 import { platformGuard } from '../auth/index.ts';
 import { CALLBACK_PATH, type CallbackOutcome } from './service.ts';
