@@ -282,6 +282,31 @@ describe('confirm', () => {
     await f.expectSound();
   });
 
+  it("an unverified user's first confirms, sent at once, place every order under one cardholder", async () => {
+    // Each confirm's card makes the user's cardholder when there is none: one insert wins, the others
+    // read its row (on PostgreSQL they used to fail on the unique key with a 500).
+    const { token, userId } = await f.shopper(10_000);
+    const turns = await Promise.all(
+      Array.from({ length: 4 }, () => f.turn(token, { ask: 'a notebook from retail' })),
+    );
+    const answers = await Promise.all(
+      turns.map((turn) => f.buy(token, { confirm: turn.cart!.hash, conversation_id: turn.conversation_id })),
+    );
+    for (const answer of answers) {
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.json().status, answer.body).toBe('order_placed');
+    }
+    const cardholders = await f.t.ctx.db
+      .selectFrom('cardholders')
+      .select('id')
+      .where('user_id', '=', userId)
+      .execute();
+    expect(cardholders).toHaveLength(1);
+    const created = (await f.events('cardholder.created')).filter((e) => e.id === cardholders[0]?.id);
+    expect(created).toHaveLength(1);
+    await f.expectSound();
+  });
+
   it('authorizes the ceiling where tax and shipping finalize later, and charges the final amount', async () => {
     const { token, userId } = await f.shopper(10_000);
     const turn = await f.turn(token, { ask: '2 milk from grocery' });

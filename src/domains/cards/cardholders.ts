@@ -42,8 +42,9 @@ export class Cardholders {
   }
 
   /** Creates a cardholder (and its `cardholder.created`) inside the caller's transaction. */
-  createIn(trx: Executor, scope: Tenant, input: NewCardholder) {
-    return this.insert(trx, scope, input, null);
+  async createIn(trx: Executor, scope: Tenant, input: NewCardholder) {
+    // A cardholder of no user conflicts with none: the insert always writes.
+    return (await this.insert(trx, scope, input, null)) as ReturnType<Cardholders['present']>;
   }
 
   async get(scope: Tenant, id: string) {
@@ -102,6 +103,7 @@ export class Cardholders {
     const livemode = livemodeColumn(scope.livemode);
     const existing = await this.store.cardholderOfUser(trx, scope.organizationId, livemode, user.id);
     if (existing) return existing;
+    // Two first cards of one user at once both find none: one insert wins, the other reads its row.
     const created = await this.insert(
       trx,
       scope,
@@ -114,6 +116,8 @@ export class Cardholders {
       },
       user.id,
     );
+    if (created === null)
+      return (await this.store.cardholderOfUser(trx, scope.organizationId, livemode, user.id)) as Cardholder;
     return (await this.store.cardholder(trx, scope.organizationId, livemode, created.id)) as Cardholder;
   }
 
@@ -121,6 +125,7 @@ export class Cardholders {
     return this.store.cardholderOfUser(exec, scope.organizationId, livemodeColumn(scope.livemode), userId);
   }
 
+  /** The new cardholder, or null when `userId` already has one (another transaction made it first). */
   private async insert(trx: Executor, scope: Tenant, input: NewCardholder, userId: string | null) {
     const id = newId('ch');
     const now = this.clock.now();
@@ -142,7 +147,7 @@ export class Cardholders {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insertCardholder(trx, row);
+    if (!(await this.store.insertCardholder(trx, row))) return null;
     await this.events.emit(trx, {
       organizationId: scope.organizationId,
       livemode: scope.livemode,

@@ -17,8 +17,17 @@ export class CardStore {
 
   // ---- cardholders
 
-  async insertCardholder(exec: Executor, row: Insertable<CardholdersTable>): Promise<void> {
-    await exec.insertInto('cardholders').values(row).execute();
+  /**
+   * False when the row's user already has a cardholder in its organization and mode (another
+   * transaction made it first): the insert does nothing rather than fail the caller's transaction.
+   */
+  async insertCardholder(exec: Executor, row: Insertable<CardholdersTable>): Promise<boolean> {
+    const result = await exec
+      .insertInto('cardholders')
+      .values(row)
+      .onConflict((oc) => oc.columns(['organization_id', 'livemode', 'user_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
   cardholder(exec: Executor, organizationId: string, livemode: number, id: string) {
