@@ -43,8 +43,10 @@ describe('malformed requests on every route answer in the one error body', () =>
         url.startsWith('/platform-connect/:') ||
         url.startsWith('/dashboard') ||
         url.startsWith('/approve/:') ||
+        url.startsWith('/mandates/:') ||
         url.startsWith('/merchant-accounts/') ||
         url === '/authorize' ||
+        url.startsWith('/authorize/') ||
         url === '/apps';
       if (duplicate.statusCode >= 400 && method !== 'HEAD' && !page) expectRefusal(url, duplicate);
       if (!WITH_BODY.has(method)) continue;
