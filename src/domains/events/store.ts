@@ -31,9 +31,12 @@ function after<DB, TB extends keyof DB, O>(
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
   const beyond = sql.raw(order === 'newest' ? '<' : '>');
-  return query.where(
-    sql<boolean>`(${createdAt} ${beyond} ${position.created_at} or (${createdAt} = ${position.created_at} and ${id} ${beyond} ${position.id}))`,
-  );
+  const bound = sql.raw(order === 'newest' ? '<=' : '>=');
+  // The bound on created_at alone is what lets the planner seek the listing index to the position
+  // instead of walking it from the newest row (a page deep in a million events: 115 ms, bench/scale).
+  return query
+    .where(sql<boolean>`${createdAt} ${bound} ${position.created_at}`)
+    .where(sql<boolean>`(${createdAt} ${beyond} ${position.created_at} or ${id} ${beyond} ${position.id})`);
 }
 
 // ---- events ----
