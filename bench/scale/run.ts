@@ -209,36 +209,41 @@ async function idAtDepth(path: string, depth: number): Promise<string> {
   }
 }
 
-/** The depth of a "deep page": 90 % of the way to the oldest row, found once per database size. */
-async function deepCursor(path: string, total: number): Promise<string> {
-  // Walking a million events page by page would measure the walk: jump with the events store's own
-  // time order instead, reading one id at that offset.
-  const depth = Math.max(0, Math.floor(total * 0.9) - 1);
-  if (depth < 5_000) return idAtDepth(path, depth);
-  const table = path.startsWith('/api/v2/events') ? 'events' : 'card_transactions';
+/**
+ * The event 90 % of the way to the oldest: read at that offset in the listing's order, since walking
+ * a million events page by page would take longer than the run (the fill's one organization owns them).
+ */
+async function deepEvent(): Promise<string> {
   const row = await ctx.db
-    .selectFrom(table)
+    .selectFrom('events')
     .select('id')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .offset(depth)
+    .offset(deepOf(await count('events')))
     .limit(1)
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-async function count(table: 'events' | 'card_transactions' | 'ledger_transfers' | 'webhook_deliveries') {
-  const row = await ctx.db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+/** How deep a "deep page" starts: 90 % of the way to the oldest row. */
+const deepOf = (total: number) => Math.max(0, Math.floor(total * 0.9) - 1);
+
+/** Rows of a table; of the hot card's transactions for `hot`. */
+async function count(
+  table: 'events' | 'card_transactions' | 'ledger_transfers' | 'webhook_deliveries' | 'hot',
+) {
+  const query =
+    table === 'hot'
+      ? ctx.db.selectFrom('card_transactions').where('card_id', '=', hotCard)
+      : ctx.db.selectFrom(table);
+  const row = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 async function measure(label: string): Promise<Figures> {
   const transactionsPath = `/api/v2/transactions?card_id=${hotCard}`;
-  const deepTransaction = await deepCursor(transactionsPath, await hotCardTransactions());
-  const deepEvent = await deepCursor('/api/v2/events', await count('events'));
+  const deepTransaction = await idAtDepth(transactionsPath, deepOf(await count('hot')));
+  const deepEventId = await deepEvent();
   const figures: Figures = {
     'card authorization': await timed(() =>
       call('POST', '/api/v2/simulate/authorize', token, {
@@ -256,7 +261,7 @@ async function measure(label: string): Promise<Figures> {
     ),
     'GET /api/v2/events (first page)': await timed(() => call('GET', '/api/v2/events?limit=10', token)),
     'GET /api/v2/events (deep page)': await timed(() =>
-      call('GET', `/api/v2/events?limit=10&starting_after=${deepEvent}`, token),
+      call('GET', `/api/v2/events?limit=10&starting_after=${deepEventId}`, token),
     ),
     // One event owed to the endpoint, then the claim that takes it (the worker's query).
     'webhook claim': await (async () => {
@@ -284,15 +289,6 @@ async function measure(label: string): Promise<Figures> {
       `${await count('card_transactions')} transactions, ${postings} ledger transfers (${loadAverage()})`,
   );
   return figures;
-}
-
-async function hotCardTransactions(): Promise<number> {
-  const row = await ctx.db
-    .selectFrom('card_transactions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('card_id', '=', hotCard)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /** Every delivery due now, delivered to the receiver by the worker's own loop. */
