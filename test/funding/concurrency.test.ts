@@ -91,7 +91,7 @@ it('approves single-use company-funded cards at once and takes back what they fr
   for (let i = 0; i < CARDS; i++) {
     const done = await f.drive((await f.flow(userId, 1_000, { type: 'single_use' })).transfer_id);
     expect(done.status).toBe('card_created');
-    cards.push(done.card_id);
+    cards.push(done.card_id as string);
   }
   const before = (await f.pool()).balance_cents;
 
