@@ -11,6 +11,7 @@ import type { CardsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/index.ts';
 import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import { Cardholders } from './cardholders.ts';
 import type { CardConfig } from './config.ts';
 import type { MandateTermName, SpendingControlsInput } from './controls.ts';
@@ -126,6 +127,8 @@ export class CardService {
       dialect: 'sqlite' | 'postgres';
       /** Where the platform's authorization endpoint may be (core/outbound.ts). */
       outbound: OutboundConfig;
+      /** The organization's card settings are its own columns (orgs). */
+      orgs: Pick<OrgService, 'cardSettings' | 'setCardSettings'>;
     },
   ) {
     this.store = new CardStore(deps.dialect);
@@ -574,7 +577,7 @@ export class CardService {
     const scope = scopeOf(principal);
     const card = await this.findCard(this.db, scope, id);
     if (scope.livemode) {
-      const settings = await this.store.organizationMoneySettings(this.db, scope.organizationId);
+      const settings = await this.organizationSettings(this.db, scope.organizationId);
       if (!settings?.live_card_details) {
         throw new ApiError(
           403,
@@ -615,8 +618,13 @@ export class CardService {
 
   // ---- revenue
 
+  /** The organization's reward share and whether its production card numbers may be revealed. */
+  organizationSettings(exec: Executor, organizationId: string) {
+    return this.deps.orgs.cardSettings(exec, organizationId);
+  }
+
   async revenueConfig(organizationId: string) {
-    const settings = await this.store.organizationMoneySettings(this.db, organizationId);
+    const settings = await this.organizationSettings(this.db, organizationId);
     if (!settings) throw notFound('No such organization.');
     return {
       object: 'revenue_config' as const,
@@ -626,13 +634,13 @@ export class CardService {
   }
 
   async setRewardShare(organizationId: string, bps: number) {
-    await this.store.setRewardShare(this.db, organizationId, bps, this.clock.now());
+    await this.deps.orgs.setCardSettings(organizationId, { rewardShareBps: bps });
     return this.revenueConfig(organizationId);
   }
 
   /** The operator's PCI decision: may this organization reveal production card numbers? */
   async setLiveCardDetails(organizationId: string, enabled: boolean): Promise<void> {
-    await this.store.setLiveCardDetails(this.db, organizationId, enabled, this.clock.now());
+    await this.deps.orgs.setCardSettings(organizationId, { liveCardDetails: enabled });
   }
 
   // ---- shared with the network
