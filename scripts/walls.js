@@ -36,14 +36,19 @@ export const RULES = [
   },
 ];
 
+/** `store.ts`, or `<part>-store.ts` where a domain keeps a part's queries apart. */
+function isStoreFile(path) {
+  return /(^|-)store\.ts$/.test(posix.basename(path));
+}
+
 function domainOf(path) {
   const match = /^domains\/([^/]+)\//.exec(path);
   return match ? match[1] : null;
 }
 
 /**
- * The owner of each table of src/db/schema.ts: a domain (only its store files, `store.ts` at any
- * depth of its folder, touch the table) or the one file of core/, db/ or web/ that keeps it.
+ * The owner of each table of src/db/schema.ts: a domain (only its store files, `store.ts` or
+ * `<part>-store.ts` at any depth of its folder, touch the table) or the one file of core/, db/ or web/ that keeps it.
  */
 export const TABLE_OWNERS = {
   rate_limit_logs: 'core/rate-limit.ts',
@@ -135,11 +140,9 @@ export const TABLE_RULES = [
   {
     name: 'store-only',
     reason:
-      "only a domain's store files (store.ts) touch its tables: services, routes and pages go through the store, so every query of a table is in one place",
+      "only a domain's store files (store.ts, <part>-store.ts) touch its tables: services, routes and pages go through the store, so every query of a table is in one place",
     breaks: (from, table) =>
-      domainOf(from) !== null &&
-      domainOf(from) === TABLE_OWNERS[table] &&
-      posix.basename(from) !== 'store.ts',
+      domainOf(from) !== null && domainOf(from) === TABLE_OWNERS[table] && !isStoreFile(from),
   },
   {
     name: 'table-unowned',
