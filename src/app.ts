@@ -37,6 +37,7 @@ import { docsRoutes } from './web/docs.ts';
 import { kycPageRoutes } from './web/kyc/page.ts';
 import { mandateApprovalPageRoutes } from './web/mandates/page.ts';
 import { merchantAccountPageRoutes } from './web/merchant-accounts/page.ts';
+import { oauthPageRoutes } from './web/oauth/routes.ts';
 import { onboardingPageRoutes } from './web/onboarding/page.ts';
 import { registerOpenApi } from './web/openapi.ts';
 import { operationsRoutes, type WorkerStatus } from './web/operations.ts';
@@ -237,7 +238,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     onOrderEvent: (slug, event) => ctx.purchases.checkout.merchantOrderEvent(slug, event),
   });
   await app.register(mcpRoutes, { ctx });
-  await app.register(oauthRoutes, { ctx });
+  await app.register(oauthRoutes, { ctx, pages: oauthPageRoutes });
   await app.register(testDocumentRoutes);
   return app;
 }

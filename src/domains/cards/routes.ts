@@ -1,214 +1,45 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
-import { ListOf, PageQuery } from '../../core/pagination.ts';
+import { PageQuery } from '../../core/pagination.ts';
 import {
   documented,
   errorResponse,
   errorResponses,
-  Nullable,
   type RoutesApp,
-  ref,
   withExample,
 } from '../../core/schemas.ts';
 import type { Principal } from '../auth/index.ts';
-import { platformGuard, testModeOnly } from '../auth/index.ts';
+import { platformGuard } from '../auth/index.ts';
 import { CardFlowFields, cardFlowExample } from '../funding/index.ts';
 import { authorizationEndpointRoutes } from './authorization-endpoint-routes.ts';
 import {
+  CardDetails,
+  CardList,
+  CardObject,
+  CardParams,
+  CardStatus,
+  CardType,
+  Cents,
+  ClosedCardObject,
+  cardClosed,
+  cardExample,
+  issuerError,
+  strict,
+  TransactionList,
+  TransactionObject,
+  transactionExample,
+  WalletObject,
+  walletExample,
+} from './card-schemas.ts';
+import {
   controlSchemas,
   controlsExample,
-  noControls,
-  SpendingControlRefusal,
   SpendingControlsInput,
-  SpendingControlsObject,
   spendingControlRoutes,
 } from './control-routes.ts';
-import { sandboxScope, scopeOf } from './service.ts';
-
-const CardStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('PAUSED'), Type.Literal('CLOSED')]);
-const CardType = Type.Union([Type.Literal('single_use'), Type.Literal('multi_use')]);
-const Cents = (description: string) =>
-  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
-
-export const CardObject = Type.Object(
-  {
-    object: Type.Literal('card'),
-    id: Type.String(),
-    user_id: Type.String(),
-    cardholder_id: Type.String(),
-    type: CardType,
-    last4: Type.String(),
-    expiry: Type.String({ description: 'MM/YY' }),
-    status: CardStatus,
-    spend_limit_cents: Type.Integer(),
-    balance_cents: Type.Integer(),
-    created_at: Type.String(),
-    closed_reason: Nullable(Type.String()),
-    spending_controls: ref(SpendingControlsObject),
-  },
-  { $id: 'Card', description: 'A prepaid card; its balance is what it can still spend.' },
-);
-
-/**
- * The close answer, as spec §2 gives it: `{object: "card", id, status: "closed"}`, lower case there
- * where the card object's status is upper case (`CLOSED`); the rest of the card comes with it.
- */
-const ClosedCardObject = Type.Object(
-  {
-    ...CardObject.properties,
-    status: Type.Literal('closed', { description: 'Always `closed` (spec §2 close response).' }),
-  },
-  { description: 'The closed card, in the shape of the spec close response.' },
-);
-
-const TransactionObject = Type.Object(
-  {
-    object: Type.Literal('transaction'),
-    id: Type.String(),
-    type: Type.Union([Type.Literal('purchase'), Type.Literal('refund')], {
-      description: 'A charge, or money a merchant gave back for one (`refund`, SETTLED at once)',
-    }),
-    card_id: Type.String(),
-    user_id: Type.String(),
-    last4: Type.String(),
-    status: Type.Union([
-      Type.Literal('PENDING'),
-      Type.Literal('SETTLED'),
-      Type.Literal('VOIDED'),
-      Type.Literal('DECLINED'),
-    ]),
-    amount_cents: Type.Integer({
-      description:
-        'While PENDING, what is still authorized (less what partial voids released); the settled amount ' +
-        'once SETTLED (a refund: what it gave back); else the authorized amount',
-    }),
-    authorized_cents: Type.Integer({
-      description: 'As authorized (an incremental authorization raises it; a void never lowers it)',
-    }),
-    voided_cents: Type.Integer({
-      description:
-        'What voids released of the authorization, in all (partial voids, the void of the rest, expiry)',
-    }),
-    refunded_cents: Type.Integer({
-      description: 'Of a purchase: what its refunds gave back so far, never more than it settled',
-    }),
-    original_transaction_id: Nullable(
-      Type.String({ description: 'Of a refund: the purchase it gives money back for' }),
-    ),
-    force_posted: Type.Boolean({
-      description:
-        'The issuer settled it without an authorization the books held (a force post); charged to the card, ' +
-        'else its owner (docs/cards.md, Lithic)',
-    }),
-    merchant: Type.String(),
-    mcc: Nullable(Type.String()),
-    merchant_country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2, when the network said' })),
-    decline_reason: Nullable(Type.String()),
-    spending_control: SpendingControlRefusal,
-    authorization_decided_by: Type.Unsafe<'engine' | 'platform' | 'timeout' | null>({
-      type: ['string', 'null'],
-      enum: ['engine', 'platform', 'timeout', null],
-      description:
-        'Who decided the authorization: the engine, the platform (its authorization endpoint), or the ' +
-        "endpoint's `on_timeout` when it did not answer in time; null when none was decided (refunds, force posts)",
-    }),
-    platform_reason: Nullable(
-      Type.String({ description: "The platform's own reason for its decline (`PLATFORM_DECLINED`)" }),
-    ),
-    created_at: Type.String(),
-    updated_at: Type.String(),
-  },
-  { $id: 'Transaction', description: 'A card transaction, as the network moved it.' },
-);
-
-const WalletObject = Type.Object(
-  {
-    object: Type.Literal('wallet'),
-    user_id: Type.String(),
-    balance_cents: Type.Integer(),
-    pending_cents: Type.Integer(),
-    currency: Type.Literal('usd'),
-    test_mode: Type.Boolean(),
-  },
-  { $id: 'Wallet', description: "A user's spending power." },
-);
-
-const CardDetails = Type.Object({
-  object: Type.Literal('card_details'),
-  id: Type.String(),
-  number: Type.String(),
-  cvv: Type.String(),
-  expiry: Type.String(),
-  last4: Type.String(),
-});
-
-const CardList = ListOf(CardObject, 'CardList');
-const TransactionList = ListOf(TransactionObject, 'TransactionList');
-
-const cardExample = {
-  object: 'card' as const,
-  id: 'card_7Hq2LmN4pQr8StUv',
-  user_id: 'usr_3Fk9LmN2pQr7StUv',
-  cardholder_id: 'ch_5Gh8JkL1mNp4QrSt',
-  type: 'multi_use' as const,
-  last4: '4242',
-  expiry: '11/29',
-  status: 'ACTIVE' as const,
-  spend_limit_cents: 5000,
-  balance_cents: 3800,
-  created_at: '2026-11-23T10:00:00.000Z',
-  closed_reason: null,
-  spending_controls: noControls,
-};
-const transactionExample = {
-  object: 'transaction' as const,
-  id: 'txn_9Jk3LmN5pQr2StUv',
-  type: 'purchase' as const,
-  card_id: cardExample.id,
-  user_id: cardExample.user_id,
-  last4: '4242',
-  status: 'PENDING' as const,
-  amount_cents: 1200,
-  authorized_cents: 1200,
-  voided_cents: 0,
-  refunded_cents: 0,
-  original_transaction_id: null,
-  force_posted: false,
-  merchant: 'Corner Shop',
-  mcc: '5411',
-  merchant_country: 'US',
-  decline_reason: null,
-  spending_control: null,
-  authorization_decided_by: 'engine' as const,
-  platform_reason: null,
-  created_at: '2026-11-23T10:05:00.000Z',
-  updated_at: '2026-11-23T10:05:00.000Z',
-};
-const walletExample = {
-  object: 'wallet' as const,
-  user_id: cardExample.user_id,
-  balance_cents: 25000,
-  pending_cents: 0,
-  currency: 'usd' as const,
-  test_mode: true,
-};
-const cardClosed = errorResponse(409, 'The card is closed (`card_closed`).', {
-  code: 'card_closed',
-  message: 'The card is closed; it can no longer change.',
-});
-const issuerError = errorResponse(
-  502,
-  'The card issuer failed (`issuer_error`); nothing changed here, try again.',
-  {
-    code: 'issuer_error',
-    message: 'The card issuer did not answer; try again.',
-  },
-);
-const sandboxOnly = 'A live token (`sandbox_only`), or the organization is suspended (`access_denied`).';
-
-const CardParams = Type.Object({ card_id: Type.String() });
-const strict = { additionalProperties: false } as const;
+import { scopeOf } from './service.ts';
+import { simulationRoutes } from './simulation-routes.ts';
 
 /** Cards, wallets, transactions and the sandbox card network (v2, platform token). */
 export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -589,243 +420,5 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
 
   await spendingControlRoutes(app, ctx);
   await authorizationEndpointRoutes(app, ctx);
-
-  // ---- the sandbox card network (test mode only)
-
-  const simulate = { tags: ['Sandbox'], security };
-  const sandbox = (request: { principal: Principal | null }, what: string) =>
-    sandboxScope(request.principal!, what);
-
-  app.post(
-    '/api/v2/simulate/wallet_funding',
-    {
-      ...common,
-      preValidation: testModeOnly,
-      schema: {
-        ...simulate,
-        operationId: 'simulateWalletFunding',
-        summary: "Test mode: add funds to a user's wallet",
-        body: withExample(
-          Type.Object(
-            {
-              user_id: Type.String({ maxLength: 64 }),
-              amount_cents: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
-            },
-            strict,
-          ),
-          { user_id: cardExample.user_id, amount_cents: 25000 },
-        ),
-        response: {
-          200: documented(WalletObject, 'The funded wallet.', walletExample),
-          ...errorResponses(400, 401, 403, 404, 503, { 403: sandboxOnly, 404: 'No such user.' }),
-        },
-      },
-    },
-    async (request) => ctx.cards.fundWallet(request.principal!, request.body),
-  );
-
-  app.post(
-    '/api/v2/simulate/authorize',
-    {
-      ...common,
-      preValidation: testModeOnly,
-      schema: {
-        ...simulate,
-        operationId: 'simulateAuthorization',
-        summary: 'Test mode: a merchant charges a card',
-        description:
-          'Decided by the authorization engine: approved (`PENDING`, funds held, `transaction.authorized`) or ' +
-          "`DECLINED` with `decline_reason`: the card's status (`CARD_CLOSED`, `CARD_PAUSED`), then the spending " +
-          'controls of the card and of its user (`CATEGORY_BLOCKED`, `COUNTRY_BLOCKED`, `SPENDING_LIMIT_EXCEEDED`, ' +
-          'with `spending_control` naming the rule), then the balance (`INSUFFICIENT_FUNDS`, `SPEND_LIMIT_EXCEEDED`).',
-        body: withExample(
-          Type.Object(
-            {
-              card_id: Type.String({ maxLength: 64 }),
-              amount_cents: Cents('The amount to authorize'),
-              merchant: Type.String({ minLength: 1, maxLength: 200 }),
-              mcc: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
-              merchant_country: Type.Optional(
-                Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
-              ),
-            },
-            strict,
-          ),
-          {
-            card_id: cardExample.id,
-            amount_cents: 1200,
-            merchant: 'Corner Shop',
-            mcc: '5411',
-            merchant_country: 'US',
-          },
-        ),
-        response: {
-          200: documented(
-            TransactionObject,
-            'The decision: PENDING (approved, funds held) or DECLINED.',
-            transactionExample,
-          ),
-          ...errorResponses(400, 401, 403, 404, 503, { 403: sandboxOnly, 404: 'No such card.' }),
-        },
-      },
-    },
-    async (request) => {
-      const { card_id, amount_cents, merchant, mcc, merchant_country } = request.body;
-      return ctx.cards.network.authorize(sandbox(request, 'Simulating a charge'), card_id, {
-        amountCents: amount_cents,
-        merchant,
-        mcc,
-        merchantCountry: merchant_country,
-      });
-    },
-  );
-
-  for (const action of ['clear', 'void'] as const) {
-    app.post(
-      `/api/v2/simulate/${action}`,
-      {
-        ...common,
-        preValidation: testModeOnly,
-        schema: {
-          ...simulate,
-          operationId: action === 'clear' ? 'simulateClearing' : 'simulateVoid',
-          summary:
-            action === 'clear' ? 'Test mode: settle an authorization' : 'Test mode: reverse an authorization',
-          description:
-            action === 'clear'
-              ? 'Settles at `amount_cents` (default: what is still held, the authorized amount less partial voids). ' +
-                'Less releases the rest; more is charged when the balance allows (`402 insufficient_funds` ' +
-                'otherwise). Fires `transaction.cleared`.'
-              : 'Reverses what is still held: all of it (`VOIDED`, held funds return) or, with a smaller ' +
-                '`amount_cents`, that much (the transaction stays `PENDING` for the rest; `authorized_cents` ' +
-                'unchanged, `voided_cents` grows). Each void fires `transaction.voided` with `released_cents` ' +
-                '(what it released) and `held_cents` (what stays held; 0 once VOIDED). More than is held: ' +
-                '`400 invalid_request`.',
-          body: withExample(
-            Type.Object(
-              {
-                transaction_id: Type.String({ maxLength: 128 }),
-                amount_cents: Type.Optional(Cents('The amount')),
-              },
-              strict,
-            ),
-            { transaction_id: transactionExample.id, amount_cents: 1000 },
-          ),
-          response: {
-            200: documented(
-              TransactionObject,
-              action === 'clear'
-                ? 'The settled transaction.'
-                : 'The transaction, VOIDED, or PENDING for the rest (here 1000 of 1200 voided).',
-              action === 'clear'
-                ? { ...transactionExample, status: 'SETTLED', amount_cents: 1000 }
-                : { ...transactionExample, amount_cents: 200, voided_cents: 1000 },
-            ),
-            ...errorResponses(400, 401, 402, 403, 404, 503, {
-              402: 'Clearing for more than authorized, beyond the card balance (`insufficient_funds`).',
-              403: sandboxOnly,
-              404: 'No such transaction.',
-            }),
-            409: errorResponse(409, 'Only a PENDING transaction moves (`transaction_not_pending`).', {
-              code: 'transaction_not_pending',
-              message: 'The transaction is SETTLED; only a PENDING one can move.',
-            }),
-          },
-        },
-      },
-      async (request) => {
-        const where = sandbox(request, 'Simulating the network');
-        const { transaction_id, amount_cents } = request.body;
-        return action === 'clear'
-          ? ctx.cards.network.clear(where, transaction_id, amount_cents)
-          : ctx.cards.network.void(where, transaction_id, amount_cents);
-      },
-    );
-  }
-
-  app.post(
-    '/api/v2/simulate/refund',
-    {
-      ...common,
-      preValidation: testModeOnly,
-      schema: {
-        ...simulate,
-        operationId: 'simulateRefund',
-        summary: 'Test mode: the merchant refunds a settled charge',
-        description:
-          'Gives back `amount_cents` (default: all that is left) of a settled purchase as a new `refund` ' +
-          'transaction, SETTLED at once and linked by `original_transaction_id`: the money returns to the card ' +
-          'while it is open, else to its owner (the wallet, or the company pool with `transfer.released`). ' +
-          'Fires `transaction.refunded`. Never more in total than was settled.',
-        body: withExample(
-          Type.Object(
-            {
-              transaction_id: Type.String({ maxLength: 128 }),
-              amount_cents: Type.Optional(Cents('The amount to give back')),
-            },
-            strict,
-          ),
-          { transaction_id: transactionExample.id, amount_cents: 500 },
-        ),
-        response: {
-          200: documented(TransactionObject, 'The refund transaction.', {
-            ...transactionExample,
-            id: 'txn_2Rt6LmN8pQr4StUw',
-            type: 'refund',
-            status: 'SETTLED',
-            amount_cents: 500,
-            authorized_cents: 500,
-            original_transaction_id: transactionExample.id,
-          }),
-          ...errorResponses(400, 401, 403, 404, 503, {
-            400: 'More than is left to refund (`invalid_request` naming `amount_cents`), or a malformed body.',
-            403: sandboxOnly,
-            404: 'No such transaction.',
-          }),
-          409: errorResponse(
-            409,
-            'Nothing to refund: the transaction settled nothing (`transaction_not_settled`), was refunded in ' +
-              'full (`transaction_refunded`), or is itself a refund (`transaction_not_refundable`).',
-            {
-              code: 'transaction_refunded',
-              message: 'The transaction has been refunded in full.',
-            },
-          ),
-        },
-      },
-    },
-    async (request) => {
-      const { transaction_id, amount_cents } = request.body;
-      return ctx.cards.network.refund(sandbox(request, 'Simulating a refund'), transaction_id, {
-        amountCents: amount_cents,
-      });
-    },
-  );
-
-  app.post(
-    '/api/v2/simulate/provider_close',
-    {
-      ...common,
-      preValidation: testModeOnly,
-      schema: {
-        ...simulate,
-        operationId: 'simulateProviderClose',
-        summary: 'Test mode: the issuer closes a card upstream',
-        body: withExample(Type.Object({ card_id: Type.String({ maxLength: 64 }) }, strict), {
-          card_id: cardExample.id,
-        }),
-        response: {
-          200: documented(CardObject, 'The card, closed upstream.', {
-            ...cardExample,
-            status: 'CLOSED',
-            balance_cents: 0,
-            closed_reason: 'provider_closed',
-          }),
-          ...errorResponses(400, 401, 403, 404, 503, { 403: sandboxOnly, 404: 'No such card.' }),
-        },
-      },
-    },
-    async (request) =>
-      ctx.cards.network.providerClose(sandbox(request, 'Simulating the issuer'), request.body.card_id),
-  );
+  await simulationRoutes(app, ctx);
 }

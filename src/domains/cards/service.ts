@@ -1,101 +1,35 @@
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
-import type { Aead, Sealer } from '../../core/crypto-aead.ts';
-import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
-import type { OutboundConfig } from '../../core/http/policy.ts';
-import { newId } from '../../core/ids.ts';
-import { cursorOf, pageOf } from '../../core/pagination.ts';
+import { invalidRequest, notFound } from '../../core/errors.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
-import type { SealedColumn } from '../../db/sealed-values.ts';
-import type { Principal } from '../auth/index.ts';
-import { LedgerRefusal, type LedgerService, type LockedAccounts } from '../ledger/index.ts';
+import type { LockedAccounts } from '../ledger/index.ts';
 import { Cardholders } from './cardholders.ts';
+import { CardChanges } from './changes.ts';
 import type { CardConfig } from './config.ts';
-import type { MandateTermName, SpendingControlsInput } from './controls.ts';
-import type { EventEmitter } from './events.ts';
-import { type CardIssuer, type IssuedCard, issuerError, SandboxIssuer } from './issuer.ts';
+import type { SpendingControlsInput } from './controls.ts';
+import { CardIssuance } from './issuance.ts';
+import { type CardIssuer, SandboxIssuer } from './issuer.ts';
 import { LithicIssuer } from './lithic/issuer.ts';
 import { CardNetwork } from './network.ts';
-import { cardClosedData, cardCreatedData, cardObject, cardUpdatedData } from './objects.ts';
+import { cardClosedData } from './objects.ts';
 import { AuthorizationEndpoints } from './platform-authorization.ts';
+import type { CardDeps, CardMandates, CompanyPool } from './ports.ts';
 import { IssuerReconciler } from './reconcile.ts';
 import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
+import { CardViews } from './views.ts';
+
+export { cardFundingId, SEALED_COLUMNS } from './issuance.ts';
+export type { CardMandates, CardUsers, CompanyPool, MandatedCharge, MandateVerdict } from './ports.ts';
+export { sandboxScope, scopeOf } from './scope.ts';
 
 /** What a card's spending controls are asked as (controls.ts), for the domains that issue cards. */
 export type { SpendingControlsInput };
 
 export type Card = Selectable<CardsTable>;
 export type ClosedReason = NonNullable<Card['closed_reason']>;
-
-/**
- * The company pool as cards see it (the funding domain implements it): where a company-funded card's
- * money goes back to, and where more of it comes from. Both write in the caller's transaction.
- */
-export interface CompanyPool {
-  /**
-   * `FundingService.lockPool`: locks the organization's company wallet row, which every move of the
-   * pool locks before the ledger's accounts, and returns the pool's account id (to lock with them).
-   */
-  lockPool(trx: Executor, scope: Tenant): Promise<string>;
-  /** `FundingService.releaseToPool`: the one place company money returns to the pool. */
-  releaseToPool(trx: Executor, card: Card, move: { transferId: string; amountCents: number }): Promise<void>;
-  /** `FundingService.drawFromPool`: company money onto its card (a charge over a closed card's hold). */
-  drawFromPool(trx: Executor, card: Card, move: { transferId: string; amountCents: number }): Promise<void>;
-}
-
-/** A charge under a spending mandate, as the mandates see it (mandates/terms.ts `MandateCharge`). */
-export interface MandatedCharge {
-  mandateId: string;
-  amountCents: number;
-  currency: string;
-  category: string | null;
-  merchant: string | null;
-  at: number;
-}
-
-export type MandateVerdict = { ok: true } | { ok: false; term: MandateTermName; reply: string };
-
-/**
- * Spending mandates as cards see them (the mandates domain implements it, docs/mandates.md): a card
- * created under a mandate is held to its terms by the authorization engine, its charges take from
- * the mandate's budget and its voids and refunds give back, each in the card's own transaction.
- */
-export interface CardMandates {
-  /** The newest active mandate of a user for an app: the one a card the app creates is held to. */
-  current(scope: Tenant, userId: string, clientId: string): Promise<string | null>;
-  /** Locks the mandate's row: after the card's, before the user's spending controls (docs/ledger.md). */
-  lock(trx: Executor, mandateId: string): Promise<void>;
-  /** Whether the charge passes the mandate's terms now (its row locked by `lock`); writes nothing. */
-  check(exec: Executor, charge: MandatedCharge): Promise<MandateVerdict>;
-  /** Takes the charge from the budget; `reference` is the card transaction's id. */
-  consume(trx: Executor, charge: MandatedCharge & { reference: string }): Promise<MandateVerdict>;
-  /** Gives back what a void, a refund or a clearing below the hold undid of a charge. */
-  giveBack(
-    trx: Executor,
-    back: { mandateId: string; reference: string; amountCents: number },
-  ): Promise<number>;
-}
-
-/** What cards need to know of a user: that they exist here, and what their verification says. */
-export interface CardUsers {
-  findUser(
-    organizationId: string,
-    livemode: boolean,
-    userId: string,
-  ): Promise<{ id: string; email: string | null; phone: string | null } | undefined>;
-  approvedIdentity(
-    organizationId: string,
-    livemode: boolean,
-    userId: string,
-  ): Promise<{ first_name?: string; last_name?: string; date_of_birth?: string } | null>;
-}
-
-const insufficientFunds = () =>
-  new ApiError(402, 'insufficient_funds', "The user's wallet does not cover this amount.");
-const cardClosed = () => new ApiError(409, 'card_closed', 'The card is closed; it can no longer change.');
 
 /**
  * Wallets and cards (spec §2 Card, §3 Card status): the door other domains and the routes call.
@@ -113,20 +47,15 @@ export class CardService {
   /** Test-mode cards always come from the built-in network; production ones from `CARD_ISSUER`. */
   private readonly sandboxIssuer: SandboxIssuer;
   private readonly liveIssuer: CardIssuer;
+  private readonly issuance: CardIssuance;
+  private readonly changes: CardChanges;
+  private readonly views: CardViews;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     readonly config: CardConfig,
-    private readonly deps: {
-      ledger: LedgerService;
-      events: EventEmitter;
-      sealer: Sealer & Pick<Aead, 'derivedKeys'>;
-      users: CardUsers;
-      dialect: 'sqlite' | 'postgres';
-      /** Where the platform's authorization endpoint may be (core/outbound.ts). */
-      outbound: OutboundConfig;
-    },
+    private readonly deps: CardDeps,
   ) {
     this.store = new CardStore(deps.dialect);
     this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
@@ -139,6 +68,9 @@ export class CardService {
       store: this.store,
       network: this.network,
     });
+    this.issuance = new CardIssuance(db, clock, this, deps, this.sandboxIssuer, this.liveIssuer);
+    this.changes = new CardChanges(db, clock, this, deps, this.liveIssuer);
+    this.views = new CardViews(db, clock, this, deps);
   }
 
   /** Set by the funding domain: the pool a company-funded card's money comes from and returns to. */
@@ -155,462 +87,66 @@ export class CardService {
     this.mandates = mandates;
   }
 
-  // ---- wallets
+  // ---- use cases (issuance.ts, changes.ts, views.ts)
 
-  async wallet(scope: Tenant, userId: string) {
-    await this.requireUser(scope, userId);
-    const account = await this.walletAccount(this.db, scope, userId);
-    const balance = await this.deps.ledger.balance(this.db, account);
-    return {
-      object: 'wallet' as const,
-      user_id: userId,
-      balance_cents: balance.available_cents,
-      pending_cents: balance.pending_cents,
-      currency: 'usd' as const,
-      test_mode: !scope.livemode,
-    };
+  wallet(...args: Parameters<CardViews['wallet']>) {
+    return this.views.wallet(...args);
   }
 
-  /** Sandbox funding: money from the organization's test funding source into a user's wallet. */
-  async fundWallet(principal: Principal, input: { user_id: string; amount_cents: number }) {
-    const scope = sandboxScope(principal, 'Funding a wallet by simulation');
-    await this.requireUser(scope, input.user_id);
-    await this.deps.ledger.transaction(async (trx) => {
-      const [source, wallet] = await Promise.all([
-        this.systemAccount(trx, scope, 'funding_source'),
-        this.walletAccount(trx, scope, input.user_id),
-      ]);
-      await this.deps.ledger.execute(trx, [
-        {
-          type: 'posted',
-          id: newId('fund'),
-          debitAccountId: source,
-          creditAccountId: wallet,
-          amount: input.amount_cents,
-          code: 'sandbox_wallet_funding',
-        },
-      ]);
-    });
-    return this.wallet(scope, input.user_id);
+  fundWallet(...args: Parameters<CardViews['fundWallet']>) {
+    return this.views.fundWallet(...args);
   }
 
-  // ---- cards
-
-  async createCard(
-    principal: Principal,
-    input: {
-      user_id: string;
-      amount_cents: number;
-      type: Card['type'];
-      memo?: string | undefined;
-      spending_controls?: SpendingControlsInput | undefined;
-    },
-  ) {
-    const { spending_controls, ...card } = input;
-    const scope = scopeOf(principal);
-    // An app's own card for its user, under the user's mandate for the app: held to its terms.
-    const mandateId =
-      principal.kind === 'connection' && principal.userId === input.user_id
-        ? ((await this.mandates?.current(scope, input.user_id, principal.clientId)) ?? null)
-        : null;
-    return this.issue(principal.clientId, scope, card, {
-      id: newId('card'),
-      transferId: null,
-      spendingControls: spending_controls ? this.controls.stored(spending_controls) : null,
-      mandateId,
-    });
+  createCard(...args: Parameters<CardIssuance['createCard']>) {
+    return this.issuance.createCard(...args);
   }
 
-  /**
-   * The card that ends a company-funded flow (funding/flow.ts): funded from the wallet the flow
-   * credited, with the flow's own card id (a retried mint asks the issuer for the same card),
-   * `transfer_id` and the spending controls asked at its start (checked then: `controls.stored`);
-   * `onCommit` writes the flow's step in the card's transaction.
-   */
-  createFlowCard(
-    clientId: string,
-    scope: Tenant,
-    input: { user_id: string; amount_cents: number; type: Card['type'] },
-    flow: {
-      id: string;
-      transferId: string;
-      spendingControls: string | null;
-      onCommit: (trx: Executor) => Promise<void>;
-    },
-  ) {
-    return this.issue(clientId, scope, input, flow);
+  createFlowCard(...args: Parameters<CardIssuance['createFlowCard']>) {
+    return this.issuance.createFlowCard(...args);
   }
 
-  /**
-   * The single-use card a `/buy` confirm pays with (purchases/confirm.ts), funded from the user's
-   * wallet with the order's own card id, so a retried step asks for the same card. In sandbox the
-   * user need not be verified (a sandbox card is never charged by a real merchant); in production
-   * the issuer needs the approved identity.
-   */
-  createPurchaseCard(
-    clientId: string,
-    scope: Tenant,
-    input: { user_id: string; amount_cents: number; memo: string },
-    card: { id: string; onCommit: (trx: Executor) => Promise<void>; mandateId?: string | null },
-  ) {
-    return this.issue(
-      clientId,
-      scope,
-      { ...input, type: 'single_use' },
-      { ...card, transferId: null, identityOptional: !scope.livemode },
-    );
+  createPurchaseCard(...args: Parameters<CardIssuance['createPurchaseCard']>) {
+    return this.issuance.createPurchaseCard(...args);
   }
 
-  private async issue(
-    clientId: string,
-    scope: Tenant,
-    input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined },
-    options: {
-      id: string;
-      transferId: string | null;
-      onCommit?: (trx: Executor) => Promise<void>;
-      identityOptional?: boolean;
-      /** Checked and normalized (`SpendingControlsBook.stored`). */
-      spendingControls?: string | null;
-      /** The spending mandate the card is held to. */
-      mandateId?: string | null;
-    },
-  ) {
-    this.checkAmount('amount_cents', input.amount_cents);
-    const user = await this.requireUser(scope, input.user_id);
-    const approved = await this.deps.users.approvedIdentity(scope.organizationId, scope.livemode, user.id);
-    if (!approved && !options.identityOptional) {
-      throw new ApiError(422, 'kyc_required', "The user's identity verification must be approved first.");
-    }
-    const identity = approved ?? {};
-    const { id } = options;
-    // The issuer is called outside the transaction: check the wallet first, so that a refusal
-    // costs no card upstream, and close that card again if the commit is refused after all.
-    const wallet = await this.walletAccount(this.db, scope, user.id);
-    if ((await this.deps.ledger.balance(this.db, wallet)).available_cents < input.amount_cents) {
-      throw insufficientFunds();
-    }
-    const issuer = scope.livemode ? this.liveIssuer : this.sandboxIssuer;
-    const number = await issuer.create({
-      id,
-      type: input.type,
-      spendLimitCents: input.amount_cents,
-      memo: input.memo ?? null,
-    });
-    const now = this.clock.now();
-    try {
-      return await this.commitCard(clientId, scope, { ...input, id, user, identity, number, now }, options);
-    } catch (error) {
-      // A flow's card whose commit failed for another reason than a refusal (another worker took
-      // the step, the process is dying) is the flow's one card: its retry asks for it again.
-      const refused = error instanceof ApiError || error instanceof LedgerRefusal;
-      if (number.providerRef && (options.transferId === null || refused)) {
-        // Best effort: should this fail too, the upstream card has no row, and an authorization
-        // for a card we do not know is always declined (docs/cards.md, Lithic).
-        await issuer.close(number.providerRef, `${id}.compensation`).catch(() => {});
-      }
-      throw error;
-    }
+  getCard(...args: Parameters<CardViews['getCard']>) {
+    return this.views.getCard(...args);
   }
 
-  private commitCard(
-    clientId: string,
-    scope: Tenant,
-    input: { user_id: string; amount_cents: number; type: Card['type']; memo?: string | undefined } & {
-      id: string;
-      user: { id: string; email: string | null; phone: string | null };
-      identity: { first_name?: string; last_name?: string; date_of_birth?: string };
-      number: IssuedCard;
-      now: number;
-    },
-    options: {
-      transferId: string | null;
-      onCommit?: (trx: Executor) => Promise<void>;
-      spendingControls?: string | null;
-      mandateId?: string | null;
-    },
-  ) {
-    const { id, user, identity, number, now } = input;
-    return this.deps.ledger.transaction(async (trx) => {
-      await options.onCommit?.(trx);
-      const cardholder = await this.cardholders.ensureForUser(trx, scope, user, identity);
-      const [wallet, account] = await Promise.all([
-        this.walletAccount(trx, scope, user.id),
-        this.cardAccount(trx, scope, id),
-      ]);
-      await this.move(trx, [
-        {
-          type: 'posted',
-          id: cardFundingId(id),
-          debitAccountId: wallet,
-          creditAccountId: account,
-          amount: input.amount_cents,
-          code: 'card_funding',
-        },
-      ]);
-      const card: Card = {
-        id,
-        organization_id: scope.organizationId,
-        livemode: livemodeColumn(scope.livemode),
-        user_id: user.id,
-        cardholder_id: cardholder.id,
-        client_id: clientId,
-        type: input.type,
-        status: 'ACTIVE',
-        last4: number.last4,
-        expiry: number.expiry,
-        pan_sealed: this.deps.sealer.seal(number.pan, cardAad('pan', id)),
-        cvv_sealed: this.deps.sealer.seal(number.cvv, cardAad('cvv', id)),
-        spend_limit_cents: input.amount_cents,
-        memo: input.memo ?? null,
-        closed_reason: null,
-        provider_ref: number.providerRef,
-        transfer_id: options.transferId,
-        spending_controls: options.spendingControls ?? null,
-        mandate_id: options.mandateId ?? null,
-        created_at: now,
-        updated_at: now,
-      };
-      await this.store.insertCard(trx, card);
-      await this.emit(trx, card, 'card.created', cardCreatedData(card, input.amount_cents));
-      return cardObject(card, input.amount_cents);
-    });
+  listCards(...args: Parameters<CardViews['listCards']>) {
+    return this.views.listCards(...args);
   }
 
-  async getCard(scope: Tenant, id: string) {
-    const card = await this.findCard(this.db, scope, id);
-    return cardObject(card, await this.balanceOf(this.db, card));
+  requireOwnCard(...args: Parameters<CardViews['requireOwnCard']>) {
+    return this.views.requireOwnCard(...args);
   }
 
-  async listCards(
-    scope: Tenant,
-    query: {
-      user_id?: string;
-      /** Internal (the MCP tool server): only cards this client created. */
-      client_id?: string;
-      status?: Card['status'];
-      limit: number;
-      starting_after?: string;
-    },
-  ) {
-    const after = await cursorOf(query.starting_after, (id) => this.findCard(this.db, scope, id), 'a card');
-    const rows = await this.store.listCards(this.db, {
-      organizationId: scope.organizationId,
-      livemode: livemodeColumn(scope.livemode),
-      userId: query.user_id,
-      clientId: query.client_id,
-      status: query.status,
-      startingAfter: after,
-      limit: query.limit + 1,
-    });
-    const page = pageOf(rows, query.limit);
-    return {
-      ...page,
-      data: await Promise.all(
-        page.data.map(async (card) => cardObject(card, await this.balanceOf(this.db, card))),
-      ),
-    };
+  closeCard(...args: Parameters<CardChanges['closeCard']>) {
+    return this.changes.closeCard(...args);
   }
 
-  /**
-   * 404 `not_found` unless the card belongs to this user and was created by this client: a
-   * connection (the MCP tool server) sees only the cards its own client created.
-   */
-  async requireOwnCard(
-    scope: Tenant,
-    id: string,
-    owner: { userId: string; clientId: string },
-  ): Promise<void> {
-    const card = await this.findCard(this.db, scope, id);
-    if (card.user_id !== owner.userId || card.client_id !== owner.clientId) throw notFound('No such card.');
+  pauseCard(...args: Parameters<CardChanges['pauseCard']>) {
+    return this.changes.pauseCard(...args);
   }
 
-  /** Spec §4: closing answers 200 also for a closed card; its unused balance returns to the wallet. */
-  async closeCard(scope: Tenant, id: string) {
-    const current = await this.findCard(this.db, scope, id);
-    // The issuer first: a card still open there could be charged while closed here.
-    if (current.status !== 'CLOSED')
-      await this.upstream(current)?.close(current.provider_ref ?? '', `${id}.close`);
-    return this.deps.ledger.transaction(async (trx) => {
-      const card = await this.lockCard(trx, scope, id);
-      if (card.status !== 'CLOSED') {
-        await this.lockBooks(trx, card, { owner: true });
-        await this.closeLocked(trx, card, 'manual');
-      }
-      const closed = await this.findCard(trx, scope, id);
-      return cardObject(closed, await this.balanceOf(trx, closed));
-    });
+  resumeCard(...args: Parameters<CardChanges['resumeCard']>) {
+    return this.changes.resumeCard(...args);
   }
 
-  async pauseCard(scope: Tenant, id: string) {
-    return this.setStatus(scope, id, 'PAUSED');
+  updateSpendingControls(...args: Parameters<CardChanges['updateSpendingControls']>) {
+    return this.changes.updateSpendingControls(...args);
   }
 
-  async resumeCard(scope: Tenant, id: string) {
-    return this.setStatus(scope, id, 'ACTIVE');
+  updateSpendLimit(...args: Parameters<CardChanges['updateSpendLimit']>) {
+    return this.changes.updateSpendLimit(...args);
   }
 
-  /**
-   * Changes the lists of a card's spending controls that `input` names (the others stay), with
-   * `card.updated`; a closed card cannot change (`409 card_closed`). The engine decides every later
-   * charge on them.
-   */
-  async updateSpendingControls(scope: Tenant, id: string, input: SpendingControlsInput) {
-    return this.deps.ledger.transaction(async (trx) => {
-      const card = await this.lockCard(trx, scope, id);
-      if (card.status === 'CLOSED') throw cardClosed();
-      const controls = this.controls.changed(card, input);
-      const updated = { ...card, spending_controls: controls, updated_at: this.clock.now() };
-      await this.store.updateCard(trx, card.id, {
-        spending_controls: controls,
-        updated_at: updated.updated_at,
-      });
-      const balance = await this.balanceOf(trx, updated);
-      await this.emit(trx, updated, 'card.updated', cardUpdatedData(updated, balance));
-      return cardObject(updated, balance);
-    });
+  revealDetails(...args: Parameters<CardViews['revealDetails']>) {
+    return this.views.revealDetails(...args);
   }
 
-  /**
-   * Multi-use cards: a higher limit takes the difference from the wallet, a lower one returns it. A
-   * company-funded card's limit is the platform's to lower (what it frees returns to the pool) and
-   * no one's to raise: only a card flow adds company money, and the wallet's is the user's own
-   * (`409 company_funded_card`, also to a user's own token, `by: 'user'`, for any change).
-   */
-  async updateSpendLimit(
-    scope: Tenant,
-    id: string,
-    spendLimitCents: number,
-    by: 'platform' | 'user' = 'platform',
-  ) {
-    this.checkAmount('spend_limit_cents', spendLimitCents);
-    const current = await this.findCard(this.db, scope, id);
-    checkCompanyLimit(current, spendLimitCents, by);
-    const issuer =
-      current.status !== 'CLOSED' &&
-      current.type === 'multi_use' &&
-      current.spend_limit_cents !== spendLimitCents
-        ? this.upstream(current)
-        : null;
-    const ref = current.provider_ref ?? '';
-    // A key per attempt: an attempt undone below must not be replayed by the next one.
-    const key = `${id}.limit.${newId('attempt')}`;
-    await issuer?.setSpendLimit(ref, spendLimitCents, key);
-    try {
-      return await this.applySpendLimit(scope, id, spendLimitCents, by);
-    } catch (error) {
-      // The wallet refused (or the card moved meanwhile): put the issuer's limit back.
-      await issuer?.setSpendLimit(ref, current.spend_limit_cents, `${key}.undo`).catch(() => {});
-      throw error;
-    }
-  }
-
-  private applySpendLimit(scope: Tenant, id: string, spendLimitCents: number, by: 'platform' | 'user') {
-    return this.deps.ledger.transaction(async (trx) => {
-      const card = await this.lockCard(trx, scope, id);
-      if (card.status === 'CLOSED') throw cardClosed();
-      if (card.type !== 'multi_use') {
-        throw new ApiError(409, 'card_not_multi_use', 'Only a multi-use card has a spend limit to change.');
-      }
-      checkCompanyLimit(card, spendLimitCents, by);
-      const difference = spendLimitCents - card.spend_limit_cents;
-      if (difference !== 0) {
-        await this.lockBooks(trx, card, { owner: true });
-        await this.moveForLimit(trx, card, difference).catch((error: unknown) => {
-          if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
-          if (difference > 0) throw insufficientFunds();
-          throw new ApiError(
-            409,
-            'spend_limit_below_spent',
-            'The card has already spent or holds more than the new limit leaves it.',
-          );
-        });
-        const updated = { ...card, spend_limit_cents: spendLimitCents, updated_at: this.clock.now() };
-        await this.store.updateCard(trx, card.id, {
-          spend_limit_cents: spendLimitCents,
-          updated_at: updated.updated_at,
-        });
-        await this.emit(
-          trx,
-          updated,
-          'card.updated',
-          cardUpdatedData(updated, await this.balanceOf(trx, updated)),
-        );
-      }
-      const after = await this.findCard(trx, scope, id);
-      return cardObject(after, await this.balanceOf(trx, after));
-    });
-  }
-
-  /**
-   * The money a new limit moves: a company-funded card's lower limit frees company money back to the
-   * pool (`release`); a user-funded card's difference moves between it and the wallet.
-   */
-  private async moveForLimit(trx: Executor, card: Card, difference: number): Promise<void> {
-    if (card.transfer_id) return this.release(trx, card, newId('limit'), -difference);
-    const scope = tenantOf(card);
-    const [wallet, account] = await Promise.all([
-      this.walletAccount(trx, scope, card.user_id),
-      this.cardAccount(trx, scope, card.id),
-    ]);
-    await this.deps.ledger.execute(trx, [
-      {
-        type: 'posted',
-        id: newId('limit'),
-        amount: Math.abs(difference),
-        code: 'card_spend_limit',
-        ...(difference > 0
-          ? { debitAccountId: wallet, creditAccountId: account }
-          : { debitAccountId: account, creditAccountId: wallet }),
-      },
-    ]);
-  }
-
-  /**
-   * The card number, to the platform only, with each reveal recorded. Production numbers are
-   * revealed only where the operator enabled it (docs/cards.md: holding them widens PCI scope).
-   */
-  async revealDetails(principal: Principal, id: string, requestId: string) {
-    const scope = scopeOf(principal);
-    const card = await this.findCard(this.db, scope, id);
-    if (scope.livemode) {
-      const settings = await this.store.organizationMoneySettings(this.db, scope.organizationId);
-      if (!settings?.live_card_details) {
-        throw new ApiError(
-          403,
-          'card_details_unavailable',
-          'Revealing production card numbers is not enabled for this organization.',
-        );
-      }
-    }
-    await this.store.insertReveal(this.db, {
-      id: newId('rvl'),
-      organization_id: scope.organizationId,
-      livemode: livemodeColumn(scope.livemode),
-      card_id: card.id,
-      client_id: principal.clientId,
-      request_id: requestId,
-      created_at: this.clock.now(),
-    });
-    return {
-      object: 'card_details' as const,
-      id: card.id,
-      number: this.deps.sealer.open(card.pan_sealed, cardAad('pan', card.id)),
-      cvv: this.deps.sealer.open(card.cvv_sealed, cardAad('cvv', card.id)),
-      expiry: card.expiry,
-      last4: card.last4,
-    };
-  }
-
-  /** The card number a merchant is given for one purchase (purchases: ACP delegated payment). */
-  async delegatedDetails(scope: Tenant, id: string) {
-    const card = await this.findCard(this.db, scope, id);
-    return {
-      number: this.deps.sealer.open(card.pan_sealed, cardAad('pan', card.id)),
-      cvc: this.deps.sealer.open(card.cvv_sealed, cardAad('cvv', card.id)),
-      expiry: card.expiry,
-      last4: card.last4,
-    };
+  delegatedDetails(...args: Parameters<CardViews['delegatedDetails']>) {
+    return this.views.delegatedDetails(...args);
   }
 
   // ---- revenue
@@ -825,49 +361,6 @@ export class CardService {
 
   // ---- helpers
 
-  /** The external issuer holding this card, if any; a card of an issuer no longer configured cannot change. */
-  private upstream(card: Card): CardIssuer | null {
-    if (!card.provider_ref) return null;
-    if (this.liveIssuer.name === 'sandbox') throw issuerError();
-    return this.liveIssuer;
-  }
-
-  private async setStatus(scope: Tenant, id: string, status: 'ACTIVE' | 'PAUSED') {
-    const current = await this.findCard(this.db, scope, id);
-    if (current.status === 'CLOSED') throw cardClosed();
-    if (current.status !== status) {
-      const issuer = this.upstream(current);
-      const key = `${id}.${status}.${current.updated_at}`;
-      const ref = current.provider_ref ?? '';
-      await (status === 'PAUSED' ? issuer?.pause(ref, key) : issuer?.resume(ref, key));
-    }
-    return this.deps.ledger.transaction(async (trx) => {
-      const card = await this.lockCard(trx, scope, id);
-      if (card.status === 'CLOSED') throw cardClosed();
-      if (card.status !== status) {
-        const updated = { ...card, status, updated_at: this.clock.now() };
-        await this.store.updateCard(trx, card.id, { status, updated_at: updated.updated_at });
-        await this.emit(
-          trx,
-          updated,
-          'card.updated',
-          cardUpdatedData(updated, await this.balanceOf(trx, updated)),
-        );
-      }
-      const after = await this.findCard(trx, scope, id);
-      return cardObject(after, await this.balanceOf(trx, after));
-    });
-  }
-
-  private async move(trx: Executor, requests: Parameters<LedgerService['execute']>[1]) {
-    try {
-      return await this.deps.ledger.execute(trx, requests);
-    } catch (error) {
-      if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') throw insufficientFunds();
-      throw error;
-    }
-  }
-
   checkAmount(field: string, amount: number): void {
     const { minAmountCents: min, maxAmountCents: max } = this.config;
     if (amount < min || amount > max) {
@@ -892,52 +385,3 @@ export class CardService {
     return user;
   }
 }
-
-/**
- * A company-funded card's limit (docs/funding.md, Ownership): a user's own token changes nothing,
- * and no one raises it. Checked before the issuer is asked, and again under the card's lock.
- */
-function checkCompanyLimit(card: Card, spendLimitCents: number, by: 'platform' | 'user'): void {
-  if (!card.transfer_id) return;
-  if (by === 'user') {
-    throw new ApiError(
-      409,
-      'company_funded_card',
-      "This card is funded by the company: only the platform can change its spend limit, not the user's own connection.",
-    );
-  }
-  if (spendLimitCents > card.spend_limit_cents) {
-    throw new ApiError(
-      409,
-      'company_funded_card',
-      "A company-funded card's spend limit cannot be raised: only a company-funded card flow adds company money.",
-    );
-  }
-}
-
-/** The transfer that funds a new card from the wallet (for a flow's card: the end of the company's transfer). */
-export const cardFundingId = (cardId: string) => `${cardId}.funding`;
-
-export function scopeOf(principal: Pick<Principal, 'organizationId' | 'livemode'>): Tenant {
-  return { organizationId: principal.organizationId, livemode: principal.livemode };
-}
-
-/** Simulations act only in test mode (spec §7: a live token gets `403 sandbox_only`). */
-export function sandboxScope(
-  principal: Pick<Principal, 'organizationId' | 'livemode'>,
-  what: string,
-): Tenant {
-  if (principal.livemode) throw new ApiError(403, 'sandbox_only', `${what} needs a test-mode credential.`);
-  return scopeOf(principal);
-}
-
-/** A card's number and code are sealed bound to their row: copied onto another, they do not open. */
-const cardAad = (field: 'pan' | 'cvv', id: string) => `cards.${field}:${id}`;
-
-/** The sealed card numbers (re-sealed by `purser encryption-key reseal`). */
-export const SEALED_COLUMNS: SealedColumn[] = (['pan', 'cvv'] as const).map((field) => ({
-  table: 'cards',
-  column: `${field}_sealed`,
-  key: ['id'],
-  aad: (row) => cardAad(field, String(row.id)),
-}));

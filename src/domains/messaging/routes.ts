@@ -12,8 +12,8 @@ import {
   type RoutesApp,
   ref,
 } from '../../core/schemas.ts';
-import { callbackPage, page } from '../../web/messaging/pages.ts';
 import { platformGuard } from '../auth/index.ts';
+import { callbackPage, page } from './callback-page.ts';
 import { CALLBACK_PATH, type CallbackOutcome } from './service.ts';
 
 const MessagingOAuth = Type.Object(

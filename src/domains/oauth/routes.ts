@@ -6,7 +6,6 @@ import { documented, errorResponses, type RoutesApp, withExample } from '../../c
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import { basicCredentials, OAuthErrorBody } from '../auth/index.ts';
 import { DOCUMENT_MAX_BYTES } from './client-documents.ts';
-import { oauthPageRoutes } from './page-routes.ts';
 import { OAUTH_SCOPES, tokenError } from './service.ts';
 
 const OAuthTokenPair = Type.Object(
@@ -107,8 +106,14 @@ function clientAuthentication(request: FastifyRequest) {
 /**
  * The user-facing OAuth 2.1 authorization server at `{mcp_url}` (docs/oauth-mcp.md): metadata,
  * authorize with hosted sign-in and consent, token, registration, revocation, connected apps.
+ * `pages` are its browser side (`/authorize`, consent, connected apps), built in web/ and handed in
+ * by app.ts: registered in this plugin's scope, under its form parser and path prefix, without the
+ * domain importing web/.
  */
-export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function oauthRoutes(
+  app: RoutesApp,
+  { ctx, pages }: { ctx: AppContext; pages: (app: RoutesApp, options: { ctx: AppContext }) => Promise<void> },
+): Promise<void> {
   for (const schema of [
     OAuthErrorBody,
     OAuthTokenPair,
@@ -260,7 +265,7 @@ export async function oauthRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     preflight(url, 'GET');
   }
 
-  await app.register(oauthPageRoutes, { ctx });
+  await app.register(pages, { ctx });
 
   // --- Token, registration, revocation -----------------------------------------------------------
 

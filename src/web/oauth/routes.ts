@@ -5,7 +5,18 @@ import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
-import { requestCookies } from '../../web/kyc/page.ts';
+import {
+  type BrowserSession,
+  COOKIE_NAMES,
+  type MandateCheck,
+  OAUTH_SCOPES,
+  type OAuthClient,
+  openSession,
+  SESSION_TTL_MS,
+  sealSession,
+  sessionCookie,
+} from '../../domains/oauth/index.ts';
+import { requestCookies } from '../kyc/page.ts';
 import {
   appsPage,
   codePage,
@@ -16,16 +27,7 @@ import {
   mandateLine,
   pageHeaders,
   signInPage,
-} from '../../web/oauth/pages.ts';
-import {
-  type BrowserSession,
-  COOKIE_NAMES,
-  openSession,
-  SESSION_TTL_MS,
-  sealSession,
-  sessionCookie,
-} from './browser-session.ts';
-import { type MandateCheck, OAUTH_SCOPES, type OAuthClient } from './service.ts';
+} from './pages.ts';
 
 /** Form fields arrive as strings; anything else (a repeated field) is treated as absent. */
 function field(body: unknown, name: string): string | undefined {
@@ -45,7 +47,8 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 /**
  * The browser side of the authorization server: `GET /authorize` with the hosted sign-in (a
  * one-time code, as connect sends it), the consent page and the decision's redirect; the connected
- * apps page. Registered inside `oauthRoutes` (its form parser, its path prefix).
+ * apps page. Handed to `oauthRoutes` by app.ts, which registers it inside its own scope (its form
+ * parser, its path prefix): the domain serves the pages without importing web/.
  */
 export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
   const oauth = ctx.oauth;

@@ -1,5 +1,5 @@
-import type { CallbackOutcome } from '../../domains/messaging/service.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../../core/html.ts';
+import type { CallbackOutcome } from './service.ts';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;color:#1a1a1a;background:#f6f7f9}
 main{max-width:28rem;margin:0 auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 1px 3px #0002}
