@@ -217,6 +217,7 @@ export async function createContext(
     sealer: aead,
     dialect: handle.dialect,
     outbound: config.outbound,
+    orgs,
     users: {
       findUser: (organizationId, livemode, userId) => connect.findUser(organizationId, livemode, userId),
       approvedIdentity: (organizationId, livemode, userId) =>
@@ -271,6 +272,7 @@ export async function createContext(
   });
   const platformConnect = new PlatformConnectService(db, clock, config, {
     orgs,
+    members,
     events,
     sealer: aead,
     formKey: aead.deriveKey('platform-connect-forms'),

@@ -119,15 +119,15 @@ export class CardNetwork {
    */
   private async decideCharge(scope: Tenant, cardId: string, charge: ChargeRequest) {
     const id = charge.transactionId ?? newId('txn');
-    const endpoint = await this.deps.cards.platform.find(scope);
-    const first = await this.decideOnce(scope, cardId, id, charge, endpoint ? 'ask' : undefined);
+    const first = await this.decideOnce(scope, cardId, id, charge);
     if (!('ask' in first)) return first;
+    const { card, endpoint } = first.ask;
     const answer = await this.deps.cards.platform.ask(
-      endpoint!,
+      endpoint,
       {
         authorization_id: id,
         card_id: cardId,
-        user_id: first.ask.user_id,
+        user_id: card.user_id,
         amount_cents: charge.amountCents,
         merchant: charge.merchant,
         mcc: charge.mcc ?? null,
@@ -135,22 +135,26 @@ export class CardNetwork {
       },
       charge.platformWaitMs,
     );
-    const decided = await this.decideOnce(scope, cardId, id, charge, platformOutcome(answer, endpoint!));
+    const decided = await this.decideOnce(scope, cardId, id, charge, platformOutcome(answer, endpoint));
     if ('ask' in decided) throw new Error('the platform was asked twice');
     return decided;
   }
 
   /**
-   * One decision in one transaction. `platform`: what an approval by the engine becomes, the
-   * platform's outcome; `'ask'` when it is still to be asked (nothing is recorded then).
+   * One decision in one transaction. `platform`: the platform's outcome, what an approval by the
+   * engine becomes. Without it, an approval by the engine reads the organization's endpoint in the
+   * same transaction (no read before it, which would wait behind the batch group commit is writing
+   * and so keep it from forming) and, when there is one, returns it to be asked, recording nothing.
    */
   private async decideOnce(
     scope: Tenant,
     cardId: string,
     id: string,
     charge: ChargeRequest,
-    platform?: Outcome | 'ask',
-  ): Promise<Awaited<ReturnType<CardNetwork['record']>> | { ask: Card }> {
+    platform?: Outcome,
+  ): Promise<
+    Awaited<ReturnType<CardNetwork['record']>> | { ask: { card: Card; endpoint: AuthorizationEndpoint } }
+  > {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
         // Lock order: the card, its user's controls, then the ledger's accounts (docs/ledger.md).
@@ -163,9 +167,11 @@ export class CardNetwork {
         // An increment is judged by the engine alone, the platform never asked again (docs/cards.md).
         if (earlier) return this.settlement.increase(trx, card, controls, earlier, charge);
         const engine = await this.decide(trx, card, controls, charge, books.before);
-        if (!('approve' in engine) || !platform) return this.record(trx, card, id, charge, engine, books);
-        if (platform === 'ask') return { ask: card };
-        return this.record(trx, card, id, charge, platform, books);
+        if (!('approve' in engine)) return this.record(trx, card, id, charge, engine, books);
+        if (platform) return this.record(trx, card, id, charge, platform, books);
+        const endpoint = await this.deps.cards.platform.find(scope, trx);
+        if (endpoint) return { ask: { card, endpoint } };
+        return this.record(trx, card, id, charge, engine, books);
       });
     } catch (error) {
       // The decision read the balance under the card's lock; a refusal here means the books moved

@@ -3,6 +3,7 @@ import type { OutboundConfig } from '../../core/http/policy.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import type { MandateTermName } from './controls.ts';
 import type { EventEmitter } from './events.ts';
 import type { Card } from './service.ts';
@@ -16,6 +17,8 @@ export interface CardDeps {
   dialect: 'sqlite' | 'postgres';
   /** Where the platform's authorization endpoint may be (core/outbound.ts). */
   outbound: OutboundConfig;
+  /** The organization's card settings are its own columns (orgs). */
+  orgs: Pick<OrgService, 'cardSettings' | 'setCardSettings'>;
 }
 
 /**

@@ -603,7 +603,7 @@ export class Settlement {
   /** Whether a clearing on this card can earn the user a reward (the wallet then takes part). */
   async paysRewards(trx: Executor, card: Card, shareOverride?: number): Promise<boolean> {
     if (shareOverride !== undefined) return shareOverride > 0;
-    const settings = await this.store.organizationMoneySettings(trx, card.organization_id);
+    const settings = await this.deps.cards.organizationSettings(trx, card.organization_id);
     return (settings?.reward_share_bps ?? 0) > 0;
   }
 
@@ -617,7 +617,7 @@ export class Settlement {
   ): Promise<void> {
     const settings =
       shareOverride === undefined
-        ? await this.store.organizationMoneySettings(trx, card.organization_id)
+        ? await this.deps.cards.organizationSettings(trx, card.organization_id)
         : undefined;
     const share = shareOverride ?? settings?.reward_share_bps ?? 0;
     const tokens = Math.floor((cents * this.config.interchangeBps * share) / 100_000_000);
