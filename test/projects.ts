@@ -42,6 +42,8 @@ export const SLOW: Entry[] = [
   'test/console/browser.test.ts',
   'test/kyc/browser/',
   'test/links/browser.test.ts',
+  'test/mandates/approval-browser.test.ts',
+  'test/mandates/consent-browser.test.ts',
   'test/oauth/browser/',
   'test/onboarding/browser.test.ts',
   'test/vault/browser.test.ts',

@@ -8,8 +8,8 @@ import {
   type SealedColumn,
 } from '../db/sealed-values.ts';
 import { SEALED_COLUMNS as CARDHOLDERS } from '../domains/cards/cardholders.ts';
+import { SEALED_COLUMNS as CARDS } from '../domains/cards/issuance.ts';
 import { SEALED_COLUMNS as AUTHORIZATION_ENDPOINTS } from '../domains/cards/platform-authorization.ts';
-import { SEALED_COLUMNS as CARDS } from '../domains/cards/service.ts';
 import { SEALED_COLUMNS as CONNECT } from '../domains/connect/service.ts';
 import { SEALED_COLUMNS as WEBHOOKS } from '../domains/events/endpoints.ts';
 import { SEALED_COLUMNS as KYC } from '../domains/kyc/verifications.ts';
