@@ -217,6 +217,7 @@ export async function createContext(
     sealer: aead,
     dialect: handle.dialect,
     outbound: config.outbound,
+    orgs,
     users: {
       findUser: (organizationId, livemode, userId) => connect.findUser(organizationId, livemode, userId),
       approvedIdentity: (organizationId, livemode, userId) =>
@@ -271,6 +272,7 @@ export async function createContext(
   });
   const platformConnect = new PlatformConnectService(db, clock, config, {
     orgs,
+    members,
     events,
     sealer: aead,
     formKey: aead.deriveKey('platform-connect-forms'),
@@ -293,14 +295,14 @@ export async function createContext(
     },
   );
   // Cards held to a mandate (an order's under a mandate, or one its app created): the engine
-  // consumes and gives back their budget in the card's own transactions.
+  // takes their budget with the hold and keeps it in step with the books in the card's own transactions.
   cards.setMandates({
     current: async (scope, userId, clientId) =>
       (await mandates.activeFor({ ...scope, userId, clientId }))[0]?.id ?? null,
     lock: (trx, id) => mandates.lock(trx, id),
     check: (exec, charge) => mandates.check(exec, charge),
     consume: (trx, spend) => mandates.consume(trx, spend),
-    giveBack: (trx, back) => mandates.giveBack(trx, back),
+    follow: (trx, charge) => mandates.follow(trx, charge),
   });
   const receipts = new ReceiptService({
     db,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { check, RULES } from '../../scripts/walls.js';
+import { check, RULES, TABLE_OWNERS, TABLE_RULES, tables } from '../../scripts/walls.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -46,5 +46,42 @@ describe('the walls (scripts/walls.js)', () => {
     expect(broken('domains/cards/cli.ts', 'cli/args.ts')).toEqual(['no-upward']);
     expect(broken('core/errors.ts', 'domains/cards/index.ts')).toEqual(['core-below']);
     expect(broken('web/console/kit.ts', 'core/money.ts')).toEqual([]);
+  });
+
+  it('fails on a planted violation, naming the rule and its reason', () => {
+    const planted = [
+      {
+        path: 'domains/cards/service.ts',
+        text:
+          "import { x } from '../orgs/store.ts';\nimport { y } from '../../web/html.ts';\n" +
+          "await db.updateTable('organizations').set({ name }).execute();\n" +
+          'await sql`SELECT id FROM cards`.execute(db);\n',
+      },
+    ];
+    const { fresh } = check(planted);
+    const reasonOf = (name: string) => [...RULES, ...TABLE_RULES].find((rule) => rule.name === name)?.reason;
+    expect(fresh).toEqual([
+      `front-door domains/cards/service.ts -> domains/orgs/store.ts\n    why: ${reasonOf('front-door')}`,
+      `no-upward domains/cards/service.ts -> web/html.ts\n    why: ${reasonOf('no-upward')}`,
+      `store-only domains/cards/service.ts -> cards\n    why: ${reasonOf('store-only')}`,
+      `table-owner domains/cards/service.ts -> organizations\n    why: ${reasonOf('table-owner')}`,
+    ]);
+  });
+
+  it('gives every table one owner, and lets only its store files touch it', () => {
+    expect(tables().filter((table) => TABLE_OWNERS[table] === undefined)).toEqual([]);
+    const broken = (from: string, table: string) =>
+      TABLE_RULES.filter((rule) => rule.breaks(from, table)).map((rule) => rule.name);
+    expect(broken('domains/cards/store.ts', 'cards')).toEqual([]);
+    expect(broken('domains/funding/chain/store.ts', 'chain_cursors')).toEqual([]);
+    expect(broken('domains/events/delivery-store.ts', 'webhook_deliveries')).toEqual([]);
+    expect(broken('domains/events/delivery.ts', 'webhook_deliveries')).toEqual(['store-only']);
+    expect(broken('domains/cards/service.ts', 'cards')).toEqual(['store-only']);
+    expect(broken('domains/cards/store.ts', 'organizations')).toEqual(['table-owner']);
+    expect(broken('domains/platform-connect/service.ts', 'memberships')).toEqual(['table-owner']);
+    expect(broken('web/console/store.ts', 'orders')).toEqual(['table-owner']);
+    expect(broken('core/idempotency.ts', 'idempotency_keys')).toEqual([]);
+    expect(broken('domains/cards/store.ts', 'idempotency_keys')).toEqual(['table-owner']);
+    expect(broken('domains/cards/store.ts', 'no_such_table')).toEqual(['table-unowned']);
   });
 });

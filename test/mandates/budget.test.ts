@@ -7,8 +7,9 @@ import { activate, createMandate } from './helpers.ts';
 
 /**
  * A mandate's budget as purchases use it (docs/mandates.md "Budget"): `consume` in the charge's
- * transaction, `giveBack` in a refund's or void's, windows on the UTC calendar, `total` budgets
- * exhausted and reopened, concurrent charges never past the budget.
+ * transaction, `follow` in every later move's (a refund, a void, a clearing, an issuer's report),
+ * windows on the UTC calendar, `total` budgets exhausted and reopened, concurrent charges never past
+ * the budget.
  */
 const f = useCards();
 const DAY = 86_400_000;
@@ -29,8 +30,9 @@ function charge(mandateId: string, amountCents: number, over: Partial<MandateSpe
 }
 const consume = (spend: MandateSpend) =>
   f.t.ctx.ledger.transaction((trx) => f.t.ctx.mandates.consume(trx, spend));
-const giveBack = (mandateId: string, reference: string, amountCents: number) =>
-  f.t.ctx.ledger.transaction((trx) => f.t.ctx.mandates.giveBack(trx, { mandateId, reference, amountCents }));
+/** Sets what a charge takes (`follow`), as the card's books say after a move: the change. */
+const follow = (spend: MandateSpend, takesCents: number) =>
+  f.t.ctx.ledger.transaction((trx) => f.t.ctx.mandates.follow(trx, { ...spend, takesCents }));
 const waitingOnALock = async () => {
   const { rows } = await sql<{ n: string }>`select count(*) as n from pg_locks where not granted`.execute(
     f.t.ctx.db,
@@ -112,7 +114,7 @@ describe('consume', () => {
     expect(await read(mandate.id)).toMatchObject({ spent_cents: 0, remaining_cents: 3_000 });
     expect(await consume(charge(mandate.id, 2_000))).toMatchObject({ ok: true, remainingCents: 1_000 });
     // Yesterday's charge refunded today: yesterday's window gets it back, today's does not grow.
-    expect(await giveBack(mandate.id, yesterday.reference, 3_000)).toBe(3_000);
+    expect(await follow(yesterday, 0)).toBe(-3_000);
     expect(await read(mandate.id)).toMatchObject({ spent_cents: 2_000, remaining_cents: 1_000 });
   });
 
@@ -126,21 +128,43 @@ describe('consume', () => {
     ]);
     expect(await consume(charge(mandate.id, 1))).toMatchObject({ ok: false, term: 'status' });
 
-    // A partial refund, then more than the rest: never more back than the charge took.
-    expect(await giveBack(mandate.id, spend.reference, 1_000)).toBe(1_000);
+    // A partial refund; the same again changes nothing; then the rest.
+    expect(await follow(spend, 4_000)).toBe(-1_000);
+    expect(await follow(spend, 4_000)).toBe(0);
     expect(await read(mandate.id)).toMatchObject({
       status: 'active',
       spent_cents: 4_000,
       remaining_cents: 1_000,
     });
-    expect(await giveBack(mandate.id, spend.reference, 9_000)).toBe(4_000);
-    expect(await giveBack(mandate.id, spend.reference, 1)).toBe(0);
-    expect(await giveBack(mandate.id, 'ord_unknown', 1)).toBe(0);
+    expect(await follow(spend, 0)).toBe(-4_000);
     expect(await read(mandate.id)).toMatchObject({
       status: 'active',
       spent_cents: 0,
       remaining_cents: 5_000,
     });
+    // The issuer settled more than was held (a tip): taken, past the budget; exhausted again.
+    expect(await follow(spend, 5_200)).toBe(5_200);
+    expect(await read(mandate.id)).toMatchObject({
+      status: 'exhausted',
+      spent_cents: 5_200,
+      remaining_cents: 0,
+    });
+    // A charge the mandate never took (settled without an authorization here) is added.
+    const forced = charge(mandate.id, 0);
+    expect(await follow(forced, 300)).toBe(300);
+    expect(await follow(forced, 300)).toBe(0);
+    expect(await follow(spend, 4_000)).toBe(-1_200);
+    expect(await read(mandate.id)).toMatchObject({
+      status: 'active',
+      spent_cents: 4_300,
+      remaining_cents: 700,
+    });
+    // A return of no known purchase gives back in its own name; a window never spends below nothing.
+    const unlinked = charge(mandate.id, 0);
+    expect(await follow(unlinked, -300)).toBe(-300);
+    expect(await read(mandate.id)).toMatchObject({ spent_cents: 4_000, remaining_cents: 1_000 });
+    expect(await follow(unlinked, -9_000)).toBe(-8_700);
+    expect(await read(mandate.id)).toMatchObject({ spent_cents: 0, remaining_cents: 5_000 });
   });
 
   it('does not reopen a revoked mandate on a refund', async () => {
@@ -149,7 +173,7 @@ describe('consume', () => {
     await consume(spend);
     const revoked = await f.t.call('DELETE', `/api/v2/mandates/${mandate.id}`, { token: f.sandbox });
     expect(revoked.json().status).toBe('revoked');
-    expect(await giveBack(mandate.id, spend.reference, 5_000)).toBe(5_000);
+    expect(await follow(spend, 0)).toBe(-5_000);
     expect(await read(mandate.id)).toMatchObject({ status: 'revoked', remaining_cents: 5_000 });
     expect(await consume(charge(mandate.id, 1))).toMatchObject({ ok: false, term: 'status' });
   });

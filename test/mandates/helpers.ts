@@ -3,10 +3,14 @@ import type { MandateObject } from '../../src/domains/mandates/service.ts';
 import type { MandateTermsInput } from '../../src/domains/mandates/terms.ts';
 import type { CardsFixture } from '../cards/helpers.ts';
 
-/** Terms for the organization's sandbox client, ending in 30 days, with `over` on top. */
-export function termsFor(f: CardsFixture, over: Partial<MandateTermsInput> = {}): MandateTermsInput {
+/** Terms for the organization's sandbox client (or production's), ending in 30 days, with `over` on top. */
+export function termsFor(
+  f: CardsFixture,
+  over: Partial<MandateTermsInput> = {},
+  mode: 'sandbox' | 'production' = 'sandbox',
+): MandateTermsInput {
   return {
-    client_id: f.org.sandbox.client_id,
+    client_id: f.org[mode].client_id,
     description: 'Groceries every week',
     currency: 'usd',
     max_amount_cents: 5_000,
@@ -16,15 +20,16 @@ export function termsFor(f: CardsFixture, over: Partial<MandateTermsInput> = {})
   };
 }
 
-/** Creates a mandate through the API; its body. */
+/** Creates a mandate through the API (in sandbox, or `mode`); its body. */
 export async function createMandate(
   f: CardsFixture,
   userId: string,
   over: Partial<MandateTermsInput> = {},
+  mode: 'sandbox' | 'production' = 'sandbox',
 ): Promise<MandateObject> {
   const response = await f.t.call('POST', `/api/v2/users/${userId}/mandates`, {
-    token: f.sandbox,
-    body: termsFor(f, over),
+    token: f[mode],
+    body: termsFor(f, over, mode),
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();

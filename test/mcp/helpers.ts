@@ -53,11 +53,7 @@ export async function startMcp(
       };
     },
     async client(accessToken: string) {
-      const client = new Client({ name: 'purser-test', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${accessToken}` } },
-      });
-      await client.connect(transport);
+      const client = await mcpClient(origin, accessToken);
       clients.push(client);
       return client;
     },
@@ -81,6 +77,16 @@ export async function startMcp(
       await closing;
     },
   });
+}
+
+/** The SDK client (`@modelcontextprotocol/sdk`) of Purser at `origin`, connected with this connection token. */
+export async function mcpClient(origin: string, accessToken: string): Promise<Client> {
+  const client = new Client({ name: 'purser-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${accessToken}` } },
+  });
+  await client.connect(transport);
+  return client;
 }
 
 /**

@@ -119,15 +119,15 @@ export class CardNetwork {
    */
   private async decideCharge(scope: Tenant, cardId: string, charge: ChargeRequest) {
     const id = charge.transactionId ?? newId('txn');
-    const endpoint = await this.deps.cards.platform.find(scope);
-    const first = await this.decideOnce(scope, cardId, id, charge, endpoint ? 'ask' : undefined);
+    const first = await this.decideOnce(scope, cardId, id, charge);
     if (!('ask' in first)) return first;
+    const { card, endpoint } = first.ask;
     const answer = await this.deps.cards.platform.ask(
-      endpoint!,
+      endpoint,
       {
         authorization_id: id,
         card_id: cardId,
-        user_id: first.ask.user_id,
+        user_id: card.user_id,
         amount_cents: charge.amountCents,
         merchant: charge.merchant,
         mcc: charge.mcc ?? null,
@@ -135,22 +135,26 @@ export class CardNetwork {
       },
       charge.platformWaitMs,
     );
-    const decided = await this.decideOnce(scope, cardId, id, charge, platformOutcome(answer, endpoint!));
+    const decided = await this.decideOnce(scope, cardId, id, charge, platformOutcome(answer, endpoint));
     if ('ask' in decided) throw new Error('the platform was asked twice');
     return decided;
   }
 
   /**
-   * One decision in one transaction. `platform`: what an approval by the engine becomes, the
-   * platform's outcome; `'ask'` when it is still to be asked (nothing is recorded then).
+   * One decision in one transaction. `platform`: the platform's outcome, what an approval by the
+   * engine becomes. Without it, an approval by the engine reads the organization's endpoint in the
+   * same transaction (no read before it, which would wait behind the batch group commit is writing
+   * and so keep it from forming) and, when there is one, returns it to be asked, recording nothing.
    */
   private async decideOnce(
     scope: Tenant,
     cardId: string,
     id: string,
     charge: ChargeRequest,
-    platform?: Outcome | 'ask',
-  ): Promise<Awaited<ReturnType<CardNetwork['record']>> | { ask: Card }> {
+    platform?: Outcome,
+  ): Promise<
+    Awaited<ReturnType<CardNetwork['record']>> | { ask: { card: Card; endpoint: AuthorizationEndpoint } }
+  > {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
         // Lock order: the card, its user's controls, then the ledger's accounts (docs/ledger.md).
@@ -163,9 +167,11 @@ export class CardNetwork {
         // An increment is judged by the engine alone, the platform never asked again (docs/cards.md).
         if (earlier) return this.settlement.increase(trx, card, controls, earlier, charge);
         const engine = await this.decide(trx, card, controls, charge, books.before);
-        if (!('approve' in engine) || !platform) return this.record(trx, card, id, charge, engine, books);
-        if (platform === 'ask') return { ask: card };
-        return this.record(trx, card, id, charge, platform, books);
+        if (!('approve' in engine)) return this.record(trx, card, id, charge, engine, books);
+        if (platform) return this.record(trx, card, id, charge, platform, books);
+        const endpoint = await this.deps.cards.platform.find(scope, trx);
+        if (endpoint) return { ask: { card, endpoint } };
+        return this.record(trx, card, id, charge, engine, books);
       });
     } catch (error) {
       // The decision read the balance under the card's lock; a refusal here means the books moved
@@ -200,11 +206,6 @@ export class CardNetwork {
   ) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
-      if (card.mandate_id && amountCents !== undefined) {
-        // Cleared below the hold: the rest goes back to the mandate's budget with the money.
-        const below = (await this.heldBy(trx, txn)) - amountCents;
-        if (below > 0) await this.giveBackToMandate(trx, card, txn, below);
-      }
       // A closed card's tip comes from its owner; a reward goes to the user's wallet.
       const { account, available: before } = await this.deps.cards.lockBooks(trx, card, {
         owner: card.status === 'CLOSED',
@@ -269,6 +270,8 @@ export class CardNetwork {
       });
       await this.afterMove(trx, card, settled, 'transaction.cleared', before);
       await this.settlement.reward(trx, card, settled, final, `${txn.id}.reward`, options.rewardShareBps);
+      // Below the hold gives the rest back to the mandate's budget, above it takes the difference.
+      await this.followMandate(trx, card, txn.id);
       await within?.(trx);
       return this.present(trx, settled);
     });
@@ -281,9 +284,10 @@ export class CardNetwork {
   async void(scope: Tenant, transactionId: string, amountCents?: number) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
-      await this.giveBackToMandate(trx, card, txn, amountCents ?? (await this.heldBy(trx, txn)));
       await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
-      return this.voidLocked(trx, card, txn, amountCents);
+      const voided = await this.voidLocked(trx, card, txn, amountCents);
+      await this.followMandate(trx, card, txn.id);
+      return voided;
     });
   }
 
@@ -372,9 +376,10 @@ export class CardNetwork {
         // Re-read under the card's lock: a clearing may have won the race.
         const current = await this.deps.cards.store.transactionById(trx, row.id);
         if (current?.status !== 'PENDING') return false;
-        await this.giveBackToMandate(trx, card, current, await this.heldBy(trx, current));
+        await this.deps.cards.lockMandate(trx, card);
         await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
         await this.voidLocked(trx, card, current);
+        await this.followMandate(trx, card, current.id);
         return true;
       });
       if (done) voided++;
@@ -550,14 +555,32 @@ export class CardNetwork {
   }
 
   /**
-   * Gives back to the mandate a card is held to what a void, an expiry or a clearing below the hold
-   * undid of a charge: after the card's lock, before the books' (docs/ledger.md, lock order).
+   * Brings the budget of the mandate a card is held to in step with one of its charges, after any
+   * move of it: a purchase takes what it holds and settled, less what was refunded of it; a return
+   * the issuer could not link to a purchase gives back what it settled, in its own name (whatever
+   * order the issuer's reports came in, the card's transactions then take what left the card). Set,
+   * not added: applied again, or after the reports in any order, it finds the books as they are.
+   * The mandate's row is locked after the card's, before the books' (`lockMandate`; docs/ledger.md).
    */
-  async giveBackToMandate(trx: Executor, card: Card, txn: Pick<CardTransaction, 'id'>, amountCents: number) {
-    if (!card.mandate_id || amountCents <= 0) return;
-    await this.deps.cards
-      .requireMandates()
-      .giveBack(trx, { mandateId: card.mandate_id, reference: txn.id, amountCents });
+  async followMandate(trx: Executor, card: Card, transactionId: string): Promise<void> {
+    if (!card.mandate_id) return;
+    const { store } = this.deps.cards;
+    const txn = await store.transactionById(trx, transactionId);
+    const linked = txn?.type === 'refund' && txn.original_transaction_id;
+    const charge = linked ? await store.transactionById(trx, linked) : txn;
+    if (!charge) return;
+    const takesCents =
+      charge.type === 'refund'
+        ? -(charge.settled_cents ?? 0)
+        : (await this.heldBy(trx, charge)) + (charge.settled_cents ?? 0) - charge.refunded_cents;
+    await this.deps.cards.requireMandates().follow(trx, {
+      mandateId: card.mandate_id,
+      reference: charge.id,
+      takesCents,
+      merchant: charge.merchant,
+      category: charge.mcc,
+      at: charge.created_at,
+    });
   }
 
   /** What an authorization still holds: its open hold in the ledger (0 once posted or released). */
@@ -623,6 +646,7 @@ export class CardNetwork {
     const found = await this.deps.cards.store.transaction(trx, scope.organizationId, livemode, transactionId);
     if (!found) throw notFound('No such transaction.');
     const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
+    await this.deps.cards.lockMandate(trx, card);
     const txn = (await this.deps.cards.store.transactionById(trx, transactionId)) as CardTransaction;
     if (txn.status !== 'PENDING') {
       throw new ApiError(
@@ -678,10 +702,11 @@ function closingReason(card: Card, type: string | null, balance: number): Closed
 }
 
 /** A charge on a card held to a mandate, as the mandate's terms see it. */
-function mandatedCharge(card: Card, charge: ChargeRequest, clock: Clock) {
+function mandatedCharge(card: Card, charge: ChargeRequest & { priorCents?: number }, clock: Clock) {
   return {
     mandateId: card.mandate_id as string,
     amountCents: charge.amountCents,
+    priorCents: charge.priorCents,
     currency: 'usd',
     category: charge.mcc ?? null,
     merchant: charge.merchantSlug ?? charge.merchant,

@@ -7,7 +7,7 @@ import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { runCompiled } from '../../db/compiled.ts';
-import type { Db } from '../../db/index.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import type { AuthorizationEndpointsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { newSigningSecret, signatureHeaders } from '../events/index.ts';
@@ -97,20 +97,18 @@ export class AuthorizationEndpoints {
     return { object: 'authorization_endpoint' as const, deleted: true as const };
   }
 
-  /** The organization's endpoint in this mode, if it set one: read on every authorization. */
-  /** Read on every authorization: compiled once. */
-  async find(scope: Tenant): Promise<AuthorizationEndpoint | undefined> {
+  /**
+   * The organization's endpoint in this mode, if it set one. Read by every authorization the engine
+   * approves, inside its transaction (`exec`): compiled once.
+   */
+  async find(scope: Tenant, exec: Executor = this.db): Promise<AuthorizationEndpoint | undefined> {
     const livemode = livemodeColumn(scope.livemode);
-    const [found] = await runCompiled(
-      this.db,
-      'authorization endpoint',
-      [scope.organizationId, livemode],
-      () =>
-        this.db
-          .selectFrom('authorization_endpoints')
-          .selectAll()
-          .where('organization_id', '=', scope.organizationId)
-          .where('livemode', '=', livemode),
+    const [found] = await runCompiled(exec, 'authorization endpoint', [scope.organizationId, livemode], () =>
+      this.db
+        .selectFrom('authorization_endpoints')
+        .selectAll()
+        .where('organization_id', '=', scope.organizationId)
+        .where('livemode', '=', livemode),
     );
     return found;
   }

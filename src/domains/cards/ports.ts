@@ -3,6 +3,7 @@ import type { OutboundConfig } from '../../core/http/policy.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import type { MandateTermName } from './controls.ts';
 import type { EventEmitter } from './events.ts';
 import type { Card } from './service.ts';
@@ -16,6 +17,8 @@ export interface CardDeps {
   dialect: 'sqlite' | 'postgres';
   /** Where the platform's authorization endpoint may be (core/outbound.ts). */
   outbound: OutboundConfig;
+  /** The organization's card settings are its own columns (orgs). */
+  orgs: Pick<OrgService, 'cardSettings' | 'setCardSettings'>;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface CompanyPool {
 export interface MandatedCharge {
   mandateId: string;
   amountCents: number;
+  /** Of an incremental authorization: what it held before (the per-purchase limit judges the total). */
+  priorCents?: number | undefined;
   currency: string;
   category: string | null;
   merchant: string | null;
@@ -49,7 +54,8 @@ export type MandateVerdict = { ok: true } | { ok: false; term: MandateTermName; 
 /**
  * Spending mandates as cards see them (the mandates domain implements it, docs/mandates.md): a card
  * created under a mandate is held to its terms by the authorization engine, its charges take from
- * the mandate's budget and its voids and refunds give back, each in the card's own transaction.
+ * the mandate's budget, and every later move of a charge brings what it takes in step with the
+ * card's books, each in the card's own transaction.
  */
 export interface CardMandates {
   /** The newest active mandate of a user for an app: the one a card the app creates is held to. */
@@ -60,10 +66,17 @@ export interface CardMandates {
   check(exec: Executor, charge: MandatedCharge): Promise<MandateVerdict>;
   /** Takes the charge from the budget; `reference` is the card transaction's id. */
   consume(trx: Executor, charge: MandatedCharge & { reference: string }): Promise<MandateVerdict>;
-  /** Gives back what a void, a refund or a clearing below the hold undid of a charge. */
-  giveBack(
+  /** Sets what a charge takes of the budget to what it holds and settled less what was refunded. */
+  follow(
     trx: Executor,
-    back: { mandateId: string; reference: string; amountCents: number },
+    charge: {
+      mandateId: string;
+      reference: string;
+      takesCents: number;
+      merchant: string | null;
+      category: string | null;
+      at: number;
+    },
   ): Promise<number>;
 }
 

@@ -21,7 +21,7 @@ import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
 import { CardViews } from './views.ts';
 
-export { cardFundingId, SEALED_COLUMNS } from './issuance.ts';
+export { cardFundingId } from './issuance.ts';
 export type { CardMandates, CardUsers, CompanyPool, MandatedCharge, MandateVerdict } from './ports.ts';
 export { sandboxScope, scopeOf } from './scope.ts';
 
@@ -151,8 +151,13 @@ export class CardService {
 
   // ---- revenue
 
+  /** The organization's reward share and whether its production card numbers may be revealed. */
+  organizationSettings(exec: Executor, organizationId: string) {
+    return this.deps.orgs.cardSettings(exec, organizationId);
+  }
+
   async revenueConfig(organizationId: string) {
-    const settings = await this.store.organizationMoneySettings(this.db, organizationId);
+    const settings = await this.organizationSettings(this.db, organizationId);
     if (!settings) throw notFound('No such organization.');
     return {
       object: 'revenue_config' as const,
@@ -162,13 +167,13 @@ export class CardService {
   }
 
   async setRewardShare(organizationId: string, bps: number) {
-    await this.store.setRewardShare(this.db, organizationId, bps, this.clock.now());
+    await this.deps.orgs.setCardSettings(organizationId, { rewardShareBps: bps });
     return this.revenueConfig(organizationId);
   }
 
   /** The operator's PCI decision: may this organization reveal production card numbers? */
   async setLiveCardDetails(organizationId: string, enabled: boolean): Promise<void> {
-    await this.store.setLiveCardDetails(this.db, organizationId, enabled, this.clock.now());
+    await this.deps.orgs.setCardSettings(organizationId, { liveCardDetails: enabled });
   }
 
   // ---- shared with the network

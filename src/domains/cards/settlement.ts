@@ -129,14 +129,16 @@ export class Settlement {
           amount_cents: `must be at most ${left}, what is left to refund of ${settled} settled`,
         });
       }
-      // Budget back to the card's mandate, then the books: the lock order of docs/ledger.md.
-      await this.deps.network.giveBackToMandate(trx, card, txn, amount);
+      // The card's mandate, then the books: the lock order of docs/ledger.md.
+      await this.deps.cards.lockMandate(trx, card);
       // A closed card sends what it gets back on to its owner.
       await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const books = await this.books(trx, card);
       const id = options.id ?? newId('txn');
       await this.deps.ledger.execute(trx, [this.giveBack(id, amount, books)]);
       const refund = await this.recordRefund(trx, card, txn, { id, amount, before: books.cardAvailable });
+      // Budget back to the card's mandate.
+      await this.deps.network.followMandate(trx, card, txn.id);
       return this.deps.network.present(trx, refund, card);
     });
   }
@@ -227,6 +229,8 @@ export class Settlement {
       updated_at: now,
     };
     await this.store.updateTransaction(trx, txn.id, changes);
+    // The increment from the card's mandate's budget (judged by `decide`, its row locked with the card's).
+    await this.deps.network.followMandate(trx, card, txn.id);
     const increased = { ...txn, ...changes };
     const after = await this.deps.network.afterMove(
       trx,
@@ -250,17 +254,17 @@ export class Settlement {
       try {
         return await this.deps.ledger.transaction(async (trx) => {
           const card = await this.deps.cards.lockCard(trx, scope, cardId);
+          await this.deps.cards.lockMandate(trx, card);
           // A report can charge the owner, pay a reward to the wallet, or send money home.
           await this.deps.cards.lockBooks(trx, card, { owner: true, wallet: true });
           const txn = await this.store.transactionById(trx, report.id);
           if (txn && txn.card_id !== card.id) return { outcome: 'ignored' as const };
           if (txn?.issuer_version != null && report.version <= txn.issuer_version)
             return { outcome: 'repeat' as const };
-          if (txn?.type === 'refund') return this.followReturn(trx, card, txn, report);
-          if (txn) return this.followPurchase(trx, card, txn, report);
-          if (report.settledCents < 0) return this.firstReturn(trx, card, report);
-          if (report.settledCents === 0 && report.heldCents <= 0) return this.remember(trx, card, report);
-          return this.followPurchase(trx, card, this.unheld(card, report), report, true);
+          const applied = await this.applyReport(trx, card, txn, report);
+          // The card's mandate takes what the transaction (a return's: its purchase) now holds and settled.
+          if (applied.outcome === 'applied') await this.deps.network.followMandate(trx, card, report.id);
+          return applied;
         });
       } catch (error) {
         // The owner's balance was read before the batch and spent meanwhile: read it again.
@@ -269,6 +273,20 @@ export class Settlement {
         throw error;
       }
     }
+  }
+
+  /** A report that is new for its transaction (or of one we never saw) applied to the locked card. */
+  private applyReport(
+    trx: Executor,
+    card: Card,
+    txn: CardTransaction | undefined,
+    report: IssuerReport,
+  ): Promise<IssuerOutcome> {
+    if (txn?.type === 'refund') return this.followReturn(trx, card, txn, report);
+    if (txn) return this.followPurchase(trx, card, txn, report);
+    if (report.settledCents < 0) return this.firstReturn(trx, card, report);
+    if (report.settledCents === 0 && report.heldCents <= 0) return this.remember(trx, card, report);
+    return this.followPurchase(trx, card, this.unheld(card, report), report, true);
   }
 
   /**
@@ -585,7 +603,7 @@ export class Settlement {
   /** Whether a clearing on this card can earn the user a reward (the wallet then takes part). */
   async paysRewards(trx: Executor, card: Card, shareOverride?: number): Promise<boolean> {
     if (shareOverride !== undefined) return shareOverride > 0;
-    const settings = await this.store.organizationMoneySettings(trx, card.organization_id);
+    const settings = await this.deps.cards.organizationSettings(trx, card.organization_id);
     return (settings?.reward_share_bps ?? 0) > 0;
   }
 
@@ -599,7 +617,7 @@ export class Settlement {
   ): Promise<void> {
     const settings =
       shareOverride === undefined
-        ? await this.store.organizationMoneySettings(trx, card.organization_id)
+        ? await this.deps.cards.organizationSettings(trx, card.organization_id)
         : undefined;
     const share = shareOverride ?? settings?.reward_share_bps ?? 0;
     const tokens = Math.floor((cents * this.config.interchangeBps * share) / 100_000_000);

@@ -334,33 +334,4 @@ export class CardStore {
   async insertReveal(exec: Executor, row: Insertable<CardDetailRevealsTable>): Promise<void> {
     await exec.insertInto('card_detail_reveals').values(row).execute();
   }
-
-  organizationMoneySettings(exec: Executor, organizationId: string) {
-    return exec
-      .selectFrom('organizations')
-      .select(['reward_share_bps', 'live_card_details'])
-      .where('id', '=', organizationId)
-      .executeTakeFirst();
-  }
-
-  async setRewardShare(exec: Executor, organizationId: string, bps: number, now: number): Promise<void> {
-    await exec
-      .updateTable('organizations')
-      .set({ reward_share_bps: bps, updated_at: now })
-      .where('id', '=', organizationId)
-      .execute();
-  }
-
-  async setLiveCardDetails(
-    exec: Executor,
-    organizationId: string,
-    enabled: boolean,
-    now: number,
-  ): Promise<void> {
-    await exec
-      .updateTable('organizations')
-      .set({ live_card_details: enabled ? 1 : 0, updated_at: now })
-      .where('id', '=', organizationId)
-      .execute();
-  }
 }

@@ -120,7 +120,7 @@ export class CardViews {
     const scope = scopeOf(principal);
     const card = await this.cards.findCard(this.db, scope, id);
     if (scope.livemode) {
-      const settings = await this.cards.store.organizationMoneySettings(this.db, scope.organizationId);
+      const settings = await this.cards.organizationSettings(this.db, scope.organizationId);
       if (!settings?.live_card_details) {
         throw new ApiError(
           403,

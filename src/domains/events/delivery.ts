@@ -10,6 +10,7 @@ import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { WebhookConfig } from './config.ts';
+import * as store from './delivery-store.ts';
 import { postWebhook, type SendResult } from './sender.ts';
 import {
   ATTEMPT_HEADER,
@@ -18,7 +19,7 @@ import {
   envelopeJson,
   signedHeaders,
 } from './signing.ts';
-import * as store from './store.ts';
+import { cancelPending } from './store.ts';
 
 export type ClaimedDelivery = store.DeliveryToMake;
 
@@ -302,7 +303,7 @@ export class DeliveryRunner {
         now - endpoint.failing_since >= this.config.disableAfterMs &&
         (await store.disableEndpoint(trx, endpointId, now))
       ) {
-        await store.cancelPending(trx, endpointId, now, 'endpoint disabled after repeated failures');
+        await cancelPending(trx, endpointId, now, 'endpoint disabled after repeated failures');
         disabled.push(endpointId);
       }
     }

@@ -56,6 +56,19 @@ export interface MandateSpend extends MandateCharge {
   reference: string;
 }
 
+/** A charge's take of a mandate's budget as the card's books now say (`follow`). */
+export interface MandateFollow {
+  mandateId: string;
+  /** The card transaction's id (the spend's reference). */
+  reference: string;
+  /** What the charge holds and settled, less what was refunded; below zero for a return of no known purchase. */
+  takesCents: number;
+  merchant: string | null;
+  category: string | null;
+  /** When the charge was made: the budget window its cents count in. */
+  at: number;
+}
+
 export type ConsumeResult =
   | { ok: true; spentCents: number; remainingCents: number }
   | { ok: false; term: MandateTerm; reply: string };
@@ -71,8 +84,8 @@ export interface MandateAssertion {
 
 /**
  * Spending mandates (docs/mandates.md): terms a user signs with a passkey for one OAuth app to buy
- * within, their budget, and their states (states.ts). Purchases call `consume` in the transaction of
- * their charge, refunds and voids `giveBack` in theirs.
+ * within, their budget, and their states (states.ts). A card's authorization calls `consume` in the
+ * transaction of its charge, every later move of the charge (refunds, voids, clearings) `follow` in its own.
  */
 export class MandateService {
   /** The hosted approval page's use cases (approval.ts). */
@@ -338,26 +351,50 @@ export class MandateService {
   }
 
   /**
-   * Gives budget back for a charge a refund or void undid (all or part of it), in the refund's or
-   * void's own write transaction `trx`, before its first ledger move (the same lock as `consume`).
-   * Never more than the charge took: answers the cents actually given back (0 for an unknown
-   * reference). The cents go back to the window the charge was made in (a charge of yesterday
-   * refunded today does not raise today's daily budget). A `total` mandate that was exhausted and
-   * has budget again is active again (states.ts), unless it has expired or been revoked.
+   * Brings one charge's take of the budget to `takesCents`, what it holds and settled less what was
+   * refunded as the card's books now say, in the move's own write transaction `trx` (the mandate's
+   * row locked before its first ledger move, as for `consume`). Every move after the first
+   * authorization goes through it — an incremental authorization, a clearing above or below the
+   * hold, a void, an expiry, a refund, an issuer's report in any order: it sets what the charge takes
+   * rather than adding to it, so the same move applied twice changes nothing and the budget is
+   * always the books'. A charge the mandate has no spend of yet (the issuer settled one never
+   * authorized here) is added at `at`. The cents stay in the window the charge was made in (a charge
+   * of yesterday refunded today does not raise today's daily budget). A `total` mandate whose budget
+   * is used up is `exhausted` (`mandate.exhausted`), and active again once budget comes back (states.ts),
+   * unless it has expired or been revoked. Answers the change: above zero taken, below zero given back.
+   * Below zero, `takesCents` is money back the card's books could not tie to a charge (a return of
+   * no known purchase): given back in the window it came in.
    */
-  async giveBack(
-    trx: Executor,
-    back: { mandateId: string; reference: string; amountCents: number },
-  ): Promise<number> {
-    const row = await this.store.find(trx, back.mandateId, true);
-    const spend = row && (await this.store.spend(trx, row.id, back.reference));
-    if (!row || !spend) return 0;
-    const given = Math.min(back.amountCents, spend.amount_cents - spend.returned_cents);
-    if (given <= 0) return 0;
-    await this.store.setReturned(trx, spend.id, spend.returned_cents + given);
-    if (row.status === 'exhausted' && row.expires_at > this.clock.now())
-      await this.apply(trx, row, 'budget_returned');
-    return given;
+  async follow(trx: Executor, charge: MandateFollow): Promise<number> {
+    const row = await this.store.find(trx, charge.mandateId, true);
+    if (!row) return 0;
+    const takes = charge.takesCents;
+    const spend = await this.store.spend(trx, row.id, charge.reference);
+    const change = takes - (spend ? spend.amount_cents - spend.returned_cents : 0);
+    if (change === 0) return 0;
+    if (!spend) {
+      await this.store.insertSpend(trx, {
+        id: newId('mds'),
+        mandate_id: row.id,
+        reference: charge.reference,
+        amount_cents: Math.max(takes, 0),
+        returned_cents: Math.max(-takes, 0),
+        merchant: charge.merchant,
+        category: charge.category,
+        at: charge.at,
+      });
+    } else {
+      // `amount_cents` is the most the charge took, `returned_cents` what it gave back of that.
+      const amount = Math.max(spend.amount_cents, takes, 0);
+      await this.store.updateSpend(trx, spend.id, { amount_cents: amount, returned_cents: amount - takes });
+    }
+    if (row.budget_interval === 'total') {
+      const left = row.budget_cents - (await this.store.spentSince(trx, row.id, 0));
+      if (row.status === 'active' && left <= 0) await this.apply(trx, row, 'budget_used_up');
+      if (row.status === 'exhausted' && left > 0 && row.expires_at > this.clock.now())
+        await this.apply(trx, row, 'budget_returned');
+    }
+    return change;
   }
 
   private async verdict(
@@ -551,7 +588,7 @@ function refusalReply(term: MandateTerm, terms: MandateTerms, charge: MandateCha
     case 'currency':
       return `This mandate allows purchases in ${terms.currency.toUpperCase()} only.`;
     case 'max_amount_cents':
-      return `This purchase of ${dollars(charge.amountCents)} is more than the mandate's ${dollars(terms.max_amount_cents)} per purchase.`;
+      return `This purchase of ${dollars(charge.amountCents + (charge.priorCents ?? 0))} is more than the mandate's ${dollars(terms.max_amount_cents)} per purchase.`;
     case 'allowed_categories':
       return `This merchant's category is not among the mandate's allowed categories (${terms.allowed_categories?.join(', ')}).`;
     case 'allowed_merchants':

@@ -14,9 +14,9 @@ export type MandateMove =
   | 'revoked'
   /** The user declined the terms on the approval page. */
   | 'declined'
-  /** A charge used the last cent of a `total` budget. */
+  /** A charge (or a clearing above its hold) used the last cent of a `total` budget. */
   | 'budget_used_up'
-  /** A refund or void gave budget back to a `total` budget that was used up. */
+  /** A refund, void, expiry or clearing below the hold gave budget back to a used-up `total` budget. */
   | 'budget_returned'
   /** The worker's chores found it past `expires_at`. */
   | 'expired';

@@ -79,7 +79,10 @@ export class MandateStore {
 
   // ---- spends
 
-  /** What the charges under a mandate made at `since` (ms) or later still take from its budget. */
+  /**
+   * What the charges under a mandate made at `since` (ms) or later still take from its budget; never
+   * below nothing (a return of no known purchase gives back at most what the window spent).
+   */
   async spentSince(exec: Executor, mandateId: string, since: number): Promise<number> {
     const row = await exec
       .selectFrom('mandate_spends')
@@ -87,7 +90,7 @@ export class MandateStore {
       .where('mandate_id', '=', mandateId)
       .where('at', '>=', since)
       .executeTakeFirstOrThrow();
-    return Number(row.spent);
+    return Math.max(0, Number(row.spent));
   }
 
   async spend(exec: Executor, mandateId: string, reference: string): Promise<SpendRow | undefined> {
@@ -103,11 +106,11 @@ export class MandateStore {
     await exec.insertInto('mandate_spends').values(row).execute();
   }
 
-  async setReturned(exec: Executor, spendId: string, returnedCents: number): Promise<void> {
-    await exec
-      .updateTable('mandate_spends')
-      .set({ returned_cents: returnedCents })
-      .where('id', '=', spendId)
-      .execute();
+  async updateSpend(
+    exec: Executor,
+    spendId: string,
+    change: Pick<SpendRow, 'amount_cents' | 'returned_cents'>,
+  ): Promise<void> {
+    await exec.updateTable('mandate_spends').set(change).where('id', '=', spendId).execute();
   }
 }

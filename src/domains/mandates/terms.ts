@@ -101,7 +101,13 @@ export function termsHash(terms: MandateTerms): string {
 
 /** A purchase as the terms see it. */
 export interface MandateCharge {
+  /** What the charge takes from the budget: an incremental authorization's increment. */
   amountCents: number;
+  /**
+   * What the authorization an incremental one increases held before it: the per-purchase limit
+   * judges the total, the budget only the increment (the rest is taken already).
+   */
+  priorCents?: number | undefined;
   currency: string;
   /** The merchant's category code, when known. */
   category: string | null;
@@ -133,7 +139,7 @@ export function termRefusal(
 ): MandateTerm | null {
   if (charge.at >= expiresAt) return 'expires_at';
   if (charge.currency !== terms.currency) return 'currency';
-  if (charge.amountCents > terms.max_amount_cents) return 'max_amount_cents';
+  if (charge.amountCents + (charge.priorCents ?? 0) > terms.max_amount_cents) return 'max_amount_cents';
   if (terms.allowed_categories && !inRanges(codeRanges(terms.allowed_categories), charge.category))
     return 'allowed_categories';
   if (

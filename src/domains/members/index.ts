@@ -1,2 +1,2 @@
 /** The front door of `members` (docs/architecture.md, "Walls"): what other domains may use. */
-export type { SignedInMember } from './service.ts';
+export type { MemberService, SignedInMember } from './service.ts';

@@ -78,13 +78,21 @@ export class MemberService {
     await this.deps.orgs.getOrganization(organizationId);
     return this.db.transaction().execute(async (trx) => {
       const memberId = await this.ensureMember(trx, email);
-      await trx
-        .insertInto('memberships')
-        .values({ organization_id: organizationId, member_id: memberId, role, created_at: this.clock.now() })
-        .onConflict((oc) => oc.columns(['organization_id', 'member_id']).doUpdateSet({ role }))
-        .execute();
+      await this.grantIn(trx, organizationId, memberId, role);
       return { member_id: memberId, email, organization_id: organizationId, role };
     });
+  }
+
+  /**
+   * The member gets this role in the organization, inside the caller's transaction: platform-connect
+   * makes a new organization's owner in the transaction that creates the organization.
+   */
+  async grantIn(trx: Executor, organizationId: string, memberId: string, role: MemberRole): Promise<void> {
+    await trx
+      .insertInto('memberships')
+      .values({ organization_id: organizationId, member_id: memberId, role, created_at: this.clock.now() })
+      .onConflict((oc) => oc.columns(['organization_id', 'member_id']).doUpdateSet({ role }))
+      .execute();
   }
 
   /** An owner invites someone: the membership is made now, and an email tells them to sign in. */

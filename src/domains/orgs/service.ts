@@ -133,6 +133,22 @@ export class OrgService {
     return canonical;
   }
 
+  /** The organization's settings that cards reads (its users' reward share, live card numbers). */
+  cardSettings(exec: Executor, id: string) {
+    return store.cardSettings(exec, id);
+  }
+
+  /** Sets them: the share from the console and `/api/v1`, live card numbers by the operator. */
+  async setCardSettings(id: string, changes: { rewardShareBps?: number; liveCardDetails?: boolean }) {
+    await store.updateOrganization(this.db, id, {
+      ...(changes.rewardShareBps === undefined ? {} : { reward_share_bps: changes.rewardShareBps }),
+      ...(changes.liveCardDetails === undefined
+        ? {}
+        : { live_card_details: changes.liveCardDetails ? 1 : 0 }),
+      updated_at: this.clock.now(),
+    });
+  }
+
   async countOrganizations(): Promise<number> {
     return store.countOrganizations(this.db);
   }

@@ -41,6 +41,15 @@ export async function updateOrganization(
   await db.updateTable('organizations').set(changes).where('id', '=', id).execute();
 }
 
+/** The organization's settings that cards reads: its users' reward share and live card numbers. */
+export async function cardSettings(db: Executor, id: string) {
+  return db
+    .selectFrom('organizations')
+    .select(['reward_share_bps', 'live_card_details'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 export async function insertClient(db: Executor, row: Insertable<ClientsTable>): Promise<void> {
   await db.insertInto('clients').values(row).execute();
 }

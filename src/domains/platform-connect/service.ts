@@ -10,7 +10,7 @@ import type { PlatformConnectSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/index.ts';
 import type { EventEmitter } from '../cards/index.ts';
-import type { SignedInMember } from '../members/index.ts';
+import type { MemberService, SignedInMember } from '../members/index.ts';
 import type { CreatedOrganization, OrgService } from '../orgs/index.ts';
 import { returnAddress } from '../orgs/index.ts';
 
@@ -60,7 +60,13 @@ export class PlatformConnectService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: { baseUrl: string },
-    private readonly deps: { orgs: OrgService; events: EventEmitter; sealer: Sealer; formKey: Buffer },
+    private readonly deps: {
+      orgs: OrgService;
+      members: Pick<MemberService, 'grantIn'>;
+      events: EventEmitter;
+      sealer: Sealer;
+      formKey: Buffer;
+    },
   ) {}
 
   get formKey(): Buffer {
@@ -238,15 +244,7 @@ export class PlatformConnectService {
   /** A new organization with the member as its owner. */
   private async createOwnedOrganization(trx: Executor, member: SignedInMember, name: string) {
     const created = await this.deps.orgs.createOrganizationIn(trx, { name, billingEmail: member.email });
-    await trx
-      .insertInto('memberships')
-      .values({
-        organization_id: created.organization_id,
-        member_id: member.id,
-        role: 'owner',
-        created_at: this.clock.now(),
-      })
-      .execute();
+    await this.deps.members.grantIn(trx, created.organization_id, member.id, 'owner');
     return created;
   }
 

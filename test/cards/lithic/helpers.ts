@@ -12,6 +12,8 @@ export interface LithicFixture {
   driver: Lithic;
   /** A connected production user, approved, with `fund` cents in their wallet. */
   liveUser(fund: number): Promise<string>;
+  /** `liveUser`, with the production app's connection token for them. */
+  liveConnection(fund: number): Promise<{ userId: string; accessToken: string }>;
   /** Moves money between a live user's wallet and the funding source (a deposit, or spending elsewhere). */
   deposit(userId: string, amountCents: number): Promise<void>;
   issue(
@@ -54,7 +56,10 @@ export async function startLithic(env: Record<string, string> = {}): Promise<Lit
     fake,
     driver: new Lithic({ apiKey: fake.driverKey, baseURL: fake.url, maxRetries: 0, logLevel: 'off' }),
     async liveUser(fund) {
-      const { userId } = await connectUser(
+      return (await fixture.liveConnection(fund)).userId;
+    },
+    async liveConnection(fund) {
+      const { userId, accessToken } = await connectUser(
         f.t,
         f.production,
         { email: uniqueEmail('lithic') },
@@ -68,7 +73,7 @@ export async function startLithic(env: Record<string, string> = {}): Promise<Lit
         .where('user_id', '=', userId)
         .execute();
       if (fund > 0) await fixture.deposit(userId, fund);
-      return userId;
+      return { userId, accessToken };
     },
     async deposit(userId, amountCents) {
       const [source, wallet] = await Promise.all([
@@ -118,4 +123,74 @@ export async function startLithic(env: Record<string, string> = {}): Promise<Lit
     },
   };
   return fixture;
+}
+
+/** Runs `scenario` with Lithic's transaction events held back: the events it produced, oldest first. */
+export async function heldEvents(
+  l: LithicFixture,
+  scenario: () => Promise<unknown>,
+): Promise<Record<string, unknown>[]> {
+  const from = l.fake.transactionEvents.length;
+  l.fake.holdEvents = true;
+  try {
+    await scenario();
+  } finally {
+    l.fake.holdEvents = false;
+  }
+  return l.fake.transactionEvents.slice(from);
+}
+
+/** Delivers one event: acknowledged, and every ledger invariant still holds. */
+export async function deliverEvent(l: LithicFixture, event: Record<string, unknown>): Promise<void> {
+  const delivery = await l.fake.deliver('/webhooks/lithic/events', event);
+  expect(delivery.status, delivery.body).toBe(200);
+  expect(await l.f.t.ctx.ledger.verify()).toEqual([]);
+}
+
+/** Another order than oldest first and newest first: the odd ones, then the even ones, each newest first. */
+export const shuffled = <T>(items: T[]): T[] => [
+  ...items.filter((_, i) => i % 2 === 1).reverse(),
+  ...items.filter((_, i) => i % 2 === 0).reverse(),
+];
+
+/**
+ * A case twice, with Lithic's events held back while it runs: on one card (from `setup`) its events
+ * delivered in order then all again; on a second card newest first, then all again in another
+ * order. Both cards end in the same `state`, returned with the first card and its events.
+ * `afterEach` runs after each event of the first, in-order delivery (its index); `afterEvery` after
+ * every delivery of both cards.
+ */
+export async function driveTwice<Live, State>(
+  l: LithicFixture,
+  options: {
+    setup: () => Promise<Live>;
+    scenario: (live: Live) => Promise<unknown>;
+    state: (live: Live) => Promise<State>;
+    afterEach?: ((index: number, live: Live) => Promise<void>) | undefined;
+    afterEvery?: ((live: Live) => Promise<void>) | undefined;
+  },
+): Promise<{ live: Live; end: State; events: Record<string, unknown>[] }> {
+  const { setup, scenario, state } = options;
+  const deliver = async (live: Live, event: Record<string, unknown>) => {
+    await deliverEvent(l, event);
+    await options.afterEvery?.(live);
+  };
+  const first = await setup();
+  const events = await heldEvents(l, () => scenario(first));
+  expect(events.length).toBeGreaterThan(0);
+  for (const [index, event] of events.entries()) {
+    await deliver(first, event);
+    await options.afterEach?.(index, first);
+  }
+  const end = await state(first);
+  for (const event of events) await deliver(first, event);
+  expect(await state(first), 'delivered again').toEqual(end);
+
+  const second = await setup();
+  const later = await heldEvents(l, () => scenario(second));
+  for (const event of [...later].reverse()) await deliver(second, event);
+  expect(await state(second), 'newest first').toEqual(end);
+  for (const event of shuffled(later)) await deliver(second, event);
+  expect(await state(second), 'again, in another order').toEqual(end);
+  return { live: first, end, events };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeCard } from '../../helpers/fake-lithic.ts';
-import { type LithicFixture, startLithic } from './helpers.ts';
+import { driveTwice, type LithicFixture, startLithic } from './helpers.ts';
 
 /*
  * The issuer's money after the authorization (docs/cards.md, "Lithic, events"): every
@@ -105,59 +105,15 @@ async function moneyOf(live: Live) {
   };
 }
 
-/** Runs `scenario` with Lithic's transaction events held back: the events it produced, oldest first. */
-async function held(scenario: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const from = l.fake.transactionEvents.length;
-  l.fake.holdEvents = true;
-  try {
-    await scenario();
-  } finally {
-    l.fake.holdEvents = false;
-  }
-  return l.fake.transactionEvents.slice(from);
-}
-
-/** Delivers one event: acknowledged, and every ledger invariant still holds. */
-async function deliver(event: Record<string, unknown>) {
-  const delivery = await l.fake.deliver('/webhooks/lithic/events', event);
-  expect(delivery.status, delivery.body).toBe(200);
-  expect(await l.f.t.ctx.ledger.verify()).toEqual([]);
-}
-
-/** Another order than oldest first and newest first: the odd ones, then the even ones, each newest first. */
-const shuffled = <T>(items: T[]): T[] => [
-  ...items.filter((_, i) => i % 2 === 1).reverse(),
-  ...items.filter((_, i) => i % 2 === 0).reverse(),
-];
-
 /**
- * A case twice: in order then again on one card, out of order then again on another; both end with
- * the same money, which is returned with the first card and its events.
+ * A case twice (`driveTwice`): in order then again on one card, out of order then again on another;
+ * both end with the same money, which is returned with the first card and its events.
  */
-async function drive(
+const drive = (
   setup: () => Promise<Live>,
   scenario: (live: Live) => Promise<unknown>,
   options: { afterEach?: (index: number, live: Live) => Promise<void> } = {},
-) {
-  const first = await setup();
-  const events = await held(() => scenario(first));
-  expect(events.length).toBeGreaterThan(0);
-  for (const [index, event] of events.entries()) {
-    await deliver(event);
-    await options.afterEach?.(index, first);
-  }
-  const end = await moneyOf(first);
-  for (const event of events) await deliver(event);
-  expect(await moneyOf(first), 'delivered again').toEqual(end);
-
-  const second = await setup();
-  const later = await held(() => scenario(second));
-  for (const event of [...later].reverse()) await deliver(event);
-  expect(await moneyOf(second), 'newest first').toEqual(end);
-  for (const event of shuffled(later)) await deliver(event);
-  expect(await moneyOf(second), 'again, in another order').toEqual(end);
-  return { live: first, end, events };
-}
+) => driveTwice(l, { setup, scenario, state: moneyOf, ...options });
 
 const pan = (live: Live) => live.upstream.pan;
 async function authorize(live: Live, amount: number, mcc = '5411', descriptor = 'Corner Shop') {
