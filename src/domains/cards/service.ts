@@ -21,7 +21,7 @@ import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
 import { CardViews } from './views.ts';
 
-export { cardFundingId, SEALED_COLUMNS } from './issuance.ts';
+export { cardFundingId } from './issuance.ts';
 export type { CardMandates, CardUsers, CompanyPool, MandatedCharge, MandateVerdict } from './ports.ts';
 export { sandboxScope, scopeOf } from './scope.ts';
 
