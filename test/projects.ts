@@ -77,6 +77,7 @@ export const UNIT: Entry[] = [
   'test/purchases/acp-adapter.test.ts',
   'test/purchases/acp-protocol.test.ts',
   'test/purchases/llm-engine.test.ts',
+  'test/purchases/states.test.ts',
 ];
 
 /**

@@ -12,7 +12,7 @@ const { member, get, page } = consoleSteps(f);
 
 /** The rows of the requests table: [credential title, method, path, status, request id title]. */
 function rows(html: string): string[][] {
-  const table = /<table id="requests" class="log">[\s\S]*?<\/table>/.exec(html)![0];
+  const table = /<table id="requests" class="log stack">[\s\S]*?<\/table>/.exec(html)![0];
   return [
     ...table.matchAll(
       /<tr><td>[^<]*<\/td><td><code title="([^"]+)">[\s\S]*?<\/td><td>([A-Z]+)<\/td><td><code>([^<]*)<\/code><\/td><td class="num status">(\d+)<\/td><td class="num">\d+ ms<\/td><td><code title="([^"]+)">/g,

@@ -33,7 +33,6 @@ export {
   KYC_EVENT,
   type KycEventEmitter,
   type KycStateObject,
-  SEALED_COLUMNS,
 } from './verifications.ts';
 
 export const SIMULATE_OUTCOMES = ['approved', 'rejected', 'requires_input'] as const;
