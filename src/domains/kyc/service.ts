@@ -3,6 +3,7 @@ import { digest, safeEqual } from '../../core/crypto.ts';
 import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { cursorOf, pageOf } from '../../core/pagination.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -448,14 +449,31 @@ export class KycService {
 
   // ---- production review ----------------------------------------------------------------------
 
-  /** The manual review queue: live verifications in pending, oldest first. */
-  async reviewQueue(input: { limit?: number; organizationId?: string } = {}) {
+  /**
+   * The manual review queue: live verifications in pending, oldest first, in the one list envelope
+   * (core/pagination.ts); `startingAfter` must be a verification of the queue.
+   */
+  async reviewQueue(input: { limit?: number; organizationId?: string; startingAfter?: string } = {}) {
+    const limit = Math.min(Math.max(input.limit ?? 50, 1), 500);
+    const inQueue = (row: KycVerification | undefined) =>
+      row?.livemode === 1 &&
+      row.status === 'pending' &&
+      (input.organizationId === undefined || row.organization_id === input.organizationId)
+        ? row
+        : undefined;
+    const after = await cursorOf(
+      input.startingAfter,
+      async (id) => inQueue(await store.findById(this.db, id)),
+      'a verification',
+    );
     const rows = await store.listPending(this.db, {
       livemode: 1,
-      limit: Math.min(Math.max(input.limit ?? 50, 1), 500),
+      limit: limit + 1,
       ...(input.organizationId ? { organizationId: input.organizationId } : {}),
+      ...(after ? { after } : {}),
     });
-    return rows.map((row) => this.reviewItem(row));
+    const page = pageOf(rows, limit);
+    return { ...page, data: page.data.map((row) => this.reviewItem(row)) };
   }
 
   /** Applies a review verdict to a live verification in pending (spec §3: review results). */
