@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import AjvCompiler from '@fastify/ajv-compiler';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
@@ -7,6 +6,7 @@ import { clientErrorHandler, frameworkErrors } from './core/edge-errors.ts';
 import { installErrorHandler, sendError } from './core/error-handler.ts';
 import { ApiError, invalidRequest, serviceUnavailable } from './core/errors.ts';
 import { installIdempotency } from './core/idempotency.ts';
+import { sequentialIds } from './core/ids.ts';
 import { requestLogFields } from './core/log-redaction.ts';
 import { lazyRequestLogger } from './core/request-logger.ts';
 import { installTextGuard } from './core/text-guard.ts';
@@ -59,20 +59,6 @@ export interface AppOptions {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * `req_<32 hex>`: the time in milliseconds (12), a counter (8) and this process's random tag (12).
- * Unique across processes, cheaper than a random UUID per request, and in time order, so that the
- * request log's key index takes its rows at one end instead of all over.
- */
-function requestIds(): () => string {
-  const tag = randomBytes(6).toString('hex');
-  let counter = 0;
-  return () => {
-    counter = (counter + 1) % 0x1_0000_0000;
-    return `req_${Date.now().toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}${tag}`;
-  };
-}
-
-/**
  * Query strings and path parameters arrive as text, so their validator coerces (`?limit=10`, a
  * single `?type=` as a list); a JSON body is validated as sent: `{"limit": "10"}` or a string where
  * a list belongs is a 400, not silently converted.
@@ -119,7 +105,8 @@ type SharedSchema = Parameters<AjvCompiler.Ajv['addSchema']>[0];
 
 /** The Fastify instance every role serves from: logging, limits, error bodies. */
 function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
-  const nextRequestId = requestIds();
+  // Time-ordered, so that the request log's index takes its rows at one end.
+  const nextRequestId = sequentialIds('req');
   return Fastify({
     logger: {
       level: ctx.config.logLevel,
@@ -170,10 +157,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const app = createServer(ctx, options);
 
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
   // Shutting down: every answer from then on, also to a request that came before, closes its
   // connection, so that clients move their keep-alive connections elsewhere.
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -182,9 +165,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
-  // Started before its database: nothing but the health endpoints until the migrations are applied.
-  // A callback, not an async hook: every request runs it, and a promise each cost more than the check.
-  app.addHook('onRequest', (request, _reply, done) => {
+  // Every answer carries its request id. Started before its database: nothing but the health
+  // endpoints until the migrations are applied. One callback hook, not async ones: every request
+  // runs it, and a promise or a hook more each cost more than the work.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
     if (!ctx.health.migrated && !HEALTH_ROUTES.has(request.routeOptions.url ?? ''))
       return done(serviceUnavailable());
     done();

@@ -42,6 +42,8 @@ export const SLOW: Entry[] = [
   'test/console/browser.test.ts',
   'test/kyc/browser/',
   'test/links/browser.test.ts',
+  'test/mandates/approval-browser.test.ts',
+  'test/mandates/consent-browser.test.ts',
   'test/oauth/browser/',
   'test/onboarding/browser.test.ts',
   'test/vault/browser.test.ts',
@@ -75,6 +77,7 @@ export const UNIT: Entry[] = [
   'test/purchases/acp-adapter.test.ts',
   'test/purchases/acp-protocol.test.ts',
   'test/purchases/llm-engine.test.ts',
+  'test/purchases/states.test.ts',
 ];
 
 /**

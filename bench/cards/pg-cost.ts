@@ -51,7 +51,7 @@ console.log(
 );
 for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]))
   console.log(`  ×${(n / count).toFixed(2)}  ${text.slice(0, 110)}`);
-while ((await ctx.ledger.foldMirrors()) > 0);
+while ((await ctx.ledger.foldDeltas()) > 0);
 const violations = await ctx.ledger.verify();
 console.log(`  ledger verify: ${violations.length === 0 ? 'ok' : JSON.stringify(violations)}`);
 await app.close();

@@ -30,7 +30,7 @@ if (role === 'setup') {
   });
   const ctx = await createContext(config, { migrate: false });
   if (role === 'verify') {
-    while ((await ctx.ledger.foldMirrors()) > 0);
+    while ((await ctx.ledger.foldDeltas()) > 0);
     const violations = await ctx.ledger.verify();
     process.stdout.write(`${JSON.stringify({ violations })}\n`);
     await ctx.close();

@@ -8,11 +8,11 @@ import {
   type SealedColumn,
 } from '../db/sealed-values.ts';
 import { SEALED_COLUMNS as CARDHOLDERS } from '../domains/cards/cardholders.ts';
+import { SEALED_COLUMNS as CARDS } from '../domains/cards/issuance.ts';
 import { SEALED_COLUMNS as AUTHORIZATION_ENDPOINTS } from '../domains/cards/platform-authorization.ts';
-import { SEALED_COLUMNS as CARDS } from '../domains/cards/service.ts';
 import { SEALED_COLUMNS as CONNECT } from '../domains/connect/service.ts';
 import { SEALED_COLUMNS as WEBHOOKS } from '../domains/events/endpoints.ts';
-import { SEALED_COLUMNS as KYC } from '../domains/kyc/service.ts';
+import { SEALED_COLUMNS as KYC } from '../domains/kyc/verifications.ts';
 import { SEALED_COLUMNS as MERCHANT_LINKING } from '../domains/merchant-accounts/linking.ts';
 import { SEALED_COLUMNS as MERCHANT_ACCOUNTS } from '../domains/merchant-accounts/service.ts';
 import { SEALED_COLUMNS as MESSAGING } from '../domains/messaging/service.ts';

@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -71,6 +71,20 @@ function base62(value: number, digits: number): string {
     value = Math.floor(value / 62);
   }
   return out;
+}
+
+/**
+ * A generator of `<prefix>_<32 hex>` ids: the time in milliseconds (12), a counter (8) and a random
+ * tag of the generator (12). Unique across processes, cheaper than a random id per call, and in time
+ * order, so that an index on them takes new entries at one end instead of all over. Not secret.
+ */
+export function sequentialIds(prefix: string): () => string {
+  const tag = randomBytes(6).toString('hex');
+  let counter = 0;
+  return () => {
+    counter = (counter + 1) % 0x1_0000_0000;
+    return `${prefix}_${Date.now().toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}${tag}`;
+  };
 }
 
 /** A prefixed secret (256 bits of randomness), e.g. `sk_test_…`, `whsec_…`. */

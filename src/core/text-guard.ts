@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { refuseOtherCharsets } from './edge-errors.ts';
 import { ApiError } from './errors.ts';
 
@@ -215,13 +215,21 @@ function badHeader(request: FastifyRequest): string | null {
  * error handler). Nothing below ever sees such text, on either database.
  */
 export function installTextGuard(app: FastifyInstance): void {
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    // Only a body has a charset: a request without a media type (nearly every GET) skips the check.
+  // Only a body has a charset, and only a method that takes one has its body read: GET and HEAD
+  // (nearly every request) skip the check and its phase. A request without a media type skips it too.
+  const charset: preParsingHookHandler = (request, _reply, payload, done) => {
     const type = request.headers['content-type'];
     done(type === undefined ? null : (refuseOtherCharsets(type) ?? null), payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().some((method) => !BODYLESS_METHODS.has(method))) return;
+    route.preParsing = [charset, ...(route.preParsing ? [route.preParsing].flat() : [])];
   });
   app.addHook('preValidation', (request, _reply, done) => {
     const bad = checkRequestText(request);
     done(bad ? refusal(bad[0], bad[1]) : undefined);
   });
 }
+
+/** Methods whose body Fastify never reads. */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);

@@ -213,7 +213,7 @@ export interface WebhookDeliveriesTable {
 
 /** One request of an organization's credential (docs/console.md "API requests"): never a body or secret. */
 export interface ApiRequestsTable {
-  /** The request id (`X-Request-Id`). */
+  /** The row's own id, time-ordered (`log_…`): a request id may repeat, a row is one request. */
   id: string;
   organization_id: string;
   livemode: number;
@@ -225,6 +225,7 @@ export interface ApiRequestsTable {
   path: string;
   status: number;
   latency_ms: number;
+  /** The request id (`X-Request-Id`): the client's, when it sent one, or the one Purser gave. */
   request_id: string;
 }
 

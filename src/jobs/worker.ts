@@ -343,8 +343,9 @@ export class Worker {
           const authorizations = await ctx.cards.network.expireAuthorizations();
           const holds = await ctx.ledger.expireDue();
           if (authorizations > 0 || holds > 0) log.info({ authorizations, holds }, 'expired holds voided');
-          // Mirror accounts' changes into their totals (PostgreSQL), so that reading one stays cheap.
-          for (let round = 0; round < 10 && (await ctx.ledger.foldMirrors()) > 0; round++);
+          // Changes appended to accounts (mirror accounts, the pool's credits: PostgreSQL) into their
+          // totals, so that reading one stays cheap.
+          for (let round = 0; round < 10 && (await ctx.ledger.foldDeltas()) > 0; round++);
         },
       },
     ];

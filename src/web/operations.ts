@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { formatUnits } from 'viem';
 import type { AppContext } from '../context.ts';
 import { digest, safeEqual } from '../core/crypto.ts';
@@ -8,6 +8,7 @@ import { ApiError, notFound } from '../core/errors.ts';
 import type { RoutesApp } from '../core/schemas.ts';
 import { probeDatabase } from '../db/availability.ts';
 import type { PoolStats } from '../db/index.ts';
+import { HttpMetrics } from './http-metrics.ts';
 
 /** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
 /** What /metrics reads from the worker of the process, when it runs one. */
@@ -21,19 +22,7 @@ async function operations(
 ): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'purser_' });
-  const requests = new Counter({
-    name: 'purser_http_requests_total',
-    help: 'HTTP requests by route, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'purser_http_request_duration_seconds',
-    help: 'HTTP request latency by route and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const http = new HttpMetrics(registry);
 
   registerDependencyMetrics(registry, ctx);
   registerBacklogMetrics(registry, ctx);
@@ -100,32 +89,16 @@ async function operations(
     },
   });
 
-  // Label sets resolved once per route, method and status: prom-client hashes labels on every
-  // call otherwise, which shows on the hottest routes.
-  const series = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
-  const seriesOf = (route: string, method: string, status: number) => {
-    const key = `${route} ${method} ${status}`;
-    let found = series.get(key);
-    if (!found) {
-      const counter = requests.labels(route, method, String(status));
-      const histogram = latency.labels(route, method);
-      found = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
-      series.set(key, found);
-    }
-    return found;
-  };
-
   // Each route gets its own hook that knows its path (reading `request.routeOptions` builds an
   // object per call); requests no route matched share one label.
   type Measure = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
-  const measure =
-    (route: string): Measure =>
-    (request, reply, done) => {
-      const measured = seriesOf(route, request.method, reply.statusCode);
-      measured.count();
-      measured.observe(reply.elapsedTime / 1000);
+  const measure = (route: string): Measure => {
+    const record = http.recorder(route);
+    return (request, reply, done) => {
+      record(request.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
     };
+  };
   app.addHook('onRoute', (route) => {
     const own = route.onResponse ? [route.onResponse].flat() : [];
     route.onResponse = [...own, measure(route.url) as onResponseHookHandler];

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Insertable, sql } from 'kysely';
 import type { Clock } from '../core/clock.ts';
+import { sequentialIds } from '../core/ids.ts';
 import { redactPath } from '../core/log-redaction.ts';
 import { livemodeColumn, type Tenant } from '../core/tenant.ts';
 import { runCompiled } from '../db/compiled.ts';
@@ -40,11 +41,14 @@ export interface RequestLogFilter {
  * then each organization and mode is cut back to its newest 1,000.
  */
 export class RequestLog {
-  private pending: Insertable<ApiRequestsTable>[] = [];
+  /** Rows to write, flat: `WIDTH` values each, in `COLUMNS` order (no object per request). */
+  private pending: unknown[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   /** Rows written since each organization and mode was last cut back, by `organization|livemode`. */
   private readonly untrimmed = new Map<string, { organizationId: string; livemode: number; rows: number }>();
+  /** Each row's own key: a client may send one `X-Request-Id` twice (a retry), each request is a row. */
+  private readonly nextId = sequentialIds('log');
 
   constructor(private readonly deps: { database: Pick<DatabaseHandle, 'db' | 'dialect'>; clock: Clock }) {}
 
@@ -54,19 +58,19 @@ export class RequestLog {
     if (!caller) return;
     const url = request.url;
     const query = url.indexOf('?');
-    this.pending.push({
-      id: request.id,
-      organization_id: caller.organizationId,
-      livemode: livemodeColumn(caller.livemode),
-      created_at: this.deps.clock.now(),
-      credential: request.principal ? request.principal.clientId : (caller as ApiKeyPrincipal).keyId,
-      method: request.method,
-      path: redactPath(query < 0 ? url : url.slice(0, query)).slice(0, 300),
+    this.pending.push(
+      this.nextId(),
+      caller.organizationId,
+      livemodeColumn(caller.livemode),
+      this.deps.clock.now(),
+      request.principal ? request.principal.clientId : (caller as ApiKeyPrincipal).keyId,
+      request.method,
+      redactPath(query < 0 ? url : url.slice(0, query)).slice(0, 300),
       status,
-      latency_ms: Math.round(latencyMs),
-      request_id: request.id,
-    });
-    if (this.pending.length >= FLUSH_AT_ROWS) void this.write();
+      Math.round(latencyMs),
+      request.id,
+    );
+    if (this.pending.length >= FLUSH_AT_ROWS * WIDTH) void this.write();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.write(), FLUSH_AFTER_MS);
       this.timer.unref();
@@ -85,8 +89,9 @@ export class RequestLog {
   private write(trimAfter = TRIM_EVERY_ROWS): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const rows = this.pending.splice(0);
-    this.writing = this.writing.then(() => this.store(rows, trimAfter));
+    const values = this.pending;
+    this.pending = [];
+    this.writing = this.writing.then(() => this.store(values, trimAfter));
     return this.writing;
   }
 
@@ -112,22 +117,25 @@ export class RequestLog {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
-  private async store(rows: Insertable<ApiRequestsTable>[], trimAfter: number): Promise<void> {
+  private async store(values: unknown[], trimAfter: number): Promise<void> {
     try {
-      if (rows.length > 0) {
+      const rows = values.length / WIDTH;
+      if (rows > 0) {
         await writeTransaction(this.deps.database, async (trx) => {
-          const whole = rows.length - (rows.length % INSERT_CHUNK);
-          for (let i = 0; i < whole; i += INSERT_CHUNK)
-            await insertRows(trx, rows.slice(i, i + INSERT_CHUNK));
-          for (const row of rows.slice(whole)) await insertRows(trx, [row]);
+          const whole = rows - (rows % INSERT_CHUNK);
+          for (let row = 0; row < whole; row += INSERT_CHUNK)
+            await insertRows(trx, values.slice(row * WIDTH, (row + INSERT_CHUNK) * WIDTH));
+          for (let row = whole; row < rows; row++)
+            await insertRows(trx, values.slice(row * WIDTH, (row + 1) * WIDTH));
         });
       }
-      for (const row of rows) {
-        const key = `${row.organization_id}|${row.livemode}`;
+      for (let at = 0; at < values.length; at += WIDTH) {
+        const organizationId = values[at + ORGANIZATION] as string;
+        const livemode = values[at + LIVEMODE] as number;
+        const key = `${organizationId}|${livemode}`;
         const owner = this.untrimmed.get(key);
         if (owner) owner.rows++;
-        else
-          this.untrimmed.set(key, { organizationId: row.organization_id, livemode: row.livemode, rows: 1 });
+        else this.untrimmed.set(key, { organizationId, livemode, rows: 1 });
       }
       for (const [key, owner] of this.untrimmed) {
         if (owner.rows < Math.max(trimAfter, 1)) continue;
@@ -140,7 +148,7 @@ export class RequestLog {
   }
 }
 
-/** The columns of a logged request, in the order `observe` builds them (the inserts' parameters follow it). */
+/** The columns of a logged request, in the order `observe` pushes them (the inserts' parameters follow it). */
 const COLUMNS = [
   'id',
   'organization_id',
@@ -152,19 +160,28 @@ const COLUMNS = [
   'status',
   'latency_ms',
   'request_id',
-] as const;
+] as const satisfies readonly (keyof ApiRequestsTable)[];
+const WIDTH = COLUMNS.length;
+const ORGANIZATION = COLUMNS.indexOf('organization_id');
+const LIVEMODE = COLUMNS.indexOf('livemode');
 
-/** Inserts `rows` with a statement compiled once per row count (one of two: `INSERT_CHUNK` and 1). */
-async function insertRows(db: Executor, rows: Insertable<ApiRequestsTable>[]): Promise<void> {
-  await runCompiled(
-    db,
-    `insert api_requests ×${rows.length}`,
-    rows.flatMap((row) => COLUMNS.map((column) => row[column])),
-    () =>
-      db
-        .insertInto('api_requests')
-        .values(rows)
-        .onConflict((oc) => oc.column('id').doNothing()),
+/** Inserts the rows of `values` with a statement compiled once per row count (one of two: `INSERT_CHUNK` and 1). */
+async function insertRows(db: Executor, values: unknown[]): Promise<void> {
+  const count = values.length / WIDTH;
+  // Row objects only for compiling the statement, once: later runs take the values as they are.
+  const rows = () =>
+    Array.from(
+      { length: count },
+      (_, row) =>
+        Object.fromEntries(
+          COLUMNS.map((column, i) => [column, values[row * WIDTH + i]]),
+        ) as Insertable<ApiRequestsTable>,
+    );
+  await runCompiled(db, `insert api_requests ×${count}`, values, () =>
+    db
+      .insertInto('api_requests')
+      .values(rows())
+      .onConflict((oc) => oc.column('id').doNothing()),
   );
 }
 
@@ -185,6 +202,8 @@ async function trim(db: Executor, organizationId: string, livemode: number): Pro
     .deleteFrom('api_requests')
     .where('organization_id', '=', organizationId)
     .where('livemode', '=', livemode)
+    // A bound on created_at alone: the owner's index stops at the cut instead of walking the newer rows.
+    .where('created_at', '<=', oldestKept.created_at)
     .where(
       sql<boolean>`(created_at < ${oldestKept.created_at} or (created_at = ${oldestKept.created_at} and id < ${oldestKept.id}))`,
     )

@@ -12,7 +12,7 @@ const { member, get, page } = consoleSteps(f);
 
 /** The rows of the requests table: [credential title, method, path, status, request id title]. */
 function rows(html: string): string[][] {
-  const table = /<table id="requests" class="log">[\s\S]*?<\/table>/.exec(html)![0];
+  const table = /<table id="requests" class="log stack">[\s\S]*?<\/table>/.exec(html)![0];
   return [
     ...table.matchAll(
       /<tr><td>[^<]*<\/td><td><code title="([^"]+)">[\s\S]*?<\/td><td>([A-Z]+)<\/td><td><code>([^<]*)<\/code><\/td><td class="num status">(\d+)<\/td><td class="num">\d+ ms<\/td><td><code title="([^"]+)">/g,
@@ -97,5 +97,23 @@ describe('the API request log', () => {
     expect(rows(shown.body)).toHaveLength(1_000);
     // The production request of the first test is still there: each mode keeps its own 1,000.
     expect(rows((await get(page('requests', 'production'), owner.cookie)).body)).toHaveLength(1);
+  });
+
+  it('logs each request when a client sends one X-Request-Id twice (a retry)', async () => {
+    const owner = await member('viewer');
+    const headers = { 'x-request-id': 'retry-7f3a' };
+    const first = await f.t.call('GET', '/api/v2', { token: f.sandbox, headers });
+    f.t.clock.advance(1_000);
+    const retry = await f.t.call('GET', '/api/v2/cards/card_unknown', { token: f.sandbox, headers });
+    expect([first.headers['x-request-id'], retry.headers['x-request-id']]).toEqual([
+      'retry-7f3a',
+      'retry-7f3a',
+    ]);
+    const shown = rows((await get(page('requests'), owner.cookie)).body);
+    const client = f.org.sandbox.client_id;
+    expect(shown.slice(0, 2)).toEqual([
+      [client, 'GET', '/api/v2/cards/card_unknown', '404', 'retry-7f3a'],
+      [client, 'GET', '/api/v2', '200', 'retry-7f3a'],
+    ]);
   });
 });

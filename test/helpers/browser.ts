@@ -1,7 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium, driven through playwright-core (never a downloaded browser). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -33,4 +36,55 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A platform authenticator on the DevTools protocol (WebAuthn must be enabled on `cdp`): user
+ * verification always succeeds, presence is simulated. Its id, to remove it (another device).
+ */
+export async function addPlatformAuthenticator(cdp: CDPSession): Promise<string> {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return authenticatorId;
+}
+
+/** A browser context at a desktop's or a phone's size, its page, and a platform authenticator of its own. */
+export async function deviceWithAuthenticator(
+  browser: Browser,
+  phone: boolean,
+): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
+  const context = await browser.newContext({
+    viewport: phone ? PHONE : DESKTOP,
+    deviceScaleFactor: phone ? 2 : 1,
+    isMobile: phone,
+    hasTouch: phone,
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  return { context, page, cdp, authenticatorId: await addPlatformAuthenticator(cdp) };
+}
+
+/**
+ * Where a browser test writes its screenshots: docs/images when the environment variable `name` is
+ * `docs` (refreshing the documentation's pictures), else a new temporary directory.
+ */
+export function screenshotDir(name: string): string {
+  const dir =
+    process.env[name] === 'docs'
+      ? join(dirname(fileURLToPath(import.meta.url)), '../../docs/images')
+      : mkdtempSync(join(tmpdir(), 'purser-screens-'));
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }

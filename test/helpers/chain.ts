@@ -134,6 +134,8 @@ export class RpcProxy {
             port: target.port,
             method: 'POST',
             path: '/',
+            // A connection of its own per call: no pooled one the chain may have closed to go stale.
+            agent: false,
             headers: { 'content-type': 'application/json', 'content-length': body.length },
           },
           (answer: IncomingMessage) => {
@@ -145,6 +147,10 @@ export class RpcProxy {
         upstream.end(body);
       });
     });
+    // Purser's client keeps idle connections for 4 s; a proxy that closed them first (Node's default
+    // is 5 s) could close one just as the client, late on a busy machine, sends its next call on it:
+    // "fetch failed" with no retry. Idle connections are the client's to close.
+    this.server.keepAliveTimeout = 0;
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));

@@ -63,6 +63,44 @@ it('refuses a batch naming a limited account the transaction did not lock up fro
   expect(await f.available(card)).toBe(105);
 });
 
+it('credits the pool without its lock, and a debit locks it and counts the credits not yet folded', async () => {
+  const pool = await f.account('company_pool', f.organizationId);
+  const card = await f.account('card', 'card_pool_credit');
+  await f.fund(card, 800);
+  const move = (id: string, debit: string, credit: string, amount: number, lock: string[]) =>
+    f.ledger.transaction(async (trx) => {
+      await f.ledger.lockAccounts(trx, lock);
+      await f.ledger.execute(trx, [
+        { type: 'posted', id, debitAccountId: debit, creditAccountId: credit, amount, code: 't' },
+      ]);
+    });
+  // A release: the transaction locked the card alone, and the pool takes the credit all the same.
+  await move('release_unlocked', card, pool, 800, [card]);
+  if (onPostgres) {
+    const appended = await f.t.ctx.db
+      .selectFrom('ledger_account_deltas')
+      .select((eb) => eb.fn.sum<number>('credits_posted').as('credits'))
+      .where('account_id', '=', pool)
+      .executeTakeFirstOrThrow();
+    expect(Number(appended.credits)).toBe(800);
+  }
+  expect(await f.available(pool)).toBe(800);
+  // A draw from the pool without its lock is a caller's bug, and moves nothing.
+  await expect(move('draw_unlocked', pool, card, 100, [card])).rejects.toBeInstanceOf(LockOrderError);
+  // Locked, the pool counts the credit it has not folded yet: all of it can be drawn, not a cent more.
+  await move('draw_locked', pool, card, 800, [pool, card]);
+  await expect(move('draw_over', pool, card, 1, [pool, card])).rejects.toMatchObject({
+    code: 'exceeds_credits',
+  });
+  expect(await f.available(pool)).toBe(0);
+  expect(await f.available(card)).toBe(800);
+  await f.expectSound();
+  // Folded, the same totals; and verify proves them either way.
+  await f.ledger.foldDeltas();
+  expect(await f.available(pool)).toBe(0);
+  await f.expectSound();
+});
+
 it.runIf(onPostgres)(
   'runs a deadlock victim again from the start, and both transactions commit',
   async () => {

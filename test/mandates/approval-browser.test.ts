@@ -1,10 +1,14 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchChromium } from '../helpers/browser.ts';
+import {
+  addPlatformAuthenticator,
+  deviceWithAuthenticator,
+  freePort,
+  launchChromium,
+  PHONE,
+  screenshotDir,
+} from '../helpers/browser.ts';
 import { connectUser, uniqueEmail } from '../helpers/fixtures.ts';
 import { usePurchases } from '../purchases/helpers.ts';
 import { vaultPath } from '../vault/helpers.ts';
@@ -14,14 +18,9 @@ import { createMandate } from './helpers.ts';
  * The mandate approval page in Chromium, the DevTools protocol's virtual authenticators as the
  * user's devices: approved with a passkey at a desktop's width, a first passkey made after a code at
  * a phone's, a missing passkey told in plain words. With MANDATE_SCREENSHOTS=docs the screenshots
- * refresh the ones in docs/images.
+ * refresh the ones in docs/images (docs/mandates.md shows them).
  */
-const IMAGES =
-  process.env.MANDATE_SCREENSHOTS === 'docs'
-    ? join(dirname(fileURLToPath(import.meta.url)), '../../docs/images')
-    : mkdtempSync(join(tmpdir(), 'purser-mandate-screens-'));
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
+const IMAGES = screenshotDir('MANDATE_SCREENSHOTS');
 // WebAuthn needs a domain (never an IP address) in a secure context: localhost is one.
 const port = await freePort();
 const f = usePurchases({ BASE_URL: `http://localhost:${port}` });
@@ -30,40 +29,12 @@ const origin = `http://localhost:${port}`;
 describe('the mandate approval page in Chromium', () => {
   let browser: Browser;
 
-  /** A browser context at this size with its own virtual platform authenticator. */
-  const device = async (
-    viewport: { width: number; height: number },
-    phone: boolean,
-  ): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> => {
-    const context = await browser.newContext({
-      viewport,
-      deviceScaleFactor: phone ? 2 : 1,
-      isMobile: phone,
-      hasTouch: phone,
-    });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    return { context, page, cdp, authenticatorId };
-  };
-
   const status = async (id: string) =>
     (await f.t.call('GET', `/api/v2/mandates/${id}`, { token: f.sandbox })).json().status;
 
   beforeAll(async () => {
     await f.t.app.listen({ port, host: 'localhost' });
     browser = await launchChromium();
-    mkdirSync(IMAGES, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -71,7 +42,7 @@ describe('the mandate approval page in Chromium', () => {
   });
 
   it('desktop: the terms, approved with the passkey; a device without it told in plain words', async () => {
-    const { context, page, cdp, authenticatorId } = await device(DESKTOP, false);
+    const { context, page, cdp, authenticatorId } = await deviceWithAuthenticator(browser, false);
     const outside: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(origin)) outside.push(request.url());
@@ -99,16 +70,7 @@ describe('the mandate approval page in Chromium', () => {
     // Another device with no passkey for this account: plain words, never the browser's message.
     const second = await createMandate(f, userId);
     await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addPlatformAuthenticator(cdp);
     await page.goto(second.approval_url as string);
     await page.locator('#approve').click();
     const problem = page.locator('#passkey-error');
@@ -123,7 +85,7 @@ describe('the mandate approval page in Chromium', () => {
   }, 90_000);
 
   it('phone: a user with no passkey proves their email, creates one, and approves', async () => {
-    const { context, page } = await device(PHONE, true);
+    const { context, page } = await deviceWithAuthenticator(browser, true);
     const email = uniqueEmail('phone');
     const { userId } = await connectUser(f.t, f.sandbox, { email });
     const mandate = await createMandate(f, userId, { allowed_merchants: ['coffee', 'grocer'] });

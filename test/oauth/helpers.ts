@@ -34,10 +34,17 @@ export interface OAuthServer {
  * authorization server under a path of MCP_URL.
  */
 export async function startOAuthServer(
-  options: { env?: Record<string, string>; mcpPath?: string; registration?: 'sandbox' | 'production' } = {},
+  options: {
+    env?: Record<string, string>;
+    mcpPath?: string;
+    registration?: 'sandbox' | 'production';
+    /** `localhost` for a browser's WebAuthn, which never takes an IP address. */
+    host?: '127.0.0.1' | 'localhost';
+  } = {},
 ): Promise<OAuthServer> {
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
+  const host = options.host ?? '127.0.0.1';
+  const base = `http://${host}:${port}`;
   const issuer = `${base}${options.mcpPath ?? ''}`;
   const t = await startTestApp({ BASE_URL: base, MCP_URL: issuer, ...options.env });
   const org = await t.createOrg('Acme Wallet');
@@ -46,8 +53,21 @@ export async function startOAuthServer(
     organizationId: org.organization_id,
     livemode: options.registration === 'production',
   };
-  await t.app.listen({ port, host: '127.0.0.1' });
+  await t.app.listen({ port, host });
   return { t, org, issuer, resource: `${issuer}/mcp`, close: () => t.close() };
+}
+
+/** A client app's callback on loopback: records the query of each request it is sent. */
+export async function callbackServer(): Promise<{ server: Server; url: string; hits: URL[] }> {
+  const hits: URL[] = [];
+  const server = createServer((req, res) => {
+    hits.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><h1 id="back">Back in the app</h1>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, hits };
 }
 
 /** A client made as `npx purser client create ORG --mode M [--public] --redirect-uri U` makes it. */

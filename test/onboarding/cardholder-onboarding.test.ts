@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectError, useCards } from '../cards/helpers.ts';
-import { formBody, formFields } from '../links/helpers.ts';
+import { formBody } from '../links/helpers.ts';
+import { onboardingForm } from './helpers.ts';
 
 /** Hosted cardholder onboarding sessions: the v1 API, the page, both ways to complete, and refusals. */
 const f = useCards();
@@ -37,12 +38,7 @@ async function openPage(path: string, cookie?: string) {
   expect(response.statusCode, response.body).toBe(200);
   const setCookie = response.headers['set-cookie'] as string | undefined;
   const browser = cookie ?? (setCookie as string).split(';')[0]!;
-  const fields = (purpose: string) => {
-    const all = [...response.body.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)];
-    const form = all.find((m) => m[2]?.includes(`name="purpose" value="${purpose}"`));
-    expect(form, `a ${purpose} form`).toBeDefined();
-    return formFields(`<form method="post" action="${form![1]}">${form![2]}</form>`, form![1]!);
-  };
+  const fields = (purpose: string) => onboardingForm(response.body, purpose);
   return { response, browser, fields };
 }
 

@@ -41,6 +41,8 @@ import * as mandates from './0047_mandates.ts';
 import * as cardFlowControls from './0048_card_flow_controls.ts';
 import * as chainKeyRotation from './0049_chain_key_rotation.ts';
 import * as mandatePurchases from './0050_mandate_purchases.ts';
+import * as webhookDuePartial from './0051_webhook_due_partial.ts';
+import * as poolAppendedCredits from './0052_pool_appended_credits.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -86,4 +88,6 @@ export const migrations: Record<string, Migration> = {
   '0048_card_flow_controls': cardFlowControls,
   '0049_chain_key_rotation': chainKeyRotation,
   '0050_mandate_purchases': mandatePurchases,
+  '0051_webhook_due_partial': webhookDuePartial,
+  '0052_pool_appended_credits': poolAppendedCredits,
 };

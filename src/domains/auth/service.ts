@@ -57,8 +57,12 @@ export class AuthService {
   private readonly db: Db;
   private readonly findAccessToken: ReturnType<typeof store.accessTokenLookup>;
   /**
-   * Token rows seen in the last `cacheTtlMs`, by digest. Every revocation in this process clears it
-   * at once; other processes see a revocation within the TTL (AUTH_CACHE_TTL_MS, 0 turns it off).
+   * Token rows seen in the last `cacheTtlMs`, by the bearer as presented: a request that hits skips
+   * the SHA-256 (the store keeps only digests; this process holds a token no longer than the TTL,
+   * as it holds it while answering). A guess is compared with a remembered token only when their
+   * hashes in the map, seeded at random per process, agree, so timing tells a caller nothing it
+   * could aim. Every revocation in this process clears it at once; other processes see a
+   * revocation within the TTL (AUTH_CACHE_TTL_MS, 0 turns it off).
    */
   private readonly recent = new Map<string, { row: AccessTokenRow; until: number }>();
 
@@ -145,7 +149,7 @@ export class AuthService {
   /** The principal behind a bearer token, or null when it is unknown, expired or revoked. */
   async authenticate(bearer: string): Promise<(Principal & { organizationActive: boolean }) | null> {
     const now = this.clock.now();
-    const row = await this.lookup(digest(bearer), now);
+    const row = await this.lookup(bearer, now);
     if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
     return {
       kind: row.kind,
@@ -170,14 +174,14 @@ export class AuthService {
     this.recent.clear();
   }
 
-  private async lookup(tokenDigest: string, now: number): Promise<AccessTokenRow | undefined> {
-    if (this.cacheTtlMs === 0) return this.findAccessToken(tokenDigest);
-    const cached = this.recent.get(tokenDigest);
+  private async lookup(bearer: string, now: number): Promise<AccessTokenRow | undefined> {
+    if (this.cacheTtlMs === 0) return this.findAccessToken(digest(bearer));
+    const cached = this.recent.get(bearer);
     if (cached && cached.until > now) return cached.row;
-    const row = await this.findAccessToken(tokenDigest);
+    const row = await this.findAccessToken(digest(bearer));
     if (row) {
       if (this.recent.size >= CACHE_LIMIT) this.recent.delete(this.recent.keys().next().value as string);
-      this.recent.set(tokenDigest, { row, until: now + this.cacheTtlMs });
+      this.recent.set(bearer, { row, until: now + this.cacheTtlMs });
     }
     return row;
   }

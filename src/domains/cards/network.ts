@@ -206,16 +206,19 @@ export class CardNetwork {
   ) {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
-      // A closed card's tip comes from its owner; a reward goes to the user's wallet.
-      const { account, available: before } = await this.deps.cards.lockBooks(trx, card, {
-        owner: card.status === 'CLOSED',
-        wallet: await this.settlement.paysRewards(trx, card, options.rewardShareBps),
-      });
-      const network = await this.deps.cards.systemAccount(trx, scope, 'network_settlement');
-      // What is still held: after a partial void, less than was authorized.
+      // What is still held (after a partial void, less than was authorized): the card's lock keeps it.
       const held = await this.heldBy(trx, txn);
       const final = amountCents ?? held;
       const extra = final - held;
+      // A closed card returns what is left of the hold to its owner and draws a tip from there; a
+      // reward goes to the user's wallet.
+      const closed = card.status === 'CLOSED';
+      const { account, available: before } = await this.deps.cards.lockBooks(trx, card, {
+        owner: closed,
+        draws: closed && extra > 0,
+        wallet: await this.settlement.paysRewards(trx, card, options.rewardShareBps),
+      });
+      const network = await this.deps.cards.systemAccount(trx, scope, 'network_settlement');
       const refused = (error: unknown) => {
         if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') {
           throw new ApiError(

@@ -27,7 +27,7 @@ export interface CardDeps {
  */
 export interface CompanyPool {
   /**
-   * `FundingService.lockPool`: locks the organization's company wallet row, which every move of the
+   * `FundingService.lockPool`: locks the organization's company wallet row, which every draw from the
    * pool locks before the ledger's accounts, and returns the pool's account id (to lock with them).
    */
   lockPool(trx: Executor, scope: Tenant): Promise<string>;

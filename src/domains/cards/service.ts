@@ -21,7 +21,7 @@ import { SpendingControlsBook } from './spending-controls.ts';
 import { CardStore } from './store.ts';
 import { CardViews } from './views.ts';
 
-export { cardFundingId, SEALED_COLUMNS } from './issuance.ts';
+export { cardFundingId } from './issuance.ts';
 export type { CardMandates, CardUsers, CompanyPool, MandatedCharge, MandateVerdict } from './ports.ts';
 export { sandboxScope, scopeOf } from './scope.ts';
 
@@ -258,22 +258,24 @@ export class CardService {
   /**
    * Takes a card operation's account locks, all in one round, right after the card's row and before
    * any money moves (docs/ledger.md, "Transactions and concurrency"): the card's account; with
-   * `owner`, whose money the card holds (the user's wallet, or the company pool, its company wallet
-   * row locked first), for an operation that can return money to it or draw from it; with `wallet`,
-   * the user's wallet whoever funded the card (rewards). The network's and other mirror accounts are
-   * never locked. Returns the card's account, the locks, and its balance under them.
+   * `owner`, whose money the card holds, for an operation that can return money to it: the user's
+   * wallet, but not the company pool, which takes what a company-funded card returns without its lock;
+   * with `draws`, for one that can draw more from the owner, the pool too (its company wallet row
+   * locked first); with `wallet`, the user's wallet whoever funded the card (rewards). The network's
+   * and other mirror accounts are never locked. Returns the card's account, the locks, and its
+   * balance under them.
    */
   async lockBooks(
     trx: Executor,
     card: Card,
-    needs: { owner?: boolean; wallet?: boolean } = {},
+    needs: { owner?: boolean; draws?: boolean; wallet?: boolean } = {},
   ): Promise<{ account: string; locked: LockedAccounts; available: number }> {
     const scope = tenantOf(card);
     const company = card.transfer_id !== null;
     const account = await this.cardAccount(trx, scope, card.id);
     const ids = [account];
-    if (needs.owner && company) ids.push(await this.companyPool().lockPool(trx, scope));
-    if (needs.wallet || (needs.owner && !company))
+    if (needs.draws && company) ids.push(await this.companyPool().lockPool(trx, scope));
+    if (needs.wallet || ((needs.owner || needs.draws) && !company))
       ids.push(await this.walletAccount(trx, scope, card.user_id));
     const locked = await this.deps.ledger.lockAccounts(trx, ids);
     return { account, locked, available: locked.balance(account).available_cents };

@@ -71,8 +71,11 @@ interface Books {
   /** The organization's outside money: what neither the card nor its owner could cover. */
   source: string;
   cardAvailable: number;
-  /** What the card's owner can spend: the user's wallet, or the company pool for a company-funded card. */
-  ownerAvailable: number;
+  /**
+   * What the card's owner can spend: the user's wallet, or the company pool for a company-funded
+   * card; null when the transaction did not lock it (it then only receives: `lockBooks`).
+   */
+  ownerAvailable: number | null;
 }
 
 /**
@@ -255,12 +258,14 @@ export class Settlement {
         return await this.deps.ledger.transaction(async (trx) => {
           const card = await this.deps.cards.lockCard(trx, scope, cardId);
           await this.deps.cards.lockMandate(trx, card);
-          // A report can charge the owner, pay a reward to the wallet, or send money home.
-          await this.deps.cards.lockBooks(trx, card, { owner: true, wallet: true });
           const txn = await this.store.transactionById(trx, report.id);
           if (txn && txn.card_id !== card.id) return { outcome: 'ignored' as const };
           if (txn?.issuer_version != null && report.version <= txn.issuer_version)
             return { outcome: 'repeat' as const };
+          // A report can send money home, pay a reward to the wallet, and, when it settles more than
+          // is held, charge the owner: only then is the company pool locked (docs/ledger.md).
+          const draws = await this.chargesBeyondHold(trx, txn, report);
+          await this.deps.cards.lockBooks(trx, card, { owner: true, draws, wallet: true });
           const applied = await this.applyReport(trx, card, txn, report);
           // The card's mandate takes what the transaction (a return's: its purchase) now holds and settled.
           if (applied.outcome === 'applied') await this.deps.network.followMandate(trx, card, report.id);
@@ -287,6 +292,21 @@ export class Settlement {
     if (report.settledCents < 0) return this.firstReturn(trx, card, report);
     if (report.settledCents === 0 && report.heldCents <= 0) return this.remember(trx, card, report);
     return this.followPurchase(trx, card, this.unheld(card, report), report, true);
+  }
+
+  /**
+   * Whether applying the report charges more than the transaction holds (`followPurchase`: a new or
+   * larger settlement; `followReturn`: a return reversed), so that its owner may have to pay.
+   */
+  private async chargesBeyondHold(
+    trx: Executor,
+    txn: CardTransaction | undefined,
+    report: IssuerReport,
+  ): Promise<boolean> {
+    if (txn?.type === 'refund')
+      return report.settledCents > (txn.issuer_settled_cents ?? -(txn.settled_cents ?? 0));
+    const settled = txn ? (txn.issuer_settled_cents ?? txn.settled_cents ?? 0) : 0;
+    return report.settledCents - settled > (txn ? await this.openHold(trx, txn) : 0);
   }
 
   /**
@@ -500,10 +520,13 @@ export class Settlement {
     transfers: TransferRequest[],
   ): Promise<number> {
     const fromCard = Math.min(amount, Math.max(0, books.cardAvailable));
-    const fromOwner = Math.min(amount - fromCard, Math.max(0, books.ownerAvailable));
+    const owner = books.ownerAvailable;
+    if (amount > fromCard && owner === null)
+      throw new Error(`charging the owner of card ${card.id} needs its lock (lockBooks: draws)`);
+    const fromOwner = Math.min(amount - fromCard, Math.max(0, owner ?? 0));
     const shortfall = amount - fromCard - fromOwner;
     books.cardAvailable -= fromCard;
-    books.ownerAvailable -= fromOwner;
+    if (owner !== null) books.ownerAvailable = owner - fromOwner;
     if (fromOwner > 0) await this.deps.cards.fundFromOwner(trx, card, `${step}.owner`, fromOwner);
     if (fromCard + fromOwner > 0) {
       transfers.push({
@@ -695,16 +718,12 @@ export class Settlement {
         : cards.walletAccount(trx, scope, card.user_id),
       cards.systemAccount(trx, scope, 'funding_source'),
     ]);
-    const [cardBalance, ownerBalance] = await Promise.all([
-      ledger.balance(trx, account),
-      ledger.balance(trx, owner),
-    ]);
     return {
       card: account,
       network,
       source,
-      cardAvailable: cardBalance.available_cents,
-      ownerAvailable: ownerBalance.available_cents,
+      cardAvailable: (await ledger.balance(trx, account)).available_cents,
+      ownerAvailable: ledger.lockedBalance(trx, owner)?.available_cents ?? null,
     };
   }
 

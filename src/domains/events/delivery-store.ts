@@ -43,7 +43,8 @@ export async function claimDue(
       const due = eb
         .selectFrom('webhook_deliveries')
         .select('id')
-        .where('status', '=', 'pending')
+        // A literal, not a parameter: SQLite uses a partial index only for its own WHERE term.
+        .where('status', '=', sql.lit('pending'))
         .where('next_attempt_at', '<=', input.now)
         .orderBy('next_attempt_at')
         .limit(input.limit);

@@ -255,7 +255,7 @@ export async function backlog(
         'oldest_due_at',
       ),
     ])
-    .where('status', '=', 'pending')
+    .where('status', '=', sql.lit('pending')) // the partial index's own term (delivery-store.ts `claimDue`)
     .executeTakeFirstOrThrow();
   const count = (value: unknown) => Number(value ?? 0);
   return {

@@ -183,7 +183,7 @@ export class CardFlows {
         ack_deadline: row.ack_deadline === null ? null : isoTime(row.ack_deadline),
         client_id: row.client_id,
       });
-      await funding.checkLowBalance(trx, scope);
+      await funding.checkLowBalance(trx, scope, transferCents + feeCents);
       return row;
     });
     return this.object(flow);

@@ -74,13 +74,13 @@ export class FundingService {
 
   async updateWallet(scope: Tenant, input: { low_balance_threshold_cents: number }) {
     await this.deps.ledger.transaction(async (trx) => {
-      await this.ensureWallet(trx, scope);
+      const before = await this.ensureWallet(trx, scope);
       await this.store.updateWallet(trx, scope.organizationId, livemodeColumn(scope.livemode), {
         low_balance_threshold_cents: input.low_balance_threshold_cents,
         updated_at: this.clock.now(),
       });
       // A new threshold above the balance is a crossing too.
-      await this.checkLowBalance(trx, scope);
+      await this.checkLowBalance(trx, scope, 0, before.low_balance_threshold_cents);
     });
     return this.wallet(scope);
   }
@@ -365,9 +365,10 @@ export class FundingService {
   }
 
   /**
-   * The company wallet row locked (`ensureWallet`), which every move of the pool locks before the
+   * The company wallet row locked (`ensureWallet`), which every draw from the pool locks before the
    * ledger's accounts (the one order: docs/ledger.md), and the pool's account id, for the caller to
-   * lock with the transaction's other accounts.
+   * lock with the transaction's other accounts. A credit to the pool needs neither: the ledger takes
+   * it without the pool's lock (a release, `releaseToPool`).
    */
   async lockPool(exec: Executor, scope: Tenant): Promise<string> {
     await this.ensureWallet(exec, scope);
@@ -384,21 +385,33 @@ export class FundingService {
 
   /**
    * `wallet.balance.low` once per crossing: when the pool's balance is under the threshold and it
-   * has not fired since the balance was last at or above it.
+   * has not fired since the balance was last at or above it. Called with the wallet row locked.
+   * Releases credit the pool without that lock and leave the flag as they found it; but the balance
+   * falls only in a transaction that holds the row, and the most it was since the last such is what
+   * it was before this one's draws (`drawnCents`). At or above the threshold then (the one it had
+   * until this transaction changed it, `previousThreshold`), it recovered since the event fired.
    */
-  async checkLowBalance(trx: Executor, scope: Tenant): Promise<void> {
+  async checkLowBalance(
+    trx: Executor,
+    scope: Tenant,
+    drawnCents = 0,
+    previousThreshold?: number,
+  ): Promise<void> {
     const livemode = livemodeColumn(scope.livemode);
     const row = await this.store.wallet(trx, scope.organizationId, livemode);
     if (!row) return;
     const pool = await this.poolAccount(trx, scope);
     const { available_cents: balance } = await this.deps.ledger.balance(trx, pool);
+    const recovered = balance + drawnCents >= (previousThreshold ?? row.low_balance_threshold_cents);
+    const notified = row.low_balance_notified === 1 && !recovered;
     const under = balance < row.low_balance_threshold_cents;
-    if (under && row.low_balance_notified === 0) {
+    if (under && !notified) {
       await this.emit(trx, scope, 'wallet.balance.low', {
         balance_cents: balance,
         threshold_cents: row.low_balance_threshold_cents,
       });
-      await this.store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 1 });
+      if (row.low_balance_notified === 0)
+        await this.store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 1 });
     } else if (!under && row.low_balance_notified === 1) {
       await this.store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 0 });
     }
@@ -419,6 +432,10 @@ export class FundingService {
    * caller's transaction; the hold posts and the event fires, with the return's `tx_hash`, once they
    * are back at the pool (returns.ts), so the pool never counts tokens it does not hold. Elsewhere
    * it posts at once, with the event (`tx_hash: null`).
+   *
+   * A credit to the pool: it locks neither the company wallet row nor the pool's account (the ledger
+   * appends it), so the single-use cards of one organization close at their first approval without
+   * waiting on each other (docs/ledger.md). The low-balance flag is left to the next draw.
    */
   async releaseToPool(
     trx: Executor,
@@ -426,7 +443,6 @@ export class FundingService {
     release: { transferId: string; amountCents: number },
   ): Promise<void> {
     const scope = tenantOf(card);
-    await this.ensureWallet(trx, scope);
     const [account, pool] = await Promise.all([
       this.deps.cards.cardAccount(trx, scope, card.id),
       this.poolAccount(trx, scope),
@@ -463,7 +479,6 @@ export class FundingService {
     ]);
     if (!outcome?.created) return;
     await this.emit(trx, scope, 'transfer.released', { ...event, tx_hash: null });
-    await this.checkLowBalance(trx, scope);
   }
 
   /**
@@ -492,6 +507,6 @@ export class FundingService {
         code: 'company_card_funding',
       },
     ]);
-    await this.checkLowBalance(trx, scope);
+    await this.checkLowBalance(trx, scope, draw.amountCents);
   }
 }

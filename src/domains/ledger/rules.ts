@@ -10,6 +10,12 @@ export const AccountFlags = {
   debitsMustNotExceedCredits: 1,
   /** The mirror rule, for accounts that may only pay out what they were charged. */
   creditsMustNotExceedDebits: 2,
+  /**
+   * Storage, not a rule: a transaction may credit the account without locking it (the company pool,
+   * credited by every release of its organization's company-funded cards); only a debit locks it.
+   * Its unlocked changes are appended, as a mirror account's are (docs/ledger.md).
+   */
+  creditsAppended: 4,
 } as const;
 
 export interface Totals {

@@ -23,9 +23,12 @@ export { AccountFlags, LedgerRefusal, type RefusalCode, type TransferRequest } f
 export type { AccountKind } from './store.ts';
 export type { Violation } from './verify.ts';
 
-/** Accounts that hold someone's money can never go below zero; system accounts mirror the world. */
+/**
+ * Accounts that hold someone's money can never go below zero; system accounts mirror the world. The
+ * pool, which every release of an organization's company-funded cards credits, is credited unlocked.
+ */
 const FLAGS_BY_KIND: Record<AccountKind, number> = {
-  company_pool: AccountFlags.debitsMustNotExceedCredits,
+  company_pool: AccountFlags.debitsMustNotExceedCredits | AccountFlags.creditsAppended,
   user_wallet: AccountFlags.debitsMustNotExceedCredits,
   card: AccountFlags.debitsMustNotExceedCredits,
   funding_source: 0,
@@ -59,11 +62,20 @@ export interface ExecutedBatch {
 }
 
 /**
- * The accounts a transaction locked up front (`lockAccounts`): each limited account as it stands
- * now in the transaction (batches applied since included), and the mirror accounts it named.
+ * An account as a transaction holds it. `locked`: its totals as they stand in the transaction
+ * (batches applied since included). Not locked (a mirror account, or one credited without its lock):
+ * zero, so that a batch's copy of it ends holding the batch's change, which is appended.
+ */
+export interface HeldAccount extends AccountState {
+  locked: boolean;
+}
+
+/**
+ * The accounts a transaction locked up front (`lockAccounts`), and those it names unlocked: mirror
+ * accounts, and accounts it only credits that take credits without their lock.
  */
 export interface LockedAccounts {
-  accounts: Map<string, AccountState>;
+  accounts: Map<string, HeldAccount>;
   /** A limited account's balance as it stands in the transaction (not a mirror account's). */
   balance(id: string): AccountBalance;
 }
@@ -80,12 +92,21 @@ const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, 
  */
 const isMirror = (account: Pick<AccountState, 'flags'>) => account.flags === 0;
 
+/**
+ * Whether a transaction may name the account without its lock: a mirror account, or one flagged
+ * `creditsAppended` (the company pool), which a transaction that does not lock it may only credit.
+ */
+const lockOptional = (account: Pick<AccountState, 'flags'>) =>
+  isMirror(account) || (account.flags & AccountFlags.creditsAppended) !== 0;
+
+const unlocked = (account: AccountState): HeldAccount => ({ ...account, ...ZERO, locked: false });
+
 /** What the ledger knows of a write transaction of `transaction()` while it runs. */
 interface OpenTransaction {
   /** Account ids opened in it, remembered once it commits. */
   learned: Map<string, string>;
-  /** The accounts it locked up front (and the mirror accounts its batches named); null until then. */
-  locked: Map<string, AccountState> | null;
+  /** The accounts it locked up front (and those its batches named unlocked); null until then. */
+  locked: Map<string, HeldAccount> | null;
 }
 
 /** A limited account a transaction needs but did not lock with the others, up front: a caller's bug. */
@@ -189,39 +210,69 @@ export class LedgerService {
 
   /**
    * Takes the transaction's account locks, all at once and in id order (PostgreSQL), and reads
-   * their balances: call it first, with every account any batch of the transaction can touch (a
-   * mirror account may be left out: it is never locked). Batches after it use these accounts, and
-   * their balances here follow what the batches move. In a transaction that locked already, it only
-   * checks that `ids` were locked then (`LockOrderError` otherwise): locks taken in a second round
-   * could wait on another transaction in a cycle.
+   * their balances: call it first, with every account any batch of the transaction can debit or
+   * change otherwise (a mirror account may be left out: it is never locked; so may the pool where the
+   * transaction only credits it). Batches after it use these accounts, and their balances here follow
+   * what the batches move. In a transaction that locked already, it only checks that `ids` were
+   * locked then (`LockOrderError` otherwise): locks taken in a second round could wait on another
+   * transaction in a cycle.
    */
-  async lockAccounts(exec: Executor, ids: string[]): Promise<LockedAccounts> {
+  lockAccounts(exec: Executor, ids: string[]): Promise<LockedAccounts> {
+    return this.lockFor(exec, ids, null);
+  }
+
+  /**
+   * `lockAccounts`; `debited`, when given, names the accounts among `ids` that will be debited: an
+   * account credited without its lock is locked only when among them (a batch locking its own).
+   */
+  private async lockFor(
+    exec: Executor,
+    ids: string[],
+    debited: ReadonlySet<string> | null,
+  ): Promise<LockedAccounts> {
     const open = this.open.get(exec);
     const unique = [...new Set(ids)];
-    const accounts = open?.locked ?? (await this.takeLocks(exec, unique));
+    const accounts = open?.locked ?? (await this.takeLocks(exec, unique, debited));
     if (open && !open.locked) open.locked = accounts;
     const missing = unique.filter((id) => !accounts.has(id));
     for (const account of missing.length > 0 ? await this.fixed(exec, missing) : []) {
-      if (!isMirror(account)) throw new LockOrderError(account.id);
-      accounts.set(account.id, { ...account, ...ZERO });
+      if (!lockOptional(account)) throw new LockOrderError(account.id);
+      accounts.set(account.id, unlocked(account));
+    }
+    // Only a locked account may be debited: its balance is read under its lock.
+    for (const id of debited ?? []) {
+      const account = accounts.get(id);
+      if (account && !account.locked && !isMirror(account)) throw new LockOrderError(id);
     }
     return {
       accounts,
       balance(id) {
         const account = accounts.get(id);
-        if (!account || isMirror(account)) throw new Error(`ledger account ${id} is not locked`);
+        if (!account?.locked) throw new Error(`ledger account ${id} is not locked`);
         return balanceOf(account);
       },
     };
   }
 
-  /** Locks the limited accounts among `ids` (id order) and reads the mirror ones' fixed fields. */
-  private async takeLocks(exec: Executor, ids: string[]): Promise<Map<string, AccountState>> {
-    const fixed = await this.fixed(exec, ids);
-    const limited = fixed.filter((account) => !isMirror(account)).map((account) => account.id);
-    const accounts = new Map<string, AccountState>();
-    for (const account of fixed) if (isMirror(account)) accounts.set(account.id, { ...account, ...ZERO });
-    for (const account of await this.store.lockAccounts(exec, limited)) accounts.set(account.id, account);
+  /**
+   * Locks the limited accounts among `ids` (id order) and reads the others' fixed fields: mirror
+   * accounts, and accounts credited without their lock that `debited` leaves out.
+   */
+  private async takeLocks(
+    exec: Executor,
+    ids: string[],
+    debited: ReadonlySet<string> | null,
+  ): Promise<Map<string, HeldAccount>> {
+    const accounts = new Map<string, HeldAccount>();
+    const limited: string[] = [];
+    for (const account of await this.fixed(exec, ids)) {
+      const creditedOnly = debited !== null && !debited.has(account.id);
+      if (isMirror(account) || (lockOptional(account) && creditedOnly))
+        accounts.set(account.id, unlocked(account));
+      else limited.push(account.id);
+    }
+    for (const account of await this.store.lockAccounts(exec, limited))
+      accounts.set(account.id, { ...account, locked: true });
     return accounts;
   }
 
@@ -240,14 +291,20 @@ export class LedgerService {
 
   /**
    * An account's balance: as it stands in this transaction if the transaction locked it, else as
-   * committed (a mirror account's with the changes not yet folded into its row).
+   * committed (with the changes appended and not yet folded into its row).
    */
   async balance(exec: Executor, accountId: string): Promise<AccountBalance> {
-    const locked = this.open.get(exec)?.locked?.get(accountId);
-    if (locked && !isMirror(locked)) return balanceOf(locked);
-    const account = await this.store.accountById(exec, accountId);
+    const locked = this.lockedBalance(exec, accountId);
+    if (locked) return locked;
+    const account = await this.store.accountWithDeltas(exec, accountId);
     if (!account) throw new Error(`no ledger account ${accountId}`);
-    return balanceOf(isMirror(account) ? await this.store.withDeltas(exec, account) : account);
+    return balanceOf(account);
+  }
+
+  /** An account's balance as it stands in this transaction, if the transaction locked it; else null. */
+  lockedBalance(exec: Executor, accountId: string): AccountBalance | null {
+    const held = this.open.get(exec)?.locked?.get(accountId);
+    return held?.locked ? balanceOf(held) : null;
   }
 
   transfer(exec: Executor, id: string) {
@@ -298,6 +355,10 @@ export class LedgerService {
     const accountIds = requests.flatMap((r) =>
       r.type === 'posted' || r.type === 'pending' ? [r.debitAccountId, r.creditAccountId] : [],
     );
+    // Ending a hold never lowers what an account can spend: only new transfers' debits need a lock.
+    const debited = new Set(
+      requests.flatMap((r) => (r.type === 'posted' || r.type === 'pending' ? [r.debitAccountId] : [])),
+    );
     const open = this.open.get(exec);
     const outside = open ? undefined : locked;
     const lockedFirst = outside !== undefined || open?.locked != null;
@@ -306,13 +367,13 @@ export class LedgerService {
       for (const hold of await this.store.transfersByIds(exec, holdIds))
         accountIds.push(hold.debit_account_id, hold.credit_account_id);
     }
-    const accounts = outside?.accounts ?? (await this.lockAccounts(exec, accountIds)).accounts;
+    const accounts = outside?.accounts ?? (await this.lockFor(exec, accountIds, debited)).accounts;
     const holds = new Map((await this.store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]));
     const holdAccounts = [...holds.values()].flatMap((h) => [h.debit_account_id, h.credit_account_id]);
     if (outside) {
-      const unlocked = [...accountIds, ...holdAccounts].find((id) => !accounts.has(id));
-      if (unlocked) throw new LockOrderError(unlocked);
-    } else if (lockedFirst) await this.lockAccounts(exec, holdAccounts);
+      const missing = [...accountIds, ...holdAccounts].find((id) => !accounts.has(id));
+      if (missing) throw new LockOrderError(missing);
+    } else if (lockedFirst) await this.lockFor(exec, holdAccounts, debited);
     const earlier = new Map(
       (fresh
         ? []
@@ -323,14 +384,9 @@ export class LedgerService {
       ).map((t) => [t.id, t]),
     );
 
-    // The batch works on copies (a refusal leaves the transaction's accounts as they were); a mirror
-    // account's copy starts at zero and so ends holding the batch's change to it.
-    const working = new Map(
-      [...accounts].map(([id, account]) => [
-        id,
-        isMirror(account) ? { ...account, ...ZERO } : { ...account },
-      ]),
-    );
+    // The batch works on copies (a refusal leaves the transaction's accounts as they were); an
+    // unlocked account's copy starts at zero and so ends holding the batch's change to it.
+    const working = new Map([...accounts].map(([id, account]) => [id, { ...account }]));
     const outcomes: TransferOutcome[] = [];
     const touched = new Set<string>();
     const written = new Map<string, TransferRow>();
@@ -372,19 +428,24 @@ export class LedgerService {
       touched.add(transfer.debit_account_id).add(transfer.credit_account_id);
       outcomes.push({ transfer, created: true });
     }
-    const mirrors = new Map<string, Totals>();
-    const totals: AccountState[] = [];
+    // What the batch changed: in place for a locked account, appended for the others.
+    const changed = new Map<string, Totals>();
+    const appended = new Map<string, Totals>();
     for (const id of touched) {
-      const after = working.get(id) as AccountState;
-      if (isMirror(after)) mirrors.set(id, after);
-      else totals.push(after);
+      const after = working.get(id) as HeldAccount;
+      const before = accounts.get(id) as HeldAccount;
+      const change = {
+        debits_pending: after.debits_pending - before.debits_pending,
+        debits_posted: after.debits_posted - before.debits_posted,
+        credits_pending: after.credits_pending - before.credits_pending,
+        credits_posted: after.credits_posted - before.credits_posted,
+      };
+      (after.locked ? changed : appended).set(id, change);
     }
     if (written.size > 0)
-      await this.store.writeBatch(exec, { transfers: [...written.values()], endings, totals, mirrors });
-    for (const after of totals) Object.assign(accounts.get(after.id) as AccountState, after);
-    const balances = new Map(
-      [...accounts.values()].filter((a) => !isMirror(a)).map((a) => [a.id, balanceOf(a)]),
-    );
+      await this.store.writeBatch(exec, { transfers: [...written.values()], endings, changed, appended });
+    for (const id of changed.keys()) Object.assign(accounts.get(id) as HeldAccount, working.get(id));
+    const balances = new Map([...accounts.values()].filter((a) => a.locked).map((a) => [a.id, balanceOf(a)]));
     return { outcomes, balances };
   }
 
@@ -440,10 +501,10 @@ export class LedgerService {
   }
 
   /**
-   * Folds mirror accounts' deltas into their totals (the worker's sweep; PostgreSQL only, see
-   * `LedgerStore.addToMirrors`), up to `limit` accounts; returns how many deltas it folded.
+   * Folds appended changes into their accounts' totals (the worker's sweep; PostgreSQL only, see
+   * `LedgerStore.writeBatch`), up to `limit` accounts; returns how many deltas it folded.
    */
-  foldMirrors(limit = 100): Promise<number> {
+  foldDeltas(limit = 100): Promise<number> {
     return this.store.foldDeltas(this.handle.db, limit);
   }
 

@@ -2,7 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type { LedgerAccountsTable } from '../../db/schema.ts';
-import type { AccountState, Totals, TransferState } from './rules.ts';
+import { AccountFlags, type AccountState, type Totals, type TransferState } from './rules.ts';
 
 export type AccountKind = LedgerAccountsTable['kind'];
 
@@ -42,8 +42,10 @@ export type TransferRow = TransferState & {
 export interface BatchWrites {
   transfers: TransferRow[];
   endings: { id: string; state: 'posted' | 'voided' | 'expired' }[];
-  totals: AccountState[];
-  mirrors: Map<string, Totals>;
+  /** What the batch added to the totals of accounts the transaction locked. */
+  changed: Map<string, Totals>;
+  /** What it added to accounts named without their lock (mirror accounts, the pool's credits). */
+  appended: Map<string, Totals>;
 }
 
 const TOTALS = ['debits_pending', 'debits_posted', 'credits_pending', 'credits_posted'] as const;
@@ -84,10 +86,27 @@ export class LedgerStore {
       .executeTakeFirst();
   }
 
-  async accountById(exec: Executor, id: string) {
-    const [account] = await runCompiled(exec, 'account by id', [id], () =>
-      exec.selectFrom('ledger_accounts').selectAll().where('id', '=', id),
-    );
+  /**
+   * An account with its totals as committed: on PostgreSQL its row's plus the changes appended to it
+   * and not yet folded, read in one statement (one snapshot: a fold committing meanwhile is seen
+   * either wholly or not at all).
+   */
+  async accountWithDeltas(exec: Executor, id: string): Promise<AccountState | undefined> {
+    if (this.dialect !== 'postgres') {
+      const [account] = await runCompiled(exec, 'account by id', [id], () =>
+        exec.selectFrom('ledger_accounts').select(ACCOUNT_COLUMNS).where('id', '=', id),
+      );
+      return account;
+    }
+    const fixed = ACCOUNT_COLUMNS.filter((c) => !(TOTALS as readonly string[]).includes(c));
+    const text =
+      `select ${fixed.map((c) => `a.${c}`).join(', ')}, ` +
+      TOTALS.map((c) => `(a.${c} + coalesce(sum(d.${c}), 0))::bigint as ${c}`).join(', ') +
+      ' from ledger_accounts a left join ledger_account_deltas d on d.account_id = a.id' +
+      ' where a.id = $1 group by a.id';
+    const [account] = await runCompiled<AccountState>(exec, 'account with deltas', [id], () => ({
+      compile: () => CompiledQuery.raw(text, [id]),
+    }));
     return account;
   }
 
@@ -103,12 +122,15 @@ export class LedgerStore {
    * Reads accounts for a change. On PostgreSQL they are locked in id order, the one order every
    * ledger transaction takes them in, so two transactions never wait on each other in a cycle.
    * `FOR NO KEY UPDATE`: a transfer inserted elsewhere that names the account (its foreign key
-   * takes `FOR KEY SHARE`) does not wait for it.
+   * takes `FOR KEY SHARE`) does not wait for it. An account credited without its lock (the pool)
+   * is read with the changes appended to it, in a second statement once its row is locked: a fold
+   * of them either committed before the lock (its row has them) or waits for it (they are still
+   * there to read).
    */
   async lockAccounts(exec: Executor, ids: string[]): Promise<AccountState[]> {
     if (ids.length === 0) return [];
     const sorted = [...new Set(ids)].sort();
-    return runCompiled(exec, `lock ${sorted.length} accounts`, sorted, () => {
+    const accounts = await runCompiled(exec, `lock ${sorted.length} accounts`, sorted, () => {
       const query = exec
         .selectFrom('ledger_accounts')
         .select(ACCOUNT_COLUMNS)
@@ -116,6 +138,10 @@ export class LedgerStore {
         .orderBy('id');
       return this.dialect === 'postgres' ? query.forNoKeyUpdate() : query;
     });
+    const appended = accounts.filter((a) => a.flags & AccountFlags.creditsAppended).map((a) => a.id);
+    if (this.dialect !== 'postgres' || appended.length === 0) return accounts;
+    const deltas = await this.unfoldedDeltas(exec, appended);
+    return accounts.map((account) => addTotals(account, deltas.get(account.id)));
   }
 
   /**
@@ -133,60 +159,10 @@ export class LedgerStore {
     return query.execute();
   }
 
-  /**
-   * Adds a batch's changes to mirror accounts (no limit, shared by an organization's transfers)
-   * without locking them: on PostgreSQL a delta row each, folded later (`foldDeltas`); on SQLite,
-   * whose write lock already serializes every writer, straight into the totals.
-   */
-  async addToMirrors(exec: Executor, changes: Map<string, Totals>): Promise<void> {
-    for (const [id, t] of changes) {
-      const values = [t.debits_pending, t.debits_posted, t.credits_pending, t.credits_posted];
-      if (this.dialect === 'postgres') {
-        await runCompiled(exec, 'mirror delta', [id, ...values], () =>
-          exec.insertInto('ledger_account_deltas').values({
-            account_id: id,
-            debits_pending: t.debits_pending,
-            debits_posted: t.debits_posted,
-            credits_pending: t.credits_pending,
-            credits_posted: t.credits_posted,
-          }),
-        );
-        continue;
-      }
-      await runCompiled(exec, 'mirror totals', [...values, id], () =>
-        exec
-          .updateTable('ledger_accounts')
-          .set((eb) => ({
-            debits_pending: eb('debits_pending', '+', t.debits_pending),
-            debits_posted: eb('debits_posted', '+', t.debits_posted),
-            credits_pending: eb('credits_pending', '+', t.credits_pending),
-            credits_posted: eb('credits_posted', '+', t.credits_posted),
-          }))
-          .where('id', '=', id),
-      );
-    }
-  }
-
-  /** A mirror account's totals: its row's plus the deltas not yet folded into it. */
-  async withDeltas<T extends AccountState>(exec: Executor, account: T): Promise<T> {
-    if (this.dialect !== 'postgres') return account;
-    const [pending] = await exec
-      .selectFrom('ledger_account_deltas')
-      .select((eb) => [
-        eb.fn.coalesce(eb.fn.sum<number>('debits_pending'), eb.lit(0)).as('debits_pending'),
-        eb.fn.coalesce(eb.fn.sum<number>('debits_posted'), eb.lit(0)).as('debits_posted'),
-        eb.fn.coalesce(eb.fn.sum<number>('credits_pending'), eb.lit(0)).as('credits_pending'),
-        eb.fn.coalesce(eb.fn.sum<number>('credits_posted'), eb.lit(0)).as('credits_posted'),
-      ])
-      .where('account_id', '=', account.id)
-      .execute();
-    return addTotals(account, pending);
-  }
-
-  /** Every account's deltas not yet folded, summed per account (for `verify`). */
-  async unfoldedDeltas(exec: Executor): Promise<Map<string, Totals>> {
+  /** The deltas not yet folded, summed per account: of `ids`, or of every account (for `verify`). */
+  async unfoldedDeltas(exec: Executor, ids?: string[]): Promise<Map<string, Totals>> {
     if (this.dialect !== 'postgres') return new Map();
-    const rows = await exec
+    let query = exec
       .selectFrom('ledger_account_deltas')
       .select('account_id')
       .select((eb) => [
@@ -195,8 +171,9 @@ export class LedgerStore {
         eb.fn.sum<number>('credits_pending').as('credits_pending'),
         eb.fn.sum<number>('credits_posted').as('credits_posted'),
       ])
-      .groupBy('account_id')
-      .execute();
+      .groupBy('account_id');
+    if (ids) query = query.where('account_id', 'in', ids);
+    const rows = await query.execute();
     return new Map(rows.map((row) => [row.account_id, addTotals(ZERO_TOTALS, row)]));
   }
 
@@ -238,17 +215,19 @@ export class LedgerStore {
 
   /**
    * Writes what a batch did, computed by the rules: the transfers it recorded (a hold it also ended
-   * already in its final state), the holds of earlier batches it ended, the limited accounts' new
-   * totals and the mirror accounts' changes. On PostgreSQL in one statement (one round trip, however
-   * long the batch): its parts touch different rows, and the rows it inserts are checked against
-   * each other's keys at its end. On SQLite, whose statements cost no round trip, one each.
+   * already in its final state), the holds of earlier batches it ended, and what it added to each
+   * account's totals: in the row of an account the transaction locked; appended as a row of
+   * `ledger_account_deltas` for the others (insert only: no two transactions wait on each other),
+   * folded into the totals later (`foldDeltas`). On PostgreSQL in one statement (one round trip,
+   * however long the batch): its parts touch different rows, and the rows it inserts are checked
+   * against each other's keys at its end. On SQLite, whose write lock serializes every writer
+   * anyway, every change goes into the row, a statement each (they cost no round trip there).
    */
   async writeBatch(exec: Executor, batch: BatchWrites): Promise<void> {
     if (this.dialect !== 'postgres') {
       for (const transfer of batch.transfers) await insertOne(exec, 'ledger_transfers', transfer);
       for (const ending of batch.endings) await this.endPending(exec, ending.id, ending.state);
-      for (const account of batch.totals) await this.writeTotals(exec, account);
-      await this.addToMirrors(exec, batch.mirrors);
+      for (const [id, change] of [...batch.changed, ...batch.appended]) await this.addToRow(exec, id, change);
       return;
     }
     const parameters: unknown[] = [];
@@ -260,12 +239,12 @@ export class LedgerStore {
         `e${i} as (update ledger_transfers set pending_state = ${slot(ending.state)} where id = ${slot(ending.id)} and pending_state = 'open')`,
       );
     }
-    for (const [i, account] of batch.totals.entries()) {
-      const totals = TOTALS.map((column) => `${column} = ${slot(account[column])}`).join(', ');
-      parts.push(`a${i} as (update ledger_accounts set ${totals} where id = ${slot(account.id)})`);
+    for (const [i, [id, change]] of [...batch.changed].entries()) {
+      const totals = TOTALS.map((column) => `${column} = ${column} + ${slot(change[column])}`).join(', ');
+      parts.push(`a${i} as (update ledger_accounts set ${totals} where id = ${slot(id)})`);
     }
-    if (batch.mirrors.size > 0) {
-      const rows = [...batch.mirrors].map(([id, totals]) => row([id, ...TOTALS.map((c) => totals[c])]));
+    if (batch.appended.size > 0) {
+      const rows = [...batch.appended].map(([id, totals]) => row([id, ...TOTALS.map((c) => totals[c])]));
       parts.push(
         `m as (insert into ledger_account_deltas (account_id, ${TOTALS.join(', ')}) values ${rows.join(', ')})`,
       );
@@ -274,7 +253,7 @@ export class LedgerStore {
     const text =
       (parts.length > 0 ? `with ${parts.join(', ')} ` : '') +
       `insert into ledger_transfers (${TRANSFER_ROW.join(', ')}) values ${transfers.join(', ')}`;
-    const key = `ledger batch ${batch.transfers.length}/${batch.endings.length}/${batch.totals.length}/${batch.mirrors.size}`;
+    const key = `ledger batch ${batch.transfers.length}/${batch.endings.length}/${batch.changed.size}/${batch.appended.size}`;
     await runCompiled(exec, key, parameters, () => ({ compile: () => CompiledQuery.raw(text, parameters) }));
   }
 
@@ -287,17 +266,19 @@ export class LedgerStore {
       .execute();
   }
 
-  async writeTotals(exec: Executor, account: AccountState): Promise<void> {
-    const { debits_pending, debits_posted, credits_pending, credits_posted, id } = account;
-    await runCompiled(
-      exec,
-      'write totals',
-      [debits_pending, debits_posted, credits_pending, credits_posted, id],
-      () =>
-        exec
-          .updateTable('ledger_accounts')
-          .set({ debits_pending, debits_posted, credits_pending, credits_posted })
-          .where('id', '=', id),
+  /** Adds a change to an account's totals, in its row (SQLite: see `writeBatch`). */
+  private async addToRow(exec: Executor, id: string, t: Totals): Promise<void> {
+    const values = [t.debits_pending, t.debits_posted, t.credits_pending, t.credits_posted];
+    await runCompiled(exec, 'add to totals', [...values, id], () =>
+      exec
+        .updateTable('ledger_accounts')
+        .set((eb) => ({
+          debits_pending: eb('debits_pending', '+', t.debits_pending),
+          debits_posted: eb('debits_posted', '+', t.debits_posted),
+          credits_pending: eb('credits_pending', '+', t.credits_pending),
+          credits_posted: eb('credits_posted', '+', t.credits_posted),
+        }))
+        .where('id', '=', id),
     );
   }
 

@@ -199,8 +199,7 @@ export class Checkout {
           id: cardId,
           mandateId,
           onCommit: async (trx) => {
-            const moved = await this.store.moveOrder(trx, id, 'created', {
-              step: 'card_issued',
+            const moved = await this.store.moveOrder(trx, id, 'created', 'card_issued', {
               card_id: cardId,
               updated_at: this.clock.now(),
             });
@@ -385,7 +384,7 @@ export class Checkout {
   private async conclude(order: Order, result: PlaceResult): Promise<Order> {
     if (result.outcome === 'unknown') {
       const now = this.clock.now();
-      await this.store.moveOrder(this.db, order.id, 'card_issued', {
+      await this.store.moveOrder(this.db, order.id, 'card_issued', 'merchant_unknown', {
         charge_status: 'unknown',
         next_check_at: now + this.config.resolveRetryMs,
         updated_at: now,
@@ -429,18 +428,22 @@ export class Checkout {
     const termsHash = mandateId ? await this.deps.mandates.termsHash(mandateId) : null;
     const record = async (trx: Executor) => {
       const now = this.clock.now();
-      const moved = await this.store.moveOrder(trx, order.id, 'card_issued', {
-        step: 'done',
-        status: placed.confirmed ? 'confirmed' : 'placed',
-        charge_status: 'settled',
-        fulfillment_status: UNFULFILLED,
-        final_cents: placed.finalCents,
-        merchant_order_id: placed.merchantOrderId,
-        next_check_at: null,
-        placed_at: now,
-        confirmed_at: placed.confirmed ? now : null,
-        updated_at: now,
-      });
+      const moved = await this.store.moveOrder(
+        trx,
+        order.id,
+        'card_issued',
+        placed.confirmed ? 'placed_confirmed' : 'placed',
+        {
+          charge_status: 'settled',
+          fulfillment_status: UNFULFILLED,
+          final_cents: placed.finalCents,
+          merchant_order_id: placed.merchantOrderId,
+          next_check_at: null,
+          placed_at: now,
+          confirmed_at: placed.confirmed ? now : null,
+          updated_at: now,
+        },
+      );
       if (!moved) throw new ApiError(409, 'order_moved', 'The order was concluded by another process.');
       const data = {
         order_id: order.id,
@@ -511,9 +514,7 @@ export class Checkout {
         // The card's row before the order's: the order a clearing that settles the order takes them in.
         const card = order.card_id ? await this.deps.cards.lockCard(trx, scope, order.card_id) : null;
         const now = this.clock.now();
-        const moved = await this.store.moveOrder(trx, id, from, {
-          step: 'done',
-          status: 'failed',
+        const moved = await this.store.moveOrder(trx, id, from, 'failed', {
           charge_status: 'none',
           decline_code: code,
           placement_key: null,

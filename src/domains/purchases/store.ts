@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { BuyTokensTable, ConversationsTable, Database, OrdersTable } from '../../db/schema.ts';
+import { type OrderMove, type OrderStep, orderTransition } from './order-states.ts';
 
 export type Conversation = Selectable<ConversationsTable>;
 export type Order = Selectable<OrdersTable>;
@@ -168,36 +169,36 @@ export class PurchaseStore {
       .execute();
   }
 
-  /** Updates an order still in `from` (its step); false when another process moved it first. */
+  /**
+   * Moves an order still at step `from` as the order table says (order-states.ts); false when
+   * another process moved it first. A move the table has no row for throws: it is a bug, not a race.
+   */
   async moveOrder(
     exec: Executor,
     id: string,
-    from: Order['step'],
-    changes: Partial<Omit<Order, 'id' | 'created_at'>>,
+    from: OrderStep,
+    move: OrderMove,
+    changes: Partial<Omit<Order, 'id' | 'created_at' | 'step' | 'status'>>,
   ): Promise<boolean> {
+    const transition = orderTransition(from, move);
+    if (!transition) throw new Error(`An order at step ${from} cannot move by ${move}.`);
     const result = await exec
       .updateTable('orders')
-      .set(changes)
+      .set({ ...changes, ...transition.to })
       .where('id', '=', id)
-      .where('step', '=', from)
+      .where('step', '=', transition.from.step)
+      .where('status', '=', transition.from.status)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
   /** A placed order becomes confirmed, once; false when it already was (or is not placed). */
-  async confirmOrder(
-    exec: Executor,
-    id: string,
-    merchantOrderId: string | null,
-    now: number,
-  ): Promise<boolean> {
-    const result = await exec
-      .updateTable('orders')
-      .set({ status: 'confirmed', merchant_order_id: merchantOrderId, confirmed_at: now, updated_at: now })
-      .where('id', '=', id)
-      .where('status', '=', 'placed')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  confirmOrder(exec: Executor, id: string, merchantOrderId: string | null, now: number): Promise<boolean> {
+    return this.moveOrder(exec, id, 'done', 'merchant_confirmed', {
+      merchant_order_id: merchantOrderId,
+      confirmed_at: now,
+      updated_at: now,
+    });
   }
 
   /** A placed order's fulfillment moves to `to` from one of `from`; false when it was elsewhere. */

@@ -44,13 +44,15 @@ pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;wor
 .figure{font-size:1.6rem;font-weight:600;margin:.2rem 0}
 .hint{color:#56606b;font-size:.9rem}
 .overview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
-.log td{white-space:nowrap}.log code{word-break:normal}
+.log td{white-space:nowrap}.log code{word-break:normal}.log td,.log th{padding:.35rem .4rem}.log .status{font-weight:600}
 .figures td,.figures th{white-space:nowrap;font-size:.85rem;padding:.3rem .35rem}
 button.copy{padding:.05rem .45rem;font-size:.8rem;margin:0 0 0 .3rem;background:#e4e8ee;color:#1b1f24;vertical-align:baseline}
 .pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}
 form.review{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:.4rem 0}form.review label{flex:1 1 14rem}
 @media (max-width:50rem){.pair{grid-template-columns:1fr}}
 @media (max-width:50rem){.overview{grid-template-columns:1fr}}
+@media (max-width:40rem){section.figures{padding:.9rem .4rem}.figures th{white-space:normal;vertical-align:bottom}.figures td,.figures th{padding:.3rem .2rem}
+.stack tr:first-child{display:none}.stack tr{display:flex;flex-wrap:wrap;gap:0 .7rem;border-top:1px solid #eef1f4;padding:.4rem 0}.stack td{border:0;padding:0}}
 `;
 
 export type Page = { title: string; body: string };

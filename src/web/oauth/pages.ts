@@ -41,6 +41,7 @@ a{color:#1f4fd1}
 #mandate-terms li{display:flex;justify-content:space-between;gap:.5rem;padding:.35rem 0;border-top:1px solid #eef1f4}
 #mandate-terms li:first-child{border-top:0}
 code{word-break:break-all;font-size:.8rem}
+p{overflow-wrap:break-word}
 `;
 
 /**

@@ -1,13 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/browser.ts';
-import { createClient, type OAuthServer, startOAuthServer, uniqueEmail } from '../helpers.ts';
+import { callbackServer, createClient, type OAuthServer, startOAuthServer, uniqueEmail } from '../helpers.ts';
 
 /**
  * The authorization in a real browser: Debian's Chromium driven by playwright-core signs in with the
@@ -15,19 +13,6 @@ import { createClient, type OAuthServer, startOAuthServer, uniqueEmail } from '.
  * applies CSP `form-action` to the redirects that follow a form submission, so this is the test
  * that the consent page's CSP lets its 303 to the client through.
  */
-/** The client app's callback: records the query it was sent to. */
-async function callbackServer(): Promise<{ server: Server; url: string; hits: URL[] }> {
-  const hits: URL[] = [];
-  const server = createServer((req, res) => {
-    hits.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
-    res
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end('<!doctype html><h1 id="back">Back in the app</h1>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, hits };
-}
-
 describe('authorization in Chromium', () => {
   let s: OAuthServer;
   let browser: Browser;

@@ -50,7 +50,7 @@ export async function memberPages(app: RoutesApp, ctx: AppContext, { header, sho
       .join('');
     return {
       title: 'Audit log',
-      body: `${header(member, scope, csrf, 'audit')}<main><h1>Audit log</h1><section><table id="audit"><tr><th>time</th><th>member</th><th>mode</th><th>action</th><th>object</th></tr>${rows}</table></section></main>`,
+      body: `${header(member, scope, csrf, 'audit')}<main><h1>Audit log</h1><section><table id="audit" class="stack"><tr><th>time</th><th>member</th><th>mode</th><th>action</th><th>object</th></tr>${rows}</table></section></main>`,
     };
   };
 

@@ -44,7 +44,7 @@ export async function orderPages(app: RoutesApp, ctx: AppContext, { header, show
     return {
       title: 'Orders',
       body: `${header(member, scope, csrf, 'orders')}<main><h1>Orders</h1>
-<section><table id="orders"><tr><th>time</th><th>order</th><th>user</th><th>merchant</th><th class="num">total</th><th>status</th><th>receipt</th></tr>${list}</table>
+<section><table id="orders" class="stack"><tr><th>time</th><th>order</th><th>user</th><th>merchant</th><th class="num">total</th><th>status</th><th>receipt</th></tr>${list}</table>
 ${rows.length === 0 ? '<p class="hint">No orders in this mode yet.</p>' : ''}${rows.length === LIST_LIMIT ? `<p class="hint">The newest ${LIST_LIMIT}.</p>` : ''}</section></main>`,
     };
   };

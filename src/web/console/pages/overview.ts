@@ -69,35 +69,87 @@ const dateOf = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
 const successRate = (d: Day) =>
   d.succeeded + d.failed === 0 ? null : d.succeeded / (d.succeeded + d.failed);
 
-/** A bar chart of 30 values (null: no bar), with its largest value and first and last dates marked. */
-function barChart(id: string, label: string, days: Day[], value: (d: Day) => number | null, top: number) {
+const OK = '#1f4fd1';
+const REFUSED = '#d4453a';
+
+/** One day's bar: its title, and its parts from the axis up (what went through, then what did not). */
+interface Bar {
+  title: string;
+  parts: { value: number; fill: string }[];
+}
+
+/**
+ * A bar chart of 30 days (a day without a bar: nothing to show), each bar stacked from its parts and
+ * titled with its figure; the top of the scale and the first and last dates marked.
+ */
+function barChart(
+  id: string,
+  label: string,
+  days: Day[],
+  bar: (d: Day) => Bar | null,
+  top: number,
+  topLabel: string,
+) {
   const width = 600;
-  const height = 160;
-  const plot = { left: 40, bottom: 20, top: 10 };
+  const height = 180;
+  const plot = { left: 52, bottom: 24, top: 12 };
   const slot = (width - plot.left) / days.length;
-  const scale = (v: number) => ((height - plot.bottom - plot.top) * v) / (top || 1);
+  const axis = height - plot.bottom;
+  const scale = (v: number) => ((axis - plot.top) * v) / (top || 1);
   const bars = days
     .map((d, i) => {
-      const v = value(d);
-      if (v === null) return '';
-      const h = Math.max(v > 0 ? 1 : 0, scale(v));
-      const x = plot.left + i * slot + 1;
-      const y = height - plot.bottom - h;
-      return `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(slot - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="#1f4fd1"><title>${dateOf(d.day)}: ${id === 'webhooks' ? `${Math.round(v * 100)} %` : v}</title></rect>`;
+      const shown = bar(d);
+      if (!shown) return '';
+      const x = (plot.left + i * slot + 1).toFixed(1);
+      let y = axis;
+      const rects = shown.parts
+        .filter((part) => part.value > 0)
+        .map((part) => {
+          const h = Math.max(1, scale(part.value));
+          y -= h;
+          return `<rect x="${x}" y="${y.toFixed(1)}" width="${(slot - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${part.fill}"/>`;
+        })
+        .join('');
+      return `<g><title>${dateOf(d.day)}: ${shown.title}</title>${rects}</g>`;
     })
     .join('');
-  const axis = height - plot.bottom;
-  const topLabel = id === 'webhooks' ? '100 %' : String(top);
+  const text = (x: number, y: number, anchor: string, value: string) =>
+    `<text x="${x}" y="${y}" font-size="15" text-anchor="${anchor}" fill="#56606b">${value}</text>`;
   return `<svg id="chart-${id}" role="img" aria-labelledby="chart-${id}-title" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">
 <title id="chart-${id}-title">${label}, per day, the last ${DAYS} days</title>
 <line x1="${plot.left}" y1="${axis}" x2="${width}" y2="${axis}" stroke="#8a94a0"/>
 <line x1="${plot.left}" y1="${plot.top}" x2="${width}" y2="${plot.top}" stroke="#eef1f4"/>
-<text x="${plot.left - 4}" y="${plot.top + 4}" font-size="11" text-anchor="end" fill="#56606b">${topLabel}</text>
-<text x="${plot.left - 4}" y="${axis}" font-size="11" text-anchor="end" fill="#56606b">0</text>
+${text(plot.left - 6, plot.top + 5, 'end', topLabel)}
+${text(plot.left - 6, axis, 'end', '0')}
 ${bars}
-<text x="${plot.left}" y="${height - 4}" font-size="11" fill="#56606b">${dateOf(days[0]!.day)}</text>
-<text x="${width}" y="${height - 4}" font-size="11" text-anchor="end" fill="#56606b">${dateOf(days.at(-1)!.day)}</text>
+${text(plot.left, height - 4, 'start', dateOf(days[0]!.day))}
+${text(width, height - 4, 'end', dateOf(days.at(-1)!.day))}
 </svg>`;
+}
+
+/** Transactions: those that went through, the declined ones stacked above them. */
+const transactionBar = (d: Day): Bar | null =>
+  d.transactions === 0
+    ? null
+    : {
+        title: `${d.transactions}${d.declined > 0 ? `, ${d.declined} declined` : ''}`,
+        parts: [
+          { value: d.transactions - d.declined, fill: OK },
+          { value: d.declined, fill: REFUSED },
+        ],
+      };
+
+/** Webhook success: the share that succeeded, the share that failed above it (a day's bar is whole). */
+function webhookBar(d: Day): Bar | null {
+  const rate = successRate(d);
+  if (rate === null) return null;
+  return {
+    title: `${Math.round(rate * 100)} %`,
+    parts: [
+      { value: rate, fill: OK },
+      { value: 1 - rate, fill: REFUSED },
+    ],
+  };
 }
 
 export async function overviewPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
@@ -109,6 +161,7 @@ export async function overviewPages(app: RoutesApp, ctx: AppContext, { header, s
         const days = await lastDays(ctx.db, scope, ctx.clock.now());
         const most = Math.max(0, ...days.map((d) => d.transactions));
         const total = days.reduce((sum, d) => sum + d.transactions, 0);
+        const declined = days.reduce((sum, d) => sum + d.declined, 0);
         const succeeded = days.reduce((sum, d) => sum + d.succeeded, 0);
         const failed = days.reduce((sum, d) => sum + d.failed, 0);
         const rate =
@@ -124,8 +177,8 @@ export async function overviewPages(app: RoutesApp, ctx: AppContext, { header, s
           title: 'Overview',
           body: `${header(member, scope, csrf, 'overview')}<main><h1>Overview</h1>
 <div class="overview"><div class="charts">
-<section><h2>Transactions per day</h2><p class="figure" id="transactions-total">${total}</p><p class="hint">in the last ${DAYS} days</p>${barChart('transactions', 'Transactions', days, (d) => d.transactions, most)}</section>
-<section><h2>Webhook deliveries that succeeded</h2><p class="figure" id="webhook-rate">${rate}</p><p class="hint">${succeeded} succeeded, ${failed} failed (every attempt spent), by the day they ended</p>${barChart('webhooks', 'Webhook success', days, successRate, 1)}</section>
+<section><h2>Transactions per day</h2><p class="figure" id="transactions-total">${total}</p><p class="hint">in the last ${DAYS} days, ${declined} declined (red)</p>${barChart('transactions', 'Transactions', days, transactionBar, most, String(most))}</section>
+<section><h2>Webhook deliveries that succeeded</h2><p class="figure" id="webhook-rate">${rate}</p><p class="hint">${succeeded} succeeded, ${failed} failed (red; every attempt spent), by the day they ended</p>${barChart('webhooks', 'Webhook success', days, webhookBar, 1, '100 %')}</section>
 </div>
 <section class="figures"><h2>The figures</h2><table id="overview"><tr><th>day (UTC)</th><th class="num">txns</th><th class="num">declined</th><th class="num">hooks ok</th><th class="num">failed</th><th class="num">ok %</th></tr>${rows}</table></section></div></main>`,
         };

@@ -55,7 +55,7 @@ export async function requestPages(app: RoutesApp, ctx: AppContext, { header, sh
 <label>Path starts with<br><input type="text" name="path" value="${escapeHtml(path ?? '')}" placeholder="/api/v2/cards"></label>
 <button type="submit">Filter</button></form>
 <p class="hint">The last ${REQUEST_LOG_SIZE.toLocaleString('en-US')} requests made with this organization's ${scope.mode} credentials: never their bodies or secrets.</p></section>
-<section><table id="requests" class="log"><tr><th>time</th><th>credential</th><th>method</th><th>path</th><th class="num">status</th><th class="num">latency</th><th>request id</th></tr>${list}</table>
+<section><table id="requests" class="log stack"><tr><th>time</th><th>credential</th><th>method</th><th>path</th><th class="num">status</th><th class="num">latency</th><th>request id</th></tr>${list}</table>
 ${rows.length === 0 ? '<p class="hint">No requests match.</p>' : ''}</section></main>`,
         };
       }),
