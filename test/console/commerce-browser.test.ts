@@ -31,8 +31,7 @@ describe('the console’s commerce pages in Chromium', () => {
     await f.fund(userId, 5_000);
     const buy = async (body: Record<string, unknown>) =>
       (await f.t.call('POST', '/buy', { token: buyer.accessToken, body })).json();
-    const asked = await buy({ ask: 'a latte from coffee' });
-    orderId = (await buy({ conversation_id: asked.conversation_id, confirm: asked.carts[0].hash })).order_id;
+    // An order placed under the mandate: the purchase path signs its receipt.
     const mandate = await createMandate(f, userId, {
       description: 'Coffee for the team',
       allowed_merchants: ['coffee'],
@@ -40,25 +39,10 @@ describe('the console’s commerce pages in Chromium', () => {
     });
     await activate(f, mandate);
     await createMandate(f, userId, { description: 'Office supplies', max_amount_cents: 2_500 });
-    const order = await f.t.ctx.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('id', '=', orderId)
-      .executeTakeFirstOrThrow();
-    await f.t.ctx.receipts.issue(
-      f.t.ctx.db,
-      { organizationId: f.org.organization_id, livemode: false },
-      {
-        mandate_id: mandate.id,
-        terms_hash: mandate.terms_hash,
-        cart_hash: order.cart_hash,
-        order_id: orderId,
-        amount_cents: order.total_cents,
-        currency: order.currency,
-        merchant: order.merchant,
-        placed_at: new Date(order.placed_at ?? order.created_at).toISOString(),
-      },
-    );
+    const asked = await buy({ ask: 'a latte from coffee' });
+    const placed = await buy({ conversation_id: asked.conversation_id, confirm: asked.carts[0].hash });
+    expect(placed.status, placed.reply).toBe('order_placed');
+    orderId = placed.order_id;
     await driveTo(f.t, await newUser(f.t, f.production, { production: true }), 'pending');
     browser = await launchChromium();
   }, 120_000);

@@ -13,10 +13,11 @@ import { onboardingForm } from './helpers.ts';
  * single-host install runs it: the same step posted to both at once has one winner, and nothing is
  * made twice (one cardholder per email, one completion and one `completed` event per session).
  *
- * To make the two requests meet, the test holds SQLite's write lock while they arrive: each process
- * reads (the session is open, the email has no cardholder) and then waits for the lock in SQLite's
- * busy handler, which sleeps the process's one thread (Linux names it `hrtimer_nanosleep` in
- * /proc/{pid}/wchan). Once both wait, the lock is let go: both write on what they read before.
+ * To make the two requests meet, the test holds SQLite's write lock while they arrive and lets it go
+ * once both processes wait for it in SQLite's busy handler (it sleeps the process's one thread:
+ * Linux names it `hrtimer_nanosleep` in /proc/{pid}/wchan). Not yet shown: that both have read
+ * before that wait. With the in-transaction email check or the completed-session guard removed from
+ * dist/, this file still passed (2026-11-28): the wait may come at an earlier write of the request.
  */
 const asleepInSqlite = (pid: number) => readFileSync(`/proc/${pid}/wchan`, 'utf8').includes('nanosleep');
 
