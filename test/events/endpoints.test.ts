@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../packages/sdk/src/index.ts';
+import { enableGroupCommit, writeTransaction } from '../../src/db/write-transaction.ts';
+import { disableEndpoint } from '../../src/domains/events/delivery-store.ts';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
+import { onPostgres } from '../helpers/harness.ts';
 import { useWebhookApp } from './helpers.ts';
 
 const f = useWebhookApp({
@@ -348,4 +351,40 @@ describe('secrets, test events, logs and resend', () => {
     for (const e of [a, b])
       await f.t.call('DELETE', `/api/v1/webhook_endpoints/${e.id}`, { token: sandboxKey() });
   });
+});
+
+describe('endpoints changed within one group-commit batch (SQLite)', () => {
+  it.skipIf(onPostgres)(
+    'an event emitted after a batch member disabled an endpoint owes it nothing',
+    async () => {
+      const endpoint = await create({ url: 'http://localhost:9/hook', enabled_events: ['*'] });
+      const { ctx } = f.t;
+      // Batches close by arrival alone here, not 5 ms after they began, which a loaded machine exceeds.
+      const group = enableGroupCommit(ctx.db, { maxMembers: 32, maxMilliseconds: 60_000, busyGapMs: 1 });
+      const batches = group.stats.batches;
+      const emitIn = (type: string) =>
+        writeTransaction(ctx, (trx) =>
+          ctx.events.emit(trx, { organizationId: f.org.organization_id, livemode: false, type, data: {} }),
+        );
+      // Held back, the three queue and then run as one batch on one connection, in this order.
+      await group.pause();
+      const before = emitIn('card.created');
+      const disabled = writeTransaction(ctx, (trx) => disableEndpoint(trx, endpoint.id, Date.now()));
+      const after = emitIn('card.updated');
+      group.resume();
+      const [first, , second] = await Promise.all([before, disabled, after]);
+      const owed = async (eventId: string) =>
+        (
+          await ctx.db
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('event_id', '=', eventId)
+            .where('endpoint_id', '=', endpoint.id)
+            .execute()
+        ).length;
+      expect(group.stats.batches).toBe(batches + 1);
+      expect(await owed(first.id)).toBe(1);
+      expect(await owed(second.id)).toBe(0);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.ts';
+import { endpointWrites } from './store.ts';
 
 /*
  * The worker's side of the deliveries' tables (delivery.ts): claims under a lease, what an attempt
@@ -195,6 +196,7 @@ export async function markEndpointFailing(
 
 /** Disables an active endpoint; true for the one caller that did it. */
 export async function disableEndpoint(db: Executor, endpointId: string, now: number): Promise<boolean> {
+  endpointWrites.count++;
   const result = await db
     .updateTable('webhook_endpoints')
     .set({ status: 'disabled', disabled_at: now, updated_at: now })

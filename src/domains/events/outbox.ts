@@ -38,10 +38,10 @@ export function newDelivery(
  */
 export class Outbox {
   private readonly emitListeners = new Set<() => void>();
-  /** Per open transaction: each owner's active endpoints (see `insertEvents`). */
+  /** Per open transaction: each owner's active endpoints, as of `store.endpointWrites` (see `insertEvents`). */
   private readonly endpointsIn = new WeakMap<
     Executor,
-    Map<string, { id: string; enabledEvents: string[] }[]>
+    Map<string, { writes: number; endpoints: { id: string; enabledEvents: string[] }[] }>
   >();
 
   constructor(
@@ -118,10 +118,11 @@ export class Outbox {
     const { organization_id: organizationId, livemode } = rows[0] as store.NewEvent;
     const key = `${organizationId}|${livemode}`;
     const inTransaction = trx !== this.db;
+    const writes = store.endpointWrites.count;
     const cached = inTransaction ? this.endpointsIn.get(trx)?.get(key) : undefined;
-    if (cached) {
+    if (cached?.writes === writes) {
       await store.insertEvents(trx, rows);
-      return cached;
+      return cached.endpoints;
     }
     let found: Awaited<ReturnType<typeof store.activeEndpoints>>;
     if (this.dialect === 'postgres')
@@ -136,7 +137,7 @@ export class Outbox {
     }));
     if (inTransaction) {
       const known = this.endpointsIn.get(trx) ?? new Map();
-      known.set(key, endpoints);
+      known.set(key, { writes, endpoints });
       this.endpointsIn.set(trx, known);
     }
     return endpoints;

@@ -146,7 +146,16 @@ export async function listEvents(
 
 // ---- endpoints ----
 
+/**
+ * Counts this process's writes that can change which endpoints are active. The outbox reads an
+ * owner's active endpoints once per transaction; on SQLite a group-commit batch runs several
+ * transactions on one connection, so a member that changes an endpoint makes the later ones read
+ * again (see `Outbox.insertEvents`).
+ */
+export const endpointWrites = { count: 0 };
+
 export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpointsTable>): Promise<void> {
+  endpointWrites.count++;
   await db.insertInto('webhook_endpoints').values(row).execute();
 }
 
@@ -207,11 +216,13 @@ export async function updateEndpoint(
   id: string,
   changes: Updateable<WebhookEndpointsTable>,
 ): Promise<void> {
+  endpointWrites.count++;
   await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
 }
 
 /** Deletes the endpoint with its deliveries and their attempts. */
 export async function deleteEndpoint(db: Executor, id: string): Promise<void> {
+  endpointWrites.count++;
   await db
     .deleteFrom('webhook_attempts')
     .where('delivery_id', 'in', (eb) =>

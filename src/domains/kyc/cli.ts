@@ -59,7 +59,10 @@ export async function runKycCommand(ctx: AppContext, argv: string[], print: Prin
     const { values } = parse(rest, { org: { type: 'string' }, limit: { type: 'string' }, json });
     const limit = Number(values.limit ?? 50);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
-    const queue = await ctx.kyc.reviewQueue({ limit, ...(values.org ? { organizationId: values.org } : {}) });
+    const { data: queue } = await ctx.kyc.reviewQueue({
+      limit,
+      ...(values.org ? { organizationId: values.org } : {}),
+    });
     if (values.json) {
       print(JSON.stringify(queue, null, 2));
       return true;

@@ -1,4 +1,5 @@
 import { ApiError, invalidRequest } from '../../core/errors.ts';
+import { cursorOf, pageOf } from '../../core/pagination.ts';
 import { INFORMATION_FIELDS, type InformationField } from './fields.ts';
 import { unsafeReason } from './reason.ts';
 import type { KycCondition } from './states.ts';
@@ -58,14 +59,31 @@ export class ManualReviewQueue implements KycReviewer {
 export class KycReviews {
   constructor(private readonly v: Verifications) {}
 
-  /** The manual review queue: live verifications in pending, oldest first. */
-  async reviewQueue(input: { limit?: number; organizationId?: string } = {}) {
+  /**
+   * The manual review queue: live verifications in pending, oldest first, in the one list envelope
+   * (core/pagination.ts); `startingAfter` must be a verification of the queue.
+   */
+  async reviewQueue(input: { limit?: number; organizationId?: string; startingAfter?: string } = {}) {
+    const limit = Math.min(Math.max(input.limit ?? 50, 1), 500);
+    const inQueue = (row: KycVerification | undefined) =>
+      row?.livemode === 1 &&
+      row.status === 'pending' &&
+      (input.organizationId === undefined || row.organization_id === input.organizationId)
+        ? row
+        : undefined;
+    const after = await cursorOf(
+      input.startingAfter,
+      async (id) => inQueue(await store.findById(this.v.db, id)),
+      'a verification',
+    );
     const rows = await store.listPending(this.v.db, {
       livemode: 1,
-      limit: Math.min(Math.max(input.limit ?? 50, 1), 500),
+      limit: limit + 1,
       ...(input.organizationId ? { organizationId: input.organizationId } : {}),
+      ...(after ? { after } : {}),
     });
-    return rows.map((row) => this.item(row));
+    const page = pageOf(rows, limit);
+    return { ...page, data: page.data.map((row) => this.item(row)) };
   }
 
   /** Applies a review verdict to a live verification in pending (spec §3: review results). */

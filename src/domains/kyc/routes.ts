@@ -4,7 +4,15 @@ import type { AppContext } from '../../context.ts';
 import { bearerGuard } from '../../core/bearer.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
-import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
+import { ListOf, PageQuery } from '../../core/pagination.ts';
+import {
+  documented,
+  errorResponses,
+  LiteralUnion,
+  type RoutesApp,
+  ref,
+  withExample,
+} from '../../core/schemas.ts';
 import { platformGuard, testModeOnly } from '../auth/index.ts';
 import { INFORMATION_FIELDS, type InformationField, isCountryCode } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
@@ -280,6 +288,7 @@ const ReviewItem = Type.Object({
   face_scan_at: Type.Union([Type.String(), Type.Null()]),
   submitted_at: Type.Union([Type.String(), Type.Null()]),
 });
+const ReviewList = ListOf(ReviewItem, 'KycReviewList', 'The queue, oldest first; `starting_after` pages on.');
 
 const Reason = Type.String({ minLength: 1, maxLength: 300, description: 'End-user-safe text.' });
 
@@ -288,6 +297,7 @@ const Reason = Type.String({ minLength: 1, maxLength: 300, description: 'End-use
  * Without that setting the routes answer 404, as if they did not exist.
  */
 export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+  app.addSchema(ReviewList);
   const expected = ctx.config.kyc.reviewerToken;
   const reviewerOf = bearerGuard({
     authenticate: async (token) => (expected !== null && safeEqual(token, expected) ? 'reviewer' : null),
@@ -314,20 +324,24 @@ export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
         querystring: Type.Object(
           {
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+            starting_after: PageQuery.starting_after,
             organization_id: Type.Optional(Type.String()),
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ReviewItem) }) },
+        response: {
+          200: ref(ReviewList),
+          ...errorResponses(400, 401, 404),
+        },
       },
     },
     async (request) => {
       const query = request.query;
-      const data = await ctx.kyc.reviewQueue({
+      return ctx.kyc.reviewQueue({
         ...(query.limit ? { limit: query.limit } : {}),
+        ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
         ...(query.organization_id ? { organizationId: query.organization_id } : {}),
       });
-      return { object: 'list' as const, data };
     },
   );
 

@@ -145,7 +145,7 @@ export class KycService {
   // ---- production review ----------------------------------------------------------------------
 
   /** The manual review queue: live verifications in pending, oldest first. */
-  reviewQueue(input: { limit?: number; organizationId?: string } = {}) {
+  reviewQueue(input: { limit?: number; organizationId?: string; startingAfter?: string } = {}) {
     return this.reviews.reviewQueue(input);
   }
 

@@ -151,7 +151,13 @@ export async function eraseOverdueNationalIds(
 /** The manual review queue: live verifications waiting in pending, oldest first. */
 export async function listPending(
   db: Executor,
-  input: { livemode: number; limit: number; organizationId?: string },
+  input: {
+    livemode: number;
+    limit: number;
+    organizationId?: string;
+    /** The page starts after this verification (oldest first: later submitted, or same time, later id). */
+    after?: Pick<KycVerification, 'submitted_at' | 'id'>;
+  },
 ): Promise<KycVerification[]> {
   let query = db
     .selectFrom('kyc_verifications')
@@ -159,6 +165,14 @@ export async function listPending(
     .where('livemode', '=', input.livemode)
     .where('status', '=', 'pending');
   if (input.organizationId) query = query.where('organization_id', '=', input.organizationId);
+  const after = input.after;
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('submitted_at', '>', after.submitted_at),
+        eb.and([eb('submitted_at', '=', after.submitted_at), eb('id', '>', after.id)]),
+      ]),
+    );
   return query.orderBy('submitted_at').orderBy('id').limit(input.limit).execute();
 }
 

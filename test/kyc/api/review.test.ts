@@ -52,6 +52,38 @@ describe('manual review queue API (/operator/kyc/reviews)', () => {
     expect(data[0].face_scan_at).toEqual(expect.any(String));
   });
 
+  it('pages the queue in the one list envelope, oldest first; an id not in it is 400', async () => {
+    await pendingLive();
+    await pendingLive();
+    const list = async (query: string) => {
+      const res = await f.t.call(
+        'GET',
+        `/operator/kyc/reviews?organization_id=${f.org.organization_id}${query}`,
+        {
+          token: REVIEWER_TOKEN,
+        },
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { object: string; data: { id: string }[]; has_more: boolean };
+    };
+    const whole = await list('');
+    expect(whole).toMatchObject({ object: 'list', has_more: false });
+    expect(whole.data.length).toBeGreaterThanOrEqual(2);
+    const paged: string[] = [];
+    let page = await list('&limit=1');
+    for (;;) {
+      paged.push(...page.data.map((item) => item.id));
+      if (!page.has_more) break;
+      page = await list(`&limit=1&starting_after=${paged.at(-1)}`);
+    }
+    expect(paged).toEqual(whole.data.map((item) => item.id));
+    expectError(
+      await f.t.call('GET', '/operator/kyc/reviews?starting_after=kyc_unknown', { token: REVIEWER_TOKEN }),
+      400,
+      'invalid_request',
+    );
+  });
+
   it('keeps corrections made on the hosted page for the reviewer', async () => {
     const u = await newUser(f.t, await f.t.platformToken(f.org.production), { production: true });
     const state = await driveTo(f.t, u, 'requires_verification');
@@ -61,7 +93,7 @@ describe('manual review queue API (/operator/kyc/reviews)', () => {
       frames: cameraFrames(),
     });
     expect(res.statusCode, res.body).toBe(200);
-    const [item] = (await ctxQueue()).filter((i) => i.user_id === u.userId);
+    const [item] = (await ctxQueue()).data.filter((i) => i.user_id === u.userId);
     expect(item?.information.first_name).toBe('Alexandra');
   });
 

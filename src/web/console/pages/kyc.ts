@@ -43,7 +43,9 @@ const listOf = (value: unknown): string[] =>
 export async function kycPages(app: RoutesApp, ctx: AppContext, { header, formPage }: ConsoleKit) {
   const queue = (scope: OrgScope) =>
     scope.livemode
-      ? ctx.kyc.reviewQueue({ organizationId: scope.organizationId, limit: QUEUE_LIMIT })
+      ? ctx.kyc
+          .reviewQueue({ organizationId: scope.organizationId, limit: QUEUE_LIMIT })
+          .then((page) => page.data)
       : Promise.resolve([]);
 
   const kycPage = async (
