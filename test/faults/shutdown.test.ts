@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exited, startServer } from '../cli/process.ts';
 import { useCrashApp } from '../helpers/crash.ts';
 import { jsonLines, until } from './helpers.ts';
