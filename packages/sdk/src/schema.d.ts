@@ -1783,6 +1783,31 @@ export interface components {
             /** @description End-user-safe; may be shown verbatim. */
             reason?: string;
         };
+        /** @description The queue, oldest first; `starting_after` pages on. */
+        KycReviewList: {
+            /** @enum {string} */
+            object: "list";
+            data: {
+                /** @enum {string} */
+                object: "kyc_review";
+                id: string;
+                organization_id: string;
+                user_id: string;
+                status: string;
+                document_type: string | null;
+                issuing_country: string | null;
+                extracted: {
+                    [key: string]: string;
+                };
+                information: {
+                    [key: string]: string;
+                };
+                national_id_submitted: boolean;
+                face_scan_at: string | null;
+                submitted_at: string | null;
+            }[];
+            has_more: boolean;
+        };
         /** @description Where and how much a card (or all cards of a user) may spend. */
         SpendingControls: {
             allowed_categories: string[];
