@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchChromium } from '../helpers/browser.ts';
+import { addPlatformAuthenticator, freePort, launchChromium } from '../helpers/browser.ts';
 import { usePurchases } from '../purchases/helpers.ts';
 import { vaultPath } from './helpers.ts';
 
@@ -30,20 +30,8 @@ describe('passkey recovery in Chromium', () => {
   let page: Page;
   let cdp: CDPSession;
 
-  /** A phone's platform authenticator: user verification succeeds, presence is simulated. */
-  const newPhone = async (): Promise<string> => {
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    return authenticatorId;
-  };
+  /** A phone's platform authenticator. */
+  const newPhone = () => addPlatformAuthenticator(cdp);
 
   beforeAll(async () => {
     await f.t.app.listen({ port, host: 'localhost' });
