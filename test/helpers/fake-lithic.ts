@@ -363,9 +363,13 @@ export class FakeLithic {
   }
 
   private newCard(body: Record<string, unknown>): FakeCard {
-    let partial = '4111110';
-    while (partial.length < 15) partial += String(randomInt(10));
-    const pan = partial + String(luhnCheckDigit(partial));
+    // Tests find a card by its last four (`cardByLast4`): no two cards of this fake share them.
+    let pan: string;
+    do {
+      let partial = '4111110';
+      while (partial.length < 15) partial += String(randomInt(10));
+      pan = partial + String(luhnCheckDigit(partial));
+    } while ([...this.cards.values()].some((c) => c.last_four === pan.slice(-4)));
     const card: FakeCard = {
       token: randomUUID(),
       type: String(body.type),
