@@ -126,17 +126,7 @@ export class CardChanges {
             'The card has already spent or holds more than the new limit leaves it.',
           );
         });
-        const updated = { ...card, spend_limit_cents: spendLimitCents, updated_at: this.clock.now() };
-        await this.cards.store.updateCard(trx, card.id, {
-          spend_limit_cents: spendLimitCents,
-          updated_at: updated.updated_at,
-        });
-        await this.cards.emit(
-          trx,
-          updated,
-          'card.updated',
-          cardUpdatedData(updated, await this.cards.balanceOf(trx, updated)),
-        );
+        await this.announce(trx, card, { spend_limit_cents: spendLimitCents });
       }
       const after = await this.cards.findCard(trx, scope, id);
       return cardObject(after, await this.cards.balanceOf(trx, after));
@@ -187,18 +177,23 @@ export class CardChanges {
       const card = await this.cards.lockCard(trx, scope, id);
       if (card.status === 'CLOSED') throw cardClosed();
       if (card.status !== status) {
-        const updated = { ...card, status, updated_at: this.clock.now() };
-        await this.cards.store.updateCard(trx, card.id, { status, updated_at: updated.updated_at });
-        await this.cards.emit(
-          trx,
-          updated,
-          'card.updated',
-          cardUpdatedData(updated, await this.cards.balanceOf(trx, updated)),
-        );
+        await this.announce(trx, card, { status });
       }
       const after = await this.cards.findCard(trx, scope, id);
       return cardObject(after, await this.cards.balanceOf(trx, after));
     });
+  }
+
+  /** Writes a change to the card and announces it (`card.updated`) in the same transaction. */
+  private async announce(
+    trx: Executor,
+    card: Card,
+    changes: Partial<Pick<Card, 'status' | 'spend_limit_cents'>>,
+  ): Promise<void> {
+    const updated = { ...card, ...changes, updated_at: this.clock.now() };
+    await this.cards.store.updateCard(trx, card.id, { ...changes, updated_at: updated.updated_at });
+    const data = cardUpdatedData(updated, await this.cards.balanceOf(trx, updated));
+    await this.cards.emit(trx, updated, 'card.updated', data);
   }
 }
 
