@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchChromium } from '../helpers/browser.ts';
+import { addPlatformAuthenticator, freePort, launchChromium } from '../helpers/browser.ts';
 import { usePurchases } from '../purchases/helpers.ts';
 import { vaultPath } from './helpers.ts';
 
@@ -42,16 +42,7 @@ describe('hosted vault and approvals in Chromium', () => {
     // The phone's platform authenticator: user verification always succeeds, presence is simulated.
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addPlatformAuthenticator(cdp);
   }, 60_000);
 
   afterAll(async () => {
