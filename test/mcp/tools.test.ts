@@ -79,6 +79,21 @@ describe('identity and connections', () => {
     expect(text).toContain('test mode');
   });
 
+  it('whoami shows a change made to its user outside the process once AUTH_CACHE_TTL_MS has passed', async () => {
+    const email = `who.later.${Date.now()}@example.com`;
+    const user = await f.connect({ email });
+    const client = await f.client(user.accessToken);
+    expect((await callOk(client, 'whoami')).data.user).toEqual({ id: user.userId, email, phone: null });
+    const changed = `who.changed.${Date.now()}@example.com`;
+    await f.t.ctx.db.updateTable('users').set({ email: changed }).where('id', '=', user.userId).execute();
+    // Read within the window: the user as it was (as a token revoked elsewhere still works within it).
+    expect((await callOk(client, 'whoami')).data.user).toEqual({ id: user.userId, email, phone: null });
+    f.t.clock.advance(1001);
+    const { data, text } = await callOk(client, 'whoami');
+    expect(data.user).toEqual({ id: user.userId, email: changed, phone: null });
+    expect(text).toContain(changed);
+  });
+
   it('get_kyc_status and start_kyc give the status and the hosted page link until it is decided', async () => {
     const user = await f.connect();
     const client = await f.client(user.accessToken);

@@ -5,6 +5,7 @@ import { bearerGuard, organizationSuspended } from '../../core/bearer.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponse, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { originVerdict, ownOrigins } from './origin.ts';
+import { RecentUsers } from './recent-users.ts';
 import { McpServers } from './server.ts';
 import { type ConnectionPrincipal, TOOLS } from './tools.ts';
 
@@ -46,6 +47,11 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
   const own = ownOrigins(ctx.config.mcpUrl, ctx.config.baseUrl);
   const principals = new WeakMap<FastifyRequest, ConnectionPrincipal>();
   const servers = new McpServers();
+  const users = new RecentUsers(
+    (organizationId, livemode, userId) => ctx.connect.findUser(organizationId, livemode, userId),
+    ctx.clock,
+    ctx.config.authCacheTtlMs,
+  );
 
   const challenge = (tokenPresented: boolean) =>
     // RFC 6750 §3 with RFC 9728 §5.1: where the client learns how to get a token for this resource.
@@ -199,7 +205,7 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     async (request, reply) => {
       const principal = principals.get(request) as ConnectionPrincipal;
       const answer = await servers.answer(
-        { call: { ctx, principal }, log: request.log },
+        { call: { ctx, principal, users }, log: request.log },
         {
           accept: request.headers.accept,
           protocolVersion: header(request, 'mcp-protocol-version'),

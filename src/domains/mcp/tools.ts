@@ -5,6 +5,7 @@ import { formatMoney } from '../../core/money.ts';
 import type { Principal } from '../auth/index.ts';
 import { scopeOf } from '../cards/index.ts';
 import { BUDGET_INTERVALS, MANDATE_STATUSES } from '../mandates/index.ts';
+import type { RecentUsers } from './recent-users.ts';
 
 /** The principal of a connection token: always one user, through one client's connection. */
 export type ConnectionPrincipal = Principal & { kind: 'connection'; userId: string; connectionId: string };
@@ -13,6 +14,8 @@ export type ConnectionPrincipal = Principal & { kind: 'connection'; userId: stri
 export interface ToolCall {
   ctx: AppContext;
   principal: ConnectionPrincipal;
+  /** The users read lately (AUTH_CACHE_TTL_MS), for the tools that show the user itself. */
+  users: RecentUsers;
 }
 
 /** A tool's answer: one line (or a few) for a person, and the same facts as structured content. */
@@ -313,11 +316,7 @@ export const TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(call) {
       const { principal } = call;
-      const user = await call.ctx.connect.findUser(
-        principal.organizationId,
-        principal.livemode,
-        principal.userId,
-      );
+      const user = await call.users.get(principal.organizationId, principal.livemode, principal.userId);
       if (!user) throw new ApiError(404, 'not_found', 'No such user.');
       const contact = user.email ?? user.phone ?? 'no contact on file';
       return {
