@@ -1,10 +1,10 @@
 /**
  * bench/mcp: `tools/call whoami` throughput at the MCP tool server (a raw JSON-RPC POST over
- * loopback with a connection token: token lookup, a new stateless MCP server and transport, the
- * tool's user lookup) next to a bare Fastify route answering the same JSON-RPC result without
- * authentication, in the same run, each in its own process. Target: CPU per request of the bare route
- * ÷ Purser's ≥ 0.4 (bench/cpu.ts). Measured in alternation, several rounds,
- * compared by medians (a shared 2-core machine drifts within a run).
+ * loopback with a connection token: the token lookup and the tool's user, both remembered for
+ * AUTH_CACHE_TTL_MS; a pooled MCP server and its exchange) next to a bare Fastify route answering
+ * the same JSON-RPC result without authentication, in the same run, each in its own process.
+ * Target: CPU per request of the bare route ÷ Purser's ≥ 0.4 (bench/cpu.ts). Measured in
+ * alternation, several rounds, compared by medians (a shared 2-core machine drifts within a run).
  *
  *   node --import tsx bench/mcp/run.ts [--seconds 5] [--rounds 3] [--connections 32]
  */

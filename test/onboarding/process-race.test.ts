@@ -15,9 +15,13 @@ import { onboardingForm } from './helpers.ts';
  *
  * To make the two requests meet, the test holds SQLite's write lock while they arrive and lets it go
  * once both processes wait for it in SQLite's busy handler (it sleeps the process's one thread:
- * Linux names it `hrtimer_nanosleep` in /proc/{pid}/wchan). Not yet shown: that both have read
- * before that wait. With the in-transaction email check or the completed-session guard removed from
- * dist/, this file still passed (2026-11-28): the wait may come at an earlier write of the request.
+ * Linux names it `hrtimer_nanosleep` in /proc/{pid}/wchan). The completion's write transaction is the
+ * first write such a request makes, and nothing else writes in the servers meanwhile: the sessions
+ * are made, and everything is read back, by the test's own app, and the servers get no request with
+ * an organization's credential (its request log row would be written 250 ms later, and that write
+ * could be the one found waiting). So both requests have read everything they read before their
+ * transaction (the session open, no cardholder with the email) when the lock is let go. With the
+ * email check moved before the transaction, or the completed-session guard removed, this file fails.
  */
 const asleepInSqlite = (pid: number) => readFileSync(`/proc/${pid}/wchan`, 'utf8').includes('nanosleep');
 
@@ -65,21 +69,17 @@ describe.skipIf(onPostgres)('onboarding raced across two SQLite processes', () =
   }
 
   let counter = 0;
-  /** A new session, and its page opened on `server`: the path, the browser's cookie and its details form. */
+  /** A new session (made by the test's app: no write in the servers), its page opened on `server`. */
   async function openSession(server: string) {
-    // Through the server, not the test's own app: a write here (its request log) would wait for the lock too.
-    const session = await fetch(`${server}/api/v1/cardholder_onboarding_sessions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${f.org.sandbox.api_key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ external_user_id: `race-${++counter}`, return_url: RETURN_URL }),
-    });
-    expect(session.status).toBe(201);
-    const { id, url } = await session.json();
-    const path = new URL(url).pathname;
+    const session = await f.ctx.onboarding.create(
+      { organizationId: f.org.organization_id, livemode: false },
+      { external_user_id: `race-${++counter}`, return_url: RETURN_URL },
+    );
+    const path = new URL(session.url as string).pathname;
     const page = await fetch(`${server}${path}`);
     expect(page.status).toBe(200);
     const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
-    return { id: id as string, path, cookie, details: onboardingForm(await page.text(), 'details') };
+    return { id: session.id, path, cookie, details: onboardingForm(await page.text(), 'details') };
   }
 
   const submit = (server: string, page: { path: string; cookie: string }, fields: Record<string, string>) =>
@@ -105,12 +105,12 @@ describe.skipIf(onPostgres)('onboarding raced across two SQLite processes', () =
         .where('type', '=', 'cardholder_onboarding_session.completed')
         .execute()
     ).filter((event) => JSON.parse(event.data).id === sessionId).length;
-  const status = async (server: string, sessionId: string) =>
-    (
-      await fetch(`${server}/api/v1/cardholder_onboarding_sessions/${sessionId}`, {
-        headers: { authorization: `Bearer ${f.org.sandbox.api_key}` },
-      })
-    ).json();
+  const status = (sessionId: string) =>
+    f.ctx.db
+      .selectFrom('cardholder_onboarding_sessions')
+      .select(['id', 'status', 'claimed_existing_cardholder'])
+      .where('id', '=', sessionId)
+      .executeTakeFirstOrThrow();
 
   it('two sessions with one new email, each on its own process: one cardholder, the other is sent a code', async () => {
     const [a, b] = await servers();
@@ -125,34 +125,39 @@ describe.skipIf(onPostgres)('onboarding raced across two SQLite processes', () =
       expect(answers.map((r) => r.status).sort(), `round ${round}`).toEqual([200, 303]);
       const loser = answers.find((r) => r.status === 200)!;
       expect(await loser.text()).toContain('we sent you a code');
-      expect(Number(await cardholders())).toBe(before + 1);
-      const states = [await status(a!, first.id), await status(b!, second.id)];
+      expect(Number(await cardholders()), `round ${round}`).toBe(before + 1);
+      const states = [await status(first.id), await status(second.id)];
       expect(states.map((s) => s.status).sort()).toEqual(['completed', 'open']);
       const winner = states.find((s) => s.status === 'completed')!;
-      expect(await completions(winner.id)).toBe(1);
+      expect(await completions(winner.id), `round ${round}`).toBe(1);
     }
   }, 120_000);
 
   it('one session’s details posted to both processes at once: both go back to the platform, it completes once', async () => {
     const [a, b] = await servers();
     for (let round = 0; round < 3; round++) {
-      const email = `twice-${round}@example.com`;
       const page = await openSession(a!);
       const before = Number(await cardholders());
-      const fields = { ...page.details, ...ada, email };
-      const answers = await together(() => [submit(a!, page, fields), submit(b!, page, fields)]);
+      // Two tabs, the email corrected in one: each submit finds no cardholder with its own email, so only
+      // the session's own guard (completed once) stops the second from making a cardholder and completing.
+      const fields = (email: string) => ({ ...page.details, ...ada, email });
+      const answers = await together(() => [
+        submit(a!, page, fields(`twice-${round}-a@example.com`)),
+        submit(b!, page, fields(`twice-${round}-b@example.com`)),
+      ]);
       for (const answer of answers) expect(answer.status, await answer.clone().text()).toBeLessThan(500);
       // Both browsers go back to the platform (the second finds the session done); one made it.
       expect(answers.map((r) => r.status)).toEqual([303, 303]);
       expect(
         new Set(answers.map((r) => new URL(r.headers.get('location')!).searchParams.get('session_id'))),
       ).toEqual(new Set([page.id]));
-      expect(Number(await cardholders())).toBe(before + 1);
-      expect(await status(b!, page.id)).toMatchObject({
+      expect(Number(await cardholders()), `round ${round}`).toBe(before + 1);
+      expect(await status(page.id)).toEqual({
+        id: page.id,
         status: 'completed',
-        claimed_existing_cardholder: false,
+        claimed_existing_cardholder: 0,
       });
-      expect(await completions(page.id)).toBe(1);
+      expect(await completions(page.id), `round ${round}`).toBe(1);
     }
   }, 120_000);
 });

@@ -17,6 +17,10 @@ export interface LithicConfig {
   eventsSecret: string;
   /** How often the worker compares Lithic's transactions with the books (`purser issuer reconcile`). */
   reconcileIntervalMs: number;
+  /** An Auth Stream Access decision must be answered within this; past it, a decline (fail closed). */
+  asaBudgetMs: number;
+  /** Of that budget, what the engine keeps for its own transactions when the platform decides too. */
+  asaPlatformMarginMs: number;
 }
 
 export interface CardConfig {
@@ -70,12 +74,16 @@ function loadLithicConfig(env: Env): LithicConfig {
       'LITHIC_WEBHOOK_SECRET is replaced by LITHIC_ASA_SECRET and LITHIC_EVENTS_SECRET: Lithic signs Auth Stream Access and events with two secrets',
     );
   }
+  // Lithic's own ASA timeout is a few seconds: the default leaves it room for the network.
+  const asaBudgetMs = integer(env, 'LITHIC_ASA_BUDGET_MS', 1_500, 100, 60_000);
   return {
     apiKey: required('LITHIC_API_KEY'),
     baseUrl: url.toString().replace(/\/$/, ''),
     asaSecret: standardWebhooksSecret(required('LITHIC_ASA_SECRET'), 'LITHIC_ASA_SECRET'),
     eventsSecret: standardWebhooksSecret(required('LITHIC_EVENTS_SECRET'), 'LITHIC_EVENTS_SECRET'),
     reconcileIntervalMs: integer(env, 'ISSUER_RECONCILE_INTERVAL_SECONDS', 86_400, 60, 7 * 86_400) * SECOND,
+    asaBudgetMs,
+    asaPlatformMarginMs: integer(env, 'LITHIC_ASA_PLATFORM_MARGIN_MS', 300, 50, asaBudgetMs - 50),
   };
 }
 

@@ -292,7 +292,9 @@ export class CardService {
 
   /**
    * `lockCard` for a charge, its user's spending controls row locked right after it (docs/ledger.md);
-   * a card held to a mandate has the mandate's row locked between the two.
+   * a card held to a mandate has the mandate's row locked between the two. On PostgreSQL the
+   * organization's authorization endpoint comes with it (`endpoint`: `null` when it has none;
+   * absent when not read).
    */
   async lockForCharge(trx: Executor, scope: Tenant, id: string) {
     const locked = await this.store.lockCardForCharge(trx, id);
@@ -302,7 +304,7 @@ export class CardService {
       await this.lockMandate(trx, card);
       userControls = (await this.store.userControls(trx, card.user_id, true))?.controls ?? null;
     }
-    return { card, controls: this.controls.forCharge(card, userControls) };
+    return { card, controls: this.controls.forCharge(card, userControls), endpoint: locked?.endpoint };
   }
 
   /** Locks the mandate a card is held to, right after the card (docs/ledger.md, lock order). */

@@ -15,7 +15,10 @@ import { LithicWebhooks } from './webhooks.ts';
 export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const lithic = ctx.config.cards.lithic;
   if (!lithic) return;
-  const webhooks = new LithicWebhooks(ctx.db, ctx.cards);
+  const webhooks = new LithicWebhooks(ctx.db, ctx.cards, {
+    budgetMs: lithic.asaBudgetMs,
+    marginMs: lithic.asaPlatformMarginMs,
+  });
 
   // The signature covers the bytes as sent: in this plugin only, JSON bodies arrive unparsed.
   app.removeContentTypeParser('application/json');

@@ -10,15 +10,6 @@ import type { CardService } from '../service.ts';
 import { IncrementDeclined } from '../settlement.ts';
 import { LithicTransaction, lithicReport } from './report.ts';
 
-/** The decision must reach Lithic within this; past it we answer a decline (fail closed). */
-export const ASA_BUDGET_MS = 1_500;
-
-/**
- * Of that budget, what the engine keeps for itself when the platform decides too (its two
- * transactions around the platform's answer): the platform is waited for at most the rest.
- */
-export const ASA_PLATFORM_MARGIN_MS = 300;
-
 /** Lithic's ASA result codes (its `asa-response` schema): `APPROVED`, or a decline. */
 export type AsaResult =
   | 'APPROVED'
@@ -81,7 +72,12 @@ export class LithicWebhooks {
   constructor(
     private readonly db: Db,
     private readonly cards: CardService,
-    private readonly budgetMs = ASA_BUDGET_MS,
+    /**
+     * `budgetMs`: the decision must reach Lithic within it; past it we answer a decline (fail closed).
+     * `marginMs`: of that budget, what the engine keeps for its two transactions around the
+     * platform's answer when the platform decides too: the platform is waited for at most the rest.
+     */
+    private readonly timing: { budgetMs: number; marginMs: number },
   ) {}
 
   /**
@@ -115,11 +111,11 @@ export class LithicWebhooks {
       merchant: body.merchant?.descriptor?.trim() || 'Unknown merchant',
       mcc: body.merchant?.mcc ?? null,
       merchantCountry: body.merchant?.country ? alpha2Of(body.merchant.country) : null,
-      platformWaitMs: this.budgetMs - ASA_PLATFORM_MARGIN_MS,
+      platformWaitMs: this.timing.budgetMs - this.timing.marginMs,
     });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.budgetMs);
+      timer = setTimeout(() => resolve('late'), this.timing.budgetMs);
     });
     try {
       const outcome = await Promise.race([decision, late]);
