@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type Clock, isoTime } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -9,9 +8,14 @@ import type { LedgerService } from '../ledger/index.ts';
 import type { AcpOrderEvent } from './acp-webhook-routes.ts';
 import { authorizedCents, cartObject, placementKey, type StoredCart } from './cart.ts';
 import type { PurchaseConfig } from './config.ts';
-import { fulfillmentOfAcp, fulfillmentPredecessors, UNFULFILLED } from './fulfillment.ts';
+import { UNFULFILLED } from './fulfillment.ts';
+import type { PurchaseMandates } from './mandate-port.ts';
+import { MerchantOrderEvents } from './merchant-events.ts';
 import type { DeliveryAddress, Merchant, PlaceResult } from './merchants/merchant.ts';
+import { transactionIdOf } from './order-states.ts';
 import type { Order, PurchaseStore } from './store.ts';
+
+export { transactionIdOf } from './order-states.ts';
 
 /** Where a confirmed cart ended, as the envelope and `placements` report it. */
 export interface Placement {
@@ -30,55 +34,6 @@ export interface PaymentSource {
   source: string;
   brand: string;
   last4: string;
-}
-
-/** A charge a mandate's terms judge (mandates/terms.ts `MandateCharge`). */
-export interface MandateCharge {
-  mandateId: string;
-  amountCents: number;
-  currency: string;
-  category: string | null;
-  merchant: string | null;
-  at: number;
-}
-
-/** What a receipt of an order placed under a mandate states (receipts/service.ts `ReceiptClaims`). */
-export interface OrderReceiptClaims {
-  mandate_id: string;
-  terms_hash: string;
-  cart_hash: string;
-  order_id: string;
-  amount_cents: number;
-  currency: string;
-  merchant: string;
-  placed_at: string;
-}
-
-/**
- * Spending mandates and receipts as purchases see them (context.ts wires the two domains): a
- * confirm made with a token of the mandate's app, for a cart within its terms, is placed without a
- * per-purchase approval (docs/mandates.md "Purchases"), and its order gets a signed receipt.
- */
-export interface PurchaseMandates {
-  /** The user's active mandates for the app, newest first. */
-  activeFor(scope: {
-    organizationId: string;
-    livemode: boolean;
-    userId: string;
-    clientId: string;
-  }): Promise<{ id: string }[]>;
-  /** Whether the charge is within the mandate's terms now (no lock, no write); else the term and a reply. */
-  check(charge: MandateCharge): Promise<{ ok: true } | { ok: false; term: string; reply: string }>;
-  /** The organization's choice for a cart outside its mandates: decline, or the user's approval. */
-  overflow(organizationId: string): Promise<'decline' | 'approval'>;
-  /** The mandate's `terms_hash`. */
-  termsHash(mandateId: string): Promise<string>;
-  /** Signs and keeps an order's receipt in the transaction placing it; the compact JWS. */
-  receipt(
-    trx: Executor,
-    order: { organizationId: string; livemode: boolean },
-    claims: OrderReceiptClaims,
-  ): Promise<string>;
 }
 
 export interface Buyer {
@@ -108,6 +63,8 @@ export interface Buyer {
  * charge. Ids derive from the order id (`card_…`, `txn_…`), so every retried step is the same one.
  */
 export class Checkout {
+  private readonly merchantEvents: MerchantOrderEvents;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -120,7 +77,20 @@ export class Checkout {
       mandates: PurchaseMandates;
       merchant: (slug: string) => Promise<Merchant | null>;
     },
-  ) {}
+  ) {
+    this.merchantEvents = new MerchantOrderEvents(db, clock, store, {
+      cards: deps.cards,
+      emit: (trx, order, type, data) => this.emit(trx, order, type, data),
+    });
+  }
+
+  /**
+   * A merchant's order webhook (ACP, docs/acp.md): confirms and moves the placed order, and refunds
+   * it, each once (merchant-events.ts).
+   */
+  merchantOrderEvent(merchant: string, event: AcpOrderEvent): Promise<void> {
+    return this.merchantEvents.handle(merchant, event);
+  }
 
   /**
    * Places the cart; a cart already placed or being placed answers with that order. `mandateId`: the
@@ -254,80 +224,6 @@ export class Checkout {
       return this.conclude(order, { outcome: 'declined', code: 'merchant_error', detail: found.detail });
     }
     return this.conclude(order, found);
-  }
-
-  /**
-   * A merchant's order webhook (ACP, docs/acp.md), its order found by the checkout session: an order
-   * the merchant accepted becomes confirmed (`order.confirmed`, once), and its fulfillment moves
-   * forward (`order.updated`, once per move). Merchants repeat and reorder events: each change is a
-   * conditional update, so a repeat or a step back changes nothing.
-   */
-  async merchantOrderEvent(merchant: string, event: AcpOrderEvent): Promise<void> {
-    await this.orderStatusEvent(merchant, event);
-    if (event.refunds.length > 0) await this.merchantRefunds(merchant, event);
-  }
-
-  /**
-   * The order's completed refunds, each once (its id names the refund transaction), through the
-   * cards' one refund: to the wallet, or the company pool for a company-funded card, since the
-   * order's single-use card is closed by then; never more than the charge settled.
-   */
-  private async merchantRefunds(merchant: string, event: AcpOrderEvent): Promise<void> {
-    const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
-    if (order?.status === 'pending') throw orderNotPlaced();
-    if (!order?.card_id || (order.status !== 'placed' && order.status !== 'confirmed')) return;
-    const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
-    const charge = transactionIdOf(order.id);
-    for (const refund of event.refunds) {
-      const id = `${charge}_refund_${createHash('sha256').update(refund.id).digest('hex').slice(0, 16)}`;
-      try {
-        await this.deps.cards.network.refund(scope, charge, {
-          id,
-          amountCents: refund.amountCents,
-          atMost: true,
-        });
-      } catch (error) {
-        // Refunded in full already (by the issuer, or refunds adding up to more): nothing is left to give.
-        if (!(error instanceof ApiError && error.code === 'transaction_refunded')) throw error;
-      }
-    }
-  }
-
-  private async orderStatusEvent(merchant: string, event: AcpOrderEvent): Promise<void> {
-    const confirms = CONFIRMED_STATUSES.has(event.status);
-    const fulfillment = fulfillmentOfAcp(event.status);
-    const moves = fulfillment !== null && fulfillment !== UNFULFILLED;
-    if (!confirms && !moves) return;
-    const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
-    // Still being placed (the merchant's answer to complete is on its way): not yet, so that the
-    // merchant sends the event again rather than it being lost.
-    if (order?.status === 'pending') throw orderNotPlaced();
-    if (!order || (order.status !== 'placed' && order.status !== 'confirmed')) return;
-    await this.db.transaction().execute(async (trx) => {
-      const now = this.clock.now();
-      const merchantOrderId = event.orderId ?? order.merchant_order_id;
-      const data = {
-        order_id: order.id,
-        conversation_id: order.conversation_id,
-        user_id: order.user_id,
-        merchant: order.merchant,
-        total_cents: order.final_cents ?? order.total_cents,
-        currency: order.currency,
-        card_id: order.card_id,
-        merchant_order_id: merchantOrderId,
-      };
-      const confirmed = confirms && (await this.store.confirmOrder(trx, order.id, merchantOrderId, now));
-      if (confirmed) await this.emit(trx, order, 'order.confirmed', data);
-      if (!moves) return;
-      const from = fulfillmentPredecessors(fulfillment);
-      if (!(await this.store.moveFulfillment(trx, order.id, from, fulfillment, now))) return;
-      await this.emit(trx, order, 'order.updated', {
-        ...data,
-        status: confirmed ? 'confirmed' : order.status,
-        fulfillment_status: fulfillment,
-        permalink_url: event.permalink,
-      });
-    });
   }
 
   /** The merchant's part: charge the delegated card, place the order. */
@@ -587,22 +483,11 @@ export class Checkout {
   }
 }
 
-/** ACP order statuses that mean the merchant accepted the order (openapi.agentic_checkout_webhook.yaml). */
-const CONFIRMED_STATUSES = new Set(['confirmed', 'processing', 'shipped', 'completed']);
-
 /** `decline_code` of a cart the spending controls refused: nothing was charged. */
 const SPENDING_CONTROLS = 'spending_controls';
 
 /** `decline_code` of a cart outside the terms of the mandate it was bought under: nothing was charged. */
 export const MANDATE_EXCEEDED = 'mandate_exceeded';
-
-/** The network transaction of an order's one charge. */
-const orderNotPlaced = () =>
-  new ApiError(409, 'order_not_placed', 'The order is still being placed; send the event again shortly.');
-
-export function transactionIdOf(orderId: string): string {
-  return `txn_${orderId.slice('ord_'.length)}`;
-}
 
 function declineCode(code: Extract<PlaceResult, { outcome: 'declined' }>['code']): string {
   return code === 'merchant_error' ? 'merchant_unavailable' : code;

@@ -4,14 +4,9 @@ import type { CardService } from '../cards/index.ts';
 import type { VaultService } from '../vault/index.ts';
 import { type ApprovalReason, type Approvals, amountDisplay, approvalDeclineCode } from './approvals.ts';
 import { authorizedCents, cartObject, type StoredCart, storedCart } from './cart.ts';
-import {
-  type Buyer,
-  type Checkout,
-  MANDATE_EXCEEDED,
-  type Placement,
-  type PurchaseMandates,
-} from './checkout.ts';
+import { type Buyer, type Checkout, MANDATE_EXCEEDED, type Placement } from './checkout.ts';
 import type { PurchaseConfig } from './config.ts';
+import { cardSource, confirmRefusal } from './confirm-checks.ts';
 import {
   type ConversationState,
   cartBubble,
@@ -22,8 +17,11 @@ import {
   stamp,
   type Unmatched,
 } from './conversation.ts';
+import type { PurchaseMandates } from './mandate-port.ts';
 import type { Merchant } from './merchants/merchant.ts';
 import type { Order, PurchaseStore } from './store.ts';
+
+export { confirmRefusal, PAYMENT_SOURCES } from './confirm-checks.ts';
 
 /**
  * Confirms (spec §4 Purchases, docs/purchases.md): each hash checked against a pure table of
@@ -31,68 +29,11 @@ import type { Order, PurchaseStore } from './store.ts';
  * each returning the placement and a new conversation state. No step changes the state it is given.
  */
 
-/** Payment sources of the spec (§2 Purchase response envelope). */
-export const PAYMENT_SOURCES = ['balance', 'added_card', 'vault', 'company_balance', 'stored_payment_method'];
-/** The ones Purser pays with: the wallet, and the user's own card kept in the vault (docs/vault.md). */
-const PAYABLE_SOURCES = new Set(['balance', 'vault', 'added_card']);
-
 export type ConfirmedPlacement = Placement & { bubble: string; cart?: StoredCart; approval_url?: string };
 /** A confirm's answer for one hash, and the conversation state after it. */
 export interface Confirmed {
   placement: ConfirmedPlacement;
   state: ConversationState;
-}
-
-/** What the checks before any merchant call look at. */
-export interface ConfirmFacts {
-  livemode: boolean;
-  source: string;
-  cart: StoredCart;
-  merchant: Merchant | null;
-}
-
-const cardSource = (source: string) => source === 'vault' || source === 'added_card';
-
-/**
- * The checks a confirm passes before the merchant is asked again, in order: the first that fails
- * names the decline code and its words. Pure: no storage, no network.
- */
-const CONFIRM_CHECKS: { code: string; fails(f: ConfirmFacts): boolean; bubble(f: ConfirmFacts): string }[] = [
-  {
-    // A vault card is charged through the sandbox network only: production has no card acquirer
-    // to take the user's own card (docs/vault.md), so no production money is made from it.
-    code: 'unsupported_payment_source',
-    fails: (f) => !PAYABLE_SOURCES.has(f.source) || (f.livemode && cardSource(f.source)),
-    bubble: (f) =>
-      f.livemode && cardSource(f.source)
-        ? `Paying with ${f.source} is available in test mode only; pay from the wallet balance.`
-        : `Paying with ${f.source} is not available; pay from the wallet balance, the vault or an added card.`,
-  },
-  {
-    code: 'no_cart',
-    fails: (f) => f.merchant === null,
-    bubble: (f) => `${f.cart.merchant_name} is no longer available.`,
-  },
-  {
-    code: 'sandbox_mode',
-    fails: (f) => f.merchant?.info.sandbox === f.livemode,
-    bubble: (f) =>
-      f.livemode
-        ? `${f.cart.merchant_name} is a sandbox merchant: production money cannot be spent there.`
-        : `Sandbox purchases complete only at the sandbox merchants; ${f.cart.merchant_name} takes real money.`,
-  },
-  {
-    code: 'unsupported_currency',
-    fails: (f) => f.cart.quote.currency !== 'usd',
-    bubble: (f) =>
-      `${f.cart.merchant_name} sells in ${f.cart.quote.currency.toUpperCase()}; the wallet holds USD.`,
-  },
-];
-
-/** The first check this confirm fails (its decline code and words), or null when all pass. */
-export function confirmRefusal(facts: ConfirmFacts): { code: string; bubble: string } | null {
-  const failed = CONFIRM_CHECKS.find((check) => check.fails(facts));
-  return failed ? { code: failed.code, bubble: failed.bubble(facts) } : null;
 }
 
 /** The state with this cart (by merchant) replaced, or removed when `cart` is null. */

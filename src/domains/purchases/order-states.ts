@@ -70,3 +70,8 @@ export function orderTransition(
   const row = ORDER_TRANSITIONS.find((t) => t.from.step === from && t.move === move);
   return row ? { from: row.from, to: row.to } : null;
 }
+
+/** The network transaction of an order's one charge (ids derive from the order id, so a retried step is the same one). */
+export function transactionIdOf(orderId: string): string {
+  return `txn_${orderId.slice('ord_'.length)}`;
+}

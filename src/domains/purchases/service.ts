@@ -11,7 +11,7 @@ import type { LedgerService } from '../ledger/index.ts';
 import type { VaultService } from '../vault/index.ts';
 import { Approvals } from './approvals.ts';
 import { type CartObject, cartObject, placementKey } from './cart.ts';
-import { type Buyer, Checkout, type PurchaseMandates, transactionIdOf } from './checkout.ts';
+import { type Buyer, Checkout } from './checkout.ts';
 import type { PurchaseConfig } from './config.ts';
 import { Confirms, orderBubble, orderIdOf } from './confirm.ts';
 import {
@@ -24,8 +24,10 @@ import {
 } from './conversation.ts';
 import { BuiltinEngine } from './engine/builtin.ts';
 import { createPurchaseEngine } from './engine/config.ts';
+import type { PurchaseMandates } from './mandate-port.ts';
 import type { DeliveryAddress, Merchant, MerchantInfo } from './merchants/merchant.ts';
 import { type SandboxMerchant, sandboxMerchants } from './merchants/sandbox.ts';
+import { transactionIdOf } from './order-states.ts';
 import { type Conversation, type Order, type Owner, PurchaseStore } from './store.ts';
 import { Turns } from './turn.ts';
 
