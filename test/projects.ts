@@ -33,6 +33,7 @@ export const SLOW: Entry[] = [
   'test/funding/crash.test.ts',
   'test/funding/evm-crash.test.ts',
   'test/ledger/verify-cli.test.ts',
+  'test/onboarding/process-race.test.ts',
   'test/purchases/acp-merchants.test.ts',
   'test/purchases/crash.test.ts',
   'test/vault/vault-link.test.ts',
@@ -105,6 +106,7 @@ export const DIALECT: Entry[] = [
   'test/funding/crash.test.ts',
   'test/funding/ownership-model.test.ts',
   'test/mandates/budget.test.ts',
+  'test/onboarding/process-race.test.ts',
   'test/purchases/crash.test.ts',
   // Stores that write SQL of their own (upserts, locks, counters, cursors), through their API.
   'test/auth/rate-limit.test.ts',

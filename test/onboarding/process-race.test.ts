@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../cli/process.ts';
 import { until } from '../faults/helpers.ts';
@@ -9,23 +10,26 @@ import { formBody } from '../links/helpers.ts';
 import { onboardingForm } from './helpers.ts';
 
 /**
- * Hosted onboarding raced by two `purser serve --role api` processes on one SQLite database, as a
- * single-host install runs it: the same step posted to both at once has one winner, and nothing is
- * made twice (one cardholder per email, one completion and one `completed` event per session).
+ * Hosted onboarding raced by two `purser serve --role api` processes on one database (SQLite, as a
+ * single-host install runs it; PostgreSQL with PURSER_TEST_POSTGRES): the same step posted to both at
+ * once has one winner, and nothing is made twice (one cardholder per email, one completion and one
+ * `completed` event per session).
  *
- * To make the two requests meet, the test holds SQLite's write lock while they arrive and lets it go
- * once both processes wait for it in SQLite's busy handler (it sleeps the process's one thread:
- * Linux names it `hrtimer_nanosleep` in /proc/{pid}/wchan). The completion's write transaction is the
- * first write such a request makes, and nothing else writes in the servers meanwhile: the sessions
- * are made, and everything is read back, by the test's own app, and the servers get no request with
- * an organization's credential (its request log row would be written 250 ms later, and that write
- * could be the one found waiting). So both requests have read everything they read before their
- * transaction (the session open, no cardholder with the email) when the lock is let go. With the
- * email check moved before the transaction, or the completed-session guard removed, this file fails.
+ * To make the two requests meet, the test holds a lock while they arrive and lets it go once both
+ * processes wait for it. SQLite: the write lock, which the completion's write transaction waits for
+ * in SQLite's busy handler (it sleeps the process's one thread: Linux names it `hrtimer_nanosleep` in
+ * /proc/{pid}/wchan). That transaction is the first write such a request makes, and nothing else
+ * writes in the servers meanwhile: the sessions are made, and everything is read back, by the test's
+ * own app, and the servers get no request with an organization's credential (its request log row
+ * would be written 250 ms later, and that write could be the one found waiting). PostgreSQL: the
+ * email's advisory lock, or the session's row, seen waited for in pg_stat_activity. Either way both
+ * requests have read what they read before that point (the session open, no cardholder with the
+ * email) when the lock is let go. With the email check moved before the transaction, or the
+ * completed-session guard removed, this file fails on both databases (2026-11-28).
  */
 const asleepInSqlite = (pid: number) => readFileSync(`/proc/${pid}/wchan`, 'utf8').includes('nanosleep');
 
-describe.skipIf(onPostgres)('onboarding raced across two SQLite processes', () => {
+describe(`onboarding raced across two processes on one ${onPostgres ? 'PostgreSQL' : 'SQLite'} database`, () => {
   const f = useCrashApp('Onboarding race', { LOG_LEVEL: 'info' });
   const RETURN_URL = 'https://platform.example/onboarding/done';
   const ada = {
@@ -44,26 +48,68 @@ describe.skipIf(onPostgres)('onboarding raced across two SQLite processes', () =
     return started.map((s) => s.url);
   }
 
-  /** Sends both requests while the test holds the write lock; lets it go once both processes wait for it. */
-  async function together(requests: () => Promise<Response>[]): Promise<Response[]> {
+  /**
+   * What the test holds while the requests arrive, so that both stop just before their decisive
+   * write: on SQLite the database's write lock (the completion's write transaction waits for it); on
+   * PostgreSQL the email's advisory lock (`lockName`, taken first in that transaction) or the
+   * session's row (its completion updates it).
+   */
+  type Hold = { email: string } | { sessionId: string };
+
+  async function holdSqlite() {
     const lock = new Database(f.env.DATABASE_URL!.replace(/^sqlite:/, ''));
     lock.exec('begin immediate');
+    // Once seen asleep in the busy handler a process stays in it until the lock is let go.
+    const waiting = new Set<number>();
+    return {
+      bothWaiting: () => {
+        for (const pid of pids) if (asleepInSqlite(pid)) waiting.add(pid);
+        return waiting.size === pids.length;
+      },
+      release: async () => {
+        lock.exec('commit');
+        lock.close();
+      },
+    };
+  }
+
+  async function holdPostgres(hold: Hold) {
+    const client = new pg.Client({ connectionString: f.env.DATABASE_URL });
+    await client.connect();
+    await client.query('begin');
+    if ('email' in hold)
+      await client.query('select pg_advisory_xact_lock(hashtext($1))', [
+        `cardholder-email:${f.org.organization_id}:false:${hold.email}`,
+      ]);
+    else
+      await client.query('select id from cardholder_onboarding_sessions where id = $1 for update', [
+        hold.sessionId,
+      ]);
+    return {
+      // Sessions of this file's database waiting for a lock: the two requests, and nothing else here waits.
+      bothWaiting: async () =>
+        (
+          await client.query(
+            `select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+          )
+        ).rows[0].n === 2,
+      release: async () => {
+        await client.query('commit');
+        await client.end();
+      },
+    };
+  }
+
+  /** Sends both requests while the test holds `hold`; lets it go once both processes wait for it. */
+  async function together(hold: Hold, requests: () => Promise<Response>[]): Promise<Response[]> {
+    const held = onPostgres ? await holdPostgres(hold) : await holdSqlite();
     let answers: Promise<Response[]>;
     try {
       answers = Promise.all(requests());
-      // Once seen asleep in the busy handler a process stays in it until the lock is let go.
-      const waiting = new Set<number>();
-      await until(
-        () => {
-          for (const pid of pids) if (asleepInSqlite(pid)) waiting.add(pid);
-          return waiting.size === pids.length;
-        },
-        4_000,
-        'both processes waiting for the write lock',
-      );
+      await until(held.bothWaiting, 4_000, 'both processes waiting for the held lock');
     } finally {
-      lock.exec('commit');
-      lock.close();
+      await held.release();
     }
     return answers;
   }
@@ -118,7 +164,7 @@ describe.skipIf(onPostgres)('onboarding raced across two SQLite processes', () =
       const email = `race-${round}@example.com`;
       const [first, second] = await Promise.all([openSession(a!), openSession(b!)]);
       const before = Number(await cardholders());
-      const answers = await together(() => [
+      const answers = await together({ email }, () => [
         submit(a!, first, { ...first.details, ...ada, email }),
         submit(b!, second, { ...second.details, ...ada, email }),
       ]);
@@ -141,7 +187,7 @@ describe.skipIf(onPostgres)('onboarding raced across two SQLite processes', () =
       // Two tabs, the email corrected in one: each submit finds no cardholder with its own email, so only
       // the session's own guard (completed once) stops the second from making a cardholder and completing.
       const fields = (email: string) => ({ ...page.details, ...ada, email });
-      const answers = await together(() => [
+      const answers = await together({ sessionId: page.id }, () => [
         submit(a!, page, fields(`twice-${round}-a@example.com`)),
         submit(b!, page, fields(`twice-${round}-b@example.com`)),
       ]);
