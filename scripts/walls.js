@@ -22,6 +22,15 @@ export const RULES = [
     },
   },
   {
+    name: 'web-front-door',
+    reason:
+      "pages enter a domain by its front door, domains/<name>/index.ts, as other domains do: the domain's other files are its own business and may change without notice",
+    breaks: (from, to) => {
+      const b = domainOf(to);
+      return from.startsWith('web/') && b !== null && to !== `domains/${b}/index.ts`;
+    },
+  },
+  {
     name: 'no-upward',
     reason:
       'a domain never imports web/ or cli/: pages and commands are built on the domains, not the reverse (move what both need into the domain or core/)',

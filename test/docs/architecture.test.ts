@@ -46,6 +46,9 @@ describe('the walls (scripts/walls.js)', () => {
     expect(broken('domains/cards/cli.ts', 'cli/args.ts')).toEqual(['no-upward']);
     expect(broken('core/errors.ts', 'domains/cards/index.ts')).toEqual(['core-below']);
     expect(broken('web/console/kit.ts', 'core/money.ts')).toEqual([]);
+    expect(broken('web/oauth/pages.ts', 'domains/mandates/terms.ts')).toEqual(['web-front-door']);
+    expect(broken('web/oauth/pages.ts', 'domains/mandates/index.ts')).toEqual([]);
+    expect(broken('web/oauth/pages.ts', 'web/mandates/terms.ts')).toEqual([]);
   });
 
   it('fails on a planted violation, naming the rule and its reason', () => {
@@ -65,6 +68,19 @@ describe('the walls (scripts/walls.js)', () => {
       `no-upward domains/cards/service.ts -> web/html.ts\n    why: ${reasonOf('no-upward')}`,
       `store-only domains/cards/service.ts -> cards\n    why: ${reasonOf('store-only')}`,
       `table-owner domains/cards/service.ts -> organizations\n    why: ${reasonOf('table-owner')}`,
+    ]);
+  });
+
+  it('fails on a page that imports a domain past its front door', () => {
+    const planted = [
+      {
+        path: 'web/oauth/pages.ts',
+        text: "import type { MandateTerms } from '../../domains/mandates/terms.ts';\n",
+      },
+    ];
+    const reason = RULES.find((rule) => rule.name === 'web-front-door')?.reason;
+    expect(check(planted).fresh).toEqual([
+      `web-front-door web/oauth/pages.ts -> domains/mandates/terms.ts\n    why: ${reason}`,
     ]);
   });
 

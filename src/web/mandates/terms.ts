@@ -1,6 +1,6 @@
 import { formatMoney } from '../../core/money.ts';
 import { categoryNamed, MCC, merchantCategories } from '../../domains/cards/merchant-categories.ts';
-import type { MandateTerms } from '../../domains/mandates/terms.ts';
+import type { MandateTerms } from '../../domains/mandates/index.ts';
 import { escapeHtml } from '../html.ts';
 
 /**

@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { formatMoney } from '../../core/money.ts';
-import type { MandateObject } from '../../domains/mandates/index.ts';
-import type { MandateTerms } from '../../domains/mandates/terms.ts';
+import type { MandateObject, MandateTerms } from '../../domains/mandates/index.ts';
 import { escapeHtml } from '../html.ts';
 import { termsSection } from '../mandates/terms.ts';
 import { passkeyScripts } from '../vault/common.ts';
