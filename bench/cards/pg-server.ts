@@ -1,8 +1,9 @@
 /**
  * One process of bench/cards `--pg`, on the PostgreSQL database named by `BENCH_DATABASE_URL`:
  *
- *   setup   creates the organization, an approved funded user and the cards (setup.ts), prints
- *           `{"token","cardIds"}` and exits;
+ *   setup   creates the organization, an approved funded user and the cards (setup.ts), and as
+ *           many single-use company-funded cards as its argument says; prints
+ *           `{"token","cardIds","companyCardIds"}` and exits;
  *   serve   runs the API (no worker), prints `{"url"}` once listening, and stops on SIGTERM;
  *   verify  runs `purser ledger verify` on what the run left (after folding the mirror deltas),
  *           prints `{"violations"}` and exits 1 when there are any.
@@ -16,8 +17,9 @@ const url = process.env.BENCH_DATABASE_URL;
 if (!url?.startsWith('postgres')) throw new Error('BENCH_DATABASE_URL must name the PostgreSQL database');
 
 if (role === 'setup') {
-  const { app, cardIds, ctx, token } = await import('./setup.ts');
-  process.stdout.write(`${JSON.stringify({ token, cardIds })}\n`);
+  const { app, cardIds, companyCards, ctx, token } = await import('./setup.ts');
+  const companyCardIds = await companyCards(Number(process.argv[3] ?? 0));
+  process.stdout.write(`${JSON.stringify({ token, cardIds, companyCardIds })}\n`);
   await app.close();
   await ctx.close();
 } else {

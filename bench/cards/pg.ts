@@ -8,7 +8,10 @@
  * Prints, for 1 and N processes: authorizations/s (closed loop, `--connections` in flight, split over
  * the processes), the decision latency p50/p99 at a fixed 200 authorizations/s (open loop), each
  * process's CPU share (of one core) during the throughput runs, and the load average. Targets: N
- * processes ≥ 1.5 × one; p99 < 25 ms at 200/s; authorizations/s ≥ 0.3 × pgbench.
+ * processes ≥ 1.5 × one; p99 < 25 ms at 200/s; authorizations/s ≥ 0.3 × pgbench. Then, for each
+ * count, `--company-cards` single-use company-funded cards charged once each (`--connections` in
+ * flight): each approval closes its card and sends its rest back to the organization's pool, which
+ * takes it without a lock (figures beside the multi-use ones, no target of their own).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,29 +30,44 @@ interface Options {
   rounds: number;
   connections: number;
   processes: number;
+  /** Single-use company-funded cards charged once each, per process count. */
+  companyCards: number;
+}
+
+/** The single-use company-funded phase: each card's one approval, a fixed count, closed loop. */
+interface CompanyRun {
+  count: number;
+  rps: number;
+  p50: number;
+  p99: number;
 }
 
 export async function benchOnPostgres(options: Options): Promise<void> {
   // The processes of one run share one key (a sealed value one writes, another may read).
   const key = randomBytes(32).toString('base64');
-  const startRole = (dbUrl: string, role: string) =>
-    startScript(new URL('./pg-server.ts', import.meta.url), [role], {
+  const startRole = (dbUrl: string, ...args: string[]) =>
+    startScript(new URL('./pg-server.ts', import.meta.url), args, {
       BENCH_DATABASE_URL: dbUrl,
       ENCRYPTION_KEY: key,
     });
   const load = [loadavg()];
   await withScratchDatabase('bench/cards', async (dbUrl) => {
     const pgbench = runPgbench(dbUrl, options);
-    const setup = await startRole(dbUrl, 'setup');
-    const { token, cardIds } = JSON.parse(setup.line) as { token: string; cardIds: string[] };
-    await exited(setup.child);
     const counts = [...new Set([1, options.processes])];
+    const setup = await startRole(dbUrl, 'setup', String(options.companyCards * counts.length));
+    const { token, cardIds, companyCardIds } = JSON.parse(setup.line) as {
+      token: string;
+      cardIds: string[];
+      companyCardIds: string[];
+    };
+    await exited(setup.child);
     const results: {
       processes: number;
       rps: number;
       fixed: FixedRateRun;
       cpu: number[];
       postgres: number;
+      company: CompanyRun;
     }[] = [];
     for (const count of counts) {
       const servers = await Promise.all(Array.from({ length: count }, () => startRole(dbUrl, 'serve')));
@@ -66,7 +84,16 @@ export async function benchOnPostgres(options: Options): Promise<void> {
           rps.push(await load.closedLoop(options.seconds, options.connections));
         const { postgres = 0, ...cpu } = shares.stop();
         const fixed = await load.fixedRate(options.seconds * 2);
-        results.push({ processes: count, rps: median(rps), fixed, cpu: Object.values(cpu), postgres });
+        const mine = companyCardIds.splice(0, options.companyCards);
+        const company = await load.onceEach(mine, options.connections);
+        results.push({
+          processes: count,
+          rps: median(rps),
+          fixed,
+          cpu: Object.values(cpu),
+          postgres,
+          company,
+        });
       } finally {
         await stopAll(servers.map((s) => s.child));
       }
@@ -129,6 +156,40 @@ class Authorizations {
     return runs.reduce((sum, run) => sum + run.requests.average, 0);
   }
 
+  /**
+   * One charge of 100 cents on each of `cards`, `connections` in flight, spread over the processes:
+   * authorizations/s and the latency of each. Every one must be approved.
+   */
+  async onceEach(cards: string[], connections: number): Promise<CompanyRun> {
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: connections }, async (_, lane) => {
+        const url = `${this.urls[lane % this.urls.length]}/api/v2/simulate/authorize`;
+        for (let i = next++; i < cards.length; i = next++) {
+          const sent = performance.now();
+          const body = JSON.stringify({
+            card_id: cards[i],
+            amount_cents: 100,
+            merchant: 'Bench Shop',
+            mcc: '5411',
+          });
+          const response = await fetch(url, { method: 'POST', headers: this.headers, body });
+          const answer = (await response.json()) as { status?: string };
+          if (response.status !== 200 || answer.status !== 'PENDING')
+            throw new Error(`company card ${cards[i]}: ${response.status} ${JSON.stringify(answer)}`);
+          latencies.push(performance.now() - sent);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+    return { count: cards.length, rps: cards.length / seconds, p50: at(0.5), p99: at(0.99) };
+  }
+
   /** At `FIXED_RATE`, evenly spaced; requests that failed are counted in the run (and fail its target). */
   fixedRate(seconds: number): Promise<FixedRateRun> {
     return fixedRate({
@@ -144,7 +205,14 @@ class Authorizations {
 
 function report(
   options: Options,
-  results: { processes: number; rps: number; fixed: FixedRateRun; cpu: number[]; postgres: number }[],
+  results: {
+    processes: number;
+    rps: number;
+    fixed: FixedRateRun;
+    cpu: number[];
+    postgres: number;
+    company: CompanyRun;
+  }[],
   pgbench: { tps: number; command: string },
   violations: number,
   load: number[][],
@@ -167,6 +235,11 @@ function report(
     console.log(
       `    CPU share (of one core) while saturated: ${r.cpu.map((c) => `${c.toFixed(0)} %`).join(', ')}; all postgres processes ${r.postgres.toFixed(0)} %`,
     );
+    if (r.company.count > 0)
+      console.log(
+        `    single-use company-funded cards, ${r.company.count} charged once each (each approval closes its card, the rest back to the pool): ` +
+          `${r.company.rps.toFixed(0)} auth/s, p50 ${ms(r.company.p50)} p99 ${ms(r.company.p99)}`,
+      );
   }
   const scaling = many.rps / one.rps;
   const worstP99 = Math.max(...results.map((r) => r.fixed.p99));

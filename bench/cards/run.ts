@@ -7,7 +7,7 @@
  * (`fixedRate`: open loop, latency from when each request was due), target p99 < 10 ms.
  *
  *   node --import tsx bench/cards/run.ts [--seconds 5] [--rounds 3] [--connections 16]
- *   node --import tsx bench/cards/run.ts --pg [--processes 3] …   (PostgreSQL, 1 and N API processes: pg.ts)
+ *   node --import tsx bench/cards/run.ts --pg [--processes 3] [--company-cards 300] …   (PostgreSQL, 1 and N API processes: pg.ts)
  *   node --import tsx bench/cards/run.ts --platform-endpoint [--seconds 5]   (decided by a platform: platform.ts)
  */
 import { parseArgs } from 'node:util';
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     pg: { type: 'boolean', default: false },
     processes: { type: 'string', default: '3' },
+    'company-cards': { type: 'string', default: '300' },
     'platform-endpoint': { type: 'boolean', default: false },
   },
 });
@@ -32,7 +33,13 @@ const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 if (values.pg) {
-  await benchOnPostgres({ seconds, rounds, connections, processes: Number(values.processes) });
+  await benchOnPostgres({
+    seconds,
+    rounds,
+    connections,
+    processes: Number(values.processes),
+    companyCards: Number(values['company-cards']),
+  });
   process.exit(0);
 }
 if (values['platform-endpoint']) {

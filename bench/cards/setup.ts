@@ -59,6 +59,30 @@ for (let i = 0; i < CARDS; i++) {
   cardIds.push(card.id);
 }
 
+/**
+ * `count` single-use company-funded cards of 5,000 cents for the same user (the pool funded for
+ * them; each card flow driven through the worker's steps in place): each card's first approval
+ * closes it and returns its rest to the pool (docs/ledger.md, "Accounts credited without their lock").
+ */
+export async function companyCards(count: number): Promise<string[]> {
+  if (count === 0) return [];
+  await call('POST', '/api/v2/simulate/company_funding', token, { amount_cents: count * 5_000 });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const flow = await call('POST', '/api/v2/cards', token, {
+      user_id: userId,
+      amount_cents: 5_000,
+      type: 'single_use',
+      funding: 'company',
+    });
+    for (let step = 0; step < 20 && (await ctx.funding.flows.takeStep(flow.transfer_id)); step++);
+    const done = await call('GET', `/api/v2/card_flows/${flow.transfer_id}`, token);
+    if (done.status !== 'card_created') throw new Error(`card flow ${flow.transfer_id}: ${done.status}`);
+    ids.push(done.card_id);
+  }
+  return ids;
+}
+
 /** One authorization of one cent on the `i`-th card in turn, through the API, in-process. */
 export const authorize = (i: number) =>
   app.inject({

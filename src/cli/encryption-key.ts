@@ -10,7 +10,7 @@ import {
 import { SEALED_COLUMNS as CARDHOLDERS } from '../domains/cards/cardholders.ts';
 import { SEALED_COLUMNS as CARDS } from '../domains/cards/issuance.ts';
 import { SEALED_COLUMNS as AUTHORIZATION_ENDPOINTS } from '../domains/cards/platform-authorization.ts';
-import { SEALED_COLUMNS as CONNECT } from '../domains/connect/service.ts';
+import { SEALED_COLUMNS as CONNECT } from '../domains/connect/tokens.ts';
 import { SEALED_COLUMNS as WEBHOOKS } from '../domains/events/endpoints.ts';
 import { SEALED_COLUMNS as KYC } from '../domains/kyc/verifications.ts';
 import { SEALED_COLUMNS as MERCHANT_LINKING } from '../domains/merchant-accounts/linking.ts';

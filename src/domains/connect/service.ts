@@ -17,7 +17,6 @@ import { checkStartThrottles, lockStartScope } from './throttle.ts';
 import { type ConnectionObject, ConnectTokens } from './tokens.ts';
 
 export type { ConnectionObject } from './tokens.ts';
-export { SEALED_COLUMNS } from './tokens.ts';
 
 /** Connect code validity (spec §8). */
 export const CODE_TTL_MINUTES = 10;

@@ -1,11 +1,13 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
-import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
+import { documented, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import { basicCredentials, OAuthErrorBody } from '../auth/index.ts';
 import { DOCUMENT_MAX_BYTES } from './client-documents.ts';
+import { allowAnyOrigin, preflightRoute } from './cors.ts';
+import { AuthorizationServerMetadata, metadataRoutes, ProtectedResourceMetadata } from './metadata-routes.ts';
 import { OAUTH_SCOPES, tokenError } from './service.ts';
 
 const OAuthTokenPair = Type.Object(
@@ -17,42 +19,6 @@ const OAuthTokenPair = Type.Object(
     scope: Type.String(),
   },
   { $id: 'OAuthTokenPair', description: 'A user token pair for the tool server (RFC 6749 §5.1).' },
-);
-
-const AuthorizationServerMetadata = Type.Object(
-  {
-    issuer: Type.String(),
-    authorization_endpoint: Type.String(),
-    token_endpoint: Type.String(),
-    registration_endpoint: Type.Optional(Type.String()),
-    revocation_endpoint: Type.String(),
-    scopes_supported: Type.Array(Type.String()),
-    response_types_supported: Type.Array(Type.String()),
-    response_modes_supported: Type.Array(Type.String()),
-    grant_types_supported: Type.Array(Type.String()),
-    token_endpoint_auth_methods_supported: Type.Array(Type.String()),
-    revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
-    code_challenge_methods_supported: Type.Array(Type.String()),
-    authorization_response_iss_parameter_supported: Type.Boolean(),
-    client_id_metadata_document_supported: Type.Boolean(),
-    service_documentation: Type.String(),
-  },
-  { $id: 'AuthorizationServerMetadata', description: 'RFC 8414 authorization server metadata.' },
-);
-
-const ProtectedResourceMetadata = Type.Object(
-  {
-    resource: Type.String(),
-    authorization_servers: Type.Array(Type.String()),
-    scopes_supported: Type.Array(Type.String()),
-    bearer_methods_supported: Type.Array(Type.String()),
-    resource_name: Type.String(),
-    resource_documentation: Type.String(),
-  },
-  {
-    $id: 'ProtectedResourceMetadata',
-    description: 'RFC 9728 protected resource metadata of the tool server.',
-  },
 );
 
 const ClientRegistration = Type.Object(
@@ -129,141 +95,10 @@ export async function oauthRoutes(
   const mcpUrl = new URL(ctx.config.mcpUrl);
   /** MCP_URL's path: every route of the server is under it. */
   const prefix = mcpUrl.pathname.replace(/\/$/, '');
-  const at = (path: string) => `${ctx.config.mcpUrl}${path}`;
   const scopes = Object.keys(OAUTH_SCOPES);
 
-  // CORS (metadata, token, registration, revocation; not authorize): browser-based clients call
-  // them from their own origin without credentials, so any origin may read the answers.
-  const allowAnyOrigin = async (_request: FastifyRequest, reply: FastifyReply) => {
-    reply
-      .header('access-control-allow-origin', '*')
-      .header('access-control-expose-headers', 'www-authenticate');
-  };
-  const preflight = (url: string, methods: string) =>
-    app.options(
-      url,
-      // A preflight of a token endpoint fails (rarely: bad text) in that endpoint's error body.
-      { schema: { hide: true }, config: { errorFormat: methods === 'POST' ? 'oauth' : 'v2' } },
-      async (_request, reply) => {
-        reply
-          .code(204)
-          .header('access-control-allow-origin', '*')
-          .header('access-control-allow-methods', methods)
-          .header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version')
-          .header('access-control-max-age', '600');
-      },
-    );
-
-  // --- Metadata -------------------------------------------------------------------------------
-
-  const serverMetadata = () => ({
-    issuer: oauth.issuer,
-    authorization_endpoint: at('/authorize'),
-    token_endpoint: at('/token'),
-    ...(oauth.registrationEnabled ? { registration_endpoint: at('/register') } : {}),
-    revocation_endpoint: at('/revoke'),
-    scopes_supported: scopes,
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-    code_challenge_methods_supported: ['S256'],
-    authorization_response_iss_parameter_supported: true,
-    client_id_metadata_document_supported: oauth.registrationEnabled,
-    service_documentation: `${ctx.config.baseUrl}/docs`,
-  });
-  const serverMetadataExample = {
-    issuer: EXAMPLE_BASE,
-    authorization_endpoint: `${EXAMPLE_BASE}/authorize`,
-    token_endpoint: `${EXAMPLE_BASE}/token`,
-    registration_endpoint: `${EXAMPLE_BASE}/register`,
-    revocation_endpoint: `${EXAMPLE_BASE}/revoke`,
-    scopes_supported: scopes,
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-    code_challenge_methods_supported: ['S256'],
-    authorization_response_iss_parameter_supported: true,
-    client_id_metadata_document_supported: true,
-    service_documentation: `${EXAMPLE_BASE}/docs`,
-  };
-  // RFC 8414 §3.1: `{issuer}/.well-known/…` and, for an issuer with a path, the path-inserted form.
-  const serverMetadataPaths = [`${prefix}/.well-known/oauth-authorization-server`];
-  if (prefix) serverMetadataPaths.push(`/.well-known/oauth-authorization-server${prefix}`);
-  for (const [index, url] of serverMetadataPaths.entries()) {
-    app.get(
-      url,
-      {
-        onRequest: allowAnyOrigin,
-        schema: {
-          hide: index > 0,
-          operationId: 'getAuthorizationServerMetadata',
-          security: [],
-          summary: 'Authorization server metadata (RFC 8414)',
-          tags: ['User-facing OAuth'],
-          response: {
-            200: documented(AuthorizationServerMetadata, 'The metadata document.', serverMetadataExample),
-            ...errorResponses(400),
-          },
-        },
-      },
-      async (_request, reply) => {
-        reply.header('cache-control', 'public, max-age=300');
-        return serverMetadata();
-      },
-    );
-    preflight(url, 'GET');
-  }
-
-  const resourceMetadata = () => ({
-    resource: oauth.resource,
-    authorization_servers: [oauth.issuer],
-    scopes_supported: scopes,
-    bearer_methods_supported: ['header'],
-    resource_name: 'Purser tools',
-    resource_documentation: `${ctx.config.baseUrl}/docs`,
-  });
-  // RFC 9728 §3.1: inserted before the resource's path (`/mcp`), and at the bare well-known name.
-  const resourcePaths = [
-    `${prefix}/.well-known/oauth-protected-resource/mcp`,
-    `${prefix}/.well-known/oauth-protected-resource`,
-  ];
-  if (prefix) resourcePaths.push(`/.well-known/oauth-protected-resource${prefix}/mcp`);
-  for (const [index, url] of resourcePaths.entries()) {
-    app.get(
-      url,
-      {
-        onRequest: allowAnyOrigin,
-        schema: {
-          hide: index > 0,
-          operationId: 'getProtectedResourceMetadata',
-          security: [],
-          summary: 'Protected resource metadata of the tool server (RFC 9728)',
-          description: `Also served at ${prefix}/.well-known/oauth-protected-resource.`,
-          tags: ['User-facing OAuth'],
-          response: {
-            200: documented(ProtectedResourceMetadata, 'The metadata document.', {
-              resource: `${EXAMPLE_BASE}/mcp`,
-              authorization_servers: [EXAMPLE_BASE],
-              scopes_supported: scopes,
-              bearer_methods_supported: ['header'],
-              resource_name: 'Purser tools',
-              resource_documentation: `${EXAMPLE_BASE}/docs`,
-            }),
-            ...errorResponses(400),
-          },
-        },
-      },
-      async (_request, reply) => {
-        reply.header('cache-control', 'public, max-age=300');
-        return resourceMetadata();
-      },
-    );
-    preflight(url, 'GET');
-  }
+  const preflight = (url: string, methods: string) => preflightRoute(app, url, methods);
+  metadataRoutes(app, { ctx, prefix, scopes });
 
   await app.register(pages, { ctx });
 
