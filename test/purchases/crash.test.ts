@@ -94,6 +94,8 @@ it.each([
         conversation_id: turn.conversation_id,
       });
       expect(retried.status).not.toBe('needs_input');
+      // Answered from that order (its id), not as the killed turn still running (its turn lock outlives it).
+      expect(retried.order_id, JSON.stringify(retried)).toBe(left[0]!.id);
       expect(await ordersOf(turn.conversation_id)).toHaveLength(1);
       const resolver = f.worker({ LOG_LEVEL: 'info' });
       await settled(turn.conversation_id, resolver);
