@@ -312,6 +312,7 @@ export async function createContext(
   });
   const purchases = new PurchaseService(db, clock, config.purchases, {
     auth,
+    orgs,
     cards,
     ledger,
     events,

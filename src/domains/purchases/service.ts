@@ -8,6 +8,7 @@ import type { Db } from '../../db/index.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import type { VaultService } from '../vault/index.ts';
 import { Approvals } from './approvals.ts';
 import { type CartObject, cartObject, placementKey } from './cart.ts';
@@ -66,6 +67,7 @@ export class PurchaseService {
     readonly config: PurchaseConfig,
     private readonly deps: {
       auth: AuthService;
+      orgs: OrgService;
       cards: CardService;
       ledger: LedgerService;
       events: EventEmitter;
@@ -134,7 +136,9 @@ export class PurchaseService {
     if (token.startsWith('bt_')) {
       const row = await this.store.buyTokenByDigest(this.db, digest(token));
       if (!row || row.expires_at <= this.clock.now()) return null;
-      if (row.organization_status !== 'active') return 'suspended';
+      // The organization's status is the orgs domain's to say (it owns `organizations`).
+      const organization = await this.deps.orgs.getOrganization(row.organization_id);
+      if (organization.status !== 'active') return 'suspended';
       const scope = tenantOf(row);
       const cardholder = await this.deps.cards.cardholders.get(scope, row.cardholder_id).catch(() => null);
       if (!cardholder) return null;

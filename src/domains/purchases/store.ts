@@ -35,13 +35,7 @@ export class PurchaseStore {
 
   /** A buy token by its digest, with its organization's status. */
   buyTokenByDigest(exec: Executor, digest: string) {
-    return exec
-      .selectFrom('buy_tokens')
-      .innerJoin('organizations', 'organizations.id', 'buy_tokens.organization_id')
-      .selectAll('buy_tokens')
-      .select('organizations.status as organization_status')
-      .where('buy_tokens.token_digest', '=', digest)
-      .executeTakeFirst();
+    return exec.selectFrom('buy_tokens').selectAll().where('token_digest', '=', digest).executeTakeFirst();
   }
 
   async insertConversation(exec: Executor, conversation: Conversation): Promise<void> {
