@@ -329,14 +329,22 @@ export class ConnectService {
   }
 
   /** The apps (clients) holding a live grant for the user: what the connected-apps page lists. */
-  connectedApps(owner: { organizationId: string; livemode: boolean; userId: string }) {
-    return store.liveConnections(
+  async connectedApps(owner: { organizationId: string; livemode: boolean; userId: string }) {
+    const rows = await store.liveConnections(
       this.db,
       owner.organizationId,
       livemodeColumn(owner.livemode),
       owner.userId,
       this.clock.now(),
     );
+    // Client names are the orgs domain's (it owns `clients`): asked once per client, through its door.
+    const names = new Map<string, string | undefined>();
+    for (const id of new Set(rows.map((row) => row.client_id)))
+      names.set(id, (await this.deps.orgs.findClient(id))?.name);
+    return rows.flatMap((row) => {
+      const client_name = names.get(row.client_id);
+      return client_name === undefined ? [] : [{ ...row, client_name }];
+    });
   }
 
   // ---- tokens (tokens.ts)

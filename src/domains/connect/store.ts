@@ -362,7 +362,7 @@ export function isLive(eb: ExpressionBuilder<Database, 'connections'>, now: numb
   );
 }
 
-/** The user's connections that still hold a live refresh token, with their client's name. */
+/** The user's connections that still hold a live refresh token. */
 export async function liveConnections(
   db: Executor,
   organizationId: string,
@@ -372,14 +372,7 @@ export async function liveConnections(
 ) {
   return db
     .selectFrom('connections')
-    .innerJoin('clients', 'clients.id', 'connections.client_id')
-    .select([
-      'connections.id',
-      'connections.client_id',
-      'clients.name as client_name',
-      'connections.created_at',
-      'connections.updated_at',
-    ])
+    .select(['connections.id', 'connections.client_id', 'connections.created_at', 'connections.updated_at'])
     .where('connections.organization_id', '=', organizationId)
     .where('connections.livemode', '=', livemode)
     .where('connections.user_id', '=', userId)

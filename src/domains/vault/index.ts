@@ -1,3 +1,4 @@
 /** The front door of `vault` (docs/architecture.md, "Walls"): what other domains may use. */
 export type { VaultCardView } from './cards.ts';
+export { type ResetChannel, type ResetContact, ResetRefused } from './recovery.ts';
 export type { VaultService } from './service.ts';

@@ -8,11 +8,11 @@ import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { ApprovalPageView } from '../../domains/mandates/approval.ts';
 import type { MandateRow } from '../../domains/mandates/store.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import { type ResetChannel, ResetRefused } from '../../domains/vault/recovery.ts';
+import { ResetRefused } from '../../domains/vault/recovery.ts';
 import { escapeHtml } from '../html.ts';
+import { CODE_SENT_NOTICE, CodeFormBody, type CodeForms, channelOf, codeSteps } from '../one-time-code.ts';
 import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
 import { layout, newNonce, PageCsrf, pageHeaders, problemPage } from '../vault/common.ts';
-import { pendingPanel, type ResetForms } from '../vault/reset-page.ts';
 import { termsSection, utcTime } from './terms.ts';
 
 /**
@@ -26,7 +26,7 @@ import { termsSection, utcTime } from './terms.ts';
 const COOKIE = { name: 'purser_mandate', path: '/mandates/' };
 
 const NOTICES: Record<string, string> = {
-  sent: 'We sent you a code. It works for 10 minutes.',
+  sent: CODE_SENT_NOTICE,
   verified: 'Code accepted. Now create your passkey.',
   passkey: 'Your passkey is ready. Read the terms once more, then approve them.',
 };
@@ -36,8 +36,10 @@ interface Names {
   organization: string;
 }
 
-interface Forms extends ResetForms {
+interface Forms extends CodeForms {
   decline: PageForm;
+  /** The CSRF token of the passkey ceremony's JSON posts (the page's `data-csrf`). */
+  ceremony: string;
 }
 
 function declineForm(path: string, form: PageForm): string {
@@ -68,7 +70,7 @@ function firstPasskey(view: ApprovalPageView, path: string, forms: Forms, error?
         : '<section id="create-passkey-step"><h2>Continue on the other device</h2><p>The code was entered on another device or browser. Create your passkey and approve there.</p></section>'
     }${decline}`;
   const sent = reset && reset.reset.code_digest !== null ? reset.reset.channel : null;
-  return `${intro}${pendingPanel(view.contacts, sent, path, forms, error)}${decline}`;
+  return `${intro}${codeSteps(view.contacts, sent, path, forms, error)}${decline}`;
 }
 
 function decidePanel(
@@ -138,13 +140,6 @@ ${pending ? `<p class="hint" id="page-expiry">This request expires on ${utcTime(
 const Params = Type.Object({
   id: Type.String({ maxLength: 64 }),
   token: Type.String({ maxLength: 200 }),
-});
-const FormBody = Type.Object({
-  purpose: Type.Optional(Type.String({ maxLength: 20 })),
-  nonce: Type.Optional(Type.String({ maxLength: 100 })),
-  csrf: Type.Optional(Type.String({ maxLength: 200 })),
-  channel: Type.Optional(Type.String({ maxLength: 10 })),
-  code: Type.Optional(Type.String({ maxLength: 12 })),
 });
 const CeremonyBody = Type.Object({
   csrf: Type.Optional(Type.String({ maxLength: 200 })),
@@ -222,7 +217,11 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
 
   /** A form post: checked against this browser and purpose, acted on, then back to the page (PRG). */
   const formPost = async (
-    request: { params: Static<typeof Params>; body: Static<typeof FormBody>; headers: { cookie?: string } },
+    request: {
+      params: Static<typeof Params>;
+      body: Static<typeof CodeFormBody>;
+      headers: { cookie?: string };
+    },
     reply: FastifyReply,
     purpose: 'code' | 'verify' | 'decline',
     act: (row: MandateRow, browser: string) => Promise<string>,
@@ -254,7 +253,7 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
 
   app.post(
     '/mandates/:id/approve/:token/code',
-    { schema: { hide: true, params: Params, body: FormBody } },
+    { schema: { hide: true, params: Params, body: CodeFormBody } },
     (request, reply) =>
       formPost(request, reply, 'code', async (row) => {
         await approvals.sendCode(row, channelOf(request.body.channel));
@@ -264,7 +263,7 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
 
   app.post(
     '/mandates/:id/approve/:token/verify',
-    { schema: { hide: true, params: Params, body: FormBody } },
+    { schema: { hide: true, params: Params, body: CodeFormBody } },
     (request, reply) =>
       formPost(request, reply, 'verify', async (row, browser) => {
         await approvals.verifyCode(row, request.body.code ?? '', browser);
@@ -274,7 +273,7 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
 
   app.post(
     '/mandates/:id/approve/:token/decline',
-    { schema: { hide: true, params: Params, body: FormBody } },
+    { schema: { hide: true, params: Params, body: CodeFormBody } },
     (request, reply) =>
       formPost(request, reply, 'decline', async (row) => {
         await approvals.decline(row);
@@ -323,9 +322,4 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
       return { next: `${pathOf(request.params)}?done=${purpose === 'register' ? 'passkey' : 'approved'}` };
     },
   );
-}
-
-function channelOf(value: string | undefined): ResetChannel {
-  if (value === 'email' || value === 'phone') return value;
-  throw new ResetRefused(400, 'Choose where to send the code.');
 }

@@ -7,15 +7,10 @@ import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { PasskeyResetsTable } from '../../db/schema.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import {
-  closedReason,
-  type ResetChannel,
-  type ResetContact,
-  type ResetPageView,
-  ResetRefused,
-} from '../../domains/vault/recovery.ts';
+import { closedReason, type ResetPageView, ResetRefused } from '../../domains/vault/recovery.ts';
 import { escapeHtml } from '../html.ts';
-import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
+import { CODE_SENT_NOTICE, CodeFormBody, type CodeForms, channelOf, codeSteps } from '../one-time-code.ts';
+import { PageForms } from '../page-forms.ts';
 import { layout, newNonce, PageCsrf, pageHeaders, problemPage } from './common.ts';
 
 /**
@@ -28,49 +23,13 @@ import { layout, newNonce, PageCsrf, pageHeaders, problemPage } from './common.t
 const COOKIE = { name: 'purser_passkey_reset', path: '/passkeys/reset/' };
 
 const NOTICES: Record<string, string> = {
-  sent: 'We sent you a code. It works for 10 minutes.',
+  sent: CODE_SENT_NOTICE,
   verified: 'Code accepted. Now create your new passkey.',
 };
 
-export interface ResetForms {
-  code: PageForm;
-  verify: PageForm;
+export interface ResetForms extends CodeForms {
   /** The CSRF token of the passkey ceremony's JSON posts (the page's `data-csrf`). */
   ceremony: string;
-}
-
-function contactButtons(contacts: ResetContact[], path: string, form: PageForm, secondary: boolean): string {
-  return contacts
-    .map(
-      (contact) =>
-        `<form method="post" action="${escapeHtml(path)}/code" class="inline">${hiddenFields('code', form)}<input type="hidden" name="channel" value="${contact.channel}"><button type="submit" id="send-${contact.channel}"${secondary ? ' class="secondary"' : ''}>Send a code to ${escapeHtml(contact.masked)}</button></form>`,
-    )
-    .join('');
-}
-
-/**
- * The code steps (send a code to one of `contacts`, then enter it; `sentTo`: where the live code went)
- * under `path`: also a mandate's approval page for a user with no passkey.
- */
-export function pendingPanel(
-  contacts: ResetContact[],
-  sent: ResetChannel | null,
-  path: string,
-  forms: ResetForms,
-  error?: string,
-): string {
-  const problem = error ? `<p class="problem" id="reset-error" role="alert">${escapeHtml(error)}</p>` : '';
-  const sentTo = contacts.find((c) => c.channel === sent);
-  if (!sentTo)
-    return `<section id="reset-prove"><h2>First, prove it is you</h2>
-<p>We send a one-time code to the email or phone on your account. Choose where:</p>
-<div class="actions">${contactButtons(contacts, path, forms.code, false)}</div>${problem}</section>`;
-  return `<section id="reset-code"><h2>Enter your code</h2>
-<p>We sent a 6-digit code to ${escapeHtml(sentTo.masked)}.</p>
-<form method="post" action="${escapeHtml(path)}/verify" id="code-form">${hiddenFields('verify', forms.verify)}
-<label for="code">Code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="12" required>
-${problem}<button type="submit" id="check-code">Check the code</button></form>
-<p class="hint">No code? Send a new one:</p><div class="actions">${contactButtons(contacts, path, forms.code, true)}</div></section>`;
 }
 
 function passkeyPanel(view: ResetPageView): string {
@@ -97,7 +56,7 @@ export function renderReset(
       : '';
   let body: string;
   if (view.status === 'pending')
-    body = pendingPanel(
+    body = codeSteps(
       view.contacts,
       view.reset.code_digest === null ? null : view.reset.channel,
       path,
@@ -121,13 +80,6 @@ ${body}
 }
 
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
-const FormBody = Type.Object({
-  purpose: Type.Optional(Type.String({ maxLength: 20 })),
-  nonce: Type.Optional(Type.String({ maxLength: 100 })),
-  csrf: Type.Optional(Type.String({ maxLength: 200 })),
-  channel: Type.Optional(Type.String({ maxLength: 10 })),
-  code: Type.Optional(Type.String({ maxLength: 12 })),
-});
 const CeremonyBody = Type.Object({
   csrf: Type.Optional(Type.String({ maxLength: 200 })),
   purpose: Type.Optional(Type.String({ maxLength: 20 })),
@@ -229,7 +181,7 @@ export async function passkeyResetPageRoutes(app: RoutesApp, { ctx }: { ctx: App
 
   app.post(
     '/passkeys/reset/:token/code',
-    { schema: { hide: true, params: TokenParams, body: FormBody } },
+    { schema: { hide: true, params: TokenParams, body: CodeFormBody } },
     (request, reply) =>
       formPost(request, reply, 'code', async (reset) => {
         await recovery.sendCode(reset, channelOf(request.body.channel));
@@ -239,7 +191,7 @@ export async function passkeyResetPageRoutes(app: RoutesApp, { ctx }: { ctx: App
 
   app.post(
     '/passkeys/reset/:token/verify',
-    { schema: { hide: true, params: TokenParams, body: FormBody } },
+    { schema: { hide: true, params: TokenParams, body: CodeFormBody } },
     (request, reply) =>
       formPost(request, reply, 'verify', async (reset, browser) => {
         await recovery.verifyCode(reset, request.body.code ?? '', browser);
@@ -281,12 +233,7 @@ export async function passkeyResetPageRoutes(app: RoutesApp, { ctx }: { ctx: App
   );
 }
 
-type FormBodyType = Static<typeof FormBody>;
+type FormBodyType = Static<typeof CodeFormBody>;
 type CeremonyBodyType = Static<typeof CeremonyBody>;
 /** What a post to the page carries: its token, its body, and the browser's cookie. */
 type PostedTo<Body> = { params: { token: string }; body: Body; headers: { cookie?: string | undefined } };
-
-function channelOf(value: string | undefined): ResetChannel {
-  if (value === 'email' || value === 'phone') return value;
-  throw new ResetRefused(400, 'Choose where to send the code.');
-}
