@@ -4,7 +4,10 @@
  * trip), the API process's CPU (`process.cpuUsage()`) and all postgres processes' CPU (`/proc`),
  * through `POST /api/v2/simulate/authorize` in-process (`app.inject`) on the setup of run.ts.
  *
- *   BENCH_DATABASE_URL=postgres://…/scratch ENCRYPTION_KEY=… node --import tsx bench/cards/pg-cost.ts [--count 1000] [--concurrency 4]
+ *   BENCH_DATABASE_URL=postgres://…/scratch ENCRYPTION_KEY=… node --import tsx bench/cards/pg-cost.ts [--count 1000] [--concurrency 4] [--company]
+ *
+ * `--company`: single-use company-funded cards, each charged once (its approval closes it and sends
+ * its rest back to the pool), instead of the multi-use cards charged in turn.
  *
  * The database must be an empty scratch one (the setup creates an organization and cards in it).
  */
@@ -14,7 +17,11 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 
 const { values } = parseArgs({
-  options: { count: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '4' } },
+  options: {
+    count: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '4' },
+    company: { type: 'boolean', default: false },
+  },
 });
 const count = Number(values.count);
 const concurrency = Number(values.concurrency);
@@ -32,8 +39,11 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 } as typeof pg.Client.prototype.query;
 
 // Imported after the client is wrapped.
-const { app, authorize, authorizeAll, ctx } = await import('./setup.ts');
-for (let i = 0; i < 300; i++) await authorize(i); // warm up
+const { app, authorize, authorizeAll, cardIds, companyCards, ctx } = await import('./setup.ts');
+const warmUp = 300;
+if (values.company) cardIds.splice(0, cardIds.length, ...(await companyCards(warmUp + count)));
+for (let i = 0; i < warmUp; i++) await authorize(i);
+if (values.company) cardIds.splice(0, warmUp);
 counting = true;
 const cpu = process.cpuUsage();
 const postgres = postgresTicks();
@@ -44,7 +54,7 @@ counting = false;
 
 const total = [...statements.values()].reduce((sum, n) => sum + n, 0);
 console.log(
-  `bench/cards pg-cost  (${count} authorizations, ${concurrency} in flight, in-process, PostgreSQL)`,
+  `bench/cards pg-cost  (${count} authorizations, ${concurrency} in flight, in-process, PostgreSQL${values.company ? ', single-use company-funded cards' : ''})`,
 );
 console.log(
   `  per authorization: ${(total / count).toFixed(2)} statements; API process CPU ${((used.user + used.system) / count / 1000).toFixed(2)} ms; postgres CPU ${postgresMs.toFixed(2)} ms`,
