@@ -34,6 +34,16 @@ interface Options {
   companyCards: number;
 }
 
+/** What one process count did: the closed loop, the fixed rate, CPU shares, the company-card phase. */
+interface CountRun {
+  processes: number;
+  rps: number;
+  fixed: FixedRateRun;
+  cpu: number[];
+  postgres: number;
+  company: CompanyRun;
+}
+
 /** The single-use company-funded phase: each card's one approval, a fixed count, closed loop. */
 interface CompanyRun {
   count: number;
@@ -61,14 +71,7 @@ export async function benchOnPostgres(options: Options): Promise<void> {
       companyCardIds: string[];
     };
     await exited(setup.child);
-    const results: {
-      processes: number;
-      rps: number;
-      fixed: FixedRateRun;
-      cpu: number[];
-      postgres: number;
-      company: CompanyRun;
-    }[] = [];
+    const results: CountRun[] = [];
     for (const count of counts) {
       const servers = await Promise.all(Array.from({ length: count }, () => startRole(dbUrl, 'serve')));
       try {
@@ -207,14 +210,7 @@ class Authorizations {
 
 function report(
   options: Options,
-  results: {
-    processes: number;
-    rps: number;
-    fixed: FixedRateRun;
-    cpu: number[];
-    postgres: number;
-    company: CompanyRun;
-  }[],
+  results: CountRun[],
   pgbench: { tps: number; command: string },
   violations: number,
   load: number[][],

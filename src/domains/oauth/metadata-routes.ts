@@ -51,14 +51,14 @@ export function metadataRoutes(
   { ctx, prefix, scopes }: { ctx: AppContext; prefix: string; scopes: string[] },
 ): void {
   const oauth = ctx.oauth;
-  const at = (path: string) => `${ctx.config.mcpUrl}${path}`;
 
-  const serverMetadata = () => ({
-    issuer: oauth.issuer,
-    authorization_endpoint: at('/authorize'),
-    token_endpoint: at('/token'),
-    ...(oauth.registrationEnabled ? { registration_endpoint: at('/register') } : {}),
-    revocation_endpoint: at('/revoke'),
+  /** The RFC 8414 document of an issuer whose endpoints live under `base`. */
+  const serverMetadata = (issuer: string, base: string, documentation: string, registration: boolean) => ({
+    issuer,
+    authorization_endpoint: `${base}/authorize`,
+    token_endpoint: `${base}/token`,
+    ...(registration ? { registration_endpoint: `${base}/register` } : {}),
+    revocation_endpoint: `${base}/revoke`,
     scopes_supported: scopes,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
@@ -67,26 +67,10 @@ export function metadataRoutes(
     revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
-    client_id_metadata_document_supported: oauth.registrationEnabled,
-    service_documentation: `${ctx.config.baseUrl}/docs`,
+    client_id_metadata_document_supported: registration,
+    service_documentation: documentation,
   });
-  const serverMetadataExample = {
-    issuer: EXAMPLE_BASE,
-    authorization_endpoint: `${EXAMPLE_BASE}/authorize`,
-    token_endpoint: `${EXAMPLE_BASE}/token`,
-    registration_endpoint: `${EXAMPLE_BASE}/register`,
-    revocation_endpoint: `${EXAMPLE_BASE}/revoke`,
-    scopes_supported: scopes,
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-    code_challenge_methods_supported: ['S256'],
-    authorization_response_iss_parameter_supported: true,
-    client_id_metadata_document_supported: true,
-    service_documentation: `${EXAMPLE_BASE}/docs`,
-  };
+  const serverMetadataExample = serverMetadata(EXAMPLE_BASE, EXAMPLE_BASE, `${EXAMPLE_BASE}/docs`, true);
   // RFC 8414 §3.1: `{issuer}/.well-known/…` and, for an issuer with a path, the path-inserted form.
   const serverMetadataPaths = [`${prefix}/.well-known/oauth-authorization-server`];
   if (prefix) serverMetadataPaths.push(`/.well-known/oauth-authorization-server${prefix}`);
@@ -109,7 +93,12 @@ export function metadataRoutes(
       },
       async (_request, reply) => {
         reply.header('cache-control', 'public, max-age=300');
-        return serverMetadata();
+        return serverMetadata(
+          oauth.issuer,
+          ctx.config.mcpUrl,
+          `${ctx.config.baseUrl}/docs`,
+          oauth.registrationEnabled,
+        );
       },
     );
     preflightRoute(app, url, 'GET');
