@@ -37,6 +37,12 @@ export const RULES = [
     breaks: (from, to) => domainOf(from) !== null && (to.startsWith('web/') || to.startsWith('cli/')),
   },
   {
+    name: 'statuses-in-routes',
+    reason:
+      "a domain's services refuse with a Refusal (core/refusal.ts) carrying a code of the domain's union; only its routes (routes.ts, <part>-routes.ts, the auth guard) import core/errors.ts and decide HTTP statuses, in their one table of codes",
+    breaks: (from, to) => domainOf(from) !== null && to === 'core/errors.ts' && !isHttpFile(from),
+  },
+  {
     name: 'core-below',
     reason: 'core/ is below every domain: it knows no domain, page or command',
     breaks: (from, to) =>
@@ -48,6 +54,11 @@ export const RULES = [
 /** `store.ts`, or `<part>-store.ts` where a domain keeps a part's queries apart. */
 function isStoreFile(path) {
   return /(^|-)store\.ts$/.test(posix.basename(path));
+}
+
+/** The files of a domain that speak HTTP: its route plugins and the auth guard they run. */
+function isHttpFile(path) {
+  return /(^|-)routes\.ts$/.test(posix.basename(path)) || path === 'domains/auth/guard.ts';
 }
 
 function domainOf(path) {

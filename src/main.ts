@@ -6,6 +6,7 @@ import { type AppContext, createContext } from './context.ts';
 import { oneOf, parse, UsageError } from './core/args.ts';
 import { ApiError } from './core/errors.ts';
 import { watchEventLoop } from './core/event-loop.ts';
+import { Refusal } from './core/refusal.ts';
 import { isDatabaseUnavailable } from './db/availability.ts';
 import { migrateToLatest, openDatabase } from './db/index.ts';
 import { Worker } from './jobs/worker.ts';
@@ -170,7 +171,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`purser: ${error.message}\n${error.showUsage ? `\n${USAGE}\n` : ''}`);
     process.exit(2);
   }
-  if (error instanceof ConfigError || error instanceof ApiError) {
+  if (error instanceof ConfigError || error instanceof ApiError || error instanceof Refusal) {
     process.stderr.write(`purser: ${error.message}\n`);
     process.exit(1);
   }

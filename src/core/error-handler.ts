@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/availability.ts';
 import { ApiError, notFound, serviceUnavailable } from './errors.ts';
+import { asApiError } from './refusal.ts';
 
 /** How a route renders errors: the v2 body everywhere, the OAuth body on token endpoints. */
 export type ErrorFormat = 'v2' | 'oauth';
@@ -125,8 +126,9 @@ export function installErrorHandler(
 ): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     let apiError: ApiError;
-    if (error instanceof ApiError) {
-      apiError = error;
+    const answered = asApiError(error);
+    if (answered instanceof ApiError) {
+      apiError = answered;
     } else if (isDatabaseUnavailable(error)) {
       apiError = serviceUnavailable(error);
     } else if (error.validation && error.validationContext === 'params') {

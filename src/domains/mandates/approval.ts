@@ -1,10 +1,11 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { isLivemode, tenantOf } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
+import type { MandateRefusalCode } from './index.ts';
 import type { MandateAssertion, MandateObject, MandateService } from './service.ts';
 import type { MandateRow } from './store.ts';
 import {
@@ -43,8 +44,7 @@ export interface ApprovalPageView {
 const CODE_TASK = 'create the passkey that approves a spending mandate';
 
 const termsChanged = () =>
-  new ApiError(
-    409,
+  new Refusal<MandateRefusalCode>(
     'terms_changed',
     'The terms changed since this page was opened. Nothing was approved: reload the page and read them again.',
   );
@@ -123,7 +123,10 @@ export class MandateApprovals {
       approvalChallenge(row.id, row.terms_hash),
     );
     if (!options)
-      throw new ApiError(403, 'passkey_required', 'Create your passkey on this page first, then approve.');
+      throw new Refusal<MandateRefusalCode>(
+        'passkey_required',
+        'Create your passkey on this page first, then approve.',
+      );
     return options;
   }
 
@@ -143,7 +146,10 @@ export class MandateApprovals {
     );
     const challenge = challengeOf(response);
     if (!challengeBinds(challenge, row.id, shownHash))
-      throw new ApiError(400, 'passkey_invalid', 'The passkey signed other terms than the ones shown.');
+      throw new Refusal<MandateRefusalCode>(
+        'passkey_invalid',
+        'The passkey signed other terms than the ones shown.',
+      );
     const assertion: MandateAssertion = { credential_id: key.credential_id, response, challenge };
     const approved = await writeTransaction(this.handle, (trx) =>
       this.mandates.approve(trx, row.id, shownHash, assertion),
@@ -165,7 +171,10 @@ export class MandateApprovals {
       approvalChallenge(mandate.id, termsHash(mandate.terms)),
     );
     if (!options)
-      throw new ApiError(403, 'passkey_required', 'Create your passkey on this page first, then allow.');
+      throw new Refusal<MandateRefusalCode>(
+        'passkey_required',
+        'Create your passkey on this page first, then allow.',
+      );
     return options;
   }
 
@@ -187,7 +196,10 @@ export class MandateApprovals {
     const key = await this.vault.passkeys.verifyAuthentication(user, binding, 'approve', response);
     const challenge = challengeOf(response);
     if (!challengeBinds(challenge, mandate.id, hash))
-      throw new ApiError(400, 'passkey_invalid', 'The passkey signed other terms than the ones shown.');
+      throw new Refusal<MandateRefusalCode>(
+        'passkey_invalid',
+        'The passkey signed other terms than the ones shown.',
+      );
     return this.mandates.createApproved(
       { organizationId: user.organizationId, livemode: user.livemode },
       user.userId,
@@ -211,13 +223,11 @@ export class MandateApprovals {
     const status = this.statusFor(row);
     if (status === 'pending') return;
     if (status === 'page_expired' || status === 'expired')
-      throw new ApiError(
-        410,
+      throw new Refusal<MandateRefusalCode>(
         'link_expired',
         'This approval page has expired. Nothing was approved: ask the app again.',
       );
-    throw new ApiError(
-      409,
+    throw new Refusal<MandateRefusalCode>(
       'invalid_mandate_state',
       status === 'revoked'
         ? 'These terms were declined or withdrawn: they can no longer be approved.'
@@ -238,7 +248,7 @@ export class MandateApprovals {
     this.mustBePending(row);
     const user = userOf(row);
     if ((await this.vault.passkeys.list(user)).length > 0)
-      throw new ApiError(409, 'link_used', 'You have a passkey already: use it to approve.');
+      throw new Refusal<MandateRefusalCode>('link_used', 'You have a passkey already: use it to approve.');
     return user;
   }
 
@@ -246,7 +256,10 @@ export class MandateApprovals {
   private async liveReset(row: MandateRow) {
     const reset = await this.vault.recovery.openOf(await this.withoutPasskey(row));
     if (!reset)
-      throw new ApiError(410, 'link_expired', 'Your code has expired. Ask for a new one on this page.');
+      throw new Refusal<MandateRefusalCode>(
+        'link_expired',
+        'Your code has expired. Ask for a new one on this page.',
+      );
     return reset;
   }
 }

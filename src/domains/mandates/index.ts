@@ -2,3 +2,14 @@
 export type { MandateObject } from './service.ts';
 export { MANDATE_STATUSES } from './states.ts';
 export { BUDGET_INTERVALS, type MandateTerms } from './terms.ts';
+
+/** Why the mandates refuse (a service call or the hosted approval). Its routes give each its HTTP status. */
+export type MandateRefusalCode =
+  | 'invalid_request'
+  | 'passkey_invalid'
+  | 'passkey_required'
+  | 'not_found'
+  | 'invalid_mandate_state'
+  | 'link_used'
+  | 'terms_changed'
+  | 'link_expired';

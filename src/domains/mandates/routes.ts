@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ListOf, PageQuery } from '../../core/pagination.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import {
   documented,
   errorResponses,
@@ -10,8 +11,21 @@ import {
   withExample,
 } from '../../core/schemas.ts';
 import { platformGuard } from '../auth/index.ts';
+import type { MandateRefusalCode } from './index.ts';
 import { MANDATE_STATUSES } from './states.ts';
 import { BUDGET_INTERVALS, MAX_CENTS } from './terms.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<MandateRefusalCode>({
+  invalid_request: 400,
+  passkey_invalid: 400,
+  passkey_required: 403,
+  not_found: 404,
+  invalid_mandate_state: 409,
+  link_used: 409,
+  terms_changed: 409,
+  link_expired: 410,
+});
 
 const Cents = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_CENTS, description });
 

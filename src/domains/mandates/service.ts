@@ -2,14 +2,15 @@ import { createHmac } from 'node:crypto';
 import { Value } from 'typebox/value';
 import { type Clock, isoTime } from '../../core/clock.ts';
 import { safeEqual } from '../../core/crypto.ts';
-import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { cursorOf, type ListPage, pageOf } from '../../core/pagination.ts';
+import { invalid, missing, Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { EventEmitter } from '../cards/index.ts';
 import { MandateApprovals } from './approval.ts';
+import type { MandateRefusalCode } from './index.ts';
 import { MandateTermsBody } from './routes.ts';
 import { type ConsumeResult, type MandateFollow, type MandateSpend, MandateSpending } from './spending.ts';
 import { type MandateMove, type MandateStatus, transition } from './states.ts';
@@ -104,7 +105,7 @@ export class MandateService {
    */
   async create(scope: MandateScope, userId: string, input: MandateTermsInput): Promise<MandateObject> {
     if (!(await this.deps.userExists(scope, userId)))
-      throw notFound('No such user in this organization and mode.');
+      throw missing('No such user in this organization and mode.');
     const terms = await this.checkedTerms(scope, input);
     const row = this.newRow(scope, userId, terms);
     await this.store.insert(this.db, row);
@@ -116,7 +117,7 @@ export class MandateService {
     const problems = termsProblems(input, this.clock.now(), prefix) ?? {};
     if (!(await this.deps.clientExists(scope, input.client_id)))
       problems[`${prefix}client_id`] = 'no OAuth app with this id in this organization and mode';
-    if (Object.keys(problems).length > 0) throw invalidRequest('The mandate terms are not valid.', problems);
+    if (Object.keys(problems).length > 0) throw invalid('The mandate terms are not valid.', problems);
     return normalizeTerms(input);
   }
 
@@ -150,7 +151,7 @@ export class MandateService {
       const terms = await this.checkedTerms(scope, input);
       return { id: newId('mdt'), terms, hash: termsHash(terms) };
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 400) throw error;
+      if (!(error instanceof Refusal) || error.code !== 'invalid_request') throw error;
       const fields = Object.entries(error.fieldErrors).map(([field, problem]) => `${field} ${problem}`);
       return { problem: `${fields.join('; ')}.` };
     }
@@ -223,8 +224,7 @@ export class MandateService {
       if (row.status === 'revoked') return this.object(trx, row);
       const moved = await this.apply(trx, row, 'revoked');
       if (!moved)
-        throw new ApiError(
-          409,
+        throw new Refusal<MandateRefusalCode>(
           'invalid_mandate_state',
           `The mandate is ${row.status}: there is nothing to revoke.`,
         );
@@ -235,7 +235,7 @@ export class MandateService {
   /** A mandate by id, whatever its scope (the caller got the id from its own rows), or 404. */
   async row(id: string): Promise<MandateRow> {
     const row = await this.store.find(this.db, id);
-    if (!row) throw notFound('No such mandate.');
+    if (!row) throw missing('No such mandate.');
     return row;
   }
 
@@ -247,7 +247,7 @@ export class MandateService {
       row.organization_id !== scope.organizationId ||
       row.livemode !== livemodeColumn(scope.livemode)
     )
-      throw notFound('No such mandate.');
+      throw missing('No such mandate.');
     return row;
   }
 
@@ -341,7 +341,7 @@ export class MandateService {
     return writeTransaction(this.handle, async (trx) => {
       await this.store.insert(trx, row);
       if (!(await this.approve(trx, id, row.terms_hash, assertion)))
-        throw new ApiError(409, 'invalid_mandate_state', 'The mandate could not be approved.');
+        throw new Refusal<MandateRefusalCode>('invalid_mandate_state', 'The mandate could not be approved.');
       return alongside(trx);
     });
   }

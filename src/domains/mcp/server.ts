@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { type ExchangeAnswer, type ExchangeInput, HttpExchange } from './exchange.ts';
 import { TOOLS, type ToolCall } from './tools.ts';
 
@@ -68,7 +69,7 @@ export function buildMcpServer(current: () => ToolContext): McpServer {
           const answer = await tool.run(call, args as never);
           return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
         } catch (error) {
-          if (error instanceof ApiError) return toolError(error);
+          if (error instanceof ApiError || error instanceof Refusal) return toolError(error);
           log.error({ err: error, tool: tool.name }, 'mcp tool failed');
           return toolError({
             code: 'internal_error',

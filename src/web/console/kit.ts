@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { isoTime } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
+import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { MEMBER_COOKIE, type SignedInMember } from '../../domains/members/service.ts';
 import type { Mode } from '../../domains/orgs/service.ts';
@@ -250,7 +251,8 @@ export function consoleKit(ctx: AppContext) {
     if (!found) return reply;
     try {
       return send(reply, await render(found.member, found.scope, found.csrf));
-    } catch (error) {
+    } catch (thrown) {
+      const error = asApiError(thrown);
       if (error instanceof ApiError && error.status === 404)
         return refuse(reply, 404, 'Not found', error.message);
       if (error instanceof ApiError && error.status === 400)
@@ -286,7 +288,8 @@ export function consoleKit(ctx: AppContext) {
       // Post/redirect/get unless the page shows a secret once (reloading it asks before posting again).
       if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303);
       return send(reply, outcome);
-    } catch (error) {
+    } catch (thrown) {
+      const error = asApiError(thrown);
       // A provider that could not be reached (502) is said on the page; other 5xx are bugs.
       if (!(error instanceof ApiError) || (error.status >= 500 && error.status !== 502)) throw error;
       if (error.status === 403) return refuse(reply, 403, 'Not allowed', error.message);

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
+import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import { memberCookie } from '../../domains/members/service.ts';
@@ -92,7 +93,8 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
       try {
         const { attemptId } = await ctx.members.startSignIn(body.email ?? '');
         return codePage(reply, browser, attemptId, {});
-      } catch (error) {
+      } catch (thrown) {
+        const error = asApiError(thrown);
         if (!(error instanceof ApiError)) throw error;
         reply.code(error.status);
         return signInPage(reply, browser, { problem: error.message });

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
+import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
@@ -239,7 +240,8 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
       const done = await act(row, browser);
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       return reply.redirect(`${pathOf(request.params)}?done=${done}`, 303);
-    } catch (error) {
+    } catch (thrown) {
+      const error = asApiError(thrown);
       const refused =
         error instanceof ResetRefused || (error instanceof ApiError && error.status < 500) ? error : null;
       if (!refused) throw error;

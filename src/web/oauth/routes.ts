@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
+import { asApiError } from '../../core/refusal.ts';
 import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
 import {
   type BrowserSession,
@@ -277,7 +278,8 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     let attemptId: string;
     try {
       attemptId = (await oauth.sendSignInCode(client, input)).id;
-    } catch (error) {
+    } catch (thrown) {
+      const error = asApiError(thrown);
       if (!(error instanceof ApiError) || (error.status >= 500 && error.status !== 502)) throw error;
       if (error.headers['retry-after']) reply.header('retry-after', error.headers['retry-after']);
       return renderSignIn(reply, session, client, error.message, error.status);
@@ -304,7 +306,8 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
         connect_id: session.attempt.id,
         code: (field(request.body, 'code') ?? '').trim().slice(0, 12),
       });
-    } catch (error) {
+    } catch (thrown) {
+      const error = asApiError(thrown);
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       if (error.code === 'invalid_code') {
         const n = nonce();
@@ -531,7 +534,8 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     const row = await ctx.mandates.owned(scope, id).catch(() => null);
     if (!row || row.user_id !== session.userId)
       return showApps(reply.code(404), session, client, 'That mandate is not yours.');
-    const revoked = await ctx.mandates.revoke(scope, id).catch((error: unknown) => {
+    const revoked = await ctx.mandates.revoke(scope, id).catch((thrown: unknown) => {
+      const error = asApiError(thrown);
       if (error instanceof ApiError && error.status === 409) return null;
       throw error;
     });

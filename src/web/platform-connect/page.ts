@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
+import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import { MEMBER_COOKIE, memberCookie, type SignedInMember } from '../../domains/members/service.ts';
@@ -222,7 +223,8 @@ ${(['sandbox', 'production'] as const)
             codePage(view, browser, action, attemptId, { notice: 'We emailed you a code.' }),
             view.returnTo,
           );
-        } catch (error) {
+        } catch (thrown) {
+          const error = asApiError(thrown);
           if (!(error instanceof ApiError)) throw error;
           reply.code(error.status);
           return send(reply, signInPage(view, browser, action, { problem: error.message }), view.returnTo);

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
+import { asApiError } from '../../../core/refusal.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import type { SignedInMember } from '../../../domains/members/service.ts';
 import { MAX_EMBED_ORIGINS } from '../../../domains/orgs/embed-origins.ts';
@@ -26,7 +27,8 @@ export async function settingsPages(app: RoutesApp, ctx: AppContext, { header, f
   const messaging = async (scope: OrgScope) => {
     try {
       return { connection: await ctx.messaging.connection(scope) };
-    } catch (error) {
+    } catch (thrown) {
+      const error = asApiError(thrown);
       if (error instanceof ApiError && error.status === 404) return { absent: error.message };
       throw error;
     }

@@ -1,0 +1,104 @@
+import { ApiError } from './errors.ts';
+
+/**
+ * How a domain says no: a code from the domain's closed union (`CardRefusalCode`, declared in its
+ * front door), a message for the caller, and the field errors or further members the code documents.
+ * No HTTP status: the domain's routes decide it in their one table (`refusalStatuses`), MCP tools and
+ * hosted pages put the same code in their own words.
+ */
+export class Refusal<Code extends string = string> extends Error {
+  readonly code: Code;
+  readonly fieldErrors: Record<string, string>;
+  /** Further members of the error object the code documents (e.g. `missing_fields`). */
+  readonly extra: Record<string, unknown>;
+
+  constructor(
+    code: Code,
+    message: string,
+    options: {
+      fieldErrors?: Record<string, string>;
+      extra?: Record<string, unknown>;
+      /** What went wrong below, for the log (never shown to the caller). */
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'Refusal';
+    this.code = code;
+    this.fieldErrors = options.fieldErrors ?? {};
+    this.extra = options.extra ?? {};
+  }
+}
+
+/** The codes every domain may answer with, beside its own. */
+export type CommonRefusalCode = 'invalid_request' | 'not_found';
+
+/** A request the domain cannot take as it is; `fieldErrors` names each bad field. */
+export function invalid(
+  message: string,
+  fieldErrors: Record<string, string> = {},
+): Refusal<'invalid_request'> {
+  return new Refusal('invalid_request', message, { fieldErrors });
+}
+
+/** Nothing of that id for this caller. */
+export function missing(message = 'The requested resource does not exist.'): Refusal<'not_found'> {
+  return new Refusal('not_found', message);
+}
+
+/**
+ * What a route answers with for a code: its status, and (rarely) headers the protocol asks of it,
+ * read from the refusal's `extra` (which then stays out of the body).
+ */
+export type RefusalAnswer =
+  | number
+  | { status: number; headers: (refusal: Refusal) => Record<string, string> };
+
+/** Every code's answer, gathered from the domains' route tables as their modules load. */
+const answers = new Map<string, RefusalAnswer>();
+
+/**
+ * A domain's routes declare their table with this: every code of the union gets its status (the type
+ * checks none is left out). A code means one status across the API (the error catalog lists it once),
+ * so two tables that disagree on a code fail as the app loads.
+ */
+export function refusalStatuses<Code extends string>(
+  table: Record<Code, RefusalAnswer>,
+): Record<Code, RefusalAnswer> {
+  for (const [code, answer] of Object.entries<RefusalAnswer>(table)) {
+    const known = answers.get(code);
+    if (known !== undefined && statusOf(known) !== statusOf(answer))
+      throw new Error(
+        `refusal code ${code} answers ${statusOf(known)} in one table and ${statusOf(answer)} in another`,
+      );
+    if (known === undefined || typeof answer !== 'number') answers.set(code, answer);
+  }
+  return table;
+}
+
+function statusOf(answer: RefusalAnswer): number {
+  return typeof answer === 'number' ? answer : answer.status;
+}
+
+/**
+ * The HTTP error a refusal is answered with (other errors pass unchanged). A code no route table
+ * knows is a bug: it is answered 500, with the refusal as the logged cause.
+ */
+export function asApiError(error: unknown): unknown {
+  if (!(error instanceof Refusal)) return error;
+  const answer = answers.get(error.code);
+  if (answer === undefined)
+    return new ApiError(500, 'internal_error', 'Something went wrong on our side. Try again.', {
+      cause: error,
+    });
+  const { headers, extra } =
+    typeof answer === 'number'
+      ? { headers: {}, extra: error.extra }
+      : { headers: answer.headers(error), extra: {} };
+  return new ApiError(statusOf(answer), error.code, error.message, {
+    fieldErrors: error.fieldErrors,
+    extra,
+    headers,
+    cause: error.cause,
+  });
+}
