@@ -35,7 +35,7 @@ import { ManualReviewQueue } from './domains/kyc/review.ts';
 import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
-import { LinkService } from './domains/links/service.ts';
+import { LinkService } from './domains/wallet-links/service.ts';
 import { MandateService } from './domains/mandates/service.ts';
 import { MandateStore } from './domains/mandates/store.ts';
 import { MemberService } from './domains/members/service.ts';

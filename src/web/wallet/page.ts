@@ -13,7 +13,7 @@ import {
   type WalletAction,
   type WalletPageProblem,
   type WalletPageView,
-} from '../../domains/links/service.ts';
+} from '../../domains/wallet-links/service.ts';
 import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 
