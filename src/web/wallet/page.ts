@@ -7,6 +7,7 @@ import { formatMoney } from '../../core/money.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
+import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import {
   type PageForm,
   TEST_FUNDS_CENTS,
@@ -14,7 +15,6 @@ import {
   type WalletPageProblem,
   type WalletPageView,
 } from '../../domains/wallet-links/service.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 
 /**
