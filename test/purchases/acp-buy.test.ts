@@ -219,7 +219,7 @@ it("shows the merchant's tax and shipping inside the total; the hash covers them
   // 2 × 12.50, the 0.99 fee, 8 % tax on the items and 5.00 shipping (the session's `tax` and `fulfillment` totals).
   expect(turn.cart).toMatchObject({ taxCents: 200, shippingCents: 500, totalCents: 2500 + 99 + 200 + 500 });
   expect(turn.cart!.approvedCeilingCents).toBeNull();
-  expect(turn.reply).toContain('tax 2.00 USD, shipping 5.00 USD. Total 32.99 USD.');
+  expect(turn.reply).toContain('tax $2.00, shipping $5.00. Total $32.99.');
   // The same total split otherwise: what the user saw is not what would be charged.
   fake.taxBps = 1200;
   fake.shippingCents = 400;

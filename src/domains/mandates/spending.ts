@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
+import { formatMoney } from '../../core/money.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { MandateScope } from './service.ts';
@@ -191,7 +192,7 @@ export class MandateSpending {
     if (spent + charge.amountCents > row.budget_cents)
       return refusal(
         'budget',
-        `This purchase of ${dollars(charge.amountCents)} is more than the ${dollars(Math.max(0, row.budget_cents - spent))} left of the mandate's ${budgetWords(terms)} budget.`,
+        `This purchase of ${formatMoney(charge.amountCents)} is more than the ${formatMoney(Math.max(0, row.budget_cents - spent))} left of the mandate's ${budgetWords(terms)} budget.`,
       );
     return {
       ok: true,
@@ -203,10 +204,6 @@ export class MandateSpending {
 
 function refusal(term: MandateTerm, reply: string): ConsumeResult {
   return { ok: false, term, reply };
-}
-
-export function dollars(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
 }
 
 /** "daily", "weekly", "monthly", or "total". */
@@ -222,7 +219,7 @@ function refusalReply(term: MandateTerm, terms: MandateTerms, charge: MandateCha
     case 'currency':
       return `This mandate allows purchases in ${terms.currency.toUpperCase()} only.`;
     case 'max_amount_cents':
-      return `This purchase of ${dollars(charge.amountCents + (charge.priorCents ?? 0))} is more than the mandate's ${dollars(terms.max_amount_cents)} per purchase.`;
+      return `This purchase of ${formatMoney(charge.amountCents + (charge.priorCents ?? 0))} is more than the mandate's ${formatMoney(terms.max_amount_cents)} per purchase.`;
     case 'allowed_categories':
       return `This merchant's category is not among the mandate's allowed categories (${terms.allowed_categories?.join(', ')}).`;
     case 'allowed_merchants':

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { formatMoney } from '../../core/money.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CheckoutAuthorizationsTable } from '../../db/schema.ts';
@@ -280,7 +281,7 @@ export class Approvals {
       type: `checkout_authorization.${status}`,
       data: {
         authorization_id: authorization.id,
-        amount_display: amountDisplay(authorization.amount_cents, authorization.currency),
+        amount_display: formatMoney(authorization.amount_cents, authorization.currency),
         reason: authorization.reason,
       },
     });
@@ -466,12 +467,6 @@ export class Approvals {
       ]);
     });
   }
-}
-
-/** `$15.24` for dollars; other currencies as `15.24 EUR`. */
-export function amountDisplay(cents: number, currency: string): string {
-  const amount = (Number(cents) / 100).toFixed(2);
-  return currency.toLowerCase() === 'usd' ? `$${amount}` : `${amount} ${currency.toUpperCase()}`;
 }
 
 function bindingOf(authorization: Authorization): string {

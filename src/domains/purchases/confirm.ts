@@ -1,8 +1,9 @@
 import type { Clock } from '../../core/clock.ts';
+import { formatMoney } from '../../core/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { CardService } from '../cards/index.ts';
 import type { VaultService } from '../vault/index.ts';
-import { type ApprovalReason, type Approvals, amountDisplay, approvalDeclineCode } from './approvals.ts';
+import { type ApprovalReason, type Approvals, approvalDeclineCode } from './approvals.ts';
 import { authorizedCents, cartObject, type StoredCart, storedCart } from './cart.ts';
 import { type Buyer, type Checkout, MANDATE_EXCEEDED, type Placement } from './checkout.ts';
 import type { PurchaseConfig } from './config.ts';
@@ -295,7 +296,7 @@ export class Confirms {
     if (!wallet || wallet.balance_cents < authorizedCents(cart))
       return {
         decline: 'insufficient_funds',
-        bubble: `The wallet does not cover ${cartObject(cart).totalCents / 100} ${cart.quote.currency.toUpperCase()}; nothing was charged.`,
+        bubble: `The wallet does not cover ${formatMoney(cartObject(cart).totalCents, cart.quote.currency)}; nothing was charged.`,
       };
     return { card: null };
   }
@@ -325,7 +326,7 @@ export class Confirms {
         cart.hash,
         cart.merchant,
         code,
-        `Approve ${amountDisplay(authorizedCents(cart), cart.quote.currency)} at ${cart.merchant_name} on the approval page; nothing is charged until you do.`,
+        `Approve ${formatMoney(authorizedCents(cart), cart.quote.currency)} at ${cart.merchant_name} on the approval page; nothing is charged until you do.`,
       ),
       approval_url: url,
     };
@@ -453,7 +454,7 @@ function cartChanged(hash: string, fresh: StoredCart): Placement & { bubble: str
 
 export function orderBubble(order: Order, placement: Placement): string {
   if (placement.status === 'placed')
-    return `Order ${order.id} placed at ${order.merchant_name} for ${((order.final_cents ?? order.total_cents) / 100).toFixed(2)} ${order.currency.toUpperCase()}.`;
+    return `Order ${order.id} placed at ${order.merchant_name} for ${formatMoney(order.final_cents ?? order.total_cents, order.currency)}.`;
   if (placement.decline_code === 'in_progress')
     return `Order ${order.id} at ${order.merchant_name} is being placed.`;
   if (placement.charge_status === 'unknown')

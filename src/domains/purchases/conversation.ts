@@ -1,4 +1,5 @@
 import { isoTime } from '../../core/clock.ts';
+import { formatMoney } from '../../core/money.ts';
 import { type CartObject, cartObject, type StoredCart } from './cart.ts';
 import type { Placement } from './checkout.ts';
 import type { DeliveryAddress } from './merchants/merchant.ts';
@@ -102,15 +103,11 @@ export function envelope(
   };
 }
 
-export function money(cents: number, currency: string): string {
-  return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
-}
-
 /** A cart as a chat bubble. */
 export function cartBubble(cart: StoredCart): string {
   const { quote } = cart;
   const lines = quote.items.map(
-    (item) => `${item.qty} × ${item.name} at ${money(item.priceCents, quote.currency)}`,
+    (item) => `${item.qty} × ${item.name} at ${formatMoney(item.priceCents, quote.currency)}`,
   );
   const amounts: [string, number | null | undefined][] = [
     ['service fee', quote.serviceFeesCents],
@@ -119,13 +116,13 @@ export function cartBubble(cart: StoredCart): string {
     ['shipping', quote.shippingCents],
   ];
   const extras = amounts.flatMap(([label, cents]) =>
-    cents ? [`${label} ${money(cents, quote.currency)}`] : [],
+    cents ? [`${label} ${formatMoney(cents, quote.currency)}`] : [],
   );
   const ceiling =
     quote.approvedCeilingCents === null
       ? ''
-      : ` Tax and shipping are finalized after you confirm; you approve at most ${money(quote.approvedCeilingCents, quote.currency)}.`;
-  return `${cart.merchant_name}: ${lines.join(', ')}${extras.length ? `; ${extras.join(', ')}` : ''}. Total ${money(quote.totalCents, quote.currency)}.${ceiling} To buy, confirm ${cart.hash}.`;
+      : ` Tax and shipping are finalized after you confirm; you approve at most ${formatMoney(quote.approvedCeilingCents, quote.currency)}.`;
+  return `${cart.merchant_name}: ${lines.join(', ')}${extras.length ? `; ${extras.join(', ')}` : ''}. Total ${formatMoney(quote.totalCents, quote.currency)}.${ceiling} To buy, confirm ${cart.hash}.`;
 }
 
 export function stamp(ms: number): string {

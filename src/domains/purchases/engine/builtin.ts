@@ -1,3 +1,4 @@
+import { formatMoney } from '../../../core/money.ts';
 import type { MerchantInfo, Product } from '../merchants/merchant.ts';
 import { score, words } from '../merchants/sandbox.ts';
 import type { EngineAction, EngineCart, EngineInput, EngineResult, PurchaseEngine } from './engine.ts';
@@ -236,10 +237,7 @@ function swapped(match: RegExpExecArray | null): string[] | null {
 function listing(products: Product[]): string {
   if (products.length === 0) return 'nothing right now';
   return products
-    .map(
-      (p) =>
-        `${p.name} (${(p.priceCents / 100).toFixed(2)} ${p.currency.toUpperCase()}${p.in_stock ? '' : ', out of stock'})`,
-    )
+    .map((p) => `${p.name} (${formatMoney(p.priceCents, p.currency)}${p.in_stock ? '' : ', out of stock'})`)
     .join(', ');
 }
 
