@@ -225,7 +225,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     lithic: ctx.config.cards.lithic,
   });
   await app.register(fundingRoutes, { auth: ctx.auth, orgs: ctx.orgs, funding: ctx.funding });
-  await app.register(purchaseRoutes, { ctx });
+  await app.register(purchaseRoutes, { orgs: ctx.orgs, purchases: ctx.purchases });
   await app.register(receiptRoutes, { auth: ctx.auth, receipts: ctx.receipts });
   await app.register(checkoutRoutes, { auth: ctx.auth });
   await app.register(vaultRoutes, { auth: ctx.auth, vault: ctx.vault, recovery: ctx.vault.recovery });
@@ -249,12 +249,28 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(merchantAccountRoutes, { auth: ctx.auth, merchantAccounts: ctx.merchantAccounts });
   await app.register(merchantAccountPageRoutes, { ctx });
   await app.register(acpWebhookRoutes, {
-    ctx,
     merchants: ctx.merchants,
+    clock: ctx.clock,
     onOrderEvent: (slug, event) => ctx.purchases.checkout.merchantOrderEvent(slug, event),
   });
   await app.register(mcpRoutes, { ctx });
-  await app.register(oauthRoutes, { ctx, pages: oauthPageRoutes });
+  await app.register(oauthRoutes, {
+    oauth: ctx.oauth,
+    limiter: ctx.oauthRateLimiter,
+    mcpUrl: ctx.config.mcpUrl,
+    baseUrl: ctx.config.baseUrl,
+    pages: (scope) =>
+      oauthPageRoutes(scope, {
+        oauth: ctx.oauth,
+        orgs: ctx.orgs,
+        mandates: ctx.mandates,
+        approvals: ctx.mandates.approvals,
+        passkeys: ctx.vault.passkeys,
+        clock: ctx.clock,
+        mcpUrl: ctx.config.mcpUrl,
+        baseUrl: ctx.config.baseUrl,
+      }),
+  });
   await app.register(testDocumentRoutes);
   return app;
 }

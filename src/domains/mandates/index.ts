@@ -1,4 +1,4 @@
 /** The front door of spending mandates (docs/architecture.md, "Walls"): what other domains may use. */
-export type { MandateObject } from './service.ts';
+export type { MandateObject, MandateService } from './service.ts';
 export { MANDATE_STATUSES } from './states.ts';
 export { BUDGET_INTERVALS, type MandateTerms } from './terms.ts';
