@@ -172,7 +172,10 @@ describe('purser events listen', () => {
   });
 
   it('forwards through the guarded client: a cloud metadata address is refused, never reached', async () => {
-    const org = await ctx.orgs.createOrganization({ name: 'Metadata', billingEmail: 'billing@metadata.test' });
+    const org = await ctx.orgs.createOrganization({
+      name: 'Metadata',
+      billingEmail: 'billing@metadata.test',
+    });
     const run = await startListening([
       org.organization_id,
       '--mode',
