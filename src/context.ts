@@ -35,7 +35,6 @@ import { ManualReviewQueue } from './domains/kyc/review.ts';
 import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
-import { LinkService } from './domains/links/service.ts';
 import { MandateService } from './domains/mandates/service.ts';
 import { MandateStore } from './domains/mandates/store.ts';
 import { MemberService } from './domains/members/service.ts';
@@ -54,6 +53,7 @@ import { MerchantConfigs } from './domains/purchases/merchant-config.ts';
 import { PurchaseService } from './domains/purchases/service.ts';
 import { ReceiptService } from './domains/receipts/service.ts';
 import { VaultService } from './domains/vault/service.ts';
+import { LinkService } from './domains/wallet-links/service.ts';
 import { RequestLog } from './web/request-log.ts';
 
 /** Everything a role needs, built once per process from the configuration. */

@@ -957,7 +957,7 @@ export interface VaultSessionsTable {
   verified_at: number | null;
 }
 
-/** A wallet link (issue 13; domains/links): the hosted wallet page for one user, until it expires. */
+/** A wallet link (issue 13; domains/wallet-links): the hosted wallet page for one user, until it expires. */
 export interface WalletLinksTable {
   /** `wl_…`. */
   id: string;

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCoverage } from '../../src/domains/checkout/coverage.ts';
+import { loadCoverage } from '../../src/domains/checkout-coverage/coverage.ts';
 import { expectError, useOrgApp } from '../helpers/fixtures.ts';
 
 const f = useOrgApp();

@@ -2,3 +2,4 @@
 export { isLoopbackHost } from './embed-origins.ts';
 export { returnAddress, returnUrlProblem } from './return-url.ts';
 export type { CreatedOrganization, OrgService } from './service.ts';
+export { clientNames } from './store.ts';

@@ -1,2 +1,3 @@
 /** The front door of `purchases` (docs/architecture.md, "Walls"): what other domains may use. */
 export { SANDBOX_SLUGS } from './merchant-config.ts';
+export { ordersOf } from './store.ts';

@@ -1,2 +1,0 @@
-/** The front door of `checkout` (docs/architecture.md, "Walls"): what other domains may use. */
-export type { Coverage } from './coverage.ts';

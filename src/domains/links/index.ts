@@ -1,2 +1,0 @@
-/** The front door of `links` (docs/architecture.md, "Walls"): what other domains may use. */
-export type { LinkService, WalletLinkObject } from './service.ts';
