@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
-import { isLive } from '../../domains/connect/store.ts';
+import { isLive } from '../../domains/connect/index.ts';
 
 /**
  * The console's own read-only queries: what its pages show that no domain service answers (the
