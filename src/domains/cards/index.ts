@@ -5,3 +5,4 @@ export { categoryNamed, codeRanges, inRanges, MCC, merchantCategories } from './
 export { checkCardholderDetails, isEmail } from './objects.ts';
 export type { Card, CardService, SpendingControlsInput } from './service.ts';
 export { cardFundingId, sandboxScope, scopeOf } from './service.ts';
+export { cardsOfUsers, idsOfUser } from './store.ts';

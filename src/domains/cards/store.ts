@@ -1,4 +1,5 @@
 import { CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import { olderThan } from '../../db/pagination.ts';
@@ -347,4 +348,38 @@ export class CardStore {
   async insertReveal(exec: Executor, row: Insertable<CardDetailRevealsTable>): Promise<void> {
     await exec.insertInto('card_detail_reveals').values(row).execute();
   }
+}
+
+/** The ids of a user's cards and cardholders (what their events name), newest cards first. */
+export async function idsOfUser(db: Executor, owner: Tenant, userId: string, limit: number) {
+  const cards = await db
+    .selectFrom('cards')
+    .select(['id', 'cardholder_id'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  const cardholders = await db
+    .selectFrom('cardholders')
+    .select('id')
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .where('user_id', '=', userId)
+    .execute();
+  return [...new Set([...cards.map((c) => c.id), ...cardholders.map((c) => c.id)])];
+}
+
+/** The users' cards, newest first: last4 and status. */
+export function cardsOfUsers(db: Executor, owner: Tenant, userIds: string[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('cards')
+    .select(['id', 'user_id', 'last4', 'status'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .where('user_id', 'in', userIds)
+    .orderBy('created_at', 'desc')
+    .execute();
 }

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { runCompiled } from '../../db/compiled.ts';
 import { type DatabaseHandle, type Executor, preparedLookup } from '../../db/index.ts';
 import type {
@@ -378,5 +379,62 @@ export async function liveConnections(
     .where('connections.user_id', '=', userId)
     .where((eb) => isLive(eb, now))
     .orderBy('connections.updated_at', 'desc')
+    .execute();
+}
+
+/** The organization's users in one mode, newest first, or one of them. */
+export function usersOf(db: Executor, owner: Tenant, limit: number, id?: string) {
+  let query = db
+    .selectFrom('users')
+    .select(['id', 'email', 'phone', 'created_at'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode));
+  if (id !== undefined) query = query.where('id', '=', id);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The users' connections (one per client they connected to), each `live` as `isLive` says. */
+export function connectionsOfUsers(db: Executor, owner: Tenant, userIds: string[], now: number) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('connections')
+    .select((eb) => [
+      'connections.id',
+      'connections.user_id',
+      'connections.client_id',
+      'connections.external_user_id',
+      'connections.created_at',
+      'connections.updated_at',
+      isLive(eb, now).as('live'),
+    ])
+    .where('connections.organization_id', '=', owner.organizationId)
+    .where('connections.livemode', '=', livemodeColumn(owner.livemode))
+    .where('connections.user_id', 'in', userIds)
+    .orderBy('connections.created_at', 'desc')
+    .execute();
+}
+
+/**
+ * The organization's connections in one mode (one per user and app), newest first, each `live`
+ * as `isLive` says, with the user's email or phone.
+ */
+export function connectionsWithUsers(db: Executor, owner: Tenant, now: number, limit: number) {
+  return db
+    .selectFrom('connections')
+    .innerJoin('users', 'users.id', 'connections.user_id')
+    .select((eb) => [
+      'connections.id',
+      'connections.user_id',
+      'connections.client_id',
+      'users.email',
+      'users.phone',
+      'connections.created_at',
+      'connections.updated_at',
+      isLive(eb, now).as('live'),
+    ])
+    .where('connections.organization_id', '=', owner.organizationId)
+    .where('connections.livemode', '=', livemodeColumn(owner.livemode))
+    .orderBy('connections.created_at', 'desc')
+    .limit(limit)
     .execute();
 }

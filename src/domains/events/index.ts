@@ -2,3 +2,4 @@
 export { EVENT_TYPES, isKnownEventType } from './catalog.ts';
 export { RECOVER_WINDOW_DAYS } from './endpoints.ts';
 export { newSigningSecret, SIGNATURE_SCHEMES, type SignatureScheme, signatureHeaders } from './signing.ts';
+export { eventPosition, eventsMentioning } from './store.ts';

@@ -402,3 +402,48 @@ export async function pruneBefore(db: Executor, before: number): Promise<number>
 }
 
 export type EndpointChanges = Updateable<WebhookEndpointsTable>;
+
+/** `!` escapes LIKE's wildcards: ids contain `_`. */
+const likeEscaped = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
+
+/**
+ * Events of the organization and mode whose data mentions one of `ids` as a JSON string value
+ * (`"card_…"`), newest first, strictly older than `before`. The events API filters by type and
+ * time only; the console finds a user's or a card's events by their ids in the data.
+ */
+export function eventsMentioning(
+  db: Executor,
+  owner: Tenant,
+  filter: { type: string | null; ids: string[] },
+  before: { created_at: number; id: string } | null,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('events')
+    .select(['id', 'type', 'created_at'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .where((eb) =>
+      eb.or(filter.ids.map((id) => sql<boolean>`data like ${`%"${likeEscaped(id)}"%`} escape '!'`)),
+    );
+  if (filter.type !== null) query = query.where('type', '=', filter.type);
+  if (before !== null)
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', before.created_at),
+        eb.and([eb('created_at', '=', before.created_at), eb('id', '<', before.id)]),
+      ]),
+    );
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** An event's position (for paging on from it), when it is this organization's and mode's. */
+export function eventPosition(db: Executor, owner: Tenant, id: string) {
+  return db
+    .selectFrom('events')
+    .select(['id', 'created_at'])
+    .where('id', '=', id)
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .executeTakeFirst();
+}

@@ -2,3 +2,4 @@
 export type { Chain } from './chain/index.ts';
 export { CardFlowFields, cardFlowExample } from './routes.ts';
 export type { FundingService } from './service.ts';
+export { companyWalletOpened } from './store.ts';

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type {
   CardFlowStatus,
@@ -291,4 +292,15 @@ export class FundingStore {
     const deleted = await exec.deleteFrom('chain_drifts').where('address', '=', address).executeTakeFirst();
     return Number(deleted.numDeletedRows) > 0;
   }
+}
+
+/** Whether the organization's company wallet in this mode was ever opened. */
+export async function companyWalletOpened(db: Executor, owner: Tenant): Promise<boolean> {
+  const row = await db
+    .selectFrom('company_wallets')
+    .select('organization_id')
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .executeTakeFirst();
+  return row !== undefined;
 }

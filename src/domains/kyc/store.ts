@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { KycTransitionsTable, KycVerificationsTable } from '../../db/schema.ts';
 
@@ -256,4 +257,20 @@ export async function findBySession(
     .selectAll()
     .where('session_digest', '=', sessionDigest)
     .executeTakeFirst();
+}
+
+/** Each user's latest identity verification: status, reason and when it last changed. */
+export async function latestOfUsers(db: Executor, owner: Tenant, userIds: string[]) {
+  if (userIds.length === 0)
+    return new Map<string, { status: string; reason: string | null; updated_at: number }>();
+  const rows = await db
+    .selectFrom('kyc_verifications')
+    .select(['user_id', 'status', 'reason', 'updated_at'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .where('user_id', 'in', userIds)
+    .orderBy('created_at', 'asc')
+    .execute();
+  // Oldest first: the latest of each user is the one left in the map.
+  return new Map(rows.map((row) => [row.user_id, row]));
 }

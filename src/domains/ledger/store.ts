@@ -1,4 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type { LedgerAccountsTable } from '../../db/schema.ts';
@@ -327,4 +328,23 @@ function addTotals<T extends Totals>(base: T, more: Partial<Record<keyof Totals,
     credits_pending: n(base.credits_pending) + n(more?.credits_pending),
     credits_posted: n(base.credits_posted) + n(more?.credits_posted),
   };
+}
+
+/** Which of these owners (users, or the organization) have a ledger account of the kind already. */
+export async function accountOwners(
+  db: Executor,
+  owner: Tenant,
+  kind: 'user_wallet' | 'company_pool',
+  ownerIds: string[],
+): Promise<Set<string>> {
+  if (ownerIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('ledger_accounts')
+    .select('owner_id')
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .where('kind', '=', kind)
+    .where('owner_id', 'in', ownerIds)
+    .execute();
+  return new Set(rows.map((row) => row.owner_id));
 }

@@ -1,4 +1,5 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import { olderThan } from '../../db/pagination.ts';
 import type { MandateSpendsTable, MandatesTable } from '../../db/schema.ts';
@@ -113,4 +114,16 @@ export class MandateStore {
   ): Promise<void> {
     await exec.updateTable('mandate_spends').set(change).where('id', '=', spendId).execute();
   }
+}
+
+/** The organization's mandates in one mode (any user), newest first: what the console's apps page counts. */
+export function mandatesOf(db: Executor, owner: Tenant, limit: number) {
+  return db
+    .selectFrom('mandates')
+    .select(['id', 'user_id', 'client_id', 'status', 'expires_at'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode))
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
 }

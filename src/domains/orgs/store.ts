@@ -141,3 +141,10 @@ export async function saveEmbedOrigins(db: Executor, row: EmbedOriginsTable): Pr
     )
     .execute();
 }
+
+/** The names of these clients, by id. */
+export async function clientNames(db: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('clients').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

@@ -2,3 +2,4 @@
 
 export type { ApprovalView, Authorization } from './approvals.ts';
 export { SANDBOX_SLUGS } from './merchant-config.ts';
+export { ordersOf } from './store.ts';

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import { livemodeColumn } from '../../core/tenant.ts';
+import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { BuyTokensTable, ConversationsTable, Database, OrdersTable } from '../../db/schema.ts';
 import { type OrderMove, type OrderStep, orderTransition } from './order-states.ts';
@@ -212,4 +212,34 @@ export class PurchaseStore {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+}
+
+/** The organization's orders in one mode, newest first, or one of them (what the console lists). */
+export function ordersOf(db: Executor, owner: Tenant, limit: number, id?: string) {
+  let query = db
+    .selectFrom('orders')
+    .select([
+      'id',
+      'conversation_id',
+      'user_id',
+      'client_id',
+      'merchant',
+      'merchant_name',
+      'cart_hash',
+      'currency',
+      'total_cents',
+      'final_cents',
+      'status',
+      'charge_status',
+      'fulfillment_status',
+      'decline_code',
+      'card_id',
+      'merchant_order_id',
+      'placed_at',
+      'created_at',
+    ])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', livemodeColumn(owner.livemode));
+  if (id !== undefined) query = query.where('id', '=', id);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }

@@ -6,6 +6,7 @@ import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { ReceiptKeysTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
+import * as store from './store.ts';
 
 /**
  * Receipts of orders placed under a mandate (docs/mandates.md "Receipts"): a compact JWS (RFC 7515,
@@ -59,8 +60,6 @@ export interface ReceiptKeySummary {
   expires_at: string | null;
 }
 
-const CURRENT = 'current';
-
 export class ReceiptService {
   /** Private keys opened from their sealed form, by kid (a kid's key never changes). */
   private readonly opened = new Map<string, KeyObject>();
@@ -77,18 +76,15 @@ export class ReceiptService {
     claims: ReceiptClaims,
   ): Promise<string> {
     const { kid, jws } = await this.sign(trx, claims);
-    await trx
-      .insertInto('order_receipts')
-      .values({
-        order_id: claims.order_id,
-        organization_id: order.organizationId,
-        livemode: livemodeColumn(order.livemode),
-        mandate_id: claims.mandate_id,
-        kid,
-        jws,
-        created_at: this.deps.clock.now(),
-      })
-      .execute();
+    await store.insertReceipt(trx, {
+      order_id: claims.order_id,
+      organization_id: order.organizationId,
+      livemode: livemodeColumn(order.livemode),
+      mandate_id: claims.mandate_id,
+      kid,
+      jws,
+      created_at: this.deps.clock.now(),
+    });
     return jws;
   }
 
@@ -102,32 +98,14 @@ export class ReceiptService {
     orderId: string,
   ): Promise<Receipt | null> {
     const { db, clock } = this.deps;
-    const row = await db
-      .selectFrom('order_receipts')
-      .leftJoin('receipt_keys', 'receipt_keys.kid', 'order_receipts.kid')
-      .select([
-        'order_receipts.order_id',
-        'order_receipts.mandate_id',
-        'order_receipts.kid',
-        'jws',
-        'receipt_keys.kid as published',
-        'expires_at',
-      ])
-      .where('order_id', '=', orderId)
-      .where('organization_id', '=', scope.organizationId)
-      .where('livemode', '=', livemodeColumn(scope.livemode))
-      .executeTakeFirst();
+    const row = await store.findReceipt(db, scope, orderId);
     if (!row) return null;
     let { kid, jws } = row;
     const expired = row.expires_at !== null && Number(row.expires_at) <= clock.now();
     if (row.published === null || expired) {
       ({ kid, jws } = await db.transaction().execute(async (trx) => {
         const signed = await this.sign(trx, claimsOf(row.jws));
-        await trx
-          .updateTable('order_receipts')
-          .set({ kid: signed.kid, jws: signed.jws })
-          .where('order_id', '=', orderId)
-          .execute();
+        await store.replaceSignature(trx, orderId, signed);
         return signed;
       }));
     }
@@ -144,11 +122,7 @@ export class ReceiptService {
   /** The JWK Set to verify receipts with: the current key and the retired ones not yet expired. */
   async jwks(): Promise<{ keys: ReceiptJwk[] }> {
     await this.ensureKey(this.deps.db);
-    const rows = await this.deps.db
-      .selectFrom('receipt_keys')
-      .select(['kid', 'public_jwk', 'retired_at'])
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', this.deps.clock.now())]))
-      .execute();
+    const rows = await store.publishedKeys(this.deps.db, this.deps.clock.now());
     // The signing key first, then the retired ones, the latest retired first.
     const order = (retiredAt: number | null) =>
       retiredAt === null ? Number.POSITIVE_INFINITY : Number(retiredAt);
@@ -163,34 +137,9 @@ export class ReceiptService {
   async rotate(): Promise<{ kid: string; retired: ReceiptKeySummary[] }> {
     const now = this.deps.clock.now();
     return this.deps.db.transaction().execute(async (trx) => {
-      const retiring = await trx
-        .selectFrom('receipt_keys')
-        .select('kid')
-        .where('slot', '=', CURRENT)
-        .execute();
-      await trx
-        .updateTable('receipt_keys')
-        .set({
-          slot: null,
-          private_key_sealed: null,
-          retired_at: now,
-          expires_at: now + this.deps.retentionDays * 86_400_000,
-        })
-        .where('slot', '=', CURRENT)
-        .execute();
+      const retiring = await store.retireCurrentKey(trx, now, now + this.deps.retentionDays * 86_400_000);
       const kid = await this.createKey(trx);
-      const retired =
-        retiring.length === 0
-          ? []
-          : await trx
-              .selectFrom('receipt_keys')
-              .selectAll()
-              .where(
-                'kid',
-                'in',
-                retiring.map((key) => key.kid),
-              )
-              .execute();
+      const retired = await store.keysNamed(trx, retiring);
       return { kid, retired: retired.map((key) => summary(key, now)) };
     });
   }
@@ -198,11 +147,7 @@ export class ReceiptService {
   /** Every key ever made, newest first, for `purser keys list-receipts`. */
   async keys(): Promise<ReceiptKeySummary[]> {
     const now = this.deps.clock.now();
-    const rows = await this.deps.db
-      .selectFrom('receipt_keys')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .execute();
+    const rows = await store.allKeys(this.deps.db);
     return rows.map((row) => summary(row, now));
   }
 
@@ -221,34 +166,27 @@ export class ReceiptService {
 
   /** The current key, made when there is none (concurrent first uses: one insert wins the slot). */
   private async ensureKey(exec: Executor) {
-    const current = () =>
-      exec.selectFrom('receipt_keys').selectAll().where('slot', '=', CURRENT).executeTakeFirst();
-    const found = await current();
+    const found = await store.currentKey(exec);
     if (found) return found;
     await this.createKey(exec);
-    return (await current())!;
+    return (await store.currentKey(exec))!;
   }
 
   private async createKey(exec: Executor): Promise<string> {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const { x, y } = publicKey.export({ format: 'jwk' });
     const kid = thumbprint(x as string, y as string);
-    await exec
-      .insertInto('receipt_keys')
-      .values({
-        kid,
-        slot: CURRENT,
-        private_key_sealed: this.deps.sealer.seal(
-          privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
-          sealedFor(kid),
-        ),
-        public_jwk: JSON.stringify({ kty: 'EC', crv: 'P-256', x, y }),
-        created_at: this.deps.clock.now(),
-        retired_at: null,
-        expires_at: null,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    await store.insertCurrentKey(exec, {
+      kid,
+      private_key_sealed: this.deps.sealer.seal(
+        privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+        sealedFor(kid),
+      ),
+      public_jwk: JSON.stringify({ kty: 'EC', crv: 'P-256', x, y }),
+      created_at: this.deps.clock.now(),
+      retired_at: null,
+      expires_at: null,
+    });
     return kid;
   }
 
@@ -295,7 +233,8 @@ function summary(
   const expiresAt = row.expires_at === null ? null : Number(row.expires_at);
   return {
     kid: row.kid,
-    status: row.slot === CURRENT ? 'current' : expiresAt !== null && expiresAt <= now ? 'expired' : 'retired',
+    status:
+      row.slot === store.CURRENT ? 'current' : expiresAt !== null && expiresAt <= now ? 'expired' : 'retired',
     created_at: isoTime(Number(row.created_at)),
     retired_at: row.retired_at === null ? null : isoTime(Number(row.retired_at)),
     expires_at: expiresAt === null ? null : isoTime(expiresAt),
