@@ -1,2 +1,3 @@
 /** The front door of `merchant-accounts` (docs/architecture.md, "Walls"): what other domains may use. */
 export type { NewLinking } from './linking.ts';
+export { CALLBACK_PATH, type CallbackOutcome, type LinkPageProblem, type LinkPageView } from './service.ts';

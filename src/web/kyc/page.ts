@@ -5,10 +5,14 @@ import type { AppContext } from '../../context.ts';
 import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import type { InformationField } from '../../domains/kyc/fields.ts';
-import { KycState } from '../../domains/kyc/routes.ts';
-import { type PageLinkProblem, type PageView, pageCookieName } from '../../domains/kyc/service.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
+import {
+  type InformationField,
+  KycState,
+  type PageLinkProblem,
+  type PageView,
+  pageCookieName,
+} from '../../domains/kyc/index.ts';
+import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/index.ts';
 import { escapeHtml, hostedPageHeaders } from '../html.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
 

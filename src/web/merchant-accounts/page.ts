@@ -9,8 +9,8 @@ import {
   type CallbackOutcome,
   type LinkPageProblem,
   type LinkPageView,
-} from '../../domains/merchant-accounts/service.ts';
-import { returnAddress } from '../../domains/orgs/return-url.ts';
+} from '../../domains/merchant-accounts/index.ts';
+import { returnAddress } from '../../domains/orgs/index.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { hiddenFields, PageForms } from '../page-forms.ts';
 

@@ -10,8 +10,8 @@ import type {
   OnboardingActionResult,
   OnboardingPageView,
   OnboardingProblem,
-} from '../../domains/onboarding/service.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
+} from '../../domains/onboarding/index.ts';
+import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/index.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
 

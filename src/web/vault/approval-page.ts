@@ -4,8 +4,8 @@ import { ApiError, notFound } from '../../core/errors.ts';
 import { formatMoney } from '../../core/money.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import type { ApprovalView, Authorization } from '../../domains/purchases/approvals.ts';
+import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/index.ts';
+import type { ApprovalView, Authorization } from '../../domains/purchases/index.ts';
 import { escapeHtml } from '../html.ts';
 import { layout, newNonce, PageCsrf, pageHeaders, problemPage } from './common.ts';
 

@@ -6,8 +6,8 @@ import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import type { VaultService } from '../../domains/vault/service.ts';
+import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/index.ts';
+import type { VaultService } from '../../domains/vault/index.ts';
 import { escapeHtml } from '../html.ts';
 import { layout, newNonce, PageCsrf, pageHeaders, problemPage, webauthnAssetRoute } from './common.ts';
 

@@ -7,14 +7,14 @@ import { formatMoney } from '../../core/money.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
+import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/index.ts';
 import {
   type PageForm,
   TEST_FUNDS_CENTS,
   type WalletAction,
   type WalletPageProblem,
   type WalletPageView,
-} from '../../domains/wallet-links/service.ts';
+} from '../../domains/wallet-links/index.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 
 /**
