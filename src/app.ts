@@ -186,7 +186,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await registerOpenApi(app, ctx.config);
 
   await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
-  await app.register(docsRoutes, { ctx });
+  await app.register(docsRoutes);
   await app.register(authRoutes, {
     auth: ctx.auth,
     tokenLimiter: ctx.tokenRateLimiter,
@@ -201,7 +201,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     uploadLimitBytes: ctx.config.kyc.uploadLimitBytes,
   });
   await app.register(kycReviewRoutes, { kyc: ctx.kyc, reviewerToken: ctx.config.kyc.reviewerToken });
-  await app.register(kycPageRoutes, { ctx });
+  await app.register(kycPageRoutes, {
+    kyc: ctx.kyc,
+    orgs: ctx.orgs,
+    clock: ctx.clock,
+    baseUrl: ctx.config.baseUrl,
+    uploadLimitBytes: ctx.config.kyc.uploadLimitBytes,
+  });
   await app.register(cardRoutes, {
     auth: ctx.auth,
     cards: ctx.cards,
@@ -231,23 +237,51 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(vaultRoutes, { auth: ctx.auth, vault: ctx.vault, recovery: ctx.vault.recovery });
   await app.register(mandateRoutes, { auth: ctx.auth, mandates: ctx.mandates });
   await app.register(walletLinkRoutes, { auth: ctx.auth, links: ctx.links });
-  await app.register(walletPageRoutes, { ctx });
+  await app.register(walletPageRoutes, { links: ctx.links, orgs: ctx.orgs });
   await app.register(onboardingRoutes, { orgs: ctx.orgs, onboarding: ctx.onboarding });
-  await app.register(onboardingPageRoutes, { ctx });
+  await app.register(onboardingPageRoutes, {
+    onboarding: ctx.onboarding,
+    orgs: ctx.orgs,
+    baseUrl: ctx.config.baseUrl,
+  });
   await app.register(platformConnectRoutes, { auth: ctx.auth, platformConnect: ctx.platformConnect });
-  await app.register(platformConnectPageRoutes, { ctx });
+  await app.register(platformConnectPageRoutes, {
+    platformConnect: ctx.platformConnect,
+    members: ctx.members,
+    clock: ctx.clock,
+    baseUrl: ctx.config.baseUrl,
+  });
   await app.register(consoleRoutes, { ctx });
   await app.register(messagingRoutes, {
     auth: ctx.auth,
     messaging: ctx.messaging,
     linkDelivery: ctx.linkDelivery,
   });
-  await app.register(vaultPageRoutes, { ctx });
-  await app.register(approvalPageRoutes, { ctx });
-  await app.register(mandateApprovalPageRoutes, { ctx });
-  await app.register(passkeyResetPageRoutes, { ctx });
+  await app.register(vaultPageRoutes, { vault: ctx.vault, orgs: ctx.orgs });
+  await app.register(approvalPageRoutes, {
+    approvals: ctx.purchases.approvals,
+    orgs: ctx.orgs,
+    formKey: ctx.vault.formKey,
+  });
+  await app.register(mandateApprovalPageRoutes, {
+    mandates: ctx.mandates,
+    approvals: ctx.mandates.approvals,
+    orgs: ctx.orgs,
+    oauth: ctx.oauth,
+    formKey: ctx.vault.formKey,
+    baseUrl: ctx.config.baseUrl,
+  });
+  await app.register(passkeyResetPageRoutes, {
+    recovery: ctx.vault.recovery,
+    orgs: ctx.orgs,
+    formKey: ctx.vault.formKey,
+    baseUrl: ctx.config.baseUrl,
+  });
   await app.register(merchantAccountRoutes, { auth: ctx.auth, merchantAccounts: ctx.merchantAccounts });
-  await app.register(merchantAccountPageRoutes, { ctx });
+  await app.register(merchantAccountPageRoutes, {
+    merchantAccounts: ctx.merchantAccounts,
+    baseUrl: ctx.config.baseUrl,
+  });
   await app.register(acpWebhookRoutes, {
     merchants: ctx.merchants,
     clock: ctx.clock,

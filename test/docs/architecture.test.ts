@@ -50,6 +50,12 @@ describe('the walls (scripts/walls.js)', () => {
     expect(broken('web/oauth/pages.ts', 'domains/mandates/terms.ts')).toEqual(['web-front-door']);
     expect(broken('web/oauth/pages.ts', 'domains/mandates/index.ts')).toEqual([]);
     expect(broken('web/oauth/pages.ts', 'web/mandates/terms.ts')).toEqual([]);
+    expect(broken('domains/cards/routes.ts', 'context.ts')).toEqual(['routes-take-services']);
+    expect(broken('domains/cards/lithic/routes.ts', 'context.ts')).toEqual(['routes-take-services']);
+    expect(broken('domains/purchases/acp-webhook-routes.ts', 'context.ts')).toEqual(['routes-take-services']);
+    expect(broken('web/console/pages/cards.ts', 'context.ts')).toEqual(['routes-take-services']);
+    expect(broken('domains/cards/cli.ts', 'context.ts')).toEqual([]);
+    expect(broken('app.ts', 'context.ts')).toEqual([]);
   });
 
   it('fails on a planted violation, naming the rule and its reason', () => {
@@ -82,6 +88,16 @@ describe('the walls (scripts/walls.js)', () => {
     const reason = RULES.find((rule) => rule.name === 'web-front-door')?.reason;
     expect(check(planted).fresh).toEqual([
       `web-front-door web/oauth/pages.ts -> domains/mandates/terms.ts\n    why: ${reason}`,
+    ]);
+  });
+
+  it('fails on a route plugin that takes the whole AppContext', () => {
+    const planted = [
+      { path: 'domains/orgs/routes.ts', text: "import type { AppContext } from '../../context.ts';\n" },
+    ];
+    const reason = RULES.find((rule) => rule.name === 'routes-take-services')?.reason;
+    expect(check(planted).fresh).toEqual([
+      `routes-take-services domains/orgs/routes.ts -> context.ts\n    why: ${reason}`,
     ]);
   });
 

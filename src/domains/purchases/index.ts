@@ -2,4 +2,5 @@
 
 export type { ApprovalView, Authorization } from './approvals.ts';
 export { SANDBOX_SLUGS } from './merchant-config.ts';
+export type { PurchaseService } from './service.ts';
 export { ordersOf } from './store.ts';
