@@ -287,7 +287,22 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     clock: ctx.clock,
     onOrderEvent: (slug, event) => ctx.purchases.checkout.merchantOrderEvent(slug, event),
   });
-  await app.register(mcpRoutes, { ctx });
+  await app.register(mcpRoutes, {
+    auth: ctx.auth,
+    tools: {
+      cards: ctx.cards,
+      controls: ctx.cards.controls,
+      network: ctx.cards.network,
+      connect: ctx.connect,
+      kyc: ctx.kyc,
+      mandates: ctx.mandates,
+      purchases: ctx.purchases,
+    },
+    clock: ctx.clock,
+    mcpUrl: ctx.config.mcpUrl,
+    baseUrl: ctx.config.baseUrl,
+    authCacheTtlMs: ctx.config.authCacheTtlMs,
+  });
   await app.register(oauthRoutes, {
     oauth: ctx.oauth,
     limiter: ctx.oauthRateLimiter,
