@@ -137,6 +137,20 @@ function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
 /** What a process answers before its database is there (a load balancer's and a scraper's routes). */
 const HEALTH_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** What /healthz, /readyz and /metrics read, in the API's process and in the worker's. */
+const operationsOptions = (ctx: AppContext, options: AppOptions) => ({
+  db: ctx.db,
+  health: ctx.health,
+  poolStats: () => ctx.poolStats(),
+  metrics: ctx.metrics,
+  events: ctx.events,
+  funding: ctx.funding,
+  reconciler: ctx.cards.reconciler,
+  metricsToken: ctx.config.metricsToken,
+  production: ctx.config.production,
+  worker: options.worker ?? null,
+});
+
 /** A request the database could not serve: the process's view of it changes (/readyz, one log line). */
 const databaseLost = (ctx: AppContext) => (error: unknown) =>
   ctx.health.database.set('unavailable', { reason: (error as Error | undefined)?.message });
@@ -148,7 +162,7 @@ const databaseLost = (ctx: AppContext) => (error: unknown) =>
 export async function buildHealthApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = createServer(ctx, options);
   installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
-  await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
+  await app.register(operationsRoutes, operationsOptions(ctx, options));
   return app;
 }
 
@@ -185,7 +199,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   refuseBodiesWhereNone(app);
   await registerOpenApi(app, ctx.config);
 
-  await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
+  await app.register(operationsRoutes, operationsOptions(ctx, options));
   await app.register(docsRoutes);
   await app.register(authRoutes, {
     auth: ctx.auth,
