@@ -37,6 +37,12 @@ export const RULES = [
     breaks: (from, to) => domainOf(from) !== null && (to.startsWith('web/') || to.startsWith('cli/')),
   },
   {
+    name: 'routes-take-services',
+    reason:
+      'a route or page plugin takes the services and settings it uses as its options, named and typed, from app.ts: not the whole AppContext (context.ts), so what it can reach is what it is given',
+    breaks: (from, to) => isRoutePlugin(from) && to === 'context.ts',
+  },
+  {
     name: 'core-below',
     reason: 'core/ is below every domain: it knows no domain, page or command',
     breaks: (from, to) =>
@@ -44,6 +50,13 @@ export const RULES = [
       (to.startsWith('domains/') || to.startsWith('web/') || to.startsWith('cli/')),
   },
 ];
+
+/** A file of HTTP routes or pages: a domain's `routes.ts` or `<part>-routes.ts` (any depth), or anything in web/. */
+function isRoutePlugin(path) {
+  return (
+    path.startsWith('web/') || (domainOf(path) !== null && /(^|-)routes\.ts$/.test(posix.basename(path)))
+  );
+}
 
 /** `store.ts`, or `<part>-store.ts` where a domain keeps a part's queries apart. */
 function isStoreFile(path) {

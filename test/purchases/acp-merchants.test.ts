@@ -48,7 +48,8 @@ beforeAll(async () => {
   app = await buildApp(ctx);
   await app.register(acpWebhookRoutes, {
     prefix: '/recorded',
-    ctx,
+    merchants: ctx.merchants,
+    clock: ctx.clock,
     onOrderEvent: async (slug, event) => {
       events.push({ slug, event });
     },

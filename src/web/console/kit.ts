@@ -6,8 +6,8 @@ import { isoTime } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
-import { MEMBER_COOKIE, type SignedInMember } from '../../domains/members/service.ts';
-import type { Mode } from '../../domains/orgs/service.ts';
+import { MEMBER_COOKIE, type SignedInMember } from '../../domains/members/index.ts';
+import type { Mode } from '../../domains/orgs/index.ts';
 import { escapeHtml, feedbackLines, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { requestCookies } from '../kyc/page.ts';
 

@@ -5,7 +5,7 @@ import { safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import { memberCookie } from '../../domains/members/service.ts';
+import { memberCookie } from '../../domains/members/index.ts';
 import { escapeHtml } from '../html.ts';
 import { hiddenFields, PageForms } from '../page-forms.ts';
 import { ActionForm, consoleKit, Field, messages, ScopeParams } from './kit.ts';

@@ -2,19 +2,19 @@ import { randomBytes } from 'node:crypto';
 import bwipjs from 'bwip-js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { formatMoney } from '../../core/money.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
+import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
+import type { LinkService } from '../../domains/wallet-links/index.ts';
 import {
   type PageForm,
   TEST_FUNDS_CENTS,
   type WalletAction,
   type WalletPageProblem,
   type WalletPageView,
-} from '../../domains/wallet-links/service.ts';
+} from '../../domains/wallet-links/index.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 
 /**
@@ -220,9 +220,12 @@ function pagePath(token: string, query: { merchant?: string; amount?: string }, 
 }
 
 /** The hosted wallet page and its two form endpoints. */
-export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function walletPageRoutes(
+  app: RoutesApp,
+  { links, orgs }: { links: LinkService; orgs: OrgService },
+): Promise<void> {
   const frameAncestors = (view: WalletPageView) =>
-    ctx.orgs.frameAncestors({
+    orgs.frameAncestors({
       organizationId: view.link.organization_id,
       livemode: isLivemode(view.link.livemode),
     });
@@ -233,7 +236,7 @@ export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
       const { token } = request.params;
-      const view = await ctx.links.page(token, request.query);
+      const view = await links.page(token, request.query);
       if (typeof view === 'string') {
         // A page saying the link does not work carries nothing to protect: any site may frame it.
         securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
@@ -254,7 +257,7 @@ export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
     reply: FastifyReply,
   ) => {
     const nonce = randomBytes(16).toString('base64');
-    const result = await ctx.links.act(token, action);
+    const result = await links.act(token, action);
     if (result.outcome === 'problem') {
       securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
       reply.code(PROBLEMS[result.problem].status);

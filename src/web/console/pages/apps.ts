@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import { type ConsoleKit, copyable, type OrgScope, type Page, ScopeParams, shortId, when } from '../kit.ts';
 import * as store from '../store.ts';

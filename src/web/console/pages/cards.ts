@@ -1,8 +1,8 @@
 import type { AppContext } from '../../../context.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { CardService } from '../../../domains/cards/service.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { CardService } from '../../../domains/cards/index.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import { type ConsoleKit, type OrgScope, type Page, ScopeParams, shortId } from '../kit.ts';
 

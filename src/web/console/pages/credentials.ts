@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import { livemodeColumn } from '../../../core/tenant.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import { type ConsoleKit, type Feedback, messages, type OrgScope, type Page, when } from '../kit.ts';
 

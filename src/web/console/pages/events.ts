@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import { EVENT_TYPES, isKnownEventType } from '../../../domains/events/catalog.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import { EVENT_TYPES, isKnownEventType } from '../../../domains/events/index.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,

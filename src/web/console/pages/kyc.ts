@@ -1,9 +1,12 @@
 import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import { INFORMATION_FIELDS, type InformationField } from '../../../domains/kyc/fields.ts';
-import type { ReviewDecision } from '../../../domains/kyc/review.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import {
+  INFORMATION_FIELDS,
+  type InformationField,
+  type ReviewDecision,
+} from '../../../domains/kyc/index.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ActRequest,

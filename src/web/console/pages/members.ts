@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import { MEMBER_ROLES, type SignedInMember } from '../../../domains/members/service.ts';
+import { MEMBER_ROLES, type SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.ts';
 import { notFound } from '../../../core/errors.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,

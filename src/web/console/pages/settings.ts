@@ -1,8 +1,8 @@
 import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
-import { MAX_EMBED_ORIGINS } from '../../../domains/orgs/embed-origins.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
+import { MAX_EMBED_ORIGINS } from '../../../domains/orgs/index.ts';
 import { escapeHtml } from '../../html.ts';
 import { type ConsoleKit, type Feedback, hidden, messages, type OrgScope, type Page } from '../kit.ts';
 

@@ -3,7 +3,7 @@ import { notFound } from '../../../core/errors.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import type { MandateObject } from '../../../domains/mandates/index.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,

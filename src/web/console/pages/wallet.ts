@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import { type ConsoleKit, type OrgScope, type Page, ScopeParams, shortId } from '../kit.ts';
 import * as store from '../store.ts';

@@ -1,10 +1,13 @@
 import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import { EVENT_TYPES } from '../../../domains/events/catalog.ts';
-import { RECOVER_WINDOW_DAYS } from '../../../domains/events/service.ts';
-import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../../domains/events/signing.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import {
+  EVENT_TYPES,
+  RECOVER_WINDOW_DAYS,
+  SIGNATURE_SCHEMES,
+  type SignatureScheme,
+} from '../../../domains/events/index.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,
