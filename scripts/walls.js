@@ -89,7 +89,7 @@ export const TABLE_OWNERS = {
   connections: 'connect',
   refresh_tokens: 'connect',
   consents: 'connect',
-  outbox_messages: 'notifications',
+  sent_messages: 'notifications',
   kyc_verifications: 'kyc',
   kyc_transitions: 'kyc',
   events: 'events',

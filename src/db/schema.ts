@@ -142,7 +142,7 @@ export interface ConsentsTable {
   updated_at: number;
 }
 
-export interface OutboxMessagesTable {
+export interface SentMessagesTable {
   id: string;
   organization_id: string | null;
   livemode: number;
@@ -419,7 +419,7 @@ export interface Database {
   connections: ConnectionsTable;
   refresh_tokens: RefreshTokensTable;
   consents: ConsentsTable;
-  outbox_messages: OutboxMessagesTable;
+  sent_messages: SentMessagesTable;
   kyc_verifications: KycVerificationsTable;
   kyc_transitions: KycTransitionsTable;
   events: EventsTable;
@@ -486,7 +486,7 @@ export type User = Selectable<UsersTable>;
 export type ConnectAttempt = Selectable<ConnectAttemptsTable>;
 export type Connection = Selectable<ConnectionsTable>;
 export type Consent = Selectable<ConsentsTable>;
-export type OutboxMessage = Selectable<OutboxMessagesTable>;
+export type SentMessage = Selectable<SentMessagesTable>;
 export type NewOrganization = Insertable<OrganizationsTable>;
 export type OrganizationUpdate = Updateable<OrganizationsTable>;
 

@@ -44,6 +44,7 @@ import * as mandatePurchases from './0050_mandate_purchases.ts';
 import * as webhookDuePartial from './0051_webhook_due_partial.ts';
 import * as poolAppendedCredits from './0052_pool_appended_credits.ts';
 import * as apiRequestsCovering from './0053_api_requests_covering.ts';
+import * as sentMessages from './0054_sent_messages.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '0051_webhook_due_partial': webhookDuePartial,
   '0052_pool_appended_credits': poolAppendedCredits,
   '0053_api_requests_covering': apiRequestsCovering,
+  '0054_sent_messages': sentMessages,
 };
