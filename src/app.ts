@@ -265,7 +265,23 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     clock: ctx.clock,
     baseUrl: ctx.config.baseUrl,
   });
-  await app.register(consoleRoutes, { ctx });
+  await app.register(consoleRoutes, {
+    members: ctx.members,
+    orgs: ctx.orgs,
+    events: ctx.events,
+    cards: ctx.cards,
+    network: ctx.cards.network,
+    funding: ctx.funding,
+    kyc: ctx.kyc,
+    mandates: ctx.mandates,
+    purchases: ctx.purchases,
+    receipts: ctx.receipts,
+    messaging: ctx.messaging,
+    requestLog: ctx.requestLog,
+    db: ctx.db,
+    clock: ctx.clock,
+    baseUrl: ctx.config.baseUrl,
+  });
   await app.register(messagingRoutes, {
     auth: ctx.auth,
     messaging: ctx.messaging,

@@ -1,15 +1,24 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
-import { isoTime } from '../../core/clock.ts';
+import { type Clock, isoTime } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
-import { MEMBER_COOKIE, type SignedInMember } from '../../domains/members/index.ts';
-import type { Mode } from '../../domains/orgs/index.ts';
+import type { Db } from '../../db/index.ts';
+import type { CardService } from '../../domains/cards/index.ts';
+import type { EventService } from '../../domains/events/index.ts';
+import type { FundingService } from '../../domains/funding/index.ts';
+import type { KycService } from '../../domains/kyc/index.ts';
+import type { MandateService } from '../../domains/mandates/index.ts';
+import { MEMBER_COOKIE, type MemberService, type SignedInMember } from '../../domains/members/index.ts';
+import type { MessagingService } from '../../domains/messaging/index.ts';
+import type { Mode, OrgService } from '../../domains/orgs/index.ts';
+import type { PurchaseService } from '../../domains/purchases/index.ts';
+import type { ReceiptService } from '../../domains/receipts/index.ts';
 import { escapeHtml, feedbackLines, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { requestCookies } from '../kyc/page.ts';
+import type { RequestLog } from '../request-log.ts';
 
 /**
  * What every console page shares (docs/console.md): the layout and header, the member's session and
@@ -175,10 +184,30 @@ function layout(nonce: string, page: Page, copies: boolean): string {
   });
 }
 
+/** What the console's pages use, which app.ts passes; each page takes the few it calls. */
+export interface ConsoleServices {
+  members: MemberService;
+  orgs: OrgService;
+  events: EventService;
+  cards: CardService;
+  network: CardService['network'];
+  funding: FundingService;
+  kyc: KycService;
+  mandates: MandateService;
+  purchases: PurchaseService;
+  receipts: ReceiptService;
+  messaging: MessagingService;
+  requestLog: RequestLog;
+  /** The pages' reads through the owning domains' stores. */
+  db: Db;
+  clock: Clock;
+  baseUrl: string;
+}
+
 export type ConsoleKit = ReturnType<typeof consoleKit>;
 
-export function consoleKit(ctx: AppContext) {
-  const secure = ctx.config.baseUrl.startsWith('https:');
+export function consoleKit({ members, baseUrl }: Pick<ConsoleServices, 'members' | 'baseUrl'>) {
+  const secure = baseUrl.startsWith('https:');
 
   const send = (reply: FastifyReply, page: Page) => {
     const nonce = randomBytes(16).toString('base64');
@@ -201,13 +230,13 @@ export function consoleKit(ctx: AppContext) {
   const sessionToken = (request: FastifyRequest) => requestCookies(request.headers.cookie)[MEMBER_COOKIE];
   /** The member's CSRF token: an HMAC of their session (OWASP synchronizer token, per session). */
   const csrfOf = (request: FastifyRequest) =>
-    createHmac('sha256', ctx.members.formKey)
+    createHmac('sha256', members.formKey)
       .update(`console-csrf.v1|${digest(sessionToken(request) ?? '')}`)
       .digest('base64url');
 
   /** The signed-in member and their scope for `:org/:mode` (404 when not theirs), or a reply sent. */
   const scoped = async (request: ScopedRequest, reply: FastifyReply) => {
-    const member = await ctx.members.signedIn(sessionToken(request));
+    const member = await members.signedIn(sessionToken(request));
     if (!member) {
       reply.redirect('/dashboard/sign-in', 303);
       return null;
