@@ -190,7 +190,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   installRequestLog(app, ctx.requestLog);
   installTextGuard(app);
-  installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
+  installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.sealer });
   installNotFound(app, ctx.config.baseUrl);
 
   // JSON only, except where a route says otherwise (the token endpoint takes form bodies).

@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 const merchants = () =>
-  new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.aead, outbound: ctx.config.outbound });
+  new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.sealer, outbound: ctx.config.outbound });
 
 describe('purser merchant', () => {
   it('adds, lists and removes a merchant; the key and secret are never printed nor stored in clear', {
@@ -227,7 +227,7 @@ describe('purser merchant', () => {
     const strict = new MerchantConfigs({
       db: ctx.db,
       clock: ctx.clock,
-      sealer: ctx.aead,
+      sealer: ctx.sealer,
       outbound: { ...ctx.config.outbound, allowPrivateDestinations: { production: false, sandbox: false } },
     });
     expect(
@@ -243,7 +243,7 @@ describe('purser merchant', () => {
     const named = new MerchantConfigs({
       db: ctx.db,
       clock: ctx.clock,
-      sealer: ctx.aead,
+      sealer: ctx.sealer,
       outbound: {
         ...ctx.config.outbound,
         allowPrivateDestinations: { production: false, sandbox: false },

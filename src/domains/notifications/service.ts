@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { SentMessage } from '../../db/schema.ts';
