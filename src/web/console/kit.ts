@@ -27,31 +27,28 @@ import type { RequestLog } from '../request-log.ts';
  */
 
 const STYLE = `
-body{font:15px/1.5 system-ui,-apple-system,sans-serif;margin:0;color:#1b1f24;background:#f5f7fa}
+body{font-size:15px;padding:0}
 header{background:#1b1f24;color:#fff;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
 header a{color:#fff}header nav{display:flex;gap:.8rem;flex-wrap:wrap}
 header nav a[aria-current]{font-weight:700;text-decoration-thickness:2px}
 .mode{padding:.1rem .5rem;border-radius:4px;background:#fff3c4;color:#6b5200;font-weight:600}
 .mode.live{background:#fdecea;color:#7a1c13}
-main{max-width:60rem;margin:0 auto;padding:1rem}
-h1{font-size:1.3rem;overflow-wrap:anywhere}h2{font-size:1.05rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem;overflow-x:auto}
+main{max-width:60rem;padding:1rem}
+h1{font-size:1.3rem;margin:.67em 0;overflow-wrap:anywhere}h2{font-size:1.05rem}
+section{overflow-x:auto}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem .5rem;border-top:1px solid #eef1f4;vertical-align:top}
 td.num,th.num{text-align:right;white-space:nowrap}.wrap{overflow-wrap:anywhere}
 input[type=email],input[type=text],input[type=url],input[inputmode=numeric],select,textarea{box-sizing:border-box;width:100%;max-width:28rem;font:inherit;padding:.45rem .6rem;border:1px solid #b9c1cb;border-radius:6px;background:#fff}
 textarea{max-width:40rem;min-height:6rem;font-family:ui-monospace,monospace;font-size:.85rem}
 form.filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}form.filters label{flex:1 1 12rem}
-button{font:inherit;padding:.4rem .9rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin:.3rem 0}
-button.secondary{background:#e4e8ee;color:#1b1f24}
+button{padding:.4rem .9rem;margin:.3rem 0}
 form.inline{display:inline}
 .events{columns:16rem;margin:.5rem 0}.events label{display:block}
-.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
+.notice,.problem{margin:1em 0}
 code{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
 code[title]{word-break:normal;white-space:nowrap}
 pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;word-break:break-all;margin:0}
 .figure{font-size:1.6rem;font-weight:600;margin:.2rem 0}
-.hint{color:#56606b;font-size:.9rem}
 .overview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
 .log td{white-space:nowrap}.log code{word-break:normal}.log td,.log th{padding:.35rem .4rem}.log .status{font-weight:600}
 .figures td,.figures th{white-space:nowrap;font-size:.85rem;padding:.3rem .35rem}

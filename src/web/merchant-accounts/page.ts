@@ -21,14 +21,6 @@ import { hiddenFields, PageForms } from '../page-forms.ts';
  */
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
-main{max-width:30rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.9rem}
-button.secondary{background:#e4e8ee;color:#1b1f24}
-.hint{color:#56606b;font-size:.9rem}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
 `;
 
 const PROBLEMS: Record<LinkPageProblem, { status: number; title: string }> = {

@@ -22,19 +22,12 @@ import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
  */
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
-main{max-width:30rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
 h2{font-size:1.05rem;margin:0 0 .5rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
 label{display:block;font-size:.9rem;font-weight:600;margin:.6rem 0 .2rem}
 input{box-sizing:border-box;width:100%;font:inherit;padding:.5rem .6rem;border:1px solid #b9c1cb;border-radius:6px}
 input[aria-invalid=true]{border-color:#b42318}
 .error{color:#b42318;font-size:.85rem;margin:.2rem 0 0}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.9rem}
-.hint{color:#56606b;font-size:.9rem;margin:.2rem 0}
-.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
+.hint{margin:.2rem 0}
 .badge{display:inline-block;font-size:.75rem;font-weight:600;background:#fff3c4;color:#6b5200;border-radius:4px;padding:.1rem .4rem;vertical-align:middle;margin-left:.4rem}
 `;
 

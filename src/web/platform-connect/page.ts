@@ -27,17 +27,8 @@ import { hiddenFields, PageForms } from '../page-forms.ts';
  */
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
-main{max-width:30rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
 label{display:block;margin:.5rem 0 .2rem}
 input[type=email],input[type=text],input[inputmode=numeric]{box-sizing:border-box;width:100%;font:inherit;padding:.5rem .6rem;border:1px solid #b9c1cb;border-radius:6px}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.9rem}
-button.secondary{background:#e4e8ee;color:#1b1f24}
-.hint{color:#56606b;font-size:.9rem}
-.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
 code{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
 `;
 
