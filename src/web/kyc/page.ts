@@ -14,7 +14,7 @@ import {
   pageCookieName,
 } from '../../domains/kyc/index.ts';
 import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
-import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
 
 /**
@@ -71,10 +71,7 @@ function securityHeaders(reply: FastifyReply, nonce: string, frameAncestors: str
 }
 
 function layout(nonce: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Verify your identity</title><style nonce="${nonce}">${PAGE_STYLE}</style></head>
-<body>${body}</body></html>`;
+  return htmlDocument({ nonce, title: 'Verify your identity', style: PAGE_STYLE, body });
 }
 
 function field(name: InformationField, value: string | undefined, required: boolean): string {
