@@ -43,6 +43,12 @@ export const RULES = [
     breaks: (from, to) => domainOf(from) !== null && to === 'core/errors.ts' && !isHttpFile(from),
   },
   {
+    name: 'routes-take-services',
+    reason:
+      'a route or page plugin takes the services and settings it uses as its options, named and typed, from app.ts: not the whole AppContext (context.ts), so what it can reach is what it is given',
+    breaks: (from, to) => isRoutePlugin(from) && to === 'context.ts',
+  },
+  {
     name: 'core-below',
     reason: 'core/ is below every domain: it knows no domain, page or command',
     breaks: (from, to) =>
@@ -50,6 +56,13 @@ export const RULES = [
       (to.startsWith('domains/') || to.startsWith('web/') || to.startsWith('cli/')),
   },
 ];
+
+/** A file of HTTP routes or pages: a domain's `routes.ts` or `<part>-routes.ts` (any depth), or anything in web/. */
+function isRoutePlugin(path) {
+  return (
+    path.startsWith('web/') || (domainOf(path) !== null && /(^|-)routes\.ts$/.test(posix.basename(path)))
+  );
+}
 
 /** `store.ts`, or `<part>-store.ts` where a domain keeps a part's queries apart. */
 function isStoreFile(path) {
@@ -87,7 +100,7 @@ export const TABLE_OWNERS = {
   connections: 'connect',
   refresh_tokens: 'connect',
   consents: 'connect',
-  outbox_messages: 'notifications',
+  sent_messages: 'notifications',
   kyc_verifications: 'kyc',
   kyc_transitions: 'kyc',
   events: 'events',

@@ -137,6 +137,20 @@ function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
 /** What a process answers before its database is there (a load balancer's and a scraper's routes). */
 const HEALTH_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** What /healthz, /readyz and /metrics read, in the API's process and in the worker's. */
+const operationsOptions = (ctx: AppContext, options: AppOptions) => ({
+  db: ctx.db,
+  health: ctx.health,
+  poolStats: () => ctx.poolStats(),
+  metrics: ctx.metrics,
+  events: ctx.events,
+  funding: ctx.funding,
+  reconciler: ctx.cards.reconciler,
+  metricsToken: ctx.config.metricsToken,
+  production: ctx.config.production,
+  worker: options.worker ?? null,
+});
+
 /** A request the database could not serve: the process's view of it changes (/readyz, one log line). */
 const databaseLost = (ctx: AppContext) => (error: unknown) =>
   ctx.health.database.set('unavailable', { reason: (error as Error | undefined)?.message });
@@ -148,7 +162,7 @@ const databaseLost = (ctx: AppContext) => (error: unknown) =>
 export async function buildHealthApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = createServer(ctx, options);
   installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
-  await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
+  await app.register(operationsRoutes, operationsOptions(ctx, options));
   return app;
 }
 
@@ -176,7 +190,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   installRequestLog(app, ctx.requestLog);
   installTextGuard(app);
-  installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.aead });
+  installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.sealer });
   installNotFound(app, ctx.config.baseUrl);
 
   // JSON only, except where a route says otherwise (the token endpoint takes form bodies).
@@ -185,45 +199,157 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   refuseBodiesWhereNone(app);
   await registerOpenApi(app, ctx.config);
 
-  await app.register(operationsRoutes, { ctx, worker: options.worker ?? null });
-  await app.register(docsRoutes, { ctx });
-  await app.register(authRoutes, { ctx });
-  await app.register(connectRoutes, { ctx });
-  await app.register(orgRoutes, { ctx });
-  await app.register(eventRoutes, { ctx });
-  await app.register(kycRoutes, { ctx });
-  await app.register(kycReviewRoutes, { ctx });
-  await app.register(kycPageRoutes, { ctx });
-  await app.register(cardRoutes, { ctx });
-  await app.register(cardV1Routes, { ctx });
-  await app.register(lithicWebhookRoutes, { ctx });
-  await app.register(fundingRoutes, { ctx });
-  await app.register(purchaseRoutes, { ctx });
-  await app.register(receiptRoutes, { ctx });
-  await app.register(checkoutRoutes, { ctx });
-  await app.register(vaultRoutes, { ctx });
-  await app.register(mandateRoutes, { ctx });
-  await app.register(walletLinkRoutes, { ctx });
-  await app.register(walletPageRoutes, { ctx });
-  await app.register(onboardingRoutes, { ctx });
-  await app.register(onboardingPageRoutes, { ctx });
-  await app.register(platformConnectRoutes, { ctx });
-  await app.register(platformConnectPageRoutes, { ctx });
-  await app.register(consoleRoutes, { ctx });
-  await app.register(messagingRoutes, { ctx });
-  await app.register(vaultPageRoutes, { ctx });
-  await app.register(approvalPageRoutes, { ctx });
-  await app.register(mandateApprovalPageRoutes, { ctx });
-  await app.register(passkeyResetPageRoutes, { ctx });
-  await app.register(merchantAccountRoutes, { ctx });
-  await app.register(merchantAccountPageRoutes, { ctx });
+  await app.register(operationsRoutes, operationsOptions(ctx, options));
+  await app.register(docsRoutes);
+  await app.register(authRoutes, {
+    auth: ctx.auth,
+    tokenLimiter: ctx.tokenRateLimiter,
+    tokenLimit: ctx.config.tokenRateLimit,
+  });
+  await app.register(connectRoutes, { auth: ctx.auth, connect: ctx.connect });
+  await app.register(orgRoutes, { auth: ctx.auth, orgs: ctx.orgs });
+  await app.register(eventRoutes, { auth: ctx.auth, orgs: ctx.orgs, events: ctx.events });
+  await app.register(kycRoutes, {
+    auth: ctx.auth,
+    kyc: ctx.kyc,
+    uploadLimitBytes: ctx.config.kyc.uploadLimitBytes,
+  });
+  await app.register(kycReviewRoutes, { kyc: ctx.kyc, reviewerToken: ctx.config.kyc.reviewerToken });
+  await app.register(kycPageRoutes, {
+    kyc: ctx.kyc,
+    orgs: ctx.orgs,
+    clock: ctx.clock,
+    baseUrl: ctx.config.baseUrl,
+    uploadLimitBytes: ctx.config.kyc.uploadLimitBytes,
+  });
+  await app.register(cardRoutes, {
+    auth: ctx.auth,
+    cards: ctx.cards,
+    controls: ctx.cards.controls,
+    network: ctx.cards.network,
+    platform: ctx.cards.platform,
+    funding: ctx.funding,
+    db: ctx.db,
+  });
+  await app.register(cardV1Routes, {
+    orgs: ctx.orgs,
+    cards: ctx.cards,
+    cardholders: ctx.cards.cardholders,
+    clock: ctx.clock,
+    baseUrl: ctx.config.baseUrl,
+  });
+  await app.register(lithicWebhookRoutes, {
+    db: ctx.db,
+    cards: ctx.cards,
+    clock: ctx.clock,
+    lithic: ctx.config.cards.lithic,
+  });
+  await app.register(fundingRoutes, { auth: ctx.auth, orgs: ctx.orgs, funding: ctx.funding });
+  await app.register(purchaseRoutes, { orgs: ctx.orgs, purchases: ctx.purchases });
+  await app.register(receiptRoutes, { auth: ctx.auth, receipts: ctx.receipts });
+  await app.register(checkoutRoutes, { auth: ctx.auth });
+  await app.register(vaultRoutes, { auth: ctx.auth, vault: ctx.vault, recovery: ctx.vault.recovery });
+  await app.register(mandateRoutes, { auth: ctx.auth, mandates: ctx.mandates });
+  await app.register(walletLinkRoutes, { auth: ctx.auth, links: ctx.links });
+  await app.register(walletPageRoutes, { links: ctx.links, orgs: ctx.orgs });
+  await app.register(onboardingRoutes, { orgs: ctx.orgs, onboarding: ctx.onboarding });
+  await app.register(onboardingPageRoutes, {
+    onboarding: ctx.onboarding,
+    orgs: ctx.orgs,
+    baseUrl: ctx.config.baseUrl,
+  });
+  await app.register(platformConnectRoutes, { auth: ctx.auth, platformConnect: ctx.platformConnect });
+  await app.register(platformConnectPageRoutes, {
+    platformConnect: ctx.platformConnect,
+    members: ctx.members,
+    clock: ctx.clock,
+    baseUrl: ctx.config.baseUrl,
+  });
+  await app.register(consoleRoutes, {
+    members: ctx.members,
+    orgs: ctx.orgs,
+    events: ctx.events,
+    cards: ctx.cards,
+    network: ctx.cards.network,
+    funding: ctx.funding,
+    kyc: ctx.kyc,
+    mandates: ctx.mandates,
+    purchases: ctx.purchases,
+    receipts: ctx.receipts,
+    messaging: ctx.messaging,
+    requestLog: ctx.requestLog,
+    db: ctx.db,
+    clock: ctx.clock,
+    baseUrl: ctx.config.baseUrl,
+  });
+  await app.register(messagingRoutes, {
+    auth: ctx.auth,
+    messaging: ctx.messaging,
+    linkDelivery: ctx.linkDelivery,
+  });
+  await app.register(vaultPageRoutes, { vault: ctx.vault, orgs: ctx.orgs });
+  await app.register(approvalPageRoutes, {
+    approvals: ctx.purchases.approvals,
+    orgs: ctx.orgs,
+    formKey: ctx.vault.formKey,
+  });
+  await app.register(mandateApprovalPageRoutes, {
+    mandates: ctx.mandates,
+    approvals: ctx.mandates.approvals,
+    orgs: ctx.orgs,
+    oauth: ctx.oauth,
+    formKey: ctx.vault.formKey,
+    baseUrl: ctx.config.baseUrl,
+  });
+  await app.register(passkeyResetPageRoutes, {
+    recovery: ctx.vault.recovery,
+    orgs: ctx.orgs,
+    formKey: ctx.vault.formKey,
+    baseUrl: ctx.config.baseUrl,
+  });
+  await app.register(merchantAccountRoutes, { auth: ctx.auth, merchantAccounts: ctx.merchantAccounts });
+  await app.register(merchantAccountPageRoutes, {
+    merchantAccounts: ctx.merchantAccounts,
+    baseUrl: ctx.config.baseUrl,
+  });
   await app.register(acpWebhookRoutes, {
-    ctx,
     merchants: ctx.merchants,
+    clock: ctx.clock,
     onOrderEvent: (slug, event) => ctx.purchases.checkout.merchantOrderEvent(slug, event),
   });
-  await app.register(mcpRoutes, { ctx });
-  await app.register(oauthRoutes, { ctx, pages: oauthPageRoutes });
+  await app.register(mcpRoutes, {
+    auth: ctx.auth,
+    tools: {
+      cards: ctx.cards,
+      controls: ctx.cards.controls,
+      network: ctx.cards.network,
+      connect: ctx.connect,
+      kyc: ctx.kyc,
+      mandates: ctx.mandates,
+      purchases: ctx.purchases,
+    },
+    clock: ctx.clock,
+    mcpUrl: ctx.config.mcpUrl,
+    baseUrl: ctx.config.baseUrl,
+    authCacheTtlMs: ctx.config.authCacheTtlMs,
+  });
+  await app.register(oauthRoutes, {
+    oauth: ctx.oauth,
+    limiter: ctx.oauthRateLimiter,
+    mcpUrl: ctx.config.mcpUrl,
+    baseUrl: ctx.config.baseUrl,
+    pages: (scope) =>
+      oauthPageRoutes(scope, {
+        oauth: ctx.oauth,
+        orgs: ctx.orgs,
+        mandates: ctx.mandates,
+        approvals: ctx.mandates.approvals,
+        passkeys: ctx.vault.passkeys,
+        clock: ctx.clock,
+        mcpUrl: ctx.config.mcpUrl,
+        baseUrl: ctx.config.baseUrl,
+      }),
+  });
   await app.register(testDocumentRoutes);
   return app;
 }

@@ -1,7 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './core/clock.ts';
-import { loadAead, type Sealer } from './core/crypto-aead.ts';
 import { ProcessHealth } from './core/dependencies.ts';
 import { operatorGuard, operatorPolicy } from './core/http/policy.ts';
 import { ProcessMetrics } from './core/metrics.ts';
@@ -13,6 +12,7 @@ import {
   RedisRateLimiter,
 } from './core/rate-limit.ts';
 import { RedisLink } from './core/redis.ts';
+import { loadSealer, type Sealer } from './core/sealer.ts';
 import { isDatabaseUnavailable } from './db/availability.ts';
 import {
   type DatabaseHandle,
@@ -76,8 +76,8 @@ export interface AppContext {
   auth: AuthService;
   notifications: NotificationService;
   connect: ConnectService;
-  /** AES-256-GCM for data read back (core/crypto-aead). */
-  aead: Sealer;
+  /** AES-256-GCM for data read back (core/sealer.ts): seals with the current key, opens with any of the ring's. */
+  sealer: Sealer;
   events: EventService;
   kyc: KycService;
   /** The only code that moves money. */
@@ -158,12 +158,12 @@ export async function createContext(
 
   const orgs = new OrgService(db, clock);
   const auth = new AuthService(handle, clock, orgs, config.authCacheTtlMs);
-  const aead = await loadAead(
+  const sealer = await loadSealer(
     config,
     () => storedInstanceSecret(db, 'encryption_key'),
     (warning) => process.stderr.write(`purser: ${warning}\n`),
   );
-  const notifications = new NotificationService(db, clock, aead, {
+  const notifications = new NotificationService(db, clock, sealer, {
     mailer: config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
     sms: config.sms ? new HttpSmsSender(config.sms, operatorGuard(config.outbound)) : null,
     sandboxRealDelivery: config.sandboxRealDelivery,
@@ -172,7 +172,7 @@ export async function createContext(
     auth,
     orgs,
     notifications,
-    sealer: aead,
+    sealer,
     dialect: handle.dialect,
     reader: handle.reader,
   });
@@ -180,13 +180,13 @@ export async function createContext(
     orgs,
     connect,
     auth,
-    sessionKey: aead.deriveKey('oauth-browser-session'),
+    sessionKey: sealer.deriveKey('oauth-browser-session'),
   });
-  const events = new EventService(db, handle.dialect, clock, config.webhooks, config.outbound, aead, {
+  const events = new EventService(db, handle.dialect, clock, config.webhooks, config.outbound, sealer, {
     orgs,
     notifications,
   });
-  const linkSecret = config.kyc.linkSecret ?? aead.deriveKey('kyc-links').toString('hex');
+  const linkSecret = config.kyc.linkSecret ?? sealer.deriveKey('kyc-links').toString('hex');
   const reader = documentReader({
     threads: config.kyc.readerThreads,
     timeoutMs: config.kyc.readerTimeoutMs,
@@ -207,14 +207,14 @@ export async function createContext(
     db,
     clock,
     { baseUrl: config.baseUrl, kyc: { ...config.kyc, linkSecret } },
-    { connect, events, sealer: aead, reviewer, reader },
+    { connect, events, sealer, reviewer, reader },
   );
 
   const ledger = new LedgerService(handle, clock);
   const cards = new CardService(db, clock, config.cards, {
     ledger,
     events,
-    sealer: aead,
+    sealer,
     dialect: handle.dialect,
     outbound: config.outbound,
     orgs,
@@ -234,7 +234,7 @@ export async function createContext(
   });
   const provider = config.messaging.provider;
   const messaging = new MessagingService(db, clock, config, {
-    sealer: aead,
+    sealer,
     // The provider is the operator's choice: reached under the operator's outbound policy, as merchants are.
     provider: provider
       ? new ProviderClient({
@@ -252,8 +252,8 @@ export async function createContext(
     orgs,
     notifications,
     events,
-    sealer: aead,
-    formKey: aead.deriveKey('hosted-page-forms'),
+    sealer,
+    formKey: sealer.deriveKey('hosted-page-forms'),
   });
   const onboarding = new OnboardingService(db, clock, config, {
     dialect: handle.dialect,
@@ -261,21 +261,21 @@ export async function createContext(
     events,
     notifications,
     orgs,
-    sealer: aead,
-    formKey: aead.deriveKey('cardholder-onboarding-forms'),
+    sealer,
+    formKey: sealer.deriveKey('cardholder-onboarding-forms'),
     claimLimiter: onboardingClaimLimiter,
   });
   const members = new MemberService(db, clock, config.baseUrl, {
     notifications,
     orgs,
-    formKey: aead.deriveKey('member-forms'),
+    formKey: sealer.deriveKey('member-forms'),
   });
   const platformConnect = new PlatformConnectService(db, clock, config, {
     orgs,
     members,
     events,
-    sealer: aead,
-    formKey: aead.deriveKey('platform-connect-forms'),
+    sealer,
+    formKey: sealer.deriveKey('platform-connect-forms'),
   });
   const mandates = new MandateService(
     handle,
@@ -290,7 +290,7 @@ export async function createContext(
         const client = await oauth.findClient(clientId);
         return client?.organizationId === scope.organizationId && client.livemode === scope.livemode;
       },
-      linkKey: aead.deriveKey('mandate-approval-links'),
+      linkKey: sealer.deriveKey('mandate-approval-links'),
       vault,
     },
   );
@@ -307,7 +307,7 @@ export async function createContext(
   const receipts = new ReceiptService({
     db,
     clock,
-    sealer: aead,
+    sealer,
     retentionDays: config.receiptKeyRetentionDays,
   });
   const purchases = new PurchaseService(db, clock, config.purchases, {
@@ -331,13 +331,13 @@ export async function createContext(
   const merchants = new MerchantConfigs({
     db,
     clock,
-    sealer: aead,
+    sealer,
     outbound: config.outbound,
     acp: config.acp,
   });
   purchases.useMerchants(() => merchants.all());
   const merchantAccounts = new MerchantAccountService(handle, clock, config, {
-    sealer: aead,
+    sealer,
     events,
     connect,
     orgs,
@@ -347,7 +347,7 @@ export async function createContext(
       timeoutMs: config.acp.timeoutMs,
       resolveHost: config.outbound.resolveHost,
     },
-    formKey: aead.deriveKey('merchant-link-forms'),
+    formKey: sealer.deriveKey('merchant-link-forms'),
   });
   const links = new LinkService(db, clock, config, {
     orgs,
@@ -357,7 +357,7 @@ export async function createContext(
     ledger,
     funding,
     delivery: linkDelivery,
-    csrfKey: aead.deriveKey('wallet-link-forms'),
+    csrfKey: sealer.deriveKey('wallet-link-forms'),
   });
   cards.network.observeDecisions((decision, seconds) => metrics.authorization(decision, seconds));
   // An approved verification makes the user a cardholder, in the transaction that approves it.
@@ -382,7 +382,7 @@ export async function createContext(
     auth,
     notifications,
     connect,
-    aead,
+    sealer,
     events,
     kyc,
     ledger,

@@ -219,7 +219,7 @@ export async function runCommand(ctx: AppContext, argv: string[], print: Print):
     const { values } = parse(argv.slice(1), { limit: { type: 'string' }, json });
     const limit = Number(values.limit ?? 20);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
-    const messages = await ctx.notifications.outbox(limit);
+    const messages = await ctx.notifications.sentMessages(limit);
     if (values.json) return print(JSON.stringify(messages, null, 2));
     if (messages.length === 0) return print('The outbox is empty.');
     for (const m of messages) {

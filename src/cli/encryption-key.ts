@@ -74,7 +74,7 @@ export async function runEncryptionKeyCommand(
   if (action !== 'usage') return false;
   const { values } = parse(rest, { json: { type: 'boolean' } });
   const counts = await countSealedValues(ctx.db, ctx.dialect);
-  const [current, ...previous] = ctx.aead.keyIds;
+  const [current, ...previous] = ctx.sealer.keyIds;
   const keys = [current as string, ...previous, ...counts.map((c) => c.keyId)]
     .filter((id, i, all) => all.indexOf(id) === i)
     .map((keyId) => {
@@ -115,13 +115,13 @@ async function reseal(ctx: AppContext, argv: string[], print: Print): Promise<vo
   const batchSize = Number(values['batch-size'] ?? 200);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
     throw new UsageError('--batch-size must be an integer from 1 to 10000');
-  const current = ctx.aead.keyId;
+  const current = ctx.sealer.keyId;
   print(`Re-sealing under ENCRYPTION_KEY ${current}.`);
   const failures: ResealFailure[] = [];
   let resealed = 0;
   for (const target of SEALED) {
     const name = `${target.table}.${target.column}`;
-    const done = await resealColumn(ctx.db, ctx.aead, target, {
+    const done = await resealColumn(ctx.db, ctx.sealer, target, {
       batchSize,
       progress: (n, total) => print(`${name}: ${n} of ${total}`),
     });

@@ -11,8 +11,8 @@ import type { Database } from '../db/schema.ts';
 import type { SealedColumn } from '../db/sealed-values.ts';
 import { type Clock, HOUR, MINUTE } from './clock.ts';
 import { digest } from './crypto.ts';
-import type { Sealer } from './crypto-aead.ts';
 import { ApiError } from './errors.ts';
+import type { Sealer } from './sealer.ts';
 import { livemodeColumn } from './tenant.ts';
 
 /** How long a key is remembered (Stripe: 24 hours); after that it acts anew. */

@@ -142,7 +142,7 @@ export interface ConsentsTable {
   updated_at: number;
 }
 
-export interface OutboxMessagesTable {
+export interface SentMessagesTable {
   id: string;
   organization_id: string | null;
   livemode: number;
@@ -172,7 +172,7 @@ export interface WebhookEndpointsTable {
   /** JSON string[]: exact names, `*`, or prefixes such as `card.*`. */
   enabled_events: string;
   status: 'active' | 'disabled';
-  /** The `whsec_…` signing secret sealed with AES-256-GCM (core/crypto-aead). */
+  /** The `whsec_…` signing secret sealed with AES-256-GCM (core/sealer). */
   secret_ciphertext: string;
   /** How deliveries are signed: the spec's `Service-Signature`, or Standard Webhooks' headers. */
   signature_scheme: 'purser' | 'standard_webhooks';
@@ -419,7 +419,7 @@ export interface Database {
   connections: ConnectionsTable;
   refresh_tokens: RefreshTokensTable;
   consents: ConsentsTable;
-  outbox_messages: OutboxMessagesTable;
+  sent_messages: SentMessagesTable;
   kyc_verifications: KycVerificationsTable;
   kyc_transitions: KycTransitionsTable;
   events: EventsTable;
@@ -486,7 +486,7 @@ export type User = Selectable<UsersTable>;
 export type ConnectAttempt = Selectable<ConnectAttemptsTable>;
 export type Connection = Selectable<ConnectionsTable>;
 export type Consent = Selectable<ConsentsTable>;
-export type OutboxMessage = Selectable<OutboxMessagesTable>;
+export type SentMessage = Selectable<SentMessagesTable>;
 export type NewOrganization = Insertable<OrganizationsTable>;
 export type OrganizationUpdate = Updateable<OrganizationsTable>;
 
@@ -806,7 +806,7 @@ export interface MerchantsTable {
   protocol: 'acp';
   /** The base URL of the merchant's Agentic Commerce Protocol API. */
   acp_url: string;
-  /** The merchant's API key, sealed (core/crypto-aead) with the additional data `merchant:<slug>:api_key`. */
+  /** The merchant's API key, sealed (core/sealer) with the additional data `merchant:<slug>:api_key`. */
   api_key_sealed: string;
   /** The order-webhook signing secret, sealed with `merchant:<slug>:webhook_secret`; null: webhooks refused. */
   webhook_secret_sealed: string | null;

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Aead } from '../core/crypto-aead.ts';
+import type { AesGcmSealer } from '../core/sealer.ts';
 import type { Db, Dialect } from './index.ts';
 
 /** How many sealed values one key holds in one column. */
@@ -11,7 +11,7 @@ export interface SealedCount {
 }
 
 /**
- * Every value sealed by core/crypto-aead (`v1.<key id>.…`) in the database, counted by the key that
+ * Every value sealed by core/sealer (`v1.<key id>.…`) in the database, counted by the key that
  * sealed it, table and column. It reads every text column of every table rather than a list of the
  * sealed ones, so a column added later is never missed: one scan of each, for an operator who wants
  * to know whether an old key still opens anything (docs/operations.md, Rotating keys).
@@ -71,7 +71,7 @@ export interface ResealFailure {
   reason: string;
 }
 
-type Ring = Pick<Aead, 'seal' | 'open' | 'keyId'>;
+type Ring = Pick<AesGcmSealer, 'seal' | 'open' | 'keyId'>;
 
 /**
  * Seals every value of `column` that another key sealed again under the ring's current key, one

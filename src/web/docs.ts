@@ -1,11 +1,10 @@
 import swaggerUi from '@fastify/swagger-ui';
-import type { AppContext } from '../context.ts';
 import type { RoutesApp } from '../core/schemas.ts';
 import { ERROR_CATALOG } from './error-catalog.ts';
 import { escapeHtml } from './html.ts';
 
 /** The OpenAPI 3.1 document (generated from the route schemas) and the readable reference at /docs. */
-export async function docsRoutes(app: RoutesApp, _options: { ctx: AppContext }): Promise<void> {
+export async function docsRoutes(app: RoutesApp): Promise<void> {
   app.get('/api/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(swaggerUi, {

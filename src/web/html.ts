@@ -3,9 +3,26 @@ import { escapeHtml } from '../core/html.ts';
 export { escapeHtml, hostedPageHeaders } from '../core/html.ts';
 
 /**
+ * What every hosted page shares: type, a phone-width column, white sections, buttons, and the
+ * notice/problem/hint lines. A page's own `style` comes after it, so it adds to or overrides these.
+ */
+const BASE_STYLE = `
+body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
+main{max-width:30rem;margin:0 auto}
+h1{font-size:1.4rem;margin:.2rem 0 1rem}
+section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
+button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.9rem}
+button.secondary{background:#e4e8ee;color:#1b1f24}
+.hint{color:#56606b;font-size:.9rem}
+.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
+.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
+`;
+
+/**
  * A hosted page's whole document: a phone-sized viewport, kept out of search indexes, and its one
- * stylesheet inline under this response's CSP nonce. `body` is the markup of `<body>`; `tail` goes
- * last in it (a page's scripts, which look for the page's elements).
+ * stylesheet (the shared base, then the page's own) inline under this response's CSP nonce. `body`
+ * is the markup of `<body>`; `tail` goes last in it (a page's scripts, which look for the page's
+ * elements).
  */
 export function htmlDocument(page: {
   nonce: string;
@@ -17,7 +34,7 @@ export function htmlDocument(page: {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(page.title)}</title><style nonce="${page.nonce}">${page.style}</style></head>
+<title>${escapeHtml(page.title)}</title><style nonce="${page.nonce}">${BASE_STYLE}${page.style}</style></head>
 <body>${page.body}${page.tail ?? ''}</body></html>`;
 }
 

@@ -2,12 +2,16 @@ import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastif
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { formatUnits } from 'viem';
-import type { AppContext } from '../context.ts';
 import { digest, safeEqual } from '../core/crypto.ts';
+import type { ProcessHealth } from '../core/dependencies.ts';
 import { ApiError, notFound } from '../core/errors.ts';
+import type { ProcessMetrics } from '../core/metrics.ts';
 import type { RoutesApp } from '../core/schemas.ts';
 import { probeDatabase } from '../db/availability.ts';
-import type { PoolStats } from '../db/index.ts';
+import type { Db, PoolStats } from '../db/index.ts';
+import type { CardService } from '../domains/cards/index.ts';
+import type { EventService } from '../domains/events/index.ts';
+import type { FundingService } from '../domains/funding/index.ts';
 import { HttpMetrics } from './http-metrics.ts';
 
 /** `/healthz` (the process is up), `/readyz` (the database answers), `/metrics` (Prometheus). */
@@ -16,21 +20,37 @@ export interface WorkerStatus {
   choreLag(): { chore: string; lagMs: number; lastDoneAt: number | null }[];
 }
 
-async function operations(
-  app: RoutesApp,
-  { ctx, worker }: { ctx: AppContext; worker?: WorkerStatus | null },
-): Promise<void> {
+/**
+ * What the operations routes read: the process's health and counters, the database (readiness),
+ * and the backlogs and checks the domains keep. The app-wide parts are named here, as a route's are.
+ */
+export interface OperationsOptions {
+  db: Db;
+  health: ProcessHealth;
+  poolStats: () => PoolStats | null;
+  metrics: ProcessMetrics;
+  events: EventService;
+  funding: FundingService;
+  reconciler: CardService['reconciler'];
+  /** METRICS_TOKEN: the bearer /metrics asks for; none: open (not in production). */
+  metricsToken: string | null;
+  production: boolean;
+  worker?: WorkerStatus | null;
+}
+
+async function operations(app: RoutesApp, options: OperationsOptions): Promise<void> {
+  const { worker } = options;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'purser_' });
   const http = new HttpMetrics(registry);
 
-  registerDependencyMetrics(registry, ctx);
-  registerBacklogMetrics(registry, ctx);
+  registerDependencyMetrics(registry, options);
+  registerBacklogMetrics(registry, options);
   if (worker) registerWorkerMetrics(registry, worker);
 
   // The chain against the books (CHAIN=evm): what the worker's last check recorded, read at scrape
   // time from the database, so that any API process shows what any worker found.
-  const chainCheck = () => ctx.funding.chainDrifts().catch(() => null);
+  const chainCheck = () => options.funding.chainDrifts().catch(() => null);
   new Gauge({
     name: 'purser_chain_drift_tokens',
     help: 'Tokens an address holds on the chain less what the books say it should, per drifting address (last worker check)',
@@ -65,7 +85,7 @@ async function operations(
   });
 
   // The issuer against the books (CARD_ISSUER=lithic): what the worker's last check recorded.
-  const issuerCheck = () => ctx.cards.reconciler.last().catch(() => null);
+  const issuerCheck = () => options.reconciler.last().catch(() => null);
   new Gauge({
     name: 'purser_issuer_drift_transactions',
     help: 'Issuer transactions the books disagree with, by kind: missing, status, amount, unreadable (last worker check)',
@@ -110,11 +130,11 @@ async function operations(
 
   const hide = { schema: { hide: true } };
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
-  app.get('/readyz', hide, async (_request, reply) => readiness(ctx, reply));
+  app.get('/readyz', hide, async (_request, reply) => readiness(options, reply));
   // The metrics name every route and its traffic: with METRICS_TOKEN set only a scraper holding it
   // reads them; without one they are open outside production (a developer's machine) and do not
   // exist on a production instance's public port.
-  const { metricsToken, production } = ctx.config;
+  const { metricsToken, production } = options;
   app.get('/metrics', hide, async (request, reply) => {
     if (metricsToken === null && production) throw notFound(`No route ${request.method} /metrics.`);
     const presented = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
@@ -125,7 +145,7 @@ async function operations(
     }
     reply.header('content-type', registry.contentType);
     // The process's own counters (webhook attempts, card authorizations) beside this app's.
-    return Registry.merge([registry, ctx.metrics.registry]).metrics();
+    return Registry.merge([registry, options.metrics.registry]).metrics();
   });
 }
 
@@ -133,7 +153,10 @@ async function operations(
  * The process's view of its dependencies: the database (and its pool, on PostgreSQL) and Redis
  * (when `REDIS_URL` is used): series that do not apply are absent rather than 0.
  */
-function registerDependencyMetrics(registry: Registry, ctx: AppContext): void {
+function registerDependencyMetrics(
+  registry: Registry,
+  { health, poolStats }: Pick<OperationsOptions, 'health' | 'poolStats'>,
+): void {
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({
       name,
@@ -144,10 +167,10 @@ function registerDependencyMetrics(registry: Registry, ctx: AppContext): void {
       },
     });
   gauge('purser_db_up', 'Whether the database answered this process last time it asked (1) or not (0)', () =>
-    ctx.health.database.ok ? 1 : 0,
+    health.database.ok ? 1 : 0,
   );
-  if (ctx.poolStats()) {
-    const pool = (read: (stats: PoolStats) => number) => () => read(ctx.poolStats()!);
+  if (poolStats()) {
+    const pool = (read: (stats: PoolStats) => number) => () => read(poolStats()!);
     gauge(
       'purser_db_pool_max',
       'PostgreSQL connections this process may open (DATABASE_POOL_SIZE)',
@@ -169,11 +192,11 @@ function registerDependencyMetrics(registry: Registry, ctx: AppContext): void {
       pool((s) => s.waiting),
     );
   }
-  if (ctx.health.redis.state !== 'off')
+  if (health.redis.state !== 'off')
     gauge(
       'purser_redis_up',
       'Redis (REDIS_URL) ready (1), or lost or still connecting (0: rate limits are per process)',
-      () => (ctx.health.redis.ok ? 1 : 0),
+      () => (health.redis.ok ? 1 : 0),
     );
 }
 
@@ -181,12 +204,12 @@ function registerDependencyMetrics(registry: Registry, ctx: AppContext): void {
  * Webhook deliveries owed, read from the database at scrape time (the same in every process): a
  * growing `due` count or oldest due age means the workers do not keep up, or are paused.
  */
-function registerBacklogMetrics(registry: Registry, ctx: AppContext): void {
+function registerBacklogMetrics(registry: Registry, { events }: Pick<OperationsOptions, 'events'>): void {
   // One query per scrape serves both gauges: a scrape collects them together, and they share the
   // query in flight.
-  let pending: Promise<Awaited<ReturnType<AppContext['events']['backlog']>> | null> | null = null;
+  let pending: Promise<Awaited<ReturnType<EventService['backlog']>> | null> | null = null;
   const backlog = () => {
-    pending ??= ctx.events
+    pending ??= events
       .backlog()
       .catch(() => null)
       .finally(() => {
@@ -246,14 +269,13 @@ function registerWorkerMetrics(registry: Registry, worker: WorkerStatus): void {
  * once, so that a load balancer stops sending before the listener closes). Redis down is `degraded`
  * but ready: rate limits fall back to each process's own (docs/operations.md, Runbook).
  */
-async function readiness(ctx: AppContext, reply: FastifyReply) {
-  const redis = ctx.health.redis.state;
-  if (ctx.health.stopping) return reply.code(503).send({ status: 'stopping', redis });
-  const reachable = await probeDatabase(ctx.db, ctx.health.database);
+async function readiness({ db, health }: Pick<OperationsOptions, 'db' | 'health'>, reply: FastifyReply) {
+  const redis = health.redis.state;
+  if (health.stopping) return reply.code(503).send({ status: 'stopping', redis });
+  const reachable = await probeDatabase(db, health.database);
   if (!reachable) return reply.code(503).send({ status: 'unavailable', database: 'unreachable', redis });
   // Started before its database: reachable now, the migrations about to be applied.
-  if (!ctx.health.migrated)
-    return reply.code(503).send({ status: 'unavailable', database: 'migrating', redis });
+  if (!health.migrated) return reply.code(503).send({ status: 'unavailable', database: 'migrating', redis });
   return { status: 'ready', database: 'ok', redis };
 }
 

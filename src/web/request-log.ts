@@ -8,7 +8,7 @@ import { runCompiled } from '../db/compiled.ts';
 import type { DatabaseHandle, Executor } from '../db/index.ts';
 import type { ApiRequestsTable } from '../db/schema.ts';
 import { writeTransaction } from '../db/write-transaction.ts';
-import type { ApiKeyPrincipal } from '../domains/auth/api-key-guard.ts';
+import type { ApiKeyPrincipal } from '../domains/auth/index.ts';
 
 /** How many requests of each organization and mode are kept (the console shows them all). */
 export const REQUEST_LOG_SIZE = 1_000;

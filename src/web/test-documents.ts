@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.ts';
 import type { RoutesApp } from '../core/schemas.ts';
-import { type SampleFile, sampleSet } from '../domains/kyc/testdocs/index.ts';
+import { type SampleFile, sampleSet } from '../domains/kyc/index.ts';
 import { escapeHtml } from './html.ts';
 
 /**

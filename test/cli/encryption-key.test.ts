@@ -199,10 +199,10 @@ describe('purser encryption-key reseal', { timeout: 120_000 }, () => {
       ).keys.map((k) => k.key_id);
       expect(out.split('\n')).toEqual([
         `Re-sealing under ENCRYPTION_KEY ${idB}.`,
-        'outbox_messages.subject: 2 of 4',
-        'outbox_messages.subject: 4 of 4',
-        'outbox_messages.body: 2 of 4',
-        'outbox_messages.body: 4 of 4',
+        'sent_messages.subject: 2 of 4',
+        'sent_messages.subject: 4 of 4',
+        'sent_messages.body: 2 of 4',
+        'sent_messages.body: 4 of 4',
         'webhook_endpoints.secret_ciphertext: 2 of 3',
         'webhook_endpoints.secret_ciphertext: 3 of 3',
         `Re-sealed 11 values under ${idB}.`,
@@ -220,8 +220,8 @@ describe('purser encryption-key reseal', { timeout: 120_000 }, () => {
           role: 'current',
           values: 11,
           columns: {
-            'outbox_messages.subject': 4,
-            'outbox_messages.body': 4,
+            'sent_messages.subject': 4,
+            'sent_messages.body': 4,
             'webhook_endpoints.secret_ciphertext': 3,
           },
         },

@@ -71,7 +71,7 @@ describe('email over SMTP', () => {
     expect(mail.body).toContain('10 minutes');
     expect(mail.headers['content-type']).toMatch(/multipart\/alternative/);
     // Sent over SMTP, so nothing went to the outbox.
-    expect((await t.ctx.notifications.outbox(1000)).some((m) => m.recipient === email)).toBe(false);
+    expect((await t.ctx.notifications.sentMessages(1000)).some((m) => m.recipient === email)).toBe(false);
 
     const res = await verify(t, production, { connect_id: connectId, code });
     expect(res.statusCode).toBe(200);
@@ -206,7 +206,7 @@ describe('sandbox real delivery', () => {
       const connectId = await startAttempt(t, token, { email });
       const mail = mailTo(smtp, email);
       expect(codeIn(mail.headers.subject!)).toBe(SANDBOX_CODE);
-      expect((await t.ctx.notifications.outbox(1000)).some((m) => m.recipient === email)).toBe(false);
+      expect((await t.ctx.notifications.sentMessages(1000)).some((m) => m.recipient === email)).toBe(false);
       expect((await verify(t, token, { connect_id: connectId, code: SANDBOX_CODE })).statusCode).toBe(200);
     } finally {
       await t.close();
@@ -253,7 +253,9 @@ describe('SMS over a Twilio-style HTTP API', () => {
     expect(request.form).toEqual({ To: '+14155552671', From: '+15005550006', Body: expect.any(String) });
     expect(request.form.Body).toContain('Acme Pay');
     const code = codeIn(request.form.Body!);
-    expect((await t.ctx.notifications.outbox(1000)).some((m) => m.recipient === '+14155552671')).toBe(false);
+    expect((await t.ctx.notifications.sentMessages(1000)).some((m) => m.recipient === '+14155552671')).toBe(
+      false,
+    );
 
     const res = await verify(t, production, { connect_id: connectId, code });
     expect(res.statusCode).toBe(200);
@@ -315,13 +317,13 @@ describe('without a transport', () => {
       const email = uniqueEmail();
       const byEmail = await startAttempt(t, token, { email });
       const byPhone = await startAttempt(t, token, { phone: '+14155552675' });
-      const outbox = await t.ctx.notifications.outbox(1000);
+      const outbox = await t.ctx.notifications.sentMessages(1000);
       expect(outbox.find((m) => m.recipient === email)?.channel).toBe('email');
       expect(outbox.find((m) => m.recipient === '+14155552675')?.channel).toBe('sms');
       const emailCode = await outboxCode(t, email);
       const smsCode = await outboxCode(t, '+14155552675');
       // At rest the live codes are sealed: neither appears in the stored rows.
-      const stored = JSON.stringify(await t.ctx.db.selectFrom('outbox_messages').selectAll().execute());
+      const stored = JSON.stringify(await t.ctx.db.selectFrom('sent_messages').selectAll().execute());
       expect(stored).toContain(email);
       expect(stored).not.toContain(emailCode);
       expect(stored).not.toContain(smsCode);

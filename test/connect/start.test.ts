@@ -59,7 +59,7 @@ describe('POST /api/v2/connect/start', () => {
       channel: 'phone',
       expires_at: new Date(now + 10 * 60_000).toISOString(),
     });
-    const sms = (await t.ctx.notifications.outbox(1000)).find((m) => m.recipient === '+14155552671');
+    const sms = (await t.ctx.notifications.sentMessages(1000)).find((m) => m.recipient === '+14155552671');
     expect(sms?.channel).toBe('sms');
     expect(sms?.body).toContain(SANDBOX_CODE);
   });

@@ -23,7 +23,7 @@ afterAll(() => t.close());
 const attemptsTo = async (column: 'email' | 'phone', value: string) =>
   (await t.ctx.db.selectFrom('connect_attempts').select('id').where(column, '=', value).execute()).length;
 const outboxTo = async (recipient: string) =>
-  (await t.ctx.notifications.outbox(1000)).filter((m) => m.recipient === recipient).length;
+  (await t.ctx.notifications.sentMessages(1000)).filter((m) => m.recipient === recipient).length;
 
 function expectThrottled(response: Awaited<ReturnType<typeof start>>, retryAfter: number) {
   expectError(response, 429, 'rate_limited');

@@ -52,7 +52,7 @@ export function consoleBrowser(t: TestApp, browser: Browser, base: string) {
     await page.fill('#f_email', email);
     await page.click('button[type="submit"]');
     await page.waitForSelector('#f_code');
-    const message = (await t.ctx.notifications.outbox(1000)).find((m) => m.recipient === email);
+    const message = (await t.ctx.notifications.sentMessages(1000)).find((m) => m.recipient === email);
     await page.fill('#f_code', /\b(\d{6})\b/.exec(message?.body ?? '')![1]!);
     await Promise.all([page.waitForURL(/\/credentials$/), page.click('button[type="submit"]')]);
   }

@@ -113,7 +113,7 @@ describe('the console', () => {
     });
     expect(page.body).toContain('Invitation sent');
     expect(page.body).toContain(invitee);
-    const email = (await f.t.ctx.notifications.outbox(1000)).find((m) => m.recipient === invitee);
+    const email = (await f.t.ctx.notifications.sentMessages(1000)).find((m) => m.recipient === invitee);
     expect(email?.body).toContain('/dashboard');
     const { verified } = await signIn(invitee);
     expect(verified.statusCode).toBe(303);

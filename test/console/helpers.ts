@@ -30,7 +30,7 @@ export function consoleSteps(f: OrgApp) {
     });
     expect(asked.statusCode, asked.body).toBe(200);
     // The email with a code (an invitation may share its time: the outbox's order does not say).
-    const codes = (await f.t.ctx.notifications.outbox(1000))
+    const codes = (await f.t.ctx.notifications.sentMessages(1000))
       .filter((m) => m.recipient === email)
       .map((m) => /\b(\d{6})\b/.exec(m.body)?.[1])
       .filter((code) => code !== undefined);

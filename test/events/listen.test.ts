@@ -171,6 +171,26 @@ describe('purser events listen', () => {
     expect(await exited(run.child)).toBe(0);
   });
 
+  it('forwards through the guarded client: a cloud metadata address is refused, never reached', async () => {
+    const org = await ctx.orgs.createOrganization({
+      name: 'Metadata',
+      billingEmail: 'billing@metadata.test',
+    });
+    const run = await startListening([
+      org.organization_id,
+      '--mode',
+      'sandbox',
+      '--forward-to',
+      'http://169.254.169.254/latest/meta-data/',
+    ]);
+    listener = run.child;
+    const id = await emit(org.organization_id, false, 'card.created');
+    await until(() => run.stderr().includes(`${id} -> `), run.stderr);
+    expect(run.stderr()).toContain(`${id} -> refused: 169.254.169.254 resolves to a cloud metadata address`);
+    run.child.kill('SIGINT');
+    expect(await exited(run.child)).toBe(0);
+  });
+
   it('refuses an unknown organization, a missing mode and a bad forward URL', async () => {
     const org = await ctx.orgs.createOrganization({ name: 'Bad', billingEmail: 'billing@bad.test' });
     const unknown = await purser(['events', 'listen', 'org_unknown', '--mode', 'sandbox'], env);

@@ -68,7 +68,7 @@ describe('auto-disable after 7 days of total failure', () => {
     expect(after.status).toBe('disabled');
     expect(after.disabled_at).toEqual(expect.any(Number));
 
-    const mail = (await f.t.ctx.notifications.outbox(1000)).filter(
+    const mail = (await f.t.ctx.notifications.sentMessages(1000)).filter(
       (m) => m.channel === 'email' && m.body.includes(endpoint.id),
     );
     expect(mail).toHaveLength(1);

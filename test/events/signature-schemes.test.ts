@@ -136,7 +136,7 @@ describe('Standard Webhooks signatures', () => {
     const legacy = `whsec_${randomToken(32)}`;
     await f.t.ctx.db
       .updateTable('webhook_endpoints')
-      .set({ secret_ciphertext: f.t.ctx.aead.seal(legacy, endpoint.id) })
+      .set({ secret_ciphertext: f.t.ctx.sealer.seal(legacy, endpoint.id) })
       .where('id', '=', endpoint.id)
       .execute();
 

@@ -41,7 +41,7 @@ export function uniqueEmail(prefix = 'user'): string {
 
 /** The code in the newest outbox message for this recipient. */
 export async function outboxCode(t: TestApp, recipient: string): Promise<string> {
-  const messages = (await t.ctx.notifications.outbox(1000)).filter((m) => m.recipient === recipient);
+  const messages = (await t.ctx.notifications.sentMessages(1000)).filter((m) => m.recipient === recipient);
   expect(messages.length, `outbox message for ${recipient}`).toBeGreaterThan(0);
   const match = /\b(\d{6})\b/.exec(messages[0]!.body);
   expect(match, messages[0]!.body).not.toBeNull();

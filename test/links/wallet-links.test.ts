@@ -73,7 +73,7 @@ describe('POST /api/v2/wallet_links', () => {
       // Not asked to send it: the platform delivers the url, nothing was tried.
       delivery: null,
     });
-    expect(await f.t.ctx.notifications.outbox(1000)).not.toContainEqual(
+    expect(await f.t.ctx.notifications.sentMessages(1000)).not.toContainEqual(
       expect.objectContaining({ body: expect.stringContaining(link.url) }),
     );
     const token = (link.url as string).split('/').pop() as string;
@@ -97,7 +97,7 @@ describe('POST /api/v2/wallet_links', () => {
     expect(response.statusCode, response.body).toBe(201);
     const link = response.json();
     expect(link.delivery).toBe('outbox');
-    const outbox = await f.t.ctx.notifications.outbox(1000);
+    const outbox = await f.t.ctx.notifications.sentMessages(1000);
     expect(outbox.find((m) => m.body.includes(link.url))?.body).toContain('valid 10 minutes');
 
     await f.t.ctx.db

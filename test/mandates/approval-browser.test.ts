@@ -93,7 +93,7 @@ describe('the mandate approval page in Chromium', () => {
     await page.screenshot({ path: join(IMAGES, 'mandate-approval-phone-first-passkey.png'), fullPage: true });
     await page.locator('#send-email').tap();
     await page.waitForURL(/done=sent/);
-    const message = (await f.t.ctx.notifications.outbox(1000)).find(
+    const message = (await f.t.ctx.notifications.sentMessages(1000)).find(
       (m) => m.recipient === email && m.body.includes('spending mandate'),
     );
     const code = /\b(\d{6})\b/.exec(message!.body)![1]!;

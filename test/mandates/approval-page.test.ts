@@ -292,7 +292,7 @@ describe('the mandate approval page', () => {
     expect(early.options.statusCode).toBe(410);
 
     expect((await page.submit('code', { channel: 'email' })).statusCode).toBe(303);
-    const message = (await f.t.ctx.notifications.outbox(1000)).find(
+    const message = (await f.t.ctx.notifications.sentMessages(1000)).find(
       (m) => m.recipient === email && m.body.includes('spending mandate'),
     );
     const code = /\b(\d{6})\b/.exec(message?.body ?? '')?.[1] as string;

@@ -222,12 +222,12 @@ describe('merchant account linking, end to end', () => {
     const stored = JSON.stringify(row);
     expect(stored).not.toContain(issued.accessToken);
     expect(stored).not.toContain(issued.refreshToken);
-    expect(f.t.ctx.aead.open(row.access_token_sealed, `merchant_accounts.access_token:${account.id}`)).toBe(
+    expect(f.t.ctx.sealer.open(row.access_token_sealed, `merchant_accounts.access_token:${account.id}`)).toBe(
       issued.accessToken,
     );
     // Bound to its row: copied onto another account, it does not open.
     expect(() =>
-      f.t.ctx.aead.open(row.access_token_sealed, 'merchant_accounts.access_token:macct_other'),
+      f.t.ctx.sealer.open(row.access_token_sealed, 'merchant_accounts.access_token:macct_other'),
     ).toThrow();
     const linking = JSON.stringify(
       await f.t.ctx.db.selectFrom('merchant_account_linking').selectAll().execute(),
@@ -300,7 +300,7 @@ describe('merchant account linking, end to end', () => {
     await f.t.ctx.db
       .updateTable('merchant_link_sessions')
       .set({
-        code_verifier_sealed: f.t.ctx.aead.seal(
+        code_verifier_sealed: f.t.ctx.sealer.seal(
           'x'.repeat(43),
           `merchant_link_sessions.code_verifier:${session.id}`,
         ),
@@ -345,7 +345,7 @@ describe('merchant account linking, end to end', () => {
       .selectAll()
       .where('id', '=', before.id)
       .executeTakeFirstOrThrow();
-    expect(f.t.ctx.aead.open(row.access_token_sealed, `merchant_accounts.access_token:${before.id}`)).toBe(
+    expect(f.t.ctx.sealer.open(row.access_token_sealed, `merchant_accounts.access_token:${before.id}`)).toBe(
       fake.accounts.issued.at(-1)!.accessToken,
     );
     const fired = (await events()).slice(count);

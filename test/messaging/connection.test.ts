@@ -87,7 +87,7 @@ describe('connecting the messaging provider (OAuth 2.0 authorization code + PKCE
       expect(f.t.logs.text).not.toContain(secret);
     // The sealed values open only for their own organization and mode.
     expect(() =>
-      f.t.ctx.aead.open(row.access_token!, `messaging.access_token|org_other|${row.livemode}`),
+      f.t.ctx.sealer.open(row.access_token!, `messaging.access_token|org_other|${row.livemode}`),
     ).toThrow();
   });
 

@@ -140,7 +140,7 @@ describe('links go out through the organization’s messaging provider, else the
     // This app has an SMS service but no mail server: the email reached the local outbox only.
     expect(answer).toMatchObject({ sent: false, delivery: 'outbox' });
     expect(provider().sent.length).toBe(sent);
-    const outbox = await f.t.ctx.notifications.outbox(1000);
+    const outbox = await f.t.ctx.notifications.sentMessages(1000);
     const message = outbox.find((m) => m.recipient === email && m.body.includes('/vault/'));
     expect(message).toBeDefined();
     expect(answer.url).toBe(`http://purser.test/vault/${linkToken(message!.body)}`);
@@ -192,7 +192,7 @@ describe('a wallet link asked to be sent (`send: true`) goes the same way, and s
     const email = uniqueEmail('wallet');
     const { link } = await walletLink({ email });
     expect(link.delivery).toBe('outbox');
-    const outbox = await f.t.ctx.notifications.outbox(1000);
+    const outbox = await f.t.ctx.notifications.sentMessages(1000);
     expect(outbox.some((m) => m.recipient === email && m.body.includes(link.url))).toBe(true);
   });
 });

@@ -277,7 +277,7 @@ describe('the hosted onboarding page', () => {
     });
     expect(asked.statusCode).toBe(200);
     expect(asked.body).toContain('we sent you a code');
-    const message = (await f.t.ctx.notifications.outbox(1000)).find((m) => m.recipient === email);
+    const message = (await f.t.ctx.notifications.sentMessages(1000)).find((m) => m.recipient === email);
     expect(message?.body).toContain('111111');
 
     // Wrong codes say so and count; the right one completes.
@@ -330,7 +330,7 @@ describe('the hosted onboarding page', () => {
     expect(typed.statusCode, typed.body).toBe(200);
     expect(typed.body).toContain('we sent you a code');
     expect(await count('cardholders')).toBe(cardholders);
-    expect((await f.t.ctx.notifications.outbox(1000)).some((m) => m.recipient === email)).toBe(true);
+    expect((await f.t.ctx.notifications.sentMessages(1000)).some((m) => m.recipient === email)).toBe(true);
     const again = await openPage(path, page.browser);
     const right = await post(path, page.browser, { ...again.fields('claim_verify'), code: '111111' });
     expect(right.statusCode, right.body).toBe(303);
@@ -371,7 +371,7 @@ describe('the hosted onboarding page', () => {
     const email = 'nobody-here@example.com';
     const asked = await post(path, page.browser, { ...page.fields('claim_start'), email });
     expect(asked.body).toContain('we sent you a code');
-    expect((await f.t.ctx.notifications.outbox(1000)).some((m) => m.recipient === email)).toBe(false);
+    expect((await f.t.ctx.notifications.sentMessages(1000)).some((m) => m.recipient === email)).toBe(false);
     const again = await openPage(path, page.browser);
     const tried = await post(path, page.browser, { ...again.fields('claim_verify'), code: '111111' });
     expect(tried.body).toContain('That code is not right');

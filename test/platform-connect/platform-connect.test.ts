@@ -72,7 +72,7 @@ async function signIn(b: ReturnType<typeof browser>, path: string, email: string
 }
 
 async function latestCode(email: string): Promise<string> {
-  const messages = (await f.t.ctx.notifications.outbox(1000)).filter((m) => m.recipient === email);
+  const messages = (await f.t.ctx.notifications.sentMessages(1000)).filter((m) => m.recipient === email);
   return /\b(\d{6})\b/.exec(messages[0]!.body)![1]!;
 }
 

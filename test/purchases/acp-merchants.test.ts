@@ -48,7 +48,8 @@ beforeAll(async () => {
   app = await buildApp(ctx);
   await app.register(acpWebhookRoutes, {
     prefix: '/recorded',
-    ctx,
+    merchants: ctx.merchants,
+    clock: ctx.clock,
     onOrderEvent: async (slug, event) => {
       events.push({ slug, event });
     },
@@ -67,7 +68,7 @@ afterAll(async () => {
 });
 
 const merchants = () =>
-  new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.aead, outbound: ctx.config.outbound });
+  new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.sealer, outbound: ctx.config.outbound });
 
 describe('purser merchant', () => {
   it('adds, lists and removes a merchant; the key and secret are never printed nor stored in clear', {
@@ -226,7 +227,7 @@ describe('purser merchant', () => {
     const strict = new MerchantConfigs({
       db: ctx.db,
       clock: ctx.clock,
-      sealer: ctx.aead,
+      sealer: ctx.sealer,
       outbound: { ...ctx.config.outbound, allowPrivateDestinations: { production: false, sandbox: false } },
     });
     expect(
@@ -242,7 +243,7 @@ describe('purser merchant', () => {
     const named = new MerchantConfigs({
       db: ctx.db,
       clock: ctx.clock,
-      sealer: ctx.aead,
+      sealer: ctx.sealer,
       outbound: {
         ...ctx.config.outbound,
         allowPrivateDestinations: { production: false, sandbox: false },

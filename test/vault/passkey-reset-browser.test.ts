@@ -107,7 +107,7 @@ describe('passkey recovery in Chromium', () => {
     await page.screenshot({ path: join(IMAGES, 'passkey-reset-code.png'), fullPage: true });
     await page.locator('#send-email').tap();
     await page.waitForURL(/done=sent/);
-    const message = (await f.t.ctx.notifications.outbox(1000)).find(
+    const message = (await f.t.ctx.notifications.sentMessages(1000)).find(
       (m) => m.recipient === email && m.body.includes('reset your passkey'),
     );
     const code = /\b(\d{6})\b/.exec(message!.body)![1]!;

@@ -65,7 +65,7 @@ class Browser {
 }
 
 async function lastCodeTo(recipient: string): Promise<string> {
-  const message = (await f.t.ctx.notifications.outbox(1000)).find(
+  const message = (await f.t.ctx.notifications.sentMessages(1000)).find(
     (m) => m.recipient === recipient && m.body.includes('reset your passkey'),
   );
   const code = /\b(\d{6})\b/.exec(message?.body ?? '')?.[1];
@@ -223,7 +223,7 @@ describe('passkey recovery', () => {
     expect(shown).toContain(`Send a code to •••• ${phone.slice(-4)}`);
     expect(shown).not.toContain('id="send-email"');
     expect((await browser.submit('code', { channel: 'phone' })).statusCode).toBe(303);
-    const sms = (await f.t.ctx.notifications.outbox(1000)).filter(
+    const sms = (await f.t.ctx.notifications.sentMessages(1000)).filter(
       (m) => m.channel === 'sms' && m.recipient === phone && m.body.includes('reset your passkey'),
     );
     expect(sms).toHaveLength(1);

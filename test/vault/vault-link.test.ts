@@ -22,7 +22,7 @@ describe('POST /api/v2/checkout/vault_link', () => {
     const { userId } = await connectUser(f.t, f.sandbox, { email });
     const response = await link(f.sandbox, { user: userId });
     expect(response.statusCode, response.body).toBe(202);
-    const outbox = await f.t.ctx.notifications.outbox(1000);
+    const outbox = await f.t.ctx.notifications.sentMessages(1000);
     const sent = outbox.find((m) => m.recipient === email && m.body.includes('/vault/'));
     const url = /http:\/\/purser\.test\/vault\/vlt_[A-Za-z0-9_-]+/.exec(sent?.body ?? '')?.[0];
     expect(url).toBeDefined();
@@ -45,7 +45,7 @@ describe('POST /api/v2/checkout/vault_link', () => {
       delivery: 'outbox',
       user: userId,
     });
-    const outbox = await f.t.ctx.notifications.outbox(1000);
+    const outbox = await f.t.ctx.notifications.sentMessages(1000);
     expect(
       outbox.some((m) => m.channel === 'sms' && m.recipient === phone && m.body.includes('/vault/')),
     ).toBe(true);

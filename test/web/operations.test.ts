@@ -147,7 +147,8 @@ describe('documentation', () => {
       if (!file.endsWith('.ts')) continue;
       const source = readFileSync(join('src', file), 'utf8');
       for (const match of source.matchAll(/ApiError\(\s*[\w.]+,\s*'(\w+)'/g)) codes.add(match[1] as string);
-      for (const match of source.matchAll(/\bnew Refusal(?:<\w+>)?\(\s*'(\w+)'/g)) codes.add(match[1] as string);
+      for (const match of source.matchAll(/\bnew Refusal(?:<\w+>)?\(\s*'(\w+)'/g))
+        codes.add(match[1] as string);
       for (const match of source.matchAll(/\[\d{3}, '(\w+)', '/g)) codes.add(match[1] as string);
     }
     expect(codes.size).toBeGreaterThan(40);

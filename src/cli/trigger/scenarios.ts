@@ -126,7 +126,7 @@ export const SCENARIOS: Record<EventType, Scenario> = {
       s.record('platform connect session', session.id);
       const email = `trigger-${session.id.slice(4).toLowerCase()}@example.com`;
       const { attemptId } = await s.ctx.members.startSignIn(email);
-      const sent = (await s.ctx.notifications.outbox(1000)).find((m) => m.recipient === email);
+      const sent = (await s.ctx.notifications.sentMessages(1000)).find((m) => m.recipient === email);
       const code = /\b(\d{6})\b/.exec(sent?.body ?? '')?.[1] ?? '';
       const signed = await s.ctx.members.verifySignIn(attemptId, code);
       const member =

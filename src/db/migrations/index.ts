@@ -43,6 +43,8 @@ import * as chainKeyRotation from './0049_chain_key_rotation.ts';
 import * as mandatePurchases from './0050_mandate_purchases.ts';
 import * as webhookDuePartial from './0051_webhook_due_partial.ts';
 import * as poolAppendedCredits from './0052_pool_appended_credits.ts';
+import * as apiRequestsCovering from './0053_api_requests_covering.ts';
+import * as sentMessages from './0054_sent_messages.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -90,4 +92,6 @@ export const migrations: Record<string, Migration> = {
   '0050_mandate_purchases': mandatePurchases,
   '0051_webhook_due_partial': webhookDuePartial,
   '0052_pool_appended_credits': poolAppendedCredits,
+  '0053_api_requests_covering': apiRequestsCovering,
+  '0054_sent_messages': sentMessages,
 };

@@ -1,11 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
+import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import { platformGuard } from './guard.ts';
-import { oauthError } from './service.ts';
+import { type AuthService, oauthError } from './service.ts';
+
+/** What the token endpoints use: the service, and the token endpoint's own rate limit. */
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  tokenLimiter: RateLimiter;
+  /** The limiter's rule, as the OpenAPI document states it. */
+  tokenLimit: RateLimitRule;
+}
 
 const TokenResponse = Type.Object(
   {
@@ -68,7 +76,10 @@ function field(body: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function authRoutes(
+  app: RoutesApp,
+  { auth, tokenLimiter, tokenLimit }: AuthRoutesOptions,
+): Promise<void> {
   for (const schema of [TokenResponse, OAuthErrorBody, Introspection]) app.addSchema(schema);
   // RFC 6749 §4.4.2: the token request is form-encoded. Only this plugin's routes parse forms.
   acceptFormBodies(app);
@@ -86,7 +97,7 @@ export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         tags: ['Authentication'],
         description:
           'Form-encoded (JSON also accepted). Credentials in the body or as HTTP Basic. ' +
-          `Rate limited to ${ctx.config.tokenRateLimit.max} requests in any ${ctx.config.tokenRateLimit.windowSeconds} seconds per client IP (sliding window).`,
+          `Rate limited to ${tokenLimit.max} requests in any ${tokenLimit.windowSeconds} seconds per client IP (sliding window).`,
         // Documented only: the handler validates by hand so that every failure is an OAuth error body.
         body: withExample(TokenRequest, {
           grant_type: 'client_credentials',
@@ -125,7 +136,7 @@ export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       },
       attachValidation: true,
       onRequest: async (request) => {
-        const decision = await ctx.tokenRateLimiter.hit(request.ip);
+        const decision = await tokenLimiter.hit(request.ip);
         if (!decision.allowed) {
           request.log.warn(
             { rate_limit: 'token', ip: request.ip, retry_after: decision.retryAfterSeconds },
@@ -154,7 +165,7 @@ export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           'Send the client credentials either as HTTP Basic or in the body, not both.',
         );
       }
-      const token = await ctx.auth.clientCredentialsGrant({
+      const token = await auth.clientCredentialsGrant({
         grantType: field(body, 'grant_type'),
         clientId: basic?.clientId ?? bodyClientId,
         clientSecret: basic?.clientSecret ?? field(body, 'client_secret'),
@@ -169,7 +180,7 @@ export async function authRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
   app.get(
     '/api/v2',
     {
-      onRequest: platformGuard(ctx.auth),
+      onRequest: platformGuard(auth),
       schema: {
         operationId: 'introspectCredential',
         summary: 'Introspect the calling credential',

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, LiteralUnion, type RoutesApp, withExample } from '../../core/schemas.ts';
 import type { Principal } from '../auth/index.ts';
 import { platformGuard } from '../auth/index.ts';
 import { ON_TIMEOUT, TIMEOUT_MS } from './platform-authorization.ts';
+import type { CardRoutesOptions } from './routes.ts';
 import { scopeOf } from './service.ts';
 
 /*
@@ -66,8 +66,11 @@ const example = {
   updated_at: '2026-11-27T18:00:00.000Z',
 };
 
-export async function authorizationEndpointRoutes(app: RoutesApp, ctx: AppContext): Promise<void> {
-  const common = { onRequest: platformGuard(ctx.auth) };
+export async function authorizationEndpointRoutes(
+  app: RoutesApp,
+  { auth, platform }: Pick<CardRoutesOptions, 'auth' | 'platform'>,
+): Promise<void> {
+  const common = { onRequest: platformGuard(auth) };
   const schema = { tags: ['Real-time authorization'], security: [{ platformToken: [] }] };
   const scope = (request: { principal: Principal | null }) => scopeOf(request.principal!);
   const path = '/api/v2/authorization_endpoint';
@@ -108,7 +111,7 @@ export async function authorizationEndpointRoutes(app: RoutesApp, ctx: AppContex
       },
     },
     async (request, reply) => {
-      const { created, endpoint } = await ctx.cards.platform.put(scope(request), request.body);
+      const { created, endpoint } = await platform.put(scope(request), request.body);
       return reply.code(created ? 201 : 200).send(endpoint);
     },
   );
@@ -127,7 +130,7 @@ export async function authorizationEndpointRoutes(app: RoutesApp, ctx: AppContex
         },
       },
     },
-    async (request) => ctx.cards.platform.get(scope(request)),
+    async (request) => platform.get(scope(request)),
   );
 
   app.delete(
@@ -149,6 +152,6 @@ export async function authorizationEndpointRoutes(app: RoutesApp, ctx: AppContex
         },
       },
     },
-    async (request) => ctx.cards.platform.delete(scope(request)),
+    async (request) => platform.delete(scope(request)),
   );
 }

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
-import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { AesGcmSealer, Sealer } from '../../core/sealer.ts';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardholdersTable } from '../../db/schema.ts';
@@ -31,7 +31,7 @@ export class Cardholders {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly store: CardStore,
-    private readonly sealer: Sealer & Pick<Aead, 'derivedKeys'>,
+    private readonly sealer: Sealer & Pick<AesGcmSealer, 'derivedKeys'>,
     private readonly events: EventEmitter,
   ) {
     this.emailKeys = sealer.derivedKeys(EMAIL_DIGEST_PURPOSE).map(({ key }) => key);

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { listOf } from '../../core/pagination.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import type { Principal } from '../auth/index.ts';
 import { platformGuard } from '../auth/index.ts';
 import { INTERVALS, MAX_LIMITS, MAX_LIST } from './controls.ts';
 import { merchantCategories } from './merchant-categories.ts';
+import type { CardRoutesOptions } from './routes.ts';
 import { scopeOf } from './service.ts';
 
 /*
@@ -170,8 +170,11 @@ const userExample = {
   ...controlsExample,
 };
 
-export async function spendingControlRoutes(app: RoutesApp, ctx: AppContext): Promise<void> {
-  const common = { onRequest: platformGuard(ctx.auth) };
+export async function spendingControlRoutes(
+  app: RoutesApp,
+  { auth, cards, controls }: Pick<CardRoutesOptions, 'auth' | 'cards' | 'controls'>,
+): Promise<void> {
+  const common = { onRequest: platformGuard(auth) };
   const security = [{ platformToken: [] }];
   const scope = (request: { principal: Principal | null }) => scopeOf(request.principal!);
 
@@ -227,8 +230,8 @@ export async function spendingControlRoutes(app: RoutesApp, ctx: AppContext): Pr
       },
     },
     async (request) => {
-      await ctx.cards.requireUser(scope(request), request.params.user_id);
-      return ctx.cards.controls.forUser(scope(request), request.params.user_id);
+      await cards.requireUser(scope(request), request.params.user_id);
+      return controls.forUser(scope(request), request.params.user_id);
     },
   );
 
@@ -257,8 +260,8 @@ export async function spendingControlRoutes(app: RoutesApp, ctx: AppContext): Pr
       },
     },
     async (request) => {
-      await ctx.cards.requireUser(scope(request), request.params.user_id);
-      return ctx.cards.controls.setForUser(scope(request), request.params.user_id, request.body);
+      await cards.requireUser(scope(request), request.params.user_id);
+      return controls.setForUser(scope(request), request.params.user_id, request.body);
     },
   );
 }

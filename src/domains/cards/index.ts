@@ -1,7 +1,7 @@
 /** The front door of `cards` (docs/architecture.md, "Walls"): what other domains may use. */
 export { windowStart } from './controls.ts';
 export type { EventEmitter } from './events.ts';
-export { categoryNamed, codeRanges, inRanges, MCC } from './merchant-categories.ts';
+export { categoryNamed, codeRanges, inRanges, MCC, merchantCategories } from './merchant-categories.ts';
 export { checkCardholderDetails, isEmail } from './objects.ts';
 export type { Card, CardService, SpendingControlsInput } from './service.ts';
 export { cardFundingId, sandboxScope, scopeOf } from './service.ts';

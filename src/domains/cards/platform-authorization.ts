@@ -1,10 +1,10 @@
 import { type Clock, isoTime } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { invalidRequest, notFound } from '../../core/errors.ts';
 import { guardedRequest } from '../../core/http/client.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { runCompiled } from '../../db/compiled.ts';
 import type { Db, Executor } from '../../db/index.ts';

@@ -1,5 +1,5 @@
-import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import type { OutboundConfig } from '../../core/http/policy.ts';
+import type { AesGcmSealer, Sealer } from '../../core/sealer.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -12,7 +12,7 @@ import type { Card } from './service.ts';
 export interface CardDeps {
   ledger: LedgerService;
   events: EventEmitter;
-  sealer: Sealer & Pick<Aead, 'derivedKeys'>;
+  sealer: Sealer & Pick<AesGcmSealer, 'derivedKeys'>;
   users: CardUsers;
   dialect: 'sqlite' | 'postgres';
   /** Where the platform's authorization endpoint may be (core/outbound.ts). */

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import { PageQuery } from '../../core/pagination.ts';
 import {
@@ -9,9 +8,10 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import type { Principal } from '../auth/index.ts';
+import type { Db } from '../../db/index.ts';
+import type { AuthService, Principal } from '../auth/index.ts';
 import { platformGuard } from '../auth/index.ts';
-import { CardFlowFields, cardFlowExample } from '../funding/index.ts';
+import { CardFlowFields, cardFlowExample, type FundingService } from '../funding/index.ts';
 import { authorizationEndpointRoutes } from './authorization-endpoint-routes.ts';
 import {
   CardDetails,
@@ -38,11 +38,27 @@ import {
   SpendingControlsInput,
   spendingControlRoutes,
 } from './control-routes.ts';
-import { scopeOf } from './service.ts';
+import { type CardService, scopeOf } from './service.ts';
 import { simulationRoutes } from './simulation-routes.ts';
 
+/** What the card routes use: the card service and the parts of it they call directly. */
+export interface CardRoutesOptions {
+  auth: AuthService;
+  cards: CardService;
+  controls: CardService['controls'];
+  network: CardService['network'];
+  platform: CardService['platform'];
+  /** Cards created with company funding start a card flow. */
+  funding: FundingService;
+  /** Read a card before its controls change, outside any transaction. */
+  db: Db;
+}
+
 /** Cards, wallets, transactions and the sandbox card network (v2, platform token). */
-export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function cardRoutes(
+  app: RoutesApp,
+  { auth, cards, controls, network, platform, funding, db }: CardRoutesOptions,
+): Promise<void> {
   for (const schema of [
     ...controlSchemas,
     CardObject,
@@ -52,9 +68,9 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     TransactionList,
   ])
     app.addSchema(schema);
-  const common = { onRequest: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(auth) };
   const security = [{ platformToken: [] }];
-  const cards = { tags: ['Cards'], security };
+  const cardTags = { tags: ['Cards'], security };
   const scope = (request: { principal: Principal | null }) => scopeOf(request.principal!);
 
   app.post(
@@ -62,7 +78,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     {
       ...common,
       schema: {
-        ...cards,
+        ...cardTags,
         operationId: 'createCard',
         summary: "Issue a card funded from the user's wallet or the company wallet",
         description:
@@ -119,13 +135,13 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       },
     },
     async (request, reply) => {
-      const { funding, external_user_id, ack_required, ...card } = request.body;
-      if (funding === 'company') {
+      const { funding: source, external_user_id, ack_required, ...card } = request.body;
+      if (source === 'company') {
         if (card.memo !== undefined)
           throw invalidRequest('memo is not taken with company funding.', {
             memo: 'not allowed with funding company',
           });
-        const flow = await ctx.funding.startFlow(request.principal!, {
+        const flow = await funding.startFlow(request.principal!, {
           ...card,
           external_user_id,
           ack_required,
@@ -138,7 +154,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
           [field]: 'needs funding company',
         });
       }
-      return reply.code(201).send(await ctx.cards.createCard(request.principal!, card));
+      return reply.code(201).send(await cards.createCard(request.principal!, card));
     },
   );
 
@@ -147,7 +163,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     {
       ...common,
       schema: {
-        ...cards,
+        ...cardTags,
         operationId: 'listCards',
         summary: 'List cards, newest first',
         querystring: Type.Object(
@@ -168,7 +184,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         },
       },
     },
-    async (request) => ctx.cards.listCards(scope(request), request.query),
+    async (request) => cards.listCards(scope(request), request.query),
   );
 
   app.get(
@@ -176,7 +192,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     {
       ...common,
       schema: {
-        ...cards,
+        ...cardTags,
         operationId: 'getCard',
         summary: 'A card',
         params: CardParams,
@@ -186,7 +202,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         },
       },
     },
-    async (request) => ctx.cards.getCard(scope(request), request.params.card_id),
+    async (request) => cards.getCard(scope(request), request.params.card_id),
   );
 
   app.post(
@@ -194,7 +210,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     {
       ...common,
       schema: {
-        ...cards,
+        ...cardTags,
         operationId: 'closeCard',
         summary: 'Close a card',
         description:
@@ -214,7 +230,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       },
     },
     async (request) => ({
-      ...(await ctx.cards.closeCard(scope(request), request.params.card_id)),
+      ...(await cards.closeCard(scope(request), request.params.card_id)),
       status: 'closed' as const,
     }),
   );
@@ -228,7 +244,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       {
         ...common,
         schema: {
-          ...cards,
+          ...cardTags,
           operationId: `${action}Card`,
           summary: action === 'pause' ? 'Pause a card (charges are declined)' : 'Resume a paused card',
           description: `Moves the card to ${status} and fires \`card.updated\`; \`409 card_closed\` on a closed card.`,
@@ -243,8 +259,8 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       },
       async (request) =>
         action === 'pause'
-          ? ctx.cards.pauseCard(scope(request), request.params.card_id)
-          : ctx.cards.resumeCard(scope(request), request.params.card_id),
+          ? cards.pauseCard(scope(request), request.params.card_id)
+          : cards.resumeCard(scope(request), request.params.card_id),
     );
   }
 
@@ -253,7 +269,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     {
       ...common,
       schema: {
-        ...cards,
+        ...cardTags,
         operationId: 'updateCard',
         summary: "Change a card's spend limit or spending controls",
         description:
@@ -301,14 +317,11 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
       const where = scope(request);
       const id = request.params.card_id;
       // Controls are checked before the limit moves money, and set after it.
-      if (spending_controls)
-        ctx.cards.controls.changed(await ctx.cards.findCard(ctx.db, where, id), spending_controls);
+      if (spending_controls) controls.changed(await cards.findCard(db, where, id), spending_controls);
       const limited =
-        spend_limit_cents === undefined
-          ? null
-          : await ctx.cards.updateSpendLimit(where, id, spend_limit_cents);
+        spend_limit_cents === undefined ? null : await cards.updateSpendLimit(where, id, spend_limit_cents);
       if (!spending_controls) return limited!;
-      return ctx.cards.updateSpendingControls(where, id, spending_controls);
+      return cards.updateSpendingControls(where, id, spending_controls);
     },
   );
 
@@ -317,7 +330,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     {
       ...common,
       schema: {
-        ...cards,
+        ...cardTags,
         operationId: 'revealCardDetails',
         summary: 'Reveal the card number and CVV',
         description:
@@ -347,7 +360,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ctx.cards.revealDetails(request.principal!, request.params.card_id, request.id);
+      return cards.revealDetails(request.principal!, request.params.card_id, request.id);
     },
   );
 
@@ -367,7 +380,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         },
       },
     },
-    async (request) => ctx.cards.wallet(scope(request), request.params.user_id),
+    async (request) => cards.wallet(scope(request), request.params.user_id),
   );
 
   const transactions = { tags: ['Transactions'], security };
@@ -397,7 +410,7 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         },
       },
     },
-    async (request) => ctx.cards.network.listTransactions(scope(request), request.query),
+    async (request) => network.listTransactions(scope(request), request.query),
   );
 
   app.get(
@@ -415,10 +428,10 @@ export async function cardRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): 
         },
       },
     },
-    async (request) => ctx.cards.network.getTransaction(scope(request), request.params.transaction_id),
+    async (request) => network.getTransaction(scope(request), request.params.transaction_id),
   );
 
-  await spendingControlRoutes(app, ctx);
-  await authorizationEndpointRoutes(app, ctx);
-  await simulationRoutes(app, ctx);
+  await spendingControlRoutes(app, { auth, cards, controls });
+  await authorizationEndpointRoutes(app, { auth, platform });
+  await simulationRoutes(app, { auth, cards, network });
 }

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import {
   documented,
   errorResponse,
@@ -20,11 +19,15 @@ import {
   WalletObject,
   walletExample,
 } from './card-schemas.ts';
+import type { CardRoutesOptions } from './routes.ts';
 import { sandboxScope } from './service.ts';
 
 /** The sandbox card network (test mode only): wallet funding, charges, clearing, voids, refunds, issuer closes. */
-export async function simulationRoutes(app: RoutesApp, ctx: AppContext): Promise<void> {
-  const common = { onRequest: platformGuard(ctx.auth) };
+export async function simulationRoutes(
+  app: RoutesApp,
+  { auth, cards, network }: Pick<CardRoutesOptions, 'auth' | 'cards' | 'network'>,
+): Promise<void> {
+  const common = { onRequest: platformGuard(auth) };
   const security = [{ platformToken: [] }];
   const simulate = { tags: ['Sandbox'], security };
   const sandbox = (request: { principal: Principal | null }, what: string) =>
@@ -55,7 +58,7 @@ export async function simulationRoutes(app: RoutesApp, ctx: AppContext): Promise
         },
       },
     },
-    async (request) => ctx.cards.fundWallet(request.principal!, request.body),
+    async (request) => cards.fundWallet(request.principal!, request.body),
   );
 
   app.post(
@@ -105,7 +108,7 @@ export async function simulationRoutes(app: RoutesApp, ctx: AppContext): Promise
     },
     async (request) => {
       const { card_id, amount_cents, merchant, mcc, merchant_country } = request.body;
-      return ctx.cards.network.authorize(sandbox(request, 'Simulating a charge'), card_id, {
+      return network.authorize(sandbox(request, 'Simulating a charge'), card_id, {
         amountCents: amount_cents,
         merchant,
         mcc,
@@ -171,8 +174,8 @@ export async function simulationRoutes(app: RoutesApp, ctx: AppContext): Promise
         const where = sandbox(request, 'Simulating the network');
         const { transaction_id, amount_cents } = request.body;
         return action === 'clear'
-          ? ctx.cards.network.clear(where, transaction_id, amount_cents)
-          : ctx.cards.network.void(where, transaction_id, amount_cents);
+          ? network.clear(where, transaction_id, amount_cents)
+          : network.void(where, transaction_id, amount_cents);
       },
     );
   }
@@ -230,7 +233,7 @@ export async function simulationRoutes(app: RoutesApp, ctx: AppContext): Promise
     },
     async (request) => {
       const { transaction_id, amount_cents } = request.body;
-      return ctx.cards.network.refund(sandbox(request, 'Simulating a refund'), transaction_id, {
+      return network.refund(sandbox(request, 'Simulating a refund'), transaction_id, {
         amountCents: amount_cents,
       });
     },
@@ -259,7 +262,6 @@ export async function simulationRoutes(app: RoutesApp, ctx: AppContext): Promise
         },
       },
     },
-    async (request) =>
-      ctx.cards.network.providerClose(sandbox(request, 'Simulating the issuer'), request.body.card_id),
+    async (request) => network.providerClose(sandbox(request, 'Simulating the issuer'), request.body.card_id),
   );
 }

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { invalidRequest, notFound } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import { checkCardholderDetails } from './objects.ts';
+import type { CardService } from './service.ts';
 
 const CardholderObject = Type.Object(
   {
@@ -50,14 +52,27 @@ const ExternalUserId = Type.String({ maxLength: 255 });
 /** The spec's deprecated payment-method status endpoint sunsets ~30 days after wallet funding (§9.4). */
 const PAYMENT_METHOD_SUNSET = 'Wed, 30 Dec 2026 00:00:00 GMT';
 
+/** What the v1 routes use (API key): cardholders and the organization's revenue settings. */
+export interface CardV1RoutesOptions {
+  orgs: OrgService;
+  cards: CardService;
+  cardholders: CardService['cardholders'];
+  clock: Clock;
+  /** The deprecation link's origin. */
+  baseUrl: string;
+}
+
 /**
  * v1 endpoints for cards (API key, spec §4 "v1 endpoints referenced"): cardholders, the deprecated
  * payment-method status, and the organization's revenue configuration. Errors use the v2 body.
  */
-export async function cardV1Routes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function cardV1Routes(
+  app: RoutesApp,
+  { orgs, cards, cardholders, clock, baseUrl }: CardV1RoutesOptions,
+): Promise<void> {
   app.decorateRequest('apiKey', null);
   app.addSchema(CardholderObject);
-  const v1 = { onRequest: apiKeyGuard(ctx.orgs) };
+  const v1 = { onRequest: apiKeyGuard(orgs) };
   const schemaBase = { tags: ['Cardholders (v1)'], security: [{ apiKey: [] }] };
   const scope = (request: { apiKey: { organizationId: string; livemode: boolean } | null }) => ({
     organizationId: request.apiKey!.organizationId,
@@ -95,8 +110,8 @@ export async function cardV1Routes(app: RoutesApp, { ctx }: { ctx: AppContext })
       },
     },
     async (request, reply) => {
-      checkDetails(request.body, ctx.clock.now());
-      return reply.code(201).send(await ctx.cards.cardholders.create(scope(request), request.body));
+      checkDetails(request.body, clock.now());
+      return reply.code(201).send(await cardholders.create(scope(request), request.body));
     },
   );
 
@@ -115,7 +130,7 @@ export async function cardV1Routes(app: RoutesApp, { ctx }: { ctx: AppContext })
         },
       },
     },
-    async (request) => ctx.cards.cardholders.get(scope(request), request.params.id),
+    async (request) => cardholders.get(scope(request), request.params.id),
   );
 
   app.patch(
@@ -152,8 +167,8 @@ export async function cardV1Routes(app: RoutesApp, { ctx }: { ctx: AppContext })
       },
     },
     async (request) => {
-      checkDetails(request.body, ctx.clock.now());
-      return ctx.cards.cardholders.update(scope(request), request.params.id, request.body);
+      checkDetails(request.body, clock.now());
+      return cardholders.update(scope(request), request.params.id, request.body);
     },
   );
 
@@ -181,15 +196,12 @@ export async function cardV1Routes(app: RoutesApp, { ctx }: { ctx: AppContext })
       },
     },
     async (request, reply) => {
-      await ctx.cards.cardholders.get(scope(request), request.params.id);
+      await cardholders.get(scope(request), request.params.id);
       // RFC 9745 (Deprecation), RFC 8594 (Sunset), and a link to the migration note.
       reply
         .header('deprecation', `@${Math.floor(Date.UTC(2026, 10, 1) / 1000)}`)
         .header('sunset', PAYMENT_METHOD_SUNSET)
-        .header(
-          'link',
-          `<${ctx.config.baseUrl}/docs#/Cardholders%20(v1)/getPaymentMethodStatus>; rel="deprecation"`,
-        );
+        .header('link', `<${baseUrl}/docs#/Cardholders%20(v1)/getPaymentMethodStatus>; rel="deprecation"`);
       return { hasPaymentMethod: false };
     },
   );
@@ -230,7 +242,7 @@ export async function cardV1Routes(app: RoutesApp, { ctx }: { ctx: AppContext })
         },
       },
     },
-    async (request) => ctx.cards.revenueConfig(ownOrganization(request)),
+    async (request) => cards.revenueConfig(ownOrganization(request)),
   );
 
   app.patch(
@@ -264,7 +276,7 @@ export async function cardV1Routes(app: RoutesApp, { ctx }: { ctx: AppContext })
         },
       },
     },
-    async (request) => ctx.cards.setRewardShare(ownOrganization(request), request.body.rewardShareBps),
+    async (request) => cards.setRewardShare(ownOrganization(request), request.body.rewardShareBps),
   );
 }
 

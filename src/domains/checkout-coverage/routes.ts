@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, type RoutesApp } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
 import { CoverageCatalog, loadCoverage } from './coverage.ts';
 
 const CoverageObject = Type.Object(
@@ -15,13 +14,13 @@ const CoverageObject = Type.Object(
 );
 
 /** `GET /api/v2/checkout/coverage` (spec §4): the catalog, loaded and checked once at start. */
-export async function checkoutRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function checkoutRoutes(app: RoutesApp, { auth }: { auth: AuthService }): Promise<void> {
   const coverage = { object: 'checkout_coverage' as const, ...loadCoverage() };
   app.addSchema(CoverageObject);
   app.get(
     '/api/v2/checkout/coverage',
     {
-      onRequest: platformGuard(ctx.auth),
+      onRequest: platformGuard(auth),
       schema: {
         tags: ['Checkout'],
         security: [{ platformToken: [] }],

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { isDatabaseUnavailable } from '../../db/availability.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
+import type { ConnectService } from './service.ts';
 import { maskDestination, StartThrottled } from './throttle.ts';
 
 /** Bodies name only the spec's fields: an unknown one is `400 invalid_request` naming it. */
@@ -85,10 +85,13 @@ function unavailableOnFailure<Request extends FastifyRequest, Reply, R>(
   };
 }
 
-export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function connectRoutes(
+  app: RoutesApp,
+  { auth, connect }: { auth: AuthService; connect: ConnectService },
+): Promise<void> {
   for (const schema of [ConnectAttempt, Connection, Consent]) app.addSchema(schema);
   // onRequest: the token is checked before the body is even parsed.
-  const common = { onRequest: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(auth) };
   const tags = ['Connect'];
   const security = [{ platformToken: [] }];
   const errorDescriptions = {
@@ -137,7 +140,7 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     unavailableOnFailure(async (request, reply) => {
       const body = request.body;
       try {
-        const attempt = await ctx.connect.start(request.principal!, body);
+        const attempt = await connect.start(request.principal!, body);
         reply.code(201);
         return attempt;
       } catch (error) {
@@ -189,7 +192,7 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    unavailableOnFailure(async (request) => ctx.connect.verify(request.principal!, request.body)),
+    unavailableOnFailure(async (request) => connect.verify(request.principal!, request.body)),
   );
 
   app.post(
@@ -225,7 +228,7 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     },
     unavailableOnFailure(async (request, reply) => {
       reply.code(201);
-      return ctx.connect.consent(request.principal!, request.body);
+      return connect.consent(request.principal!, request.body);
     }),
   );
 
@@ -251,6 +254,6 @@ export async function connectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    unavailableOnFailure(async (request) => ctx.connect.refresh(request.principal!, request.body)),
+    unavailableOnFailure(async (request) => connect.refresh(request.principal!, request.body)),
   );
 }

@@ -1,9 +1,9 @@
 import type { Config } from '../../config.ts';
 import { type Clock, DAY, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';

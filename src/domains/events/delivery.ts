@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { DestinationRefused, resolveDestination } from '../../core/http/ssrf.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable } from '../../db/schema.ts';
@@ -41,7 +41,7 @@ export class DeliveryRunner {
     private readonly clock: Clock,
     private readonly config: WebhookConfig,
     private readonly outbound: OutboundConfig,
-    private readonly aead: Sealer,
+    private readonly sealer: Sealer,
     private readonly onDisabled: (endpointId: string) => Promise<void>,
     private readonly onRefused: (delivery: ClaimedDelivery, reason: string) => void = () => {},
   ) {}
@@ -171,7 +171,7 @@ export class DeliveryRunner {
     const sealed = delivery.secret_ciphertext!;
     let secret = this.secrets.get(sealed);
     if (secret === undefined) {
-      secret = this.aead.open(sealed, delivery.endpoint_id!);
+      secret = this.sealer.open(sealed, delivery.endpoint_id!);
       if (this.secrets.size > 10_000) this.secrets.clear();
       this.secrets.set(sealed, secret);
     }

@@ -1,11 +1,11 @@
 import type { Clock } from '../../core/clock.ts';
 import { DAY, unixSeconds } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
 import { cursorOf, DEFAULT_PAGE_LIMIT, type ListPage, pageOf } from '../../core/pagination.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -71,7 +71,7 @@ export class Endpoints {
     private readonly config: WebhookConfig,
     /** Where destinations may be (core/http/policy.ts). */
     private readonly outbound: OutboundConfig,
-    private readonly aead: Sealer,
+    private readonly sealer: Sealer,
     private readonly deps: { orgs: OrgService; notifications: NotificationService },
     private readonly outbox: Outbox,
     private readonly views: EventViews,
@@ -92,7 +92,7 @@ export class Endpoints {
       description: input.description ?? null,
       enabled_events: JSON.stringify(enabledEvents),
       status: 'active',
-      secret_ciphertext: this.aead.seal(secret, id),
+      secret_ciphertext: this.sealer.seal(secret, id),
       signature_scheme: input.signature_scheme ?? 'purser',
       consecutive_failures: 0,
       failing_since: null,
@@ -163,7 +163,7 @@ export class Endpoints {
   /** The endpoint's signing secret, for the console's audited "reveal" (docs/console.md). */
   async revealSecret(owner: Tenant, id: string): Promise<string> {
     const endpoint = await this.endpoint(owner, id);
-    return this.aead.open(endpoint.secret_ciphertext, id);
+    return this.sealer.open(endpoint.secret_ciphertext, id);
   }
 
   /** Hard cutover (spec §6 "Signature" 4): the old secret stops signing at once. */
@@ -171,7 +171,7 @@ export class Endpoints {
     await this.endpoint(owner, id);
     const secret = newSigningSecret();
     await store.updateEndpoint(this.db, id, {
-      secret_ciphertext: this.aead.seal(secret, id),
+      secret_ciphertext: this.sealer.seal(secret, id),
       updated_at: this.clock.now(),
     });
     return { ...endpointView(await this.endpoint(owner, id)), secret };
@@ -309,7 +309,7 @@ export class Endpoints {
 
   /** Standard Webhooks libraries read the secret as base64: one minted before secrets took that form cannot sign. */
   private checkStandardWebhooksSecret(endpoint: store.EndpointRow): void {
-    if (standardWebhooksKey(this.aead.open(endpoint.secret_ciphertext, endpoint.id))) return;
+    if (standardWebhooksKey(this.sealer.open(endpoint.secret_ciphertext, endpoint.id))) return;
     throw invalidRequest(
       `Webhook endpoint ${endpoint.id} has a secret from before Standard Webhooks: roll it first (POST /api/v1/webhook_endpoints/${endpoint.id}/roll_secret), then choose the scheme.`,
       { signature_scheme: 'needs a secret in the Standard Webhooks form: roll the secret first' },

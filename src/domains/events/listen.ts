@@ -1,5 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../core/clock.ts';
+import { exchange } from '../../core/http/client.ts';
+import {
+  type DestinationPolicy,
+  DestinationRefused,
+  type ResolvedDestination,
+  resolveDestination,
+} from '../../core/http/ssrf.ts';
 import { newSecret } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import type { EventService, TailedEvent } from './service.ts';
@@ -49,9 +56,19 @@ export async function tailEvents(events: EventService, owner: Tenant, clock: Clo
   }
 }
 
-/** Forwards tailed events to a local URL, signed like a delivery with a secret of this session. */
+/**
+ * Forwards tailed events to a URL the developer named, signed like a delivery with a secret of this
+ * session. It goes through the guarded client as every outbound request does: the developer's own
+ * machine and network may be reached (that is what the command is for), a cloud metadata or reserved
+ * address may not.
+ */
 export class Forwarder {
   readonly secret = newSecret('whsec_');
+  private static readonly policy: DestinationPolicy = {
+    livemode: false,
+    allowPrivate: true,
+    allowedPrivateHosts: [],
+  };
 
   constructor(
     private readonly url: URL,
@@ -61,8 +78,17 @@ export class Forwarder {
 
   /** The receiver's status code, or the reason nothing came back. */
   async forward(tailed: TailedEvent): Promise<number | string> {
+    let destination: ResolvedDestination;
     try {
-      const response = await fetch(this.url, {
+      destination = await resolveDestination(this.url, Forwarder.policy);
+    } catch (error) {
+      if (error instanceof DestinationRefused) return `refused: ${error.message}`;
+      throw error;
+    }
+    const result = await exchange(
+      this.url,
+      destination,
+      {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -71,13 +97,11 @@ export class Forwarder {
           [ATTEMPT_HEADER]: '1',
         },
         body: tailed.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      await response.body?.cancel();
-      return response.status;
-    } catch (error) {
-      return (error as Error).name === 'TimeoutError' ? 'timeout' : `error: ${(error as Error).message}`;
-    }
+      },
+      // Only the status matters: the receiver's body is not read past its first bytes.
+      { timeoutMs: this.timeoutMs, read: { maxBytes: 1024, beyond: 'keep' } },
+    );
+    if (result.kind === 'answer') return result.status;
+    return result.error.startsWith('timeout') ? 'timeout' : `error: ${result.error}`;
   }
 }

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { listOf, PageQuery } from '../../core/pagination.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { apiKeyGuard, platformGuard } from '../auth/index.ts';
+import { type AuthService, apiKeyGuard, platformGuard } from '../auth/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import {
   deliveryExample,
   Event,
@@ -18,13 +18,16 @@ import {
   WebhookEndpointList,
   WebhookRecovery,
 } from './schemas.ts';
-import { RECOVER_WINDOW_DAYS } from './service.ts';
+import { type EventService, RECOVER_WINDOW_DAYS } from './service.ts';
 
 const unixTime = (description: string) => Type.Optional(Type.Integer({ minimum: 0, description }));
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
-export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function eventRoutes(
+  app: RoutesApp,
+  { auth, orgs, events }: { auth: AuthService; orgs: OrgService; events: EventService },
+): Promise<void> {
   for (const schema of [
     Event,
     WebhookEndpoint,
@@ -37,20 +40,20 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     app.addSchema(schema);
   app.decorateRequest('apiKey', null);
   // Refused destinations and disabled endpoints are warnings an operator should see in the app's log.
-  ctx.events.useLog(app.log);
+  events.useLog(app.log);
   // roll_secret and test take no (or an optional) body: an empty one sent as application/json is
   // no body, not malformed JSON.
   app.addHook('onRequest', async (request) => {
     if (request.headers['content-length'] === '0') delete request.headers['content-type'];
   });
   // onRequest: the credential is checked before the body is even parsed.
-  const platform = { onRequest: platformGuard(ctx.auth) };
-  const v1 = { onRequest: apiKeyGuard(ctx.orgs) };
+  const platform = { onRequest: platformGuard(auth) };
+  const v1 = { onRequest: apiKeyGuard(orgs) };
   const owner = (principal: { organizationId: string; livemode: boolean } | null): Tenant => ({
     organizationId: principal!.organizationId,
     livemode: principal!.livemode,
   });
-  const events = { tags: ['Events'], security: [{ platformToken: [] }] };
+  const eventTags = { tags: ['Events'], security: [{ platformToken: [] }] };
   const webhooks = { tags: ['Webhook endpoints'], security: [{ apiKey: [] }] };
   const errors = errorResponses(400, 401, 403, 404);
 
@@ -59,7 +62,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     {
       ...platform,
       schema: {
-        ...events,
+        ...eventTags,
         operationId: 'listEvents',
         summary: 'List events, newest first',
         description:
@@ -84,7 +87,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         },
       },
     },
-    async (request) => ctx.events.listEvents(owner(request.principal), request.query),
+    async (request) => events.listEvents(owner(request.principal), request.query),
   );
 
   app.get(
@@ -92,7 +95,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     {
       ...platform,
       schema: {
-        ...events,
+        ...eventTags,
         operationId: 'getEvent',
         summary: 'Retrieve an event',
         params: IdParams,
@@ -103,7 +106,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         },
       },
     },
-    async (request) => ctx.events.getEvent(owner(request.principal), request.params.id),
+    async (request) => events.getEvent(owner(request.principal), request.params.id),
   );
 
   const EndpointBody = {
@@ -137,7 +140,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     },
     async (request, reply) => {
       reply.code(201);
-      return ctx.events.createEndpoint(owner(request.apiKey), request.body);
+      return events.createEndpoint(owner(request.apiKey), request.body);
     },
   );
 
@@ -156,7 +159,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         },
       },
     },
-    async (request) => ctx.events.listEndpoints(owner(request.apiKey), request.query),
+    async (request) => events.listEndpoints(owner(request.apiKey), request.query),
   );
 
   app.get(
@@ -174,7 +177,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         },
       },
     },
-    async (request) => ctx.events.getEndpoint(owner(request.apiKey), request.params.id),
+    async (request) => events.getEndpoint(owner(request.apiKey), request.params.id),
   );
 
   app.patch(
@@ -205,7 +208,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         },
       },
     },
-    async (request) => ctx.events.updateEndpoint(owner(request.apiKey), request.params.id, request.body),
+    async (request) => events.updateEndpoint(owner(request.apiKey), request.params.id, request.body),
   );
 
   app.delete(
@@ -231,7 +234,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         },
       },
     },
-    async (request) => ctx.events.deleteEndpoint(owner(request.apiKey), request.params.id),
+    async (request) => events.deleteEndpoint(owner(request.apiKey), request.params.id),
   );
 
   app.post(
@@ -252,7 +255,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         },
       },
     },
-    async (request) => ctx.events.rollSecret(owner(request.apiKey), request.params.id),
+    async (request) => events.rollSecret(owner(request.apiKey), request.params.id),
   );
 
   app.post(
@@ -303,7 +306,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     },
     async (request, reply) => {
       reply.code(202);
-      return ctx.events.sendTestEvent(owner(request.apiKey), request.params.id, request.body?.type);
+      return events.sendTestEvent(owner(request.apiKey), request.params.id, request.body?.type);
     },
   );
 
@@ -332,7 +335,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     },
     async (request) => {
       const query = request.query;
-      return ctx.events.listDeliveries(
+      return events.listDeliveries(
         owner(request.apiKey),
         { endpointId: request.params.id, eventId: query.event_id },
         query,
@@ -374,7 +377,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     },
     async (request, reply) => {
       reply.code(202);
-      return ctx.events.resend(owner(request.apiKey), request.params.id, request.body.event_id);
+      return events.resend(owner(request.apiKey), request.params.id, request.body.event_id);
     },
   );
 
@@ -420,7 +423,7 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     },
     async (request, reply) => {
       reply.code(202);
-      return ctx.events.recover(owner(request.apiKey), request.params.id, request.body.since);
+      return events.recover(owner(request.apiKey), request.params.id, request.body.since);
     },
   );
 
@@ -445,6 +448,6 @@ export async function eventRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
       },
     },
     async (request) =>
-      ctx.events.listDeliveries(owner(request.apiKey), { eventId: request.params.id }, request.query),
+      events.listDeliveries(owner(request.apiKey), { eventId: request.params.id }, request.query),
   );
 }

@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.ts';
 import { DAY } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import type { OutboundConfig } from '../../core/http/policy.ts';
 import type { ListPage } from '../../core/pagination.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, type Tenant } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { NotificationService } from '../notifications/index.ts';
@@ -68,7 +68,7 @@ export class EventService {
     private readonly clock: Clock,
     private readonly config: WebhookConfig,
     outbound: OutboundConfig,
-    aead: Sealer,
+    sealer: Sealer,
     deps: { orgs: OrgService; notifications: NotificationService },
   ) {
     this.outbox = new Outbox(db, dialect, clock);
@@ -79,7 +79,7 @@ export class EventService {
       clock,
       config,
       outbound,
-      aead,
+      sealer,
       deps,
       this.outbox,
       this.views,
@@ -91,7 +91,7 @@ export class EventService {
       clock,
       config,
       outbound,
-      aead,
+      sealer,
       (endpointId) => this.endpoints.notifyDisabled(endpointId),
       (delivery, reason) =>
         this.log.warn(

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import {
   documented,
   errorResponse,
@@ -9,8 +8,10 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { apiKeyGuard, platformGuard, testModeOnly } from '../auth/index.ts';
+import { type AuthService, apiKeyGuard, platformGuard, testModeOnly } from '../auth/index.ts';
 import { scopeOf } from '../cards/index.ts';
+import type { OrgService } from '../orgs/index.ts';
+import type { FundingService } from './service.ts';
 
 const CARD_FLOW_STATUSES = [
   'awaiting_collection',
@@ -111,11 +112,14 @@ const notAwaiting = errorResponse(
 );
 
 /** The company wallet, the sandbox's company funding and card flows (v2), and their acknowledgements (v1). */
-export async function fundingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function fundingRoutes(
+  app: RoutesApp,
+  { auth, orgs, funding }: { auth: AuthService; orgs: OrgService; funding: FundingService },
+): Promise<void> {
   app.addSchema(CompanyWalletObject);
   app.addSchema(CardFlowObject);
   app.decorateRequest('apiKey', null);
-  const common = { onRequest: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(auth) };
   const security = [{ platformToken: [] }];
   const wallet = { tags: ['Company wallet'], security };
 
@@ -133,7 +137,7 @@ export async function fundingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    async (request) => ctx.funding.wallet(scopeOf(request.principal!)),
+    async (request) => funding.wallet(scopeOf(request.principal!)),
   );
 
   app.patch(
@@ -163,7 +167,7 @@ export async function fundingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    async (request) => ctx.funding.updateWallet(scopeOf(request.principal!), request.body),
+    async (request) => funding.updateWallet(scopeOf(request.principal!), request.body),
   );
 
   app.post(
@@ -190,7 +194,7 @@ export async function fundingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    async (request) => ctx.funding.simulateFunding(request.principal!, request.body.amount_cents),
+    async (request) => funding.simulateFunding(request.principal!, request.body.amount_cents),
   );
 
   app.get(
@@ -209,10 +213,10 @@ export async function fundingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    async (request) => ctx.funding.getFlow(scopeOf(request.principal!), request.params.transfer_id),
+    async (request) => funding.getFlow(scopeOf(request.principal!), request.params.transfer_id),
   );
 
-  const v1 = { onRequest: apiKeyGuard(ctx.orgs) };
+  const v1 = { onRequest: apiKeyGuard(orgs) };
   const v1Schema = { tags: ['Wallet transfers (v1)'], security: [{ apiKey: [] }] };
   const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
   const apiKeyScope = (request: { apiKey: { organizationId: string; livemode: boolean } | null }) => ({
@@ -246,7 +250,7 @@ export async function fundingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    async (request) => ctx.funding.collectionSucceeded(apiKeyScope(request), request.params.id),
+    async (request) => funding.collectionSucceeded(apiKeyScope(request), request.params.id),
   );
 
   app.post(
@@ -273,6 +277,6 @@ export async function fundingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    async (request) => ctx.funding.collectionFailed(apiKeyScope(request), request.params.id),
+    async (request) => funding.collectionFailed(apiKeyScope(request), request.params.id),
   );
 }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Aead } from '../../core/crypto-aead.ts';
+import type { AesGcmSealer } from '../../core/sealer.ts';
 
 /**
  * Keyed digests of the low-entropy identifiers a verification keeps for matching (the national id
@@ -22,7 +22,7 @@ const PURPOSE = 'kyc-identifier-digests';
 export class IdentifierDigests {
   private readonly keys: { keyId: string; key: Buffer }[];
 
-  constructor(ring: Pick<Aead, 'derivedKeys'>) {
+  constructor(ring: Pick<AesGcmSealer, 'derivedKeys'>) {
     this.keys = ring.derivedKeys(PURPOSE);
   }
 

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { bearerGuard } from '../../core/bearer.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
@@ -13,10 +12,10 @@ import {
   ref,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard, testModeOnly } from '../auth/index.ts';
+import { type AuthService, platformGuard, testModeOnly } from '../auth/index.ts';
 import { INFORMATION_FIELDS, type InformationField, isCountryCode } from './fields.ts';
 import type { ReviewDecision } from './review.ts';
-import { SIMULATE_OUTCOMES } from './service.ts';
+import { type KycService, SIMULATE_OUTCOMES } from './service.ts';
 import { KYC_STATUSES } from './states.ts';
 
 const UserId = Type.String({
@@ -115,9 +114,12 @@ const SimulateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function kycRoutes(
+  app: RoutesApp,
+  { auth, kyc, uploadLimitBytes }: { auth: AuthService; kyc: KycService; uploadLimitBytes: number },
+): Promise<void> {
   app.addSchema(KycState);
-  const common = { onRequest: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(auth) };
   const tags = ['Identity verification'];
   const security = [{ platformToken: [] }];
 
@@ -126,7 +128,7 @@ export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
       `/api/v2/kyc/documents/${side}`,
       {
         ...common,
-        bodyLimit: ctx.config.kyc.uploadLimitBytes,
+        bodyLimit: uploadLimitBytes,
         schema: {
           operationId: side === 'front' ? 'uploadKycDocumentFront' : 'uploadKycDocumentBack',
           summary:
@@ -186,7 +188,7 @@ export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
           throw invalidRequest('Unknown issuing_country.', {
             issuing_country: 'must be an ISO 3166-1 alpha-2 country code',
           });
-        return ctx.kyc.uploadDocument(request.principal!, side, body);
+        return kyc.uploadDocument(request.principal!, side, body);
       },
     );
   }
@@ -217,7 +219,7 @@ export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
         },
       },
     },
-    async (request) => ctx.kyc.submitInformation(request.principal!, request.body),
+    async (request) => kyc.submitInformation(request.principal!, request.body),
   );
 
   app.get(
@@ -242,7 +244,7 @@ export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
         },
       },
     },
-    async (request) => ctx.kyc.state(request.principal!, request.query.user_id),
+    async (request) => kyc.state(request.principal!, request.query.user_id),
   );
 
   app.post(
@@ -270,7 +272,7 @@ export async function kycRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
         },
       },
     },
-    async (request) => ctx.kyc.simulate(request.principal!, request.body),
+    async (request) => kyc.simulate(request.principal!, request.body),
   );
 }
 
@@ -296,16 +298,19 @@ const Reason = Type.String({ minLength: 1, maxLength: 300, description: 'End-use
  * The built-in manual review queue for operators (not platforms): bearer `KYC_REVIEWER_TOKEN`.
  * Without that setting the routes answer 404, as if they did not exist.
  */
-export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function kycReviewRoutes(
+  app: RoutesApp,
+  { kyc, reviewerToken }: { kyc: KycService; reviewerToken: string | null },
+): Promise<void> {
   app.addSchema(ReviewList);
-  const expected = ctx.config.kyc.reviewerToken;
   const reviewerOf = bearerGuard({
-    authenticate: async (token) => (expected !== null && safeEqual(token, expected) ? 'reviewer' : null),
+    authenticate: async (token) =>
+      reviewerToken !== null && safeEqual(token, reviewerToken) ? 'reviewer' : null,
     required: 'A valid reviewer token is required.',
     challenge: () => 'Bearer realm="purser-review"',
   });
   const requireReviewer = async (request: FastifyRequest) => {
-    if (expected === null)
+    if (reviewerToken === null)
       throw new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
     await reviewerOf(request);
   };
@@ -337,7 +342,7 @@ export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     },
     async (request) => {
       const query = request.query;
-      return ctx.kyc.reviewQueue({
+      return kyc.reviewQueue({
         ...(query.limit ? { limit: query.limit } : {}),
         ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
         ...(query.organization_id ? { organizationId: query.organization_id } : {}),
@@ -360,7 +365,7 @@ export async function kycReviewRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
   });
   const ReasonBody = Type.Object({ reason: Reason }, { additionalProperties: false });
   const decide = (request: FastifyRequest, id: string, decided: ReviewDecision) =>
-    ctx.kyc.applyReview(id, decided, reviewer(request));
+    kyc.applyReview(id, decided, reviewer(request));
 
   app.post('/operator/kyc/reviews/:id/approve', decision, async (request) =>
     decide(request, request.params.id, { outcome: 'approved' }),

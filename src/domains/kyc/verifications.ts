@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
-import type { Aead, Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import type { AesGcmSealer, Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -155,8 +155,8 @@ export type KycServiceConfig = { baseUrl: string; kyc: KycConfig & { linkSecret:
 export interface KycDeps {
   connect: { requireConnection(principal: Principal, userId: string): Promise<unknown> };
   events: KycEventEmitter | null;
-  /** Seals the personal data read off documents or submitted, and keys identifier digests (core/crypto-aead). */
-  sealer: Sealer & Pick<Aead, 'derivedKeys'>;
+  /** Seals the personal data read off documents or submitted, and keys identifier digests (core/sealer). */
+  sealer: Sealer & Pick<AesGcmSealer, 'derivedKeys'>;
   reviewer: KycReviewer;
   reader: DocumentReader;
 }

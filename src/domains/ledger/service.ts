@@ -5,10 +5,20 @@ import { type DatabaseHandle, type Executor, isUniqueViolation } from '../../db/
 import { readSnapshot } from '../../db/read-snapshot.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import {
-  AccountFlags,
+  type AccountBalance,
+  type AccountSpec,
+  balanceOf,
+  FLAGS_BY_KIND,
+  type HeldAccount,
+  isMirror,
+  type LockedAccounts,
+  lockOptional,
+  unlocked,
+  ZERO,
+} from './accounts.ts';
+import {
   type AccountState,
   applyTransfer,
-  available,
   LedgerRefusal,
   type RefusalCode,
   sameTransfer,
@@ -19,87 +29,13 @@ import {
 import { type AccountKind, type BatchWrites, LedgerStore, type TransferRow } from './store.ts';
 import { type Violation, verifyLedger } from './verify.ts';
 
+export type { AccountBalance, AccountSpec, HeldAccount, LockedAccounts } from './accounts.ts';
 export { AccountFlags, LedgerRefusal, type RefusalCode, type TransferRequest } from './rules.ts';
 export type { AccountKind } from './store.ts';
 export type { Violation } from './verify.ts';
 
-/**
- * Accounts that hold someone's money can never go below zero; system accounts mirror the world. The
- * pool, which every release of an organization's company-funded cards credits, is credited unlocked.
- */
-const FLAGS_BY_KIND: Record<AccountKind, number> = {
-  company_pool: AccountFlags.debitsMustNotExceedCredits | AccountFlags.creditsAppended,
-  user_wallet: AccountFlags.debitsMustNotExceedCredits,
-  card: AccountFlags.debitsMustNotExceedCredits,
-  funding_source: 0,
-  network_settlement: 0,
-  rewards: 0,
-  fees: 0,
-};
-
-export interface AccountSpec {
-  organizationId: string;
-  livemode: boolean;
-  kind: AccountKind;
-  /** The organization (pools and system accounts), user (wallet) or card the account is for. */
-  ownerId: string;
-}
-
-export interface AccountBalance {
-  account_id: string;
-  /** Received less spent (held money still counts here until posted or released). */
-  posted_cents: number;
-  /** Held by open pending transfers. */
-  pending_cents: number;
-  /** What can still be spent: posted less held. */
-  available_cents: number;
-}
-
-/** What `executeWithTotals` returns: `execute`'s outcomes, and every locked account's totals after the batch. */
-export interface ExecutedBatch {
-  outcomes: TransferOutcome[];
-  balances: Map<string, AccountBalance>;
-}
-
-/**
- * An account as a transaction holds it. `locked`: its totals as they stand in the transaction
- * (batches applied since included). Not locked (a mirror account, or one credited without its lock):
- * zero, so that a batch's copy of it ends holding the batch's change, which is appended.
- */
-export interface HeldAccount extends AccountState {
-  locked: boolean;
-}
-
-/**
- * The accounts a transaction locked up front (`lockAccounts`), and those it names unlocked: mirror
- * accounts, and accounts it only credits that take credits without their lock.
- */
-export interface LockedAccounts {
-  accounts: Map<string, HeldAccount>;
-  /** A limited account's balance as it stands in the transaction (not a mirror account's). */
-  balance(id: string): AccountBalance;
-}
-
 /** Past this many remembered account ids the memory starts over (it is only a shortcut). */
 const KNOWN_ACCOUNTS_MAX = 100_000;
-
-const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, credits_posted: 0 };
-
-/**
- * A mirror account (no limit flag: the network's settlement, a funding source, rewards, fees) is
- * never locked: no rule reads its balance, and it is shared by all of an organization's transfers,
- * so a lock on it would serialize the organization (docs/ledger.md, "Mirror accounts").
- */
-const isMirror = (account: Pick<AccountState, 'flags'>) => account.flags === 0;
-
-/**
- * Whether a transaction may name the account without its lock: a mirror account, or one flagged
- * `creditsAppended` (the company pool), which a transaction that does not lock it may only credit.
- */
-const lockOptional = (account: Pick<AccountState, 'flags'>) =>
-  isMirror(account) || (account.flags & AccountFlags.creditsAppended) !== 0;
-
-const unlocked = (account: AccountState): HeldAccount => ({ ...account, ...ZERO, locked: false });
 
 /** What the ledger knows of a write transaction of `transaction()` while it runs. */
 interface OpenTransaction {
@@ -114,6 +50,12 @@ export class LockOrderError extends Error {
   constructor(readonly accountId: string) {
     super(`ledger account ${accountId} was not locked up front with the transaction's other accounts`);
   }
+}
+
+/** What `executeWithTotals` returns: `execute`'s outcomes, and every locked account's totals after the batch. */
+export interface ExecutedBatch {
+  outcomes: TransferOutcome[];
+  balances: Map<string, AccountBalance>;
 }
 
 export interface TransferOutcome {
@@ -521,13 +463,4 @@ export class LedgerService {
     };
     return exec ? check(exec) : readSnapshot(this.handle, check);
   }
-}
-
-function balanceOf(account: AccountState): AccountBalance {
-  return {
-    account_id: account.id,
-    posted_cents: account.credits_posted - account.debits_posted,
-    pending_cents: account.debits_pending,
-    available_cents: available(account),
-  };
 }

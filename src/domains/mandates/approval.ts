@@ -1,10 +1,10 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { AppContext } from '../../context.ts';
 import type { Clock } from '../../core/clock.ts';
 import { Refusal } from '../../core/refusal.ts';
 import { isLivemode, tenantOf } from '../../core/tenant.ts';
 import type { DatabaseHandle, Executor } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
+import type { VaultService } from '../vault/index.ts';
 import type { MandateRefusalCode } from './index.ts';
 import type { MandateAssertion, MandateObject, MandateService } from './service.ts';
 import type { MandateRow } from './store.ts';
@@ -16,7 +16,7 @@ import {
   termsHash,
 } from './terms.ts';
 
-type Vault = Pick<AppContext['vault'], 'passkeys' | 'recovery'>;
+type Vault = Pick<VaultService, 'passkeys' | 'recovery'>;
 type ResetView = Awaited<ReturnType<Vault['recovery']['view']>>;
 type ResetChannel = Parameters<Vault['recovery']['sendCode']>[1];
 type UserScope = Parameters<Vault['passkeys']['list']>[0];

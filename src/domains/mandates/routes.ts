@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ListOf, PageQuery } from '../../core/pagination.ts';
 import { refusalStatuses } from '../../core/refusal.ts';
 import {
@@ -10,8 +9,9 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
 import type { MandateRefusalCode } from './index.ts';
+import type { MandateService } from './service.ts';
 import { MANDATE_STATUSES } from './states.ts';
 import { BUDGET_INTERVALS, MAX_CENTS } from './terms.ts';
 
@@ -153,11 +153,14 @@ const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
 const UserParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /** Spending mandates (platform token; docs/mandates.md); the approval page is web/mandates/page.ts. */
-export async function mandateRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function mandateRoutes(
+  app: RoutesApp,
+  { auth, mandates }: { auth: AuthService; mandates: MandateService },
+): Promise<void> {
   app.addSchema(TermsObject);
   app.addSchema(MandateObject);
   app.addSchema(MandateList);
-  const common = { onRequest: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(auth) };
   const tags = ['Mandates'];
   const security = [{ platformToken: [] }];
 
@@ -187,7 +190,7 @@ export async function mandateRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     },
     async (request, reply) => {
       reply.code(201);
-      return ctx.mandates.create(request.principal!, request.params.user_id, request.body);
+      return mandates.create(request.principal!, request.params.user_id, request.body);
     },
   );
 
@@ -221,7 +224,7 @@ export async function mandateRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
       },
     },
     async (request) =>
-      ctx.mandates.list(request.principal!, request.params.user_id, {
+      mandates.list(request.principal!, request.params.user_id, {
         limit: request.query.limit,
         startingAfter: request.query.starting_after,
         clientId: request.query.client_id,
@@ -244,7 +247,7 @@ export async function mandateRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    async (request) => ctx.mandates.get(request.principal!, request.params.id),
+    async (request) => mandates.get(request.principal!, request.params.id),
   );
 
   app.delete(
@@ -273,6 +276,6 @@ export async function mandateRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
         },
       },
     },
-    async (request) => ctx.mandates.revoke(request.principal!, request.params.id),
+    async (request) => mandates.revoke(request.principal!, request.params.id),
   );
 }

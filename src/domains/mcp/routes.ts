@@ -1,13 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { bearerGuard, organizationSuspended } from '../../core/bearer.ts';
+import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponse, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
+import type { AuthService } from '../auth/index.ts';
 import { originVerdict, ownOrigins } from './origin.ts';
 import { RecentUsers } from './recent-users.ts';
 import { McpServers } from './server.ts';
-import { type ConnectionPrincipal, TOOLS } from './tools.ts';
+import { type ConnectionPrincipal, TOOLS, type ToolServices } from './tools.ts';
 
 /** Every tool the server has, by name: a call of any other is a protocol error (exchange.ts). */
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((tool) => tool.name));
@@ -36,21 +37,35 @@ export function audienceMatches(audience: string | null | undefined, resource: s
   return audience.replace(/\/$/, '') === resource;
 }
 
+export interface McpRoutesOptions {
+  auth: AuthService;
+  /** What the tools call (and `connect`, which finds the user a token is for). */
+  tools: ToolServices;
+  clock: Clock;
+  mcpUrl: string;
+  baseUrl: string;
+  /** How long a user read for a token is reused (AUTH_CACHE_TTL_MS). */
+  authCacheTtlMs: number;
+}
+
 /**
  * The MCP tool server at `POST {mcp_url}/mcp`: stateless Streamable HTTP, an MCP server and its
  * exchange (exchange.ts) lent to each request by `McpServers`, acting for the connection token's user only. JSON answers
  * (no SSE stream): every tool answers at once. GET and DELETE answer 405, as a stateless server does
  * (no stream to resume, no session to end).
  */
-export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const { path, resource, resourceMetadata } = mcpPaths(ctx.config.mcpUrl);
-  const own = ownOrigins(ctx.config.mcpUrl, ctx.config.baseUrl);
+export async function mcpRoutes(
+  app: RoutesApp,
+  { auth, tools, clock, mcpUrl, baseUrl, authCacheTtlMs }: McpRoutesOptions,
+): Promise<void> {
+  const { path, resource, resourceMetadata } = mcpPaths(mcpUrl);
+  const own = ownOrigins(mcpUrl, baseUrl);
   const principals = new WeakMap<FastifyRequest, ConnectionPrincipal>();
   const servers = new McpServers();
   const users = new RecentUsers(
-    (organizationId, livemode, userId) => ctx.connect.findUser(organizationId, livemode, userId),
-    ctx.clock,
-    ctx.config.authCacheTtlMs,
+    (organizationId, livemode, userId) => tools.connect.findUser(organizationId, livemode, userId),
+    clock,
+    authCacheTtlMs,
   );
 
   const challenge = (tokenPresented: boolean) =>
@@ -58,7 +73,7 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     `Bearer resource_metadata="${resourceMetadata}"${tokenPresented ? ', error="invalid_token"' : ''}`;
   const required = 'A valid connection token for this tool server is required (connect verify or OAuth).';
   const holderOf = bearerGuard({
-    authenticate: (token) => ctx.auth.authenticate(token),
+    authenticate: (token) => auth.authenticate(token),
     required,
     challenge,
   });
@@ -205,7 +220,7 @@ export async function mcpRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     async (request, reply) => {
       const principal = principals.get(request) as ConnectionPrincipal;
       const answer = await servers.answer(
-        { call: { ctx, principal, users }, log: request.log },
+        { call: { services: tools, principal, users }, log: request.log },
         {
           accept: request.headers.accept,
           protocolVersion: header(request, 'mcp-protocol-version'),

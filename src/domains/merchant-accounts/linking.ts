@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import type { DestinationPolicy } from '../../core/http/ssrf.ts';
 import { serviceUrlProblem } from '../../core/http/ssrf.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import type { Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { MerchantOAuthEndpoints } from './oauth-client.ts';

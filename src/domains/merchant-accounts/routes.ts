@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
 import { returnUrlProblem } from '../orgs/index.ts';
+import type { MerchantAccountService } from './service.ts';
 
 const SessionObject = Type.Object(
   {
@@ -66,9 +66,12 @@ const sessionExample = {
 const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
 
 /** Merchant link sessions and linked merchant accounts (platform token; docs/merchant-accounts.md). */
-export async function merchantAccountRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function merchantAccountRoutes(
+  app: RoutesApp,
+  { auth, merchantAccounts }: { auth: AuthService; merchantAccounts: MerchantAccountService },
+): Promise<void> {
   for (const schema of [SessionObject, MerchantAccount, MerchantAccountList]) app.addSchema(schema);
-  const common = { onRequest: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(auth) };
   const base = { tags: ['Merchant accounts'], security: [{ platformToken: [] }] };
 
   app.post(
@@ -110,7 +113,7 @@ export async function merchantAccountRoutes(app: RoutesApp, { ctx }: { ctx: AppC
     async (request, reply) => {
       const problem = returnUrlProblem(request.body.return_url);
       if (problem) throw invalidRequest(`return_url ${problem}.`, { return_url: problem });
-      const session = await ctx.merchantAccounts.createSession(
+      const session = await merchantAccounts.createSession(
         request.principal!,
         request.params.user_id,
         request.body,
@@ -134,7 +137,7 @@ export async function merchantAccountRoutes(app: RoutesApp, { ctx }: { ctx: AppC
         },
       },
     },
-    async (request) => ctx.merchantAccounts.getSession(request.principal!, request.params.id),
+    async (request) => merchantAccounts.getSession(request.principal!, request.params.id),
   );
 
   app.get(
@@ -169,6 +172,6 @@ export async function merchantAccountRoutes(app: RoutesApp, { ctx }: { ctx: AppC
         },
       },
     },
-    async (request) => ctx.merchantAccounts.listAccounts(request.principal!, request.params.user_id),
+    async (request) => merchantAccounts.listAccounts(request.principal!, request.params.user_id),
   );
 }

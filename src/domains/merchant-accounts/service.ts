@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, HOUR, isoTime, SECOND } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import type { DestinationPolicy } from '../../core/http/ssrf.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { MerchantLinkSessionRow } from '../../db/schema.ts';

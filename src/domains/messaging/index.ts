@@ -1,3 +1,3 @@
 /** The front door of `messaging` (docs/architecture.md, "Walls"): what other domains may use. */
 export { s256Challenge } from './provider.ts';
-export type { MessagingLog, ProviderSendOutcome } from './service.ts';
+export type { MessagingLog, MessagingService, ProviderSendOutcome } from './service.ts';

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { hostedPageHeaders } from '../../core/html.ts';
 import {
@@ -12,9 +11,10 @@ import {
   type RoutesApp,
   ref,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
+import type { LinkDelivery } from '../notifications/index.ts';
 import { callbackPage, page } from './callback-page.ts';
-import { CALLBACK_PATH, type CallbackOutcome } from './service.ts';
+import { CALLBACK_PATH, type CallbackOutcome, type MessagingService } from './service.ts';
 
 const MessagingOAuth = Type.Object(
   {
@@ -107,12 +107,19 @@ const CALLBACK_ERRORS: Record<
  * The messaging-provider connection (spec §4 "Messaging-provider connection"; docs/messaging.md):
  * start the OAuth flow, its callback, read and delete the connection.
  */
-export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function messagingRoutes(
+  app: RoutesApp,
+  {
+    auth,
+    messaging,
+    linkDelivery,
+  }: { auth: AuthService; messaging: MessagingService; linkDelivery: LinkDelivery },
+): Promise<void> {
   app.addSchema(MessagingOAuth);
   app.addSchema(MessagingConnection);
-  ctx.messaging.useLog(app.log);
-  ctx.linkDelivery.useLog(app.log);
-  const guard = platformGuard(ctx.auth);
+  messaging.useLog(app.log);
+  linkDelivery.useLog(app.log);
+  const guard = platformGuard(auth);
   const owner = (request: FastifyRequest) => ({
     organizationId: request.principal!.organizationId,
     livemode: request.principal!.livemode,
@@ -140,7 +147,7 @@ export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     },
     async (request, reply) => {
       reply.code(201);
-      return ctx.messaging.start(owner(request));
+      return messaging.start(owner(request));
     },
   );
 
@@ -192,10 +199,10 @@ export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       },
     },
     async (request, reply) => {
-      const outcome = await ctx.messaging.callback(request.query);
+      const outcome = await messaging.callback(request.query);
       if (wantsJson(request)) {
         if (outcome.outcome !== 'connected') throw CALLBACK_ERRORS[outcome.outcome](outcome);
-        return ctx.messaging.connection(outcome.owner);
+        return messaging.connection(outcome.owner);
       }
       const nonce = randomBytes(16).toString('base64');
       hostedPageHeaders(reply, {
@@ -227,7 +234,7 @@ export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
         },
       },
     },
-    async (request) => ctx.messaging.connection(owner(request)),
+    async (request) => messaging.connection(owner(request)),
   );
 
   app.delete(
@@ -255,6 +262,6 @@ export async function messagingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
         },
       },
     },
-    async (request) => ctx.messaging.disconnect(owner(request)),
+    async (request) => messaging.disconnect(owner(request)),
   );
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, isoTime, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';

@@ -1,9 +1,9 @@
 import type { Clock } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
-import type { OutboxMessage } from '../../db/schema.ts';
+import type { SentMessage } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { EmailMessage, Mailer } from './mailer.ts';
 import type { SmsMessage, SmsSender } from './sms.ts';
@@ -16,10 +16,11 @@ export interface Sender {
 
 /**
  * Email and SMS to people. A real transport is used when one is configured, and in sandbox only
- * when `SANDBOX_REAL_DELIVERY` allows it; otherwise the message lands in the local outbox
- * (`npx purser outbox`), which is how development and sandbox read their codes. A message can
- * carry a live one-time code, so its subject and body are sealed at rest (AES-256-GCM, bound to
- * the message id) and opened only when the outbox is read.
+ * when `SANDBOX_REAL_DELIVERY` allows it; otherwise the message lands only in the local message
+ * log, `sent_messages` (read with `npx purser outbox`; the answer's word for that channel is still
+ * `outbox`, as the API reports it), which is how development and sandbox read their codes. A message
+ * can carry a live one-time code, so its subject and body are sealed at rest (AES-256-GCM, bound to
+ * the message id) and opened only when the log is read.
  */
 export class NotificationService {
   constructor(
@@ -40,7 +41,7 @@ export class NotificationService {
       await mailer.send(message);
       return 'email';
     }
-    await this.toOutbox(sender, 'email', message.to, message.subject, message.text);
+    await this.logMessage(sender, 'email', message.to, message.subject, message.text);
     return 'outbox';
   }
 
@@ -51,12 +52,12 @@ export class NotificationService {
       await sms.send(message);
       return 'sms';
     }
-    await this.toOutbox(sender, 'sms', message.to, null, message.body);
+    await this.logMessage(sender, 'sms', message.to, null, message.body);
     return 'outbox';
   }
 
-  async outbox(limit = 20): Promise<OutboxMessage[]> {
-    const rows = await store.listOutboxMessages(this.db, limit);
+  async sentMessages(limit = 20): Promise<SentMessage[]> {
+    const rows = await store.listSentMessages(this.db, limit);
     return rows.map((row) => ({
       ...row,
       subject: row.subject === null ? null : this.sealer.open(row.subject, messageAad('subject', row.id)),
@@ -72,7 +73,7 @@ export class NotificationService {
     return sender.livemode || this.transports.sandboxRealDelivery;
   }
 
-  private async toOutbox(
+  private async logMessage(
     sender: Sender,
     channel: 'email' | 'sms',
     recipient: string,
@@ -80,7 +81,7 @@ export class NotificationService {
     body: string,
   ): Promise<void> {
     const id = newId('msg');
-    await store.insertOutboxMessage(this.db, {
+    await store.insertSentMessage(this.db, {
       id,
       organization_id: sender.organizationId,
       livemode: livemodeColumn(sender.livemode),
@@ -93,12 +94,15 @@ export class NotificationService {
   }
 }
 
-/** Messages are sealed bound to their row and field: copied onto another, they do not open. */
+/**
+ * Messages are sealed bound to their row and field: copied onto another, they do not open. The
+ * `outbox.` prefix predates the table's rename to `sent_messages` and stays: stored rows carry it.
+ */
 const messageAad = (field: 'subject' | 'body', id: string) => `outbox.${field}|${id}`;
 
 /** The sealed messages (re-sealed by `purser encryption-key reseal`). */
 export const SEALED_COLUMNS: SealedColumn[] = (['subject', 'body'] as const).map((field) => ({
-  table: 'outbox_messages',
+  table: 'sent_messages',
   column: field,
   key: ['id'],
   aad: (row) => messageAad(field, String(row.id)),

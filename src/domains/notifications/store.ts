@@ -1,14 +1,14 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/index.ts';
-import type { OutboxMessage, OutboxMessagesTable } from '../../db/schema.ts';
+import type { SentMessage, SentMessagesTable } from '../../db/schema.ts';
 
-export async function insertOutboxMessage(db: Executor, row: Insertable<OutboxMessagesTable>): Promise<void> {
-  await db.insertInto('outbox_messages').values(row).execute();
+export async function insertSentMessage(db: Executor, row: Insertable<SentMessagesTable>): Promise<void> {
+  await db.insertInto('sent_messages').values(row).execute();
 }
 
-export async function listOutboxMessages(db: Executor, limit: number): Promise<OutboxMessage[]> {
+export async function listSentMessages(db: Executor, limit: number): Promise<SentMessage[]> {
   return db
-    .selectFrom('outbox_messages')
+    .selectFrom('sent_messages')
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, type RoutesApp } from '../../core/schemas.ts';
 import { allowAnyOrigin, preflightRoute } from './cors.ts';
+import type { OAuthService } from './service.ts';
 
 /** The host the OpenAPI document's examples use. */
 const EXAMPLE_BASE = 'https://purser.example';
@@ -48,10 +48,14 @@ export const ProtectedResourceMetadata = Type.Object(
  */
 export function metadataRoutes(
   app: RoutesApp,
-  { ctx, prefix, scopes }: { ctx: AppContext; prefix: string; scopes: string[] },
+  {
+    oauth,
+    mcpUrl,
+    baseUrl,
+    prefix,
+    scopes,
+  }: { oauth: OAuthService; mcpUrl: string; baseUrl: string; prefix: string; scopes: string[] },
 ): void {
-  const oauth = ctx.oauth;
-
   /** The RFC 8414 document of an issuer whose endpoints live under `base`. */
   const serverMetadata = (issuer: string, base: string, documentation: string, registration: boolean) => ({
     issuer,
@@ -93,12 +97,7 @@ export function metadataRoutes(
       },
       async (_request, reply) => {
         reply.header('cache-control', 'public, max-age=300');
-        return serverMetadata(
-          oauth.issuer,
-          ctx.config.mcpUrl,
-          `${ctx.config.baseUrl}/docs`,
-          oauth.registrationEnabled,
-        );
+        return serverMetadata(oauth.issuer, mcpUrl, `${baseUrl}/docs`, oauth.registrationEnabled);
       },
     );
     preflightRoute(app, url, 'GET');
@@ -110,7 +109,7 @@ export function metadataRoutes(
     scopes_supported: scopes,
     bearer_methods_supported: ['header'],
     resource_name: 'Purser tools',
-    resource_documentation: `${ctx.config.baseUrl}/docs`,
+    resource_documentation: `${baseUrl}/docs`,
   });
   // RFC 9728 §3.1: inserted before the resource's path (`/mcp`), and at the bare well-known name.
   const resourcePaths = [

@@ -1,14 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
+import type { RateLimiter } from '../../core/rate-limit.ts';
 import { documented, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import { basicCredentials, OAuthErrorBody } from '../auth/index.ts';
 import { DOCUMENT_MAX_BYTES } from './client-documents.ts';
 import { allowAnyOrigin, preflightRoute } from './cors.ts';
 import { AuthorizationServerMetadata, metadataRoutes, ProtectedResourceMetadata } from './metadata-routes.ts';
-import { OAUTH_SCOPES, tokenError } from './service.ts';
+import { OAUTH_SCOPES, type OAuthService, tokenError } from './service.ts';
 
 const OAuthTokenPair = Type.Object(
   {
@@ -69,6 +69,16 @@ function clientAuthentication(request: FastifyRequest) {
   };
 }
 
+export interface OAuthRoutesOptions {
+  oauth: OAuthService;
+  /** `/token`, `/register` and `/revoke`'s own budget, apart from the platform's. */
+  limiter: RateLimiter;
+  mcpUrl: string;
+  baseUrl: string;
+  /** The browser side, with the services it uses already in hand. */
+  pages: (app: RoutesApp) => Promise<void>;
+}
+
 /**
  * The user-facing OAuth 2.1 authorization server at `{mcp_url}` (docs/oauth-mcp.md): metadata,
  * authorize with hosted sign-in and consent, token, registration, revocation, connected apps.
@@ -78,7 +88,7 @@ function clientAuthentication(request: FastifyRequest) {
  */
 export async function oauthRoutes(
   app: RoutesApp,
-  { ctx, pages }: { ctx: AppContext; pages: (app: RoutesApp, options: { ctx: AppContext }) => Promise<void> },
+  { oauth, limiter, mcpUrl: mcpUrlSetting, baseUrl, pages }: OAuthRoutesOptions,
 ): Promise<void> {
   for (const schema of [
     OAuthErrorBody,
@@ -91,21 +101,20 @@ export async function oauthRoutes(
   // Form bodies with the edge's encoding rule (core/text-guard); only this plugin's routes parse forms.
   acceptFormBodies(app);
 
-  const oauth = ctx.oauth;
-  const mcpUrl = new URL(ctx.config.mcpUrl);
+  const mcpUrl = new URL(mcpUrlSetting);
   /** MCP_URL's path: every route of the server is under it. */
   const prefix = mcpUrl.pathname.replace(/\/$/, '');
   const scopes = Object.keys(OAUTH_SCOPES);
 
   const preflight = (url: string, methods: string) => preflightRoute(app, url, methods);
-  metadataRoutes(app, { ctx, prefix, scopes });
+  metadataRoutes(app, { oauth, mcpUrl: mcpUrlSetting, baseUrl, prefix, scopes });
 
-  await app.register(pages, { ctx });
+  await app.register(pages);
 
   // --- Token, registration, revocation -----------------------------------------------------------
 
   const rateLimited = async (request: FastifyRequest) => {
-    const decision = await ctx.oauthRateLimiter.hit(request.ip);
+    const decision = await limiter.hit(request.ip);
     if (!decision.allowed) {
       request.log.warn(
         { rate_limit: 'oauth', ip: request.ip, retry_after: decision.retryAfterSeconds },

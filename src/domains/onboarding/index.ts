@@ -1,2 +1,9 @@
 /** The front door of `onboarding` (docs/architecture.md, "Walls"): what other domains may use. */
-export type { OnboardingService, OnboardingSessionObject } from './service.ts';
+export type {
+  OnboardingAction,
+  OnboardingActionResult,
+  OnboardingPageView,
+  OnboardingProblem,
+  OnboardingService,
+  OnboardingSessionObject,
+} from './service.ts';

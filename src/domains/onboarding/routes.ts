@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/index.ts';
-import { returnUrlProblem } from '../orgs/index.ts';
+import { type OrgService, returnUrlProblem } from '../orgs/index.ts';
+import type { OnboardingService } from './service.ts';
 
 const SessionObject = Type.Object(
   {
@@ -47,10 +47,13 @@ const example = {
 const v1Errors = { 401: 'A valid API key (`sk_test_…` / `sk_live_…`) is required (`unauthorized`).' };
 
 /** `POST` and `GET /api/v1/cardholder_onboarding_sessions` (API key; docs/onboarding.md). */
-export async function onboardingRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function onboardingRoutes(
+  app: RoutesApp,
+  { orgs, onboarding }: { orgs: OrgService; onboarding: OnboardingService },
+): Promise<void> {
   app.decorateRequest('apiKey', null);
   app.addSchema(SessionObject);
-  const v1 = { onRequest: apiKeyGuard(ctx.orgs) };
+  const v1 = { onRequest: apiKeyGuard(orgs) };
   const schemaBase = { tags: ['Cardholders (v1)'], security: [{ apiKey: [] }] };
   const scope = (request: { apiKey: { organizationId: string; livemode: boolean } | null }) => ({
     organizationId: request.apiKey!.organizationId,
@@ -96,7 +99,7 @@ export async function onboardingRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
     async (request, reply) => {
       const problem = returnUrlProblem(request.body.return_url);
       if (problem) throw invalidRequest(`return_url ${problem}.`, { return_url: problem });
-      return reply.code(201).send(await ctx.onboarding.create(scope(request), request.body));
+      return reply.code(201).send(await onboarding.create(scope(request), request.body));
     },
   );
 
@@ -121,6 +124,6 @@ export async function onboardingRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
         },
       },
     },
-    async (request) => ctx.onboarding.get(scope(request), request.params.id),
+    async (request) => onboarding.get(scope(request), request.params.id),
   );
 }

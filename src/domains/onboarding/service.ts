@@ -1,9 +1,9 @@
 import { type Clock, HOUR, isoTime, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import type { CardholderOnboardingSessionRow } from '../../db/schema.ts';

@@ -1,5 +1,5 @@
 /** The front door of `orgs` (docs/architecture.md, "Walls"): what other domains may use. */
-export { isLoopbackHost } from './embed-origins.ts';
+export { ANY_FRAME_ANCESTOR, isLoopbackHost, MAX_EMBED_ORIGINS } from './embed-origins.ts';
 export { returnAddress, returnUrlProblem } from './return-url.ts';
-export type { CreatedOrganization, OrgService } from './service.ts';
+export type { CreatedOrganization, Mode, OrgService } from './service.ts';
 export { clientNames } from './store.ts';

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
 import { MAX_EMBED_ORIGINS } from './embed-origins.ts';
+import type { OrgService } from './service.ts';
 
 const EmbedOrigins = Type.Object(
   {
@@ -18,10 +18,13 @@ const embedOriginsExample = {
 };
 
 /** Organization settings a platform manages with its platform token. */
-export async function orgRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function orgRoutes(
+  app: RoutesApp,
+  { auth, orgs }: { auth: AuthService; orgs: OrgService },
+): Promise<void> {
   app.addSchema(EmbedOrigins);
   // onRequest: the token is checked before the body is even parsed.
-  const common = { onRequest: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(auth) };
   const schemaBase = { tags: ['Embed origins'], security: [{ platformToken: [] }] };
 
   app.get(
@@ -44,7 +47,7 @@ export async function orgRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     },
     async (request) => ({
       object: 'embed_origins' as const,
-      origins: await ctx.orgs.embedOrigins(request.principal!),
+      origins: await orgs.embedOrigins(request.principal!),
     }),
   );
 
@@ -84,7 +87,7 @@ export async function orgRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): P
     },
     async (request) => ({
       object: 'embed_origins' as const,
-      origins: await ctx.orgs.setEmbedOrigins(request.principal!, request.body.origins),
+      origins: await orgs.setEmbedOrigins(request.principal!, request.body.origins),
     }),
   );
 }

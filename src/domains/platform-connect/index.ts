@@ -1,2 +1,7 @@
 /** The front door of `platform-connect` (docs/architecture.md, "Walls"): what other domains may use. */
-export type { PlatformConnectService, PlatformConnectSessionObject } from './service.ts';
+export type {
+  PlatformConnectProblem,
+  PlatformConnectService,
+  PlatformConnectSessionObject,
+  PlatformConnectView,
+} from './service.ts';

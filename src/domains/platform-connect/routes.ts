@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { invalidRequest } from '../../core/errors.ts';
 import { ListOf, PageQuery } from '../../core/pagination.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
 import { returnUrlProblem } from '../orgs/index.ts';
+import type { PlatformConnectService } from './service.ts';
 
 const SessionObject = Type.Object(
   {
@@ -54,10 +54,13 @@ const example = {
 };
 
 /** Platform connect sessions and the organizations connected through them (platform token). */
-export async function platformConnectRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function platformConnectRoutes(
+  app: RoutesApp,
+  { auth, platformConnect }: { auth: AuthService; platformConnect: PlatformConnectService },
+): Promise<void> {
   for (const schema of [SessionObject, ConnectedOrganization, ConnectedOrganizationList])
     app.addSchema(schema);
-  const common = { onRequest: platformGuard(ctx.auth) };
+  const common = { onRequest: platformGuard(auth) };
   const base = { tags: ['Platform connect'], security: [{ platformToken: [] }] };
 
   app.post(
@@ -92,7 +95,7 @@ export async function platformConnectRoutes(app: RoutesApp, { ctx }: { ctx: AppC
     async (request, reply) => {
       const problem = returnUrlProblem(request.body.return_url);
       if (problem) throw invalidRequest(`return_url ${problem}.`, { return_url: problem });
-      return reply.code(201).send(await ctx.platformConnect.create(request.principal!, request.body));
+      return reply.code(201).send(await platformConnect.create(request.principal!, request.body));
     },
   );
 
@@ -111,7 +114,7 @@ export async function platformConnectRoutes(app: RoutesApp, { ctx }: { ctx: AppC
         },
       },
     },
-    async (request) => ctx.platformConnect.get(request.principal!, request.params.id),
+    async (request) => platformConnect.get(request.principal!, request.params.id),
   );
 
   app.get(
@@ -148,6 +151,6 @@ export async function platformConnectRoutes(app: RoutesApp, { ctx }: { ctx: AppC
         },
       },
     },
-    async (request) => ctx.platformConnect.listConnected(request.principal!, request.query),
+    async (request) => platformConnect.listConnected(request.principal!, request.query),
   );
 }

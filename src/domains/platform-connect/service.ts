@@ -1,9 +1,9 @@
 import { type Clock, HOUR, isoTime } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { cursorOf, pageOf } from '../../core/pagination.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { PlatformConnectSessionRow } from '../../db/schema.ts';

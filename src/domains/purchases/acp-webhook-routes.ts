@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { documented, errorResponses, type RoutesApp } from '../../core/schemas.ts';
 import { rawJsonRefusal } from '../../core/text-guard.ts';
-import { MerchantConfigs } from './merchant-config.ts';
+import type { MerchantConfigs } from './merchant-config.ts';
 import { verifyMerchantSignature } from './merchants/acp/signature.ts';
 
 /** What a merchant's order webhook says (openapi.agentic_checkout_webhook.yaml, `WebhookEvent`). */
@@ -45,13 +45,12 @@ const Received = Type.Object(
  */
 export async function acpWebhookRoutes(
   app: RoutesApp,
-  opts: { ctx: AppContext; onOrderEvent: OnOrderEvent; merchants?: MerchantConfigs },
+  {
+    merchants,
+    clock,
+    onOrderEvent,
+  }: { merchants: MerchantConfigs; clock: Clock; onOrderEvent: OnOrderEvent },
 ) {
-  const { ctx, onOrderEvent } = opts;
-  const merchants =
-    opts.merchants ??
-    new MerchantConfigs({ db: ctx.db, clock: ctx.clock, sealer: ctx.aead, outbound: ctx.config.outbound });
-
   // The signature covers the bytes as sent: in this plugin only, JSON bodies arrive unparsed.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
@@ -91,7 +90,7 @@ export async function acpWebhookRoutes(
       const verdict =
         secret === null
           ? 'missing'
-          : verifyMerchantSignature(secret, request.headers['merchant-signature'], body, ctx.clock.now());
+          : verifyMerchantSignature(secret, request.headers['merchant-signature'], body, clock.now());
       if (verdict !== 'ok') {
         throw new ApiError(401, 'invalid_signature', signatureMessages[verdict]);
       }

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { bearerChallenge, bearerGuard, organizationSuspended } from '../../core/bearer.ts';
 import { ApiError } from '../../core/errors.ts';
 import { listOf } from '../../core/pagination.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/index.ts';
+import type { OrgService } from '../orgs/index.ts';
 import type { Buyer } from './checkout.ts';
 import {
   BuyBody,
@@ -17,6 +17,7 @@ import {
   MerchantList,
   OrderObject,
 } from './schemas.ts';
+import type { PurchaseService } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,14 +36,16 @@ const userTokenOnly =
  * The purchase loop (spec §4 Purchases; docs/purchases.md): `POST /buy` with a user token, the
  * merchants it can place at, and the reads that reconcile a confirm. Plus the v1 buy token.
  */
-export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function purchaseRoutes(
+  app: RoutesApp,
+  { orgs, purchases }: { orgs: OrgService; purchases: PurchaseService },
+): Promise<void> {
   app.addSchema(CartObject);
   app.addSchema(Envelope);
   app.addSchema(OrderObject);
   app.addSchema(ConversationObject);
   app.decorateRequest('buyer', null);
   app.decorateRequest('apiKey', null);
-  const purchases = ctx.purchases;
 
   const buyerOf = bearerGuard({
     authenticate: (token) => purchases.authenticate(token),
@@ -229,7 +232,7 @@ export async function purchaseRoutes(app: RoutesApp, { ctx }: { ctx: AppContext 
   app.post(
     '/api/v1/cardholders/:id/buy_token',
     {
-      onRequest: apiKeyGuard(ctx.orgs),
+      onRequest: apiKeyGuard(orgs),
       schema: {
         tags: ['Cardholders (v1)'],
         security: [{ apiKey: [] }],

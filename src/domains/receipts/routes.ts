@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { documented, errorResponses, type RoutesApp } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
+import type { ReceiptService } from './service.ts';
 
 /*
  * Receipts of orders placed under a mandate (docs/mandates.md "Receipts"): the public keys that
@@ -84,7 +84,10 @@ const claimsExample = {
   placed_at: '2026-11-23T10:01:00.000Z',
 };
 
-export async function receiptRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function receiptRoutes(
+  app: RoutesApp,
+  { auth, receipts }: { auth: AuthService; receipts: ReceiptService },
+): Promise<void> {
   app.addSchema(ReceiptJwks);
   app.addSchema(Receipt);
 
@@ -109,14 +112,14 @@ export async function receiptRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     async (_request, reply) => {
       // Anyone may verify, from any origin; a short cache so a rotation is seen within minutes.
       reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=300');
-      return ctx.receipts.jwks();
+      return receipts.jwks();
     },
   );
 
   app.get(
     '/api/v2/orders/:id/receipt',
     {
-      onRequest: platformGuard(ctx.auth),
+      onRequest: platformGuard(auth),
       schema: {
         tags: ['Receipts'],
         security: [{ platformToken: [] }],
@@ -143,7 +146,7 @@ export async function receiptRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     },
     async (request) => {
       const { organizationId, livemode } = request.principal!;
-      const receipt = await ctx.receipts.forOrder({ organizationId, livemode }, request.params.id);
+      const receipt = await receipts.forOrder({ organizationId, livemode }, request.params.id);
       if (!receipt)
         throw new ApiError(
           404,

@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { ReceiptKeysTable } from '../../db/schema.ts';

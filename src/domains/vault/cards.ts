@@ -1,5 +1,5 @@
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { newId } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { VaultCardsTable } from '../../db/schema.ts';

@@ -1,4 +1,10 @@
 /** The front door of `vault` (docs/architecture.md, "Walls"): what other domains may use. */
 export type { VaultCardView } from './cards.ts';
-export { type ResetChannel, type ResetContact, ResetRefused } from './recovery.ts';
+export {
+  closedReason,
+  type ResetChannel,
+  type ResetContact,
+  type ResetPageView,
+  ResetRefused,
+} from './recovery.ts';
 export type { VaultService } from './service.ts';

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import {
   documented,
   errorResponses,
@@ -8,8 +7,9 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
 import { linkDeliveryField } from '../notifications/index.ts';
+import type { VaultService } from './service.ts';
 
 const VaultLinkObject = Type.Object(
   {
@@ -76,14 +76,17 @@ const resetExample = {
  * `POST /api/v2/checkout/vault_link` and the passkey reset (platform token); the pages their links
  * open are web/vault/page.ts and web/vault/reset-page.ts (docs/vault.md).
  */
-export async function vaultRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function vaultRoutes(
+  app: RoutesApp,
+  { auth, vault, recovery }: { auth: AuthService; vault: VaultService; recovery: VaultService['recovery'] },
+): Promise<void> {
   app.addSchema(VaultLinkObject);
   app.addSchema(PasskeyResetObject);
 
   app.post(
     '/api/v2/users/:user_id/passkeys/reset',
     {
-      onRequest: platformGuard(ctx.auth),
+      onRequest: platformGuard(auth),
       schema: {
         tags: ['Wallet and vault'],
         security: [{ platformToken: [] }],
@@ -107,14 +110,14 @@ export async function vaultRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     },
     async (request, reply) => {
       reply.code(201);
-      return ctx.vault.recovery.start(request.principal!, request.params.user_id);
+      return recovery.start(request.principal!, request.params.user_id);
     },
   );
 
   app.get(
     '/api/v2/passkey_resets/:id',
     {
-      onRequest: platformGuard(ctx.auth),
+      onRequest: platformGuard(auth),
       schema: {
         tags: ['Wallet and vault'],
         security: [{ platformToken: [] }],
@@ -133,13 +136,13 @@ export async function vaultRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
         },
       },
     },
-    async (request) => ctx.vault.recovery.get(request.principal!, request.params.id),
+    async (request) => recovery.get(request.principal!, request.params.id),
   );
 
   app.post(
     '/api/v2/checkout/vault_link',
     {
-      onRequest: platformGuard(ctx.auth),
+      onRequest: platformGuard(auth),
       schema: {
         tags: ['Wallet and vault'],
         security: [{ platformToken: [] }],
@@ -172,7 +175,7 @@ export async function vaultRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }):
     },
     async (request, reply) => {
       reply.code(202);
-      return ctx.vault.createLink(request.principal!, request.body.user);
+      return vault.createLink(request.principal!, request.body.user);
     },
   );
 }

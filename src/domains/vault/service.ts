@@ -2,9 +2,9 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import type { Clock } from '../../core/clock.ts';
 import { isoTime, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import type { Sealer } from '../../core/crypto-aead.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import {
   documented,
   ErrorBody,
@@ -9,9 +8,9 @@ import {
   type RoutesApp,
   withExample,
 } from '../../core/schemas.ts';
-import { platformGuard } from '../auth/index.ts';
+import { type AuthService, platformGuard } from '../auth/index.ts';
 import { linkDeliveryField } from '../notifications/index.ts';
-import { WALLET_LINK_TTL } from './service.ts';
+import { type LinkService, WALLET_LINK_TTL } from './service.ts';
 
 const WalletLinkObject = Type.Object(
   {
@@ -43,13 +42,16 @@ const example = {
 };
 
 /** `POST /api/v2/wallet_links` (spec §4 "Wallet, vault, cards"). */
-export async function walletLinkRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function walletLinkRoutes(
+  app: RoutesApp,
+  { auth, links }: { auth: AuthService; links: LinkService },
+): Promise<void> {
   app.addSchema(WalletLinkObject);
 
   app.post(
     '/api/v2/wallet_links',
     {
-      onRequest: platformGuard(ctx.auth),
+      onRequest: platformGuard(auth),
       schema: {
         tags: ['Wallet links'],
         security: [{ platformToken: [] }],
@@ -123,7 +125,7 @@ export async function walletLinkRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
     },
     async (request, reply) => {
       reply.code(201);
-      return ctx.links.create(request.principal!, request.body);
+      return links.create(request.principal!, request.body);
     },
   );
 }

@@ -1,16 +1,25 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
-import { isoTime } from '../../core/clock.ts';
+import { type Clock, isoTime } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
-import { MEMBER_COOKIE, type SignedInMember } from '../../domains/members/service.ts';
-import type { Mode } from '../../domains/orgs/service.ts';
+import type { Db } from '../../db/index.ts';
+import type { CardService } from '../../domains/cards/index.ts';
+import type { EventService } from '../../domains/events/index.ts';
+import type { FundingService } from '../../domains/funding/index.ts';
+import type { KycService } from '../../domains/kyc/index.ts';
+import type { MandateService } from '../../domains/mandates/index.ts';
+import { MEMBER_COOKIE, type MemberService, type SignedInMember } from '../../domains/members/index.ts';
+import type { MessagingService } from '../../domains/messaging/index.ts';
+import type { Mode, OrgService } from '../../domains/orgs/index.ts';
+import type { PurchaseService } from '../../domains/purchases/index.ts';
+import type { ReceiptService } from '../../domains/receipts/index.ts';
 import { escapeHtml, feedbackLines, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { requestCookies } from '../kyc/page.ts';
+import type { RequestLog } from '../request-log.ts';
 
 /**
  * What every console page shares (docs/console.md): the layout and header, the member's session and
@@ -19,31 +28,28 @@ import { requestCookies } from '../kyc/page.ts';
  */
 
 const STYLE = `
-body{font:15px/1.5 system-ui,-apple-system,sans-serif;margin:0;color:#1b1f24;background:#f5f7fa}
+body{font-size:15px;padding:0}
 header{background:#1b1f24;color:#fff;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
 header a{color:#fff}header nav{display:flex;gap:.8rem;flex-wrap:wrap}
 header nav a[aria-current]{font-weight:700;text-decoration-thickness:2px}
 .mode{padding:.1rem .5rem;border-radius:4px;background:#fff3c4;color:#6b5200;font-weight:600}
 .mode.live{background:#fdecea;color:#7a1c13}
-main{max-width:60rem;margin:0 auto;padding:1rem}
-h1{font-size:1.3rem;overflow-wrap:anywhere}h2{font-size:1.05rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem;overflow-x:auto}
+main{max-width:60rem;padding:1rem}
+h1{font-size:1.3rem;margin:.67em 0;overflow-wrap:anywhere}h2{font-size:1.05rem}
+section{overflow-x:auto}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem .5rem;border-top:1px solid #eef1f4;vertical-align:top}
 td.num,th.num{text-align:right;white-space:nowrap}.wrap{overflow-wrap:anywhere}
 input[type=email],input[type=text],input[type=url],input[inputmode=numeric],select,textarea{box-sizing:border-box;width:100%;max-width:28rem;font:inherit;padding:.45rem .6rem;border:1px solid #b9c1cb;border-radius:6px;background:#fff}
 textarea{max-width:40rem;min-height:6rem;font-family:ui-monospace,monospace;font-size:.85rem}
 form.filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}form.filters label{flex:1 1 12rem}
-button{font:inherit;padding:.4rem .9rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin:.3rem 0}
-button.secondary{background:#e4e8ee;color:#1b1f24}
+button{padding:.4rem .9rem;margin:.3rem 0}
 form.inline{display:inline}
 .events{columns:16rem;margin:.5rem 0}.events label{display:block}
-.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
+.notice,.problem{margin:1em 0}
 code{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
 code[title]{word-break:normal;white-space:nowrap}
 pre{font-family:ui-monospace,monospace;font-size:.85rem;white-space:pre-wrap;word-break:break-all;margin:0}
 .figure{font-size:1.6rem;font-weight:600;margin:.2rem 0}
-.hint{color:#56606b;font-size:.9rem}
 .overview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
 .log td{white-space:nowrap}.log code{word-break:normal}.log td,.log th{padding:.35rem .4rem}.log .status{font-weight:600}
 .figures td,.figures th{white-space:nowrap;font-size:.85rem;padding:.3rem .35rem}
@@ -176,10 +182,30 @@ function layout(nonce: string, page: Page, copies: boolean): string {
   });
 }
 
+/** What the console's pages use, which app.ts passes; each page takes the few it calls. */
+export interface ConsoleServices {
+  members: MemberService;
+  orgs: OrgService;
+  events: EventService;
+  cards: CardService;
+  network: CardService['network'];
+  funding: FundingService;
+  kyc: KycService;
+  mandates: MandateService;
+  purchases: PurchaseService;
+  receipts: ReceiptService;
+  messaging: MessagingService;
+  requestLog: RequestLog;
+  /** The pages' reads through the owning domains' stores. */
+  db: Db;
+  clock: Clock;
+  baseUrl: string;
+}
+
 export type ConsoleKit = ReturnType<typeof consoleKit>;
 
-export function consoleKit(ctx: AppContext) {
-  const secure = ctx.config.baseUrl.startsWith('https:');
+export function consoleKit({ members, baseUrl }: Pick<ConsoleServices, 'members' | 'baseUrl'>) {
+  const secure = baseUrl.startsWith('https:');
 
   const send = (reply: FastifyReply, page: Page) => {
     const nonce = randomBytes(16).toString('base64');
@@ -202,13 +228,13 @@ export function consoleKit(ctx: AppContext) {
   const sessionToken = (request: FastifyRequest) => requestCookies(request.headers.cookie)[MEMBER_COOKIE];
   /** The member's CSRF token: an HMAC of their session (OWASP synchronizer token, per session). */
   const csrfOf = (request: FastifyRequest) =>
-    createHmac('sha256', ctx.members.formKey)
+    createHmac('sha256', members.formKey)
       .update(`console-csrf.v1|${digest(sessionToken(request) ?? '')}`)
       .digest('base64url');
 
   /** The signed-in member and their scope for `:org/:mode` (404 when not theirs), or a reply sent. */
   const scoped = async (request: ScopedRequest, reply: FastifyReply) => {
-    const member = await ctx.members.signedIn(sessionToken(request));
+    const member = await members.signedIn(sessionToken(request));
     if (!member) {
       reply.redirect('/dashboard/sign-in', 303);
       return null;

@@ -1,15 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import { memberCookie } from '../../domains/members/service.ts';
+import { memberCookie } from '../../domains/members/index.ts';
 import { escapeHtml } from '../html.ts';
 import { hiddenFields, PageForms } from '../page-forms.ts';
-import { ActionForm, consoleKit, Field, messages, ScopeParams } from './kit.ts';
+import { ActionForm, type ConsoleServices, consoleKit, Field, messages, ScopeParams } from './kit.ts';
 import { appPages } from './pages/apps.ts';
 import { cardPages } from './pages/cards.ts';
 import { credentialPages } from './pages/credentials.ts';
@@ -40,14 +39,11 @@ const SignInForm = Type.Object({
   code: Field,
 });
 
-export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const kit = consoleKit(ctx);
+export async function consoleRoutes(app: RoutesApp, services: ConsoleServices): Promise<void> {
+  const { members, clock, baseUrl } = services;
+  const kit = consoleKit(services);
   const { secure, send, refuse, sessionToken, csrfOf } = kit;
-  const signInForms = new PageForms(
-    { name: 'purser_console', path: '/dashboard' },
-    ctx.members.formKey,
-    secure,
-  );
+  const signInForms = new PageForms({ name: 'purser_console', path: '/dashboard' }, members.formKey, secure);
 
   // ---- sign-in
 
@@ -91,7 +87,7 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     }
     if (purpose === 'email') {
       try {
-        const { attemptId } = await ctx.members.startSignIn(body.email ?? '');
+        const { attemptId } = await members.startSignIn(body.email ?? '');
         return codePage(reply, browser, attemptId, {});
       } catch (thrown) {
         const error = asApiError(thrown);
@@ -101,10 +97,10 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
       }
     }
     const attempt = body.attempt ?? '';
-    const result = await ctx.members.verifySignIn(attempt, body.code ?? '');
+    const result = await members.verifySignIn(attempt, body.code ?? '');
     if (result.outcome === 'signed_in') {
-      const maxAge = Math.floor((result.expiresAt - ctx.clock.now()) / 1000);
-      reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, ctx.config.baseUrl));
+      const maxAge = Math.floor((result.expiresAt - clock.now()) / 1000);
+      reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, baseUrl));
       return reply.redirect('/dashboard', 303);
     }
     reply.code(400);
@@ -115,13 +111,13 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
 
   app.post('/dashboard/sign-out', { schema: { hide: true, body: ActionForm } }, async (request, reply) => {
     const token = sessionToken(request);
-    if (token && safeEqual(request.body.csrf ?? '', csrfOf(request))) await ctx.members.signOut(token);
-    reply.header('set-cookie', memberCookie('', 0, ctx.config.baseUrl));
+    if (token && safeEqual(request.body.csrf ?? '', csrfOf(request))) await members.signOut(token);
+    reply.header('set-cookie', memberCookie('', 0, baseUrl));
     return reply.redirect('/dashboard/sign-in', 303);
   });
 
   app.get('/dashboard', { schema: { hide: true } }, async (request, reply) => {
-    const member = await ctx.members.signedIn(sessionToken(request));
+    const member = await members.signedIn(sessionToken(request));
     if (!member) return reply.redirect('/dashboard/sign-in', 303);
     const first = member.organizations[0];
     if (!first)
@@ -149,7 +145,7 @@ export async function consoleRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     kycPages,
     appPages,
   ])
-    await pages(app, ctx, kit);
+    await pages(app, services, kit);
 
   // Any other page name: the 404 page (static routes above win over this parametric one).
   app.get<{ Params: { org: string; mode: string; page: string } }>(

@@ -1,17 +1,17 @@
-/** Inline style and script of the hosted verification page (allowed by the CSP nonce). */
+/** The verification page's own style (added to htmlDocument's base) and script, under the CSP nonce. */
 
 export const PAGE_STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#fff}
-main{max-width:32rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
+body{background:#fff}
+main{max-width:32rem}
+section{border:0;padding:0}
 fieldset{border:1px solid #d7dce2;border-radius:8px;margin:0 0 1rem;padding:.8rem 1rem}
 legend{font-weight:600;padding:0 .3rem}
 label{display:block;font-size:.9rem;margin-top:.6rem}
 input{width:100%;box-sizing:border-box;padding:.5rem;font:inherit;border:1px solid #aab3bd;border-radius:6px}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer}
+button{margin-top:0}
 button[disabled]{opacity:.5;cursor:default}
 video{width:100%;max-height:16rem;background:#111;border-radius:6px;margin:.5rem 0}
-.hint{color:#56606b;font-size:.9rem;margin:.2rem 0}
+.hint{margin:.2rem 0}
 .reason{background:#fff7d6;padding:.6rem .8rem;border-radius:6px}
 .field-error,.form-error{color:#b3261e;font-size:.85rem;margin:.2rem 0 0;min-height:0}
 `;

@@ -1,23 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import type { InformationField } from '../../domains/kyc/fields.ts';
-import { KycState } from '../../domains/kyc/routes.ts';
-import { type PageLinkProblem, type PageView, pageCookieName } from '../../domains/kyc/service.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import { escapeHtml, hostedPageHeaders } from '../html.ts';
+import type { KycService } from '../../domains/kyc/index.ts';
+import {
+  type InformationField,
+  KycState,
+  type PageLinkProblem,
+  type PageView,
+  pageCookieName,
+} from '../../domains/kyc/index.ts';
+import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
+import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { PAGE_SCRIPT, PAGE_STYLE } from './assets.ts';
 
 /**
  * Who may frame a verification's page (CSP `frame-ancestors`): its organization's embed origins for
  * its mode (`PUT /api/v2/embed_origins`), plus loopback in test mode; nobody when that is empty.
  */
-function frameAncestors(ctx: AppContext, verification: PageView['verification']): Promise<string> {
-  return ctx.orgs.frameAncestors({
+function frameAncestors(orgs: OrgService, verification: PageView['verification']): Promise<string> {
+  return orgs.frameAncestors({
     organizationId: verification.organization_id,
     livemode: isLivemode(verification.livemode),
   });
@@ -66,10 +71,7 @@ function securityHeaders(reply: FastifyReply, nonce: string, frameAncestors: str
 }
 
 function layout(nonce: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Verify your identity</title><style nonce="${nonce}">${PAGE_STYLE}</style></head>
-<body>${body}</body></html>`;
+  return htmlDocument({ nonce, title: 'Verify your identity', style: PAGE_STYLE, body });
 }
 
 function field(name: InformationField, value: string | undefined, required: boolean): string {
@@ -172,8 +174,19 @@ function sessionCookie(view: PageView, secure: boolean, now: number): string {
   ].join('; ');
 }
 
+export interface KycPageOptions {
+  kyc: KycService;
+  orgs: OrgService;
+  clock: Clock;
+  baseUrl: string;
+  uploadLimitBytes: number;
+}
+
 /** The hosted verification page behind `iframe_url`, and its form endpoint. */
-export async function kycPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function kycPageRoutes(
+  app: RoutesApp,
+  { kyc, orgs, clock, baseUrl, uploadLimitBytes }: KycPageOptions,
+): Promise<void> {
   app.get(
     '/kyc/verify/:token',
     { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
@@ -181,18 +194,15 @@ export async function kycPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
       const nonce = randomBytes(16).toString('base64');
       const cookies = requestCookies(request.headers.cookie);
       const { token } = request.params;
-      const opened = await ctx.kyc.openPage(token, cookies[pageCookieName(token.split('.')[0] ?? '')]);
+      const opened = await kyc.openPage(token, cookies[pageCookieName(token.split('.')[0] ?? '')]);
       if (typeof opened === 'string') {
         securityHeaders(reply, nonce, ANY_ANCESTOR);
         reply.code(LINK_PROBLEM_STATUS[opened]);
         return renderLinkProblem(nonce, opened, token);
       }
-      securityHeaders(reply, nonce, await frameAncestors(ctx, opened.verification));
+      securityHeaders(reply, nonce, await frameAncestors(orgs, opened.verification));
       if (opened.sessionToken !== '')
-        reply.header(
-          'set-cookie',
-          sessionCookie(opened, ctx.config.baseUrl.startsWith('https:'), ctx.clock.now()),
-        );
+        reply.header('set-cookie', sessionCookie(opened, baseUrl.startsWith('https:'), clock.now()));
       return renderPage(opened, nonce);
     },
   );
@@ -205,17 +215,14 @@ export async function kycPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
       const { token } = request.params;
-      const opened = await ctx.kyc.openPage(token, undefined, { takeOver: true });
+      const opened = await kyc.openPage(token, undefined, { takeOver: true });
       if (typeof opened === 'string') {
         securityHeaders(reply, nonce, ANY_ANCESTOR);
         reply.code(LINK_PROBLEM_STATUS[opened]);
         return renderLinkProblem(nonce, opened, token);
       }
       if (opened.sessionToken !== '')
-        reply.header(
-          'set-cookie',
-          sessionCookie(opened, ctx.config.baseUrl.startsWith('https:'), ctx.clock.now()),
-        );
+        reply.header('set-cookie', sessionCookie(opened, baseUrl.startsWith('https:'), clock.now()));
       // Post/redirect/get: the page itself is the GET, which now finds this browser's cookie.
       reply.header('cache-control', 'no-store');
       return reply.redirect(`/kyc/verify/${encodeURIComponent(token)}`, 303);
@@ -225,7 +232,7 @@ export async function kycPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
   app.post(
     '/kyc/verify/submit',
     {
-      bodyLimit: ctx.config.kyc.uploadLimitBytes,
+      bodyLimit: uploadLimitBytes,
       schema: {
         hide: true,
         body: Type.Object(
@@ -242,7 +249,7 @@ export async function kycPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }
     async (request, reply) => {
       const body = request.body;
       reply.header('cache-control', 'no-store');
-      return ctx.kyc.submitPage(
+      return kyc.submitPage(
         body.session,
         { fields: body.fields, ...(body.frames ? { frames: body.frames } : {}) },
         requestCookies(request.headers.cookie),

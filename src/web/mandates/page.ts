@@ -1,15 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import type { ApprovalPageView } from '../../domains/mandates/approval.ts';
-import type { MandateRow } from '../../domains/mandates/store.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import { ResetRefused } from '../../domains/vault/recovery.ts';
+import type { ApprovalPageView, MandateRow, MandateService } from '../../domains/mandates/index.ts';
+import type { OAuthService } from '../../domains/oauth/index.ts';
+import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
+import { ResetRefused } from '../../domains/vault/index.ts';
 import { escapeHtml } from '../html.ts';
 import { CODE_SENT_NOTICE, CodeFormBody, type CodeForms, channelOf, codeSteps } from '../one-time-code.ts';
 import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
@@ -149,11 +148,24 @@ const CeremonyBody = Type.Object({
   response: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
 
+export interface MandateApprovalPageOptions {
+  mandates: MandateService;
+  approvals: MandateService['approvals'];
+  orgs: OrgService;
+  /** The app the mandate is for, named on the page. */
+  oauth: OAuthService;
+  /** The vault's form key: the approval's passkey ceremony is the vault's. */
+  formKey: Buffer;
+  baseUrl: string;
+}
+
 /** The approval page, its forms (code, decline) and the passkey ceremony's JSON posts. */
-export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const approvals = ctx.mandates.approvals;
-  const pageForms = new PageForms(COOKIE, ctx.vault.formKey, ctx.config.baseUrl.startsWith('https:'));
-  const ceremonyCsrf = new PageCsrf(ctx.vault.formKey);
+export async function mandateApprovalPageRoutes(
+  app: RoutesApp,
+  { mandates, approvals, orgs, oauth, formKey, baseUrl }: MandateApprovalPageOptions,
+): Promise<void> {
+  const pageForms = new PageForms(COOKIE, formKey, baseUrl.startsWith('https:'));
+  const ceremonyCsrf = new PageCsrf(formKey);
   const ceremonyBinding = (row: MandateRow, browser: string) => `mandate:${row.id}|${browser}`;
   acceptFormBodies(app);
 
@@ -180,10 +192,10 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
     const nonce = newNonce();
     const scope = { organizationId: row.organization_id, livemode: isLivemode(row.livemode) };
     const [ancestors, view, organization, client] = await Promise.all([
-      ctx.orgs.frameAncestors(scope),
+      orgs.frameAncestors(scope),
       approvals.view(row, browser),
-      ctx.orgs.getOrganization(row.organization_id),
-      ctx.oauth.findClient(row.client_id),
+      orgs.getOrganization(row.organization_id),
+      oauth.findClient(row.client_id),
     ]);
     pageHeaders(reply, nonce, ancestors);
     if (options.status) reply.code(options.status);
@@ -209,7 +221,7 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
       },
     },
     async (request, reply) => {
-      const row = await ctx.mandates.fromLink(request.params.id, request.params.token);
+      const row = await mandates.fromLink(request.params.id, request.params.token);
       if (!row) return showProblem(reply);
       const browser = pageForms.browserOf(request, reply);
       return showPage(reply, row, request.params, browser, { notice: request.query.done });
@@ -227,7 +239,7 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
     purpose: 'code' | 'verify' | 'decline',
     act: (row: MandateRow, browser: string) => Promise<string>,
   ) => {
-    const row = await ctx.mandates.fromLink(request.params.id, request.params.token);
+    const row = await mandates.fromLink(request.params.id, request.params.token);
     if (!row) return showProblem(reply);
     const browser = pageForms.presented(request);
     const form = { nonce: request.body.nonce ?? '', csrf: request.body.csrf ?? '' };
@@ -245,7 +257,7 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
       const refused =
         error instanceof ResetRefused || (error instanceof ApiError && error.status < 500) ? error : null;
       if (!refused) throw error;
-      const current = (await ctx.mandates.fromId(row.id)) ?? row;
+      const current = (await mandates.fromId(row.id)) ?? row;
       return showPage(reply, current, request.params, browser, {
         status: refused.status,
         error: refused.message,
@@ -289,7 +301,7 @@ export async function mandateApprovalPageRoutes(app: RoutesApp, { ctx }: { ctx: 
     body: Static<typeof CeremonyBody>;
     headers: { cookie?: string };
   }) => {
-    const row = await ctx.mandates.fromLink(request.params.id, request.params.token);
+    const row = await mandates.fromLink(request.params.id, request.params.token);
     if (!row) throw notFound('This approval link does not work.');
     const browser = pageForms.presented(request);
     ceremonyCsrf.check(ceremonyBinding(row, browser), request.body.csrf);

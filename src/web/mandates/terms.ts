@@ -1,5 +1,5 @@
 import { formatMoney } from '../../core/money.ts';
-import { categoryNamed, MCC, merchantCategories } from '../../domains/cards/merchant-categories.ts';
+import { categoryNamed, MCC, merchantCategories } from '../../domains/cards/index.ts';
 import type { MandateTerms } from '../../domains/mandates/index.ts';
 import { escapeHtml } from '../html.ts';
 

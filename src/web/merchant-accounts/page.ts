@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
+import type { MerchantAccountService } from '../../domains/merchant-accounts/index.ts';
 import {
   CALLBACK_PATH,
   type CallbackOutcome,
   type LinkPageProblem,
   type LinkPageView,
-} from '../../domains/merchant-accounts/service.ts';
-import { returnAddress } from '../../domains/orgs/return-url.ts';
+} from '../../domains/merchant-accounts/index.ts';
+import { returnAddress } from '../../domains/orgs/index.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { hiddenFields, PageForms } from '../page-forms.ts';
 
@@ -21,14 +21,6 @@ import { hiddenFields, PageForms } from '../page-forms.ts';
  */
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
-main{max-width:30rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.9rem}
-button.secondary{background:#e4e8ee;color:#1b1f24}
-.hint{color:#56606b;font-size:.9rem}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
 `;
 
 const PROBLEMS: Record<LinkPageProblem, { status: number; title: string }> = {
@@ -77,12 +69,15 @@ function callbackPage(outcome: Exclude<CallbackOutcome, { redirect: string }>): 
 }
 
 /** The merchant link page, its form endpoint and the OAuth callback. */
-export async function merchantAccountPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const secure = ctx.config.baseUrl.startsWith('https:');
+export async function merchantAccountPageRoutes(
+  app: RoutesApp,
+  { merchantAccounts, baseUrl }: { merchantAccounts: MerchantAccountService; baseUrl: string },
+): Promise<void> {
+  const secure = baseUrl.startsWith('https:');
   // The callback is under the cookie's path: it must come from the browser that started.
   const forms = new PageForms(
     { name: 'purser_ml', path: '/merchant-accounts' },
-    ctx.merchantAccounts.formKey,
+    merchantAccounts.formKey,
     secure,
   );
 
@@ -125,7 +120,7 @@ export async function merchantAccountPageRoutes(app: RoutesApp, { ctx }: { ctx: 
   };
 
   app.get(CALLBACK_PATH, { schema: { hide: true, querystring: CallbackQuery } }, async (request, reply) => {
-    const outcome = await ctx.merchantAccounts.callback(request.query, forms.presented(request));
+    const outcome = await merchantAccounts.callback(request.query, forms.presented(request));
     if ('redirect' in outcome) {
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       return reply.redirect(outcome.redirect, 303);
@@ -137,7 +132,7 @@ export async function merchantAccountPageRoutes(app: RoutesApp, { ctx }: { ctx: 
     '/merchant-accounts/:token',
     { schema: { hide: true, params: TokenParams } },
     async (request, reply) => {
-      const view = await ctx.merchantAccounts.page(request.params.token);
+      const view = await merchantAccounts.page(request.params.token);
       if (typeof view === 'string') return problemPage(reply, view);
       if ('completed' in view)
         return send(reply, {
@@ -155,7 +150,7 @@ export async function merchantAccountPageRoutes(app: RoutesApp, { ctx }: { ctx: 
     '/merchant-accounts/:token',
     { schema: { hide: true, params: TokenParams, body: FormBody } },
     async (request, reply) => {
-      const view = await ctx.merchantAccounts.page(request.params.token);
+      const view = await merchantAccounts.page(request.params.token);
       if (typeof view === 'string') return problemPage(reply, view);
       if ('completed' in view) return reply.redirect(view.returnTo, 303);
       const { purpose = '', nonce = '', csrf = '' } = request.body;
@@ -179,7 +174,7 @@ export async function merchantAccountPageRoutes(app: RoutesApp, { ctx }: { ctx: 
         back.searchParams.set('error', 'access_denied');
         return reply.redirect(back.toString(), 303);
       }
-      return reply.redirect(await ctx.merchantAccounts.authorize(view, browser), 303);
+      return reply.redirect(await merchantAccounts.authorize(view, browser), 303);
     },
   );
 }

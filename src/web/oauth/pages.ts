@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { formatMoney } from '../../core/money.ts';
 import type { MandateObject, MandateTerms } from '../../domains/mandates/index.ts';
-import { escapeHtml } from '../html.ts';
+import { escapeHtml, htmlDocument } from '../html.ts';
 import { termsSection } from '../mandates/terms.ts';
 import { passkeyScripts } from '../vault/common.ts';
 
@@ -12,16 +12,13 @@ import { passkeyScripts } from '../vault/common.ts';
  */
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
 main{max-width:26rem;margin:2rem auto;background:#fff;border:1px solid #d7dce2;border-radius:10px;padding:1.4rem 1.6rem}
 h1{font-size:1.3rem;margin:.2rem 0 .8rem}
 p{margin:.4rem 0}
 label{display:block;font-size:.9rem;margin-top:.8rem}
 input{width:100%;box-sizing:border-box;padding:.55rem;font:inherit;border:1px solid #aab3bd;border-radius:6px;margin-top:.2rem}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:1rem}
-button.secondary{background:#e8ebef;color:#1b1f24}
+button{margin-top:1rem}
 .actions{display:flex;gap:.6rem;justify-content:flex-end}
-.hint{color:#56606b;font-size:.9rem}
 .app{font-weight:600}
 .error{color:#b3261e;background:#fdecea;border-radius:6px;padding:.5rem .7rem;font-size:.9rem}
 ul.scopes{padding-left:1.2rem;margin:.4rem 0}
@@ -87,10 +84,7 @@ export function formTargetOf(redirectUri: string): string {
 }
 
 function layout(nonce: string, title: string, body: string, tail = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${body}</main>${tail}</body></html>`;
+  return htmlDocument({ nonce, title, style: STYLE, body: `<main>${body}</main>`, tail });
 }
 
 const errorLine = (message: string | undefined) =>

@@ -1,22 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { asApiError } from '../../core/refusal.ts';
 import { errorResponses, type RoutesApp } from '../../core/schemas.ts';
+import type { MandateService } from '../../domains/mandates/index.ts';
 import {
   type BrowserSession,
   COOKIE_NAMES,
   type MandateCheck,
   OAUTH_SCOPES,
   type OAuthClient,
+  type OAuthService,
   openSession,
   SESSION_TTL_MS,
   sealSession,
   sessionCookie,
 } from '../../domains/oauth/index.ts';
+import type { OrgService } from '../../domains/orgs/index.ts';
+import type { VaultService } from '../../domains/vault/index.ts';
 import { requestCookies } from '../kyc/page.ts';
 import {
   appsPage,
@@ -45,15 +49,28 @@ function returnTarget(redirectUri: string): string {
 /** Rough email shape; the code sent to it is the real check. */
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
+/** What the authorization server's pages use. */
+export interface OAuthPageOptions {
+  oauth: OAuthService;
+  orgs: OrgService;
+  mandates: MandateService;
+  /** A mandate approved on the consent page, with the passkey that signs the grant. */
+  approvals: MandateService['approvals'];
+  passkeys: VaultService['passkeys'];
+  clock: Clock;
+  mcpUrl: string;
+  baseUrl: string;
+}
+
 /**
  * The browser side of the authorization server: `GET /authorize` with the hosted sign-in (a
  * one-time code, as connect sends it), the consent page and the decision's redirect; the connected
  * apps page. Handed to `oauthRoutes` by app.ts, which registers it inside its own scope (its form
  * parser, its path prefix): the domain serves the pages without importing web/.
  */
-export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const oauth = ctx.oauth;
-  const mcpUrl = new URL(ctx.config.mcpUrl);
+export async function oauthPageRoutes(app: RoutesApp, options: OAuthPageOptions): Promise<void> {
+  const { oauth, orgs, mandates, approvals, passkeys, clock, baseUrl } = options;
+  const mcpUrl = new URL(options.mcpUrl);
   const prefix = mcpUrl.pathname.replace(/\/$/, '');
   const secure = mcpUrl.protocol === 'https:';
   const sessionKey = oauth.sessionKey;
@@ -74,7 +91,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       sessionCookie(COOKIE_NAMES[session.purpose], sealSession(sessionKey, session), {
         path: prefix || '/',
         secure,
-        maxAgeSeconds: Math.max(0, Math.floor((session.expiresAt - ctx.clock.now()) / 1000)),
+        maxAgeSeconds: Math.max(0, Math.floor((session.expiresAt - clock.now()) / 1000)),
       }),
     );
   const clearSession = (reply: FastifyReply, purpose: BrowserSession['purpose']) =>
@@ -121,17 +138,17 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     attempt: null,
     userId: null,
     account: null,
-    expiresAt: ctx.clock.now() + SESSION_TTL_MS,
+    expiresAt: clock.now() + SESSION_TTL_MS,
   });
 
   /** docs/oauth-mcp.md "Spending mandates": the `mandate` parameter, checked as the mandate API checks terms. */
   const checkMandate: MandateCheck = async (client, raw) => {
     // WebAuthn's relying party is BASE_URL's host: the consent page must be on its origin.
-    if (mcpUrl.origin !== new URL(ctx.config.baseUrl).origin)
+    if (mcpUrl.origin !== new URL(baseUrl).origin)
       return {
         problem: 'is not available on this server (passkeys need MCP_URL on the origin of BASE_URL).',
       };
-    const checked = await ctx.mandates.termsFromParameter(
+    const checked = await mandates.termsFromParameter(
       { organizationId: client.organizationId, livemode: client.livemode },
       client.id,
       raw,
@@ -149,12 +166,12 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
   /** The consent page of a signed-in session; with a mandate, its terms and the passkey that signs them. */
   const renderConsent = async (reply: FastifyReply, session: BrowserSession, client: OAuthClient) => {
     const pending = session.pending as NonNullable<BrowserSession['pending']>;
-    const organization = await ctx.orgs.getOrganization(client.organizationId);
+    const organization = await orgs.getOrganization(client.organizationId);
     const mandate = pending.mandate
       ? {
           terms: JSON.parse(pending.mandate.terms),
           hash: pending.mandate.hash,
-          hasPasskey: (await ctx.vault.passkeys.list(userOf(client, session.userId as string))).length > 0,
+          hasPasskey: (await passkeys.list(userOf(client, session.userId as string))).length > 0,
         }
       : null;
     const n = nonce();
@@ -182,7 +199,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       sessionKey,
       requestCookies(request.headers.cookie)[COOKIE_NAMES[purpose]],
       purpose,
-      ctx.clock.now(),
+      clock.now(),
     );
     const flow = field(request.body, 'flow');
     if (!session || !flow || !safeEqual(flow, session.flow))
@@ -334,7 +351,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
   const listApps = async (client: OAuthClient, userId: string) => {
     const scope = { organizationId: client.organizationId, livemode: client.livemode };
     const connected = await oauth.connectedApps(client, userId);
-    const mandates = (await ctx.mandates.list(scope, userId, { limit: 100 })).data.filter((m) =>
+    const open = (await mandates.list(scope, userId, { limit: 100 })).data.filter((m) =>
       OPEN_MANDATE.has(m.status),
     );
     const apps = connected.map((app) => ({
@@ -342,13 +359,13 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       clientId: app.client_id,
       name: app.client_name,
     }));
-    for (const clientId of new Set(mandates.map((m) => m.terms.client_id)))
+    for (const clientId of new Set(open.map((m) => m.terms.client_id)))
       if (!apps.some((app) => app.clientId === clientId))
         apps.push({ id: null, clientId, name: (await oauth.findClient(clientId))?.name ?? clientId });
     return apps.map((app) => ({
       id: app.id,
       name: app.name,
-      mandates: mandates.filter((m) => m.terms.client_id === app.clientId).map(mandateLine),
+      mandates: open.filter((m) => m.terms.client_id === app.clientId).map(mandateLine),
     }));
   };
   const showApps = async (
@@ -395,7 +412,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       sessionKey,
       requestCookies(request.headers.cookie)[COOKIE_NAMES.authorize],
       'authorize',
-      ctx.clock.now(),
+      clock.now(),
     );
     const client = session?.userId && session.pending ? await oauth.findClient(session.clientId) : null;
     if (!session || !client)
@@ -423,7 +440,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       sessionKey,
       requestCookies(request.headers.cookie)[COOKIE_NAMES.authorize],
       'authorize',
-      ctx.clock.now(),
+      clock.now(),
     );
     const csrf = request.body.csrf;
     if (!session || !csrf || !safeEqual(csrf, session.flow))
@@ -446,7 +463,7 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     return { session, client, user, pending, mandate, purpose, binding: `oauth_consent:${session.flow}` };
   };
   const firstPasskeyOnly = async (user: ReturnType<typeof userOf>) => {
-    if ((await ctx.vault.passkeys.list(user)).length > 0)
+    if ((await passkeys.list(user)).length > 0)
       throw new ApiError(409, 'link_used', 'You have a passkey already: use it to allow.');
   };
 
@@ -455,11 +472,11 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     { schema: { hide: true, body: CeremonyBody } },
     async (request) => {
       const { session, client, user, mandate, purpose, binding } = await ceremony(request);
-      if (purpose === 'approve') return ctx.mandates.approvals.grantOptions(user, mandate);
+      if (purpose === 'approve') return approvals.grantOptions(user, mandate);
       await firstPasskeyOnly(user);
-      const organization = await ctx.orgs.getOrganization(client.organizationId);
+      const organization = await orgs.getOrganization(client.organizationId);
       const name = session.account ?? session.userId;
-      return ctx.vault.passkeys.registrationOptions(
+      return passkeys.registrationOptions(
         { ...user, name: name as string, displayName: name as string, rpName: organization.name },
         binding,
       );
@@ -475,10 +492,10 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       const response = (request.body.response ?? {}) as any;
       if (purpose === 'register') {
         await firstPasskeyOnly(user);
-        await ctx.vault.passkeys.verifyRegistration(user, binding, response);
+        await passkeys.verifyRegistration(user, binding, response);
         return { next: `${prefix}/authorize/consent` };
       }
-      const url = await ctx.mandates.approvals.approveWithGrant(
+      const url = await approvals.approveWithGrant(
         user,
         mandate,
         request.body.terms_hash ?? '',
@@ -531,10 +548,10 @@ export async function oauthPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     if (!session.userId) return renderSignIn(reply, session, client);
     const scope = { organizationId: client.organizationId, livemode: client.livemode };
     const id = field(request.body, 'mandate_id') ?? '';
-    const row = await ctx.mandates.owned(scope, id).catch(() => null);
+    const row = await mandates.owned(scope, id).catch(() => null);
     if (!row || row.user_id !== session.userId)
       return showApps(reply.code(404), session, client, 'That mandate is not yours.');
-    const revoked = await ctx.mandates.revoke(scope, id).catch((thrown: unknown) => {
+    const revoked = await mandates.revoke(scope, id).catch((thrown: unknown) => {
       const error = asApiError(thrown);
       if (error instanceof ApiError && error.status === 409) return null;
       throw error;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
@@ -10,8 +9,9 @@ import type {
   OnboardingActionResult,
   OnboardingPageView,
   OnboardingProblem,
-} from '../../domains/onboarding/service.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
+  OnboardingService,
+} from '../../domains/onboarding/index.ts';
+import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
 
@@ -22,19 +22,12 @@ import { hiddenFields, type PageForm, PageForms } from '../page-forms.ts';
  */
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
-main{max-width:30rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
 h2{font-size:1.05rem;margin:0 0 .5rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
 label{display:block;font-size:.9rem;font-weight:600;margin:.6rem 0 .2rem}
 input{box-sizing:border-box;width:100%;font:inherit;padding:.5rem .6rem;border:1px solid #b9c1cb;border-radius:6px}
 input[aria-invalid=true]{border-color:#b42318}
 .error{color:#b42318;font-size:.85rem;margin:.2rem 0 0}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.9rem}
-.hint{color:#56606b;font-size:.9rem;margin:.2rem 0}
-.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
+.hint{margin:.2rem 0}
 .badge{display:inline-block;font-size:.75rem;font-weight:600;background:#fff3c4;color:#6b5200;border-radius:4px;padding:.1rem .4rem;vertical-align:middle;margin-left:.4rem}
 `;
 
@@ -173,18 +166,21 @@ function renderCompleted(nonce: string, returnTo: string): string {
 }
 
 /** The hosted onboarding page and its form endpoint. */
-export async function onboardingPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function onboardingPageRoutes(
+  app: RoutesApp,
+  { onboarding, orgs, baseUrl }: { onboarding: OnboardingService; orgs: OrgService; baseUrl: string },
+): Promise<void> {
   const pageForms = new PageForms(
     { name: 'purser_onboarding', path: '/onboarding' },
-    ctx.onboarding.formKey,
-    ctx.config.baseUrl.startsWith('https:'),
+    onboarding.formKey,
+    baseUrl.startsWith('https:'),
   );
   const formsFor = (view: OnboardingPageView, browser: string) => {
     const form = (purpose: FormPurpose) => pageForms.form(view.session.id, purpose, browser);
     return { details: form('details'), claim_start: form('claim_start'), claim_verify: form('claim_verify') };
   };
   const frameAncestors = (view: OnboardingPageView) =>
-    ctx.orgs.frameAncestors({
+    orgs.frameAncestors({
       organizationId: view.session.organization_id,
       livemode: isLivemode(view.session.livemode),
     });
@@ -213,7 +209,7 @@ export async function onboardingPageRoutes(app: RoutesApp, { ctx }: { ctx: AppCo
 
   app.get('/onboarding/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
     const nonce = randomBytes(16).toString('base64');
-    const view = await ctx.onboarding.page(request.params.token);
+    const view = await onboarding.page(request.params.token);
     if (typeof view === 'string' || 'completed' in view) return closed(reply, nonce, view);
     const path = `/onboarding/${encodeURIComponent(request.params.token)}`;
     return show(reply, nonce, view, pageForms.browserOf(request, reply), path, {});
@@ -226,7 +222,7 @@ export async function onboardingPageRoutes(app: RoutesApp, { ctx }: { ctx: AppCo
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
       const path = `/onboarding/${encodeURIComponent(request.params.token)}`;
-      const view = await ctx.onboarding.page(request.params.token);
+      const view = await onboarding.page(request.params.token);
       if (typeof view === 'string') return closed(reply, nonce, view);
       // Done already (a resubmitted form, or another browser won): back to the platform.
       if ('completed' in view) return reply.redirect(view.returnTo, 303);
@@ -247,14 +243,14 @@ export async function onboardingPageRoutes(app: RoutesApp, { ctx }: { ctx: AppCo
           status: 403,
           reason: 'This form has expired or did not come from this page. Reload the page and try again.',
         };
-      else result = await ctx.onboarding.act(view.session, action);
+      else result = await onboarding.act(view.session, action);
       if (result.outcome === 'completed') {
         // CSP form-action covers this redirect: the page allowed the return address's origin.
         reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
         return reply.redirect(result.redirect, 303);
       }
       // Anything else shows the page again, with fresh tokens, the notice or the errors.
-      const again = await ctx.onboarding.page(request.params.token);
+      const again = await onboarding.page(request.params.token);
       if (typeof again === 'string' || 'completed' in again) return reply.redirect(path, 303);
       if (result.outcome === 'refused') reply.code(result.status);
       return show(

@@ -1,14 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import { MEMBER_COOKIE, memberCookie, type SignedInMember } from '../../domains/members/service.ts';
-import type { CreatedOrganization } from '../../domains/orgs/service.ts';
-import type { PlatformConnectProblem, PlatformConnectView } from '../../domains/platform-connect/service.ts';
+import {
+  MEMBER_COOKIE,
+  type MemberService,
+  memberCookie,
+  type SignedInMember,
+} from '../../domains/members/index.ts';
+import type { CreatedOrganization } from '../../domains/orgs/index.ts';
+import type {
+  PlatformConnectProblem,
+  PlatformConnectService,
+  PlatformConnectView,
+} from '../../domains/platform-connect/index.ts';
 import { escapeHtml, feedbackLines, hostedPageHeaders, htmlDocument } from '../html.ts';
 import { requestCookies } from '../kyc/page.ts';
 import { hiddenFields, PageForms } from '../page-forms.ts';
@@ -19,17 +28,8 @@ import { hiddenFields, PageForms } from '../page-forms.ts';
  */
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
-main{max-width:30rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
 label{display:block;margin:.5rem 0 .2rem}
 input[type=email],input[type=text],input[inputmode=numeric]{box-sizing:border-box;width:100%;font:inherit;padding:.5rem .6rem;border:1px solid #b9c1cb;border-radius:6px}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.9rem}
-button.secondary{background:#e4e8ee;color:#1b1f24}
-.hint{color:#56606b;font-size:.9rem}
-.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
 code{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
 `;
 
@@ -59,11 +59,19 @@ function layout(nonce: string, title: string, body: string): string {
 }
 
 /** The platform connect page and its form endpoint. */
-export async function platformConnectPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const secure = ctx.config.baseUrl.startsWith('https:');
+export async function platformConnectPageRoutes(
+  app: RoutesApp,
+  {
+    platformConnect,
+    members,
+    clock,
+    baseUrl,
+  }: { platformConnect: PlatformConnectService; members: MemberService; clock: Clock; baseUrl: string },
+): Promise<void> {
+  const secure = baseUrl.startsWith('https:');
   const forms = new PageForms(
     { name: 'purser_pc', path: '/platform-connect' },
-    ctx.platformConnect.formKey,
+    platformConnect.formKey,
     secure,
   );
 
@@ -167,13 +175,13 @@ ${(['sandbox', 'production'] as const)
     });
   };
   const member = (request: FastifyRequest) =>
-    ctx.members.signedIn(requestCookies(request.headers.cookie)[MEMBER_COOKIE]);
+    members.signedIn(requestCookies(request.headers.cookie)[MEMBER_COOKIE]);
 
   app.get(
     '/platform-connect/:token',
     { schema: { hide: true, params: TokenParams } },
     async (request, reply) => {
-      const view = await ctx.platformConnect.page(request.params.token);
+      const view = await platformConnect.page(request.params.token);
       if (typeof view === 'string') return problemPage(reply, view);
       if ('completed' in view)
         return send(reply, {
@@ -196,7 +204,7 @@ ${(['sandbox', 'production'] as const)
     '/platform-connect/:token',
     { schema: { hide: true, params: TokenParams, body: FormBody } },
     async (request, reply) => {
-      const view = await ctx.platformConnect.page(request.params.token);
+      const view = await platformConnect.page(request.params.token);
       if (typeof view === 'string') return problemPage(reply, view);
       if ('completed' in view) return reply.redirect(view.returnTo, 303);
       const body = request.body;
@@ -217,7 +225,7 @@ ${(['sandbox', 'production'] as const)
 
       if (purpose === 'email') {
         try {
-          const { attemptId } = await ctx.members.startSignIn(body.email ?? '');
+          const { attemptId } = await members.startSignIn(body.email ?? '');
           return send(
             reply,
             codePage(view, browser, action, attemptId, { notice: 'We emailed you a code.' }),
@@ -232,10 +240,10 @@ ${(['sandbox', 'production'] as const)
       }
       if (purpose === 'code') {
         const attempt = body.attempt ?? '';
-        const result = await ctx.members.verifySignIn(attempt, body.code ?? '');
+        const result = await members.verifySignIn(attempt, body.code ?? '');
         if (result.outcome === 'signed_in') {
-          const maxAge = Math.floor((result.expiresAt - ctx.clock.now()) / 1000);
-          reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, ctx.config.baseUrl));
+          const maxAge = Math.floor((result.expiresAt - clock.now()) / 1000);
+          reply.header('set-cookie', memberCookie(result.sessionToken, maxAge, baseUrl));
           return reply.redirect(action, 303);
         }
         reply.code(400);
@@ -264,7 +272,7 @@ ${(['sandbox', 'production'] as const)
         body.organization === 'new' || body.organization === undefined
           ? { newOrganizationName: body.name ?? '' }
           : { organizationId: body.organization };
-      const result = await ctx.platformConnect.approve(view.session, signedIn, choice);
+      const result = await platformConnect.approve(view.session, signedIn, choice);
       if (result.outcome === 'refused') {
         reply.code(400);
         return send(

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { formatMoney } from '../../core/money.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import type { ApprovalView, Authorization } from '../../domains/purchases/approvals.ts';
+import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
+import type { ApprovalView, Authorization, PurchaseService } from '../../domains/purchases/index.ts';
 import { escapeHtml } from '../html.ts';
 import { layout, newNonce, PageCsrf, pageHeaders, problemPage } from './common.ts';
 
@@ -103,9 +102,15 @@ const DecideBody = Type.Object({
 });
 
 /** The approval page and its two passkey posts. */
-export async function approvalPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const csrf = new PageCsrf(ctx.vault.formKey);
-  const approvals = ctx.purchases.approvals;
+export async function approvalPageRoutes(
+  app: RoutesApp,
+  {
+    approvals,
+    orgs,
+    formKey,
+  }: { approvals: PurchaseService['approvals']; orgs: OrgService; formKey: Buffer },
+): Promise<void> {
+  const csrf = new PageCsrf(formKey);
   const binding = (authorization: Authorization) => `checkout_authorization:${authorization.id}`;
   const found = async (token: string) => {
     const authorization = await approvals.resolve(token);
@@ -129,7 +134,7 @@ export async function approvalPageRoutes(app: RoutesApp, { ctx }: { ctx: AppCont
     pageHeaders(
       reply,
       nonce,
-      await ctx.orgs.frameAncestors({
+      await orgs.frameAncestors({
         organizationId: authorization.organization_id,
         livemode: isLivemode(authorization.livemode),
       }),

@@ -35,14 +35,11 @@ export function webauthnAssetRoute(app: RoutesApp): void {
 }
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
-main{max-width:32rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
+main{max-width:32rem}
 h2{font-size:1.05rem;margin:0 0 .5rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
 .badge{display:inline-block;font-size:.75rem;font-weight:600;background:#fff3c4;color:#6b5200;border-radius:4px;padding:.1rem .4rem;vertical-align:middle;margin-left:.4rem}
 .amount{font-size:2rem;font-weight:650;margin:.2rem 0}
-.hint{color:#56606b;font-size:.9rem;margin:.2rem 0}
+.hint{margin:.2rem 0}
 ul{list-style:none;margin:0;padding:0}
 li{display:flex;justify-content:space-between;gap:.5rem;padding:.45rem 0;border-top:1px solid #eef1f4}
 li:first-child{border-top:0}
@@ -50,12 +47,9 @@ li.total{font-weight:650;border-top:2px solid #d7dce2}
 label{display:block;font-size:.9rem;margin-top:.6rem}
 input{width:100%;box-sizing:border-box;padding:.55rem;font:inherit;border:1px solid #aab3bd;border-radius:6px}
 .row{display:flex;gap:.6rem}.row>div{flex:1}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.8rem}
-button.secondary{background:#e4e8ee;color:#1b1f24}
+button{margin-top:.8rem}
 button[disabled]{opacity:.5;cursor:default}
 .actions{display:flex;gap:.6rem;flex-wrap:wrap}
-.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
 code{word-break:break-all;font-size:.8rem}
 `;
 

@@ -1,13 +1,12 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { VaultSessionsTable } from '../../db/schema.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import type { VaultService } from '../../domains/vault/service.ts';
+import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
+import type { VaultService } from '../../domains/vault/index.ts';
 import { escapeHtml } from '../html.ts';
 import { layout, newNonce, PageCsrf, pageHeaders, problemPage, webauthnAssetRoute } from './common.ts';
 
@@ -111,14 +110,17 @@ const CardForm = Type.Object({
 });
 
 /** The vault page, its passkey and card posts, and the WebAuthn browser library. */
-export async function vaultPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const csrf = new PageCsrf(ctx.vault.formKey);
+export async function vaultPageRoutes(
+  app: RoutesApp,
+  { vault, orgs }: { vault: VaultService; orgs: OrgService },
+): Promise<void> {
+  const csrf = new PageCsrf(vault.formKey);
   webauthnAssetRoute(app);
   acceptFormBodies(app);
 
   /** The live session behind a token, or the page (or JSON error) saying why not. */
   const live = async (token: string) => {
-    const found = await ctx.vault.session(token);
+    const found = await vault.session(token);
     return 'session' in found && found.session ? found.session : (found.problem ?? 'unknown');
   };
   const showProblem = (reply: FastifyReply, problem: 'unknown' | 'expired') => {
@@ -144,12 +146,12 @@ export async function vaultPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     pageHeaders(
       reply,
       nonce,
-      await ctx.orgs.frameAncestors({
+      await orgs.frameAncestors({
         organizationId: session.organization_id,
         livemode: isLivemode(session.livemode),
       }),
     );
-    const view = await ctx.vault.pageView(session);
+    const view = await vault.pageView(session);
     return renderVault(
       view,
       nonce,
@@ -187,7 +189,7 @@ export async function vaultPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
     async (request) => {
       const session = await jsonSession(request.params.token);
       csrf.check(`vault_session:${session.id}`, request.body.csrf);
-      return ctx.vault.passkeyOptions(session, purposeOf(request.body.purpose));
+      return vault.passkeyOptions(session, purposeOf(request.body.purpose));
     },
   );
 
@@ -199,7 +201,7 @@ export async function vaultPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       csrf.check(`vault_session:${session.id}`, request.body.csrf);
       const purpose = purposeOf(request.body.purpose);
       // biome-ignore lint/suspicious/noExplicitAny: the library checks the response's shape itself
-      await ctx.vault.passkeyVerify(session, purpose, (request.body.response ?? {}) as any);
+      await vault.passkeyVerify(session, purpose, (request.body.response ?? {}) as any);
       const done = purpose === 'register' ? 'passkey' : 'unlocked';
       return { next: `/vault/${encodeURIComponent(request.params.token)}?done=${done}` };
     },
@@ -226,7 +228,7 @@ export async function vaultPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext
       if (session.verified_at === null)
         return refuse(403, 'Create or use your passkey first: only then can you add a card.');
       const { number = '', expiry = '', cvc = '' } = request.body;
-      const added = await ctx.vault.addCard(session, { number, expiry, cvc });
+      const added = await vault.addCard(session, { number, expiry, cvc });
       if (!added.ok) {
         reply.code(400);
         return showVault(reply, session, token, { formError: added.message });

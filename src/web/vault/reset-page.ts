@@ -1,13 +1,17 @@
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import type { PasskeyResetsTable } from '../../db/schema.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
-import { closedReason, type ResetPageView, ResetRefused } from '../../domains/vault/recovery.ts';
+import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
+import {
+  closedReason,
+  type ResetPageView,
+  ResetRefused,
+  type VaultService,
+} from '../../domains/vault/index.ts';
 import { escapeHtml } from '../html.ts';
 import { CODE_SENT_NOTICE, CodeFormBody, type CodeForms, channelOf, codeSteps } from '../one-time-code.ts';
 import { PageForms } from '../page-forms.ts';
@@ -87,10 +91,17 @@ const CeremonyBody = Type.Object({
 });
 
 /** The reset page, its two forms (send a code, check it) and the passkey ceremony's JSON posts. */
-export async function passkeyResetPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
-  const recovery = ctx.vault.recovery;
-  const pageForms = new PageForms(COOKIE, ctx.vault.formKey, ctx.config.baseUrl.startsWith('https:'));
-  const ceremonyCsrf = new PageCsrf(ctx.vault.formKey);
+export async function passkeyResetPageRoutes(
+  app: RoutesApp,
+  {
+    recovery,
+    orgs,
+    formKey,
+    baseUrl,
+  }: { recovery: VaultService['recovery']; orgs: OrgService; formKey: Buffer; baseUrl: string },
+): Promise<void> {
+  const pageForms = new PageForms(COOKIE, formKey, baseUrl.startsWith('https:'));
+  const ceremonyCsrf = new PageCsrf(formKey);
   const ceremonyBinding = (reset: PasskeyResetsTable, browser: string) =>
     `passkey_reset:${reset.id}|${browser}`;
   acceptFormBodies(app);
@@ -118,7 +129,7 @@ export async function passkeyResetPageRoutes(app: RoutesApp, { ctx }: { ctx: App
     pageHeaders(
       reply,
       nonce,
-      await ctx.orgs.frameAncestors({
+      await orgs.frameAncestors({
         organizationId: reset.organization_id,
         livemode: isLivemode(reset.livemode),
       }),

@@ -2,19 +2,19 @@ import { randomBytes } from 'node:crypto';
 import bwipjs from 'bwip-js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { formatMoney } from '../../core/money.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import { ANY_FRAME_ANCESTOR } from '../../domains/orgs/embed-origins.ts';
+import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
+import type { LinkService } from '../../domains/wallet-links/index.ts';
 import {
   type PageForm,
   TEST_FUNDS_CENTS,
   type WalletAction,
   type WalletPageProblem,
   type WalletPageView,
-} from '../../domains/wallet-links/service.ts';
+} from '../../domains/wallet-links/index.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
 
 /**
@@ -24,23 +24,17 @@ import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
  */
 
 const STYLE = `
-body{font:16px/1.5 system-ui,-apple-system,sans-serif;margin:0;padding:1rem;color:#1b1f24;background:#f5f7fa}
-main{max-width:32rem;margin:0 auto}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
+main{max-width:32rem}
 h2{font-size:1.05rem;margin:0 0 .5rem}
-section{background:#fff;border:1px solid #d7dce2;border-radius:10px;margin:0 0 1rem;padding:.9rem 1rem}
 .badge{display:inline-block;font-size:.75rem;font-weight:600;background:#fff3c4;color:#6b5200;border-radius:4px;padding:.1rem .4rem;vertical-align:middle;margin-left:.4rem}
 .amount{font-size:2rem;font-weight:650;margin:.2rem 0}
-.hint{color:#56606b;font-size:.9rem;margin:.2rem 0}
+.hint{margin:.2rem 0}
 ul{list-style:none;margin:0;padding:0}
 li{display:flex;justify-content:space-between;gap:.5rem;padding:.45rem 0;border-top:1px solid #eef1f4}
 li:first-child{border-top:0}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f4fd1;color:#fff;cursor:pointer}
-button.secondary{background:#e4e8ee;color:#1b1f24}
+button{margin-top:0}
 form{display:inline}
 .actions{display:flex;gap:.6rem;margin-top:.6rem}
-.notice{background:#e5f4ea;color:#14532d;padding:.6rem .8rem;border-radius:6px;margin:0 0 1rem}
-.problem{background:#fdecea;color:#7a1c13;padding:.6rem .8rem;border-radius:6px}
 .address{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
 .qr svg{width:10rem;height:10rem}
 `;
@@ -220,9 +214,12 @@ function pagePath(token: string, query: { merchant?: string; amount?: string }, 
 }
 
 /** The hosted wallet page and its two form endpoints. */
-export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function walletPageRoutes(
+  app: RoutesApp,
+  { links, orgs }: { links: LinkService; orgs: OrgService },
+): Promise<void> {
   const frameAncestors = (view: WalletPageView) =>
-    ctx.orgs.frameAncestors({
+    orgs.frameAncestors({
       organizationId: view.link.organization_id,
       livemode: isLivemode(view.link.livemode),
     });
@@ -233,7 +230,7 @@ export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
       const { token } = request.params;
-      const view = await ctx.links.page(token, request.query);
+      const view = await links.page(token, request.query);
       if (typeof view === 'string') {
         // A page saying the link does not work carries nothing to protect: any site may frame it.
         securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
@@ -254,7 +251,7 @@ export async function walletPageRoutes(app: RoutesApp, { ctx }: { ctx: AppContex
     reply: FastifyReply,
   ) => {
     const nonce = randomBytes(16).toString('base64');
-    const result = await ctx.links.act(token, action);
+    const result = await links.act(token, action);
     if (result.outcome === 'problem') {
       securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
       reply.code(PROBLEMS[result.problem].status);

@@ -64,7 +64,7 @@ describe('low-entropy identifiers are kept as keyed digests', () => {
     const u = await newUser(f.t, f.sandbox);
     await withNationalId(f.t, u);
     const stored = await row(f.t, u);
-    const keyId = f.t.ctx.aead.keyId;
+    const keyId = f.t.ctx.sealer.keyId;
     expect(stored.national_id_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.national_id_digest_key_id).toBe(keyId);
     expect(stored.document_key).toMatch(/^[0-9a-f]{64}$/);
@@ -115,13 +115,13 @@ describe('low-entropy identifiers are kept as keyed digests', () => {
       // Rotated: the old key only opens and matches what it made.
       const rotated = await start({ ENCRYPTION_KEY: newerKey, ENCRYPTION_PREVIOUS_KEYS: oldKey });
       const token = await rotated.platformToken(o.sandbox);
-      expect(rotated.ctx.aead.keyId).not.toBe(oldKeyId);
+      expect(rotated.ctx.sealer.keyId).not.toBe(oldKeyId);
       const second = await newUser(rotated, token);
       expectError(await upload(rotated, second, 'front', await docs.usFrontOther()), 409, 'user_conflict');
 
       await new Worker(rotated.ctx, quiet).runOnce();
       const rekeyed = await row(rotated, holder);
-      expect(rekeyed.document_key_key_id).toBe(rotated.ctx.aead.keyId);
+      expect(rekeyed.document_key_key_id).toBe(rotated.ctx.sealer.keyId);
       await rotated.close();
 
       // The old key retired altogether: the rekeyed digest still matches.
@@ -150,7 +150,7 @@ describe('low-entropy identifiers are kept as keyed digests', () => {
 
     await new Worker(f.t.ctx, quiet).runOnce();
     const stored = await row(f.t, holder);
-    expect(stored.document_key_key_id).toBe(f.t.ctx.aead.keyId);
+    expect(stored.document_key_key_id).toBe(f.t.ctx.sealer.keyId);
     expect(stored.document_key).toMatch(/^[0-9a-f]{64}$/);
     const later = await newUser(f.t, token);
     expectError(await upload(f.t, later, 'front', await docs.usFrontOther()), 409, 'user_conflict');
@@ -200,7 +200,7 @@ describe('migration 0008 (upgrading a database with unkeyed digests)', () => {
     expect(waiting.national_id_sealed_at).toBe(waiting.updated_at);
 
     await new Worker(f.t.ctx, quiet).runOnce();
-    expect((await row(f.t, holder)).document_key_key_id).toBe(f.t.ctx.aead.keyId);
+    expect((await row(f.t, holder)).document_key_key_id).toBe(f.t.ctx.sealer.keyId);
     const another = await newUser(f.t, token);
     expectError(await upload(f.t, another, 'front', await docs.usFrontOther()), 409, 'user_conflict');
   });

@@ -93,7 +93,7 @@ describe('hosted verification page in Chromium', () => {
       .execute();
     // Personal data is sealed at rest: not readable in the row, readable with the key.
     expect(item?.information).not.toContain('Alex');
-    const information = t.ctx.aead.open(
+    const information = t.ctx.sealer.open(
       item?.information as string,
       `kyc_verifications.information:${item?.id}`,
     );

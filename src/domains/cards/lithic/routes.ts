@@ -1,21 +1,34 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../../context.ts';
+import type { Config } from '../../../config.ts';
+import type { Clock } from '../../../core/clock.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { errorResponses } from '../../../core/schemas.ts';
 import { rawJsonRefusal } from '../../../core/text-guard.ts';
+import type { Db } from '../../../db/index.ts';
+import type { CardService } from '../service.ts';
 import { verifyStandardWebhook } from './signature.ts';
 import { LithicWebhooks } from './webhooks.ts';
+
+export interface LithicWebhookRoutesOptions {
+  db: Db;
+  cards: CardService;
+  clock: Clock;
+  /** Lithic's settings; none: the routes are not there (another issuer). */
+  lithic: Config['cards']['lithic'];
+}
 
 /**
  * Lithic's calls to us (docs/cards.md, Lithic): Auth Stream Access and events, each signed with
  * Standard Webhooks under its own secret. Present only when `CARD_ISSUER=lithic`; unsigned, badly
  * signed (the other route's secret included) or stale requests are `401` and change nothing.
  */
-export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const lithic = ctx.config.cards.lithic;
+export async function lithicWebhookRoutes(
+  app: FastifyInstance,
+  { db, cards, clock, lithic }: LithicWebhookRoutesOptions,
+) {
   if (!lithic) return;
-  const webhooks = new LithicWebhooks(ctx.db, ctx.cards, {
+  const webhooks = new LithicWebhooks(db, cards, {
     budgetMs: lithic.asaBudgetMs,
     marginMs: lithic.asaPlatformMarginMs,
   });
@@ -30,7 +43,7 @@ export async function lithicWebhookRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const verified = (request: FastifyRequest<{ Body: string }>, secret: string): unknown => {
     // No body schema: a request without a body is as unsigned as one without headers (401, not 400).
     const body = typeof request.body === 'string' ? request.body : '';
-    if (!verifyStandardWebhook(secret, request.headers, body, ctx.clock.now())) {
+    if (!verifyStandardWebhook(secret, request.headers, body, clock.now())) {
       throw new ApiError(401, 'invalid_signature', 'The webhook signature is missing, wrong or too old.');
     }
     try {

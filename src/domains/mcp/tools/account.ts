@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
+import type { KycService } from '../../kyc/index.ts';
 import { define, Id, listOf, NoInput, type ToolDefinition } from './kit.ts';
 
 const Kyc = z.object({
@@ -15,7 +15,7 @@ const Kyc = z.object({
 });
 
 /** The KYC state as the tool shows it: the platform contract minus what only uploads carry. */
-function kycData(state: Awaited<ReturnType<AppContext['kyc']['state']>>) {
+function kycData(state: Awaited<ReturnType<KycService['state']>>) {
   return {
     object: 'kyc' as const,
     status: state.status,
@@ -68,7 +68,7 @@ export const ACCOUNT_TOOLS: ToolDefinition[] = [
     output: Kyc,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(call) {
-      const state = kycData(await call.ctx.kyc.state(call.principal, call.principal.userId));
+      const state = kycData(await call.services.kyc.state(call.principal, call.principal.userId));
       const needs = state.required_fields?.length
         ? ` Still needed: ${state.required_fields.join(', ')}.`
         : '';
@@ -87,7 +87,7 @@ export const ACCOUNT_TOOLS: ToolDefinition[] = [
     output: z.object({ status: z.string(), url: z.string().nullable(), reason: z.string().optional() }),
     annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     async run(call) {
-      const state = kycData(await call.ctx.kyc.state(call.principal, call.principal.userId));
+      const state = kycData(await call.services.kyc.state(call.principal, call.principal.userId));
       const url = state.iframe_url ?? null;
       const text = url
         ? `Open this link to verify your identity (status ${state.status}): ${url}`
@@ -114,7 +114,7 @@ export const ACCOUNT_TOOLS: ToolDefinition[] = [
     ),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(call) {
-      const rows = await call.ctx.connect.listConnections(call.principal);
+      const rows = await call.services.connect.listConnections(call.principal);
       const data = rows.map((row) => ({
         object: 'connection' as const,
         ...row,
@@ -146,7 +146,7 @@ export const ACCOUNT_TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run(call, args) {
       const id = args.connection_id ?? call.principal.connectionId;
-      await call.ctx.connect.disconnect(call.principal, id);
+      await call.services.connect.disconnect(call.principal, id);
       return {
         text: `Disconnected ${id}: this app's tokens no longer work; connect again to continue.`,
         data: { object: 'connection', id, revoked: true },

@@ -129,7 +129,7 @@ function describeControls(controls: CardObject['spending_controls']): string {
 
 /** The card only if this user's connection created it; 404 `not_found` otherwise. */
 async function ownCard(call: ToolCall, cardId: string): Promise<void> {
-  await call.ctx.cards.requireOwnCard(scope(call), cardId, owner(call));
+  await call.services.cards.requireOwnCard(scope(call), cardId, owner(call));
 }
 
 function cardAnswer(card: CardObject, lead: string): ToolAnswer {
@@ -146,7 +146,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     output: Wallet,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(call) {
-      const wallet = await call.ctx.cards.wallet(scope(call), call.principal.userId);
+      const wallet = await call.services.cards.wallet(scope(call), call.principal.userId);
       return {
         text: `Wallet: ${formatMoney(wallet.balance_cents)} available, ${formatMoney(wallet.pending_cents)} pending${wallet.test_mode ? ' (test mode)' : ''}.`,
         data: wallet,
@@ -170,13 +170,13 @@ export const CARD_TOOLS: ToolDefinition[] = [
     async run(call, args) {
       if (args.card_id) {
         await ownCard(call, args.card_id);
-        const card = await call.ctx.cards.getCard(scope(call), args.card_id);
+        const card = await call.services.cards.getCard(scope(call), args.card_id);
         return {
           text: `Card ending ${card.last4} can spend ${formatMoney(card.balance_cents)} (${card.status}).`,
           data: { source: 'card', id: card.id, available_cents: card.balance_cents, currency: 'usd' },
         };
       }
-      const wallet = await call.ctx.cards.wallet(scope(call), call.principal.userId);
+      const wallet = await call.services.cards.wallet(scope(call), call.principal.userId);
       return {
         text: `Wallet balance: ${formatMoney(wallet.balance_cents)} available.`,
         data: {
@@ -198,7 +198,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(call, args) {
       if (args.starting_after) await ownCard(call, args.starting_after);
-      const list = await call.ctx.cards.listCards(scope(call), {
+      const list = await call.services.cards.listCards(scope(call), {
         user_id: call.principal.userId,
         client_id: call.principal.clientId,
         limit: args.limit,
@@ -231,7 +231,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     output: Card,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(call, args) {
-      const card = await call.ctx.cards.createCard(call.principal, {
+      const card = await call.services.cards.createCard(call.principal, {
         user_id: call.principal.userId,
         amount_cents: args.amount_cents,
         type: args.type,
@@ -251,7 +251,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     async run(call, args) {
       await ownCard(call, args.card_id);
-      return cardAnswer(await call.ctx.cards.closeCard(scope(call), args.card_id), 'Closed.');
+      return cardAnswer(await call.services.cards.closeCard(scope(call), args.card_id), 'Closed.');
     },
   }),
 
@@ -264,7 +264,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(call, args) {
       await ownCard(call, args.card_id);
-      return cardAnswer(await call.ctx.cards.pauseCard(scope(call), args.card_id), 'Paused.');
+      return cardAnswer(await call.services.cards.pauseCard(scope(call), args.card_id), 'Paused.');
     },
   }),
 
@@ -277,7 +277,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(call, args) {
       await ownCard(call, args.card_id);
-      return cardAnswer(await call.ctx.cards.resumeCard(scope(call), args.card_id), 'Resumed.');
+      return cardAnswer(await call.services.cards.resumeCard(scope(call), args.card_id), 'Resumed.');
     },
   }),
 
@@ -297,7 +297,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     async run(call, args) {
       await ownCard(call, args.card_id);
       // The user's own token: a company-funded card's limit is not theirs to change.
-      const card = await call.ctx.cards.updateSpendLimit(
+      const card = await call.services.cards.updateSpendLimit(
         scope(call),
         args.card_id,
         args.spend_limit_cents,
@@ -324,11 +324,11 @@ export const CARD_TOOLS: ToolDefinition[] = [
         object: _,
         user_id: __,
         ...user
-      } = await call.ctx.cards.controls.forUser(scope(call), call.principal.userId);
+      } = await call.services.controls.forUser(scope(call), call.principal.userId);
       let card: CardObject['spending_controls'] | null = null;
       if (args.card_id) {
         await ownCard(call, args.card_id);
-        card = (await call.ctx.cards.getCard(scope(call), args.card_id)).spending_controls;
+        card = (await call.services.cards.getCard(scope(call), args.card_id)).spending_controls;
       }
       const lines = [`Your controls: ${describeControls(user)}`];
       if (card) lines.push(`Card ${args.card_id}: ${describeControls(card)}`);
@@ -346,7 +346,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(call, args) {
       if (args.card_id) await ownCard(call, args.card_id);
-      const list = await call.ctx.cards.network.listTransactions(scope(call), {
+      const list = await call.services.network.listTransactions(scope(call), {
         user_id: call.principal.userId,
         client_id: call.principal.clientId,
         limit: args.limit,
@@ -377,7 +377,7 @@ export const CARD_TOOLS: ToolDefinition[] = [
     output: Wallet,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(call, args) {
-      const wallet = await call.ctx.cards.fundWallet(call.principal, {
+      const wallet = await call.services.cards.fundWallet(call.principal, {
         user_id: call.principal.userId,
         amount_cents: args.amount_cents,
       });

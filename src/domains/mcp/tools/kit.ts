@@ -1,16 +1,30 @@
 /** What every MCP tool group shares: the tool's shape, the common input schemas, the caller's scope. */
 import * as z from 'zod';
-import type { AppContext } from '../../../context.ts';
 import type { Principal } from '../../auth/index.ts';
-import { scopeOf } from '../../cards/index.ts';
+import { type CardService, scopeOf } from '../../cards/index.ts';
+import type { ConnectService } from '../../connect/index.ts';
+import type { KycService } from '../../kyc/index.ts';
+import type { MandateService } from '../../mandates/index.ts';
+import type { PurchaseService } from '../../purchases/index.ts';
 import type { RecentUsers } from '../recent-users.ts';
 
 /** The principal of a connection token: always one user, through one client's connection. */
 export type ConnectionPrincipal = Principal & { kind: 'connection'; userId: string; connectionId: string };
 
+/** The services the tools call, handed to the tool server by app.ts. */
+export interface ToolServices {
+  cards: CardService;
+  controls: CardService['controls'];
+  network: CardService['network'];
+  connect: ConnectService;
+  kyc: KycService;
+  mandates: MandateService;
+  purchases: PurchaseService;
+}
+
 /** What a tool runs with: the services, and the connection it acts for (never anyone else). */
 export interface ToolCall {
-  ctx: AppContext;
+  services: ToolServices;
   principal: ConnectionPrincipal;
   /** The users read lately (AUTH_CACHE_TTL_MS), for the tools that show the user itself. */
   users: RecentUsers;

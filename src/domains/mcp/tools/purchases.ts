@@ -66,14 +66,14 @@ const INTERVAL_NOUN = { daily: 'day', weekly: 'week', monthly: 'month', total: '
  * newest active mandate of the user, else its newest of any status.
  */
 async function ownMandate(call: ToolCall, id: string | undefined) {
-  const { principal, ctx } = call;
+  const { principal, services } = call;
   if (id !== undefined) {
-    const row = await ctx.mandates.owned(scope(call), id).catch(() => null);
+    const row = await services.mandates.owned(scope(call), id).catch(() => null);
     if (!row || row.user_id !== principal.userId || row.client_id !== principal.clientId)
       throw new ApiError(404, 'not_found', 'No such mandate of this app.');
-    return ctx.mandates.get(scope(call), id);
+    return services.mandates.get(scope(call), id);
   }
-  const list = await ctx.mandates.list(scope(call), principal.userId, {
+  const list = await services.mandates.list(scope(call), principal.userId, {
     limit: 100,
     clientId: principal.clientId,
   });
@@ -114,7 +114,7 @@ export const PURCHASE_TOOLS: ToolDefinition[] = [
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(call) {
-      const data = await call.ctx.purchases.merchants();
+      const data = await call.services.purchases.merchants();
       const lines = data.map(
         (m) => `- ${m.slug}: ${m.name} (${m.market.currency.toUpperCase()}${m.sandbox ? ', sandbox' : ''})`,
       );
@@ -151,7 +151,7 @@ export const PURCHASE_TOOLS: ToolDefinition[] = [
     async run(call, args) {
       if (args.ask === undefined && args.confirm === undefined)
         throw new ApiError(400, 'invalid_request', 'Send `ask`, `confirm`, or both.');
-      const envelope = await call.ctx.purchases.turn(buyer(call), args);
+      const envelope = await call.services.purchases.turn(buyer(call), args);
       return { text: envelope.reply, data: envelope as unknown as Record<string, unknown> };
     },
   }),
@@ -189,7 +189,7 @@ export const PURCHASE_TOOLS: ToolDefinition[] = [
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(call, args) {
-      const conversation = await call.ctx.purchases.conversation(buyer(call), args.conversation_id);
+      const conversation = await call.services.purchases.conversation(buyer(call), args.conversation_id);
       const orders = conversation.orders.map(
         (o) =>
           `- ${o.order_id} at ${o.merchant_name}: ${o.status}, ${formatMoney(o.total_cents)}, charge ${o.charge_status}`,

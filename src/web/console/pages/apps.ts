@@ -1,8 +1,16 @@
-import type { AppContext } from '../../../context.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
-import { type ConsoleKit, copyable, type OrgScope, type Page, ScopeParams, shortId, when } from '../kit.ts';
+import {
+  type ConsoleKit,
+  type ConsoleServices,
+  copyable,
+  type OrgScope,
+  type Page,
+  ScopeParams,
+  shortId,
+  when,
+} from '../kit.ts';
 import * as store from '../store.ts';
 
 /**
@@ -13,12 +21,16 @@ import * as store from '../store.ts';
 const GRANT_LIMIT = 200;
 const OPEN = new Set(['pending_approval', 'active', 'exhausted']);
 
-export async function appPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
+export async function appPages(
+  app: RoutesApp,
+  { clock, db, orgs }: Pick<ConsoleServices, 'clock' | 'db' | 'orgs'>,
+  { header, show }: ConsoleKit,
+) {
   const appsPage = async (member: SignedInMember, scope: OrgScope, csrf: string): Promise<Page> => {
     const [{ clients }, grants, mandates] = await Promise.all([
-      ctx.orgs.credentials(scope.organizationId, scope.mode),
-      store.grants(ctx.db, scope, ctx.clock.now(), GRANT_LIMIT),
-      store.mandates(ctx.db, scope, 1000),
+      orgs.credentials(scope.organizationId, scope.mode),
+      store.grants(db, scope, clock.now(), GRANT_LIMIT),
+      store.mandates(db, scope, 1000),
     ]);
     const base = `/dashboard/${scope.organizationId}/${scope.mode}`;
     const appRows = clients

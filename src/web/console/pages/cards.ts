@@ -1,10 +1,16 @@
-import type { AppContext } from '../../../context.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { CardService } from '../../../domains/cards/service.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { CardService } from '../../../domains/cards/index.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
-import { type ConsoleKit, type OrgScope, type Page, ScopeParams, shortId } from '../kit.ts';
+import {
+  type ConsoleKit,
+  type ConsoleServices,
+  type OrgScope,
+  type Page,
+  ScopeParams,
+  shortId,
+} from '../kit.ts';
 
 /** Cards and transactions: the organization's cards in this mode and their transactions, newest first. */
 
@@ -43,18 +49,22 @@ export function transactionRows(
   return `<table class="transactions"><tr><th>time</th><th class="num">amount</th><th>merchant</th><th>status</th><th>card</th>${withUser ? '<th>user</th>' : ''}</tr>${rows}</table>`;
 }
 
-export async function cardPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
+export async function cardPages(
+  app: RoutesApp,
+  { cards, network }: Pick<ConsoleServices, 'cards' | 'network'>,
+  { header, show }: ConsoleKit,
+) {
   const cardsPage = async (member: SignedInMember, scope: OrgScope, csrf: string): Promise<Page> => {
-    const [cards, transactions] = await Promise.all([
-      ctx.cards.listCards(scope, { limit: LIST_LIMIT }),
-      ctx.cards.network.listTransactions(scope, { limit: LIST_LIMIT }),
+    const [cardList, transactions] = await Promise.all([
+      cards.listCards(scope, { limit: LIST_LIMIT }),
+      network.listTransactions(scope, { limit: LIST_LIMIT }),
     ]);
     const scopeBase = `/dashboard/${scope.organizationId}/${scope.mode}`;
     const newest = (more: boolean) => (more ? `<p class="hint">The newest ${LIST_LIMIT}.</p>` : '');
     return {
       title: 'Cards',
       body: `${header(member, scope, csrf, 'cards')}<main><h1>Cards and transactions</h1>
-<section id="cards"><h2>Cards</h2>${cardRows(scopeBase, cards.data, true)}${newest(cards.has_more)}</section>
+<section id="cards"><h2>Cards</h2>${cardRows(scopeBase, cardList.data, true)}${newest(cardList.has_more)}</section>
 <section id="transactions"><h2>Transactions</h2>${transactionRows(transactions.data, true, scopeBase)}${newest(transactions.has_more)}</section></main>`,
     };
   };

@@ -1,20 +1,31 @@
-import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import { livemodeColumn } from '../../../core/tenant.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
-import { type ConsoleKit, type Feedback, messages, type OrgScope, type Page, when } from '../kit.ts';
+import {
+  type ConsoleKit,
+  type ConsoleServices,
+  type Feedback,
+  messages,
+  type OrgScope,
+  type Page,
+  when,
+} from '../kit.ts';
 
 /** Credentials: OAuth clients (create, rotate, revoke) and the v1 API key (rotate); secrets shown once. */
-export async function credentialPages(app: RoutesApp, ctx: AppContext, { header, formPage }: ConsoleKit) {
+export async function credentialPages(
+  app: RoutesApp,
+  { members, orgs }: Pick<ConsoleServices, 'members' | 'orgs'>,
+  { header, formPage }: ConsoleKit,
+) {
   const credentialsPage = async (
     member: SignedInMember,
     scope: OrgScope,
     csrf: string,
     feedback: Feedback & { secret?: string },
   ): Promise<Page> => {
-    const { clients, apiKeys } = await ctx.orgs.credentials(scope.organizationId, scope.mode);
+    const { clients, apiKeys } = await orgs.credentials(scope.organizationId, scope.mode);
     const action = `/dashboard/${scope.organizationId}/${scope.mode}/credentials`;
     const button = (name: string, label: string, extra = '') =>
       `<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="${name}">${extra}<button type="submit" class="secondary">${label}</button></form>`;
@@ -49,7 +60,7 @@ ${button('create_key', 'Create API key')}${button('rotate_key', 'Rotate API key'
   formPage(app, 'credentials', credentialsPage, (request) => async (member, scope, csrf) => {
     const { body } = request;
     const owned = async () => {
-      const client = await ctx.orgs.findClient(body.client_id ?? '');
+      const client = await orgs.findClient(body.client_id ?? '');
       if (
         !client ||
         client.organization_id !== scope.organizationId ||
@@ -62,38 +73,38 @@ ${button('create_key', 'Create API key')}${button('rotate_key', 'Rotate API key'
       const name = (body.name ?? '').trim();
       if (name.length === 0 || name.length > 100)
         throw new ApiError(400, 'invalid_request', 'Name the client (1 to 100 characters).');
-      const created = await ctx.orgs.createClient(scope.organizationId, {
+      const created = await orgs.createClient(scope.organizationId, {
         mode: scope.mode,
         type: 'confidential',
         name,
       });
-      await ctx.members.audit(member, scope, 'client.created', created.client_id);
+      await members.audit(member, scope, 'client.created', created.client_id);
       return credentialsPage(member, scope, csrf, {
         notice: `Client ${created.client_id} created.`,
         secret: created.client_secret ?? undefined,
       });
     }
     if (body.action === 'rotate_secret') {
-      const rotated = await ctx.orgs.rotateClientSecret(await owned());
-      await ctx.members.audit(member, scope, 'client.secret_rotated', rotated.client_id);
+      const rotated = await orgs.rotateClientSecret(await owned());
+      await members.audit(member, scope, 'client.secret_rotated', rotated.client_id);
       return credentialsPage(member, scope, csrf, {
         notice: 'Secret rotated.',
         secret: rotated.client_secret,
       });
     }
     if (body.action === 'revoke_client') {
-      const revoked = await ctx.orgs.revokeClient(await owned());
-      await ctx.members.audit(member, scope, 'client.revoked', revoked.client_id);
+      const revoked = await orgs.revokeClient(await owned());
+      await members.audit(member, scope, 'client.revoked', revoked.client_id);
       return { redirect: `${request.url}?done=revoked` };
     }
     if (body.action === 'create_key') {
-      const key = await ctx.orgs.createApiKey(scope.organizationId, scope.mode);
-      await ctx.members.audit(member, scope, 'api_key.created', key.id);
+      const key = await orgs.createApiKey(scope.organizationId, scope.mode);
+      await members.audit(member, scope, 'api_key.created', key.id);
       return credentialsPage(member, scope, csrf, { notice: 'API key created.', secret: key.api_key });
     }
     if (body.action === 'rotate_key') {
-      const key = await ctx.orgs.rotateApiKey(scope.organizationId, scope.mode);
-      await ctx.members.audit(member, scope, 'api_key.rotated', key.id);
+      const key = await orgs.rotateApiKey(scope.organizationId, scope.mode);
+      await members.audit(member, scope, 'api_key.rotated', key.id);
       return credentialsPage(member, scope, csrf, { notice: 'API key rotated.', secret: key.api_key });
     }
     throw new ApiError(400, 'invalid_request', 'Unknown action.');

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import { EVENT_TYPES, isKnownEventType } from '../../../domains/events/catalog.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import { EVENT_TYPES, isKnownEventType } from '../../../domains/events/index.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,
+  type ConsoleServices,
   ObjectParams,
   type OrgScope,
   type Page,
@@ -42,11 +42,15 @@ function idFilter(value: string | undefined, prefix: string, field: string): str
   return id;
 }
 
-export async function eventPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
+export async function eventPages(
+  app: RoutesApp,
+  { db, events }: Pick<ConsoleServices, 'db' | 'events'>,
+  { header, show }: ConsoleKit,
+) {
   /** A page of events, newest first: through the events API, or by ids in the data for a user or card. */
   const listed = async (scope: OrgScope, type: string | undefined, ids: string[] | null, before?: string) => {
     if (ids === null) {
-      const page = await ctx.events.listEvents(scope, {
+      const page = await events.listEvents(scope, {
         ...(type ? { type: [type] } : {}),
         limit: PAGE_SIZE,
         ...(before ? { starting_after: before } : {}),
@@ -56,13 +60,13 @@ export async function eventPages(app: RoutesApp, ctx: AppContext, { header, show
         more: page.has_more,
       };
     }
-    const position = before ? await store.eventPosition(ctx.db, scope, before) : null;
+    const position = before ? await store.eventPosition(db, scope, before) : null;
     if (before && !position) throw new ApiError(400, 'invalid_request', 'before is not an event here.');
     const rows =
       ids.length === 0
         ? []
         : await store.eventsMentioning(
-            ctx.db,
+            db,
             scope,
             { type: type ?? null, ids },
             position ?? null,
@@ -87,7 +91,7 @@ export async function eventPages(app: RoutesApp, ctx: AppContext, { header, show
     let ids: string[] | null = null;
     if (card) ids = [card];
     if (user) {
-      const own = [user, ...(await store.idsOfUser(ctx.db, scope, user, USER_IDS_LIMIT))];
+      const own = [user, ...(await store.idsOfUser(db, scope, user, USER_IDS_LIMIT))];
       ids = card ? (own.includes(card) ? [card] : []) : own;
     }
     const { rows, more } = await listed(scope, type, ids, before);
@@ -132,7 +136,7 @@ ${rows.length === 0 ? '<p class="hint">No events match.</p>' : ''}${older}</sect
     csrf: string,
     id: string,
   ): Promise<Page> => {
-    const event = await ctx.events.getEvent(scope, id);
+    const event = await events.getEvent(scope, id);
     return {
       title: event.type,
       body: `${header(member, scope, csrf, 'events')}<main><h1>${escapeHtml(event.type)}</h1>

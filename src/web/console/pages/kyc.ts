@@ -1,13 +1,16 @@
-import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import { INFORMATION_FIELDS, type InformationField } from '../../../domains/kyc/fields.ts';
-import type { ReviewDecision } from '../../../domains/kyc/review.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import {
+  INFORMATION_FIELDS,
+  type InformationField,
+  type ReviewDecision,
+} from '../../../domains/kyc/index.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ActRequest,
   type ConsoleKit,
+  type ConsoleServices,
   copyable,
   type Feedback,
   hidden,
@@ -40,10 +43,14 @@ const listOf = (value: unknown): string[] =>
       ? [value]
       : [];
 
-export async function kycPages(app: RoutesApp, ctx: AppContext, { header, formPage }: ConsoleKit) {
+export async function kycPages(
+  app: RoutesApp,
+  { kyc, members }: Pick<ConsoleServices, 'kyc' | 'members'>,
+  { header, formPage }: ConsoleKit,
+) {
   const queue = (scope: OrgScope) =>
     scope.livemode
-      ? ctx.kyc
+      ? kyc
           .reviewQueue({ organizationId: scope.organizationId, limit: QUEUE_LIMIT })
           .then((page) => page.data)
       : Promise.resolve([]);
@@ -103,8 +110,8 @@ ${form('reject', reason, 'Reject', true)}
         : action === 'reject'
           ? { outcome: 'rejected', reason }
           : { outcome: 'needs_information', reason, fields: listOf(body.fields) as InformationField[] };
-    await ctx.kyc.applyReview(id, decision, `console:${member.email}`);
-    await ctx.members.audit(member, scope, verdict.audit, id);
+    await kyc.applyReview(id, decision, `console:${member.email}`);
+    await members.audit(member, scope, verdict.audit, id);
     return { redirect: `${request.url.split('?')[0]}?done=${verdict.done}` };
   });
 }

@@ -1,10 +1,10 @@
-import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import { MEMBER_ROLES, type SignedInMember } from '../../../domains/members/service.ts';
+import { MEMBER_ROLES, type SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,
+  type ConsoleServices,
   type Feedback,
   messages,
   type OrgScope,
@@ -14,14 +14,18 @@ import {
 } from '../kit.ts';
 
 /** Members (owners invite by email) and the audit log of every member action. */
-export async function memberPages(app: RoutesApp, ctx: AppContext, { header, show, formPage }: ConsoleKit) {
+export async function memberPages(
+  app: RoutesApp,
+  { members }: Pick<ConsoleServices, 'members'>,
+  { header, show, formPage }: ConsoleKit,
+) {
   const membersPage = async (
     member: SignedInMember,
     scope: OrgScope,
     csrf: string,
     feedback: Feedback,
   ): Promise<Page> => {
-    const rows = (await ctx.members.membersOf(scope.organizationId))
+    const rows = (await members.membersOf(scope.organizationId))
       .map((m) => `<tr><td>${escapeHtml(m.email)}</td><td>${m.role}</td><td>${when(m.created_at)}</td></tr>`)
       .join('');
     const roles = ['viewer', 'developer', 'owner']
@@ -41,7 +45,7 @@ export async function memberPages(app: RoutesApp, ctx: AppContext, { header, sho
   };
 
   const auditPage = async (member: SignedInMember, scope: OrgScope, csrf: string): Promise<Page> => {
-    const entries = await ctx.members.auditLog(scope.organizationId);
+    const entries = await members.auditLog(scope.organizationId);
     const rows = entries
       .map(
         (e) =>
@@ -67,8 +71,8 @@ export async function memberPages(app: RoutesApp, ctx: AppContext, { header, sho
     if (body.action !== 'invite') throw new ApiError(400, 'invalid_request', 'Unknown action.');
     const role = MEMBER_ROLES.find((r) => r === body.role);
     if (!role) throw new ApiError(400, 'invalid_request', 'Choose a role.');
-    const added = await ctx.members.invite(member, scope.organizationId, body.email ?? '', role);
-    await ctx.members.audit(member, scope, `member.invited.${role}`, added.member_id);
+    const added = await members.invite(member, scope.organizationId, body.email ?? '', role);
+    await members.audit(member, scope, `member.invited.${role}`, added.member_id);
     return { redirect: `${request.url}?done=invited` };
   });
 }

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.ts';
 import { notFound } from '../../../core/errors.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,
+  type ConsoleServices,
   copyable,
   ObjectParams,
   type OrgScope,
@@ -31,9 +31,13 @@ function decodedJws(jws: string): { header: unknown; payload: unknown } {
   return { header: part(header), payload: part(payload) };
 }
 
-export async function orderPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
+export async function orderPages(
+  app: RoutesApp,
+  { db, purchases, receipts }: Pick<ConsoleServices, 'db' | 'purchases' | 'receipts'>,
+  { header, show }: ConsoleKit,
+) {
   const ordersPage = async (member: SignedInMember, scope: OrgScope, csrf: string): Promise<Page> => {
-    const rows = await store.orders(ctx.db, scope, LIST_LIMIT);
+    const rows = await store.orders(db, scope, LIST_LIMIT);
     const base = `/dashboard/${scope.organizationId}/${scope.mode}`;
     const list = rows
       .map(
@@ -55,9 +59,9 @@ ${rows.length === 0 ? '<p class="hint">No orders in this mode yet.</p>' : ''}${r
     csrf: string,
     id: string,
   ): Promise<Page> => {
-    const [order] = await store.orders(ctx.db, scope, 1, id);
+    const [order] = await store.orders(db, scope, 1, id);
     if (!order) throw notFound('No such order in this organization and mode.');
-    const receipt = order.mandate_id ? await ctx.receipts.forOrder(scope, id) : null;
+    const receipt = order.mandate_id ? await receipts.forOrder(scope, id) : null;
     const base = `/dashboard/${scope.organizationId}/${scope.mode}`;
     const facts: [string, string][] = [
       ['order', copyable(order.id)],
@@ -99,7 +103,7 @@ ${rows.length === 0 ? '<p class="hint">No orders in this mode yet.</p>' : ''}${r
   };
 
   const merchantsPage = async (member: SignedInMember, scope: OrgScope, csrf: string): Promise<Page> => {
-    const merchants = await ctx.purchases.merchants();
+    const merchants = await purchases.merchants();
     const rows = merchants
       .map(
         (m) =>

@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
-import type { AppContext } from '../../../context.ts';
 import { DAY } from '../../../core/clock.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import { livemodeColumn } from '../../../core/tenant.ts';
 import type { Executor } from '../../../db/index.ts';
-import { type ConsoleKit, type OrgScope, ScopeParams } from '../kit.ts';
+import { type ConsoleKit, type ConsoleServices, type OrgScope, ScopeParams } from '../kit.ts';
 
 /**
  * Overview: the last 30 days of this mode, transactions and webhook success per day, drawn here as
@@ -152,13 +151,17 @@ function webhookBar(d: Day): Bar | null {
   };
 }
 
-export async function overviewPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
+export async function overviewPages(
+  app: RoutesApp,
+  { clock, db }: Pick<ConsoleServices, 'clock' | 'db'>,
+  { header, show }: ConsoleKit,
+) {
   app.get<{ Params: { org: string; mode: string } }>(
     '/dashboard/:org/:mode/overview',
     { schema: { hide: true, params: ScopeParams } },
     async (request, reply) =>
       show(request, reply, async (member, scope, csrf) => {
-        const days = await lastDays(ctx.db, scope, ctx.clock.now());
+        const days = await lastDays(db, scope, clock.now());
         const most = Math.max(0, ...days.map((d) => d.transactions));
         const total = days.reduce((sum, d) => sum + d.transactions, 0);
         const declined = days.reduce((sum, d) => sum + d.declined, 0);

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import { escapeHtml } from '../../html.ts';
 import { REQUEST_LOG_SIZE } from '../../request-log.ts';
-import { type ConsoleKit, ScopeParams, shortId, when } from '../kit.ts';
+import { type ConsoleKit, type ConsoleServices, ScopeParams, shortId, when } from '../kit.ts';
 
 /**
  * API requests: the last 1,000 requests of the organization's credentials in this mode (time,
@@ -25,7 +24,11 @@ function statusFilter(value: string | undefined): string | undefined {
   throw new ApiError(400, 'invalid_request', 'status must be a class such as 4xx or a status such as 404.');
 }
 
-export async function requestPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
+export async function requestPages(
+  app: RoutesApp,
+  { requestLog }: Pick<ConsoleServices, 'requestLog'>,
+  { header, show }: ConsoleKit,
+) {
   app.get<{ Params: { org: string; mode: string }; Querystring: { status?: string; path?: string } }>(
     '/dashboard/:org/:mode/requests',
     { schema: { hide: true, params: ScopeParams, querystring: RequestsQuery } },
@@ -33,7 +36,7 @@ export async function requestPages(app: RoutesApp, ctx: AppContext, { header, sh
       show(request, reply, async (member, scope, csrf) => {
         const status = statusFilter(request.query.status);
         const path = request.query.path?.trim() || undefined;
-        const rows = await ctx.requestLog.recent(scope, { status, path });
+        const rows = await requestLog.recent(scope, { status, path });
         const base = `/dashboard/${scope.organizationId}/${scope.mode}/requests`;
         const options = [...STATUS_CHOICES, ...(status && !STATUS_CHOICES.includes(status) ? [status] : [])]
           .map(

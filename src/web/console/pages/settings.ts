@@ -1,11 +1,18 @@
-import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { asApiError } from '../../../core/refusal.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
-import { MAX_EMBED_ORIGINS } from '../../../domains/orgs/embed-origins.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
+import { MAX_EMBED_ORIGINS } from '../../../domains/orgs/index.ts';
 import { escapeHtml } from '../../html.ts';
-import { type ConsoleKit, type Feedback, hidden, messages, type OrgScope, type Page } from '../kit.ts';
+import {
+  type ConsoleKit,
+  type ConsoleServices,
+  type Feedback,
+  hidden,
+  messages,
+  type OrgScope,
+  type Page,
+} from '../kit.ts';
 
 /**
  * Settings: the embed origins of this mode (the same rules as `PUT /api/v2/embed_origins`), the
@@ -22,11 +29,15 @@ function rewardShare(raw: string | undefined): number {
   return bps;
 }
 
-export async function settingsPages(app: RoutesApp, ctx: AppContext, { header, formPage }: ConsoleKit) {
+export async function settingsPages(
+  app: RoutesApp,
+  { cards, members, messaging, orgs }: Pick<ConsoleServices, 'cards' | 'members' | 'messaging' | 'orgs'>,
+  { header, formPage }: ConsoleKit,
+) {
   /** The messaging connection, or why there is none (never connected, or lost: the service says). */
-  const messaging = async (scope: OrgScope) => {
+  const messagingState = async (scope: OrgScope) => {
     try {
-      return { connection: await ctx.messaging.connection(scope) };
+      return { connection: await messaging.connection(scope) };
     } catch (thrown) {
       const error = asApiError(thrown);
       if (error instanceof ApiError && error.status === 404) return { absent: error.message };
@@ -41,9 +52,9 @@ export async function settingsPages(app: RoutesApp, ctx: AppContext, { header, f
     feedback: Feedback,
   ): Promise<Page> => {
     const [origins, revenue, provider] = await Promise.all([
-      ctx.orgs.embedOrigins(scope),
-      ctx.cards.revenueConfig(scope.organizationId),
-      messaging(scope),
+      orgs.embedOrigins(scope),
+      cards.revenueConfig(scope.organizationId),
+      messagingState(scope),
     ]);
     const action = `/dashboard/${scope.organizationId}/${scope.mode}/settings`;
     const form = (name: string, fields: string) =>
@@ -81,19 +92,19 @@ ${form('disconnect_messaging', '<button type="submit" class="secondary" id="disc
           .filter((line) => line !== '');
         if (origins.length > MAX_EMBED_ORIGINS)
           throw new ApiError(400, 'invalid_request', `At most ${MAX_EMBED_ORIGINS} origins.`);
-        await ctx.orgs.setEmbedOrigins(scope, origins);
-        await ctx.members.audit(member, scope, 'embed_origins.replaced', scope.organizationId);
+        await orgs.setEmbedOrigins(scope, origins);
+        await members.audit(member, scope, 'embed_origins.replaced', scope.organizationId);
         return back('origins');
       }
       case 'reward_share': {
         const bps = rewardShare(body.reward_share_bps);
-        await ctx.cards.setRewardShare(scope.organizationId, bps);
-        await ctx.members.audit(member, scope, 'revenue_config.updated', scope.organizationId);
+        await cards.setRewardShare(scope.organizationId, bps);
+        await members.audit(member, scope, 'revenue_config.updated', scope.organizationId);
         return back('reward_share');
       }
       case 'disconnect_messaging': {
-        await ctx.messaging.disconnect(scope);
-        await ctx.members.audit(member, scope, 'messaging_connection.deleted', scope.organizationId);
+        await messaging.disconnect(scope);
+        await members.audit(member, scope, 'messaging_connection.deleted', scope.organizationId);
         return back('messaging');
       }
       default:

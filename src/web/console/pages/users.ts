@@ -1,12 +1,12 @@
-import type { AppContext } from '../../../context.ts';
 import { notFound } from '../../../core/errors.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
 import type { MandateObject } from '../../../domains/mandates/index.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,
+  type ConsoleServices,
   copyable,
   ObjectParams,
   type OrgScope,
@@ -43,30 +43,40 @@ function mandateRows(mandates: MandateObject[]): string {
   return `<table class="mandates"><tr><th>mandate</th><th>app</th><th>terms</th><th class="num">spent</th><th class="num">left</th><th>status</th><th>ends</th></tr>${rows}</table><p class="hint">Spent and left are the current budget interval's.</p>`;
 }
 
-export async function userPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
+export async function userPages(
+  app: RoutesApp,
+  {
+    cards,
+    clock,
+    db,
+    mandates,
+    network,
+  }: Pick<ConsoleServices, 'cards' | 'clock' | 'db' | 'mandates' | 'network'>,
+  { header, show }: ConsoleKit,
+) {
   /** Wallet balances (available, pending) of users whose wallet exists; the others have none yet. */
   const wallets = async (scope: OrgScope, userIds: string[]) => {
-    const opened = await store.ledgerOwners(ctx.db, scope, 'user_wallet', userIds);
+    const opened = await store.ledgerOwners(db, scope, 'user_wallet', userIds);
     const balances = new Map<string, { balance_cents: number; pending_cents: number }>();
-    for (const id of opened) balances.set(id, await ctx.cards.wallet(scope, id));
+    for (const id of opened) balances.set(id, await cards.wallet(scope, id));
     return balances;
   };
   const connection = (live: unknown) => (live ? 'connected' : 'disconnected');
 
   const usersPage = async (member: SignedInMember, scope: OrgScope, csrf: string): Promise<Page> => {
-    const users = await store.users(ctx.db, scope, LIST_LIMIT);
+    const users = await store.users(db, scope, LIST_LIMIT);
     const ids = users.map((u) => u.id);
-    const [connections, kyc, cards, balances] = await Promise.all([
-      store.connectionsOf(ctx.db, scope, ids, ctx.clock.now()),
-      store.kycOf(ctx.db, scope, ids),
-      store.cardsOf(ctx.db, scope, ids),
+    const [connections, kyc, userCards, balances] = await Promise.all([
+      store.connectionsOf(db, scope, ids, clock.now()),
+      store.kycOf(db, scope, ids),
+      store.cardsOf(db, scope, ids),
       wallets(scope, ids),
     ]);
     const base = `/dashboard/${scope.organizationId}/${scope.mode}/users`;
     const rows = users
       .map((u) => {
         const theirs = connections.filter((c) => c.user_id === u.id);
-        const last4s = cards
+        const last4s = userCards
           .filter((c) => c.user_id === u.id)
           .map((c) => `•${escapeHtml(c.last4)}${c.status === 'ACTIVE' ? '' : ` (${c.status.toLowerCase()})`}`)
           .join(', ');
@@ -87,15 +97,15 @@ ${users.length === 0 ? '<p class="hint">No user has connected in this mode yet.<
     csrf: string,
     id: string,
   ): Promise<Page> => {
-    const [user] = await store.users(ctx.db, scope, 1, id);
+    const [user] = await store.users(db, scope, 1, id);
     if (!user) throw notFound('No such user in this organization and mode.');
-    const [connections, kyc, balances, cards, transactions, mandates] = await Promise.all([
-      store.connectionsOf(ctx.db, scope, [id], ctx.clock.now()),
-      store.kycOf(ctx.db, scope, [id]),
+    const [connections, kyc, balances, cardList, transactions, mandateList] = await Promise.all([
+      store.connectionsOf(db, scope, [id], clock.now()),
+      store.kycOf(db, scope, [id]),
       wallets(scope, [id]),
-      ctx.cards.listCards(scope, { user_id: id, limit: 100 }),
-      ctx.cards.network.listTransactions(scope, { user_id: id, limit: 50 }),
-      ctx.mandates.list(scope, id, { limit: 100 }),
+      cards.listCards(scope, { user_id: id, limit: 100 }),
+      network.listTransactions(scope, { user_id: id, limit: 50 }),
+      mandates.list(scope, id, { limit: 100 }),
     ]);
     const verification = kyc.get(id);
     const wallet = balances.get(id) ?? { balance_cents: 0, pending_cents: 0 };
@@ -113,8 +123,8 @@ ${users.length === 0 ? '<p class="hint">No user has connected in this mode yet.<
 <section><h2>Wallet</h2><p class="figure" id="wallet-balance">${formatMoney(wallet.balance_cents)}</p><p class="hint">${formatMoney(wallet.pending_cents)} held by pending authorizations.</p></section>
 <section><h2>Identity verification</h2><p id="kyc-status">${escapeHtml(verification?.status ?? 'not started')}${verification ? ` · ${when(verification.updated_at)}` : ''}</p>${verification?.reason ? `<p class="hint">${escapeHtml(verification.reason)}</p>` : ''}</section>
 <section><h2>Connections</h2><table><tr><th>client</th><th>external user id</th><th>status</th><th>since</th></tr>${connectionRows}</table></section>
-<section id="mandates"><h2>Mandates</h2>${mandateRows(mandates.data)}</section>
-<section><h2>Cards</h2>${cardRows(scopeBase, cards.data, false)}</section>
+<section id="mandates"><h2>Mandates</h2>${mandateRows(mandateList.data)}</section>
+<section><h2>Cards</h2>${cardRows(scopeBase, cardList.data, false)}</section>
 <section><h2>Transactions</h2>${transactionRows(transactions.data, false)}</section></main>`,
     };
   };

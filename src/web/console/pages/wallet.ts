@@ -1,20 +1,30 @@
-import type { AppContext } from '../../../context.ts';
 import { formatMoney } from '../../../core/money.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
-import { type ConsoleKit, type OrgScope, type Page, ScopeParams, shortId } from '../kit.ts';
+import {
+  type ConsoleKit,
+  type ConsoleServices,
+  type OrgScope,
+  type Page,
+  ScopeParams,
+  shortId,
+} from '../kit.ts';
 import * as store from '../store.ts';
 
 /** The company wallet: its pool balance in this mode and the company-funded card flows it paid for. */
 
 const FLOWS_LIMIT = 100;
 
-export async function walletPages(app: RoutesApp, ctx: AppContext, { header, show }: ConsoleKit) {
+export async function walletPages(
+  app: RoutesApp,
+  { db, funding }: Pick<ConsoleServices, 'db' | 'funding'>,
+  { header, show }: ConsoleKit,
+) {
   const walletPage = async (member: SignedInMember, scope: OrgScope, csrf: string): Promise<Page> => {
     // The funding service opens the wallet on first use; a wallet never opened is shown empty instead.
-    const wallet = (await store.hasCompanyWallet(ctx.db, scope)) ? await ctx.funding.wallet(scope) : null;
-    const flows = await ctx.funding.listFlows(scope.organizationId, scope.livemode, FLOWS_LIMIT);
+    const wallet = (await store.hasCompanyWallet(db, scope)) ? await funding.wallet(scope) : null;
+    const flows = await funding.listFlows(scope.organizationId, scope.livemode, FLOWS_LIMIT);
     const scopeBase = `/dashboard/${scope.organizationId}/${scope.mode}`;
     const rows = flows
       .map(

@@ -1,13 +1,16 @@
-import type { AppContext } from '../../../context.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { RoutesApp } from '../../../core/schemas.ts';
-import { EVENT_TYPES } from '../../../domains/events/catalog.ts';
-import { RECOVER_WINDOW_DAYS } from '../../../domains/events/service.ts';
-import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../../domains/events/signing.ts';
-import type { SignedInMember } from '../../../domains/members/service.ts';
+import {
+  EVENT_TYPES,
+  RECOVER_WINDOW_DAYS,
+  SIGNATURE_SCHEMES,
+  type SignatureScheme,
+} from '../../../domains/events/index.ts';
+import type { SignedInMember } from '../../../domains/members/index.ts';
 import { escapeHtml } from '../../html.ts';
 import {
   type ConsoleKit,
+  type ConsoleServices,
   DoneQuery,
   doneNotice,
   type Feedback,
@@ -59,14 +62,18 @@ function schemeOf(value: string | undefined): SignatureScheme {
 }
 
 /** Webhook destinations: the list with the event picker, and one destination with its deliveries. */
-export async function webhookPages(app: RoutesApp, ctx: AppContext, { header, show, formPage }: ConsoleKit) {
+export async function webhookPages(
+  app: RoutesApp,
+  { clock, events, members }: Pick<ConsoleServices, 'clock' | 'events' | 'members'>,
+  { header, show, formPage }: ConsoleKit,
+) {
   const webhooksPage = async (
     member: SignedInMember,
     scope: OrgScope,
     csrf: string,
     feedback: Feedback & { secret?: string },
   ): Promise<Page> => {
-    const list = await ctx.events.listEndpoints(scope, { limit: 100 });
+    const list = await events.listEndpoints(scope, { limit: 100 });
     const base = `/dashboard/${scope.organizationId}/${scope.mode}/webhooks`;
     const rows = list.data
       .map(
@@ -93,8 +100,8 @@ ${schemePicker('f_scheme', 'purser')}
     id: string,
     feedback: Feedback & { secret?: string },
   ): Promise<Page> => {
-    const endpoint = await ctx.events.getEndpoint(scope, id);
-    const deliveries = await ctx.events.listDeliveries(scope, { endpointId: id }, { limit: 50 });
+    const endpoint = await events.getEndpoint(scope, id);
+    const deliveries = await events.listDeliveries(scope, { endpointId: id }, { limit: 50 });
     const base = `/dashboard/${scope.organizationId}/${scope.mode}/webhooks`;
     const button = (name: string, label: string, extra = '') =>
       `<form class="inline" method="post" action="${base}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="action" value="${name}"><input type="hidden" name="endpoint_id" value="${escapeHtml(id)}">${extra}<button type="submit" class="secondary" id="${name}">${label}</button></form>`;
@@ -148,66 +155,66 @@ ${schemePicker('f_edit_scheme', endpoint.signature_scheme)}
     });
     switch (body.action) {
       case 'create': {
-        const events = [body.events ?? []].flat();
-        const created = await ctx.events.createEndpoint(scope, {
+        const chosen = [body.events ?? []].flat();
+        const created = await events.createEndpoint(scope, {
           url: body.url ?? '',
-          enabled_events: events.length > 0 ? events : ['*'],
+          enabled_events: chosen.length > 0 ? chosen : ['*'],
           signature_scheme: schemeOf(body.signature_scheme ?? 'purser'),
         });
-        await ctx.members.audit(member, scope, 'webhook_endpoint.created', created.id);
+        await members.audit(member, scope, 'webhook_endpoint.created', created.id);
         return webhooksPage(member, scope, csrf, {
           notice: `Destination ${created.id} created.`,
           secret: created.secret,
         });
       }
       case 'roll': {
-        const rolled = await ctx.events.rollSecret(scope, id);
-        await ctx.members.audit(member, scope, 'webhook_endpoint.secret_rolled', id);
+        const rolled = await events.rollSecret(scope, id);
+        await members.audit(member, scope, 'webhook_endpoint.secret_rolled', id);
         return detail({ notice: 'Secret rolled: the old one stopped signing.', secret: rolled.secret });
       }
       case 'reveal': {
-        const secret = await ctx.events.revealSecret(scope, id);
-        await ctx.members.audit(member, scope, 'webhook_endpoint.secret_revealed', id);
+        const secret = await events.revealSecret(scope, id);
+        await members.audit(member, scope, 'webhook_endpoint.secret_revealed', id);
         return detail({ secret });
       }
       case 'test': {
-        const sent = await ctx.events.sendTestEvent(scope, id, undefined);
-        await ctx.members.audit(member, scope, 'webhook_endpoint.test_sent', sent.event_id);
+        const sent = await events.sendTestEvent(scope, id, undefined);
+        await members.audit(member, scope, 'webhook_endpoint.test_sent', sent.event_id);
         return back('test_sent');
       }
       case 'edit': {
-        const events = [body.events ?? []].flat();
-        if (events.length === 0) throw new ApiError(400, 'invalid_request', 'Choose at least one event.');
-        await ctx.events.updateEndpoint(scope, id, {
+        const chosen = [body.events ?? []].flat();
+        if (chosen.length === 0) throw new ApiError(400, 'invalid_request', 'Choose at least one event.');
+        await events.updateEndpoint(scope, id, {
           url: body.url ?? '',
-          enabled_events: events,
+          enabled_events: chosen,
           ...(body.signature_scheme === undefined
             ? {}
             : { signature_scheme: schemeOf(body.signature_scheme) }),
         });
-        await ctx.members.audit(member, scope, 'webhook_endpoint.updated', id);
+        await members.audit(member, scope, 'webhook_endpoint.updated', id);
         return back('updated');
       }
       case 'disable':
       case 'enable': {
-        await ctx.events.updateEndpoint(scope, id, {
+        await events.updateEndpoint(scope, id, {
           status: body.action === 'enable' ? 'active' : 'disabled',
         });
-        await ctx.members.audit(member, scope, `webhook_endpoint.${body.action}d`, id);
+        await members.audit(member, scope, `webhook_endpoint.${body.action}d`, id);
         return back(`${body.action}d`);
       }
       case 'recover': {
         const span = RECOVER_SPANS.find(([, seconds]) => String(seconds) === body.since)?.[1];
         if (span === undefined) throw new ApiError(400, 'invalid_request', 'Choose how far back to recover.');
-        const recovery = await ctx.events.recover(scope, id, Math.floor(ctx.clock.now() / 1000) - span);
-        await ctx.members.audit(member, scope, 'webhook_endpoint.recovered', id);
+        const recovery = await events.recover(scope, id, Math.floor(clock.now() / 1000) - span);
+        await members.audit(member, scope, 'webhook_endpoint.recovered', id);
         return {
           redirect: `${request.url}/${encodeURIComponent(id)}?done=recovered&count=${recovery.recovered}`,
         };
       }
       case 'resend': {
-        const delivery = await ctx.events.resend(scope, id, body.event_id ?? '');
-        await ctx.members.audit(member, scope, 'webhook_delivery.resent', delivery.id);
+        const delivery = await events.resend(scope, id, body.event_id ?? '');
+        await members.audit(member, scope, 'webhook_delivery.resent', delivery.id);
         return back('resent');
       }
       default:

@@ -9,7 +9,7 @@ import { ConfigError } from './env.ts';
  * additional data binds a value to its row (e.g. the endpoint id), so a ciphertext copied onto
  * another row does not open.
  */
-export class Aead {
+export class AesGcmSealer {
   private readonly keys = new Map<string, Buffer>();
   private readonly currentId: string;
 
@@ -103,7 +103,7 @@ const HOW_TO_MAKE_ONE = 'Generate one with `openssl rand -base64 32` and set it 
  * the start: a key kept inside the database it protects protects nothing. A PostgreSQL database
  * that an earlier version gave a generated key (`storedKey`) is told how to read it out.
  */
-export async function loadAead(
+export async function loadSealer(
   settings: {
     encryptionKey: string | null;
     encryptionPreviousKeys: string[];
@@ -112,9 +112,10 @@ export async function loadAead(
   },
   storedKey: () => Promise<string | null>,
   warn: (message: string) => void,
-): Promise<Aead> {
+): Promise<AesGcmSealer> {
   const previous = settings.encryptionPreviousKeys.map((k) => parseKey('ENCRYPTION_PREVIOUS_KEYS', k));
-  if (settings.encryptionKey) return new Aead(parseKey('ENCRYPTION_KEY', settings.encryptionKey), previous);
+  if (settings.encryptionKey)
+    return new AesGcmSealer(parseKey('ENCRYPTION_KEY', settings.encryptionKey), previous);
   const sqlitePath = settings.databaseUrl.startsWith('sqlite:')
     ? settings.databaseUrl.slice('sqlite:'.length)
     : null;
@@ -133,7 +134,7 @@ export async function loadAead(
       `ENCRYPTION_KEY is required with NODE_ENV=production. ${HOW_TO_MAKE_ONE}.`,
     );
   }
-  if (sqlitePath === '' || sqlitePath === ':memory:') return new Aead(randomBytes(32), previous);
+  if (sqlitePath === '' || sqlitePath === ':memory:') return new AesGcmSealer(randomBytes(32), previous);
   const file = `${sqlitePath}.key`;
   try {
     // `wx`: when two processes start together, exactly one writes the key and both read it.
@@ -142,7 +143,8 @@ export async function loadAead(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return new Aead(parseKey(file, readFileSync(file, 'utf8')), previous);
+  return new AesGcmSealer(parseKey(file, readFileSync(file, 'utf8')), previous);
 }
 
-export type Sealer = Pick<Aead, 'seal' | 'open' | 'keyId' | 'keyIds'>;
+/** What a domain needs of the sealer: seal, open, and the key ids (for re-sealing). */
+export type Sealer = Pick<AesGcmSealer, 'seal' | 'open' | 'keyId' | 'keyIds'>;
