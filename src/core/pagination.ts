@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { ApiError, invalidRequest } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import type { SharedSchema } from './schemas.ts';
 
 /**
@@ -84,7 +85,10 @@ export async function cursorOf<R>(
   try {
     row = await find(startingAfter);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw unknownCursor(what);
+    const missing =
+      (error instanceof ApiError && error.status === 404) ||
+      (error instanceof Refusal && error.code === 'not_found');
+    if (missing) throw unknownCursor(what);
     throw error;
   }
   if (row === null || row === undefined) throw unknownCursor(what);
