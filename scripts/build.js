@@ -2,12 +2,38 @@
 // which `node bin/purser.js` then runs with no loader. It is the transform tsx applies in development
 // (esbuild, each file on its own, types erased, names kept), so the compiled service behaves as the
 // source does; type checking is `npm run typecheck`'s job. Relative `.ts` import specifiers become
-// `.js`; packages stay imports. Files the service reads beside its modules at run time (JSON data,
-// worker-thread entries written in JavaScript) are copied as they are.
+// `.js`. Files the service reads beside its modules at run time (JSON data, worker-thread entries
+// written in JavaScript) are copied as they are.
+//
+// The packages it imports are bundled into dist/vendor/, one module per import specifier with their
+// shared code in common chunks, except those in UNBUNDLED. Node's ESM loader pays about a millisecond
+// per module resolved and loaded, and the packages are some 1,650 of the 2,050 modules a process
+// loads (typebox alone 683): a `purser` command took about 2 s of CPU before it read its arguments,
+// 0.7 s with the packages bundled (docs/benchmarks.md).
 import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { isBuiltin } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildState, DIST, ROOT, SOURCE, STAMP } from './dist.js';
+
+/**
+ * Packages left as imports of node_modules: native addons, and packages that load files beside
+ * their own modules at run time (worker scripts, WebAssembly, language data, fonts, static assets).
+ */
+const UNBUNDLED = [
+  'better-sqlite3',
+  'pg-native',
+  '@napi-rs/canvas',
+  'tesseract.js',
+  '@tesseract.js-data/eng',
+  'zxing-wasm',
+  'dejavu-fonts-ttf',
+  'bwip-js',
+  'pino',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+];
+const VENDOR = 'vendor';
 
 /** Source files that exist for development only: the thread entry that registers tsx's loader. */
 const DEVELOPMENT_ONLY = new Set(['domains/kyc/reader/thread.js']);
@@ -20,17 +46,78 @@ function sourceFiles() {
     .map((entry) => relative(SOURCE, join(entry.parentPath ?? entry.path, entry.name)));
 }
 
-/** Every import stays an import: a relative `.ts` one is pointed at the compiled `.js` file. */
-const keepImports = {
-  name: 'keep-imports',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
-      const relativeTs = args.path.startsWith('.') && args.path.endsWith('.ts');
-      return { path: relativeTs ? `${args.path.slice(0, -3)}.js` : args.path, external: true };
-    });
-  },
-};
+const unbundled = (specifier) =>
+  isBuiltin(specifier) || UNBUNDLED.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+/** The file in dist/vendor/ that stands for a package import specifier. */
+const vendorFile = (specifier) => `${specifier.replace(/[@/.]/g, '_')}.js`;
+
+/**
+ * Every import stays an import: a relative `.ts` one is pointed at the compiled `.js` file, a
+ * bundled package's at its module in dist/vendor/ (the specifiers met are added to `vendored`).
+ */
+function keepImports(vendored) {
+  return {
+    name: 'keep-imports',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        if (args.path.startsWith('.')) {
+          const relativeTs = args.path.endsWith('.ts');
+          return { path: relativeTs ? `${args.path.slice(0, -3)}.js` : args.path, external: true };
+        }
+        if (unbundled(args.path)) return { path: args.path, external: true };
+        vendored.add(args.path);
+        const from = dirname(relative(SOURCE, args.importer));
+        const path = relative(from, join(VENDOR, vendorFile(args.path)))
+          .split(sep)
+          .join('/');
+        return { path: path.startsWith('.') ? path : `./${path}`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * Bundles the packages the service imports into `outdir`: one module per specifier, re-exporting
+ * what Node's own import of it exports (a CommonJS package's named exports included), with the code
+ * they share in chunks, so a package reached by two specifiers is still one instance.
+ */
+async function bundlePackages(build, specifiers, outdir) {
+  const entries = join(outdir, '.entries');
+  mkdirSync(entries, { recursive: true });
+  const entryPoints = [];
+  for (const specifier of [...specifiers].sort()) {
+    const names = Object.keys(await import(specifier));
+    const named = names.filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+    const entry = join(entries, vendorFile(specifier));
+    writeFileSync(
+      entry,
+      `import * as all from '${specifier}';\n` +
+        (named.length ? `export const { ${named.join(', ')} } = all;\n` : '') +
+        (names.includes('default') ? 'export default all.default;\n' : ''),
+    );
+    entryPoints.push(entry);
+  }
+  await build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: TARGET,
+    keepNames: true,
+    external: UNBUNDLED.flatMap((name) => [name, `${name}/*`]),
+    nodePaths: [join(ROOT, 'node_modules')],
+    // CommonJS packages bundled into ES modules still call `require` (for Node's own modules and
+    // the unbundled packages).
+    banner: {
+      js: "import { createRequire as __purserRequire } from 'node:module';\nconst require = __purserRequire(import.meta.url);",
+    },
+    logLevel: 'error',
+  });
+  rmSync(entries, { recursive: true, force: true });
+}
 
 /** Compiles into a fresh directory beside dist/ and then swaps it in, so dist/ is never half-written. */
 export async function buildService() {
@@ -39,6 +126,7 @@ export async function buildService() {
   const files = sourceFiles();
   const staging = `${DIST}.${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
+  const vendored = new Set();
   await build({
     entryPoints: files
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
@@ -46,7 +134,7 @@ export async function buildService() {
     outdir: staging,
     outbase: SOURCE,
     bundle: true,
-    plugins: [keepImports],
+    plugins: [keepImports(vendored)],
     platform: 'node',
     format: 'esm',
     target: TARGET,
@@ -54,6 +142,7 @@ export async function buildService() {
     sourcemap: true,
     logLevel: 'warning',
   });
+  await bundlePackages(build, vendored, join(staging, VENDOR));
   for (const file of files) {
     if (file.endsWith('.ts') || DEVELOPMENT_ONLY.has(file)) continue;
     mkdirSync(dirname(join(staging, file)), { recursive: true });
