@@ -15,7 +15,9 @@ export function purser(
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: childEnv(env) }, (error, stdout, stderr) => {
+    // Bounded: a command that hangs fails its test with what it printed, not the test's timeout.
+    const options = { env: childEnv(env), timeout: 120_000, killSignal: 'SIGKILL' as const };
+    execFile(process.execPath, [BIN, ...args], options, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -57,7 +59,22 @@ export async function startServer(
   return { child, url, output: () => output };
 }
 
-export function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+/** The child's exit code once it has exited; fails when it is still running after `withinMs`. */
+export function exited(child: ChildProcess, withinMs = 90_000): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `process ${child.pid} (${child.spawnargs.slice(1).join(' ')}) still running after ${withinMs} ms`,
+          ),
+        ),
+      withinMs,
+    );
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { type AppContext, createContext } from '../../src/context.ts';
+import { exited } from '../cli/process.ts';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
 import { Receiver, testEncryptionKey } from './receiver.ts';
 
@@ -102,8 +103,7 @@ describe('a worker killed with SIGKILL mid-stream', () => {
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
     // A process killed by a signal has a signalCode, not an exitCode.
-    if (first.exitCode === null && first.signalCode === null)
-      await new Promise((resolve) => first.once('exit', resolve));
+    await exited(first);
     expect(first.signalCode).toBe('SIGKILL');
     expect(emittedAtKill).toBeLessThan(EVENTS);
 
@@ -127,8 +127,7 @@ describe('a worker killed with SIGKILL mid-stream', () => {
     expect(missing()).toEqual([]);
     expect(await unsettled()).toEqual([]);
     second.kill('SIGTERM');
-    await new Promise((resolve) => second.once('exit', resolve));
-    expect(second.exitCode).toBe(0);
+    expect(await exited(second)).toBe(0);
     // Report what the kill interrupted (at-least-once: duplicates are allowed, losses are not).
     const duplicates = receiver.received.length - new Set(receiver.eventIds()).size;
     console.log(

@@ -5,6 +5,7 @@ import { verifySignature } from '../../packages/sdk/src/index.ts';
 import { runCommand } from '../../src/cli/commands.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type AppContext, createContext } from '../../src/context.ts';
+import { exited } from '../cli/process.ts';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
 import { Receiver, testEncryptionKey } from './receiver.ts';
 
@@ -81,7 +82,7 @@ describe('purser serve', () => {
       ).toBe(true);
     } finally {
       child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited(child);
     }
     expect(child.exitCode).toBe(0);
   }, 90_000);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { type AppContext, createContext } from '../../src/context.ts';
 import { Worker } from '../../src/jobs/worker.ts';
-import { BIN } from '../cli/process.ts';
+import { BIN, exited } from '../cli/process.ts';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
 import { expectedSignatures, testEncryptionKey } from './receiver.ts';
 
@@ -118,6 +118,6 @@ describe('delivery over TLS', () => {
       expectedSignatures(endpoint.secret!, request!.body, t).current,
     );
     child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await exited(child);
   });
 });

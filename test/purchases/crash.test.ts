@@ -41,18 +41,12 @@ async function settled(conversationId: string, resolver: ChildProcess) {
   return orders;
 }
 
-/** The worker's exit code once SIGTERM has stopped it; fails with what it printed when it does not stop. */
+/** The worker's exit code once SIGTERM has stopped it. */
 async function stopped(resolver: ChildProcess): Promise<number | null> {
   resolver.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the worker did not stop:\n${f.printed(resolver)}`)), 30_000);
+  return exited(resolver, 30_000).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${f.printed(resolver)}`);
   });
-  try {
-    return await Promise.race([exited(resolver), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function eventsOf(orderId: string) {
