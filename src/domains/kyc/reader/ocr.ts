@@ -3,6 +3,7 @@
  * package (never downloaded, never cached to disk). Jobs run one at a time because the character
  * whitelist is a worker-wide setting that differs between MRZ and printed-text reading.
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { encodeGrayPng, type GrayImage } from './image.ts';
@@ -93,31 +94,61 @@ function run<T>(mode: OcrMode, fn: (worker: Worker) => Promise<T>): Promise<T> {
   return job;
 }
 
+/**
+ * What recent regions read as, by mode and pixels: the same region (a photo uploaded again, a
+ * client's retry, the same side read for another check) is not recognised twice. Recognition is a
+ * pure function of the pixels and the mode, so an answer kept is the answer recomputed.
+ */
+const RECENT_READS = 64;
+const recent = new Map<string, Promise<unknown>>();
+
+function remembered<T>(region: GrayImage, mode: OcrMode, kind: string, read: () => Promise<T>): Promise<T> {
+  const key = createHash('sha256')
+    .update(`${kind}:${mode}:${region.width}x${region.height}:`)
+    .update(region.data)
+    .digest('base64');
+  const known = recent.get(key);
+  if (known) {
+    recent.delete(key);
+    recent.set(key, known);
+    return known as Promise<T>;
+  }
+  const answer = read();
+  recent.set(key, answer);
+  answer.catch(() => recent.delete(key));
+  if (recent.size > RECENT_READS) recent.delete(recent.keys().next().value as string);
+  return answer;
+}
+
 /** Recognises the text of a gray raster. Calls are serialised on the single worker. */
 export function recognize(region: GrayImage, mode: OcrMode): Promise<string> {
-  return run(mode, async (worker) => (await worker.recognize(encodeGrayPng(region))).data.text);
+  return remembered(region, mode, 'text', () =>
+    run(mode, async (worker) => (await worker.recognize(encodeGrayPng(region))).data.text),
+  );
 }
 
 /** Recognises the words of a gray raster with their boxes. */
-export function recognizeWords(region: GrayImage, mode: OcrMode): Promise<OcrWord[]> {
-  return run(mode, async (worker) => {
-    const { data } = await worker.recognize(encodeGrayPng(region), {}, { text: true, blocks: true });
-    const words: OcrWord[] = [];
-    for (const block of data.blocks ?? []) {
-      for (const para of block.paragraphs) {
-        for (const line of para.lines) {
-          for (const w of line.words) {
-            if (w.text.trim()) words.push({ text: w.text.trim(), ...w.bbox });
+export function recognizeWords(region: GrayImage, mode: OcrMode): Promise<readonly OcrWord[]> {
+  return remembered(region, mode, 'words', () =>
+    run(mode, async (worker) => {
+      const { data } = await worker.recognize(encodeGrayPng(region), {}, { text: true, blocks: true });
+      const words: OcrWord[] = [];
+      for (const block of data.blocks ?? []) {
+        for (const para of block.paragraphs) {
+          for (const line of para.lines) {
+            for (const w of line.words) {
+              if (w.text.trim()) words.push({ text: w.text.trim(), ...w.bbox });
+            }
           }
         }
       }
-    }
-    return words;
-  });
+      return words;
+    }),
+  );
 }
 
 /** Groups words into visual rows (overlapping vertical extents), each read left to right. */
-export function wordsToRows(words: OcrWord[]): string[] {
+export function wordsToRows(words: readonly OcrWord[]): string[] {
   const sorted = [...words].sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2);
   const rows: OcrWord[][] = [];
   for (const w of sorted) {
