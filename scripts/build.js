@@ -5,12 +5,24 @@
 // `.js`. Files the service reads beside its modules at run time (JSON data, worker-thread entries
 // written in JavaScript) are copied as they are.
 //
-// The packages it imports are bundled into dist/vendor/, one module per import specifier with their
-// shared code in common chunks, except those in UNBUNDLED. Node's ESM loader pays about a millisecond
-// per module resolved and loaded, and the packages are some 1,650 of the 2,050 modules a process
-// loads (typebox alone 683): a `purser` command took about 2 s of CPU before it read its arguments,
-// 0.7 s with the packages bundled (docs/benchmarks.md).
-import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+// Node's ESM loader pays about a millisecond per module resolved and loaded, and a process loaded
+// some 2,050 (typebox alone 683): a `purser` command took about 2 s of CPU before it read its
+// arguments. So the process entry, dist/main.js, is one bundle of the service and the packages it
+// imports (split into chunks at its dynamic imports), except the packages in UNBUNDLED; it took
+// 0.5 s. The files one at a time stay beside it, for the worker threads (whose entries they are)
+// and for the data files the service finds from its modules' addresses: in the bundle, each
+// source file's `import.meta.url` is the address of its own file in dist/. Those files import the
+// packages from dist/vendor/, one module per import specifier with their shared code in chunks.
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,6 +46,9 @@ const UNBUNDLED = [
   '@fastify/swagger-ui',
 ];
 const VENDOR = 'vendor';
+/** CommonJS packages bundled into ES modules still call `require` (Node's modules, unbundled packages). */
+const REQUIRE_BANNER =
+  "import { createRequire as __purserRequire } from 'node:module';\nconst require = __purserRequire(import.meta.url);";
 
 /** Source files that exist for development only: the thread entry that registers tsx's loader. */
 const DEVELOPMENT_ONLY = new Set(['domains/kyc/reader/thread.js']);
@@ -109,14 +124,46 @@ async function bundlePackages(build, specifiers, outdir) {
     keepNames: true,
     external: UNBUNDLED.flatMap((name) => [name, `${name}/*`]),
     nodePaths: [join(ROOT, 'node_modules')],
-    // CommonJS packages bundled into ES modules still call `require` (for Node's own modules and
-    // the unbundled packages).
-    banner: {
-      js: "import { createRequire as __purserRequire } from 'node:module';\nconst require = __purserRequire(import.meta.url);",
-    },
+    banner: { js: REQUIRE_BANNER },
     logLevel: 'error',
   });
   rmSync(entries, { recursive: true, force: true });
+}
+
+/** Each source file's `import.meta.url`, in the bundle, is the address of its own file in dist/. */
+const ownAddresses = {
+  name: 'own-addresses',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      const own = relative(SOURCE, args.path).split(sep).join('/').replace(/\.ts$/, '.js');
+      // The bundle's chunks are all at dist/'s root.
+      const address = `new URL(${JSON.stringify(own)}, import.meta.url).href`;
+      return { contents: source.replaceAll('import.meta.url', address), loader: 'ts' };
+    });
+  },
+};
+
+/** dist/main.js: the service and its bundled packages in one module and its dynamic imports' chunks. */
+async function bundleEntry(build, outdir) {
+  await build({
+    entryPoints: [join(SOURCE, 'main.ts')],
+    outdir,
+    bundle: true,
+    splitting: true,
+    chunkNames: 'bundle-[name]-[hash]',
+    platform: 'node',
+    format: 'esm',
+    target: TARGET,
+    keepNames: true,
+    sourcemap: true,
+    plugins: [ownAddresses],
+    external: UNBUNDLED.flatMap((name) => [name, `${name}/*`]),
+    banner: { js: REQUIRE_BANNER },
+    allowOverwrite: true,
+    logLevel: 'error',
+  });
 }
 
 /** Compiles into a fresh directory beside dist/ and then swaps it in, so dist/ is never half-written. */
@@ -143,6 +190,7 @@ export async function buildService() {
     logLevel: 'warning',
   });
   await bundlePackages(build, vendored, join(staging, VENDOR));
+  await bundleEntry(build, staging);
   for (const file of files) {
     if (file.endsWith('.ts') || DEVELOPMENT_ONLY.has(file)) continue;
     mkdirSync(dirname(join(staging, file)), { recursive: true });

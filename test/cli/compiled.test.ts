@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildState, DIST, ROOT, SOURCE } from '../../scripts/dist.js';
+import { generatePassportPage, SAMPLE_PASSPORT } from '../../src/domains/kyc/testdocs/index.ts';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
 import { exited, purser, startServer } from './process.ts';
 
@@ -29,6 +30,10 @@ describe('the compiled service (dist/)', { timeout: 300_000 }, () => {
     const compiled = filesUnder(DIST);
     const modules = compiled.filter((file) => file.endsWith('.js'));
     expect(modules).toContain('main.js');
+    // The process entry is one bundle (scripts/build.js): it imports none of the files one at a time.
+    const entry = readFileSync(join(DIST, 'main.js'), 'utf8');
+    expect(entry).not.toMatch(/from\s*["']\.\/(?!bundle-)/);
+    expect(entry).not.toMatch(/from\s*["'](typebox|kysely|fastify|viem)["']/);
     for (const file of modules) {
       const code = readFileSync(join(DIST, file), 'utf8');
       // Plain node has no loader for .ts: a relative import of one would fail where it runs.
@@ -94,6 +99,16 @@ describe('the compiled service (dist/)', { timeout: 300_000 }, () => {
         });
         expect(asked.status, JSON.stringify(asked.body)).toBe(200);
         expect((asked.body.cart as { items: unknown[] }).items.length).toBeGreaterThan(0);
+        // A document is read on a worker thread whose entry the bundle finds beside the reader's module.
+        const read = await post('/api/v2/kyc/documents/front', access_token, {
+          user_id: (verified.body.user as { id: string }).id,
+          image: generatePassportPage(SAMPLE_PASSPORT).toString('base64'),
+          mime_type: 'image/png',
+          document_type: 'passport',
+          issuing_country: 'US',
+        });
+        expect(read.status, JSON.stringify(read.body)).toBe(200);
+        expect(read.body.status).toBe('needs_information');
       } finally {
         server.child.kill('SIGTERM');
         expect(await exited(server.child)).toBe(0);
