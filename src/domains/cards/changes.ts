@@ -10,8 +10,16 @@ import { type CardIssuer, issuerError } from './issuer.ts';
 import { cardObject, cardUpdatedData } from './objects.ts';
 import type { CardDeps } from './ports.ts';
 import type { Card, CardService } from './service.ts';
+import { type CardMove, nextCardStatus } from './states.ts';
 
 const cardClosed = () => new ApiError(409, 'card_closed', 'The card is closed; it can no longer change.');
+
+/** The status `move` takes the card to (states.ts); a move the table has no row for is `card_closed`. */
+function moved(card: Card, move: CardMove) {
+  const to = nextCardStatus(card.status, move);
+  if (!to) throw cardClosed();
+  return to;
+}
 
 /**
  * A card's changes after issue (spec §3 Card status): close, pause and resume, spending controls and
@@ -44,11 +52,11 @@ export class CardChanges {
   }
 
   async pauseCard(scope: Tenant, id: string) {
-    return this.setStatus(scope, id, 'PAUSED');
+    return this.setStatus(scope, id, 'pause');
   }
 
   async resumeCard(scope: Tenant, id: string) {
-    return this.setStatus(scope, id, 'ACTIVE');
+    return this.setStatus(scope, id, 'resume');
   }
 
   /**
@@ -59,7 +67,7 @@ export class CardChanges {
   async updateSpendingControls(scope: Tenant, id: string, input: SpendingControlsInput) {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.cards.lockCard(trx, scope, id);
-      if (card.status === 'CLOSED') throw cardClosed();
+      moved(card, 'change');
       const controls = this.cards.controls.changed(card, input);
       const updated = { ...card, spending_controls: controls, updated_at: this.clock.now() };
       await this.cards.store.updateCard(trx, card.id, {
@@ -109,7 +117,7 @@ export class CardChanges {
   private applySpendLimit(scope: Tenant, id: string, spendLimitCents: number, by: 'platform' | 'user') {
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.cards.lockCard(trx, scope, id);
-      if (card.status === 'CLOSED') throw cardClosed();
+      moved(card, 'change');
       if (card.type !== 'multi_use') {
         throw new ApiError(409, 'card_not_multi_use', 'Only a multi-use card has a spend limit to change.');
       }
@@ -164,21 +172,19 @@ export class CardChanges {
     return this.liveIssuer;
   }
 
-  private async setStatus(scope: Tenant, id: string, status: 'ACTIVE' | 'PAUSED') {
+  private async setStatus(scope: Tenant, id: string, move: 'pause' | 'resume') {
     const current = await this.cards.findCard(this.db, scope, id);
-    if (current.status === 'CLOSED') throw cardClosed();
+    const status = moved(current, move);
     if (current.status !== status) {
       const issuer = this.upstream(current);
       const key = `${id}.${status}.${current.updated_at}`;
       const ref = current.provider_ref ?? '';
-      await (status === 'PAUSED' ? issuer?.pause(ref, key) : issuer?.resume(ref, key));
+      await (move === 'pause' ? issuer?.pause(ref, key) : issuer?.resume(ref, key));
     }
     return this.deps.ledger.transaction(async (trx) => {
       const card = await this.cards.lockCard(trx, scope, id);
-      if (card.status === 'CLOSED') throw cardClosed();
-      if (card.status !== status) {
-        await this.announce(trx, card, { status });
-      }
+      const to = moved(card, move);
+      if (card.status !== to) await this.announce(trx, card, { status: to });
       const after = await this.cards.findCard(trx, scope, id);
       return cardObject(after, await this.cards.balanceOf(trx, after));
     });
