@@ -64,6 +64,7 @@ export const UNIT: Entry[] = [
   'packages/sdk/test/transport.test.ts',
   'packages/sdk/test/webhooks.test.ts',
   'test/cards/states.test.ts',
+  'test/connect/states.test.ts',
   'test/core/event-loop.test.ts',
   'test/core/ids.test.ts',
   'test/core/sealed-columns.test.ts',

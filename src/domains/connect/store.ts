@@ -9,6 +9,7 @@ import type {
   RefreshTokensTable,
   User,
 } from '../../db/schema.ts';
+import { attemptTransition } from './states.ts';
 
 /** After this many wrong codes an attempt is locked for good, so codes cannot be guessed. */
 export const MAX_FAILED_CODES = 5;
@@ -81,7 +82,13 @@ export async function findAttempt(db: Executor, id: string): Promise<ConnectAtte
 }
 
 export async function markUndeliverable(db: Executor, id: string): Promise<void> {
-  await db.updateTable('connect_attempts').set({ status: 'undeliverable' }).where('id', '=', id).execute();
+  const { from, to } = attemptTransition('delivery_failed');
+  await db
+    .updateTable('connect_attempts')
+    .set({ status: to })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .execute();
 }
 
 /**
@@ -103,22 +110,24 @@ export async function takeCodeCheck(db: Executor, id: string): Promise<boolean> 
 
 /** After a wrong code: the attempt locks for good once its last check is spent. */
 export async function lockIfExhausted(db: Executor, id: string): Promise<void> {
+  const { from, to } = attemptTransition('checks_exhausted');
   await db
     .updateTable('connect_attempts')
-    .set({ status: 'locked' })
+    .set({ status: to })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', '=', from)
     .where('failed_attempts', '>=', MAX_FAILED_CODES)
     .execute();
 }
 
 /** Claims a pending attempt as verified; false when another request got there first. */
 export async function claimAttempt(db: Executor, id: string, now: number): Promise<boolean> {
+  const { from, to } = attemptTransition('code_matched');
   const result = await db
     .updateTable('connect_attempts')
-    .set({ status: 'verified', verified_at: now })
+    .set({ status: to, verified_at: now })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
