@@ -76,6 +76,7 @@ export const UNIT: Entry[] = [
   'test/kyc/reader/mrz.test.ts',
   'test/messaging/config.test.ts',
   'test/funding/evm-units.test.ts',
+  'test/funding/flow-states.test.ts',
   'test/oauth/rules.test.ts',
   'test/purchases/acp-adapter.test.ts',
   'test/purchases/acp-protocol.test.ts',

@@ -10,6 +10,7 @@ import { type Card, type SpendingControlsInput, scopeOf } from '../cards/index.t
 import type { TransferRequest } from '../ledger/index.ts';
 import type { ChainTransfer } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
+import { type FlowMove, flowTransition } from './flow-states.ts';
 import type { FundingDeps, FundingService } from './service.ts';
 import type { CardFlow, FundingStore } from './store.ts';
 
@@ -21,29 +22,15 @@ export interface FlowLog {
 }
 
 /**
- * The company-funded card flow (spec §3 "Company-funded card flow"), as a table: each status, the
- * step the worker takes from it, and where the step leads. Every step is one write transaction that
- * locks the flow, checks it still stands where the step starts, moves the money and writes the
- * events: a step taken twice (two workers, a worker killed before its commit) happens once.
- *
- * | status              | step (who)                          | next         | events                 |
- * |---------------------|-------------------------------------|--------------|------------------------|
- * | (none)              | start (API): pool reserved          | started / awaiting_collection | card_flow.started |
- * | awaiting_collection | collection_succeeded (API)           | approved     | transfer.approved (api) |
- * | awaiting_collection | collection_failed (API)              | failed       | transfer.failed (ack_denied) |
- * | awaiting_collection | deadline passed (worker, or a late ack) | failed    | transfer.failed (ack_timeout) |
- * | started             | approve (worker)                     | approved     | transfer.approved (auto) |
- * | approved            | initiate: submit on the chain        | initiated    | transfer.initiated     |
- * | initiated           | confirm: holds posted to the user    | completed    | transfer.completed     |
- * | initiated           | the chain reverted                   | failed       | transfer.failed (transfer_failed) |
- * | completed           | mint the card                        | card_created | card.created           |
- * | completed           | the card cannot be issued            | card_failed  | card_flow.failed       |
- *
- * A failure before the money moved voids the reservation. Money moved and no card: it stays in the
- * user's wallet and nets against their next company-funded card.
+ * The company-funded card flow (spec §3 "Company-funded card flow"): its moves are the rows of
+ * flow-states.ts, and these are the steps the worker takes from each status. Every step is one write
+ * transaction that locks the flow, checks it still stands where the step starts, moves the money and
+ * writes the events: a step taken twice (two workers, a worker killed before its commit) happens
+ * once. A failure before the money moved voids the reservation. Money moved and no card: it stays in
+ * the user's wallet and nets against their next company-funded card.
  */
 const STEPS: Partial<Record<CardFlowStatus, (flows: CardFlows, flow: CardFlow) => Promise<void>>> = {
-  awaiting_collection: (flows, flow) => flows.fail(flow, 'ack_timeout', ['awaiting_collection']),
+  awaiting_collection: (flows, flow) => flows.fail(flow, 'ack_timeout'),
   started: (flows, flow) => flows.approve(flow, 'auto'),
   approved: (flows, flow) => flows.initiate(flow),
   initiated: (flows, flow) => flows.confirm(flow),
@@ -59,6 +46,13 @@ export function transferFee(transferCents: number, fees: { bps: number; fixedCen
   if (transferCents <= 0) return 0;
   return Math.floor((transferCents * fees.bps) / 10_000) + fees.fixedCents;
 }
+
+/** The move a failure takes (the pool's refusal at start is no move: the flow starts failed). */
+const FAILURE_MOVES = {
+  ack_timeout: 'ack_timed_out',
+  ack_denied: 'collection_failed',
+  transfer_failed: 'chain_reverted',
+} as const satisfies Record<Exclude<TransferFailure, 'insufficient_org_funds'>, FlowMove>;
 
 class StepSkipped extends Error {}
 
@@ -207,15 +201,15 @@ export class CardFlows {
       throw notAwaiting('This transfer no longer awaits an acknowledgement.');
     if (flow.ack_deadline !== null && this.clock.now() >= flow.ack_deadline) {
       // Late: the flow fails as if the deadline had been swept, and the caller learns it.
-      await this.fail(flow, 'ack_timeout', ['awaiting_collection']);
+      await this.fail(flow, 'ack_timeout');
       throw new ApiError(
         409,
         'ack_deadline_passed',
         'The acknowledgement deadline has passed; the transfer failed.',
       );
     }
-    if (collected) await this.approve(flow, 'api', 'awaiting_collection');
-    else await this.fail(flow, 'ack_denied', ['awaiting_collection']);
+    if (collected) await this.approve(flow, 'api');
+    else await this.fail(flow, 'ack_denied');
     const after = await this.find(this.db, scope, id);
     if (collected ? after.approved_via !== 'api' : after.failure_reason !== 'ack_denied')
       throw notAwaiting('This transfer no longer awaits an acknowledgement.');
@@ -261,8 +255,8 @@ export class CardFlows {
     return after?.status !== flow.status;
   }
 
-  approve(flow: CardFlow, via: 'api' | 'auto', from: CardFlowStatus = 'started') {
-    return this.step(flow.id, from, 'approved', async (trx, locked) => {
+  approve(flow: CardFlow, via: 'api' | 'auto') {
+    return this.step(flow.id, via === 'api' ? 'collection_succeeded' : 'approve', async (trx, locked) => {
       await this.emit(trx, locked, 'transfer.approved', { transfer_id: locked.id, approved_via: via });
       return { approved_via: via };
     });
@@ -272,7 +266,7 @@ export class CardFlows {
     // Outside the transaction: no lock is held across the chain. Submissions are idempotent by id.
     const { txHash } =
       flow.transfer_cents > 0 ? await this.deps.chain.submit(this.chainTransfer(flow)) : { txHash: null };
-    await this.step(flow.id, 'approved', 'initiated', async (trx, locked) => {
+    await this.step(flow.id, 'initiate', async (trx, locked) => {
       await this.emit(trx, locked, 'transfer.initiated', {
         transfer_id: locked.id,
         cardholder_id: locked.cardholder_id,
@@ -289,8 +283,8 @@ export class CardFlows {
         ? await this.deps.chain.status(this.chainTransfer(flow), flow.tx_hash)
         : { state: 'confirmed' as const };
     if (status.state === 'pending') return;
-    if (status.state === 'failed') return this.fail(flow, 'transfer_failed', ['initiated']);
-    await this.step(flow.id, 'initiated', 'completed', async (trx, locked) => {
+    if (status.state === 'failed') return this.fail(flow, 'transfer_failed');
+    await this.step(flow.id, 'confirm', async (trx, locked) => {
       const posts: TransferRequest[] = [];
       if (locked.transfer_cents > 0)
         posts.push({ type: 'post_pending', id: `${holdId(locked)}.post`, pendingId: holdId(locked) });
@@ -320,13 +314,11 @@ export class CardFlows {
           transferId: flow.id,
           spendingControls: flow.spending_controls,
           onCommit: async (trx) => {
+            const { from, to } = flowTransition('mint');
             const locked = await this.deps.store.lockFlow(trx, flow.id);
-            if (locked?.status !== 'completed') throw new StepSkipped();
-            await this.deps.store.updateFlow(trx, flow.id, {
-              status: 'card_created',
-              updated_at: this.clock.now(),
-            });
-            this.failpoint('card_created');
+            if (locked?.status !== from) throw new StepSkipped();
+            await this.deps.store.updateFlow(trx, flow.id, { status: to, updated_at: this.clock.now() });
+            this.failpoint(to);
           },
         },
       );
@@ -334,7 +326,7 @@ export class CardFlows {
       if (!(error instanceof ApiError)) throw error;
       // The card cannot be issued (the user is no longer approved, the wallet was spent, the issuer
       // refused): the money stays the user's and nets against their next company-funded card.
-      await this.step(flow.id, 'completed', 'card_failed', async (trx, locked) => {
+      await this.step(flow.id, 'mint_failed', async (trx, locked) => {
         await this.emit(trx, locked, 'card_flow.failed', {
           transfer_id: locked.id,
           cardholder_id: locked.cardholder_id,
@@ -348,8 +340,8 @@ export class CardFlows {
   }
 
   /** `transfer.failed`: the reservation is released. */
-  fail(flow: CardFlow, reason: TransferFailure, from: CardFlowStatus[]): Promise<void> {
-    return this.step(flow.id, from, 'failed', async (trx, locked) => {
+  fail(flow: CardFlow, reason: Exclude<TransferFailure, 'insufficient_org_funds'>): Promise<void> {
+    return this.step(flow.id, FAILURE_MOVES[reason], async (trx, locked) => {
       // The wallet row before the ledger's accounts: the order a start takes them in (no deadlock).
       await this.deps.funding.ensureWallet(trx, scopeOfFlow(locked));
       const voids: TransferRequest[] = [];
@@ -367,19 +359,19 @@ export class CardFlows {
   // ---- helpers
 
   /**
-   * One step: in a write transaction, lock the flow; unless it still stands at `from` (another
-   * worker took the step), change nothing; else do the step's work and move it to `to`.
+   * One step, `move`'s row of the table: in a write transaction, lock the flow; unless it still
+   * stands at the row's `from` (another worker took the step), change nothing; else do the step's
+   * work and move it to the row's `to`.
    */
   private async step(
     id: string,
-    from: CardFlowStatus | CardFlowStatus[],
-    to: CardFlowStatus,
+    move: FlowMove,
     work: (trx: Executor, flow: CardFlow) => Promise<Partial<CardFlow>>,
   ): Promise<void> {
-    const allowed = Array.isArray(from) ? from : [from];
+    const { from, to } = flowTransition(move);
     await this.deps.ledger.transaction(async (trx) => {
       const locked = await this.deps.store.lockFlow(trx, id);
-      if (!locked || !allowed.includes(locked.status)) return;
+      if (locked?.status !== from) return;
       const changes = await work(trx, locked);
       await this.deps.store.updateFlow(trx, id, { ...changes, status: to, updated_at: this.clock.now() });
       this.failpoint(to);
