@@ -46,7 +46,7 @@ async function startListening(args: string[]) {
   return { child, stdout: () => stdout, stderr: () => stderr };
 }
 
-async function until(condition: () => boolean, output: () => string, timeoutMs = 20_000): Promise<void> {
+async function until(condition: () => boolean, output: () => string, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out; output so far:\n${output()}`);
@@ -67,7 +67,7 @@ async function emit(
   return id;
 }
 
-describe('purser events listen', () => {
+describe('purser events listen', { timeout: 120_000 }, () => {
   let listener: ChildProcess | null = null;
   afterAll(() => {
     if (listener?.exitCode === null) listener.kill('SIGKILL');
