@@ -80,6 +80,7 @@ export const UNIT: Entry[] = [
   'test/oauth/rules.test.ts',
   'test/purchases/acp-adapter.test.ts',
   'test/purchases/acp-protocol.test.ts',
+  'test/purchases/authorization-states.test.ts',
   'test/purchases/llm-engine.test.ts',
   'test/purchases/states.test.ts',
 ];

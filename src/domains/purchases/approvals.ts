@@ -10,6 +10,7 @@ import type { CheckoutAuthorizationsTable } from '../../db/schema.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { VaultCardView, VaultService } from '../vault/index.ts';
+import { type AuthorizationMove, authorizationTransition } from './authorization-states.ts';
 import { authorizedCents, type CartObject, cartObject, placementKey, type StoredCart } from './cart.ts';
 import type { Buyer, Checkout, Placement } from './checkout.ts';
 import { type ConversationState, stamp } from './conversation.ts';
@@ -131,7 +132,7 @@ export class Approvals {
   private async endPending(trx: Executor, conversationId: string, cartHash: string): Promise<void> {
     let query = this.pendingOf(trx, conversationId, cartHash);
     if (this.deps.dialect === 'postgres') query = query.forUpdate();
-    for (const previous of await query.execute()) await this.end(trx, previous, 'expired');
+    for (const previous of await query.execute()) await this.end(trx, previous, 'expire');
   }
 
   private pendingOf(exec: Executor, conversationId: string, cartHash: string) {
@@ -214,7 +215,7 @@ export class Approvals {
     const ended = await this.deps.ledger.transaction(async (trx) => {
       const current = await this.lock(trx, authorization.id);
       if (current.status !== 'pending' || current.expires_at <= now) return current;
-      return this.end(trx, current, decision === 'approve' ? 'approved' : 'declined');
+      return this.end(trx, current, decision);
     });
     if (ended.status !== 'approved') {
       if (ended.status === 'pending') throw closed('expired');
@@ -240,7 +241,7 @@ export class Approvals {
       const moved = await this.deps.ledger.transaction(async (trx) => {
         const current = await this.lock(trx, id);
         if (current.status !== 'pending') return false;
-        await this.end(trx, current, 'expired');
+        await this.end(trx, current, 'expire');
         return true;
       });
       if (moved) expired++;
@@ -262,18 +263,19 @@ export class Approvals {
     return (await query.executeTakeFirstOrThrow()) as Authorization;
   }
 
-  /** Moves a pending authorization to its end, with its event (and a vault card's charge). */
+  /** Moves a pending authorization to its end (authorization-states.ts), with its event (and a vault card's charge). */
   private async end(
     trx: Executor,
     authorization: Authorization,
-    status: 'approved' | 'declined' | 'expired',
+    move: AuthorizationMove,
   ): Promise<Authorization> {
+    const { from, to: status } = authorizationTransition(move);
     const now = this.clock.now();
     await trx
       .updateTable('checkout_authorizations')
       .set({ status, decided_at: now })
       .where('id', '=', authorization.id)
-      .where('status', '=', 'pending')
+      .where('status', '=', from)
       .execute();
     await this.deps.events.emit(trx, {
       organizationId: authorization.organization_id,
