@@ -76,6 +76,9 @@ export function refusalStatuses<Code extends string>(
   return table;
 }
 
+// The codes every domain may answer with, the same everywhere.
+refusalStatuses<CommonRefusalCode>({ invalid_request: 400, not_found: 404 });
+
 function statusOf(answer: RefusalAnswer): number {
   return typeof answer === 'number' ? answer : answer.status;
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
@@ -137,7 +138,7 @@ export class CardIssuance {
     } catch (error) {
       // A flow's card whose commit failed for another reason than a refusal (another worker took
       // the step, the process is dying) is the flow's one card: its retry asks for it again.
-      const refused = error instanceof ApiError || error instanceof LedgerRefusal;
+      const refused = error instanceof ApiError || error instanceof Refusal || error instanceof LedgerRefusal;
       if (number.providerRef && (options.transferId === null || refused)) {
         // Best effort: should this fail too, the upstream card has no row, and an authorization
         // for a card we do not know is always declined (docs/cards.md, Lithic).

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
-import { invalidRequest } from '../../core/errors.ts';
+import { invalid } from '../../core/refusal.ts';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import {
@@ -39,7 +39,7 @@ export class SpendingControlsBook {
   /** Input checked and normalized for storage (JSON), or `400 invalid_request` naming each bad field. */
   stored(input: SpendingControlsInput, field = 'spending_controls'): string {
     const problems = controlsProblems(input, field ? `${field}.` : '');
-    if (problems) throw invalidRequest('The spending controls are not valid.', problems);
+    if (problems) throw invalid('The spending controls are not valid.', problems);
     return JSON.stringify(normalizeControls(input));
   }
 

@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardFlowStatus } from '../../db/schema.ts';
@@ -323,7 +324,7 @@ export class CardFlows {
         },
       );
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof ApiError || error instanceof Refusal)) throw error;
       // The card cannot be issued (the user is no longer approved, the wallet was spent, the issuer
       // refused): the money stays the user's and nets against their next company-funded card.
       await this.step(flow.id, 'mint_failed', async (trx, locked) => {

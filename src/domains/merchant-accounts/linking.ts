@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
-import { invalidRequest } from '../../core/errors.ts';
+import { invalid } from '../../core/refusal.ts';
 import type { DestinationPolicy } from '../../core/http/ssrf.ts';
 import { serviceUrlProblem } from '../../core/http/ssrf.ts';
 import type { Sealer } from '../../core/sealer.ts';
@@ -61,7 +61,7 @@ export function linkingProblems(input: NewLinking, policy: DestinationPolicy): R
 export function checkLinking(input: NewLinking, policy: DestinationPolicy): void {
   const problems = linkingProblems(input, policy);
   if (Object.keys(problems).length > 0)
-    throw invalidRequest('The merchant’s account linking settings are not valid.', problems);
+    throw invalid('The merchant’s account linking settings are not valid.', problems);
 }
 
 export async function saveLinking(

@@ -1,6 +1,7 @@
 import { type Clock, isoTime } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
@@ -180,7 +181,8 @@ export class Checkout {
         },
       );
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      // The card domain's refusals: a card it would not issue.
+      if (!(error instanceof ApiError || error instanceof Refusal)) throw error;
       const code =
         error.code === 'insufficient_funds' || error.code === 'kyc_required'
           ? error.code

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
 import { type Env, integer } from '../../core/env.ts';
-import { invalidRequest } from '../../core/errors.ts';
+import { invalid } from '../../core/refusal.ts';
 import { type OutboundConfig, operatorPolicy } from '../../core/http/policy.ts';
 import { type DestinationPolicy, serviceUrlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
@@ -119,7 +119,7 @@ export class MerchantConfigs {
     const mcc = input.mcc?.trim() || null;
     if (mcc !== null && !/^[0-9]{4}$/.test(mcc))
       fieldErrors.mcc = 'must be a four-digit merchant category code (ISO 18245), e.g. 5411';
-    if (Object.keys(fieldErrors).length > 0) throw invalidRequest('The merchant is not valid.', fieldErrors);
+    if (Object.keys(fieldErrors).length > 0) throw invalid('The merchant is not valid.', fieldErrors);
 
     if (await this.findRow(slug)) {
       throw taken(slug);
@@ -236,7 +236,7 @@ export class MerchantConfigs {
 }
 
 function taken(slug: string) {
-  return invalidRequest(`A merchant with the slug ${slug} already exists.`, { slug: 'is already taken' });
+  return invalid(`A merchant with the slug ${slug} already exists.`, { slug: 'is already taken' });
 }
 
 /** The additional data a sealed merchant credential is bound to: copied to another row, it does not open. */

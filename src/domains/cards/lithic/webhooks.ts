@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { invalidRequest } from '../../../core/errors.ts';
+import { invalid } from '../../../core/refusal.ts';
 import { type Tenant, tenantOf } from '../../../core/tenant.ts';
 import type { Db } from '../../../db/index.ts';
 import { alpha2Of } from '../countries.ts';
@@ -180,7 +180,7 @@ export class LithicWebhooks {
     if (!report) {
       const token = (body as { token?: unknown }).token;
       log.error({ transaction: typeof token === 'string' ? token : null }, 'lithic event unreadable');
-      throw invalidRequest('The card_transaction.updated event is not a Lithic transaction.');
+      throw invalid('The card_transaction.updated event is not a Lithic transaction.');
     }
     const cardToken = (body as LithicTransaction).card_token;
     const card = await this.cards.store.cardByProviderRef(this.db, cardToken);
