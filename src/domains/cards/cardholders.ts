@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
-import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { missing } from '../../core/refusal.ts';
 import type { AesGcmSealer, Sealer } from '../../core/sealer.ts';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
@@ -182,7 +182,7 @@ export class Cardholders {
 
   private async find(exec: Executor, scope: Tenant, id: string): Promise<Cardholder> {
     const row = await this.store.cardholder(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
-    if (!row) throw notFound('No such cardholder.');
+    if (!row) throw missing('No such cardholder.');
     return row;
   }
 

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
 import { type Clock, DAY } from '../../core/clock.ts';
-import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { AuthorizationDecision } from '../../core/metrics.ts';
 import { cursorOf, pageOf } from '../../core/pagination.ts';
+import { missing } from '../../core/refusal.ts';
 import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
@@ -229,7 +229,7 @@ export class CardNetwork {
       livemodeColumn(scope.livemode),
       id,
     );
-    if (!txn) throw notFound('No such transaction.');
+    if (!txn) throw missing('No such transaction.');
     return this.present(this.db, txn);
   }
 

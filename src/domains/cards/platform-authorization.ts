@@ -1,9 +1,9 @@
 import { type Clock, isoTime } from '../../core/clock.ts';
-import { invalidRequest, notFound } from '../../core/errors.ts';
 import { guardedRequest } from '../../core/http/client.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
+import { invalid, missing } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import { runCompiled } from '../../db/compiled.ts';
@@ -154,13 +154,13 @@ export class AuthorizationEndpoints {
 
   private async require(scope: Tenant): Promise<AuthorizationEndpoint> {
     const found = await this.find(scope);
-    if (!found) throw notFound('No authorization endpoint is set in this mode.');
+    if (!found) throw missing('No authorization endpoint is set in this mode.');
     return found;
   }
 
   private checkUrl(scope: Tenant, url: string): string {
     const problem = urlProblem(url, destinationPolicy(this.deps.outbound, scope.livemode));
-    if (problem) throw invalidRequest(`url ${problem}.`, { url: problem });
+    if (problem) throw invalid(`url ${problem}.`, { url: problem });
     return new URL(url).toString();
   }
 }

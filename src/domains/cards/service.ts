@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
-import { invalidRequest, notFound } from '../../core/errors.ts';
+import { invalid, missing } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardsTable } from '../../db/schema.ts';
@@ -158,7 +158,7 @@ export class CardService {
 
   async revenueConfig(organizationId: string) {
     const settings = await this.organizationSettings(this.db, organizationId);
-    if (!settings) throw notFound('No such organization.');
+    if (!settings) throw missing('No such organization.');
     return {
       object: 'revenue_config' as const,
       organization_id: organizationId,
@@ -323,7 +323,7 @@ export class CardService {
       card.organization_id !== scope.organizationId ||
       card.livemode !== livemodeColumn(scope.livemode)
     ) {
-      throw notFound('No such card.');
+      throw missing('No such card.');
     }
     return card;
   }
@@ -374,13 +374,13 @@ export class CardService {
     const { minAmountCents: min, maxAmountCents: max } = this.config;
     if (amount < min || amount > max) {
       const message = `must be between ${min} and ${max} cents`;
-      throw invalidRequest(`${field} ${message}.`, { [field]: message });
+      throw invalid(`${field} ${message}.`, { [field]: message });
     }
   }
 
   async findCard(exec: Executor, scope: Tenant, id: string): Promise<Card> {
     const card = await this.store.card(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
-    if (!card) throw notFound('No such card.');
+    if (!card) throw missing('No such card.');
     return card;
   }
 
@@ -390,7 +390,7 @@ export class CardService {
 
   async requireUser(scope: Tenant, userId: string) {
     const user = await this.deps.users.findUser(scope.organizationId, scope.livemode, userId);
-    if (!user) throw notFound('No such user.');
+    if (!user) throw missing('No such user.');
     return user;
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { isDatabaseUnavailable } from '../../db/availability.ts';
 import { type AuthService, platformGuard } from '../auth/index.ts';
@@ -59,7 +60,7 @@ const connectionExample = (user: boolean) => ({
 
 /**
  * Spec §7 (Connect): a failure below the API (the database, its driver) is `503 auth_unavailable`,
- * "retry shortly", never a bare 500. Errors the service means (ApiError) pass through unchanged. A
+ * "retry shortly", never a bare 500. Errors the service means (ApiError, Refusal) pass through unchanged. A
  * database that cannot be reached is the process's state, logged once per change by the error
  * handler; anything else is logged here with its stack.
  */
@@ -70,7 +71,7 @@ function unavailableOnFailure<Request extends FastifyRequest, Reply, R>(
     try {
       return await step(request, reply);
     } catch (error) {
-      if (error instanceof ApiError) throw error;
+      if (error instanceof ApiError || error instanceof Refusal) throw error;
       if (!isDatabaseUnavailable(error)) request.log.error({ err: error }, 'connect unavailable');
       throw new ApiError(
         503,

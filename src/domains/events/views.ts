@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { unixSeconds } from '../../core/clock.ts';
-import { invalidRequest, notFound } from '../../core/errors.ts';
 import { cursorOf, DEFAULT_PAGE_LIMIT, type ListPage, pageOf } from '../../core/pagination.ts';
+import { invalid, missing } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import { isSubscription } from './matching.ts';
@@ -74,7 +74,7 @@ export class EventViews {
   async getEvent(owner: Tenant, id: string): Promise<EventEnvelope> {
     requireId('evt', id, 'event');
     const row = await store.findEvent(this.db, owner, id);
-    if (!row) throw notFound(`No event ${id}.`);
+    if (!row) throw missing(`No event ${id}.`);
     return envelope(row);
   }
 
@@ -145,12 +145,12 @@ export class EventViews {
     query: { limit?: number; starting_after?: string },
   ): Promise<ListPage<WebhookDeliveryView>> {
     // An empty or malformed id names nothing: never "no filter", which would list every delivery.
-    if (filter.endpointId === undefined && filter.eventId === undefined) throw notFound('No deliveries.');
+    if (filter.endpointId === undefined && filter.eventId === undefined) throw missing('No deliveries.');
     if (filter.endpointId !== undefined) await ownedEndpoint(this.db, owner, filter.endpointId);
     if (filter.eventId !== undefined) {
       requireId('evt', filter.eventId, 'event');
       if (!(await store.findEvent(this.db, owner, filter.eventId)))
-        throw notFound(`No event ${filter.eventId}.`);
+        throw missing(`No event ${filter.eventId}.`);
     }
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const position = await cursorOf(
@@ -218,14 +218,14 @@ export class EventViews {
 
 /** A path id that is empty, malformed or of another kind names nothing here: 404, like an unknown one. */
 export function requireId(prefix: string, id: string, what: string): void {
-  if (!new RegExp(`^${prefix}_[0-9A-Za-z]{1,60}$`).test(id)) throw notFound(`No ${what} ${id}.`);
+  if (!new RegExp(`^${prefix}_[0-9A-Za-z]{1,60}$`).test(id)) throw missing(`No ${what} ${id}.`);
 }
 
 /** The owner's endpoint by its path id: 404 when there is none. */
 export async function ownedEndpoint(db: Db, owner: Tenant, id: string): Promise<store.EndpointRow> {
   requireId('wh', id, 'webhook endpoint');
   const row = await store.findEndpoint(db, owner, id);
-  if (!row) throw notFound(`No webhook endpoint ${id}.`);
+  if (!row) throw missing(`No webhook endpoint ${id}.`);
   return row;
 }
 
@@ -237,7 +237,7 @@ function typeFilter(types: string[] | undefined): Pick<store.EventFilter, 'exact
     .filter(Boolean);
   const bad = patterns.find((p) => !isSubscription(p));
   if (bad) {
-    throw invalidRequest(`type "${bad}" is not an event type, "*" or a prefix like "card.*".`, {
+    throw invalid(`type "${bad}" is not an event type, "*" or a prefix like "card.*".`, {
       type: 'must be event types, "*" or prefixes like "card.*"',
     });
   }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
-import { invalid } from '../../core/refusal.ts';
 import type { DestinationPolicy } from '../../core/http/ssrf.ts';
 import { serviceUrlProblem } from '../../core/http/ssrf.ts';
+import { invalid } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import type { Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';

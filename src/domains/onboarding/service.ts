@@ -1,8 +1,8 @@
 import { type Clock, HOUR, isoTime, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
-import { notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
+import { missing } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
@@ -136,7 +136,7 @@ export class OnboardingService {
   /** `GET /api/v1/cardholder_onboarding_sessions/{id}`. */
   async get(scope: Tenant, id: string): Promise<OnboardingSessionObject> {
     const row = await store.sessionById(this.db, scope.organizationId, livemodeColumn(scope.livemode), id);
-    if (!row) throw notFound('No such cardholder onboarding session.');
+    if (!row) throw missing('No such cardholder onboarding session.');
     return this.present(row);
   }
 

@@ -1,10 +1,10 @@
 import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
 import { type Env, integer } from '../../core/env.ts';
-import { invalid } from '../../core/refusal.ts';
 import { type OutboundConfig, operatorPolicy } from '../../core/http/policy.ts';
 import { type DestinationPolicy, serviceUrlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
+import { invalid } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';

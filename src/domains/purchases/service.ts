@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { notFound } from '../../core/errors.ts';
 import type { OutboundGuard } from '../../core/http/client.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { missing } from '../../core/refusal.ts';
 import { livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuthService } from '../auth/index.ts';
@@ -314,7 +314,7 @@ export class PurchaseService {
 
   async order(buyer: Buyer, id: string) {
     const order = await this.store.orderOf(this.db, owner(buyer), id);
-    if (!order) throw notFound('No such order.');
+    if (!order) throw missing('No such order.');
     return orderObject(order);
   }
 
@@ -327,7 +327,7 @@ export class PurchaseService {
 
   private async ownConversation(buyer: Buyer, id: string): Promise<Conversation> {
     const conversation = await this.store.conversation(this.db, owner(buyer), id);
-    if (!conversation) throw notFound('No such conversation.');
+    if (!conversation) throw missing('No such conversation.');
     return conversation;
   }
 
