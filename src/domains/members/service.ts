@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { type Clock, HOUR, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
@@ -11,6 +10,7 @@ import { SANDBOX_CODE } from '../connect/index.ts';
 import type { NotificationService } from '../notifications/index.ts';
 import type { OrgService } from '../orgs/index.ts';
 import { isLoopbackHost } from '../orgs/index.ts';
+import * as store from './store.ts';
 
 /** Sign-in code validity and tries (as connect codes, spec §8). */
 export const SIGN_IN_CODE_TTL_MS = 10 * MINUTE;
@@ -88,11 +88,12 @@ export class MemberService {
    * makes a new organization's owner in the transaction that creates the organization.
    */
   async grantIn(trx: Executor, organizationId: string, memberId: string, role: MemberRole): Promise<void> {
-    await trx
-      .insertInto('memberships')
-      .values({ organization_id: organizationId, member_id: memberId, role, created_at: this.clock.now() })
-      .onConflict((oc) => oc.columns(['organization_id', 'member_id']).doUpdateSet({ role }))
-      .execute();
+    await store.grant(trx, {
+      organization_id: organizationId,
+      member_id: memberId,
+      role,
+      created_at: this.clock.now(),
+    });
   }
 
   /** An owner invites someone: the membership is made now, and an email tells them to sign in. */
@@ -112,13 +113,7 @@ export class MemberService {
 
   /** The organization's members and their roles, by email. */
   membersOf(organizationId: string) {
-    return this.db
-      .selectFrom('memberships')
-      .innerJoin('members', 'members.id', 'memberships.member_id')
-      .select(['members.email', 'memberships.role', 'memberships.created_at'])
-      .where('memberships.organization_id', '=', organizationId)
-      .orderBy('members.email')
-      .execute();
+    return store.membersOf(this.db, organizationId);
   }
 
   /**
@@ -128,30 +123,21 @@ export class MemberService {
   async startSignIn(rawEmail: string): Promise<{ attemptId: string }> {
     const email = rawEmail.trim().toLowerCase();
     const now = this.clock.now();
-    const recent = await this.db
-      .selectFrom('member_sign_ins')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('email', '=', email)
-      .where('created_at', '>', now - SIGN_IN_WINDOW_MS)
-      .executeTakeFirstOrThrow();
-    if (Number(recent.n) >= SIGN_IN_MAX_PER_EMAIL)
+    if ((await store.signInsSince(this.db, email, now - SIGN_IN_WINDOW_MS)) >= SIGN_IN_MAX_PER_EMAIL)
       throw new ApiError(429, 'rate_limited', 'Too many codes were sent to this email. Try again later.');
     let code = numericCode(6);
     // The sandbox constant is never a sign-in code.
     while (code === SANDBOX_CODE) code = numericCode(6);
     const attemptId = newId('msi');
-    await this.db
-      .insertInto('member_sign_ins')
-      .values({
-        id: attemptId,
-        email,
-        code_digest: digest(code),
-        failed_attempts: 0,
-        status: 'pending',
-        expires_at: now + SIGN_IN_CODE_TTL_MS,
-        created_at: now,
-      })
-      .execute();
+    await store.insertSignIn(this.db, {
+      id: attemptId,
+      email,
+      code_digest: digest(code),
+      failed_attempts: 0,
+      status: 'pending',
+      expires_at: now + SIGN_IN_CODE_TTL_MS,
+      created_at: now,
+    });
     await this.deps.notifications.sendEmail(
       { organizationId: null, livemode: true },
       {
@@ -166,52 +152,26 @@ export class MemberService {
   /** Checks a code: a session on the right one; wrong ones count, five end the attempt. */
   async verifySignIn(attemptId: string, rawCode: string): Promise<SignInOutcome> {
     const now = this.clock.now();
-    const attempt = await this.db
-      .selectFrom('member_sign_ins')
-      .selectAll()
-      .where('id', '=', attemptId)
-      .executeTakeFirst();
+    const attempt = await store.signInById(this.db, attemptId);
     if (!attempt || attempt.status !== 'pending' || attempt.expires_at <= now) return { outcome: 'expired' };
-    // Each comparison first takes one of the five checks, atomically: parallel guesses cannot all
-    // compare before any is counted (as connect codes, connect/store.ts `takeCodeCheck`).
-    const taken = await this.db
-      .updateTable('member_sign_ins')
-      .set({ failed_attempts: sql`failed_attempts + 1` })
-      .where('id', '=', attempt.id)
-      .where('status', '=', 'pending')
-      .where('failed_attempts', '<', SIGN_IN_MAX_FAILURES)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) return { outcome: 'expired' };
+    if (!(await store.takeSignInCheck(this.db, attempt.id, SIGN_IN_MAX_FAILURES)))
+      return { outcome: 'expired' };
     if (!safeEqual(digest(rawCode.trim()), attempt.code_digest)) {
-      const spent = await this.db
-        .updateTable('member_sign_ins')
-        .set({ status: 'failed' })
-        .where('id', '=', attempt.id)
-        .where('failed_attempts', '>=', SIGN_IN_MAX_FAILURES)
-        .executeTakeFirst();
-      return Number(spent.numUpdatedRows) === 1 ? { outcome: 'expired' } : { outcome: 'wrong_code' };
+      const spent = await store.failSignInIfSpent(this.db, attempt.id, SIGN_IN_MAX_FAILURES);
+      return spent ? { outcome: 'expired' } : { outcome: 'wrong_code' };
     }
     const sessionToken = `mss_${randomToken(32)}`;
     const expiresAt = now + MEMBER_SESSION_TTL_MS;
     const used = await this.db.transaction().execute(async (trx) => {
       // Used once: of two submits of the right code, one signs in.
-      const result = await trx
-        .updateTable('member_sign_ins')
-        .set({ status: 'used' })
-        .where('id', '=', attempt.id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return false;
+      if (!(await store.useSignIn(trx, attempt.id))) return false;
       const memberId = await this.ensureMember(trx, attempt.email);
-      await trx
-        .insertInto('member_sessions')
-        .values({
-          token_digest: digest(sessionToken),
-          member_id: memberId,
-          expires_at: expiresAt,
-          created_at: now,
-        })
-        .execute();
+      await store.insertSession(trx, {
+        token_digest: digest(sessionToken),
+        member_id: memberId,
+        expires_at: expiresAt,
+        created_at: now,
+      });
       return true;
     });
     return used ? { outcome: 'signed_in', sessionToken, expiresAt } : { outcome: 'expired' };
@@ -220,29 +180,23 @@ export class MemberService {
   /** The member a session token belongs to, with their organizations; null when none or expired. */
   async signedIn(sessionToken: string | undefined): Promise<SignedInMember | null> {
     if (!sessionToken || !/^mss_[A-Za-z0-9]{20,64}$/.test(sessionToken)) return null;
-    const row = await this.db
-      .selectFrom('member_sessions')
-      .innerJoin('members', 'members.id', 'member_sessions.member_id')
-      .select(['members.id', 'members.email', 'member_sessions.expires_at'])
-      .where('member_sessions.token_digest', '=', digest(sessionToken))
-      .executeTakeFirst();
+    const row = await store.sessionMember(this.db, digest(sessionToken));
     if (!row || row.expires_at <= this.clock.now()) return null;
-    const organizations = await this.db
-      .selectFrom('memberships')
-      .innerJoin('organizations', 'organizations.id', 'memberships.organization_id')
-      .select(['organizations.id', 'organizations.name', 'memberships.role'])
-      .where('memberships.member_id', '=', row.id)
-      .where('organizations.status', '=', 'active')
-      .orderBy('organizations.name')
-      .execute();
+    const memberships = await store.membershipsOf(this.db, row.id);
+    const roles = new Map(memberships.map((m) => [m.organization_id, m.role]));
+    const active = await this.deps.orgs.activeOrganizations([...roles.keys()]);
+    const organizations = active.map((o) => ({
+      id: o.id,
+      name: o.name,
+      role: roles.get(o.id) as MemberRole,
+    }));
     return { id: row.id, email: row.email, organizations };
   }
 
   async signOut(sessionToken: string): Promise<void> {
-    await this.db.deleteFrom('member_sessions').where('token_digest', '=', digest(sessionToken)).execute();
+    await store.deleteSession(this.db, digest(sessionToken));
   }
 
-  /** Records a member's action in an organization's audit log. */
   /**
    * An action taken by an operator through the CLI (`purser webhook …`): in the organization's audit
    * log like a member's, under the name `operator (CLI)` (the CLI holds the database, not a session).
@@ -255,37 +209,28 @@ export class MemberService {
     await this.audit({ id: 'cli', email: 'operator (CLI)' }, scope, action, objectId);
   }
 
+  /** Records a member's action in an organization's audit log. */
   async audit(
     member: Pick<SignedInMember, 'id' | 'email'>,
     scope: { organizationId: string; livemode: boolean },
     action: string,
     objectId: string | null,
   ): Promise<void> {
-    await this.db
-      .insertInto('audit_log')
-      .values({
-        id: newId('aud'),
-        organization_id: scope.organizationId,
-        livemode: livemodeColumn(scope.livemode),
-        member_id: member.id,
-        member_email: member.email,
-        action,
-        object_id: objectId,
-        created_at: this.clock.now(),
-      })
-      .execute();
+    await store.insertAudit(this.db, {
+      id: newId('aud'),
+      organization_id: scope.organizationId,
+      livemode: livemodeColumn(scope.livemode),
+      member_id: member.id,
+      member_email: member.email,
+      action,
+      object_id: objectId,
+      created_at: this.clock.now(),
+    });
   }
 
   /** The newest entries of an organization's audit log (both modes). */
   auditLog(organizationId: string, limit = 100) {
-    return this.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+    return store.auditLog(this.db, organizationId, limit);
   }
 
   /** The member's role in an organization, or a 404 when they have none there. */
@@ -296,17 +241,7 @@ export class MemberService {
   }
 
   /** The member with this email, made when there is none (a person who just proved it). */
-  private async ensureMember(exec: Executor, email: string): Promise<string> {
-    await exec
-      .insertInto('members')
-      .values({ id: newId('mem'), email, created_at: this.clock.now() })
-      .onConflict((oc) => oc.column('email').doNothing())
-      .execute();
-    const row = await exec
-      .selectFrom('members')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return row.id;
+  private ensureMember(exec: Executor, email: string): Promise<string> {
+    return store.ensureMember(exec, { id: newId('mem'), email, created_at: this.clock.now() });
   }
 }

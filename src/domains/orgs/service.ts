@@ -95,6 +95,11 @@ export class OrgService {
     return org;
   }
 
+  /** The active ones of these organizations, by name: what a member may act for. */
+  activeOrganizations(ids: string[]): Promise<{ id: string; name: string }[]> {
+    return store.activeOrganizations(this.db, ids);
+  }
+
   /** The origins allowed to frame the organization's hosted pages in one mode (empty until set). */
   async embedOrigins(owner: { organizationId: string; livemode: boolean }): Promise<string[]> {
     const row = await store.findEmbedOrigins(this.db, owner.organizationId, livemodeColumn(owner.livemode));

@@ -148,3 +148,15 @@ export async function clientNames(db: Executor, ids: string[]): Promise<Map<stri
   const rows = await db.selectFrom('clients').select(['id', 'name']).where('id', 'in', ids).execute();
   return new Map(rows.map((row) => [row.id, row.name]));
 }
+
+/** The active ones of these organizations, by name. */
+export function activeOrganizations(db: Executor, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('organizations')
+    .select(['id', 'name'])
+    .where('id', 'in', ids)
+    .where('status', '=', 'active')
+    .orderBy('name')
+    .execute();
+}
