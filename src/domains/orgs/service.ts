@@ -95,6 +95,11 @@ export class OrgService {
     return org;
   }
 
+  /** The names of these organizations, by id. */
+  organizationNames(ids: string[]): Promise<Map<string, string>> {
+    return store.organizationNames(this.db, ids);
+  }
+
   /** The active ones of these organizations, by name: what a member may act for. */
   activeOrganizations(ids: string[]): Promise<{ id: string; name: string }[]> {
     return store.activeOrganizations(this.db, ids);

@@ -160,3 +160,10 @@ export function activeOrganizations(db: Executor, ids: string[]) {
     .orderBy('name')
     .execute();
 }
+
+/** The names of these organizations, by id. */
+export async function organizationNames(db: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('organizations').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

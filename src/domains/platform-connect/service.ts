@@ -13,6 +13,7 @@ import type { EventEmitter } from '../cards/index.ts';
 import type { MemberService, SignedInMember } from '../members/index.ts';
 import type { CreatedOrganization, OrgService } from '../orgs/index.ts';
 import { returnAddress } from '../orgs/index.ts';
+import * as store from './store.ts';
 
 /** How long a platform connect link works (docs/platform-connect.md). */
 export const PLATFORM_CONNECT_TTL_MS = 1 * HOUR;
@@ -92,65 +93,50 @@ export class PlatformConnectService {
       completed_at: null,
       created_at: now,
     };
-    await this.db.insertInto('platform_connect_sessions').values(row).execute();
+    await store.insertSession(this.db, row);
     return this.present(row);
   }
 
   /** `GET /api/v2/platform_connect_sessions/{id}`. */
   async get(principal: Principal, id: string) {
-    const row = await this.db
-      .selectFrom('platform_connect_sessions')
-      .selectAll()
-      .where('id', '=', id)
-      .where('organization_id', '=', principal.organizationId)
-      .where('livemode', '=', livemodeColumn(principal.livemode))
-      .executeTakeFirst();
+    const owner = { organizationId: principal.organizationId, livemode: livemodeColumn(principal.livemode) };
+    const row = await store.sessionOf(this.db, owner, id);
     if (!row) throw notFound('No such platform connect session.');
     return this.present(row);
   }
 
   /** `GET /api/v2/connected_organizations`: newest first, `starting_after` an organization id. */
   async listConnected(principal: Principal, query: { limit: number; starting_after?: string }) {
-    const livemode = livemodeColumn(principal.livemode);
-    let base = this.db
-      .selectFrom('organization_connections')
-      .innerJoin('organizations', 'organizations.id', 'organization_connections.connected_organization_id')
-      .select([
-        'organization_connections.connected_organization_id as id',
-        'organizations.name',
-        'organization_connections.session_id',
-        'organization_connections.created_at',
-      ])
-      .where('organization_connections.platform_organization_id', '=', principal.organizationId)
-      .where('organization_connections.livemode', '=', livemode);
+    let base = store.connections(this.db, {
+      organizationId: principal.organizationId,
+      livemode: livemodeColumn(principal.livemode),
+    });
     const after = await cursorOf(
       query.starting_after,
-      (id) => base.where('organization_connections.connected_organization_id', '=', id).executeTakeFirst(),
+      (id) => base.where('connected_organization_id', '=', id).executeTakeFirst(),
       'a connected organization',
     );
     if (after !== undefined) {
       base = base.where((eb) =>
         eb.or([
-          eb('organization_connections.created_at', '<', after.created_at),
-          eb.and([
-            eb('organization_connections.created_at', '=', after.created_at),
-            eb('organization_connections.connected_organization_id', '<', after.id),
-          ]),
+          eb('created_at', '<', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('connected_organization_id', '<', after.id)]),
         ]),
       );
     }
     const rows = await base
-      .orderBy('organization_connections.created_at', 'desc')
-      .orderBy('organization_connections.connected_organization_id', 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('connected_organization_id', 'desc')
       .limit(query.limit + 1)
       .execute();
     const page = pageOf(rows, query.limit);
+    const names = await this.deps.orgs.organizationNames(page.data.map((row) => row.id));
     return {
       ...page,
       data: page.data.map((row) => ({
         object: 'connected_organization' as const,
         id: row.id,
-        name: row.name,
+        name: names.get(row.id) ?? '',
         session_id: row.session_id,
         livemode: principal.livemode,
         connected_at: isoTime(row.created_at),
@@ -163,11 +149,7 @@ export class PlatformConnectService {
     token: string,
   ): Promise<PlatformConnectView | { completed: true; returnTo: string } | PlatformConnectProblem> {
     if (!/^pct_[A-Za-z0-9]{20,64}$/.test(token)) return 'unknown';
-    const session = await this.db
-      .selectFrom('platform_connect_sessions')
-      .selectAll()
-      .where('token_digest', '=', digest(token))
-      .executeTakeFirst();
+    const session = await store.sessionByTokenDigest(this.db, digest(token));
     if (!session) return 'unknown';
     if (session.status === 'completed') return { completed: true, returnTo: returnAddress(session) };
     if (session.expires_at <= this.clock.now()) return 'expired';
@@ -197,38 +179,13 @@ export class PlatformConnectService {
     // The session is claimed first, and a new organization made in the same transaction: a second
     // submission (another tab, a double click) finds it completed and leaves no organization behind.
     const outcome = await this.db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .updateTable('platform_connect_sessions')
-        .set({ status: 'completed', completed_at: now })
-        .where('id', '=', session.id)
-        .where('status', '=', 'open')
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) return null;
+      if (!(await store.claimSession(trx, session.id, now))) return null;
       const created =
         'newOrganizationName' in choice
           ? await this.createOwnedOrganization(trx, member, choice.newOrganizationName.trim())
           : null;
       const organizationId = created?.organization_id ?? (existing as string);
-      await trx
-        .updateTable('platform_connect_sessions')
-        .set({ connected_organization_id: organizationId })
-        .where('id', '=', session.id)
-        .execute();
-      await trx
-        .insertInto('organization_connections')
-        .values({
-          platform_organization_id: session.organization_id,
-          livemode: session.livemode,
-          connected_organization_id: organizationId,
-          session_id: session.id,
-          created_at: now,
-        })
-        .onConflict((oc) =>
-          oc
-            .columns(['platform_organization_id', 'livemode', 'connected_organization_id'])
-            .doUpdateSet({ session_id: session.id }),
-        )
-        .execute();
+      await store.connect(trx, session, organizationId, now);
       await this.deps.events.emit(trx, {
         organizationId: session.organization_id,
         livemode: isLivemode(session.livemode),
