@@ -256,20 +256,8 @@ export class OrgService {
   async credentials(organizationId: string, mode: Mode) {
     const livemode = livemodeOf(mode);
     const [clients, apiKeys] = await Promise.all([
-      this.db
-        .selectFrom('clients')
-        .select(['id', 'name', 'type', 'status', 'created_at', 'revoked_at'])
-        .where('organization_id', '=', organizationId)
-        .where('livemode', '=', livemode)
-        .orderBy('created_at', 'desc')
-        .execute(),
-      this.db
-        .selectFrom('api_keys')
-        .select(['id', 'key_prefix', 'status', 'created_at', 'revoked_at'])
-        .where('organization_id', '=', organizationId)
-        .where('livemode', '=', livemode)
-        .orderBy('created_at', 'desc')
-        .execute(),
+      store.clientsOf(this.db, organizationId, livemode),
+      store.apiKeysOf(this.db, organizationId, livemode),
     ]);
     return { clients, apiKeys };
   }

@@ -167,3 +167,25 @@ export async function organizationNames(db: Executor, ids: string[]): Promise<Ma
   const rows = await db.selectFrom('organizations').select(['id', 'name']).where('id', 'in', ids).execute();
   return new Map(rows.map((row) => [row.id, row.name]));
 }
+
+/** An organization's clients in one mode, newest first (no secrets). */
+export function clientsOf(db: Executor, organizationId: string, livemode: number) {
+  return db
+    .selectFrom('clients')
+    .select(['id', 'name', 'type', 'status', 'created_at', 'revoked_at'])
+    .where('organization_id', '=', organizationId)
+    .where('livemode', '=', livemode)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** An organization's API keys in one mode, newest first (their prefixes, no digests). */
+export function apiKeysOf(db: Executor, organizationId: string, livemode: number) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'key_prefix', 'status', 'created_at', 'revoked_at'])
+    .where('organization_id', '=', organizationId)
+    .where('livemode', '=', livemode)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
