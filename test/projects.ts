@@ -7,7 +7,7 @@
  *   share worker processes (the tree is imported once per worker, not once per file). Every file
  *   not listed elsewhere is here.
  * - `slow`: what starts processes (`purser` commands, servers, crash tests), drives a browser, reads
- *   documents by OCR or runs a chain; each file in a process of its own.
+ *   documents by OCR or runs a chain.
  */
 import { readdirSync } from 'node:fs';
 
