@@ -12,6 +12,21 @@ import { type CodeRanges, categoryNamed, codeRanges, inRanges, MCC } from './mer
 export const INTERVALS = ['per_authorization', 'daily', 'weekly', 'monthly', 'yearly', 'all_time'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
+/** What can refuse a charge: a list of the controls, or a term of the mandate the card is held to. */
+export const REFUSING_RULES = [
+  'allowed_categories',
+  'blocked_categories',
+  'allowed_merchant_countries',
+  'blocked_merchant_countries',
+  'spending_limits',
+  'status',
+  'expires_at',
+  'currency',
+  'max_amount_cents',
+  'allowed_merchants',
+  'budget',
+] as const;
+
 export interface SpendingLimit {
   amount_cents: number;
   interval: Interval;

@@ -1,5 +1,5 @@
 /** The front door of `cards` (docs/architecture.md, "Walls"): what other domains may use. */
-export { windowStart } from './controls.ts';
+export { INTERVALS, REFUSING_RULES, windowStart } from './controls.ts';
 export type { EventEmitter } from './events.ts';
 export { categoryNamed, codeRanges, inRanges, MCC, merchantCategories } from './merchant-categories.ts';
 export { checkCardholderDetails, isEmail } from './objects.ts';

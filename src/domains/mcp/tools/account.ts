@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { ApiError } from '../../../core/errors.ts';
-import type { KycService } from '../../kyc/index.ts';
+import { KYC_STATUSES, type KycService } from '../../kyc/index.ts';
 import { define, Id, listOf, NoInput, type ToolDefinition } from './kit.ts';
 
 const Kyc = z.object({
   object: z.literal('kyc'),
-  status: z.string(),
+  status: z.enum(KYC_STATUSES),
   required_fields: z.array(z.string()).optional(),
   iframe_url: z
     .string()

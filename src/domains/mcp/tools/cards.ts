@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { formatMoney } from '../../../core/money.ts';
+import { INTERVALS, REFUSING_RULES } from '../../cards/index.ts';
 import {
   Cents,
   define,
@@ -22,7 +23,7 @@ const Controls = z.object({
   spending_limits: z.array(
     z.object({
       amount_cents: z.number().int(),
-      interval: z.enum(['per_authorization', 'daily', 'weekly', 'monthly', 'yearly', 'all_time']),
+      interval: z.enum(INTERVALS),
       categories: z.array(z.string()).optional(),
     }),
   ),
@@ -66,8 +67,8 @@ const Transaction = z.object({
   spending_control: z
     .object({
       source: z.enum(['card', 'user', 'mandate']),
-      rule: z.string(),
-      interval: z.string().optional(),
+      rule: z.enum(REFUSING_RULES),
+      interval: z.enum(INTERVALS).optional(),
       limit_cents: z.number().int().optional(),
       spent_cents: z.number().int().optional(),
       mandate_id: z.string().optional(),
