@@ -1,3 +1,4 @@
+import { rowFor } from '../../core/state-table.ts';
 import type { ConnectAttempt } from '../../db/schema.ts';
 
 /**
@@ -30,6 +31,4 @@ export const ATTEMPT_TRANSITIONS: readonly AttemptTransition[] = [
 ];
 
 /** The table's row for `move` (every move has exactly one). */
-export function attemptTransition(move: AttemptMove): AttemptTransition {
-  return ATTEMPT_TRANSITIONS.find((row) => row.move === move) as AttemptTransition;
-}
+export const attemptTransition = (move: AttemptMove): AttemptTransition => rowFor(ATTEMPT_TRANSITIONS, move);

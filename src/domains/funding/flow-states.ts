@@ -1,3 +1,4 @@
+import { rowFor } from '../../core/state-table.ts';
 import type { CardFlowStatus } from '../../db/schema.ts';
 
 /**
@@ -63,6 +64,4 @@ export const FLOW_TRANSITIONS: readonly FlowTransition[] = [
 ];
 
 /** The table's row for `move` (every move has exactly one). */
-export function flowTransition(move: FlowMove): FlowTransition {
-  return FLOW_TRANSITIONS.find((row) => row.move === move) as FlowTransition;
-}
+export const flowTransition = (move: FlowMove): FlowTransition => rowFor(FLOW_TRANSITIONS, move);

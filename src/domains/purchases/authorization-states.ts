@@ -1,3 +1,4 @@
+import { rowFor } from '../../core/state-table.ts';
 import type { CheckoutAuthorizationsTable } from '../../db/schema.ts';
 
 /**
@@ -31,6 +32,5 @@ export const AUTHORIZATION_TRANSITIONS: readonly AuthorizationTransition[] = [
 ];
 
 /** The table's row for `move` (every move has exactly one). */
-export function authorizationTransition(move: AuthorizationMove): AuthorizationTransition {
-  return AUTHORIZATION_TRANSITIONS.find((row) => row.move === move) as AuthorizationTransition;
-}
+export const authorizationTransition = (move: AuthorizationMove): AuthorizationTransition =>
+  rowFor(AUTHORIZATION_TRANSITIONS, move);
