@@ -67,6 +67,7 @@ export const UNIT: Entry[] = [
   'test/connect/states.test.ts',
   'test/core/event-loop.test.ts',
   'test/core/ids.test.ts',
+  'test/core/refusal.test.ts',
   'test/core/sealed-columns.test.ts',
   'test/docs/',
   'test/projects.test.ts',

@@ -31,7 +31,7 @@ export class Refusal<Code extends string = string> extends Error {
 }
 
 /** The codes every domain may answer with, beside its own. */
-export type CommonRefusalCode = 'invalid_request' | 'not_found';
+export type CommonRefusalCode = 'invalid_request' | 'not_found' | 'rate_limited';
 
 /** A request the domain cannot take as it is; `fieldErrors` names each bad field. */
 export function invalid(
@@ -44,6 +44,16 @@ export function invalid(
 /** Nothing of that id for this caller. */
 export function missing(message = 'The requested resource does not exist.'): Refusal<'not_found'> {
   return new Refusal('not_found', message);
+}
+
+/**
+ * Too many of these requests: `429 rate_limited`, with `Retry-After` when the limiter knows when the
+ * next one is allowed.
+ */
+export function rateLimited(message: string, retryAfterSeconds?: number): Refusal<'rate_limited'> {
+  return new Refusal('rate_limited', message, {
+    extra: retryAfterSeconds === undefined ? {} : { retry_after_seconds: retryAfterSeconds },
+  });
 }
 
 /**
@@ -77,7 +87,17 @@ export function refusalStatuses<Code extends string>(
 }
 
 // The codes every domain may answer with, the same everywhere.
-refusalStatuses<CommonRefusalCode>({ invalid_request: 400, not_found: 404 });
+refusalStatuses<CommonRefusalCode>({
+  invalid_request: 400,
+  not_found: 404,
+  rate_limited: {
+    status: 429,
+    headers: ({ extra }): Record<string, string> =>
+      typeof extra.retry_after_seconds === 'number'
+        ? { 'retry-after': String(extra.retry_after_seconds) }
+        : {},
+  },
+});
 
 function statusOf(answer: RefusalAnswer): number {
   return typeof answer === 'number' ? answer : answer.status;

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { picture } from '../helpers/browser.ts';
 import { uniqueEmail } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/harness.ts';
 
@@ -63,9 +64,9 @@ export function consoleBrowser(t: TestApp, browser: Browser, base: string) {
    */
   async function shoot(page: Page, name: string) {
     await page.setViewportSize(DESKTOP);
-    await page.screenshot({ path: join(CONSOLE_IMAGES, `console-${name}.png`), fullPage: true });
+    await picture(page, join(CONSOLE_IMAGES, `console-${name}.png`));
     await page.setViewportSize(PHONE);
-    await page.screenshot({ path: join(CONSOLE_IMAGES, `console-${name}-phone.png`), fullPage: true });
+    await picture(page, join(CONSOLE_IMAGES, `console-${name}-phone.png`));
     expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(
       PHONE.width,
     );

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, SECOND } from '../../src/core/clock.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { Receiver } from '../events/receiver.ts';
-import { freePort, launchChromium } from '../helpers/browser.ts';
+import { freePort, launchChromium, picture } from '../helpers/browser.ts';
 import { approvedUser, type OrgApp, quiet, startOrgApp } from '../helpers/fixtures.ts';
 import { CONSOLE_IMAGES, consoleBrowser } from './browser-steps.ts';
 
@@ -67,7 +67,7 @@ describe('the console in Chromium', () => {
       const session = (await context.cookies()).find((c) => c.name === 'purser_member');
       expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
       expect(await page.textContent('header')).toContain('Acme Platform');
-      await page.screenshot({ path: join(CONSOLE_IMAGES, 'console-credentials.png'), fullPage: true });
+      await picture(page, join(CONSOLE_IMAGES, 'console-credentials.png'));
 
       // A destination on the local receiver, subscribed to card.created.
       await page.click('text=Webhooks');
@@ -76,7 +76,7 @@ describe('the console in Chromium', () => {
       await page.click('#create-endpoint');
       const firstSecret = (await page.textContent('#secret'))!.trim();
       expect(firstSecret).toMatch(/^whsec_/);
-      await page.screenshot({ path: join(CONSOLE_IMAGES, 'console-webhooks.png'), fullPage: true });
+      await picture(page, join(CONSOLE_IMAGES, 'console-webhooks.png'));
 
       // A test event, delivered by the worker and signed with that secret.
       await page.click('table a');
@@ -98,7 +98,7 @@ describe('the console in Chromium', () => {
       const second = receiver.received[1]!;
       expect(signature(secondSecret, second.headers['service-signature'] as string, second.body)).toBe(true);
       expect(signature(firstSecret, second.headers['service-signature'] as string, second.body)).toBe(false);
-      await page.screenshot({ path: join(CONSOLE_IMAGES, 'console-endpoint.png'), fullPage: true });
+      await picture(page, join(CONSOLE_IMAGES, 'console-endpoint.png'));
 
       // The API key rotated: the old one is refused at once, the new one works.
       const oldKey = f.org.sandbox.api_key;
@@ -124,7 +124,7 @@ describe('the console in Chromium', () => {
         expect(audit).toContain(action);
       expect(audit).toContain(email);
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.screenshot({ path: join(CONSOLE_IMAGES, 'console-audit-phone.png'), fullPage: true });
+      await picture(page, join(CONSOLE_IMAGES, 'console-audit-phone.png'));
       expect(outside).toEqual([]);
     } finally {
       await context.close();

@@ -88,3 +88,12 @@ export function screenshotDir(name: string): string {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
+
+/**
+ * A full-page picture of the page at `path`, for a person to look at (nothing asserts on it):
+ * Chromium sometimes refuses a capture under load ("Unable to capture screenshot"), which must not
+ * fail the test whose assertions passed.
+ */
+export async function picture(page: Page, path: string): Promise<void> {
+  await page.screenshot({ path, fullPage: true }).catch(() => {});
+}

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsFixture, startCards } from '../cards/helpers.ts';
-import { freePort, launchChromium } from '../helpers/browser.ts';
+import { freePort, launchChromium, picture } from '../helpers/browser.ts';
 import { walletLink } from './helpers.ts';
 
 /**
@@ -72,7 +72,7 @@ describe('hosted wallet page in Chromium', () => {
       );
       expect(await page.locator('#balance').textContent()).toBe('$60.00');
       expect(await f.wallet(w.userId)).toBe(6000);
-      await page.screenshot({ path: join(IMAGES, 'wallet-page.png'), fullPage: true });
+      await picture(page, join(IMAGES, 'wallet-page.png'));
 
       // Reloading the page after the post is a GET: it adds nothing.
       await page.reload();
@@ -96,7 +96,7 @@ describe('hosted wallet page in Chromium', () => {
     try {
       await page.goto(`${w.url}?merchant=${encodeURIComponent('Books & Co')}&amount=2450`);
       expect(await page.locator('#approval-amount').textContent()).toBe('$24.50');
-      await page.screenshot({ path: join(IMAGES, 'wallet-approval.png'), fullPage: true });
+      await picture(page, join(IMAGES, 'wallet-approval.png'));
       await page.locator('#approve').tap();
       await page.waitForURL(/done=approved/);
       expect(await page.locator('#approval-decision').textContent()).toBe('You approved this payment.');

@@ -7,6 +7,7 @@ import {
   freePort,
   launchChromium,
   PHONE,
+  picture,
   screenshotDir,
 } from '../helpers/browser.ts';
 import { connectUser, uniqueEmail } from '../helpers/fixtures.ts';
@@ -61,7 +62,7 @@ describe('the mandate approval page in Chromium', () => {
     await page.goto(mandate.approval_url as string);
     expect(await page.locator('#term-max').textContent()).toContain('up to $150.00');
     expect(await page.locator('#term-budget').textContent()).toContain('$400.00 each calendar month');
-    await page.screenshot({ path: join(IMAGES, 'mandate-approval-desktop.png'), fullPage: true });
+    await picture(page, join(IMAGES, 'mandate-approval-desktop.png'));
     await page.locator('#approve').click();
     await page.waitForURL(/done=approved/);
     expect(await page.locator('#mandate-decision').textContent()).toContain('You approved these terms');
@@ -78,7 +79,7 @@ describe('the mandate approval page in Chromium', () => {
     const said = (await problem.textContent()) ?? '';
     expect(said).toContain('this device has no passkey for this account');
     expect(said).not.toMatch(/NotAllowedError|DOMException|privacy-considerations/);
-    await page.screenshot({ path: join(IMAGES, 'mandate-approval-no-passkey-here.png'), fullPage: true });
+    await picture(page, join(IMAGES, 'mandate-approval-no-passkey-here.png'));
     expect(await status(second.id)).toBe('pending_approval');
     expect(outside).toEqual([]);
     await context.close();
@@ -90,7 +91,7 @@ describe('the mandate approval page in Chromium', () => {
     const { userId } = await connectUser(f.t, f.sandbox, { email });
     const mandate = await createMandate(f, userId, { allowed_merchants: ['coffee', 'grocer'] });
     await page.goto(mandate.approval_url as string);
-    await page.screenshot({ path: join(IMAGES, 'mandate-approval-phone-first-passkey.png'), fullPage: true });
+    await picture(page, join(IMAGES, 'mandate-approval-phone-first-passkey.png'));
     await page.locator('#send-email').tap();
     await page.waitForURL(/done=sent/);
     const message = (await f.t.ctx.notifications.sentMessages(1000)).find(
@@ -102,7 +103,7 @@ describe('the mandate approval page in Chromium', () => {
     await page.waitForURL(/done=verified/);
     await page.locator('#create-passkey').tap();
     await page.waitForURL(/done=passkey/);
-    await page.screenshot({ path: join(IMAGES, 'mandate-approval-phone.png'), fullPage: true });
+    await picture(page, join(IMAGES, 'mandate-approval-phone.png'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.locator('#approve').tap();
     await page.waitForURL(/done=approved/);

@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceWithAuthenticator, launchChromium, PHONE, screenshotDir } from '../helpers/browser.ts';
+import {
+  deviceWithAuthenticator,
+  launchChromium,
+  PHONE,
+  picture,
+  screenshotDir,
+} from '../helpers/browser.ts';
 import {
   callbackServer,
   createClient,
@@ -88,16 +94,13 @@ describe('the OAuth consent page with a mandate in Chromium', () => {
       expect(body).toContain('up to $150.00');
       expect(body).toContain('$400.00 each calendar month (UTC)');
       await page.locator('#create-passkey').waitFor();
-      await page.screenshot({
-        path: join(IMAGES, `mandate-consent-first-passkey-${width}.png`),
-        fullPage: true,
-      });
+      await picture(page, join(IMAGES, `mandate-consent-first-passkey-${width}.png`));
       await click('#create-passkey');
       const approve = page.locator('#approve[data-passkey="approve"]');
       await approve.waitFor();
       const hash = await approve.getAttribute('data-terms-hash');
       expect(hash).toMatch(/^[0-9a-f]{64}$/);
-      await page.screenshot({ path: join(IMAGES, `mandate-consent-${width}.png`), fullPage: true });
+      await picture(page, join(IMAGES, `mandate-consent-${width}.png`));
       if (phone)
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
           PHONE.width,

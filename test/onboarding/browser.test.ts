@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CardsFixture, startCards } from '../cards/helpers.ts';
-import { freePort, launchChromium } from '../helpers/browser.ts';
+import { freePort, launchChromium, picture } from '../helpers/browser.ts';
 
 /**
  * The hosted onboarding page in Chromium at a phone's viewport: fill in the details, submit, land on
@@ -74,7 +74,7 @@ describe('hosted onboarding page in Chromium', () => {
     try {
       await page.goto(session.url);
       expect(await page.inputValue('#f_email')).toBe('grace@example.com');
-      await page.screenshot({ path: join(IMAGES, 'onboarding-phone.png'), fullPage: true });
+      await picture(page, join(IMAGES, 'onboarding-phone.png'));
       // A mistake first: the page comes back naming the field, the rest kept.
       await page.fill('#f_first_name', 'Grace');
       await page.fill('#f_last_name', 'Hopper');
@@ -83,7 +83,7 @@ describe('hosted onboarding page in Chromium', () => {
       await page.click('form:has(input[value="details"]) button[type="submit"]');
       await page.waitForSelector('#f_phone_number_e');
       expect(await page.inputValue('#f_last_name')).toBe('Hopper');
-      await page.screenshot({ path: join(IMAGES, 'onboarding-phone-error.png'), fullPage: true });
+      await picture(page, join(IMAGES, 'onboarding-phone-error.png'));
       await page.fill('#f_phone_number', '+14155550188');
       await Promise.all([
         page.waitForURL((url) => url.href.startsWith(`${platformUrl}/done`)),

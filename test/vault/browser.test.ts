@@ -4,17 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPlatformAuthenticator, freePort, launchChromium } from '../helpers/browser.ts';
+import { addPlatformAuthenticator, freePort, launchChromium, picture } from '../helpers/browser.ts';
 import { usePurchases } from '../purchases/helpers.ts';
 import { vaultPath } from './helpers.ts';
-
-/**
- * A picture of the page for a person to look at (nothing asserts on it): Chromium sometimes refuses
- * a capture under load ("Unable to capture screenshot"), which must not fail the test.
- */
-async function picture(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(IMAGES, name), fullPage: true }).catch(() => {});
-}
 
 /**
  * The hosted vault and the approval page in Chromium at a phone's viewport, with the DevTools
@@ -73,7 +65,7 @@ describe('hosted vault and approvals in Chromium', () => {
     const vault = `${origin}${await vaultPath(f, userId)}`;
     await page.goto(vault);
     expect(await page.locator('#cards-locked').isVisible()).toBe(true);
-    await picture(page, 'vault-passkey.png');
+    await picture(page, join(IMAGES, 'vault-passkey.png'));
     await page.locator('#create-passkey').tap();
     await page.waitForURL(/done=passkey/);
     expect(await page.locator('#notice').textContent()).toBe('Your passkey is ready.');
@@ -84,7 +76,7 @@ describe('hosted vault and approvals in Chromium', () => {
     await page.waitForURL(/done=card/);
     expect(await page.locator('#cards li').textContent()).toContain('Visa •••• 4242');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    await picture(page, 'vault-page.png');
+    await picture(page, join(IMAGES, 'vault-page.png'));
 
     // A confirm from the vault pauses; the user approves on the page with the passkey.
     const ask = await f.turn(token, { ask: '2 lattes and a croissant from coffee' });
@@ -103,7 +95,7 @@ describe('hosted vault and approvals in Chromium', () => {
     expect(await page.locator('#approval-merchant').textContent()).toBe('Sandbox Coffee');
     expect(await page.locator('#approval-total').textContent()).toBe('$15.24');
     expect(await page.locator('#paying-with').textContent()).toContain('Visa •••• 4242');
-    await picture(page, 'approval-page.png');
+    await picture(page, join(IMAGES, 'approval-page.png'));
     await page.locator('#approve').tap();
     await page.waitForSelector('#approval[data-state="approved"]');
     expect(await page.locator('#approval-decision').textContent()).toContain('You approved this payment');

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPlatformAuthenticator, freePort, launchChromium } from '../helpers/browser.ts';
+import { addPlatformAuthenticator, freePort, launchChromium, picture } from '../helpers/browser.ts';
 import { usePurchases } from '../purchases/helpers.ts';
 import { vaultPath } from './helpers.ts';
 
@@ -95,7 +95,7 @@ describe('passkey recovery in Chromium', () => {
     expect(said).not.toMatch(
       /NotAllowedError|DOMException|timed out or was not allowed|privacy-considerations/,
     );
-    await page.screenshot({ path: join(IMAGES, 'approval-passkey-lost.png'), fullPage: true });
+    await picture(page, join(IMAGES, 'approval-passkey-lost.png'));
 
     // The platform starts a reset; the user proves their email and creates a new passkey.
     const started = await f.t.call('POST', `/api/v2/users/${userId}/passkeys/reset`, {
@@ -104,7 +104,7 @@ describe('passkey recovery in Chromium', () => {
     });
     expect(started.statusCode, started.body).toBe(201);
     await page.goto(started.json().url as string);
-    await page.screenshot({ path: join(IMAGES, 'passkey-reset-code.png'), fullPage: true });
+    await picture(page, join(IMAGES, 'passkey-reset-code.png'));
     await page.locator('#send-email').tap();
     await page.waitForURL(/done=sent/);
     const message = (await f.t.ctx.notifications.sentMessages(1000)).find(
@@ -114,7 +114,7 @@ describe('passkey recovery in Chromium', () => {
     await page.locator('#code').fill(code);
     await page.locator('#check-code').tap();
     await page.waitForURL(/done=verified/);
-    await page.screenshot({ path: join(IMAGES, 'passkey-reset-create.png'), fullPage: true });
+    await picture(page, join(IMAGES, 'passkey-reset-create.png'));
     await page.locator('#create-passkey').tap();
     await page.locator('#reset-done').waitFor();
     expect(await page.locator('#reset-done').textContent()).toContain('Your old passkeys no longer work');

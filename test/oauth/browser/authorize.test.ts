@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../helpers/browser.ts';
+import { launchChromium, picture } from '../../helpers/browser.ts';
 import { callbackServer, createClient, type OAuthServer, startOAuthServer, uniqueEmail } from '../helpers.ts';
 
 /**
@@ -55,14 +55,14 @@ describe('authorization in Chromium', () => {
     });
     await page.goto(url.toString());
     await page.waitForSelector('#sign-in');
-    await page.screenshot({ path: join(shots, 'sign-in.png'), fullPage: true });
+    await picture(page, join(shots, 'sign-in.png'));
     await page.fill('#destination', uniqueEmail('chromium'));
     await page.click('#send-code');
     await page.waitForSelector('#enter-code');
     await page.fill('#code', '111111');
     await page.click('#verify-code');
     await page.waitForSelector('#consent');
-    await page.screenshot({ path: join(shots, 'consent.png'), fullPage: true });
+    await picture(page, join(shots, 'consent.png'));
     await Promise.all([
       page.waitForURL((target) => target.toString().startsWith(app.url)),
       page.click('#approve'),
