@@ -1,7 +1,7 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { RoutesApp } from '../core/schemas.ts';
 import { ERROR_CATALOG } from './error-catalog.ts';
-import { escapeHtml } from './html.ts';
+import { escapeHtml, referenceDocument } from './html.ts';
 
 /** The OpenAPI 3.1 document (generated from the route schemas) and the readable reference at /docs. */
 export async function docsRoutes(app: RoutesApp): Promise<void> {
@@ -18,13 +18,16 @@ export async function docsRoutes(app: RoutesApp): Promise<void> {
         `<tr id="${escapeHtml(e.code)}"><td><code>${escapeHtml(e.code)}</code></td><td>${e.status}</td><td>${escapeHtml(e.when)}</td></tr>`,
     ).join('\n');
     reply.type('text/html; charset=utf-8');
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Purser error codes</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}tr:target{background:#fff7d6}</style>
-</head><body><h1>Error codes</h1><p>Every error under <code>/api/v2</code> has the body
+    return referenceDocument({
+      title: 'Purser error codes',
+      style:
+        'td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}tr:target{background:#fff7d6}',
+      body: `<p>Every error under <code>/api/v2</code> has the body
 <code>{ "error": { "code", "message", "docs", "field_errors", "warnings" } }</code>; the token endpoint answers
 <code>{ "error", "error_description" }</code> (RFC 6749).</p>
 <table><thead><tr><th>code</th><th>HTTP</th><th>when</th></tr></thead><tbody>
 ${rows}
-</tbody></table><p><a href="/docs">API reference</a></p></body></html>`;
+</tbody></table><p><a href="/docs">API reference</a></p>`,
+    });
   });
 }

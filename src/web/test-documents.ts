@@ -1,7 +1,7 @@
 import { ApiError } from '../core/errors.ts';
 import type { RoutesApp } from '../core/schemas.ts';
 import { type SampleFile, sampleSet } from '../domains/kyc/index.ts';
-import { escapeHtml } from './html.ts';
+import { escapeHtml, referenceDocument } from './html.ts';
 
 /**
  * Synthetic identity documents for sandbox testing, at /sandbox/test-documents: licence fronts and
@@ -24,11 +24,12 @@ export async function testDocumentRoutes(app: RoutesApp): Promise<void> {
       )
       .join('\n');
     reply.type('text/html; charset=utf-8');
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox test documents</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}</style></head>
-<body><h1>Sandbox test documents</h1><p>Synthetic documents for testing identity verification with a sandbox
+    return referenceDocument({
+      title: 'Sandbox test documents',
+      body: `<p>Synthetic documents for testing identity verification with a sandbox
 credential: upload a front and a back (base64) to <code>/api/v2/kyc/documents/front</code> and <code>/back</code>.</p>
-<ul>${rows}</ul></body></html>`;
+<ul>${rows}</ul>`,
+    });
   });
 
   app.get<{ Params: { file: string } }>('/sandbox/test-documents/:file', hide, async (request, reply) => {

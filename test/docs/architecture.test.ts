@@ -169,3 +169,18 @@ describe('rooms of a livable size', () => {
     ]);
   });
 });
+
+describe('one hosted-page layout', () => {
+  it('writes a <style> element only in the shared documents (core/html.ts, web/html.ts)', () => {
+    const src = `${ROOT}src`;
+    const styled = readdirSync(src, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+      .map((entry) => relative(src, `${entry.parentPath}/${entry.name}`).replaceAll('\\', '/'))
+      .filter((path) => readFileSync(`${src}/${path}`, 'utf8').includes('<style'));
+    styled.sort();
+    expect(
+      styled,
+      'pages use htmlDocument (core/html.ts) or referenceDocument (web/html.ts) and add their own rules as `style`',
+    ).toEqual(['core/html.ts', 'web/html.ts']);
+  });
+});

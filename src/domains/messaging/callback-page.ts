@@ -1,9 +1,5 @@
-import { escapeHtml } from '../../core/html.ts';
+import { escapeHtml, htmlDocument } from '../../core/html.ts';
 import type { CallbackOutcome } from './service.ts';
-
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;color:#1a1a1a;background:#f6f7f9}
-main{max-width:28rem;margin:0 auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 1px 3px #0002}
-h1{font-size:1.3rem;margin:0 0 .5rem}p{margin:.5rem 0}.muted{color:#555;font-size:.9rem}`;
 
 /** The HTTP status and the words of each callback outcome. */
 export function callbackPage(outcome: CallbackOutcome): {
@@ -37,14 +33,18 @@ export function callbackPage(outcome: CallbackOutcome): {
       return {
         status: 502,
         title: 'The messaging provider did not complete the connection',
-        body: `<p>Nothing was connected. Start the connection again.</p><p class="muted">Provider answer: ${escapeHtml(outcome.error)}</p>`,
+        body: `<p>Nothing was connected. Start the connection again.</p><p class="hint">Provider answer: ${escapeHtml(outcome.error)}</p>`,
       };
   }
 }
 
+/** The page the operator's browser lands on, in the hosted pages' one layout and stylesheet. */
 export function page(nonce: string, title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<style nonce="${nonce}">${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}
-<p class="muted">You can close this window.</p></main></body></html>`;
+  return htmlDocument({
+    nonce,
+    title,
+    style: '',
+    body: `<main><h1>${escapeHtml(title)}</h1><section>${body}</section>
+<p class="hint">You can close this window.</p></main>`,
+  });
 }
