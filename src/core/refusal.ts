@@ -11,6 +11,8 @@ export class Refusal<Code extends string = string> extends Error {
   readonly fieldErrors: Record<string, string>;
   /** Further members of the error object the code documents (e.g. `missing_fields`). */
   readonly extra: Record<string, unknown>;
+  /** User-safe advice beside the refusal (a KYC photo too dark, blurry), the error body's `warnings`. */
+  readonly warnings: string[];
 
   constructor(
     code: Code,
@@ -18,6 +20,7 @@ export class Refusal<Code extends string = string> extends Error {
     options: {
       fieldErrors?: Record<string, string>;
       extra?: Record<string, unknown>;
+      warnings?: string[];
       /** What went wrong below, for the log (never shown to the caller). */
       cause?: unknown;
     } = {},
@@ -27,6 +30,7 @@ export class Refusal<Code extends string = string> extends Error {
     this.code = code;
     this.fieldErrors = options.fieldErrors ?? {};
     this.extra = options.extra ?? {};
+    this.warnings = options.warnings ?? [];
   }
 }
 
@@ -120,6 +124,7 @@ export function asApiError(error: unknown): unknown {
       : { headers: answer.headers(error), extra: {} };
   return new ApiError(statusOf(answer), error.code, error.message, {
     fieldErrors: error.fieldErrors,
+    warnings: error.warnings,
     extra,
     headers,
     cause: error.cause,

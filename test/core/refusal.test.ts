@@ -20,7 +20,13 @@ describe('a refusal answered over HTTP', () => {
       message: 'Amount is wrong.',
       fieldErrors: { amount_cents: 'must be positive' },
     });
-    expect(asApiError(missing())).toMatchObject({ status: 404, code: 'not_found' });
+    expect(asApiError(missing())).toMatchObject({ status: 404, code: 'not_found', warnings: [] });
+  });
+
+  it('keeps the warnings a refusal gives the caller', () => {
+    refusalStatuses<'test_code_blurry'>({ test_code_blurry: 422 });
+    const error = asApiError(new Refusal('test_code_blurry', 'Retake it.', { warnings: ['Too dark.'] }));
+    expect(error).toMatchObject({ status: 422, code: 'test_code_blurry', warnings: ['Too dark.'] });
   });
 
   it('answers rate_limited 429 with Retry-After when the limiter knows it, and without when not', () => {

@@ -1,9 +1,10 @@
-import { ApiError, invalidRequest } from '../../core/errors.ts';
+import { invalid, Refusal } from '../../core/refusal.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import type { Principal } from '../auth/index.ts';
 import { documentIdentity } from './digests.ts';
 import { backMismatches } from './document-match.ts';
 import { type InformationField, requiredProfile } from './fields.ts';
+import type { KycRefusalCode } from './index.ts';
 import type { DocumentType, Extracted, ReadDocumentInput, ReadResult } from './reader/index.ts';
 import { allows, type KycCondition, type KycMove } from './states.ts';
 import type { KycVerification, KycVerificationChanges } from './store.ts';
@@ -29,8 +30,7 @@ export interface DocumentUpload {
 const ADULT_AGE = 18;
 
 const documentMismatch = (fieldErrors: Record<string, string>, warnings: string[] = []) =>
-  new ApiError(
-    422,
+  new Refusal<KycRefusalCode>(
     'document_mismatch',
     'The back does not belong to the same document as the front. Upload the back of that document, or start again with a new front.',
     { fieldErrors, warnings },
@@ -62,7 +62,7 @@ export class KycDocuments {
         : null;
     if (side === 'back' && front === null && passport) {
       const message = 'A passport has one data page: upload it as the front.';
-      throw invalidRequest(message, { document_type: message });
+      throw invalid(message, { document_type: message });
     }
     if (!allows(row.status, move)) throw invalidState(row.status, 'it does not take documents now.');
     if (side === 'back') {
@@ -86,12 +86,12 @@ export class KycDocuments {
     });
     if (!read.ok) {
       if (read.code === 'unsupported_image')
-        throw invalidRequest(read.reason, { image: 'must be a JPEG or PNG image' });
-      throw new ApiError(422, read.code, read.reason, { warnings: read.warnings });
+        throw invalid(read.reason, { image: 'must be a JPEG or PNG image' });
+      throw new Refusal<KycRefusalCode>(read.code, read.reason, { warnings: read.warnings });
     }
     // The sandbox's sample documents describe nobody: a live verification cannot rest on one.
     if (read.details.specimen && isLivemode(row.livemode))
-      throw new ApiError(422, 'specimen_document', TEXT.specimen, { warnings: read.warnings });
+      throw new Refusal<KycRefusalCode>('specimen_document', TEXT.specimen, { warnings: read.warnings });
     const extracted = read.extracted;
     if (front) {
       const mismatches = backMismatches(front, extracted);
@@ -113,8 +113,7 @@ export class KycDocuments {
         exceptUserId: row.user_id,
       });
       if (holder)
-        throw new ApiError(
-          409,
+        throw new Refusal<KycRefusalCode>(
           'user_conflict',
           'This document is already verified for another user of this platform.',
           { warnings: read.warnings },
@@ -172,13 +171,10 @@ export class KycDocuments {
     try {
       return await this.v.deps.reader.read(input);
     } catch (cause) {
-      throw new ApiError(
-        502,
+      throw new Refusal<KycRefusalCode>(
         'verification_error',
         'The document could not be checked right now. Try again.',
-        {
-          cause,
-        },
+        { cause },
       );
     }
   }
@@ -203,7 +199,7 @@ export class KycDocuments {
 export function decodeBase64Image(value: string): Buffer {
   const body = value.replace(/^data:[\w/+.-]+;base64,/, '').replace(/\s+/g, '');
   if (body === '' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(body) || body.length % 4 === 1)
-    throw invalidRequest('The image must be base64-encoded.', {
+    throw invalid('The image must be base64-encoded.', {
       image: 'must be base64-encoded image bytes',
     });
   return Buffer.from(body, /[-_]/.test(body) ? 'base64url' : 'base64');

@@ -1,7 +1,8 @@
 import type { Clock } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../../core/rate-limit.ts';
+import { Refusal, rateLimited } from '../../core/refusal.ts';
 import type { KycConfig } from './config.ts';
+import type { KycRefusalCode } from './index.ts';
 import type { DocumentReader } from './reader/pool.ts';
 
 /**
@@ -27,29 +28,24 @@ export class FaceScanGate {
   async throttle(verificationId: string): Promise<void> {
     const decision = await this.limiter.hit(`kyc-face-scan:${verificationId}`);
     if (!decision.allowed)
-      throw new ApiError(
-        429,
-        'rate_limited',
+      throw rateLimited(
         `Too many face scans from this page; wait ${decision.retryAfterSeconds} seconds and try again.`,
-        { headers: { 'retry-after': String(decision.retryAfterSeconds) } },
+        decision.retryAfterSeconds,
       );
   }
 
-  /** 422 `face_scan_failed` or `image_too_large`; 502 `verification_error` when the reader cannot. */
+  /** Refuses `face_scan_failed` or `image_too_large`; `verification_error` when the reader cannot. */
   async check(frames: Buffer[]): Promise<void> {
     let problem: Awaited<ReturnType<DocumentReader['checkFaceScan']>>;
     try {
       problem = await this.reader.checkFaceScan(frames, this.config.frameLimits);
     } catch (cause) {
-      throw new ApiError(
-        502,
+      throw new Refusal<KycRefusalCode>(
         'verification_error',
         'The face scan could not be checked right now. Try again.',
-        {
-          cause,
-        },
+        { cause },
       );
     }
-    if (problem) throw new ApiError(422, problem.code, problem.reason);
+    if (problem) throw new Refusal<KycRefusalCode>(problem.code, problem.reason);
   }
 }

@@ -1,9 +1,10 @@
 import { digest, safeEqual } from '../../core/crypto.ts';
-import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
+import { invalid, Refusal } from '../../core/refusal.ts';
 import { decodeBase64Image } from './documents.ts';
 import { FaceScanGate } from './face.ts';
 import { type Information, type InformationField, PREFILLABLE, validateInformation } from './fields.ts';
+import type { KycRefusalCode } from './index.ts';
 import { type LinkClaims, linkSignatureValid, parseLink } from './links.ts';
 import type { Extracted } from './reader/index.ts';
 import type { KycStatus } from './states.ts';
@@ -136,8 +137,7 @@ export class KycHostedPage {
   ): Promise<KycStateObject> {
     let row = await this.pageSession(sessionToken, cookies);
     if (!row)
-      throw new ApiError(
-        401,
+      throw new Refusal<KycRefusalCode>(
         'session_expired',
         'This page has expired. Return to the app and open it again.',
       );
@@ -146,8 +146,7 @@ export class KycHostedPage {
     const fieldErrors: Record<string, string> = {};
     for (const key of Object.keys(input.fields))
       if (!allowed.has(key)) fieldErrors[key] = 'was not asked for';
-    if (Object.keys(fieldErrors).length > 0)
-      throw invalidRequest('Some fields were not asked for.', fieldErrors);
+    if (Object.keys(fieldErrors).length > 0) throw invalid('Some fields were not asked for.', fieldErrors);
     // The scan is checked before anything is saved, so a failed scan leaves the page as it was.
     if (view.faceScan) {
       await this.faceScan.throttle(row.id);
@@ -161,7 +160,7 @@ export class KycHostedPage {
         country: this.v.countryOf(row),
         now: this.v.clock.now(),
       });
-      if (Object.keys(errors).length > 0) throw invalidRequest('Some details are not valid.', errors);
+      if (Object.keys(errors).length > 0) throw invalid('Some details are not valid.', errors);
       row = await this.v.withInformation(row, values);
     } else {
       throw invalidState(row.status, 'there is nothing to complete on this page.');

@@ -9,3 +9,24 @@ export { KYC_STATUSES } from './states.ts';
 export { latestOfUsers } from './store.ts';
 /** The synthetic documents the sandbox serves at /sandbox/test-documents. */
 export { type SampleFile, sampleSet } from './testdocs/index.ts';
+
+/**
+ * Why KYC refuses (the platform API, the operators' review queue, the hosted page). Its routes give
+ * each its HTTP status; the hosted page's script shows the message and field errors as they come.
+ */
+export type KycRefusalCode =
+  | 'invalid_request'
+  | 'invalid_reason'
+  | 'session_expired'
+  | 'sandbox_only'
+  | 'not_found'
+  | 'invalid_kyc_state'
+  | 'user_conflict'
+  | 'document_unreadable'
+  | 'document_expired'
+  | 'document_mismatch'
+  | 'specimen_document'
+  | 'image_too_large'
+  | 'face_scan_failed'
+  | 'rate_limited'
+  | 'verification_error';

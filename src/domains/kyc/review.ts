@@ -1,6 +1,7 @@
-import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { cursorOf, pageOf } from '../../core/pagination.ts';
+import { invalid, missing, Refusal } from '../../core/refusal.ts';
 import { INFORMATION_FIELDS, type InformationField } from './fields.ts';
+import type { KycRefusalCode } from './index.ts';
 import { unsafeReason } from './reason.ts';
 import type { KycCondition } from './states.ts';
 import type { KycVerification } from './store.ts';
@@ -89,24 +90,25 @@ export class KycReviews {
   /** Applies a review verdict to a live verification in pending (spec §3: review results). */
   async applyReview(verificationId: string, decision: ReviewDecision, reviewer: string) {
     const row = await store.findById(this.v.db, verificationId);
-    if (!row) throw new ApiError(404, 'not_found', 'No such verification.');
+    if (!row) throw missing('No such verification.');
     if (row.livemode !== 1)
       throw invalidState(row.status, 'test-mode verifications are decided with the simulate call.');
     if (row.status !== 'pending')
       throw invalidState(row.status, 'only pending verifications can be reviewed.');
     const reason = decision.outcome === 'approved' ? undefined : decision.reason.trim();
     if (decision.outcome !== 'approved') {
-      if (!reason) throw invalidRequest('A reason is required.', { reason: 'is required' });
+      if (!reason) throw invalid('A reason is required.', { reason: 'is required' });
       if (reason.length > 300)
-        throw invalidRequest('The reason is too long.', { reason: 'must be at most 300 characters' });
+        throw invalid('The reason is too long.', { reason: 'must be at most 300 characters' });
       const problem = unsafeReason(reason);
-      if (problem) throw new ApiError(400, 'invalid_reason', problem, { fieldErrors: { reason: problem } });
+      if (problem)
+        throw new Refusal<KycRefusalCode>('invalid_reason', problem, { fieldErrors: { reason: problem } });
     }
     let requiredFields: InformationField[] | undefined;
     if (decision.outcome === 'needs_information') {
       const unknown = decision.fields.filter((f) => !INFORMATION_FIELDS.includes(f));
       if (decision.fields.length === 0 || unknown.length > 0)
-        throw invalidRequest('Name the fields to collect again.', {
+        throw invalid('Name the fields to collect again.', {
           fields: `must be one or more of: ${INFORMATION_FIELDS.join(', ')}`,
         });
       requiredFields = [...new Set(decision.fields)];

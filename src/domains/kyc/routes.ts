@@ -4,6 +4,7 @@ import { bearerGuard } from '../../core/bearer.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { ListOf, PageQuery } from '../../core/pagination.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import {
   documented,
   errorResponses,
@@ -14,9 +15,30 @@ import {
 } from '../../core/schemas.ts';
 import { type AuthService, platformGuard, testModeOnly } from '../auth/index.ts';
 import { INFORMATION_FIELDS, type InformationField, isCountryCode } from './fields.ts';
+import type { KycRefusalCode } from './index.ts';
 import type { ReviewDecision } from './review.ts';
 import { type KycService, SIMULATE_OUTCOMES } from './service.ts';
 import { KYC_STATUSES } from './states.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<KycRefusalCode>({
+  invalid_request: 400,
+  invalid_reason: 400,
+  session_expired: 401,
+  sandbox_only: 403,
+  not_found: 404,
+  invalid_kyc_state: 409,
+  user_conflict: 409,
+  document_unreadable: 422,
+  document_expired: 422,
+  document_mismatch: 422,
+  specimen_document: 422,
+  image_too_large: 422,
+  face_scan_failed: 422,
+  // With the Retry-After the common answer gives it (core/refusal.ts).
+  rate_limited: 429,
+  verification_error: 502,
+});
 
 const UserId = Type.String({
   minLength: 1,

@@ -1,10 +1,11 @@
 import type { Clock } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
 import type { Db } from '../../db/index.ts';
 import type { Principal } from '../auth/index.ts';
 import { type DocumentUpload, KycDocuments } from './documents.ts';
 import type { Information } from './fields.ts';
 import { KycHostedPage, type PageLinkProblem, type PageView } from './hosted-page.ts';
+import type { KycRefusalCode } from './index.ts';
 import { unsafeReason } from './reason.ts';
 import { KycRetention } from './retention.ts';
 import { KycReviews, type ReviewDecision } from './review.ts';
@@ -117,12 +118,16 @@ export class KycService {
     input: { user_id: string; outcome: SimulateOutcome; reason?: string },
   ): Promise<KycStateObject> {
     if (principal.livemode)
-      throw new ApiError(403, 'sandbox_only', 'Simulating an outcome needs a test-mode credential.');
+      throw new Refusal<KycRefusalCode>(
+        'sandbox_only',
+        'Simulating an outcome needs a test-mode credential.',
+      );
     const row = await this.v.of(principal, input.user_id);
     const reason = input.reason?.trim() || undefined;
     if (reason !== undefined) {
       const problem = unsafeReason(reason);
-      if (problem) throw new ApiError(400, 'invalid_reason', problem, { fieldErrors: { reason: problem } });
+      if (problem)
+        throw new Refusal<KycRefusalCode>('invalid_reason', problem, { fieldErrors: { reason: problem } });
     }
     const defaults: Record<SimulateOutcome, string | undefined> = {
       approved: undefined,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
-import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { invalid, Refusal } from '../../core/refusal.ts';
 import type { AesGcmSealer, Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
@@ -9,6 +9,7 @@ import type { Principal } from '../auth/index.ts';
 import type { KycConfig } from './config.ts';
 import { IdentifierDigests } from './digests.ts';
 import { type Information, type InformationField, validateInformation } from './fields.ts';
+import type { KycRefusalCode } from './index.ts';
 import { signLink } from './links.ts';
 import type { Extracted } from './reader/index.ts';
 import type { DocumentReader } from './reader/pool.ts';
@@ -70,10 +71,9 @@ export const TEXT = {
 const LINK_RENEW_SHARE = 1 / 3;
 
 export const invalidState = (status: KycStatus, what: string) =>
-  new ApiError(409, 'invalid_kyc_state', `The verification is ${status}; ${what}`);
+  new Refusal<KycRefusalCode>('invalid_kyc_state', `The verification is ${status}; ${what}`);
 export const concurrentChange = () =>
-  new ApiError(
-    409,
+  new Refusal<KycRefusalCode>(
     'invalid_kyc_state',
     'The verification changed while this request ran; read it and retry.',
   );
@@ -249,8 +249,7 @@ export class Verifications {
       now: this.clock.now(),
     });
     const errors = { ...formatErrors, ...fieldErrors };
-    if (Object.keys(errors).length > 0)
-      throw invalidRequest(`Invalid ${Object.keys(errors).join(', ')}.`, errors);
+    if (Object.keys(errors).length > 0) throw invalid(`Invalid ${Object.keys(errors).join(', ')}.`, errors);
     const { national_id_number: nationalId, ...rest } = values;
     const information = { ...(this.open<Information>(row, 'information') ?? {}), ...rest };
     const updated = await this.transition(

@@ -230,6 +230,8 @@ describe('document errors', () => {
       'document_unreadable',
     );
     expect(error.message.length).toBeGreaterThan(10);
+    // What to fix in the photo comes with the refusal, as with an accepted upload.
+    expect(error.warnings.length).toBeGreaterThan(0);
   });
 
   it('422 document_unreadable when the back has no barcode', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../../src/cli/commands.ts';
+import { asApiError } from '../../../src/core/refusal.ts';
 import { startTestApp } from '../../helpers/harness.ts';
 import {
   cameraFrames,
@@ -233,11 +234,13 @@ describe('purser kyc review (CLI)', () => {
     expect(json).toMatchObject({ object: 'kyc', status: 'rejected', reason: 'Try another ID.' });
 
     const live = await newUser(f.t, await f.t.platformToken(f.org.production), { production: true });
-    await expect(cli('kyc', 'simulate', live.userId, '--outcome', 'approved')).rejects.toMatchObject({
+    // The command refuses as the API would: the same code, answered with the same status.
+    const refusal = (argv: string[]) => cli(...argv).then(() => null, asApiError);
+    expect(await refusal(['kyc', 'simulate', live.userId, '--outcome', 'approved'])).toMatchObject({
       status: 403,
       code: 'sandbox_only',
     });
-    await expect(cli('kyc', 'simulate', 'usr_unknown', '--outcome', 'approved')).rejects.toMatchObject({
+    expect(await refusal(['kyc', 'simulate', 'usr_unknown', '--outcome', 'approved'])).toMatchObject({
       status: 404,
       code: 'connection_not_found',
     });
