@@ -332,6 +332,8 @@ describe('Streamable HTTP rules of a POST', () => {
       call(5, { name: 'check_balance', arguments: { card_id: 'card_nope' } }),
       // Arguments the tool's input schema refuses: the SDK's error result.
       call(6, { name: 'check_balance', arguments: { card_id: 5 } }),
+      // A client asking for progress (none is sent in JSON mode).
+      call(7, { name: 'whoami', arguments: {}, _meta: { progressToken: 'p7' } }),
     ];
     for (const message of calls) {
       const alone = await f.post(message, bearer(accessToken));

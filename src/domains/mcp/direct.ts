@@ -13,7 +13,9 @@ const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((to
 
 /** The members the SDK's JSON-RPC request schema allows (it is strict), and those of a plain call. */
 const REQUEST_MEMBERS = ['jsonrpc', 'id', 'method', 'params'];
-const PLAIN_PARAMS = ['name', 'arguments'];
+const PLAIN_PARAMS = ['name', 'arguments', '_meta'];
+/** A client asking for progress sends its token; nothing else in `_meta` is plain (tasks are not). */
+const PLAIN_META = ['progressToken'];
 
 /** A `tools/call` the SDK would take without a word: its id, its tool and the arguments it parsed. */
 export interface DirectCall {
@@ -24,11 +26,12 @@ export interface DirectCall {
 
 /**
  * The POST, if it is the common one answered directly (`answerDirectly`): one JSON-RPC request of
- * `tools/call`, its params only `name` and `arguments`, naming one of our tools with arguments that
+ * `tools/call`, its params only `name`, `arguments` and a `_meta` of only a progress token (no stream
+ * carries progress in JSON mode, so the SDK sends none), naming one of our tools with arguments that
  * tool's input schema takes, with an Accept of JSON and SSE and a supported protocol version. Null
- * for anything else: a batch, a notification, another method, params the SDK reads more of
- * (`_meta`, `task`), and every POST answered with an error. Those go through the exchange and the
- * SDK, whose words their answers keep.
+ * for anything else: a batch, a notification, another method, params the SDK reads more of (`task`,
+ * a related task in `_meta`), and every POST answered with an error. Those go through the exchange
+ * and the SDK, whose words their answers keep.
  *
  * Through the SDK one call's message is parsed by zod seven times (the exchange's message and params
  * checks, the SDK's three type guards, its handler's schema and its tools/call wrapper), gets an
@@ -49,10 +52,31 @@ export function directCall(
   if (!isObject(params) || !hasOnly(params, PLAIN_PARAMS) || typeof params.name !== 'string') return null;
   const tool = TOOLS_BY_NAME.get(params.name);
   if (!tool || !(params.arguments === undefined || isObject(params.arguments))) return null;
-  // The SDK's own parse (McpServer's validateToolInput), to the same data; a refusal is its to word.
-  const parsed = tool.input.safeParse(params.arguments ?? {});
-  return parsed.success ? { id, tool, args: parsed.data } : null;
+  if (!(params._meta === undefined || isPlainMeta(params._meta))) return null;
+  const args = parsedInput(tool, params.arguments ?? {});
+  return args === REFUSED ? null : { id, tool, args };
 }
+
+const REFUSED = Symbol('refused');
+
+/**
+ * The SDK's own parse of a tool's arguments (McpServer's `validateToolInput`), to the same data; a
+ * refusal is the SDK's to word. A schema with asynchronous checks cannot be parsed here: the SDK's
+ * path, which parses asynchronously, takes that call.
+ */
+function parsedInput(tool: ToolDefinition, args: Record<string, unknown>): unknown {
+  try {
+    const parsed = tool.input.safeParse(args);
+    return parsed.success ? parsed.data : REFUSED;
+  } catch {
+    return REFUSED;
+  }
+}
+
+const isPlainMeta = (meta: unknown): boolean =>
+  isObject(meta) &&
+  hasOnly(meta, PLAIN_META) &&
+  (meta.progressToken === undefined || isRequestId(meta.progressToken));
 
 /**
  * Runs a direct call and answers it as the SDK would have: the tool's structured content checked
@@ -97,7 +121,7 @@ function outputProblem(tool: ToolDefinition, structured: unknown): string | null
   return `Output validation error: Invalid structured content for tool ${tool.name}: ${getParseErrorMessage(parsed.error)}`;
 }
 
-/** A JSON-RPC request id as the SDK takes it (`RequestIdSchema`): a string or a safe integer. */
+/** A JSON-RPC request id (or progress token) as the SDK takes it: a string or a safe integer. */
 const isRequestId = (id: unknown): id is string | number =>
   typeof id === 'string' || Number.isSafeInteger(id);
 
