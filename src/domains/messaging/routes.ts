@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../core/errors.ts';
 import { hostedPageHeaders } from '../../core/html.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import {
   documented,
   ErrorBody,
@@ -14,7 +15,16 @@ import {
 import { type AuthService, platformGuard } from '../auth/index.ts';
 import type { LinkDelivery } from '../notifications/index.ts';
 import { callbackPage, page } from './callback-page.ts';
+import type { MessagingRefusalCode } from './index.ts';
 import { CALLBACK_PATH, type CallbackOutcome, type MessagingService } from './service.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<MessagingRefusalCode>({
+  not_found: 404,
+  // Not a 503: it is not temporary, and a client retrying on 5xx would retry forever.
+  messaging_not_configured: 404,
+  messaging_provider_error: 502,
+});
 
 const MessagingOAuth = Type.Object(
   {

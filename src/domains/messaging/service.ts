@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, isoTime, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { missing, Refusal } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { type MessagingConfig, SEND_SCOPE } from './config.ts';
+import type { MessagingRefusalCode } from './index.ts';
 import type { ProviderClient, ProviderTokens } from './provider.ts';
 import * as store from './store.ts';
 
@@ -179,9 +180,9 @@ export class MessagingService {
   /** `GET /api/v2/provider/connection`; a broken connection (refresh refused) is not connected: 404. */
   async connection(owner: Tenant): Promise<MessagingConnectionObject> {
     const row = await store.findConnection(this.db, owner);
-    if (!row) throw notFound('No messaging provider is connected for this organization and mode.');
+    if (!row) throw missing('No messaging provider is connected for this organization and mode.');
     if (row.status === 'broken')
-      throw notFound(
+      throw missing(
         'The messaging connection was lost: the provider refused to refresh it. Connect again (POST /api/v2/provider/oauth/start).',
       );
     return {
@@ -202,7 +203,7 @@ export class MessagingService {
    */
   async disconnect(owner: Tenant): Promise<{ object: 'messaging_connection'; deleted: true }> {
     const row = await store.findConnection(this.db, owner);
-    if (!row) throw notFound('No messaging provider is connected for this organization and mode.');
+    if (!row) throw missing('No messaging provider is connected for this organization and mode.');
     if (row.status === 'active') {
       const provider = this.provider();
       // RFC 7009 §2.1: revoking the refresh token ends the grant; the access token too, in case not.
@@ -215,8 +216,7 @@ export class MessagingService {
         const answer = await provider.revoke(this.deps.sealer.open(sealed, aad(hint, owner)), hint);
         if (!answer.ok) {
           this.log.warn({ ...logFields(owner), error: answer.error }, 'messaging revocation failed');
-          throw new ApiError(
-            502,
+          throw new Refusal<MessagingRefusalCode>(
             'messaging_provider_error',
             'The messaging provider could not be reached to revoke the connection; nothing was changed. Try again.',
           );
@@ -339,9 +339,7 @@ export class MessagingService {
 
   private provider(): ProviderClient {
     if (!this.deps.provider)
-      throw new ApiError(
-        // Not a 503: it is not temporary, and a client retrying on 5xx would retry forever.
-        404,
+      throw new Refusal<MessagingRefusalCode>(
         'messaging_not_configured',
         'No messaging provider is configured on this server (MESSAGING_PROVIDER_URL, MESSAGING_CLIENT_ID, MESSAGING_CLIENT_SECRET).',
       );
