@@ -108,6 +108,15 @@ function statusOf(answer: RefusalAnswer): number {
 }
 
 /**
+ * A refusal in either form: a domain's `Refusal`, or an `ApiError` of a layer that decides its status
+ * itself (a route, the database's `503 database_busy`, a service not yet converted). For a catch
+ * that treats a refusal apart from a failure, without importing core/errors.ts.
+ */
+export function isRefusal(error: unknown): error is Refusal | ApiError {
+  return error instanceof Refusal || error instanceof ApiError;
+}
+
+/**
  * The HTTP error a refusal is answered with (other errors pass unchanged). A code no route table
  * knows is a bug: it is answered 500, with the refusal as the logged cause.
  */

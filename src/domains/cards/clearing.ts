@@ -1,9 +1,10 @@
 import type { Clock } from '../../core/clock.ts';
-import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { invalid, missing, Refusal } from '../../core/refusal.ts';
 import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import { LedgerRefusal, type LedgerService } from '../ledger/index.ts';
+import type { CardRefusalCode } from './index.ts';
 import type { CardNetwork, CardTransaction } from './network.ts';
 import { cardObject } from './objects.ts';
 import type { Card, CardService } from './service.ts';
@@ -58,8 +59,7 @@ export class Clearing {
       const network = await this.deps.cards.systemAccount(trx, scope, 'network_settlement');
       const refused = (error: unknown) => {
         if (error instanceof LedgerRefusal && error.code === 'exceeds_credits') {
-          throw new ApiError(
-            402,
+          throw new Refusal<CardRefusalCode>(
             'insufficient_funds',
             card.status === 'CLOSED'
               ? "The card's owner (where the closed card returned its balance) does not cover the amount over the authorization."
@@ -188,7 +188,7 @@ export class Clearing {
   private async voidLocked(trx: Executor, card: Card, txn: CardTransaction, amountCents?: number) {
     const held = await this.deps.network.heldBy(trx, txn);
     if (amountCents !== undefined && amountCents > held)
-      throw invalidRequest(`amount_cents is more than the ${held} cents held.`, {
+      throw invalid(`amount_cents is more than the ${held} cents held.`, {
         amount_cents: `must be at most ${held}, the amount held`,
       });
     const before = await this.deps.cards.balanceOf(trx, card);
@@ -228,13 +228,12 @@ export class Clearing {
   private async lockPending(trx: Executor, scope: Tenant, transactionId: string) {
     const livemode = livemodeColumn(scope.livemode);
     const found = await this.deps.cards.store.transaction(trx, scope.organizationId, livemode, transactionId);
-    if (!found) throw notFound('No such transaction.');
+    if (!found) throw missing('No such transaction.');
     const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
     await this.deps.cards.lockMandate(trx, card);
     const txn = (await this.deps.cards.store.transactionById(trx, transactionId)) as CardTransaction;
     if (txn.status !== 'PENDING') {
-      throw new ApiError(
-        409,
+      throw new Refusal<CardRefusalCode>(
         'transaction_not_pending',
         `The transaction is ${txn.status}; only a PENDING one can move.`,
       );

@@ -1,11 +1,12 @@
 import type { Clock } from '../../core/clock.ts';
-import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { invalid, missing, Refusal } from '../../core/refusal.ts';
 import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import type { LedgerService, TransferRequest, Violation } from '../ledger/index.ts';
 import type { CardConfig } from './config.ts';
 import type { MandateRefusal, SpendingControlRefusal } from './controls.ts';
+import type { CardRefusalCode } from './index.ts';
 import { type IssuerOutcome, type IssuerReport, IssuerReports } from './issuer-reports.ts';
 import type { CardNetwork, CardTransaction, ChargeRequest, DeclineReason } from './network.ts';
 import type { Card, CardService } from './service.ts';
@@ -80,7 +81,7 @@ export class Settlement {
     return this.deps.ledger.transaction(async (trx) => {
       const livemode = livemodeColumn(scope.livemode);
       const found = await this.store.transaction(trx, scope.organizationId, livemode, transactionId);
-      if (!found) throw notFound('No such transaction.');
+      if (!found) throw missing('No such transaction.');
       const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
       // Under the card's lock: a refund of this id made meanwhile is seen.
       const made = options.id ? await this.store.transactionById(trx, options.id) : undefined;
@@ -88,22 +89,27 @@ export class Settlement {
         return this.deps.network.present(trx, made, card);
       const txn = (await this.store.transactionById(trx, transactionId)) as CardTransaction;
       if (txn.type === 'refund')
-        throw new ApiError(409, 'transaction_not_refundable', 'A refund cannot itself be refunded.');
+        throw new Refusal<CardRefusalCode>(
+          'transaction_not_refundable',
+          'A refund cannot itself be refunded.',
+        );
       const settled = txn.settled_cents ?? 0;
       if (settled <= 0) {
-        throw new ApiError(
-          409,
+        throw new Refusal<CardRefusalCode>(
           'transaction_not_settled',
           `The transaction is ${txn.status} and has settled nothing; only settled money can be refunded.`,
         );
       }
       const left = settled - txn.refunded_cents;
       if (left <= 0)
-        throw new ApiError(409, 'transaction_refunded', 'The transaction has been refunded in full.');
+        throw new Refusal<CardRefusalCode>(
+          'transaction_refunded',
+          'The transaction has been refunded in full.',
+        );
       const asked = options.amountCents ?? left;
       const amount = options.atMost ? Math.min(asked, left) : asked;
       if (amount > left) {
-        throw invalidRequest(`amount_cents is more than the ${left} cents left to refund.`, {
+        throw invalid(`amount_cents is more than the ${left} cents left to refund.`, {
           amount_cents: `must be at most ${left}, what is left to refund of ${settled} settled`,
         });
       }

@@ -158,6 +158,12 @@ export class MerchantConfigs {
     return rows.map(summary);
   }
 
+  /** The merchant of this slug as operators see it, or undefined when none has it. */
+  async find(slug: string): Promise<MerchantSummary | undefined> {
+    const row = await this.findRow(slug);
+    return row && summary(row);
+  }
+
   /** Removes a merchant; false when there was none. Orders already placed keep their slug. */
   async remove(slug: string): Promise<boolean> {
     const result = await this.deps.db.deleteFrom('merchants').where('slug', '=', slug).executeTakeFirst();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardService } from '../cards/index.ts';
 import type { AcpOrderEvent } from './acp-webhook-routes.ts';
@@ -53,7 +54,7 @@ export class MerchantOrderEvents {
         });
       } catch (error) {
         // Refunded in full already (by the issuer, or refunds adding up to more): nothing is left to give.
-        if (!(error instanceof ApiError && error.code === 'transaction_refunded')) throw error;
+        if (!(error instanceof Refusal && error.code === 'transaction_refunded')) throw error;
       }
     }
   }
