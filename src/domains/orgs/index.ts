@@ -2,4 +2,4 @@
 export { ANY_FRAME_ANCESTOR, isLoopbackHost, MAX_EMBED_ORIGINS } from './embed-origins.ts';
 export { returnAddress, returnUrlProblem } from './return-url.ts';
 export type { CreatedOrganization, Mode, OrgService } from './service.ts';
-export { clientNames } from './store.ts';
+export { clientNames, organizationStatusOf } from './store.ts';
