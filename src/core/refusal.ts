@@ -103,6 +103,11 @@ refusalStatuses<CommonRefusalCode>({
   },
 });
 
+/** Every code the route tables loaded so far answer with, and its status (the error catalog's check). */
+export function refusalStatusList(): { code: string; status: number }[] {
+  return [...answers].map(([code, answer]) => ({ code, status: statusOf(answer) }));
+}
+
 function statusOf(answer: RefusalAnswer): number {
   return typeof answer === 'number' ? answer : answer.status;
 }

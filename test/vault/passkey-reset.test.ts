@@ -245,6 +245,12 @@ describe('passkey recovery', () => {
     const expired = await browser.open();
     expect(expired.statusCode).toBe(410);
     expect(expired.body).toContain('This link has expired');
+    // Nor does its passkey ceremony start.
+    expectError(
+      await browser.createPasskey(new SoftAuthenticator(f.t.ctx.config.baseUrl)),
+      410,
+      'link_expired',
+    );
     expect(
       (await f.t.call('GET', `/api/v2/passkey_resets/${reset.id}`, { token: f.sandbox })).json().status,
     ).toBe('expired');

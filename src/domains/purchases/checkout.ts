@@ -6,6 +6,7 @@ import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
+import type { VaultService } from '../vault/index.ts';
 import type { AcpOrderEvent } from './acp-webhook-routes.ts';
 import { authorizedCents, cartObject, placementKey, type StoredCart } from './cart.ts';
 import type { PurchaseConfig } from './config.ts';
@@ -76,6 +77,8 @@ export class Checkout {
       ledger: LedgerService;
       events: EventEmitter;
       mandates: PurchaseMandates;
+      /** The user's own cards (an order placed on approval names the one that paid). */
+      vault: VaultService;
       merchant: (slug: string) => Promise<Merchant | null>;
     },
   ) {
@@ -449,7 +452,7 @@ export class Checkout {
       order.card_id
         ? this.deps.cards.store.card(this.db, order.organization_id, order.livemode, order.card_id)
         : undefined,
-      placed ? this.store.approvedCardOf(this.db, order.id) : undefined,
+      placed ? this.approvedCardOf(order) : null,
     ]);
     // The wallet paid, through the order's card, unless the user's own card funded it on approval.
     const paidWith = ownCard ?? (card ? { source: 'balance', brand: 'visa', last4: card.last4 } : null);
@@ -468,6 +471,16 @@ export class Checkout {
       charge_status: order.charge_status,
       paid_with: placed ? paidWith : null,
     };
+  }
+
+  /**
+   * The user's own card that paid for an order placed on their approval (`payment_source` `vault`
+   * or `added_card`), if one did.
+   */
+  private async approvedCardOf(order: Order): Promise<PaymentSource | null> {
+    const approval = await this.store.cardApprovalOf(this.db, order.id);
+    const card = approval ? await this.deps.vault.card(approval.vault_card_id) : null;
+    return approval && card ? { source: approval.source, brand: card.brand, last4: card.last4 } : null;
   }
 
   private emit(trx: Executor, order: Order, type: string, data: Record<string, unknown>) {

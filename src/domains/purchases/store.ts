@@ -111,15 +111,16 @@ export class PurchaseStore {
   }
 
   /**
-   * The user's own card that paid for an order placed on their approval (`payment_source` `vault`
-   * or `added_card`), if one did.
+   * The approval of an order that the user's own card paid for (`payment_source` `vault` or
+   * `added_card`), if one did: its source and the vault card's id.
    */
-  approvedCardOf(exec: Executor, orderId: string) {
+  cardApprovalOf(exec: Executor, orderId: string) {
     return exec
       .selectFrom('checkout_authorizations')
-      .innerJoin('vault_cards', 'vault_cards.id', 'checkout_authorizations.vault_card_id')
-      .select(['checkout_authorizations.payment_source as source', 'vault_cards.brand', 'vault_cards.last4'])
-      .where('checkout_authorizations.order_id', '=', orderId)
+      .select(['payment_source as source', 'vault_card_id'])
+      .where('order_id', '=', orderId)
+      .where('vault_card_id', 'is not', null)
+      .$narrowType<{ vault_card_id: string }>()
       .executeTakeFirst();
   }
 

@@ -8,3 +8,15 @@ export {
   ResetRefused,
 } from './recovery.ts';
 export type { VaultService } from './service.ts';
+
+/**
+ * Why the vault refuses (a vault link, a passkey, a reset). Its routes give each its HTTP status;
+ * the hosted pages put them in their own words.
+ */
+export type VaultRefusalCode =
+  | 'not_found'
+  | 'contact_missing'
+  | 'passkey_invalid'
+  | 'passkey_required'
+  | 'link_used'
+  | 'link_expired';
