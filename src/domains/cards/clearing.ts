@@ -151,14 +151,7 @@ export class Clearing {
 
   /** The worker's sweep: authorizations never cleared are voided once they expire. */
   async expireAuthorizations(limit = 100): Promise<number> {
-    const due = await this.db
-      .selectFrom('card_transactions')
-      .select(['id', 'organization_id', 'livemode'])
-      .where('status', '=', 'PENDING')
-      .where('expires_at', '<=', this.clock.now())
-      .orderBy('expires_at')
-      .limit(limit)
-      .execute();
+    const due = await this.deps.cards.store.expiredAuthorizations(this.db, this.clock.now(), limit);
     let voided = 0;
     for (const row of due) {
       const scope = tenantOf(row);

@@ -115,20 +115,12 @@ export class IssuerReconciler {
       compared: check.transactions,
       drifts: JSON.stringify(check.drifts),
     };
-    await this.db
-      .insertInto('issuer_reconciliations')
-      .values({ issuer: check.issuer, ...row })
-      .onConflict((oc) => oc.column('issuer').doUpdateSet(row))
-      .execute();
+    await this.deps.store.saveReconciliation(this.db, { issuer: check.issuer, ...row });
   }
 
   /** What the worker's last check found (for /metrics), or null before any. */
   async last(): Promise<{ checkedAt: number; drifts: IssuerDrift[] } | null> {
-    const row = await this.db
-      .selectFrom('issuer_reconciliations')
-      .selectAll()
-      .where('issuer', '=', this.issuer.name)
-      .executeTakeFirst();
+    const row = await this.deps.store.reconciliation(this.db, this.issuer.name);
     return row ? { checkedAt: Number(row.checked_at), drifts: JSON.parse(row.drifts) } : null;
   }
 

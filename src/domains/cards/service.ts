@@ -60,7 +60,7 @@ export class CardService {
     this.store = new CardStore(deps.dialect);
     this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
     this.controls = new SpendingControlsBook(db, clock, this.store);
-    this.platform = new AuthorizationEndpoints(db, clock, deps);
+    this.platform = new AuthorizationEndpoints(db, clock, { ...deps, store: this.store });
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;

@@ -9,11 +9,15 @@ import type {
   CardholdersTable,
   CardsTable,
   CardTransactionsTable,
+  IssuerReconciliationsTable,
   UserSpendingControlsTable,
 } from '../../db/schema.ts';
 import type { CodeRanges } from './merchant-categories.ts';
 
-/** The only code that touches cardholders, cards, card transactions and reveals. */
+/**
+ * The only code that touches cardholders, cards, card transactions, reveals, the platforms'
+ * authorization endpoints and the issuer's reconciliations.
+ */
 export class CardStore {
   constructor(private readonly dialect: Dialect) {}
 
@@ -235,6 +239,18 @@ export class CardStore {
       .execute();
   }
 
+  /** Authorizations still held past their expiry, the oldest first (the worker's sweep voids them). */
+  expiredAuthorizations(exec: Executor, now: number, limit: number) {
+    return exec
+      .selectFrom('card_transactions')
+      .select(['id', 'organization_id', 'livemode'])
+      .where('status', '=', 'PENDING')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+  }
+
   transactionByHold(exec: Executor, holdId: string) {
     return exec.selectFrom('card_transactions').selectAll().where('hold_id', '=', holdId).executeTakeFirst();
   }
@@ -347,6 +363,60 @@ export class CardStore {
 
   async insertReveal(exec: Executor, row: Insertable<CardDetailRevealsTable>): Promise<void> {
     await exec.insertInto('card_detail_reveals').values(row).execute();
+  }
+
+  // ---- the platforms' authorization endpoints
+
+  /** The organization's endpoint in this mode. Read by every authorization the engine approves: compiled once. */
+  async authorizationEndpoint(exec: Executor, organizationId: string, livemode: number) {
+    const [found] = await runCompiled(exec, 'authorization endpoint', [organizationId, livemode], () =>
+      exec
+        .selectFrom('authorization_endpoints')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode),
+    );
+    return found;
+  }
+
+  /** One per organization and mode (a unique index): a concurrent first insert fails rather than doubling. */
+  async insertAuthorizationEndpoint(
+    exec: Executor,
+    row: Insertable<AuthorizationEndpointsTable>,
+  ): Promise<void> {
+    await exec.insertInto('authorization_endpoints').values(row).execute();
+  }
+
+  async updateAuthorizationEndpoint(
+    exec: Executor,
+    id: string,
+    changes: Updateable<AuthorizationEndpointsTable>,
+  ): Promise<void> {
+    await exec.updateTable('authorization_endpoints').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteAuthorizationEndpoint(exec: Executor, id: string): Promise<void> {
+    await exec.deleteFrom('authorization_endpoints').where('id', '=', id).execute();
+  }
+
+  // ---- the issuer's reconciliations
+
+  /** The issuer's one row: the newest check replaces the one before. */
+  async saveReconciliation(exec: Executor, row: Insertable<IssuerReconciliationsTable>): Promise<void> {
+    const { issuer, ...check } = row;
+    await exec
+      .insertInto('issuer_reconciliations')
+      .values(row)
+      .onConflict((oc) => oc.column('issuer').doUpdateSet(check))
+      .execute();
+  }
+
+  reconciliation(exec: Executor, issuer: string) {
+    return exec
+      .selectFrom('issuer_reconciliations')
+      .selectAll()
+      .where('issuer', '=', issuer)
+      .executeTakeFirst();
   }
 }
 

@@ -1,10 +1,11 @@
+import type { Insertable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import { digest, matchesDigest } from '../../core/crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { newId, newSecret } from '../../core/ids.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
-import type { Client, Organization } from '../../db/schema.ts';
+import type { Client, ClientsTable, Organization } from '../../db/schema.ts';
 import { frameAncestorsDirective, parseEmbedOrigin, validEmbedOrigins } from './embed-origins.ts';
 import * as store from './store.ts';
 
@@ -39,6 +40,15 @@ function clientSecretPrefix(mode: Mode): string {
 export class OrgService {
   /** Called after any change that can end a token's validity (revocation, suspension). */
   onAccessChanged: () => void = () => {};
+
+  /**
+   * Revokes every access token a client minted, in the transaction that revokes the client. The
+   * tokens are auth's (it owns `access_tokens`), which sets this as it is built: auth depends on
+   * orgs, not the reverse.
+   */
+  revokeClientTokens: (trx: Executor, clientId: string, now: number) => Promise<void> = async () => {
+    throw new Error('No token store: AuthService sets OrgService.revokeClientTokens as it is built.');
+  };
 
   constructor(
     private readonly db: Db,
@@ -226,7 +236,7 @@ export class OrgService {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       await store.updateClient(trx, clientId, { status: 'revoked', revoked_at: now });
-      await store.revokeClientTokens(trx, clientId, now);
+      await this.revokeClientTokens(trx, clientId, now);
     });
     this.onAccessChanged();
     return { client_id: clientId, status: 'revoked' };
@@ -260,6 +270,14 @@ export class OrgService {
       store.apiKeysOf(this.db, organizationId, livemode),
     ]);
     return { clients, apiKeys };
+  }
+
+  /**
+   * Stores the public client a Client ID Metadata Document describes (oauth fetched and checked it),
+   * or renews the name and redirect URIs of one stored before.
+   */
+  async saveDocumentClient(client: Insertable<ClientsTable>): Promise<void> {
+    await store.saveDocumentClient(this.db, client);
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
