@@ -83,6 +83,7 @@ export class AuthService {
     this.db = database.db;
     this.findAccessToken = store.accessTokenLookup(database);
     orgs.onAccessChanged = () => this.recent.clear();
+    orgs.revokeClientTokens = (trx, clientId, now) => store.revokeClientAccessTokens(trx, clientId, now);
   }
 
   /** RFC 6749 §4.4: the client-credentials grant. */
@@ -194,6 +195,15 @@ export class AuthService {
       this.recent.set(bearer, { row, until: now + this.cacheTtlMs });
     }
     return row;
+  }
+
+  /**
+   * The family of a connection access token this client holds (RFC 7009 revocation); null for an
+   * unknown token, a platform token or another client's.
+   */
+  async connectionTokenFamily(clientId: string, token: string): Promise<string | null> {
+    const row = await store.findAccessTokenGrant(this.db, digest(token));
+    return row && row.kind === 'connection' && row.client_id === clientId ? row.family_id : null;
   }
 
   async sweepExpired(): Promise<number> {

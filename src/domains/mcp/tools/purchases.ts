@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { ApiError } from '../../../core/errors.ts';
 import { formatMoney } from '../../../core/money.ts';
+import { invalid, missing } from '../../../core/refusal.ts';
 import { BUDGET_INTERVALS, MANDATE_STATUSES } from '../../mandates/index.ts';
 import { define, Id, NoInput, scope, type ToolCall, type ToolDefinition } from './kit.ts';
 
@@ -70,7 +70,7 @@ async function ownMandate(call: ToolCall, id: string | undefined) {
   if (id !== undefined) {
     const row = await services.mandates.owned(scope(call), id).catch(() => null);
     if (!row || row.user_id !== principal.userId || row.client_id !== principal.clientId)
-      throw new ApiError(404, 'not_found', 'No such mandate of this app.');
+      throw missing('No such mandate of this app.');
     return services.mandates.get(scope(call), id);
   }
   const list = await services.mandates.list(scope(call), principal.userId, {
@@ -78,7 +78,7 @@ async function ownMandate(call: ToolCall, id: string | undefined) {
     clientId: principal.clientId,
   });
   const mandate = list.data.find((m) => m.status === 'active') ?? list.data[0];
-  if (!mandate) throw new ApiError(404, 'not_found', 'The user has given this app no mandate.');
+  if (!mandate) throw missing('The user has given this app no mandate.');
   return mandate;
 }
 
@@ -150,7 +150,7 @@ export const PURCHASE_TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(call, args) {
       if (args.ask === undefined && args.confirm === undefined)
-        throw new ApiError(400, 'invalid_request', 'Send `ask`, `confirm`, or both.');
+        throw invalid('Send `ask`, `confirm`, or both.');
       const envelope = await call.services.purchases.turn(buyer(call), args);
       return { text: envelope.reply, data: envelope as unknown as Record<string, unknown> };
     },
