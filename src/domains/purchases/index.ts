@@ -4,3 +4,17 @@ export type { ApprovalView, Authorization } from './approvals.ts';
 export { SANDBOX_SLUGS } from './merchant-config.ts';
 export type { PurchaseService } from './service.ts';
 export { ordersOf } from './store.ts';
+
+/**
+ * Why `/buy` refuses (a service call, an approval, a merchant's order event). Its routes give each
+ * its HTTP status; the approval page puts them in its own words. `order_moved` and `order_abandoned`
+ * stop a step another process concluded first, and are caught inside the domain.
+ */
+export type PurchaseRefusalCode =
+  | 'invalid_request'
+  | 'not_found'
+  | 'passkey_required'
+  | 'approval_closed'
+  | 'order_not_placed'
+  | 'order_moved'
+  | 'order_abandoned';
