@@ -453,3 +453,23 @@ export function cardsOfUsers(db: Executor, owner: Tenant, userIds: string[]) {
     .orderBy('created_at', 'desc')
     .execute();
 }
+
+/**
+ * Whose these cards are: each card's user and, for a company-funded card, its transfer (absent cards
+ * left out), read in batches (funding's ownership check reads every card account's).
+ */
+export async function cardOwners(
+  db: Executor,
+  cardIds: string[],
+): Promise<Map<string, { user_id: string; transfer_id: string | null }>> {
+  const owners = new Map<string, { user_id: string; transfer_id: string | null }>();
+  for (let i = 0; i < cardIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('cards')
+      .select(['id', 'user_id', 'transfer_id'])
+      .where('id', 'in', cardIds.slice(i, i + 500))
+      .execute();
+    for (const row of rows) owners.set(row.id, { user_id: row.user_id, transfer_id: row.transfer_id });
+  }
+  return owners;
+}
