@@ -1,7 +1,9 @@
 /** The front door of `purchases` (docs/architecture.md, "Walls"): what other domains may use. */
 
 export type { ApprovalView, Authorization } from './approvals.ts';
+export { CHARGE_STATUSES, PURCHASE_STATUSES } from './conversation.ts';
 export { SANDBOX_SLUGS } from './merchant-config.ts';
+export { MERCHANT_PROTOCOLS } from './merchants/merchant.ts';
 export type { PurchaseService } from './service.ts';
 export { ordersOf } from './store.ts';
 

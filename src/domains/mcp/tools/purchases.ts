@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { formatMoney } from '../../../core/money.ts';
 import { invalid, missing } from '../../../core/refusal.ts';
 import { BUDGET_INTERVALS, MANDATE_STATUSES } from '../../mandates/index.ts';
+import { CHARGE_STATUSES, MERCHANT_PROTOCOLS, PURCHASE_STATUSES } from '../../purchases/index.ts';
 import { define, Id, NoInput, scope, type ToolCall, type ToolDefinition } from './kit.ts';
 
 /** The API's mandate object (GET /api/v2/mandates/{id}; docs/mandates.md). */
@@ -107,7 +108,7 @@ export const PURCHASE_TOOLS: ToolDefinition[] = [
           market: z.object({ countries: z.array(z.string()), currency: z.string() }),
           mcc: z.string().nullable(),
           country: z.string(),
-          protocol: z.string(),
+          protocol: z.enum(MERCHANT_PROTOCOLS),
           sandbox: z.boolean(),
         }),
       ),
@@ -139,12 +140,12 @@ export const PURCHASE_TOOLS: ToolDefinition[] = [
     }),
     output: z.looseObject({
       conversation_id: z.string(),
-      status: z.enum(['needs_input', 'order_placed', 'partially_placed', 'declined']),
+      status: z.enum(PURCHASE_STATUSES),
       reply: z.string(),
       carts: z.array(PurchaseCart),
       order_id: z.string().nullable(),
       decline_code: z.string().nullable(),
-      charge_status: z.string().nullable(),
+      charge_status: z.enum(CHARGE_STATUSES).nullable(),
       error_code: z.string().nullable(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
