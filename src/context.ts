@@ -341,6 +341,7 @@ export async function createContext(
     events,
     connect,
     orgs,
+    merchants,
     // Merchants are the operator's: reached under the operator's outbound policy (docs/acp.md).
     guard: {
       policy: operatorPolicy(config.outbound),

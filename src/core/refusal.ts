@@ -103,8 +103,22 @@ refusalStatuses<CommonRefusalCode>({
   },
 });
 
+/** Every code the route tables loaded so far answer with, and its status (the error catalog's check). */
+export function refusalStatusList(): { code: string; status: number }[] {
+  return [...answers].map(([code, answer]) => ({ code, status: statusOf(answer) }));
+}
+
 function statusOf(answer: RefusalAnswer): number {
   return typeof answer === 'number' ? answer : answer.status;
+}
+
+/**
+ * A refusal in either form: a domain's `Refusal`, or an `ApiError` of a layer that decides its status
+ * itself (a route, the database's `503 database_busy`, a service not yet converted). For a catch
+ * that treats a refusal apart from a failure, without importing core/errors.ts.
+ */
+export function isRefusal(error: unknown): error is Refusal | ApiError {
+  return error instanceof Refusal || error instanceof ApiError;
 }
 
 /**

@@ -91,7 +91,33 @@ describe('POST /api/v2/oauth/token', () => {
       const res = await t.request(form(fields));
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('invalid_client');
+      // The Basic challenge answers only a client that tried HTTP Basic (RFC 6749 §5.2).
+      expect(res.headers['www-authenticate']).toBeUndefined();
     }
+  });
+
+  it('answers invalid_request (400) for a repeated parameter or two ways of authenticating', async () => {
+    const repeated = await t.request({
+      ...form({}),
+      payload: 'grant_type=client_credentials&grant_type=client_credentials',
+    });
+    expect(repeated.statusCode).toBe(400);
+    expect(repeated.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'grant_type is sent more than once.',
+    });
+    const both = await t.request({
+      ...form({ grant_type: 'client_credentials', client_secret: org.sandbox.client_secret }),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basic(org.sandbox.client_id, org.sandbox.client_secret),
+      },
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'Send the client credentials either as HTTP Basic or in the body, not both.',
+    });
   });
 
   it('challenges with Basic after failed HTTP Basic authentication', async () => {

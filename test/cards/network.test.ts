@@ -186,6 +186,8 @@ describe('clearing and voids', () => {
     ]);
     expectError(await simulate('clear', { transaction_id: txn.id }), 409, 'transaction_not_pending');
     expectError(await simulate('void', { transaction_id: txn.id }), 409, 'transaction_not_pending');
+    expectError(await simulate('clear', { transaction_id: 'txn_nope' }), 404, 'not_found');
+    expectError(await simulate('void', { transaction_id: 'txn_nope' }), 404, 'not_found');
   });
 
   it('settles for less (the rest is released) or more when the balance allows', async () => {

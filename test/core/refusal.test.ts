@@ -3,6 +3,7 @@ import { ApiError } from '../../src/core/errors.ts';
 import {
   asApiError,
   invalid,
+  isRefusal,
   missing,
   Refusal,
   rateLimited,
@@ -60,5 +61,14 @@ describe('a refusal answered over HTTP', () => {
   it('passes other errors through unchanged', () => {
     const other = new TypeError('x');
     expect(asApiError(other)).toBe(other);
+  });
+});
+
+describe('isRefusal', () => {
+  it('takes a Refusal and an ApiError as a refusal, and nothing else', () => {
+    expect(isRefusal(missing())).toBe(true);
+    expect(isRefusal(new ApiError(503, 'database_busy', 'Busy.'))).toBe(true);
+    expect(isRefusal(new Error('x'))).toBe(false);
+    expect(isRefusal({ code: 'not_found', message: 'No.' })).toBe(false);
   });
 });

@@ -173,6 +173,17 @@ describe('the hosted wallet page', () => {
     const hostile = await get(`${w.path}?merchant=${encodeURIComponent('<script>x</script>')}&amount=100`);
     expect(hostile.body).not.toContain('<script>x');
     expect(hostile.body).toContain('&lt;script&gt;x&lt;/script&gt;');
+    // A posted form whose payment request or decision is not one the page offers is refused (400).
+    const pending = (await get(`${w.path}?merchant=Books&amount=700`)).body;
+    const approve = formFields(pending, `${w.path}/approval`, 'approve');
+    const before = await snapshot(f.t);
+    const changes: Record<string, string>[] = [{ amount: '7.00' }, { merchant: '' }, { decision: 'maybe' }];
+    for (const changed of changes) {
+      const refused = await post(`${w.path}/approval`, { ...approve, ...changed });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('This payment request is not valid.');
+    }
+    expect(await snapshot(f.t)).toEqual(before);
   });
 
   it('an expired link shows a clear expired page (410); its forms no longer act; an unknown token is a 404 page', async () => {

@@ -314,6 +314,39 @@ describe('Streamable HTTP rules of a POST', () => {
     expect(answers[2]!.error!.message).toBe('Unknown tool: no_such_tool');
   });
 
+  it('answers a tools/call alone with the very bytes it gets in a batch of one: results, tool errors, refused arguments', async () => {
+    const { accessToken } = await f.connect();
+    const call = (id: number | string, params: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params,
+    });
+    const calls = [
+      WHOAMI,
+      call('who', { name: 'whoami' }),
+      call(3, { name: 'get_wallet', arguments: {} }),
+      // The input schema's defaults (limit 10) applied.
+      call(4, { name: 'list_cards', arguments: {} }),
+      // A tool error, with its code in _meta.
+      call(5, { name: 'check_balance', arguments: { card_id: 'card_nope' } }),
+      // Arguments the tool's input schema refuses: the SDK's error result.
+      call(6, { name: 'check_balance', arguments: { card_id: 5 } }),
+      // A client asking for progress (none is sent in JSON mode).
+      call(7, { name: 'whoami', arguments: {}, _meta: { progressToken: 'p7' } }),
+    ];
+    for (const message of calls) {
+      const alone = await f.post(message, bearer(accessToken));
+      const batched = await f.post([message], bearer(accessToken));
+      expect(alone.status).toBe(200);
+      expect(batched.status).toBe(200);
+      expect(alone.headers.get('content-type')).toBe(batched.headers.get('content-type'));
+      const text = await alone.text();
+      expect(text, JSON.stringify(message)).toBe(await batched.text());
+      expect(JSON.parse(text).result.content.length).toBe(1);
+    }
+  });
+
   it('answers a batch whose request the same batch cancels, without waiting for a response that never comes', async () => {
     const { accessToken } = await f.connect();
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };

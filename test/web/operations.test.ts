@@ -5,6 +5,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refusalStatusList } from '../../src/core/refusal.ts';
+import { ERROR_CATALOG } from '../../src/web/error-catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
 
 let t: TestApp;
@@ -153,6 +155,19 @@ describe('documentation', () => {
     }
     expect(codes.size).toBeGreaterThan(40);
     expect([...codes].filter((code) => !errors.includes(`id="${code}"`))).toEqual([]);
+  });
+
+  it("lists every code of the domains' refusal tables in the catalog, with the status the table gives it", () => {
+    // The app is built, so every domain's routes module has declared its table.
+    const tables = refusalStatusList();
+    expect(tables.length).toBeGreaterThan(40);
+    const catalog = new Map(ERROR_CATALOG.map((entry) => [entry.code, entry.status]));
+    const disagreeing = tables.filter(({ code, status }) => catalog.get(code) !== status);
+    expect(
+      disagreeing.map(
+        ({ code, status }) => `${code}: table ${status}, catalog ${catalog.get(code) ?? 'missing'}`,
+      ),
+    ).toEqual([]);
   });
 });
 

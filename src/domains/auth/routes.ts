@@ -2,10 +2,31 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../core/errors.ts';
 import type { RateLimiter, RateLimitRule } from '../../core/rate-limit.ts';
+import { type RefusalAnswer, refusalStatuses } from '../../core/refusal.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
 import { platformGuard } from './guard.ts';
+import type { AuthRefusalCode } from './index.ts';
 import { type AuthService, oauthError } from './service.ts';
+
+/**
+ * `invalid_client` (RFC 6749 §5.2): 401, and after HTTP Basic the matching challenge. The user-facing
+ * token endpoints (oauth) answer it the same way, with this same answer.
+ */
+export const INVALID_CLIENT_ANSWER: RefusalAnswer = {
+  status: 401,
+  headers: ({ extra }): Record<string, string> =>
+    extra.via_basic === true ? { 'www-authenticate': 'Basic realm="purser"' } : {},
+};
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<AuthRefusalCode>({
+  invalid_request: 400,
+  unsupported_grant_type: 400,
+  unauthorized_client: 400,
+  invalid_client: INVALID_CLIENT_ANSWER,
+  access_denied: 403,
+});
 
 /** What the token endpoints use: the service, and the token endpoint's own rate limit. */
 export interface AuthRoutesOptions {

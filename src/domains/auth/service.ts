@@ -1,10 +1,11 @@
 import type { Clock } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { ApiError } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
+import { invalid, Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Db, Executor } from '../../db/index.ts';
 import type { OrgService } from '../orgs/index.ts';
+import type { AuthRefusalCode } from './index.ts';
 import * as store from './store.ts';
 
 /** Lifetime of platform and connection access tokens (spec §8). */
@@ -29,23 +30,30 @@ export interface TokenResponse {
   scope: 'api';
 }
 
-/** Errors of the token endpoint, rendered in the OAuth body (RFC 6749 §5.2). */
+/**
+ * RFC 6749 §5.2: client authentication failed. `viaBasic`: the client sent HTTP Basic, so the answer
+ * carries the matching challenge (the routes' table reads it). The user-facing token endpoints refuse
+ * with it too.
+ */
+export function invalidClient(
+  viaBasic: boolean,
+  description = 'Client authentication failed.',
+): Refusal<'invalid_client'> {
+  return new Refusal('invalid_client', description, { extra: { via_basic: viaBasic } });
+}
+
+/** Refusals of the token endpoint (RFC 6749 §5.2), rendered in the OAuth body; statuses in routes.ts. */
 export const oauthError = {
-  invalidRequest: (description: string) => new ApiError(400, 'invalid_request', description),
+  invalidRequest: (description: string) => invalid(description),
   unsupportedGrantType: () =>
-    new ApiError(400, 'unsupported_grant_type', 'grant_type must be client_credentials.'),
+    new Refusal<AuthRefusalCode>('unsupported_grant_type', 'grant_type must be client_credentials.'),
   unauthorizedClient: () =>
-    new ApiError(
-      400,
+    new Refusal<AuthRefusalCode>(
       'unauthorized_client',
       'This client is not allowed to use the client_credentials grant.',
     ),
-  invalidClient: (basic: boolean) =>
-    new ApiError(401, 'invalid_client', 'Client authentication failed.', {
-      // RFC 6749 §5.2: a 401 after HTTP Basic must carry the matching challenge.
-      headers: basic ? { 'www-authenticate': 'Basic realm="purser"' } : {},
-    }),
-  accessDenied: () => new ApiError(403, 'access_denied', 'The organization is suspended.'),
+  invalidClient,
+  accessDenied: () => new Refusal<AuthRefusalCode>('access_denied', 'The organization is suspended.'),
 };
 
 type AccessTokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof store.accessTokenLookup>>>>;
@@ -85,6 +93,7 @@ export class AuthService {
     this.db = database.db;
     this.findAccessToken = store.accessTokenLookup(database);
     orgs.onAccessChanged = () => this.recent.clear();
+    orgs.revokeClientTokens = (trx, clientId, now) => store.revokeClientAccessTokens(trx, clientId, now);
   }
 
   /** RFC 6749 §4.4: the client-credentials grant. */
@@ -193,13 +202,23 @@ export class AuthService {
   /** The stored token, remembered for `cacheTtlMs` when there is one. */
   private async lookup(bearer: string, now: number): Promise<KnownToken | undefined> {
     const row = await this.findAccessToken(digest(bearer));
-    if (!row) return undefined;
+    // A token of no organization is no token (as when the lookup joined the organization).
+    if (!row || row.organization_status === null) return undefined;
     const token = knownToken(row);
     if (this.cacheTtlMs > 0) {
       if (this.recent.size >= CACHE_LIMIT) this.recent.delete(this.recent.keys().next().value as string);
       this.recent.set(bearer, { token, until: now + this.cacheTtlMs });
     }
     return token;
+  }
+
+  /**
+   * The family of a connection access token this client holds (RFC 7009 revocation); null for an
+   * unknown token, a platform token or another client's.
+   */
+  async connectionTokenFamily(clientId: string, token: string): Promise<string | null> {
+    const row = await store.findAccessTokenGrant(this.db, digest(token));
+    return row && row.kind === 'connection' && row.client_id === clientId ? row.family_id : null;
   }
 
   async sweepExpired(): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import { type DatabaseHandle, type Db, type Executor, preparedLookup } from '../../db/index.ts';
 import type { AccessTokensTable } from '../../db/schema.ts';
+import { organizationStatusOf } from '../orgs/index.ts';
 
 export async function insertAccessToken(db: Executor, row: Insertable<AccessTokensTable>): Promise<void> {
   await db.insertInto('access_tokens').values(row).execute();
@@ -9,8 +10,7 @@ export async function insertAccessToken(db: Executor, row: Insertable<AccessToke
 function selectAccessToken(db: Db, tokenDigest: string) {
   return db
     .selectFrom('access_tokens')
-    .innerJoin('organizations', 'organizations.id', 'access_tokens.organization_id')
-    .select([
+    .select((eb) => [
       'access_tokens.kind',
       'access_tokens.organization_id',
       'access_tokens.client_id',
@@ -20,7 +20,7 @@ function selectAccessToken(db: Db, tokenDigest: string) {
       'access_tokens.expires_at',
       'access_tokens.revoked_at',
       'access_tokens.audience',
-      'organizations.status as organization_status',
+      organizationStatusOf(db, eb.ref('access_tokens.organization_id')).as('organization_status'),
     ])
     .where('access_tokens.token_digest', '=', tokenDigest);
 }
@@ -53,6 +53,25 @@ export async function revokeConnectionAccessTokens(
     .where('connection_id', '=', connectionId)
     .where('revoked_at', 'is', null)
     .execute();
+}
+
+/** Every live access token the client minted stops (the client is revoked). */
+export async function revokeClientAccessTokens(db: Executor, clientId: string, now: number): Promise<void> {
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** The family and client of an access token, by digest (RFC 7009 revocation). */
+export async function findAccessTokenGrant(db: Executor, tokenDigest: string) {
+  return db
+    .selectFrom('access_tokens')
+    .select(['client_id', 'family_id', 'kind'])
+    .where('token_digest', '=', tokenDigest)
+    .executeTakeFirst();
 }
 
 /** Expired tokens are useless; the worker's sweep keeps the table small. */

@@ -1,10 +1,11 @@
 import type { Clock } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import { LedgerRefusal } from '../ledger/index.ts';
 import type { SpendingControlsInput } from './controls.ts';
+import type { CardRefusalCode } from './index.ts';
 import { insufficientFunds } from './issuance.ts';
 import { type CardIssuer, issuerError } from './issuer.ts';
 import { cardObject, cardUpdatedData } from './objects.ts';
@@ -12,7 +13,8 @@ import type { CardDeps } from './ports.ts';
 import type { Card, CardService } from './service.ts';
 import { type CardMove, nextCardStatus } from './states.ts';
 
-const cardClosed = () => new ApiError(409, 'card_closed', 'The card is closed; it can no longer change.');
+const cardClosed = () =>
+  new Refusal<CardRefusalCode>('card_closed', 'The card is closed; it can no longer change.');
 
 /** The status `move` takes the card to (states.ts); a move the table has no row for is `card_closed`. */
 function moved(card: Card, move: CardMove) {
@@ -119,7 +121,10 @@ export class CardChanges {
       const card = await this.cards.lockCard(trx, scope, id);
       moved(card, 'change');
       if (card.type !== 'multi_use') {
-        throw new ApiError(409, 'card_not_multi_use', 'Only a multi-use card has a spend limit to change.');
+        throw new Refusal<CardRefusalCode>(
+          'card_not_multi_use',
+          'Only a multi-use card has a spend limit to change.',
+        );
       }
       checkCompanyLimit(card, spendLimitCents, by);
       const difference = spendLimitCents - card.spend_limit_cents;
@@ -128,8 +133,7 @@ export class CardChanges {
         await this.moveForLimit(trx, card, difference).catch((error: unknown) => {
           if (!(error instanceof LedgerRefusal && error.code === 'exceeds_credits')) throw error;
           if (difference > 0) throw insufficientFunds();
-          throw new ApiError(
-            409,
+          throw new Refusal<CardRefusalCode>(
             'spend_limit_below_spent',
             'The card has already spent or holds more than the new limit leaves it.',
           );
@@ -210,15 +214,13 @@ export class CardChanges {
 function checkCompanyLimit(card: Card, spendLimitCents: number, by: 'platform' | 'user'): void {
   if (!card.transfer_id) return;
   if (by === 'user') {
-    throw new ApiError(
-      409,
+    throw new Refusal<CardRefusalCode>(
       'company_funded_card',
       "This card is funded by the company: only the platform can change its spend limit, not the user's own connection.",
     );
   }
   if (spendLimitCents > card.spend_limit_cents) {
-    throw new ApiError(
-      409,
+    throw new Refusal<CardRefusalCode>(
       'company_funded_card',
       "A company-funded card's spend limit cannot be raised: only a company-funded card flow adds company money.",
     );

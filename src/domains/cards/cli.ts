@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { type Print, parse, UsageError } from '../../core/args.ts';
-import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { CardRefusalCode } from './index.ts';
 import { IssuerUnreadable } from './issuer.ts';
 
 export const ISSUER_USAGE = `  issuer reconcile [--since DATE] [--json]
@@ -21,7 +22,7 @@ export async function runIssuerCommand(ctx: AppContext, argv: string[], print: P
     throw new UsageError('--since must be a date (RFC 3339, e.g. 2026-11-01 or 2026-11-01T00:00:00Z)');
   const check = await ctx.cards.reconciler.reconcile(since).catch((error: unknown) => {
     if (error instanceof IssuerUnreadable)
-      throw new ApiError(503, 'issuer_unavailable', `issuer reconcile: ${error.message}`);
+      throw new Refusal<CardRefusalCode>('issuer_unavailable', `issuer reconcile: ${error.message}`);
     throw error;
   });
   if (values.json) {

@@ -1,13 +1,13 @@
 import type { Clock } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { Refusal } from '../../core/refusal.ts';
+import { isRefusal, Refusal } from '../../core/refusal.ts';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { Principal } from '../auth/index.ts';
 import { LedgerRefusal, type LedgerService } from '../ledger/index.ts';
 import type { SpendingControlsInput } from './controls.ts';
+import type { CardRefusalCode } from './index.ts';
 import type { CardIssuer, IssuedCard } from './issuer.ts';
 import { cardCreatedData, cardObject } from './objects.ts';
 import type { CardDeps } from './ports.ts';
@@ -15,7 +15,7 @@ import { scopeOf } from './scope.ts';
 import type { Card, CardService } from './service.ts';
 
 export const insufficientFunds = () =>
-  new ApiError(402, 'insufficient_funds', "The user's wallet does not cover this amount.");
+  new Refusal<CardRefusalCode>('insufficient_funds', "The user's wallet does not cover this amount.");
 
 /**
  * Issuing cards (spec §2 Card): a platform's card, a company-funded flow's card and a `/buy`
@@ -115,7 +115,10 @@ export class CardIssuance {
     const user = await this.cards.requireUser(scope, input.user_id);
     const approved = await this.deps.users.approvedIdentity(scope.organizationId, scope.livemode, user.id);
     if (!approved && !options.identityOptional) {
-      throw new ApiError(422, 'kyc_required', "The user's identity verification must be approved first.");
+      throw new Refusal<CardRefusalCode>(
+        'kyc_required',
+        "The user's identity verification must be approved first.",
+      );
     }
     const identity = approved ?? {};
     const { id } = options;
@@ -138,7 +141,7 @@ export class CardIssuance {
     } catch (error) {
       // A flow's card whose commit failed for another reason than a refusal (another worker took
       // the step, the process is dying) is the flow's one card: its retry asks for it again.
-      const refused = error instanceof ApiError || error instanceof Refusal || error instanceof LedgerRefusal;
+      const refused = isRefusal(error) || error instanceof LedgerRefusal;
       if (number.providerRef && (options.transferId === null || refused)) {
         // Best effort: should this fail too, the upstream card has no row, and an authorization
         // for a card we do not know is always declined (docs/cards.md, Lithic).

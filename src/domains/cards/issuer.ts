@@ -1,4 +1,5 @@
-import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { CardRefusalCode } from './index.ts';
 import { sandboxCardNumber } from './numbers.ts';
 import type { IssuerReport } from './settlement.ts';
 
@@ -69,8 +70,7 @@ export class IssuerUnreadable extends Error {}
 
 /** The issuer refused or could not be reached; nothing changed on our side. */
 export const issuerError = () =>
-  new ApiError(
-    502,
+  new Refusal<CardRefusalCode>(
     'issuer_error',
     'The card issuer did not accept the request; nothing changed. Retry later.',
   );

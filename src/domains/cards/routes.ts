@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { invalidRequest } from '../../core/errors.ts';
 import { PageQuery } from '../../core/pagination.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import {
   documented,
   errorResponse,
@@ -38,8 +39,30 @@ import {
   SpendingControlsInput,
   spendingControlRoutes,
 } from './control-routes.ts';
+import type { CardRefusalCode } from './index.ts';
 import { type CardService, scopeOf } from './service.ts';
 import { simulationRoutes } from './simulation-routes.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+// `issuer_unavailable` is `purser issuer reconcile`'s, a command's; the error catalog gives it 503.
+refusalStatuses<CardRefusalCode>({
+  invalid_request: 400,
+  insufficient_funds: 402,
+  sandbox_only: 403,
+  card_details_unavailable: 403,
+  not_found: 404,
+  card_closed: 409,
+  card_not_multi_use: 409,
+  company_funded_card: 409,
+  spend_limit_below_spent: 409,
+  transaction_not_pending: 409,
+  transaction_not_refundable: 409,
+  transaction_not_settled: 409,
+  transaction_refunded: 409,
+  kyc_required: 422,
+  issuer_error: 502,
+  issuer_unavailable: 503,
+});
 
 /** What the card routes use: the card service and the parts of it they call directly. */
 export interface CardRoutesOptions {

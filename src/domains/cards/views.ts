@@ -1,10 +1,11 @@
 import type { Clock } from '../../core/clock.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { cursorOf, pageOf } from '../../core/pagination.ts';
+import { missing, Refusal } from '../../core/refusal.ts';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { Principal } from '../auth/index.ts';
+import type { CardRefusalCode } from './index.ts';
 import { cardAad } from './issuance.ts';
 import { cardObject } from './objects.ts';
 import type { CardDeps } from './ports.ts';
@@ -109,7 +110,7 @@ export class CardViews {
     owner: { userId: string; clientId: string },
   ): Promise<void> {
     const card = await this.cards.findCard(this.db, scope, id);
-    if (card.user_id !== owner.userId || card.client_id !== owner.clientId) throw notFound('No such card.');
+    if (card.user_id !== owner.userId || card.client_id !== owner.clientId) throw missing('No such card.');
   }
 
   /**
@@ -122,8 +123,7 @@ export class CardViews {
     if (scope.livemode) {
       const settings = await this.cards.organizationSettings(this.db, scope.organizationId);
       if (!settings?.live_card_details) {
-        throw new ApiError(
-          403,
+        throw new Refusal<CardRefusalCode>(
           'card_details_unavailable',
           'Revealing production card numbers is not enabled for this organization.',
         );

@@ -1,10 +1,10 @@
 import type { Clock } from '../../core/clock.ts';
 import { DAY, unixSeconds } from '../../core/clock.ts';
-import { ApiError, invalidRequest, notFound } from '../../core/errors.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { urlProblem } from '../../core/http/ssrf.ts';
 import { newId } from '../../core/ids.ts';
 import { cursorOf, DEFAULT_PAGE_LIMIT, type ListPage, pageOf } from '../../core/pagination.ts';
+import { invalid, missing, Refusal } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Dialect } from '../../db/index.ts';
@@ -14,6 +14,7 @@ import type { NotificationService } from '../notifications/index.ts';
 import type { OrgService } from '../orgs/index.ts';
 import { closestKnown, isKnownEventType, isKnownSubscription, TEST_EVENT_TYPE } from './catalog.ts';
 import type { WebhookConfig } from './config.ts';
+import type { EventRefusalCode } from './index.ts';
 import { newDelivery, type Outbox } from './outbox.ts';
 import { newSigningSecret, type SignatureScheme, standardWebhooksKey } from './signing.ts';
 import * as store from './store.ts';
@@ -194,30 +195,20 @@ export class Endpoints {
     this.checkUrl(owner, endpoint.url);
     const eventType = type ?? TEST_EVENT_TYPE;
     if (owner.livemode && eventType !== TEST_EVENT_TYPE) {
-      throw invalidRequest(`A production test event has only the type ${TEST_EVENT_TYPE}.`, {
+      throw invalid(`A production test event has only the type ${TEST_EVENT_TYPE}.`, {
         type: `must be ${TEST_EVENT_TYPE} in production (any event type in sandbox)`,
       });
     }
     if (eventType.includes('*')) {
-      throw new ApiError(
-        400,
-        'invalid_event_type',
-        `A test event has one event type, not a pattern ("${eventType}").`,
-        {
-          fieldErrors: { type: 'must be one event type, such as card.created, not a pattern' },
-        },
-      );
+      throw invalidEventType(`A test event has one event type, not a pattern ("${eventType}").`, {
+        type: 'must be one event type, such as card.created, not a pattern',
+      });
     }
     if (!isKnownEventType(eventType)) {
       const closest = closestKnown(eventType);
-      throw new ApiError(
-        400,
-        'invalid_event_type',
-        `type "${eventType}" is not a known event type; did you mean "${closest}"?`,
-        {
-          fieldErrors: { type: `is not a known event type; closest: ${closest}` },
-        },
-      );
+      throw invalidEventType(`type "${eventType}" is not a known event type; did you mean "${closest}"?`, {
+        type: `is not a known event type; closest: ${closest}`,
+      });
     }
     const eventId = newId('evt');
     const now = this.clock.now();
@@ -241,7 +232,7 @@ export class Endpoints {
     const endpoint = await this.endpoint(owner, endpointId);
     if (endpoint.status !== 'active') throw endpointDisabled(endpointId);
     const event = await store.findEvent(this.db, owner, eventId);
-    if (!event) throw notFound(`No event ${eventId}.`);
+    if (!event) throw missing(`No event ${eventId}.`);
     const delivery = newDelivery(
       eventId,
       endpointId,
@@ -268,12 +259,12 @@ export class Endpoints {
     if (endpoint.status !== 'active') throw endpointDisabled(endpointId);
     const now = this.clock.now();
     if (since > seconds(now)) {
-      throw invalidRequest('since is in the future; it is a Unix time in seconds.', {
+      throw invalid('since is in the future; it is a Unix time in seconds.', {
         since: 'must be a Unix time in seconds, not in the future',
       });
     }
     if (since < seconds(now - RECOVER_WINDOW_DAYS * DAY)) {
-      throw invalidRequest(`since may be at most ${RECOVER_WINDOW_DAYS} days ago.`, {
+      throw invalid(`since may be at most ${RECOVER_WINDOW_DAYS} days ago.`, {
         since: `must be within the last ${RECOVER_WINDOW_DAYS} days`,
       });
     }
@@ -299,7 +290,7 @@ export class Endpoints {
   /** For operators (CLI): the owner of an endpoint, by id alone. */
   async ownerOfEndpoint(id: string): Promise<Tenant> {
     const row = await store.findEndpointById(this.db, id);
-    if (!row) throw notFound(`No webhook endpoint ${id}.`);
+    if (!row) throw missing(`No webhook endpoint ${id}.`);
     return tenantOf(row);
   }
 
@@ -310,16 +301,15 @@ export class Endpoints {
   /** Standard Webhooks libraries read the secret as base64: one minted before secrets took that form cannot sign. */
   private checkStandardWebhooksSecret(endpoint: store.EndpointRow): void {
     if (standardWebhooksKey(this.sealer.open(endpoint.secret_ciphertext, endpoint.id))) return;
-    throw invalidRequest(
+    throw invalid(
       `Webhook endpoint ${endpoint.id} has a secret from before Standard Webhooks: roll it first (POST /api/v1/webhook_endpoints/${endpoint.id}/roll_secret), then choose the scheme.`,
       { signature_scheme: 'needs a secret in the Standard Webhooks form: roll the secret first' },
     );
   }
 
   private checkUrl(owner: Tenant, url: string | undefined): string {
-    if (url === undefined || url === '') throw invalidRequest('url is required.', { url: 'is required' });
-    if (url.length > 2048)
-      throw invalidRequest('url is too long.', { url: 'must be at most 2048 characters' });
+    if (url === undefined || url === '') throw invalid('url is required.', { url: 'is required' });
+    if (url.length > 2048) throw invalid('url is too long.', { url: 'must be at most 2048 characters' });
     const problem = urlProblem(url, destinationPolicy(this.outbound, owner.livemode));
     if (problem) {
       // The host only: a refused URL may carry credentials in its user info or query.
@@ -332,7 +322,7 @@ export class Endpoints {
         },
         'webhook destination refused',
       );
-      throw invalidRequest(`url ${problem}.`, { url: problem });
+      throw invalid(`url ${problem}.`, { url: problem });
     }
     return new URL(url).toString();
   }
@@ -368,13 +358,18 @@ export class Endpoints {
   }
 }
 
-function endpointDisabled(id: string): ApiError {
-  return new ApiError(409, 'endpoint_disabled', `Webhook endpoint ${id} is disabled; re-enable it first.`);
+function endpointDisabled(id: string): Refusal<EventRefusalCode> {
+  return new Refusal('endpoint_disabled', `Webhook endpoint ${id} is disabled; re-enable it first.`);
+}
+
+/** An event type the catalog does not know, or a pattern where one type is asked for. */
+function invalidEventType(message: string, fieldErrors: Record<string, string>): Refusal<EventRefusalCode> {
+  return new Refusal('invalid_event_type', message, { fieldErrors });
 }
 
 function checkSubscriptions(events: string[] | undefined): string[] {
   if (!events || events.length === 0) {
-    throw invalidRequest('enabled_events is required.', {
+    throw invalid('enabled_events is required.', {
       enabled_events: 'must list event types, "*" or prefixes like "card.*"',
     });
   }
@@ -386,12 +381,9 @@ function checkSubscriptions(events: string[] | undefined): string[] {
     const unknown = events[at] as string;
     const closest = closestKnown(unknown.trim());
     const shown = JSON.stringify(unknown.slice(0, 100));
-    throw new ApiError(
-      400,
-      'invalid_event_type',
-      `enabled_events: ${shown} is not a known event type; did you mean "${closest}"?`,
-      { fieldErrors: { enabled_events: `${shown} is not a known event type; closest: ${closest}` } },
-    );
+    throw invalidEventType(`enabled_events: ${shown} is not a known event type; did you mean "${closest}"?`, {
+      enabled_events: `${shown} is not a known event type; closest: ${closest}`,
+    });
   }
   return [...new Set(events)];
 }

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import { listOf, PageQuery } from '../../core/pagination.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { type AuthService, apiKeyGuard, platformGuard } from '../auth/index.ts';
 import type { OrgService } from '../orgs/index.ts';
+import type { EventRefusalCode } from './index.ts';
 import {
   deliveryExample,
   Event,
@@ -19,6 +21,14 @@ import {
   WebhookRecovery,
 } from './schemas.ts';
 import { type EventService, RECOVER_WINDOW_DAYS } from './service.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<EventRefusalCode>({
+  invalid_request: 400,
+  not_found: 404,
+  invalid_event_type: 400,
+  endpoint_disabled: 409,
+});
 
 const unixTime = (description: string) => Type.Optional(Type.Integer({ minimum: 0, description }));
 

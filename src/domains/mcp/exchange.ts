@@ -53,6 +53,10 @@ const errorResponse = (id: RequestId, code: number, message: string): JSONRPCMes
   error: { code, message },
 });
 
+/** The answer of a request still running after `MAX_WAIT_MS`. */
+export const lateResponse = (id: RequestId): JSONRPCMessage =>
+  errorResponse(id, ErrorCode.InternalError, 'The request did not complete in time.');
+
 /**
  * The protocol error a request gets before it reaches the server, if any (JSON-RPC 2.0 §5.1; MCP
  * Tools, "Error Handling"): params its method's schema refuses are `-32602 Invalid params`, and so
@@ -211,13 +215,7 @@ export class HttpExchange implements Transport {
       timer = setTimeout(() => {
         late = true;
         this.answer = null;
-        resolve(
-          this.awaited.map(
-            (id) =>
-              this.responses.get(id) ??
-              errorResponse(id, ErrorCode.InternalError, 'The request did not complete in time.'),
-          ),
-        );
+        resolve(this.awaited.map((id) => this.responses.get(id) ?? lateResponse(id)));
       }, MAX_WAIT_MS);
     });
     for (const message of delivered) this.onmessage?.(message, input.extra);

@@ -5,6 +5,7 @@ import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { errorResponse, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import type { AuthService } from '../auth/index.ts';
+import { answerDirectly, directCall } from './direct.ts';
 import { originVerdict, ownOrigins } from './origin.ts';
 import { RecentUsers } from './recent-users.ts';
 import { McpServers } from './server.ts';
@@ -219,16 +220,21 @@ export async function mcpRoutes(
     },
     async (request, reply) => {
       const principal = principals.get(request) as ConnectionPrincipal;
-      const answer = await servers.answer(
-        { call: { services: tools, principal, users }, log: request.log },
-        {
-          accept: request.headers.accept,
-          protocolVersion: header(request, 'mcp-protocol-version'),
-          body: request.body,
-          extra: { requestInfo: { headers: transportHeaders(request) } },
-          tools: TOOL_NAMES,
-        },
-      );
+      const context = { call: { services: tools, principal, users }, log: request.log };
+      const post = {
+        accept: request.headers.accept,
+        protocolVersion: header(request, 'mcp-protocol-version'),
+        body: request.body,
+      };
+      // The common call straight to its tool; anything else through the SDK (direct.ts).
+      const direct = directCall(post);
+      const answer = direct
+        ? await answerDirectly(direct, context)
+        : await servers.answer(context, {
+            ...post,
+            extra: { requestInfo: { headers: transportHeaders(request) } },
+            tools: TOOL_NAMES,
+          });
       if (answer.body === undefined) return reply.code(answer.status).send();
       return reply.code(answer.status).type('application/json').send(JSON.stringify(answer.body));
     },

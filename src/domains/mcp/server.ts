@@ -2,10 +2,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiError } from '../../core/errors.ts';
-import { Refusal } from '../../core/refusal.ts';
+import { isRefusal } from '../../core/refusal.ts';
 import { type ExchangeAnswer, type ExchangeInput, HttpExchange } from './exchange.ts';
-import { TOOLS, type ToolCall } from './tools.ts';
+import { TOOLS, type ToolCall, type ToolDefinition } from './tools.ts';
 
 export const SERVER_INFO = { name: 'purser', version: '0.1.0' } as const;
 
@@ -29,9 +28,10 @@ export const ERROR_META_KEY = 'purser/error';
  * No `structuredContent`: clients check it against the tool's output schema even on errors.
  */
 export function toolError(error: { code: string; message: string }): CallToolResult {
+  // In the order the SDK's result schema puts them, which `answerDirectly` keeps (direct.ts).
   return {
-    content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
     _meta: { [ERROR_META_KEY]: { code: error.code, message: error.message } },
+    content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
     isError: true,
   };
 }
@@ -43,9 +43,32 @@ export interface ToolContext {
 }
 
 /**
+ * Runs `tool` for the POST `context` answers, with arguments its input schema took: its result, or a
+ * tool error (never a throw). Unexpected failures are logged and answered as `internal_error` without
+ * their details.
+ */
+export async function runTool(
+  tool: ToolDefinition,
+  { call, log }: ToolContext,
+  args: unknown,
+): Promise<CallToolResult> {
+  try {
+    const answer = await tool.run(call, args as never);
+    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
+  } catch (error) {
+    // A refusal in the tool's words: its code and message, whatever status the API would give it.
+    if (isRefusal(error)) return toolError(error);
+    log.error({ err: error, tool: tool.name }, 'mcp tool failed');
+    return toolError({
+      code: 'internal_error',
+      message: 'Something went wrong on our side. Try again.',
+    });
+  }
+}
+
+/**
  * An MCP server with every tool, acting for whatever POST `current()` names when a tool starts
- * (stateless: `McpServers` gives a server to one POST at a time). Unexpected failures are logged and
- * answered as `internal_error` without their details.
+ * (stateless: `McpServers` gives a server to one POST at a time), each through `runTool`.
  */
 export function buildMcpServer(current: () => ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, {
@@ -63,20 +86,7 @@ export function buildMcpServer(current: () => ToolContext): McpServer {
         outputSchema: tool.output,
         annotations: { title: tool.title, ...tool.annotations },
       },
-      async (args: unknown): Promise<CallToolResult> => {
-        const { call, log } = current();
-        try {
-          const answer = await tool.run(call, args as never);
-          return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
-        } catch (error) {
-          if (error instanceof ApiError || error instanceof Refusal) return toolError(error);
-          log.error({ err: error, tool: tool.name }, 'mcp tool failed');
-          return toolError({
-            code: 'internal_error',
-            message: 'Something went wrong on our side. Try again.',
-          });
-        }
-      },
+      (args: unknown) => runTool(tool, current(), args),
     );
   }
   // Registering a tool announces `listChanged`; a stateless server has no stream to send it on.

@@ -6,6 +6,7 @@ import type { Sealer } from '../../core/sealer.ts';
 import type { Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { MerchantOAuthEndpoints } from './oauth-client.ts';
+import * as store from './store.ts';
 
 /** The `merchant add --link-…` flags (docs/merchant-accounts.md). */
 export interface NewLinking {
@@ -70,67 +71,40 @@ export async function saveLinking(
   merchantId: string,
   input: NewLinking,
 ): Promise<void> {
-  const values = {
-    authorize_url: input.authorizeUrl.trim(),
-    token_url: input.tokenUrl.trim(),
-    userinfo_url: input.userinfoUrl.trim(),
-    client_id: input.clientId,
-    client_secret_sealed: deps.sealer.seal(input.clientSecret, sealedFor(merchantId)),
-    scopes: (input.scopes ?? []).join(' '),
-  };
-  await db
-    .insertInto('merchant_account_linking')
-    .values({ merchant_id: merchantId, ...values, created_at: deps.clock.now() })
-    .onConflict((oc) => oc.column('merchant_id').doUpdateSet(values))
-    .execute();
+  await store.upsertLinking(
+    db,
+    merchantId,
+    {
+      authorize_url: input.authorizeUrl.trim(),
+      token_url: input.tokenUrl.trim(),
+      userinfo_url: input.userinfoUrl.trim(),
+      client_id: input.clientId,
+      client_secret_sealed: deps.sealer.seal(input.clientSecret, sealedFor(merchantId)),
+      scopes: (input.scopes ?? []).join(' '),
+    },
+    deps.clock.now(),
+  );
 }
 
-/**
- * The configured merchant of this slug with its linking settings: `undefined` when no merchant has
- * the slug, null when it does not link accounts.
- */
+/** A configured merchant (a `merchants` row of purchases) as the link flow uses it: null when it links no accounts. */
 export async function findLinkable(
   db: Executor,
   sealer: Sealer,
-  slug: string,
-): Promise<LinkableMerchant | null | undefined> {
-  const row = await db
-    .selectFrom('merchants')
-    .leftJoin('merchant_account_linking', 'merchant_account_linking.merchant_id', 'merchants.id')
-    .select([
-      'merchants.id',
-      'merchants.slug',
-      'merchants.name',
-      'merchant_account_linking.authorize_url',
-      'merchant_account_linking.token_url',
-      'merchant_account_linking.userinfo_url',
-      'merchant_account_linking.client_id',
-      'merchant_account_linking.client_secret_sealed',
-      'merchant_account_linking.scopes',
-    ])
-    .where('merchants.slug', '=', slug)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  if (
-    row.authorize_url === null ||
-    row.token_url === null ||
-    row.userinfo_url === null ||
-    row.client_id === null ||
-    row.client_secret_sealed === null ||
-    row.scopes === null
-  )
-    return null;
+  merchant: { id: string; slug: string; name: string },
+): Promise<LinkableMerchant | null> {
+  const linking = await store.findLinking(db, merchant.id);
+  if (!linking) return null;
   return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
+    id: merchant.id,
+    slug: merchant.slug,
+    name: merchant.name,
     endpoints: {
-      authorizeUrl: row.authorize_url,
-      tokenUrl: row.token_url,
-      userinfoUrl: row.userinfo_url,
-      clientId: row.client_id,
-      clientSecret: sealer.open(row.client_secret_sealed, sealedFor(row.id)),
-      scopes: row.scopes.split(' ').filter(Boolean),
+      authorizeUrl: linking.authorize_url,
+      tokenUrl: linking.token_url,
+      userinfoUrl: linking.userinfo_url,
+      clientId: linking.client_id,
+      clientSecret: sealer.open(linking.client_secret_sealed, sealedFor(merchant.id)),
+      scopes: linking.scopes.split(' ').filter(Boolean),
     },
   };
 }

@@ -1,9 +1,18 @@
 import { Type } from 'typebox';
 import { invalidRequest } from '../../core/errors.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { type AuthService, platformGuard } from '../auth/index.ts';
 import { returnUrlProblem } from '../orgs/index.ts';
+import type { MerchantAccountRefusalCode } from './index.ts';
 import type { MerchantAccountService } from './service.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<MerchantAccountRefusalCode>({
+  invalid_request: 400,
+  not_found: 404,
+  merchant_linking_unsupported: 422,
+});
 
 const SessionObject = Type.Object(
   {

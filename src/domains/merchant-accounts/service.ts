@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, HOUR, isoTime, SECOND } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import type { DestinationPolicy } from '../../core/http/ssrf.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { missing, Refusal } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Dialect } from '../../db/index.ts';
@@ -15,6 +15,7 @@ import type { EventEmitter } from '../cards/index.ts';
 import type { ConnectService } from '../connect/index.ts';
 import { returnAddress } from '../orgs/index.ts';
 import { SANDBOX_SLUGS } from '../purchases/index.ts';
+import type { MerchantAccountRefusalCode } from './index.ts';
 import {
   checkLinking,
   findLinkable,
@@ -83,6 +84,8 @@ export interface MerchantAccountsDeps {
   events: EventEmitter;
   connect: Pick<ConnectService, 'findUser'>;
   orgs: { getOrganization(id: string): Promise<{ name: string }> };
+  /** The operator's configured merchants (purchases' `merchants`): undefined when none has the slug. */
+  merchants: { find(slug: string): Promise<{ id: string; slug: string; name: string } | undefined> };
   /** Where merchants may be reached: the production destination policy, as for ACP (docs/acp.md). */
   guard: GuardOptions & { policy: DestinationPolicy };
   formKey: Buffer;
@@ -133,12 +136,11 @@ export class MerchantAccountService {
     input: { merchant: string; return_url: string; state?: string },
   ): Promise<MerchantLinkSessionObject> {
     const user = await this.deps.connect.findUser(principal.organizationId, principal.livemode, userId);
-    if (!user) throw notFound('No such user in this organization and mode.');
+    if (!user) throw missing('No such user in this organization and mode.');
     const merchant = await this.linkable(input.merchant);
-    if (merchant === undefined) throw notFound(`No merchant ${input.merchant}.`);
+    if (merchant === undefined) throw missing(`No merchant ${input.merchant}.`);
     if (merchant === null)
-      throw new ApiError(
-        422,
+      throw new Refusal<MerchantAccountRefusalCode>(
         'merchant_linking_unsupported',
         `The merchant ${input.merchant} does not support account linking.`,
       );
@@ -178,7 +180,7 @@ export class MerchantAccountService {
       livemodeColumn(principal.livemode),
       id,
     );
-    if (!row) throw notFound('No such merchant link session.');
+    if (!row) throw missing('No such merchant link session.');
     return this.present(row);
   }
 
@@ -186,7 +188,7 @@ export class MerchantAccountService {
   async listAccounts(principal: Principal, userId: string) {
     const livemode = livemodeColumn(principal.livemode);
     const user = await this.deps.connect.findUser(principal.organizationId, principal.livemode, userId);
-    if (!user) throw notFound('No such user in this organization and mode.');
+    if (!user) throw missing('No such user in this organization and mode.');
     const rows = await store.listAccounts(this.handle.db, principal.organizationId, livemode, userId);
     return {
       object: 'list' as const,
@@ -329,10 +331,15 @@ export class MerchantAccountService {
     return { outcome: 'linked', redirect: returnAddress(session) };
   }
 
+  /**
+   * The configured merchant of this slug with its linking settings: `undefined` when no merchant has
+   * the slug, null when it does not link accounts.
+   */
   private async linkable(slug: string): Promise<LinkableMerchant | null | undefined> {
     // The built-in sandbox merchants are merchants, but link no accounts.
     if ((SANDBOX_SLUGS as readonly string[]).includes(slug)) return null;
-    return findLinkable(this.handle.db, this.deps.sealer, slug);
+    const merchant = await this.deps.merchants.find(slug);
+    return merchant && findLinkable(this.handle.db, this.deps.sealer, merchant);
   }
 
   private client(merchant: LinkableMerchant): MerchantOAuthClient {

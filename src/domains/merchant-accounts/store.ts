@@ -1,11 +1,35 @@
 import type { Db, Executor } from '../../db/index.ts';
 import type {
+  MerchantAccountLinkingTable,
   MerchantAccountsTable,
   MerchantLinkSessionRow,
   MerchantLinkSessionsTable,
 } from '../../db/schema.ts';
 
-/** The only code that touches `merchant_link_sessions` and `merchant_accounts`. */
+/** The only code that touches `merchant_account_linking`, `merchant_link_sessions` and `merchant_accounts`. */
+
+/** Declares (or replaces) the linking settings of a merchant; a replacement keeps its `created_at`. */
+export async function upsertLinking(
+  db: Executor,
+  merchantId: string,
+  settings: Omit<MerchantAccountLinkingTable, 'merchant_id' | 'created_at'>,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('merchant_account_linking')
+    .values({ merchant_id: merchantId, ...settings, created_at: now })
+    .onConflict((oc) => oc.column('merchant_id').doUpdateSet(settings))
+    .execute();
+}
+
+/** The linking settings of the `merchants` row of this id, if it links accounts. */
+export function findLinking(db: Executor, merchantId: string) {
+  return db
+    .selectFrom('merchant_account_linking')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+}
 
 export async function insertSession(db: Db, row: MerchantLinkSessionRow): Promise<void> {
   await db.insertInto('merchant_link_sessions').values(row).execute();

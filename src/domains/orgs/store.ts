@@ -1,5 +1,5 @@
-import type { Insertable } from 'kysely';
-import type { Executor } from '../../db/index.ts';
+import type { Expression, Insertable } from 'kysely';
+import type { Db, Executor } from '../../db/index.ts';
 import type {
   ApiKey,
   ApiKeysTable,
@@ -17,6 +17,19 @@ export async function insertOrganization(db: Executor, row: NewOrganization): Pr
 
 export async function findOrganization(db: Executor, id: string): Promise<Organization | undefined> {
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The status of the organization `organizationId` names, as a subquery for another domain's lookup
+ * to select: auth's token lookup runs on every authenticated call and stays one query (a second one
+ * cost a round trip on PostgreSQL; the subquery plans as the join did), while only this store names
+ * the table.
+ */
+export function organizationStatusOf(db: Db, organizationId: Expression<string>) {
+  return db
+    .selectFrom('organizations')
+    .select('organizations.status')
+    .where('organizations.id', '=', organizationId);
 }
 
 export async function countOrganizations(db: Executor): Promise<number> {
@@ -52,6 +65,17 @@ export async function cardSettings(db: Executor, id: string) {
 
 export async function insertClient(db: Executor, row: Insertable<ClientsTable>): Promise<void> {
   await db.insertInto('clients').values(row).execute();
+}
+
+/** A client a metadata document describes (its id the document's URL): new, or its name and redirect URIs renewed. */
+export async function saveDocumentClient(db: Executor, client: Insertable<ClientsTable>): Promise<void> {
+  await db
+    .insertInto('clients')
+    .values(client)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({ name: client.name, redirect_uris: client.redirect_uris }),
+    )
+    .execute();
 }
 
 export async function findClient(db: Executor, id: string): Promise<Client | undefined> {
@@ -105,15 +129,6 @@ export async function revokeActiveApiKeys(
     .where('organization_id', '=', organizationId)
     .where('livemode', '=', livemode)
     .where('status', '=', 'active')
-    .execute();
-}
-
-export async function revokeClientTokens(db: Executor, clientId: string, now: number): Promise<void> {
-  await db
-    .updateTable('access_tokens')
-    .set({ revoked_at: now })
-    .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null)
     .execute();
 }
 

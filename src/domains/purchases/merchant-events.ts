@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardService } from '../cards/index.ts';
 import type { AcpOrderEvent } from './acp-webhook-routes.ts';
 import { fulfillmentOfAcp, fulfillmentPredecessors, UNFULFILLED } from './fulfillment.ts';
+import type { PurchaseRefusalCode } from './index.ts';
 import { transactionIdOf } from './order-states.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
@@ -53,7 +54,7 @@ export class MerchantOrderEvents {
         });
       } catch (error) {
         // Refunded in full already (by the issuer, or refunds adding up to more): nothing is left to give.
-        if (!(error instanceof ApiError && error.code === 'transaction_refunded')) throw error;
+        if (!(error instanceof Refusal && error.code === 'transaction_refunded')) throw error;
       }
     }
   }
@@ -101,4 +102,7 @@ const CONFIRMED_STATUSES = new Set(['confirmed', 'processing', 'shipped', 'compl
 
 /** A merchant event for an order whose confirm has not finished: the merchant should send it again. */
 const orderNotPlaced = () =>
-  new ApiError(409, 'order_not_placed', 'The order is still being placed; send the event again shortly.');
+  new Refusal<PurchaseRefusalCode>(
+    'order_not_placed',
+    'The order is still being placed; send the event again shortly.',
+  );

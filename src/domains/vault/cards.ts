@@ -5,6 +5,7 @@ import type { Db } from '../../db/index.ts';
 import type { VaultCardsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { UserScope } from './passkeys.ts';
+import { cardsOf, insertCard } from './store.ts';
 
 /** A vault card as anything outside the vault sees it: never the number, expiry digits or CVC. */
 export interface VaultCardView {
@@ -92,21 +93,13 @@ export class VaultCards {
       ),
       created_at: now,
     };
-    await this.db.insertInto('vault_cards').values(row).execute();
+    await insertCard(this.db, row);
     return { id, brand: row.brand, last4: row.last4 };
   }
 
   /** The user's cards, newest first. */
   async list(user: UserScope): Promise<(VaultCardView & { exp_month: number; exp_year: number })[]> {
-    const rows = await this.db
-      .selectFrom('vault_cards')
-      .select(['id', 'brand', 'last4', 'exp_month', 'exp_year', 'created_at'])
-      .where('organization_id', '=', user.organizationId)
-      .where('livemode', '=', livemodeColumn(user.livemode))
-      .where('user_id', '=', user.userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+    const rows = await cardsOf(this.db, user);
     return rows.map(({ id, brand, last4, exp_month, exp_year }) => ({
       id,
       brand,

@@ -10,11 +10,21 @@ import {
 } from '@simplewebauthn/server';
 import type { Clock } from '../../core/clock.ts';
 import { SECOND } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { VaultPasskeysTable } from '../../db/schema.ts';
+import type { VaultRefusalCode } from './index.ts';
+import {
+  deleteExpiredChallenges,
+  deletePasskeysOf,
+  insertChallenge,
+  insertPasskey,
+  passkeysOf,
+  raiseCounter,
+  takeChallenge,
+} from './passkeys-store.ts';
 
 /** How long a challenge can be answered (WebAuthn §13.4.3: short-lived, single-use). */
 export const CHALLENGE_TTL_SECONDS = 120;
@@ -36,7 +46,7 @@ export function relyingParty(baseUrl: string): RelyingParty {
   return { id: url.hostname, origin: url.origin };
 }
 
-const refused = (message: string) => new ApiError(400, 'passkey_invalid', message);
+const refused = (message: string) => new Refusal<VaultRefusalCode>('passkey_invalid', message);
 
 /**
  * Passkeys (WebAuthn Level 3, through @simplewebauthn/server): registration and assertions for the
@@ -53,14 +63,7 @@ export class Passkeys {
   ) {}
 
   async list(user: UserScope): Promise<VaultPasskeysTable[]> {
-    return this.db
-      .selectFrom('vault_passkeys')
-      .selectAll()
-      .where('organization_id', '=', user.organizationId)
-      .where('livemode', '=', livemodeColumn(user.livemode))
-      .where('user_id', '=', user.userId)
-      .orderBy('created_at')
-      .execute();
+    return passkeysOf(this.db, user);
   }
 
   /**
@@ -131,22 +134,12 @@ export class Passkeys {
   }
 
   async insert(exec: Executor, row: VaultPasskeysTable): Promise<void> {
-    await exec
-      .insertInto('vault_passkeys')
-      .values(row)
-      .onConflict((oc) => oc.column('credential_id').doNothing())
-      .execute();
+    await insertPasskey(exec, row);
   }
 
   /** Removes every passkey of the user (a reset); answers how many there were. */
-  async removeAll(exec: Executor, user: UserScope): Promise<number> {
-    const result = await exec
-      .deleteFrom('vault_passkeys')
-      .where('organization_id', '=', user.organizationId)
-      .where('livemode', '=', livemodeColumn(user.livemode))
-      .where('user_id', '=', user.userId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  removeAll(exec: Executor, user: UserScope): Promise<number> {
+    return deletePasskeysOf(exec, user);
   }
 
   /**
@@ -203,53 +196,31 @@ export class Passkeys {
     if (!verified.verified) throw refused('The passkey was not accepted.');
     const { newCounter } = verified.authenticationInfo;
     // Compare-and-set: of two assertions racing with one counter value, one raises it (§6.1.1).
-    const moved = await this.db
-      .updateTable('vault_passkeys')
-      .set({ counter: newCounter, last_used_at: this.clock.now() })
-      .where('id', '=', key.id)
-      .where((eb) => (newCounter === 0 ? eb('counter', '=', 0) : eb('counter', '<', newCounter)))
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw refused('This passkey assertion was already used.');
+    if (!(await raiseCounter(this.db, key.id, newCounter, this.clock.now())))
+      throw refused('This passkey assertion was already used.');
     return key;
   }
 
   private async remember(challenge: string, binding: string, purpose: string): Promise<void> {
     const now = this.clock.now();
-    await this.db
-      .insertInto('webauthn_challenges')
-      .values({
-        challenge,
-        binding,
-        purpose,
-        expires_at: now + CHALLENGE_TTL_SECONDS * SECOND,
-        used_at: null,
-        created_at: now,
-      })
-      .execute();
+    await insertChallenge(this.db, {
+      challenge,
+      binding,
+      purpose,
+      expires_at: now + CHALLENGE_TTL_SECONDS * SECOND,
+      used_at: null,
+      created_at: now,
+    });
   }
 
   /** Takes the challenge if it was issued for this binding and purpose, unused and unexpired. */
-  private async consume(challenge: string, binding: string, purpose: string): Promise<boolean> {
-    const now = this.clock.now();
-    const taken = await this.db
-      .updateTable('webauthn_challenges')
-      .set({ used_at: now })
-      .where('challenge', '=', challenge)
-      .where('binding', '=', binding)
-      .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(taken.numUpdatedRows) === 1;
+  private consume(challenge: string, binding: string, purpose: string): Promise<boolean> {
+    return takeChallenge(this.db, { challenge, binding, purpose }, this.clock.now());
   }
 
   /** Forgets challenges past their life (the worker's sweep). */
-  async sweepChallenges(): Promise<number> {
-    const result = await this.db
-      .deleteFrom('webauthn_challenges')
-      .where('expires_at', '<=', this.clock.now())
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  sweepChallenges(): Promise<number> {
+    return deleteExpiredChallenges(this.db, this.clock.now());
   }
 }
 

@@ -1,11 +1,10 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import { sql } from 'kysely';
 import { type Clock, isoTime, MINUTE, SECOND } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { missing, Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
-import type { Db, Executor } from '../../db/index.ts';
+import type { Db } from '../../db/index.ts';
 import type { PasskeyResetsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/index.ts';
 import type { EventEmitter } from '../cards/index.ts';
@@ -13,7 +12,21 @@ import type { ConnectService } from '../connect/index.ts';
 import { SANDBOX_CODE } from '../connect/index.ts';
 import type { NotificationService } from '../notifications/index.ts';
 import type { OrgService } from '../orgs/index.ts';
+import type { VaultRefusalCode } from './index.ts';
 import type { Passkeys, UserScope } from './passkeys.ts';
+import {
+  dropCode,
+  lockIfSpent,
+  markCompleted,
+  markVerified,
+  openResetOf,
+  replaceOpenResets,
+  resetByTokenDigest,
+  resetOf,
+  takeCodeCheck,
+  takeCodeSend,
+} from './recovery-store.ts';
+import { lockSessionsOf } from './store.ts';
 
 /**
  * Passkey recovery (docs/vault.md "Passkey recovery"). A user who lost their only passkey can no
@@ -68,15 +81,11 @@ export interface ResetPageView {
   provenHere: boolean;
 }
 
-/** Why a page action did nothing, in words for the user. */
-export class ResetRefused extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/**
+ * Why an action of the code step did nothing, in words for the user: the page shows it beside the
+ * form, with its code's status, instead of an error page.
+ */
+export class ResetRefused extends Refusal<VaultRefusalCode> {}
 
 export class PasskeyRecovery {
   constructor(
@@ -101,10 +110,9 @@ export class PasskeyRecovery {
     const scope = { organizationId: principal.organizationId, livemode: principal.livemode };
     const user = await this.deps.connect.findUser(scope.organizationId, scope.livemode, userId);
     const connections = user ? await this.deps.connect.connectedApps({ ...scope, userId }) : [];
-    if (!user || connections.length === 0) throw notFound('No connected user with this id.');
+    if (!user || connections.length === 0) throw missing('No connected user with this id.');
     if (!user.email && !user.phone)
-      throw new ApiError(
-        422,
+      throw new Refusal<VaultRefusalCode>(
         'contact_missing',
         'The user has no phone number or email to prove who they are with a code.',
       );
@@ -141,45 +149,19 @@ export class PasskeyRecovery {
       expires_at: now + PASSKEY_RESET_TTL_MINUTES * MINUTE,
       created_at: now,
     };
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('passkey_resets')
-        .set({ status: 'canceled' })
-        .where('organization_id', '=', row.organization_id)
-        .where('livemode', '=', row.livemode)
-        .where('user_id', '=', user.userId)
-        .where('status', 'in', ['pending', 'verified'])
-        .execute();
-      await trx.insertInto('passkey_resets').values(row).execute();
-    });
+    await this.db.transaction().execute((trx) => replaceOpenResets(trx, row));
     return { row, token };
   }
 
   /** The user's live reset (pending or verified, not expired), or null. Reads only. */
   async openOf(user: UserScope): Promise<PasskeyResetsTable | null> {
-    const row = await this.db
-      .selectFrom('passkey_resets')
-      .selectAll()
-      .where('organization_id', '=', user.organizationId)
-      .where('livemode', '=', livemodeColumn(user.livemode))
-      .where('user_id', '=', user.userId)
-      .where('status', 'in', ['pending', 'verified'])
-      .where('expires_at', '>', this.clock.now())
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    return row ?? null;
+    return (await openResetOf(this.db, user, this.clock.now())) ?? null;
   }
 
   /** `GET /api/v2/passkey_resets/{id}`: another organization's or mode's reset is 404. */
   async get(principal: Principal, id: string): Promise<PasskeyResetObject> {
-    const row = await this.db
-      .selectFrom('passkey_resets')
-      .selectAll()
-      .where('id', '=', id)
-      .where('organization_id', '=', principal.organizationId)
-      .where('livemode', '=', livemodeColumn(principal.livemode))
-      .executeTakeFirst();
-    if (!row) throw notFound('No such passkey reset.');
+    const row = await resetOf(this.db, principal, id);
+    if (!row) throw missing('No such passkey reset.');
     return this.object(row);
   }
 
@@ -188,12 +170,7 @@ export class PasskeyRecovery {
   /** The reset behind a page token, or null. Reads only. */
   async resolve(token: string): Promise<PasskeyResetsTable | null> {
     if (!TOKEN.test(token)) return null;
-    const row = await this.db
-      .selectFrom('passkey_resets')
-      .selectAll()
-      .where('token_digest', '=', digest(token))
-      .executeTakeFirst();
-    return row ?? null;
+    return (await resetByTokenDigest(this.db, digest(token))) ?? null;
   }
 
   statusNow(reset: PasskeyResetsTable): ResetStatus {
@@ -242,32 +219,24 @@ export class PasskeyRecovery {
       reset.user_id,
     );
     const to = channel === 'email' ? user?.email : user?.phone;
-    if (!to) throw new ResetRefused(400, 'There is no such contact on your account. Choose another one.');
+    if (!to)
+      throw new ResetRefused(
+        'invalid_request',
+        'There is no such contact on your account. Choose another one.',
+      );
     const now = this.clock.now();
     const code = isLivemode(reset.livemode) ? numericCode(6) : SANDBOX_CODE;
     // One conditional update: a second click, or a burst of them, sends at most what the limits allow.
-    const taken = await this.db
-      .updateTable('passkey_resets')
-      .set({
-        channel,
-        code_digest: digest(code),
-        code_expires_at: now + RESET_CODE_TTL_MINUTES * MINUTE,
-        code_sent_at: now,
-        codes_sent: sql`codes_sent + 1`,
-      })
-      .where('id', '=', reset.id)
-      .where('status', '=', 'pending')
-      .where('codes_sent', '<', MAX_CODES_SENT)
-      .where((eb) =>
-        eb.or([
-          eb('code_sent_at', 'is', null),
-          eb('code_sent_at', '<=', now - RESEND_COOLDOWN_SECONDS * SECOND),
-        ]),
-      )
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1)
+    const taken = await takeCodeSend(
+      this.db,
+      reset.id,
+      { channel, code_digest: digest(code), code_expires_at: now + RESET_CODE_TTL_MINUTES * MINUTE },
+      { maxSent: MAX_CODES_SENT, cooldownMs: RESEND_COOLDOWN_SECONDS * SECOND },
+      now,
+    );
+    if (!taken)
       throw new ResetRefused(
-        429,
+        'rate_limited',
         reset.codes_sent >= MAX_CODES_SENT
           ? 'Too many codes were sent for this link. Ask the app for a new one.'
           : `A code was just sent. Wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another.`,
@@ -285,12 +254,8 @@ export class PasskeyRecovery {
       else await this.deps.notifications.sendSms(sender, { to, body: text });
     } catch {
       // A code that never left must not be checkable: the user asks again once the service is back.
-      await this.db
-        .updateTable('passkey_resets')
-        .set({ code_digest: null })
-        .where('id', '=', reset.id)
-        .execute();
-      throw new ResetRefused(502, 'The code could not be sent. Try again in a moment.');
+      await dropCode(this.db, reset.id);
+      throw new ResetRefused('auth_provider_error', 'The code could not be sent. Try again in a moment.');
     }
   }
 
@@ -302,34 +267,14 @@ export class PasskeyRecovery {
     this.mustBe(reset, 'pending');
     const now = this.clock.now();
     if (reset.code_digest === null || reset.code_expires_at === null || reset.code_expires_at <= now)
-      throw new ResetRefused(400, 'This code has expired. Ask for a new one.');
+      throw new ResetRefused('invalid_request', 'This code has expired. Ask for a new one.');
     // At most MAX_FAILED_CODES comparisons, however many posts arrive at once.
-    const check = await this.db
-      .updateTable('passkey_resets')
-      .set({ failed_attempts: sql`failed_attempts + 1` })
-      .where('id', '=', reset.id)
-      .where('status', '=', 'pending')
-      .where('failed_attempts', '<', MAX_FAILED_CODES)
-      .executeTakeFirst();
-    if (Number(check.numUpdatedRows) !== 1) throw this.lockedRefusal();
+    if (!(await takeCodeCheck(this.db, reset.id, MAX_FAILED_CODES))) throw this.lockedRefusal();
     if (!safeEqual(digest(code.trim()), reset.code_digest)) {
-      const locked = await this.db
-        .updateTable('passkey_resets')
-        .set({ status: 'locked' })
-        .where('id', '=', reset.id)
-        .where('status', '=', 'pending')
-        .where('failed_attempts', '>=', MAX_FAILED_CODES)
-        .executeTakeFirst();
-      if (Number(locked.numUpdatedRows) === 1) throw this.lockedRefusal();
-      throw new ResetRefused(400, 'This code is not right. Check it and try again.');
+      if (await lockIfSpent(this.db, reset.id, MAX_FAILED_CODES)) throw this.lockedRefusal();
+      throw new ResetRefused('invalid_request', 'This code is not right. Check it and try again.');
     }
-    const verified = await this.db
-      .updateTable('passkey_resets')
-      .set({ status: 'verified', verified_at: now, proof_digest: digest(browser), code_digest: null })
-      .where('id', '=', reset.id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(verified.numUpdatedRows) !== 1) throw this.lockedRefusal();
+    if (!(await markVerified(this.db, reset.id, digest(browser), now))) throw this.lockedRefusal();
   }
 
   /** WebAuthn options for the new passkey, to the browser that proved the code. */
@@ -367,22 +312,15 @@ export class PasskeyRecovery {
     await this.db.transaction().execute(async (trx) => {
       const removed = await this.deps.passkeys.removeAll(trx, user);
       if (firstOnly && removed > 0)
-        throw new ApiError(409, 'link_used', 'You have a passkey already: use it to approve.');
-      const completed = await trx
-        .updateTable('passkey_resets')
-        .set({ status: 'completed', completed_at: now, passkeys_removed: removed, proof_digest: null })
-        .where('id', '=', reset.id)
-        .where('status', '=', 'verified')
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      if (Number(completed.numUpdatedRows) !== 1)
-        throw new ApiError(
-          409,
+        throw new Refusal<VaultRefusalCode>('link_used', 'You have a passkey already: use it to approve.');
+      if (!(await markCompleted(trx, reset.id, removed, now)))
+        throw new Refusal<VaultRefusalCode>(
           'link_used',
           'This reset is already complete. Open your vault to use your passkey.',
         );
       await this.deps.passkeys.insert(trx, passkey);
-      await lockVaultSessions(trx, user);
+      // Every vault session unlocked with an old passkey must unlock again, with the new one.
+      await lockSessionsOf(trx, user);
       await this.deps.events.emit(trx, {
         organizationId: reset.organization_id,
         livemode: isLivemode(reset.livemode),
@@ -418,16 +356,15 @@ export class PasskeyRecovery {
   private mustBe(reset: PasskeyResetsTable, status: 'pending'): void {
     const now = this.statusNow(reset);
     if (now === status) return;
-    throw new ResetRefused(now === 'expired' ? 410 : 409, closedReason(now));
+    throw new ResetRefused(now === 'expired' ? 'link_expired' : 'link_used', closedReason(now));
   }
 
   private mustBeProvenBy(reset: PasskeyResetsTable, browser: string): void {
     const now = this.statusNow(reset);
-    if (now === 'expired') throw new ApiError(410, 'link_expired', closedReason(now));
-    if (now !== 'verified') throw new ApiError(409, 'link_used', closedReason(now));
+    if (now === 'expired') throw new Refusal<VaultRefusalCode>('link_expired', closedReason(now));
+    if (now !== 'verified') throw new Refusal<VaultRefusalCode>('link_used', closedReason(now));
     if (!this.provenBy(reset, browser))
-      throw new ApiError(
-        403,
+      throw new Refusal<VaultRefusalCode>(
         'passkey_required',
         'Enter the code you received on this device first: the new passkey is created where the code was entered.',
       );
@@ -435,7 +372,7 @@ export class PasskeyRecovery {
 
   private lockedRefusal(): ResetRefused {
     return new ResetRefused(
-      429,
+      'rate_limited',
       'Too many wrong codes. For your safety this link no longer works: ask the app for a new one.',
     );
   }
@@ -457,18 +394,6 @@ export function closedReason(status: ResetStatus): string {
     default:
       return 'Ask for a code first.';
   }
-}
-
-/** Every vault session of the user unlocked with a passkey must unlock again, with the new one. */
-async function lockVaultSessions(trx: Executor, user: UserScope): Promise<void> {
-  await trx
-    .updateTable('vault_sessions')
-    .set({ verified_at: null })
-    .where('organization_id', '=', user.organizationId)
-    .where('livemode', '=', livemodeColumn(user.livemode))
-    .where('user_id', '=', user.userId)
-    .where('verified_at', 'is not', null)
-    .execute();
 }
 
 function userOf(reset: PasskeyResetsTable): UserScope {

@@ -2,8 +2,8 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import type { Clock } from '../../core/clock.ts';
 import { isoTime, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { missing, Refusal } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
@@ -20,8 +20,18 @@ import {
 } from '../notifications/index.ts';
 import type { OrgService } from '../orgs/index.ts';
 import { type CardInput, checkCard, VaultCards, type VaultCardView } from './cards.ts';
+import type { VaultRefusalCode } from './index.ts';
 import { Passkeys, relyingParty, type UserScope } from './passkeys.ts';
 import { PasskeyRecovery } from './recovery.ts';
+import {
+  cardById,
+  insertSession,
+  markSent,
+  markVerified,
+  sessionByTokenDigest,
+  settingsOf,
+  updateSettings,
+} from './store.ts';
 
 /** How long a vault link works (docs/vault.md). */
 export const VAULT_LINK_TTL_SECONDS = 900;
@@ -75,12 +85,11 @@ export class VaultService {
     const user = await this.deps.connect.findUser(scope.organizationId, scope.livemode, userId);
     // Spec §7: a user not connected to the platform is 404, as is an unknown one.
     const connections = user ? await this.deps.connect.connectedApps({ ...scope, userId }) : [];
-    if (!user || connections.length === 0) throw notFound('No connected user with this id.');
+    if (!user || connections.length === 0) throw missing('No connected user with this id.');
     const branded = await this.brandedVault(scope.organizationId);
     const contact = contactOf(user);
     if (!branded && !contact) {
-      throw new ApiError(
-        422,
+      throw new Refusal<VaultRefusalCode>(
         'contact_missing',
         'The user has no phone number or email to send the vault link to.',
       );
@@ -101,7 +110,7 @@ export class VaultService {
       created_at: now,
       verified_at: null,
     };
-    await this.db.insertInto('vault_sessions').values(session).execute();
+    await insertSession(this.db, session);
     const handedOver = (delivery: VaultLink['delivery']): VaultLink => ({
       object: 'vault_link',
       sent: false,
@@ -120,21 +129,13 @@ export class VaultService {
     // Nothing reached the user (the channel failed, or only the local outbox took it): the link is
     // not lost, the platform gets it to deliver (docs/vault.md).
     if (!reachedUser(delivery)) return handedOver(delivery);
-    await this.db
-      .updateTable('vault_sessions')
-      .set({ sent_to: delivery })
-      .where('id', '=', session.id)
-      .execute();
+    await markSent(this.db, session.id, delivery);
     return { object: 'vault_link', sent: true, delivery, user: userId };
   }
 
   /** The session a vault link opens, or why it does not (unknown or expired). */
   async session(token: string) {
-    const row = await this.db
-      .selectFrom('vault_sessions')
-      .selectAll()
-      .where('token_digest', '=', digest(token))
-      .executeTakeFirst();
+    const row = await sessionByTokenDigest(this.db, digest(token));
     if (!row) return { problem: 'unknown' as const };
     if (row.expires_at <= this.clock.now()) return { problem: 'expired' as const };
     return { session: row, expiresAt: isoTime(row.expires_at) };
@@ -208,11 +209,7 @@ export class VaultService {
         response as AuthenticationResponseJSON,
       );
     }
-    await this.db
-      .updateTable('vault_sessions')
-      .set({ verified_at: this.clock.now() })
-      .where('id', '=', session.id)
-      .execute();
+    await markVerified(this.db, session.id, this.clock.now());
   }
 
   /** A card typed on the vault page, once a passkey was registered or verified in this session. */
@@ -232,32 +229,21 @@ export class VaultService {
     return this.cards.paying(user, this.clock.now());
   }
 
+  /** A vault card by its id alone (the one an approved checkout authorization paid with), if it exists. */
+  async card(id: string): Promise<VaultCardView | null> {
+    return (await cardById(this.db, id)) ?? null;
+  }
+
   /** The organization's approval threshold in cents: confirms above it need the user's approval. */
   async approvalThreshold(organizationId: string): Promise<number | null> {
-    const row = await this.db
-      .selectFrom('organization_vault_settings')
-      .select('approval_threshold_cents')
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
+    const row = await settingsOf(this.db, organizationId);
     return row?.approval_threshold_cents == null ? null : Number(row.approval_threshold_cents);
   }
 
   /** The operator's setting (`purser org update --approval-threshold CENTS|off`). */
   async setApprovalThreshold(organizationId: string, cents: number | null): Promise<void> {
     await this.deps.orgs.getOrganization(organizationId);
-    const now = this.clock.now();
-    await this.db
-      .insertInto('organization_vault_settings')
-      .values({
-        organization_id: organizationId,
-        branded_vault: 0,
-        approval_threshold_cents: cents,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.column('organization_id').doUpdateSet({ approval_threshold_cents: cents, updated_at: now }),
-      )
-      .execute();
+    await updateSettings(this.db, organizationId, { approval_threshold_cents: cents }, this.clock.now());
   }
 
   /**
@@ -265,52 +251,25 @@ export class VaultService {
    * default, `decline_code: mandate_exceeded`) or `approval` (the passkey approval, docs/mandates.md).
    */
   async mandateOverflow(organizationId: string): Promise<'decline' | 'approval'> {
-    const row = await this.db
-      .selectFrom('organization_vault_settings')
-      .select('mandate_overflow')
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
+    const row = await settingsOf(this.db, organizationId);
     return row?.mandate_overflow ?? 'decline';
   }
 
   /** The operator's setting (`purser org update --mandate-overflow decline|approval`). */
   async setMandateOverflow(organizationId: string, overflow: 'decline' | 'approval'): Promise<void> {
     await this.deps.orgs.getOrganization(organizationId);
-    const now = this.clock.now();
-    await this.db
-      .insertInto('organization_vault_settings')
-      .values({
-        organization_id: organizationId,
-        branded_vault: 0,
-        mandate_overflow: overflow,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.column('organization_id').doUpdateSet({ mandate_overflow: overflow, updated_at: now }),
-      )
-      .execute();
+    await updateSettings(this.db, organizationId, { mandate_overflow: overflow }, this.clock.now());
   }
 
   async brandedVault(organizationId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('organization_vault_settings')
-      .select('branded_vault')
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
+    const row = await settingsOf(this.db, organizationId);
     return row?.branded_vault === 1;
   }
 
   /** The operator's setting: a dedicated branded vault, whose links the platform delivers itself. */
   async setBrandedVault(organizationId: string, enabled: boolean): Promise<void> {
     await this.deps.orgs.getOrganization(organizationId);
-    const now = this.clock.now();
-    await this.db
-      .insertInto('organization_vault_settings')
-      .values({ organization_id: organizationId, branded_vault: enabled ? 1 : 0, updated_at: now })
-      .onConflict((oc) =>
-        oc.column('organization_id').doUpdateSet({ branded_vault: enabled ? 1 : 0, updated_at: now }),
-      )
-      .execute();
+    await updateSettings(this.db, organizationId, { branded_vault: enabled ? 1 : 0 }, this.clock.now());
   }
 }
 
@@ -322,4 +281,4 @@ function userOf(session: VaultSessionsTable): UserScope {
   };
 }
 
-const passkeyRequired = (message: string) => new ApiError(403, 'passkey_required', message);
+const passkeyRequired = (message: string) => new Refusal<VaultRefusalCode>('passkey_required', message);

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { refusalStatuses } from '../../core/refusal.ts';
 import {
   documented,
   ErrorBody,
@@ -10,7 +11,17 @@ import {
 } from '../../core/schemas.ts';
 import { type AuthService, platformGuard } from '../auth/index.ts';
 import { linkDeliveryField } from '../notifications/index.ts';
+import type { WalletLinkRefusalCode } from './index.ts';
 import { type LinkService, WALLET_LINK_TTL } from './service.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<WalletLinkRefusalCode>({
+  subscription_required: 402,
+  wallet_link_unavailable: 403,
+  not_found: 404,
+  user_info_required: 422,
+  contact_missing: 422,
+});
 
 const WalletLinkObject = Type.Object(
   {

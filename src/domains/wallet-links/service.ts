@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { type Clock, isoTime, SECOND } from '../../core/clock.ts';
 import { digest, safeEqual } from '../../core/crypto.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { missing, Refusal } from '../../core/refusal.ts';
 import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import type { WalletLinkRow } from '../../db/schema.ts';
@@ -14,6 +14,7 @@ import type { KycService } from '../kyc/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { contactOf, type LinkDelivery, type LinkDeliveryOutcome } from '../notifications/index.ts';
 import type { OrgService } from '../orgs/index.ts';
+import type { WalletLinkRefusalCode } from './index.ts';
 import * as store from './store.ts';
 
 /** Spec §8 "Wallet link lifetime": 60 to 86400 seconds, default 900. */
@@ -87,10 +88,17 @@ export type WalletAction =
       decision: string;
     };
 
+/**
+ * Why a form post changes nothing: the payment request or decision it names is not valid, its CSRF
+ * token is not one this page rendered for this link and purpose, test funds asked for in production.
+ * The page words each and gives it its HTTP status.
+ */
+export type WalletActionRefusal = 'invalid_payment_request' | 'form_not_from_page' | 'test_funds_live';
+
 /** What a form post did; `refused` pages say why and change nothing. */
 export type WalletActionResult =
   | { outcome: 'done' | 'repeated' }
-  | { outcome: 'refused'; status: number; reason: string }
+  | { outcome: 'refused'; refusal: WalletActionRefusal }
   | { outcome: 'problem'; problem: WalletPageProblem };
 
 export interface LinkDeps {
@@ -144,22 +152,20 @@ export class LinkService {
   ): Promise<WalletLinkObject> {
     const scope = { organizationId: principal.organizationId, livemode: principal.livemode };
     if (!(await store.isEnabled(this.db, scope.organizationId)))
-      throw notFound('Wallet links are not enabled for this organization.');
+      throw missing('Wallet links are not enabled for this organization.');
     const organization = await this.deps.orgs.getOrganization(scope.organizationId);
     if (scope.livemode && organization.subscription !== 'active')
-      throw new ApiError(
-        402,
+      throw new Refusal<WalletLinkRefusalCode>(
         'subscription_required',
         'Production wallet links need an active subscription.',
       );
     const user = await this.deps.connect.findUser(scope.organizationId, scope.livemode, input.user_id);
-    if (!user) throw notFound('No such user.');
+    if (!user) throw missing('No such user.');
     const refusal = await this.refusal(scope, input.user_id);
     if (refusal) throw refusal;
     const contact = input.send ? contactOf(user) : null;
     if (input.send && !contact)
-      throw new ApiError(
-        422,
+      throw new Refusal<WalletLinkRefusalCode>(
         'contact_missing',
         'The user has no phone number or email to send the wallet link to.',
       );
@@ -202,20 +208,21 @@ export class LinkService {
   }
 
   /** What stops a user from having a wallet page, beyond existing: a rejected verification, no consent. */
-  private async refusal(scope: Tenant, userId: string): Promise<ApiError | null> {
+  private async refusal(scope: Tenant, userId: string): Promise<Refusal<WalletLinkRefusalCode> | null> {
     const verification = await this.deps.kyc.verificationStatus(scope.organizationId, scope.livemode, userId);
     if (verification === 'rejected')
-      return new ApiError(
-        403,
+      return new Refusal<WalletLinkRefusalCode>(
         'wallet_link_unavailable',
         "A wallet link cannot be created for this user: the user's identity verification was rejected.",
       );
-    const missing: string[] = [];
-    if (!(await this.deps.connect.hasConsent(userId))) missing.push('consent');
-    if (missing.length > 0)
-      return new UserInfoRequired(
-        `Record the user's ${missing.join(', ')} first (POST /api/v2/connect/consent).`,
-        missing,
+    const missingFields: string[] = [];
+    if (!(await this.deps.connect.hasConsent(userId))) missingFields.push('consent');
+    // The spec's `missing_fields` beside the usual error members.
+    if (missingFields.length > 0)
+      return new Refusal<WalletLinkRefusalCode>(
+        'user_info_required',
+        `Record the user's ${missingFields.join(', ')} first (POST /api/v2/connect/consent).`,
+        { extra: { missing_fields: missingFields } },
       );
     return null;
   }
@@ -306,15 +313,10 @@ export class LinkService {
     if (typeof link === 'string') return { outcome: 'problem', problem: link };
     const request =
       action.kind === 'payment_approval' ? approvalRequest(action.merchant, action.amount) : null;
-    if (request && !request.valid)
-      return { outcome: 'refused', status: 400, reason: 'This payment request is not valid.' };
+    if (request && !request.valid) return { outcome: 'refused', refusal: 'invalid_payment_request' };
     const purpose = request?.valid ? approvalPurpose(request.merchant, request.amountCents) : 'test_funds';
     if (!NONCE.test(action.nonce) || !safeEqual(this.csrf(link, purpose, action.nonce), action.csrf))
-      return {
-        outcome: 'refused',
-        status: 403,
-        reason: 'This form has expired or did not come from this page. Reload the page and try again.',
-      };
+      return { outcome: 'refused', refusal: 'form_not_from_page' };
     const scope = scopeOfLink(link);
     const base = {
       id: newId('wla'),
@@ -327,8 +329,7 @@ export class LinkService {
     };
 
     if (action.kind === 'test_funds') {
-      if (scope.livemode)
-        return { outcome: 'refused', status: 403, reason: 'Test funds exist only in test mode.' };
+      if (scope.livemode) return { outcome: 'refused', refusal: 'test_funds_live' };
       // The action row and the ledger move commit together: a nonce funds exactly once.
       const created = await this.deps.ledger.transaction(async (trx) => {
         const first = await store.recordAction(trx, {
@@ -359,7 +360,7 @@ export class LinkService {
     }
 
     if (!request?.valid || (action.decision !== 'approve' && action.decision !== 'decline'))
-      return { outcome: 'refused', status: 400, reason: 'This payment request is not valid.' };
+      return { outcome: 'refused', refusal: 'invalid_payment_request' };
     const decided = await store.latestDecision(this.db, link.id, request.merchant, request.amountCents);
     if (decided) return { outcome: 'repeated' };
     const created = await store.recordAction(this.db, {
@@ -387,16 +388,6 @@ export class LinkService {
   /** The user's own deposit address on the chain (production on the EVM rail); null offline and in test mode. */
   private depositAddress(scope: Tenant, userId: string): Promise<string | null> {
     return this.deps.funding.userDepositAddress(scope, userId);
-  }
-}
-
-/** 422 `user_info_required` with the spec's `missing_fields` (rendered beside the usual error fields). */
-export class UserInfoRequired extends ApiError {
-  constructor(
-    message: string,
-    readonly missingFields: string[],
-  ) {
-    super(422, 'user_info_required', message, { extra: { missing_fields: missingFields } });
   }
 }
 

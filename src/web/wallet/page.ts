@@ -12,6 +12,7 @@ import {
   type PageForm,
   TEST_FUNDS_CENTS,
   type WalletAction,
+  type WalletActionRefusal,
   type WalletPageProblem,
   type WalletPageView,
 } from '../../domains/wallet-links/index.ts';
@@ -176,7 +177,18 @@ function renderProblem(nonce: string, problem: WalletPageProblem): string {
   );
 }
 
-function renderRefusal(nonce: string, status: number, reason: string, back: string): string {
+/** A refused form post, in the page's words, with its HTTP status. */
+const REFUSALS: Record<WalletActionRefusal, { status: number; reason: string }> = {
+  invalid_payment_request: { status: 400, reason: 'This payment request is not valid.' },
+  form_not_from_page: {
+    status: 403,
+    reason: 'This form has expired or did not come from this page. Reload the page and try again.',
+  },
+  test_funds_live: { status: 403, reason: 'Test funds exist only in test mode.' },
+};
+
+function renderRefusal(nonce: string, refusal: WalletActionRefusal, back: string): string {
+  const { status, reason } = REFUSALS[refusal];
   return layout(
     nonce,
     'Not done',
@@ -259,8 +271,8 @@ export async function walletPageRoutes(
     }
     if (result.outcome === 'refused') {
       securityHeaders(reply, nonce, ANY_FRAME_ANCESTOR);
-      reply.code(result.status);
-      return renderRefusal(nonce, result.status, result.reason, pagePath(token, query));
+      reply.code(REFUSALS[result.refusal].status);
+      return renderRefusal(nonce, result.refusal, pagePath(token, query));
     }
     // Post/redirect/get: reloading the page shows it again instead of posting again.
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');

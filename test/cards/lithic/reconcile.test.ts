@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../../src/cli/commands.ts';
 import { MINUTE } from '../../../src/core/clock.ts';
-import { ApiError } from '../../../src/core/errors.ts';
+import { asApiError, Refusal } from '../../../src/core/refusal.ts';
 import type { IssuerReconciliation } from '../../../src/domains/cards/reconcile.ts';
 import { Worker } from '../../../src/jobs/worker.ts';
 import { type LithicFixture, startLithic } from './helpers.ts';
@@ -139,8 +139,9 @@ describe('purser issuer reconcile', () => {
     }
     l.fake.failNext('GET', /^\/v1\/transactions$/);
     const refused = await purser().catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({ status: 503, code: 'issuer_unavailable' });
+    // A command's refusal (printed, exit 1 by main.ts), answered 503 wherever the code meets HTTP.
+    expect(refused).toBeInstanceOf(Refusal);
+    expect(asApiError(refused)).toMatchObject({ status: 503, code: 'issuer_unavailable' });
     expect(String((refused as Error).message)).not.toContain(l.fake.apiKey);
   });
 
