@@ -52,31 +52,32 @@ export class DeliveryRunner {
   }
 
   /**
-   * Claims up to `limit` due deliveries for this worker's lease, each for its next attempt. An
-   * attempt a crashed worker left unsettled is recorded in the same transaction, as interrupted,
-   * under its own number: the delivery log shows it, and the resend is the next attempt.
+   * Claims up to `limit` due deliveries for this worker's lease, each for its next attempt, and
+   * reads what the attempts need in the same transaction (on SQLite its statements run straight on
+   * the held connection). An attempt a crashed worker left unsettled is recorded in it too, as
+   * interrupted, under its own number: the delivery log shows it, and the resend is the next attempt.
    */
   async claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
-    const claimed = await writeTransaction({ db: this.db, dialect: this.dialect }, async (trx) => {
+    return writeTransaction({ db: this.db, dialect: this.dialect }, async (trx) => {
       const rows = await store.claimDue(trx, this.dialect, {
         now,
         leaseUntil: now + this.config.leaseMs,
         leaseToken: randomToken(12),
         limit,
       });
+      if (rows.length === 0) return [];
       const interrupted = rows.filter((row) => row.interrupted_at !== null);
       if (interrupted.length > 0)
         await store.insertAttempts(
           trx,
           interrupted.map((row) => store.interruptedAttempt(row, newId('wha'))),
         );
-      return rows;
+      return store.loadForDelivery(
+        trx,
+        rows.map((row) => row.id),
+      );
     });
-    return store.loadForDelivery(
-      this.db,
-      claimed.map((c) => c.id),
-    );
   }
 
   /** One attempt of one claimed delivery, recorded. Never throws for a receiver's failure. */
