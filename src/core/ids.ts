@@ -77,15 +77,36 @@ function base62(value: number, digits: number): string {
  * A generator of `<prefix>_<32 hex>` ids: the time in milliseconds (12), a counter (8) and a random
  * tag of the generator (12). Unique across processes, cheaper than a random id per call, and in time
  * order, so that an index on them takes new entries at one end instead of all over. Not secret.
+ *
+ * Every request takes two (its request id and its log row's), so the text is put together from
+ * pieces made once: the time's part once a millisecond, the counter's bytes from a table.
+ * `Number.prototype.toString(16)` cost more than a microsecond per id.
  */
 export function sequentialIds(prefix: string): () => string {
   const tag = randomBytes(6).toString('hex');
   let counter = 0;
+  let millisecond = -1;
+  let head = '';
   return () => {
-    counter = (counter + 1) % 0x1_0000_0000;
-    return `${prefix}_${Date.now().toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}${tag}`;
+    counter = (counter + 1) >>> 0;
+    const now = Date.now();
+    if (now !== millisecond) {
+      millisecond = now;
+      head = `${prefix}_${now.toString(16).padStart(12, '0')}`;
+    }
+    return (
+      head +
+      HEX_BYTES[counter >>> 24] +
+      HEX_BYTES[(counter >>> 16) & 0xff] +
+      HEX_BYTES[(counter >>> 8) & 0xff] +
+      HEX_BYTES[counter & 0xff] +
+      tag
+    );
   };
 }
+
+/** Each byte's two hex digits, `00` to `ff`. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /** A prefixed secret (256 bits of randomness), e.g. `sk_test_…`, `whsec_…`. */
 export function newSecret(prefix: string): string {

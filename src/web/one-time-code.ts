@@ -64,5 +64,5 @@ ${problem}<button type="submit" id="check-code">Check the code</button></form>
 /** The channel a "Send a code" button names; refused when it names none. */
 export function channelOf(value: string | undefined): ResetChannel {
   if (value === 'email' || value === 'phone') return value;
-  throw new ResetRefused(400, 'Choose where to send the code.');
+  throw new ResetRefused('invalid_request', 'Choose where to send the code.');
 }

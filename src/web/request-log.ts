@@ -37,6 +37,13 @@ export interface RequestLogFilter {
   path?: string;
 }
 
+/** An organization and mode with the rows this process wrote of it since its last cut. */
+interface UntrimmedOwner {
+  organizationId: string;
+  livemode: number;
+  rows: number;
+}
+
 /**
  * The API request log (docs/console.md "API requests"): each request an organization's credential
  * made (a platform or connection token, or an API key), with its time, credential id, method, path
@@ -50,7 +57,7 @@ export class RequestLog {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   /** Rows written since each organization and mode was last cut back, by `organization|livemode`. */
-  private readonly untrimmed = new Map<string, { organizationId: string; livemode: number; rows: number }>();
+  private readonly untrimmed = new Map<string, UntrimmedOwner>();
   /** Each row's own key: a client may send one `X-Request-Id` twice (a retry), each request is a row. */
   private readonly nextId = sequentialIds('log');
 
@@ -121,6 +128,16 @@ export class RequestLog {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
+  private untrimmedOwner(organizationId: string, livemode: number): UntrimmedOwner {
+    const key = `${organizationId}|${livemode}`;
+    let owner = this.untrimmed.get(key);
+    if (!owner) {
+      owner = { organizationId, livemode, rows: 0 };
+      this.untrimmed.set(key, owner);
+    }
+    return owner;
+  }
+
   private async store(values: unknown[], trimAfter: number): Promise<void> {
     try {
       const rows = values.length / WIDTH;
@@ -134,13 +151,14 @@ export class RequestLog {
           }
         });
       }
+      // Rows of one owner mostly come together: its tally is looked up when the owner changes.
+      let owner: UntrimmedOwner | undefined;
       for (let at = 0; at < values.length; at += WIDTH) {
         const organizationId = values[at + ORGANIZATION] as string;
         const livemode = values[at + LIVEMODE] as number;
-        const key = `${organizationId}|${livemode}`;
-        const owner = this.untrimmed.get(key);
-        if (owner) owner.rows++;
-        else this.untrimmed.set(key, { organizationId, livemode, rows: 1 });
+        if (owner?.organizationId !== organizationId || owner.livemode !== livemode)
+          owner = this.untrimmedOwner(organizationId, livemode);
+        owner.rows++;
       }
       for (const [key, owner] of this.untrimmed) {
         if (owner.rows < Math.max(trimAfter, 1)) continue;
@@ -167,6 +185,8 @@ const COLUMNS = [
   'request_id',
 ] as const satisfies readonly (keyof ApiRequestsTable)[];
 const WIDTH = COLUMNS.length;
+/** The table's key (migration 0055): its rows are kept in this order. */
+const KEY = ['organization_id', 'livemode', 'created_at', 'id'] as const;
 const ORGANIZATION = COLUMNS.indexOf('organization_id');
 const LIVEMODE = COLUMNS.indexOf('livemode');
 
@@ -186,7 +206,7 @@ async function insertRows(db: Executor, values: unknown[]): Promise<void> {
     db
       .insertInto('api_requests')
       .values(rows())
-      .onConflict((oc) => oc.column('id').doNothing()),
+      .onConflict((oc) => oc.columns(KEY).doNothing()),
   );
 }
 

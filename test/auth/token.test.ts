@@ -317,4 +317,15 @@ describe('GET /api/v2', () => {
     t.clock.advance(3599 * 1000);
     expect((await t.call('GET', '/api/v2', { token })).statusCode).toBe(200);
   });
+
+  it('refuses a token the moment it expires, also while this process remembers it', async () => {
+    const token = await t.platformToken(org.sandbox);
+    t.clock.advance(3599.5 * 1000);
+    expect((await t.call('GET', '/api/v2', { token })).statusCode).toBe(200);
+    // Within AUTH_CACHE_TTL_MS (1 s) of that lookup, at its expiry.
+    t.clock.advance(500);
+    const res = await t.call('GET', '/api/v2', { token });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="purser", error="invalid_token"');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { newId } from '../../src/core/ids.ts';
+import { newId, sequentialIds } from '../../src/core/ids.ts';
 
 describe('newId', () => {
   it('sorts ids in the order they were made, within one millisecond too', () => {
@@ -18,5 +18,28 @@ describe('newId', () => {
     } finally {
       now.mockRestore();
     }
+  });
+});
+
+describe('sequentialIds', () => {
+  it("makes <prefix>_<32 hex>: the time in milliseconds, a counter, the generator's tag", () => {
+    const now = vi.spyOn(Date, 'now').mockReturnValue(0x18c_2a3b_4c5d);
+    try {
+      const next = sequentialIds('req');
+      const ids = Array.from({ length: 300 }, () => next());
+      expect(ids.every((id) => /^req_[0-9a-f]{32}$/.test(id))).toBe(true);
+      expect(ids[0]!.slice(0, 24)).toBe('req_018c2a3b4c5d00000001');
+      expect(ids[299]!.slice(0, 24)).toBe('req_018c2a3b4c5d0000012c');
+      expect(new Set(ids.map((id) => id.slice(24))).size).toBe(1);
+      expect([...ids].sort()).toEqual(ids);
+      now.mockReturnValue(0x18c_2a3b_4c5e);
+      expect(next().slice(0, 24)).toBe('req_018c2a3b4c5e0000012d');
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('gives two generators different tags', () => {
+    expect(sequentialIds('log')().slice(24)).not.toBe(sequentialIds('log')().slice(24));
   });
 });

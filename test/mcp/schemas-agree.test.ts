@@ -4,7 +4,14 @@ import * as z from 'zod';
 import { CardObject, TransactionObject, WalletObject } from '../../src/domains/cards/card-schemas.ts';
 import { SpendingControlsObject } from '../../src/domains/cards/control-routes.ts';
 import { KycState } from '../../src/domains/kyc/routes.ts';
+import { MandateObject, TermsObject } from '../../src/domains/mandates/routes.ts';
 import { TOOLS } from '../../src/domains/mcp/tools.ts';
+import {
+  CartObject,
+  ConversationObject,
+  Envelope,
+  MerchantList,
+} from '../../src/domains/purchases/schemas.ts';
 
 /*
  * The MCP tools describe the API's objects again, in zod (the SDK's schema language). The two must
@@ -16,7 +23,7 @@ type Json = Record<string, unknown>;
 
 /** The API's named schemas the objects below refer to (`ref()` in core/schemas.ts). */
 const NAMED = new Map<string, Json>(
-  [SpendingControlsObject].map((schema) => [
+  [SpendingControlsObject, TermsObject, CartObject].map((schema) => [
     (schema as unknown as Json).$id as string,
     JSON.parse(JSON.stringify(schema)) as Json,
   ]),
@@ -68,6 +75,33 @@ function shape(schema: Json): unknown {
 const zodShape = (schema: z.ZodType) => shape(z.toJSONSchema(schema, { io: 'output' }) as Json);
 const typeboxShape = (schema: TSchema) => shape(JSON.parse(JSON.stringify(schema)) as Json);
 
+interface Shape {
+  type?: string;
+  properties?: Record<string, Shape>;
+  required?: string[];
+  items?: Shape;
+}
+
+/**
+ * A tool's object that names only some members of the API's (a loose object: the rest pass through
+ * unchecked): each member it names is the API's, of the same kind, required where the API requires it;
+ * its objects inside are compared the same way.
+ */
+function expectMembersOf(mine: Shape, api: Shape, path: string): void {
+  if (mine.type === 'object' && api.type === 'object') {
+    for (const [name, kind] of Object.entries(mine.properties ?? {})) {
+      expect(api.properties, `${path}.${name} is not a member of the API's object`).toHaveProperty([name]);
+      expectMembersOf(kind, api.properties?.[name] as Shape, `${path}.${name}`);
+    }
+    for (const name of mine.required ?? [])
+      expect(api.required, `${path}.${name} is required by the tool, not by the API`).toContain(name);
+    return;
+  }
+  if (mine.type === 'array' && api.type === 'array')
+    expectMembersOf(mine.items as Shape, api.items as Shape, `${path}[]`);
+  else expect(mine, path).toEqual(api);
+}
+
 const tool = (name: string) => {
   const found = TOOLS.find((candidate) => candidate.name === name);
   if (!found) throw new Error(`no tool ${name}`);
@@ -94,5 +128,23 @@ describe("the MCP tools' objects agree with the API's", () => {
       (zodShape(tool(name).output) as { properties: { data: unknown } }).properties.data;
     expect(listed('list_cards')).toEqual({ type: 'array', items: typeboxShape(CardObject) });
     expect(listed('list_transactions')).toEqual({ type: 'array', items: typeboxShape(TransactionObject) });
+  });
+
+  it('get_mandate answers the API object', () => {
+    expect(zodShape(tool('get_mandate').output)).toEqual(typeboxShape(MandateObject));
+  });
+
+  it('buy and get_conversation answer members of the API objects, each as the API has it', () => {
+    expectMembersOf(zodShape(tool('buy').output) as Shape, typeboxShape(Envelope) as Shape, 'buy');
+    expectMembersOf(
+      zodShape(tool('get_conversation').output) as Shape,
+      typeboxShape(ConversationObject) as Shape,
+      'get_conversation',
+    );
+  });
+
+  it('list_merchants lists the API objects', () => {
+    const data = (shape: unknown) => (shape as { properties: { data: unknown } }).properties.data;
+    expect(data(zodShape(tool('list_merchants').output))).toEqual(data(typeboxShape(MerchantList)));
   });
 });

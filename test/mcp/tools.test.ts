@@ -435,6 +435,7 @@ describe('purchases', () => {
     const merchants = await callOk(client, 'list_merchants');
     expect((merchants.data.data as { slug: string }[]).map((m) => m.slug)).toContain('coffee');
     await callOk(client, 'fund_wallet', { amount_cents: 2_000 });
+    expect(await callError(client, 'buy', {}, 'invalid_request')).toBe('Send `ask`, `confirm`, or both.');
     const asked = await callOk(client, 'buy', { ask: 'a cappuccino from coffee' });
     expect(asked.data).toMatchObject({ status: 'needs_input', order_id: null });
     const cart = (asked.data.carts as { hash: string; totalCents: number }[])[0]!;
@@ -458,7 +459,9 @@ describe('mandates', () => {
   it('get_mandate gives the terms and what is left of this app’s mandates of the user, and nothing of others', async () => {
     const user = await f.connect();
     const client = await f.client(user.accessToken);
-    await callError(client, 'get_mandate', {}, 'not_found');
+    expect(await callError(client, 'get_mandate', {}, 'not_found')).toBe(
+      'The user has given this app no mandate.',
+    );
     const older = await createMandate(f, user.userId, { description: 'Coffee' });
     const mandate = await createMandate(f, user.userId, {
       budget: { amount_cents: 6_000, interval: 'weekly' },
@@ -492,6 +495,8 @@ describe('mandates', () => {
     const app = await f.t.ctx.orgs.createClient(f.org.organization_id, { mode: 'sandbox', type: 'public' });
     const theirs = await createMandate(f, user.userId, { client_id: app.client_id });
     await callError(client, 'get_mandate', { mandate_id: theirs.id }, 'not_found');
-    await callError(client, 'get_mandate', { mandate_id: 'mdt_nothing' }, 'not_found');
+    expect(await callError(client, 'get_mandate', { mandate_id: 'mdt_nothing' }, 'not_found')).toBe(
+      'No such mandate of this app.',
+    );
   });
 });

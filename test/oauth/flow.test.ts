@@ -482,7 +482,10 @@ describe('token', () => {
 
   it('authenticates confidential clients and refuses a secret from a public one', async () => {
     const confidential = await createClient(s, { type: 'confidential', redirectUri: REDIRECT });
-    await expectOAuthError(await refresh(confidential.client_id, 'crt_x'), 401, 'invalid_client');
+    const inBody = await refresh(confidential.client_id, 'crt_x');
+    // The Basic challenge answers only a client that tried HTTP Basic (RFC 6749 §5.2).
+    expect(inBody.headers.get('www-authenticate')).toBeNull();
+    await expectOAuthError(inBody, 401, 'invalid_client');
     const basic = await refresh(confidential.client_id, 'crt_x', {});
     expect(basic.status).toBe(401);
     const withBasic = await token(
@@ -548,6 +551,17 @@ describe('token', () => {
       'unsupported_grant_type',
     );
     await expectOAuthError(await token({ client_id: 'x' }), 400, 'invalid_request');
+  });
+
+  it('answers unauthorized_client (400) to a client asking for a grant it was not given', async () => {
+    const clientId = await publicClient();
+    await s.t.ctx.db
+      .updateTable('clients')
+      .set({ grant_types: JSON.stringify(['authorization_code']) })
+      .where('id', '=', clientId)
+      .execute();
+    const description = await expectOAuthError(await refresh(clientId, 'crt_x'), 400, 'unauthorized_client');
+    expect(description).toBe('This client may not use the refresh_token grant.');
   });
 
   it('refuses NUL in a parameter at the edge, in the OAuth body', async () => {

@@ -168,4 +168,30 @@ describe('oauth4webapi against the authorization server', () => {
     });
     expect((await refresh.json()).error).toBe('invalid_grant');
   });
+
+  it("revokes a grant by its access token too, and only the presenting client's (RFC 7009 §2.1)", async () => {
+    const created = await createClient(s, { type: 'public', redirectUri: REDIRECT });
+    const client: oauth.Client = { client_id: created.client_id, token_endpoint_auth_method: 'none' };
+    const other = await createClient(s, { type: 'public', redirectUri: REDIRECT });
+    const otherClient: oauth.Client = { client_id: other.client_id, token_endpoint_auth_method: 'none' };
+    const { tokens } = await codeFlow(client, oauth.None());
+    // Another client's revocation of the token is answered 200 and changes nothing (§2.2).
+    const foreign = await oauth.revocationRequest(
+      as,
+      otherClient,
+      oauth.None(),
+      tokens.access_token,
+      insecure,
+    );
+    await oauth.processRevocationResponse(foreign);
+    expect(await s.t.ctx.auth.authenticate(tokens.access_token)).not.toBeNull();
+    const response = await oauth.revocationRequest(as, client, oauth.None(), tokens.access_token, insecure);
+    await oauth.processRevocationResponse(response);
+    expect(await s.t.ctx.auth.authenticate(tokens.access_token)).toBeNull();
+    const refresh = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, {
+      additionalParameters: { resource: s.resource },
+      ...insecure,
+    });
+    expect((await refresh.json()).error).toBe('invalid_grant');
+  });
 });

@@ -187,6 +187,27 @@ describe('payment approvals on /buy', () => {
     }
   });
 
+  it('a user with no passkey cannot decide: the ceremony is 403 passkey_required, nothing is charged', async () => {
+    const { token, userId } = await f.shopper(5_000);
+    await f.t.ctx.vault.setApprovalThreshold(f.org.organization_id, 1_000);
+    try {
+      const cart = await coffeeCart(token);
+      const paused = await f.turn(token, { confirm: cart.hash, conversation_id: cart.conversation });
+      expect(paused).toMatchObject({ status: 'declined', decline_code: 'vault_approval_required' });
+      const path = new URL(paused.approval_url as string).pathname;
+      const csrf = csrfOf((await page(f, path)).body);
+      const options = await f.t.call('POST', `${path}/webauthn/options`, {
+        body: { purpose: 'decide', decision: 'approve', csrf },
+      });
+      expect(options.statusCode, options.body).toBe(403);
+      expect(options.json().error.code).toBe('passkey_required');
+      expect((await authorizationOf(cart.conversation)).status).toBe('pending');
+      expect(await f.wallet(userId)).toBe(5_000);
+    } finally {
+      await f.t.ctx.vault.setApprovalThreshold(f.org.organization_id, null);
+    }
+  });
+
   it('decline charges nothing and fires checkout_authorization.declined; the approval is then closed', async () => {
     const { token, userId } = await f.shopper(0);
     const { authenticator } = await vaultUser(f, userId);

@@ -1,7 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { digest } from '../../src/core/crypto.ts';
+import { startFakeSms } from '../helpers/fake-sms.ts';
 import { connectUser, expectError, uniqueEmail } from '../helpers/fixtures.ts';
+import { startTestApp, type TestApp } from '../helpers/harness.ts';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.ts';
 import { usePurchases } from '../purchases/helpers.ts';
 import { csrfOf, decide, page, vaultUser } from './helpers.ts';
@@ -17,13 +19,16 @@ const RESET_URL = /^http:\/\/purser\.test\/passkeys\/reset\/pkrt_[0-9A-Za-z]{33}
 const startReset = (userId: string, token = f.sandbox, headers: Record<string, string> = {}) =>
   f.t.call('POST', `/api/v2/users/${userId}/passkeys/reset`, { token, body: {}, headers });
 
-/** One browser on the reset page: its cookie, kept from the first GET. */
+/** One browser on the reset page (of the suite's app, unless `app`): its cookie, kept from the first GET. */
 class Browser {
   cookie = '';
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    readonly app: TestApp = f.t,
+  ) {}
 
   async open(): Promise<LightMyRequestResponse> {
-    const shown = await f.t.request({ method: 'GET', url: this.path, headers: this.headers() });
+    const shown = await this.app.request({ method: 'GET', url: this.path, headers: this.headers() });
     const set = [shown.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('purser_passkey_reset='));
     if (set) this.cookie = set.split(';')[0] as string;
     return shown;
@@ -37,7 +42,7 @@ class Browser {
     ).exec(html);
     if (!form) throw new Error(`no ${purpose} form on the page`);
     const action = purpose === 'code' ? 'code' : 'verify';
-    return f.t.request({
+    return this.app.request({
       method: 'POST',
       url: `${this.path}/${action}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.headers() },
@@ -48,12 +53,12 @@ class Browser {
   /** The passkey ceremony's two JSON posts, answered by `authenticator`. */
   async createPasskey(authenticator: SoftAuthenticator) {
     const csrf = csrfOf((await this.open()).body);
-    const options = await f.t.call('POST', `${this.path}/webauthn/options`, {
+    const options = await this.app.call('POST', `${this.path}/webauthn/options`, {
       body: { purpose: 'register', csrf },
       headers: this.headers(),
     });
     if (options.statusCode !== 200) return options;
-    return f.t.call('POST', `${this.path}/webauthn/verify`, {
+    return this.app.call('POST', `${this.path}/webauthn/verify`, {
       body: { purpose: 'register', csrf, response: authenticator.register(options.json()) },
       headers: this.headers(),
     });
@@ -200,6 +205,7 @@ describe('passkey recovery', () => {
     const locked = (await startReset(userId)).json();
     const browser = new Browser(new URL(locked.url).pathname);
     expect((await browser.submit('code', { channel: 'email' })).statusCode).toBe(303);
+    const beforeLock = (await browser.open()).body;
     for (let i = 1; i <= 4; i++)
       expect((await browser.submit('verify', { code: `00000${i}` })).statusCode).toBe(400);
     const fifth = await browser.submit('verify', { code: '000005' });
@@ -207,6 +213,10 @@ describe('passkey recovery', () => {
     expect(fifth.body).toContain('Too many wrong codes');
     expect((await browser.open()).body).toContain('no longer works');
     expect((await resetRow(locked.id)).status).toBe('locked');
+    // A form of the page from before does nothing on the locked link: 409, and the page says why.
+    const late = await browser.submit('code', { channel: 'email' }, beforeLock);
+    expect(late.statusCode).toBe(409);
+    expect(late.body).toContain('no longer works');
     expect(
       (await f.t.call('GET', `/api/v2/passkey_resets/${locked.id}`, { token: f.sandbox })).json().status,
     ).toBe('locked');
@@ -245,6 +255,8 @@ describe('passkey recovery', () => {
     const expired = await browser.open();
     expect(expired.statusCode).toBe(410);
     expect(expired.body).toContain('This link has expired');
+    // A form of the page from before sends nothing: 410.
+    expect((await browser.submit('code', { channel: 'phone' }, shown)).statusCode).toBe(410);
     // Nor does its passkey ceremony start.
     expectError(
       await browser.createPasskey(new SoftAuthenticator(f.t.ctx.config.baseUrl)),
@@ -254,6 +266,39 @@ describe('passkey recovery', () => {
     expect(
       (await f.t.call('GET', `/api/v2/passkey_resets/${reset.id}`, { token: f.sandbox })).json().status,
     ).toBe('expired');
+  });
+
+  it('a code the SMS service refused: the page answers 502 and asks for a code again', async () => {
+    const sms = await startFakeSms();
+    const app = await startTestApp({
+      SMS_API_URL: sms.url,
+      OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
+      SMS_ACCOUNT_SID: 'AC_test_sid',
+      SMS_AUTH_TOKEN: 'sms-auth-token',
+      SMS_FROM: '+15005550006',
+      SANDBOX_REAL_DELIVERY: 'true',
+    });
+    try {
+      const org = await app.createOrg();
+      const sandbox = await app.platformToken(org.sandbox);
+      const { userId } = await connectUser(app, sandbox, { phone: '+14155550199' });
+      const started = await app.call('POST', `/api/v2/users/${userId}/passkeys/reset`, {
+        token: sandbox,
+        body: {},
+      });
+      const browser = new Browser(new URL(started.json().url).pathname, app);
+      sms.respondWith(500);
+      const refused = await browser.submit('code', { channel: 'phone' });
+      expect(refused.statusCode).toBe(502);
+      expect(refused.body).toContain('The code could not be sent');
+      // The page asks for a code again: none is waiting to be entered.
+      const again = (await browser.open()).body;
+      expect(again).toContain('First, prove it is you');
+      expect(again).not.toContain('id="code-form"');
+    } finally {
+      await app.close();
+      await sms.close();
+    }
   });
 
   it('the API: 404 for a user of another organization or mode, 422 without contact, 401 without a token, Idempotency-Key', async () => {

@@ -45,6 +45,7 @@ import * as webhookDuePartial from './0051_webhook_due_partial.ts';
 import * as poolAppendedCredits from './0052_pool_appended_credits.ts';
 import * as apiRequestsCovering from './0053_api_requests_covering.ts';
 import * as sentMessages from './0054_sent_messages.ts';
+import * as apiRequestsByOwner from './0055_api_requests_by_owner.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '0052_pool_appended_credits': poolAppendedCredits,
   '0053_api_requests_covering': apiRequestsCovering,
   '0054_sent_messages': sentMessages,
+  '0055_api_requests_by_owner': apiRequestsByOwner,
 };

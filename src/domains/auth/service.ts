@@ -58,6 +58,16 @@ export const oauthError = {
 
 type AccessTokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof store.accessTokenLookup>>>>;
 
+/** The principal behind a token, with whether its organization may act (the guards refuse a suspended one). */
+export type AuthenticatedPrincipal = Principal & { organizationActive: boolean };
+
+/** A token row as the cache keeps it: its principal made once, shared (frozen) by the requests that present it. */
+interface KnownToken {
+  principal: Readonly<AuthenticatedPrincipal>;
+  expiresAt: number;
+  revoked: boolean;
+}
+
 /** Most tokens remembered at once; beyond it the oldest are forgotten first. */
 const CACHE_LIMIT = 10_000;
 
@@ -72,7 +82,7 @@ export class AuthService {
    * could aim. Every revocation in this process clears it at once; other processes see a
    * revocation within the TTL (AUTH_CACHE_TTL_MS, 0 turns it off).
    */
-  private readonly recent = new Map<string, { row: AccessTokenRow; until: number }>();
+  private readonly recent = new Map<string, { token: KnownToken; until: number }>();
 
   constructor(
     database: Pick<DatabaseHandle, 'db' | 'reader'>,
@@ -83,6 +93,7 @@ export class AuthService {
     this.db = database.db;
     this.findAccessToken = store.accessTokenLookup(database);
     orgs.onAccessChanged = () => this.recent.clear();
+    orgs.revokeClientTokens = (trx, clientId, now) => store.revokeClientAccessTokens(trx, clientId, now);
   }
 
   /** RFC 6749 §4.4: the client-credentials grant. */
@@ -155,22 +166,21 @@ export class AuthService {
   }
 
   /** The principal behind a bearer token, or null when it is unknown, expired or revoked. */
-  async authenticate(bearer: string): Promise<(Principal & { organizationActive: boolean }) | null> {
+  async authenticate(bearer: string): Promise<Readonly<AuthenticatedPrincipal> | null> {
     const now = this.clock.now();
-    const row = await this.lookup(bearer, now);
-    if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
-    // A token of no organization is no token (as when the lookup joined the organization).
-    if (row.organization_status === null) return null;
-    return {
-      kind: row.kind,
-      organizationId: row.organization_id,
-      clientId: row.client_id,
-      livemode: isLivemode(row.livemode),
-      userId: row.user_id,
-      connectionId: row.connection_id,
-      audience: row.audience,
-      organizationActive: row.organization_status === 'active',
-    };
+    const token = this.remembered(bearer, now) ?? (await this.lookup(bearer, now));
+    return token ? liveAt(token, now) : null;
+  }
+
+  /**
+   * The live principal of a bearer this process looked up within the cache's TTL, known without
+   * waiting: the platform guard admits most requests with it and no promise. Undefined when the
+   * token must be looked up (or is not live: `authenticate` says so).
+   */
+  recentPrincipal(bearer: string): Readonly<AuthenticatedPrincipal> | undefined {
+    const now = this.clock.now();
+    const token = this.remembered(bearer, now);
+    return token ? (liveAt(token, now) ?? undefined) : undefined;
   }
 
   async revokeFamily(db: Executor, familyId: string): Promise<void> {
@@ -184,19 +194,56 @@ export class AuthService {
     this.recent.clear();
   }
 
-  private async lookup(bearer: string, now: number): Promise<AccessTokenRow | undefined> {
-    if (this.cacheTtlMs === 0) return this.findAccessToken(digest(bearer));
+  private remembered(bearer: string, now: number): KnownToken | undefined {
     const cached = this.recent.get(bearer);
-    if (cached && cached.until > now) return cached.row;
+    return cached && cached.until > now ? cached.token : undefined;
+  }
+
+  /** The stored token, remembered for `cacheTtlMs` when there is one. */
+  private async lookup(bearer: string, now: number): Promise<KnownToken | undefined> {
     const row = await this.findAccessToken(digest(bearer));
-    if (row) {
+    // A token of no organization is no token (as when the lookup joined the organization).
+    if (!row || row.organization_status === null) return undefined;
+    const token = knownToken(row);
+    if (this.cacheTtlMs > 0) {
       if (this.recent.size >= CACHE_LIMIT) this.recent.delete(this.recent.keys().next().value as string);
-      this.recent.set(bearer, { row, until: now + this.cacheTtlMs });
+      this.recent.set(bearer, { token, until: now + this.cacheTtlMs });
     }
-    return row;
+    return token;
+  }
+
+  /**
+   * The family of a connection access token this client holds (RFC 7009 revocation); null for an
+   * unknown token, a platform token or another client's.
+   */
+  async connectionTokenFamily(clientId: string, token: string): Promise<string | null> {
+    const row = await store.findAccessTokenGrant(this.db, digest(token));
+    return row && row.kind === 'connection' && row.client_id === clientId ? row.family_id : null;
   }
 
   async sweepExpired(): Promise<number> {
     return store.deleteExpiredAccessTokens(this.db, this.clock.now());
   }
+}
+
+function knownToken(row: AccessTokenRow): KnownToken {
+  return {
+    principal: Object.freeze({
+      kind: row.kind,
+      organizationId: row.organization_id,
+      clientId: row.client_id,
+      livemode: isLivemode(row.livemode),
+      userId: row.user_id,
+      connectionId: row.connection_id,
+      audience: row.audience,
+      organizationActive: row.organization_status === 'active',
+    }),
+    expiresAt: row.expires_at,
+    revoked: row.revoked_at !== null,
+  };
+}
+
+/** The token's principal if it is neither revoked nor expired at `now`, else null. */
+function liveAt(token: KnownToken, now: number): Readonly<AuthenticatedPrincipal> | null {
+  return token.revoked || token.expiresAt <= now ? null : token.principal;
 }

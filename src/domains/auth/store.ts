@@ -55,6 +55,25 @@ export async function revokeConnectionAccessTokens(
     .execute();
 }
 
+/** Every live access token the client minted stops (the client is revoked). */
+export async function revokeClientAccessTokens(db: Executor, clientId: string, now: number): Promise<void> {
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** The family and client of an access token, by digest (RFC 7009 revocation). */
+export async function findAccessTokenGrant(db: Executor, tokenDigest: string) {
+  return db
+    .selectFrom('access_tokens')
+    .select(['client_id', 'family_id', 'kind'])
+    .where('token_digest', '=', tokenDigest)
+    .executeTakeFirst();
+}
+
 /** Expired tokens are useless; the worker's sweep keeps the table small. */
 export async function deleteExpiredAccessTokens(db: Executor, before: number): Promise<number> {
   const result = await db.deleteFrom('access_tokens').where('expires_at', '<', before).executeTakeFirst();

@@ -5,15 +5,16 @@ import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import { LedgerRefusal, type LedgerService } from '../ledger/index.ts';
 import type { CardRefusalCode } from './index.ts';
-import type { CardNetwork, CardTransaction } from './network.ts';
+import type { AuthorizationEngine, CardTransaction } from './network.ts';
 import { cardObject } from './objects.ts';
 import type { Card, CardService } from './service.ts';
 import type { Settlement } from './settlement.ts';
 
 /**
  * What follows an authorization on our side (spec §3): its clearing, voids, the worker's expiry of
- * authorizations never cleared, and the issuer's upstream close. Kept apart from `CardNetwork`'s
- * decisions, the authorization hot path; `CardNetwork` stays the door and hands these over.
+ * authorizations never cleared, and the issuer's upstream close. Kept apart from the engine's
+ * decisions (network.ts), the authorization hot path; `CardNetwork` (network-door.ts) stays the door
+ * and hands these over.
  */
 export class Clearing {
   constructor(
@@ -22,7 +23,7 @@ export class Clearing {
     private readonly deps: {
       ledger: LedgerService;
       cards: CardService;
-      network: CardNetwork;
+      engine: AuthorizationEngine;
       settlement: Settlement;
     },
   ) {}
@@ -45,7 +46,7 @@ export class Clearing {
     return this.deps.ledger.transaction(async (trx) => {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
       // What is still held (after a partial void, less than was authorized): the card's lock keeps it.
-      const held = await this.deps.network.heldBy(trx, txn);
+      const held = await this.deps.engine.heldBy(trx, txn);
       const final = amountCents ?? held;
       const extra = final - held;
       // A closed card returns what is left of the hold to its owner and draws a tip from there; a
@@ -108,7 +109,7 @@ export class Clearing {
         expires_at: null,
         updated_at: settled.updated_at,
       });
-      await this.deps.network.afterMove(trx, card, settled, 'transaction.cleared', before);
+      await this.deps.engine.afterMove(trx, card, settled, 'transaction.cleared', before);
       await this.deps.settlement.reward(
         trx,
         card,
@@ -118,9 +119,9 @@ export class Clearing {
         options.rewardShareBps,
       );
       // Below the hold gives the rest back to the mandate's budget, above it takes the difference.
-      await this.deps.network.followMandate(trx, card, txn.id);
+      await this.deps.engine.followMandate(trx, card, txn.id);
       await within?.(trx);
-      return this.deps.network.present(trx, settled);
+      return this.deps.engine.present(trx, settled);
     });
   }
 
@@ -133,7 +134,7 @@ export class Clearing {
       const { card, txn } = await this.lockPending(trx, scope, transactionId);
       await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
       const voided = await this.voidLocked(trx, card, txn, amountCents);
-      await this.deps.network.followMandate(trx, card, txn.id);
+      await this.deps.engine.followMandate(trx, card, txn.id);
       return voided;
     });
   }
@@ -151,14 +152,7 @@ export class Clearing {
 
   /** The worker's sweep: authorizations never cleared are voided once they expire. */
   async expireAuthorizations(limit = 100): Promise<number> {
-    const due = await this.db
-      .selectFrom('card_transactions')
-      .select(['id', 'organization_id', 'livemode'])
-      .where('status', '=', 'PENDING')
-      .where('expires_at', '<=', this.clock.now())
-      .orderBy('expires_at')
-      .limit(limit)
-      .execute();
+    const due = await this.deps.cards.store.expiredAuthorizations(this.db, this.clock.now(), limit);
     let voided = 0;
     for (const row of due) {
       const scope = tenantOf(row);
@@ -172,7 +166,7 @@ export class Clearing {
         await this.deps.cards.lockMandate(trx, card);
         await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
         await this.voidLocked(trx, card, current);
-        await this.deps.network.followMandate(trx, card, current.id);
+        await this.deps.engine.followMandate(trx, card, current.id);
         return true;
       });
       if (done) voided++;
@@ -186,7 +180,7 @@ export class Clearing {
    * a smaller hold under a new id.
    */
   private async voidLocked(trx: Executor, card: Card, txn: CardTransaction, amountCents?: number) {
-    const held = await this.deps.network.heldBy(trx, txn);
+    const held = await this.deps.engine.heldBy(trx, txn);
     if (amountCents !== undefined && amountCents > held)
       throw invalid(`amount_cents is more than the ${held} cents held.`, {
         amount_cents: `must be at most ${held}, the amount held`,
@@ -219,10 +213,10 @@ export class Clearing {
     };
     await this.deps.cards.store.updateTransaction(trx, txn.id, changes);
     const voided: CardTransaction = { ...txn, ...changes };
-    await this.deps.network.afterMove(trx, card, voided, 'transaction.voided', before, {
+    await this.deps.engine.afterMove(trx, card, voided, 'transaction.voided', before, {
       voided: { released_cents: released, held_cents: rest },
     });
-    return this.deps.network.present(trx, voided);
+    return this.deps.engine.present(trx, voided);
   }
 
   private async lockPending(trx: Executor, scope: Tenant, transactionId: string) {

@@ -5,7 +5,7 @@ export { categoryNamed, codeRanges, inRanges, MCC, merchantCategories } from './
 export { checkCardholderDetails, isEmail } from './objects.ts';
 export type { Card, CardService, SpendingControlsInput } from './service.ts';
 export { cardFundingId, sandboxScope, scopeOf } from './service.ts';
-export { cardsOfUsers, idsOfUser } from './store.ts';
+export { cardOwners, cardsOfUsers, idsOfUser } from './store.ts';
 
 /** Why the cards refuse (a service call or `purser issuer reconcile`). Its routes give each its HTTP status. */
 export type CardRefusalCode =

@@ -4,7 +4,7 @@ import type { Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
 import { LedgerRefusal, type LedgerService, type TransferRequest } from '../ledger/index.ts';
 import type { CardConfig } from './config.ts';
-import type { CardNetwork, CardTransaction } from './network.ts';
+import type { AuthorizationEngine, CardTransaction } from './network.ts';
 import type { Card, CardService } from './service.ts';
 import type { Books, Settlement } from './settlement.ts';
 
@@ -52,7 +52,7 @@ export class IssuerReports {
     private readonly deps: {
       ledger: LedgerService;
       cards: CardService;
-      network: CardNetwork;
+      engine: AuthorizationEngine;
       settlement: Settlement;
     },
   ) {}
@@ -78,7 +78,7 @@ export class IssuerReports {
           await this.deps.cards.lockBooks(trx, card, { owner: true, draws, wallet: true });
           const applied = await this.applyReport(trx, card, txn, report);
           // The card's mandate takes what the transaction (a return's: its purchase) now holds and settled.
-          if (applied.outcome === 'applied') await this.deps.network.followMandate(trx, card, report.id);
+          if (applied.outcome === 'applied') await this.deps.engine.followMandate(trx, card, report.id);
           return applied;
         });
       } catch (error) {
@@ -116,7 +116,7 @@ export class IssuerReports {
     if (txn?.type === 'refund')
       return report.settledCents > (txn.issuer_settled_cents ?? -(txn.settled_cents ?? 0));
     const settled = txn ? (txn.issuer_settled_cents ?? txn.settled_cents ?? 0) : 0;
-    return report.settledCents - settled > (txn ? await this.deps.network.heldBy(trx, txn) : 0);
+    return report.settledCents - settled > (txn ? await this.deps.engine.heldBy(trx, txn) : 0);
   }
 
   /**
@@ -133,7 +133,7 @@ export class IssuerReports {
   ): Promise<IssuerOutcome> {
     const books = await this.deps.settlement.books(trx, card);
     const before = books.cardAvailable;
-    const held = isNew ? 0 : await this.deps.network.heldBy(trx, txn);
+    const held = isNew ? 0 : await this.deps.engine.heldBy(trx, txn);
     const change = report.settledCents - (txn.issuer_settled_cents ?? txn.settled_cents ?? 0);
     // Lithic's hold is what it still holds, also beside a partial clearing; a voided, expired or
     // declined transaction holds nothing whatever it says.
@@ -224,7 +224,7 @@ export class IssuerReports {
             : null;
     if (event || transfers.length > 0 || isNew) {
       const voided = released > 0 ? { released_cents: released, held_cents: holdCents } : undefined;
-      await this.deps.network.afterMove(trx, card, updated, event, before, { voided });
+      await this.deps.engine.afterMove(trx, card, updated, event, before, { voided });
     }
     if (change > 0) await this.deps.settlement.reward(trx, card, updated, change, `${step}.reward`);
     if (refundId) {
@@ -308,8 +308,7 @@ export class IssuerReports {
       change < 0 ? 'transaction.refunded' : amount === 0 && change > 0 ? 'transaction.voided' : null;
     // A refund reversed to nothing: what this void released is the credit it took back; nothing holds.
     const voided = event === 'transaction.voided' ? { released_cents: change, held_cents: 0 } : undefined;
-    if (transfers.length > 0)
-      await this.deps.network.afterMove(trx, card, updated, event, before, { voided });
+    if (transfers.length > 0) await this.deps.engine.afterMove(trx, card, updated, event, before, { voided });
     return { outcome: 'applied', shortfall_cents: shortfall };
   }
 

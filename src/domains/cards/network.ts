@@ -2,10 +2,8 @@ import type { Selectable } from 'kysely';
 import { type Clock, DAY } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import type { AuthorizationDecision } from '../../core/metrics.ts';
-import { cursorOf, pageOf } from '../../core/pagination.ts';
-import { missing } from '../../core/refusal.ts';
-import { livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
-import type { Db, Executor } from '../../db/index.ts';
+import { type Tenant, tenantOf } from '../../core/tenant.ts';
+import type { Executor } from '../../db/index.ts';
 import type { CardTransactionsTable } from '../../db/schema.ts';
 import {
   type AccountBalance,
@@ -13,13 +11,12 @@ import {
   type LedgerService,
   type LockedAccounts,
 } from '../ledger/index.ts';
-import { Clearing } from './clearing.ts';
 import type { CardConfig } from './config.ts';
 import type { ControlDecline, MandateRefusal, MandateTermName, SpendingControlRefusal } from './controls.ts';
 import { cardUpdatedData, transactionData, transactionObject, type VoidedAmounts } from './objects.ts';
 import type { AuthorizationEndpoint, PlatformAnswer } from './platform-authorization.ts';
 import type { Card, CardService, ClosedReason } from './service.ts';
-import { IncrementDeclined, type IssuerReport, type RefundOptions, Settlement } from './settlement.ts';
+import { IncrementDeclined, Settlement } from './settlement.ts';
 import type { ChargeControls } from './spending-controls.ts';
 
 export type CardTransaction = Selectable<CardTransactionsTable>;
@@ -66,25 +63,22 @@ export const LOW_BALANCE_CENTS = 1_000;
 
 /**
  * The one authorization engine: every charge, from whichever network, is decided here, and an
- * approval places its hold in the same transaction as the decision and its events. Then clearing,
- * voids, upstream closes and the expiry of authorizations never cleared (spec §3).
+ * approval places its hold in the same transaction as the decision and its events. Its steps (the
+ * card's books after a move, the mandate followed, the transaction presented) are the ones clearing,
+ * voids, refunds and the issuer's reports take too. The networks enter by `CardNetwork`
+ * (network-door.ts).
  */
-export class CardNetwork {
-  /** Refunds, incremental authorizations and the issuer's reports (settlement.ts). */
-  private readonly settlement: Settlement;
-  /** Clearing, voids, expiry and the issuer's close (clearing.ts). */
-  private readonly clearing: Clearing;
+export class AuthorizationEngine {
+  /** Refunds, incremental authorizations and the issuer's reports (settlement.ts): an increment is decided here. */
+  readonly settlement: Settlement;
   private observer: (decision: AuthorizationDecision, seconds: number) => void = () => {};
 
   constructor(
-    private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: CardConfig,
     private readonly deps: { ledger: LedgerService; cards: CardService },
   ) {
-    this.settlement = new Settlement(clock, config, { ...deps, network: this });
-    this.clearing = new Clearing(db, clock, { ...deps, network: this, settlement: this.settlement });
-    deps.ledger.addCheck((exec) => this.settlement.verifyRefunds(exec));
+    this.settlement = new Settlement(clock, config, { ...deps, engine: this });
   }
 
   /**
@@ -152,7 +146,8 @@ export class CardNetwork {
     charge: ChargeRequest,
     platform?: Outcome,
   ): Promise<
-    Awaited<ReturnType<CardNetwork['record']>> | { ask: { card: Card; endpoint: AuthorizationEndpoint } }
+    | Awaited<ReturnType<AuthorizationEngine['record']>>
+    | { ask: { card: Card; endpoint: AuthorizationEndpoint } }
   > {
     try {
       return await this.deps.ledger.transaction(async (trx) => {
@@ -186,86 +181,6 @@ export class CardNetwork {
         return this.record(trx, card, id, charge, outcome, books);
       });
     }
-  }
-
-  /** Settles an authorization at its final amount (clearing.ts). */
-  clear(
-    scope: Tenant,
-    transactionId: string,
-    amountCents?: number,
-    within?: (trx: Executor) => Promise<void>,
-    options: { rewardShareBps?: number } = {},
-  ) {
-    return this.clearing.clear(scope, transactionId, amountCents, within, options);
-  }
-
-  /** Reverses what an authorization still holds, all or part (clearing.ts). */
-  void(scope: Tenant, transactionId: string, amountCents?: number) {
-    return this.clearing.void(scope, transactionId, amountCents);
-  }
-
-  /**
-   * Gives back `amountCents` (what is left when omitted) of a settled purchase as a `refund`
-   * transaction: to the card while open, else to its owner; never more in total than settled.
-   */
-  refund(scope: Tenant, transactionId: string, options: RefundOptions = {}) {
-    return this.settlement.refund(scope, transactionId, options);
-  }
-
-  /** Brings the books in step with what the issuer reports of one of its transactions, once. */
-  applyIssuerReport(scope: Tenant, cardId: string, report: IssuerReport) {
-    return this.settlement.applyIssuerReport(scope, cardId, report);
-  }
-
-  /** The issuer closed the card upstream (clearing.ts). */
-  providerClose(scope: Tenant, cardId: string) {
-    return this.clearing.providerClose(scope, cardId);
-  }
-
-  async getTransaction(scope: Tenant, id: string) {
-    const txn = await this.deps.cards.store.transaction(
-      this.db,
-      scope.organizationId,
-      livemodeColumn(scope.livemode),
-      id,
-    );
-    if (!txn) throw missing('No such transaction.');
-    return this.present(this.db, txn);
-  }
-
-  async listTransactions(
-    scope: Tenant,
-    query: {
-      card_id?: string;
-      user_id?: string;
-      /** Internal (the MCP tool server): only transactions of cards this client created. */
-      client_id?: string;
-      limit: number;
-      starting_after?: string;
-    },
-  ) {
-    const livemode = livemodeColumn(scope.livemode);
-    const after = await cursorOf(
-      query.starting_after,
-      (id) => this.deps.cards.store.transaction(this.db, scope.organizationId, livemode, id),
-      'a transaction',
-    );
-    const rows = await this.deps.cards.store.listTransactions(this.db, {
-      organizationId: scope.organizationId,
-      livemode,
-      cardId: query.card_id,
-      userId: query.user_id,
-      clientId: query.client_id,
-      startingAfter: after,
-      limit: query.limit + 1,
-    });
-    const page = pageOf(rows, query.limit);
-    return { ...page, data: await Promise.all(page.data.map((txn) => this.present(this.db, txn))) };
-  }
-
-  /** The worker's sweep: authorizations never cleared are voided once they expire (clearing.ts). */
-  expireAuthorizations(limit = 100): Promise<number> {
-    return this.clearing.expireAuthorizations(limit);
   }
 
   // ---- steps

@@ -6,11 +6,11 @@ import { newId } from '../../core/ids.ts';
 import { invalid, missing } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn, type Tenant } from '../../core/tenant.ts';
-import { runCompiled } from '../../db/compiled.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { AuthorizationEndpointsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { newSigningSecret, signatureHeaders } from '../events/index.ts';
+import type { CardStore } from './store.ts';
 
 /**
  * Real-time authorization by the platform (docs/cards.md "Real-time authorization"): one endpoint
@@ -50,7 +50,7 @@ export class AuthorizationEndpoints {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly deps: { sealer: Sealer; outbound: OutboundConfig },
+    private readonly deps: { sealer: Sealer; outbound: OutboundConfig; store: CardStore },
   ) {}
 
   /** Sets the endpoint: a new one gets its signing secret (shown this once), an existing one keeps it. */
@@ -65,11 +65,7 @@ export class AuthorizationEndpoints {
       updated_at: now,
     };
     if (current) {
-      await this.db
-        .updateTable('authorization_endpoints')
-        .set(settings)
-        .where('id', '=', current.id)
-        .execute();
+      await this.deps.store.updateAuthorizationEndpoint(this.db, current.id, settings);
       return { created: false, endpoint: endpointObject({ ...current, ...settings }) };
     }
     const id = newId('aep');
@@ -82,8 +78,8 @@ export class AuthorizationEndpoints {
       created_at: now,
       ...settings,
     };
-    // One per organization and mode (a unique index): a concurrent first PUT fails rather than doubling.
-    await this.db.insertInto('authorization_endpoints').values(row).execute();
+    // One per organization and mode: a concurrent first PUT fails rather than doubling.
+    await this.deps.store.insertAuthorizationEndpoint(this.db, row);
     return { created: true, endpoint: { ...endpointObject(row), secret } };
   }
 
@@ -93,7 +89,7 @@ export class AuthorizationEndpoints {
 
   async delete(scope: Tenant) {
     const current = await this.require(scope);
-    await this.db.deleteFrom('authorization_endpoints').where('id', '=', current.id).execute();
+    await this.deps.store.deleteAuthorizationEndpoint(this.db, current.id);
     return { object: 'authorization_endpoint' as const, deleted: true as const };
   }
 
@@ -101,16 +97,8 @@ export class AuthorizationEndpoints {
    * The organization's endpoint in this mode, if it set one. Read by every authorization the engine
    * approves, inside its transaction (`exec`): compiled once.
    */
-  async find(scope: Tenant, exec: Executor = this.db): Promise<AuthorizationEndpoint | undefined> {
-    const livemode = livemodeColumn(scope.livemode);
-    const [found] = await runCompiled(exec, 'authorization endpoint', [scope.organizationId, livemode], () =>
-      this.db
-        .selectFrom('authorization_endpoints')
-        .selectAll()
-        .where('organization_id', '=', scope.organizationId)
-        .where('livemode', '=', livemode),
-    );
-    return found;
+  find(scope: Tenant, exec: Executor = this.db): Promise<AuthorizationEndpoint | undefined> {
+    return this.deps.store.authorizationEndpoint(exec, scope.organizationId, livemodeColumn(scope.livemode));
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { isoTime, MINUTE } from '../../core/clock.ts';
 import type { Db } from '../../db/index.ts';
 import type { CardIssuer, IssuerTransaction } from './issuer.ts';
-import type { CardNetwork, CardTransaction } from './network.ts';
+import type { AuthorizationEngine, CardTransaction } from './network.ts';
 import type { IssuerReport } from './settlement.ts';
 import type { CardStore } from './store.ts';
 
@@ -75,7 +75,7 @@ export class IssuerReconciler {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly issuer: CardIssuer,
-    private readonly deps: { store: CardStore; network: CardNetwork },
+    private readonly deps: { store: CardStore; engine: AuthorizationEngine },
   ) {}
 
   get name(): string {
@@ -115,20 +115,12 @@ export class IssuerReconciler {
       compared: check.transactions,
       drifts: JSON.stringify(check.drifts),
     };
-    await this.db
-      .insertInto('issuer_reconciliations')
-      .values({ issuer: check.issuer, ...row })
-      .onConflict((oc) => oc.column('issuer').doUpdateSet(row))
-      .execute();
+    await this.deps.store.saveReconciliation(this.db, { issuer: check.issuer, ...row });
   }
 
   /** What the worker's last check found (for /metrics), or null before any. */
   async last(): Promise<{ checkedAt: number; drifts: IssuerDrift[] } | null> {
-    const row = await this.db
-      .selectFrom('issuer_reconciliations')
-      .selectAll()
-      .where('issuer', '=', this.issuer.name)
-      .executeTakeFirst();
+    const row = await this.deps.store.reconciliation(this.db, this.issuer.name);
     return row ? { checkedAt: Number(row.checked_at), drifts: JSON.parse(row.drifts) } : null;
   }
 
@@ -177,7 +169,7 @@ export class IssuerReconciler {
     return {
       status: txn.status,
       settled_cents: txn.issuer_settled_cents ?? settled,
-      held_cents: await this.deps.network.heldBy(this.db, txn),
+      held_cents: await this.deps.engine.heldBy(this.db, txn),
     };
   }
 }

@@ -12,7 +12,7 @@ import type { SpendingControlsInput } from './controls.ts';
 import { CardIssuance } from './issuance.ts';
 import { type CardIssuer, SandboxIssuer } from './issuer.ts';
 import { LithicIssuer } from './lithic/issuer.ts';
-import { CardNetwork } from './network.ts';
+import { CardNetwork } from './network-door.ts';
 import { cardClosedData } from './objects.ts';
 import { AuthorizationEndpoints } from './platform-authorization.ts';
 import type { CardDeps, CardMandates, CompanyPool } from './ports.ts';
@@ -60,13 +60,13 @@ export class CardService {
     this.store = new CardStore(deps.dialect);
     this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
     this.controls = new SpendingControlsBook(db, clock, this.store);
-    this.platform = new AuthorizationEndpoints(db, clock, deps);
+    this.platform = new AuthorizationEndpoints(db, clock, { ...deps, store: this.store });
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
     this.reconciler = new IssuerReconciler(db, clock, this.liveIssuer, {
       store: this.store,
-      network: this.network,
+      engine: this.network.engine,
     });
     this.issuance = new CardIssuance(db, clock, this, deps, this.sandboxIssuer, this.liveIssuer);
     this.changes = new CardChanges(db, clock, this, deps, this.liveIssuer);

@@ -8,7 +8,7 @@ import type { CardConfig } from './config.ts';
 import type { MandateRefusal, SpendingControlRefusal } from './controls.ts';
 import type { CardRefusalCode } from './index.ts';
 import { type IssuerOutcome, type IssuerReport, IssuerReports } from './issuer-reports.ts';
-import type { CardNetwork, CardTransaction, ChargeRequest, DeclineReason } from './network.ts';
+import type { AuthorizationEngine, CardTransaction, ChargeRequest, DeclineReason } from './network.ts';
 import type { Card, CardService } from './service.ts';
 import type { ChargeControls } from './spending-controls.ts';
 
@@ -62,7 +62,7 @@ export class Settlement {
   constructor(
     private readonly clock: Clock,
     private readonly config: CardConfig,
-    private readonly deps: { ledger: LedgerService; cards: CardService; network: CardNetwork },
+    private readonly deps: { ledger: LedgerService; cards: CardService; engine: AuthorizationEngine },
   ) {
     this.reports = new IssuerReports(clock, config, { ...deps, settlement: this });
   }
@@ -86,7 +86,7 @@ export class Settlement {
       // Under the card's lock: a refund of this id made meanwhile is seen.
       const made = options.id ? await this.store.transactionById(trx, options.id) : undefined;
       if (made?.type === 'refund' && made.original_transaction_id === transactionId)
-        return this.deps.network.present(trx, made, card);
+        return this.deps.engine.present(trx, made, card);
       const txn = (await this.store.transactionById(trx, transactionId)) as CardTransaction;
       if (txn.type === 'refund')
         throw new Refusal<CardRefusalCode>(
@@ -122,8 +122,8 @@ export class Settlement {
       await this.deps.ledger.execute(trx, [this.giveBack(id, amount, books)]);
       const refund = await this.recordRefund(trx, card, txn, { id, amount, before: books.cardAvailable });
       // Budget back to the card's mandate.
-      await this.deps.network.followMandate(trx, card, txn.id);
-      return this.deps.network.present(trx, refund, card);
+      await this.deps.engine.followMandate(trx, card, txn.id);
+      return this.deps.engine.present(trx, refund, card);
     });
   }
 
@@ -173,10 +173,10 @@ export class Settlement {
   ) {
     const totalCents = charge.amountCents;
     const increment = totalCents - txn.amount_cents;
-    if (txn.status !== 'PENDING' || increment <= 0) return this.deps.network.present(trx, txn, card);
+    if (txn.status !== 'PENDING' || increment <= 0) return this.deps.engine.present(trx, txn, card);
     const books = await this.books(trx, card);
     // The merchant is the authorization's: the network does not change it on an increment.
-    const outcome = await this.deps.network.decide(
+    const outcome = await this.deps.engine.decide(
       trx,
       card,
       controls,
@@ -214,16 +214,16 @@ export class Settlement {
     };
     await this.store.updateTransaction(trx, txn.id, changes);
     // The increment from the card's mandate's budget (judged by `decide`, its row locked with the card's).
-    await this.deps.network.followMandate(trx, card, txn.id);
+    await this.deps.engine.followMandate(trx, card, txn.id);
     const increased = { ...txn, ...changes };
-    const after = await this.deps.network.afterMove(
+    const after = await this.deps.engine.afterMove(
       trx,
       card,
       increased,
       'transaction.authorized',
       books.cardAvailable,
     );
-    return this.deps.network.present(trx, increased, after);
+    return this.deps.engine.present(trx, increased, after);
   }
 
   /** Brings the books in step with what the issuer reports of a transaction on this card, once (issuer-reports.ts). */
@@ -296,7 +296,7 @@ export class Settlement {
         updated_at: now,
       });
     }
-    await this.deps.network.afterMove(trx, card, row, 'transaction.refunded', refund.before);
+    await this.deps.engine.afterMove(trx, card, row, 'transaction.refunded', refund.before);
     return row;
   }
 
@@ -352,7 +352,7 @@ export class Settlement {
 
   /** What the transaction's hold still holds (0 once posted or released). */
   private openHold(trx: Executor, txn: CardTransaction): Promise<number> {
-    return this.deps.network.heldBy(trx, txn);
+    return this.deps.engine.heldBy(trx, txn);
   }
 
   async books(trx: Executor, card: Card): Promise<Books> {

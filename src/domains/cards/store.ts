@@ -9,11 +9,15 @@ import type {
   CardholdersTable,
   CardsTable,
   CardTransactionsTable,
+  IssuerReconciliationsTable,
   UserSpendingControlsTable,
 } from '../../db/schema.ts';
 import type { CodeRanges } from './merchant-categories.ts';
 
-/** The only code that touches cardholders, cards, card transactions and reveals. */
+/**
+ * The only code that touches cardholders, cards, card transactions, reveals, the platforms'
+ * authorization endpoints and the issuer's reconciliations.
+ */
 export class CardStore {
   constructor(private readonly dialect: Dialect) {}
 
@@ -235,6 +239,18 @@ export class CardStore {
       .execute();
   }
 
+  /** Authorizations still held past their expiry, the oldest first (the worker's sweep voids them). */
+  expiredAuthorizations(exec: Executor, now: number, limit: number) {
+    return exec
+      .selectFrom('card_transactions')
+      .select(['id', 'organization_id', 'livemode'])
+      .where('status', '=', 'PENDING')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+  }
+
   transactionByHold(exec: Executor, holdId: string) {
     return exec.selectFrom('card_transactions').selectAll().where('hold_id', '=', holdId).executeTakeFirst();
   }
@@ -348,6 +364,60 @@ export class CardStore {
   async insertReveal(exec: Executor, row: Insertable<CardDetailRevealsTable>): Promise<void> {
     await exec.insertInto('card_detail_reveals').values(row).execute();
   }
+
+  // ---- the platforms' authorization endpoints
+
+  /** The organization's endpoint in this mode. Read by every authorization the engine approves: compiled once. */
+  async authorizationEndpoint(exec: Executor, organizationId: string, livemode: number) {
+    const [found] = await runCompiled(exec, 'authorization endpoint', [organizationId, livemode], () =>
+      exec
+        .selectFrom('authorization_endpoints')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode),
+    );
+    return found;
+  }
+
+  /** One per organization and mode (a unique index): a concurrent first insert fails rather than doubling. */
+  async insertAuthorizationEndpoint(
+    exec: Executor,
+    row: Insertable<AuthorizationEndpointsTable>,
+  ): Promise<void> {
+    await exec.insertInto('authorization_endpoints').values(row).execute();
+  }
+
+  async updateAuthorizationEndpoint(
+    exec: Executor,
+    id: string,
+    changes: Updateable<AuthorizationEndpointsTable>,
+  ): Promise<void> {
+    await exec.updateTable('authorization_endpoints').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteAuthorizationEndpoint(exec: Executor, id: string): Promise<void> {
+    await exec.deleteFrom('authorization_endpoints').where('id', '=', id).execute();
+  }
+
+  // ---- the issuer's reconciliations
+
+  /** The issuer's one row: the newest check replaces the one before. */
+  async saveReconciliation(exec: Executor, row: Insertable<IssuerReconciliationsTable>): Promise<void> {
+    const { issuer, ...check } = row;
+    await exec
+      .insertInto('issuer_reconciliations')
+      .values(row)
+      .onConflict((oc) => oc.column('issuer').doUpdateSet(check))
+      .execute();
+  }
+
+  reconciliation(exec: Executor, issuer: string) {
+    return exec
+      .selectFrom('issuer_reconciliations')
+      .selectAll()
+      .where('issuer', '=', issuer)
+      .executeTakeFirst();
+  }
 }
 
 /** The ids of a user's cards and cardholders (what their events name), newest cards first. */
@@ -382,4 +452,24 @@ export function cardsOfUsers(db: Executor, owner: Tenant, userIds: string[]) {
     .where('user_id', 'in', userIds)
     .orderBy('created_at', 'desc')
     .execute();
+}
+
+/**
+ * Whose these cards are: each card's user and, for a company-funded card, its transfer (absent cards
+ * left out), read in batches (funding's ownership check reads every card account's).
+ */
+export async function cardOwners(
+  db: Executor,
+  cardIds: string[],
+): Promise<Map<string, { user_id: string; transfer_id: string | null }>> {
+  const owners = new Map<string, { user_id: string; transfer_id: string | null }>();
+  for (let i = 0; i < cardIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('cards')
+      .select(['id', 'user_id', 'transfer_id'])
+      .where('id', 'in', cardIds.slice(i, i + 500))
+      .execute();
+    for (const row of rows) owners.set(row.id, { user_id: row.user_id, transfer_id: row.transfer_id });
+  }
+  return owners;
 }

@@ -1,12 +1,26 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../core/errors.ts';
-import { Refusal } from '../../core/refusal.ts';
+import { Refusal, refusalStatuses } from '../../core/refusal.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { isDatabaseUnavailable } from '../../db/availability.ts';
 import { type AuthService, platformGuard } from '../auth/index.ts';
+import type { ConnectRefusalCode } from './index.ts';
 import type { ConnectService } from './service.ts';
 import { maskDestination, StartThrottled } from './throttle.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<ConnectRefusalCode>({
+  invalid_request: 400,
+  invalid_phone: 400,
+  invalid_connect_attempt: 400,
+  invalid_code: 401,
+  invalid_refresh_token: 401,
+  connection_not_found: 404,
+  // 429 with Retry-After, the common answer (core/refusal.ts).
+  rate_limited: 429,
+  auth_provider_error: 502,
+});
 
 /** Bodies name only the spec's fields: an unknown one is `400 invalid_request` naming it. */
 const strict = { additionalProperties: false } as const;

@@ -2,8 +2,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Config } from '../../config.ts';
 import { type Clock, isoTime, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
-import { ApiError, invalidRequest } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { invalid, Refusal } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { DatabaseHandle, Db, Dialect, Executor } from '../../db/index.ts';
@@ -12,6 +12,7 @@ import type { AuthService, Principal } from '../auth/index.ts';
 import type { NotificationService } from '../notifications/index.ts';
 import type { OrgService } from '../orgs/index.ts';
 import { connectEmail, connectSms } from './email.ts';
+import type { ConnectRefusalCode } from './index.ts';
 import * as store from './store.ts';
 import { checkStartThrottles, lockStartScope } from './throttle.ts';
 import { type ConnectionObject, ConnectTokens } from './tokens.ts';
@@ -38,13 +39,11 @@ export interface ConsentObject {
   created_at: string;
 }
 
+const refuse = (code: ConnectRefusalCode, message: string, fieldErrors?: Record<string, string>) =>
+  new Refusal<ConnectRefusalCode>(code, message, { fieldErrors });
 const invalidAttempt = () =>
-  new ApiError(
-    400,
-    'invalid_connect_attempt',
-    'This connect attempt is unknown, already used or no longer valid.',
-  );
-const invalidCode = () => new ApiError(401, 'invalid_code', 'The code is invalid or has expired.');
+  refuse('invalid_connect_attempt', 'This connect attempt is unknown, already used or no longer valid.');
+const invalidCode = () => refuse('invalid_code', 'The code is invalid or has expired.');
 
 export class ConnectService {
   private readonly committedUser: ReturnType<typeof store.committedUserLookup>;
@@ -74,7 +73,7 @@ export class ConnectService {
   ): Promise<ConnectAttemptObject> {
     if ((input.email === undefined) === (input.phone === undefined)) {
       const message = 'Send exactly one of email or phone.';
-      throw invalidRequest(message, { email: message, phone: message });
+      throw invalid(message, { email: message, phone: message });
     }
     const channel = input.email !== undefined ? 'email' : 'phone';
     const email = input.email?.trim().toLowerCase() ?? null;
@@ -131,7 +130,7 @@ export class ConnectService {
     } catch {
       // An attempt whose code never left must not be verifiable later.
       await store.markUndeliverable(this.db, attempt.id);
-      throw new ApiError(502, 'auth_provider_error', 'The code could not be sent. Try again.');
+      throw refuse('auth_provider_error', 'The code could not be sent. Try again.');
     }
     return { object: 'connect_attempt', id: attempt.id, channel, expires_at: isoTime(attempt.expires_at) };
   }
@@ -246,7 +245,7 @@ export class ConnectService {
       connection.organization_id !== principal.organizationId ||
       connection.livemode !== livemodeColumn(principal.livemode)
     ) {
-      throw new ApiError(404, 'connection_not_found', 'No connection for that user under this client.');
+      throw refuse('connection_not_found', 'No connection for that user under this client.');
     }
     return connection;
   }
@@ -257,7 +256,7 @@ export class ConnectService {
    */
   async actAsConnectedClient(userId: string): Promise<Principal> {
     const connection = await store.findLatestConnection(this.db, userId);
-    if (!connection) throw new ApiError(404, 'connection_not_found', `No connection for user ${userId}.`);
+    if (!connection) throw refuse('connection_not_found', `No connection for user ${userId}.`);
     return {
       kind: 'platform',
       organizationId: connection.organization_id,
@@ -304,7 +303,7 @@ export class ConnectService {
       connection.organization_id !== principal.organizationId ||
       connection.livemode !== livemodeColumn(principal.livemode)
     ) {
-      throw new ApiError(404, 'connection_not_found', 'No such connection for this user and app.');
+      throw refuse('connection_not_found', 'No such connection for this user and app.');
     }
     await this.db.transaction().execute((trx) => this.tokens.revokeConnection(trx, connection.id));
   }
@@ -389,13 +388,10 @@ function normalisePhone(raw: string): string {
   const value = raw.trim();
   const parsed = /^\+[1-9]\d{1,14}$/.test(value) ? parsePhoneNumberFromString(value) : undefined;
   if (!parsed?.isValid()) {
-    throw new ApiError(
-      400,
+    throw refuse(
       'invalid_phone',
       'The phone number must be a valid number in E.164 form, e.g. +14155550123.',
-      {
-        fieldErrors: { phone: 'must be a valid E.164 phone number' },
-      },
+      { phone: 'must be a valid E.164 phone number' },
     );
   }
   return parsed.number;

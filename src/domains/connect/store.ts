@@ -447,3 +447,17 @@ export function connectionsWithUsers(db: Executor, owner: Tenant, now: number, l
     .limit(limit)
     .execute();
 }
+
+/** Which of these user ids exist (in any organization or mode), read in batches. */
+export async function existingUsers(db: Executor, userIds: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < userIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', userIds.slice(i, i + 500))
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}

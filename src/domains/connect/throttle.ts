@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import { SECOND } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
+import { Refusal, rateLimited } from '../../core/refusal.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import { lockName } from '../../db/write-transaction.ts';
 import * as store from './store.ts';
@@ -27,13 +27,17 @@ const messages: Record<Rule, string> = {
   client: 'Too many connect attempts from this client; retry later.',
 };
 
-/** `429 rate_limited` with `Retry-After`; `rule` names the throttle for the log. */
-export class StartThrottled extends ApiError {
+/**
+ * The common `rate_limited` refusal (core/refusal.ts `rateLimited`: 429 with `Retry-After`), with
+ * `rule` naming the throttle for the log.
+ */
+export class StartThrottled extends Refusal<'rate_limited'> {
   constructor(
     readonly rule: Rule,
     readonly retryAfterSeconds: number,
   ) {
-    super(429, 'rate_limited', messages[rule], { headers: { 'retry-after': String(retryAfterSeconds) } });
+    const { extra } = rateLimited(messages[rule], retryAfterSeconds);
+    super('rate_limited', messages[rule], { extra });
   }
 }
 

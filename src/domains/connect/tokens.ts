@@ -1,13 +1,14 @@
 import type { Config } from '../../config.ts';
 import { type Clock, DAY, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { ApiError } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
+import { Refusal } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, type AuthService, type Principal } from '../auth/index.ts';
+import type { ConnectRefusalCode } from './index.ts';
 import * as store from './store.ts';
 
 export interface ConnectionObject {
@@ -22,7 +23,7 @@ export interface ConnectionObject {
 /** Binds a sealed successor pair to the token row it was rotated from. */
 const successorAad = (tokenDigest: string) => `refresh_tokens:${tokenDigest}:successor`;
 const invalidRefreshToken = () =>
-  new ApiError(401, 'invalid_refresh_token', 'The refresh token is invalid or has expired.');
+  new Refusal<ConnectRefusalCode>('invalid_refresh_token', 'The refresh token is invalid or has expired.');
 
 /**
  * A connection's tokens (spec §8): the pair minted by connect verify and the OAuth grants, refresh

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import { oneOf, type Print, parse, required, show, UsageError } from '../../core/args.ts';
-import { ApiError } from '../../core/errors.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { RotationRefused } from './chain/rotate.ts';
+import type { FundingRefusalCode } from './index.ts';
 import { ChainUnreadable } from './service.ts';
 
 export const FUNDING_USAGE = `  wallet fund ORG_ID --mode sandbox --amount-cents N [--json]
@@ -103,7 +104,7 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
       throw new UsageError('chain reconcile needs CHAIN=evm: with CHAIN=offline no money is on a chain');
     const check = await ctx.funding.reconcileChain().catch((error: unknown) => {
       if (error instanceof ChainUnreadable)
-        throw new ApiError(503, 'chain_unavailable', `chain reconcile: ${error.message}`);
+        throw new Refusal<FundingRefusalCode>('chain_unavailable', `chain reconcile: ${error.message}`);
       throw error;
     });
     if (!check) return true;

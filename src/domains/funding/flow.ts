@@ -1,8 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { isoTime } from '../../core/clock.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { Refusal } from '../../core/refusal.ts';
+import { isRefusal, missing, Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, type Tenant, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardFlowStatus } from '../../db/schema.ts';
@@ -12,6 +11,7 @@ import type { TransferRequest } from '../ledger/index.ts';
 import type { ChainTransfer } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
 import { type FlowMove, flowTransition } from './flow-states.ts';
+import type { FundingRefusalCode } from './index.ts';
 import type { FundingDeps, FundingService } from './service.ts';
 import type { CardFlow, FundingStore } from './store.ts';
 
@@ -86,7 +86,10 @@ export class CardFlows {
     const user = await cards.requireUser(scope, input.user_id);
     const identity = await cards.approvedIdentity(scope, user.id);
     if (!identity) {
-      throw new ApiError(422, 'kyc_required', "The user's identity verification must be approved first.");
+      throw new Refusal<FundingRefusalCode>(
+        'kyc_required',
+        "The user's identity verification must be approved first.",
+      );
     }
     const id = newId('tr');
     const now = this.clock.now();
@@ -203,8 +206,7 @@ export class CardFlows {
     if (flow.ack_deadline !== null && this.clock.now() >= flow.ack_deadline) {
       // Late: the flow fails as if the deadline had been swept, and the caller learns it.
       await this.fail(flow, 'ack_timeout');
-      throw new ApiError(
-        409,
+      throw new Refusal<FundingRefusalCode>(
         'ack_deadline_passed',
         'The acknowledgement deadline has passed; the transfer failed.',
       );
@@ -324,7 +326,7 @@ export class CardFlows {
         },
       );
     } catch (error) {
-      if (!(error instanceof ApiError || error instanceof Refusal)) throw error;
+      if (!isRefusal(error)) throw error;
       // The card cannot be issued (the user is no longer approved, the wallet was spent, the issuer
       // refused): the money stays the user's and nets against their next company-funded card.
       await this.step(flow.id, 'mint_failed', async (trx, locked) => {
@@ -410,7 +412,7 @@ export class CardFlows {
 
   private async find(exec: Executor, scope: Tenant, id: string): Promise<CardFlow> {
     const flow = await this.deps.store.flow(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
-    if (!flow) throw notFound('No such card flow.');
+    if (!flow) throw missing('No such card flow.');
     return flow;
   }
 
@@ -444,4 +446,5 @@ function scopeOfFlow(flow: Pick<CardFlow, 'organization_id' | 'livemode'>): Tena
   return tenantOf(flow);
 }
 
-const notAwaiting = (message: string) => new ApiError(409, 'transfer_not_awaiting_ack', message);
+const notAwaiting = (message: string) =>
+  new Refusal<FundingRefusalCode>('transfer_not_awaiting_ack', message);

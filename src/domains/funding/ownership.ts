@@ -1,8 +1,17 @@
 import type { Executor } from '../../db/index.ts';
 import type { CardFlowStatus } from '../../db/schema.ts';
-import { cardFundingId } from '../cards/index.ts';
-import type { Violation } from '../ledger/index.ts';
+import { cardFundingId, cardOwners } from '../cards/index.ts';
+import { existingUsers } from '../connect/index.ts';
+import {
+  ledgerAccounts,
+  type PairTotal,
+  type PairTransfer,
+  pairTotals,
+  transfersBetween,
+  type Violation,
+} from '../ledger/index.ts';
 import { holdId } from './flow.ts';
+import type { FundingStore } from './store.ts';
 
 /*
  * Whose money it is, proven from the books (issue 24, Ownership; docs/funding.md, docs/ledger.md).
@@ -51,24 +60,6 @@ interface Flow {
   card_id: string;
 }
 
-/** What moved between two accounts, by kind of transfer (`pending` rows by their state). */
-interface PairTotal {
-  debit: string;
-  credit: string;
-  kind: 'posted' | 'pending' | 'post_pending' | 'void_pending';
-  pending_state: string | null;
-  total: number;
-}
-
-interface Transfer {
-  id: string;
-  kind: PairTotal['kind'];
-  debit_account_id: string;
-  credit_account_id: string;
-  amount: number;
-  pending_id: string | null;
-}
-
 /** Who owns an account's money: the organization (per mode), a user, the outside world, or unknown. */
 type Owner =
   | { type: 'company'; key: string }
@@ -81,75 +72,51 @@ interface OwnershipBooks {
   flows: Flow[];
   pairs: PairTotal[];
   /** The transfers between accounts of two different owners. */
-  crossings(pairs: PairTotal[]): Promise<Transfer[]>;
+  crossings(pairs: PairTotal[]): Promise<PairTransfer[]>;
 }
 
-/** Reads what the checks need: the accounts and their owners, flows, and what moved between each pair of accounts. */
-async function ownershipBooks(exec: Executor): Promise<OwnershipBooks> {
-  const accounts = await exec
-    .selectFrom('ledger_accounts as a')
-    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'a.owner_id').on('a.kind', '=', 'user_wallet'))
-    .leftJoin('cards as c', (join) => join.onRef('c.id', '=', 'a.owner_id').on('a.kind', '=', 'card'))
-    .select([
-      'a.id',
-      'a.organization_id',
-      'a.livemode',
-      'a.kind',
-      'a.owner_id',
-      'a.debits_pending',
-      'a.debits_posted',
-      'a.credits_posted',
-      'u.id as user_id',
-      'c.user_id as card_user_id',
-      'c.transfer_id as card_transfer_id',
-    ])
-    .execute();
-  const flows = await exec
-    .selectFrom('card_flows')
-    .select(['id', 'user_id', 'status', 'amount_cents', 'transfer_cents', 'card_id'])
-    .execute();
-  const pairs = await exec
-    .selectFrom('ledger_transfers')
-    .select(['debit_account_id as debit', 'credit_account_id as credit', 'kind', 'pending_state'])
-    .select((eb) => eb.fn.sum<number | string>('amount').as('total'))
-    .groupBy(['debit_account_id', 'credit_account_id', 'kind', 'pending_state'])
-    .execute();
-  return {
-    accounts: accounts.map((a) => ({
-      ...a,
+/**
+ * Reads what the checks need, each from the domain that owns it: the accounts and what moved between
+ * each pair of them (the ledger), the users and cards the accounts are of (connect, cards), and the
+ * flows (ours). All on `exec`, the one snapshot `ledger verify` reads.
+ */
+async function ownershipBooks(exec: Executor, store: FundingStore): Promise<OwnershipBooks> {
+  const rows = await ledgerAccounts(exec);
+  const idsOf = (kind: string) => rows.filter((a) => a.kind === kind).map((a) => a.owner_id);
+  const users = await existingUsers(exec, idsOf('user_wallet'));
+  const cards = await cardOwners(exec, idsOf('card'));
+  const accounts = rows.map((a): Account => {
+    const card = a.kind === 'card' ? cards.get(a.owner_id) : undefined;
+    return {
+      id: a.id,
+      organization_id: a.organization_id,
+      livemode: a.livemode,
+      kind: a.kind,
+      owner_id: a.owner_id,
       debits_pending: Number(a.debits_pending),
       debits_posted: Number(a.debits_posted),
       credits_posted: Number(a.credits_posted),
-    })),
+      user_id: a.kind === 'user_wallet' && users.has(a.owner_id) ? a.owner_id : null,
+      card_user_id: card?.user_id ?? null,
+      card_transfer_id: card?.transfer_id ?? null,
+    };
+  });
+  const flows = await store.everyFlow(exec);
+  return {
+    accounts,
     flows: flows.map((f) => ({
       ...f,
       amount_cents: Number(f.amount_cents),
       transfer_cents: Number(f.transfer_cents),
     })),
-    pairs: pairs.map((p) => ({ ...p, total: Number(p.total) })),
-    async crossings(crossing) {
-      const wanted = new Set(crossing.map((p) => `${p.debit}>${p.credit}`));
-      const debits = [...new Set(crossing.map((p) => p.debit))];
-      const found: Transfer[] = [];
-      for (let i = 0; i < debits.length; i += 500) {
-        const rows = await exec
-          .selectFrom('ledger_transfers')
-          .select(['id', 'kind', 'debit_account_id', 'credit_account_id', 'amount', 'pending_id'])
-          .where('debit_account_id', 'in', debits.slice(i, i + 500))
-          .orderBy('id')
-          .execute();
-        for (const row of rows)
-          if (wanted.has(`${row.debit_account_id}>${row.credit_account_id}`))
-            found.push({ ...row, amount: Number(row.amount) });
-      }
-      return found;
-    },
+    pairs: await pairTotals(exec),
+    crossings: (crossing) => transfersBetween(exec, crossing),
   };
 }
 
 /** Every ownership violation in the books (see the top of this file). */
-export async function verifyOwnership(exec: Executor): Promise<Violation[]> {
-  return ownershipViolations(await ownershipBooks(exec));
+export async function verifyOwnership(exec: Executor, store: FundingStore): Promise<Violation[]> {
+  return ownershipViolations(await ownershipBooks(exec, store));
 }
 
 async function ownershipViolations(books: OwnershipBooks): Promise<Violation[]> {
@@ -193,7 +160,7 @@ function crosses(from: Owner, to: Owner): boolean {
  * funding the card its completed flow ends in (`<card>.funding`, at mint).
  */
 function crossingProblem(
-  transfer: Transfer,
+  transfer: PairTransfer,
   accounts: Map<string, Account>,
   flows: Map<string, Flow>,
   flowsByHold: Map<string, Flow>,

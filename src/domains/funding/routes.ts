@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { refusalStatuses } from '../../core/refusal.ts';
 import {
   documented,
   errorResponse,
@@ -11,7 +12,17 @@ import {
 import { type AuthService, apiKeyGuard, platformGuard, testModeOnly } from '../auth/index.ts';
 import { scopeOf } from '../cards/index.ts';
 import type { OrgService } from '../orgs/index.ts';
+import type { FundingRefusalCode } from './index.ts';
 import type { FundingService } from './service.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<FundingRefusalCode>({
+  not_found: 404,
+  kyc_required: 422,
+  transfer_not_awaiting_ack: 409,
+  ack_deadline_passed: 409,
+  chain_unavailable: 503,
+});
 
 const CARD_FLOW_STATUSES = [
   'awaiting_collection',

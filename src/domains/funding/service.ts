@@ -49,7 +49,7 @@ export class FundingService {
     this.returns = new ChainReturns(db, clock, config, { ...deps, store: this.store, funding: this });
     // A company-funded card's money comes from and returns to the pool (docs/funding.md, Ownership).
     deps.cards.setCompanyPool(this);
-    deps.ledger.addCheck(verifyOwnership);
+    deps.ledger.addCheck((exec) => verifyOwnership(exec, this.store));
   }
 
   get chain(): Chain {

@@ -74,6 +74,14 @@ export class FundingStore {
       .execute();
   }
 
+  /** Every flow: its user, amounts, card and status (`ledger verify`'s ownership check, ownership.ts). */
+  everyFlow(exec: Executor) {
+    return exec
+      .selectFrom('card_flows')
+      .select(['id', 'user_id', 'status', 'amount_cents', 'transfer_cents', 'card_id'])
+      .execute();
+  }
+
   async insertFlow(exec: Executor, flow: CardFlow): Promise<void> {
     await exec.insertInto('card_flows').values(flow).execute();
   }

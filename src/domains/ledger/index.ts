@@ -2,3 +2,11 @@
 export type { AccountBalance, LedgerService, LockedAccounts, TransferRequest, Violation } from './service.ts';
 export { LedgerRefusal } from './service.ts';
 export { accountOwners } from './store.ts';
+/** The books as `ledger verify` reads them, for the checks other domains add (`LedgerService.addCheck`). */
+export {
+  ledgerAccounts,
+  type PairTotal,
+  type PairTransfer,
+  pairTotals,
+  transfersBetween,
+} from './verify-store.ts';

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/index.ts';
 import { AccountFlags, checkLimits, type Totals } from './rules.ts';
+import * as store from './verify-store.ts';
 
 export interface Violation {
   invariant:
@@ -35,34 +36,7 @@ const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, 
 export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): Promise<Violation[]> {
   const violations: Violation[] = [];
 
-  const badShapes = await db
-    .selectFrom('ledger_transfers as t')
-    .innerJoin('ledger_accounts as d', 'd.id', 't.debit_account_id')
-    .innerJoin('ledger_accounts as c', 'c.id', 't.credit_account_id')
-    .select([
-      't.id',
-      't.amount',
-      't.debit_account_id',
-      't.credit_account_id',
-      't.organization_id',
-      't.livemode',
-    ])
-    .select([
-      'd.organization_id as d_org',
-      'd.livemode as d_mode',
-      'c.organization_id as c_org',
-      'c.livemode as c_mode',
-    ])
-    .where((eb) =>
-      eb.or([
-        eb('t.amount', '<=', 0),
-        eb('t.debit_account_id', '=', eb.ref('t.credit_account_id')),
-        eb('d.organization_id', '!=', eb.ref('c.organization_id')),
-        eb('d.livemode', '!=', eb.ref('c.livemode')),
-        eb('t.organization_id', '!=', eb.ref('d.organization_id')),
-      ]),
-    )
-    .execute();
+  const badShapes = await store.malformedTransfers(db);
   for (const t of badShapes) {
     violations.push({
       invariant: 'transfer_shape',
@@ -78,12 +52,7 @@ export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): P
     derived.set(id, totals);
   };
   for (const side of ['debit', 'credit'] as const) {
-    const rows = await db
-      .selectFrom('ledger_transfers')
-      .select([`${side}_account_id as account_id`, 'kind', 'pending_state'])
-      .select((eb) => eb.fn.sum<number>('amount').as('total'))
-      .groupBy([`${side}_account_id`, 'kind', 'pending_state'])
-      .execute();
+    const rows = await store.sideTotals(db, side);
     for (const row of rows) {
       if (row.kind === 'posted' || row.kind === 'post_pending')
         add(row.account_id, `${side}s_posted`, row.total);
@@ -92,7 +61,7 @@ export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): P
     }
   }
 
-  const rows = await db.selectFrom('ledger_accounts').selectAll().execute();
+  const rows = await store.ledgerAccounts(db);
   const sums = { ...ZERO };
   for (const row of rows) {
     const delta = deltas.get(row.id) ?? ZERO;
@@ -136,35 +105,13 @@ export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): P
     });
   }
 
-  const holds = await db
-    .selectFrom('ledger_transfers as p')
-    .leftJoin('ledger_transfers as e', 'e.pending_id', 'p.id')
-    .select(['p.id', 'p.kind', 'p.pending_state', 'p.amount', 'p.debit_account_id', 'p.credit_account_id'])
-    .select([
-      'e.id as e_id',
-      'e.kind as e_kind',
-      'e.amount as e_amount',
-      'e.debit_account_id as e_debit',
-      'e.credit_account_id as e_credit',
-    ])
-    .where((eb) => eb.or([eb('p.kind', '=', 'pending'), eb('e.id', 'is not', null)]))
-    .execute();
+  const holds = await store.holdsWithEndings(db);
   for (const h of holds) {
     const problem = holdProblem(h);
     if (problem) violations.push({ invariant: 'pending_hold', subject: h.id, detail: problem });
   }
 
-  const strayEndings = await db
-    .selectFrom('ledger_transfers as e')
-    .leftJoin('ledger_transfers as p', 'p.id', 'e.pending_id')
-    .select(['e.id', 'e.kind', 'e.pending_id'])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('e.kind', 'in', ['post_pending', 'void_pending']), eb('p.id', 'is', null)]),
-        eb.and([eb('e.kind', 'in', ['posted', 'pending']), eb('e.pending_id', 'is not', null)]),
-      ]),
-    )
-    .execute();
+  const strayEndings = await store.strayEndings(db);
   for (const e of strayEndings) {
     violations.push({
       invariant: 'hold_ending',

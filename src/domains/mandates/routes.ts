@@ -74,7 +74,7 @@ export const MandateTermsBody = Type.Object(
   { additionalProperties: false },
 );
 
-const TermsObject = Type.Object(
+export const TermsObject = Type.Object(
   {
     client_id: Type.String(),
     description: Type.String(),
@@ -92,7 +92,7 @@ const TermsObject = Type.Object(
   },
 );
 
-const MandateObject = Type.Object(
+export const MandateObject = Type.Object(
   {
     object: Type.Literal('mandate'),
     id: Type.String({ description: '`mdt_…`' }),

@@ -2,8 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiError } from '../../core/errors.ts';
-import { Refusal } from '../../core/refusal.ts';
+import { isRefusal } from '../../core/refusal.ts';
 import { type ExchangeAnswer, type ExchangeInput, HttpExchange } from './exchange.ts';
 import { TOOLS, type ToolCall, type ToolDefinition } from './tools.ts';
 
@@ -57,7 +56,8 @@ export async function runTool(
     const answer = await tool.run(call, args as never);
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
   } catch (error) {
-    if (error instanceof ApiError || error instanceof Refusal) return toolError(error);
+    // A refusal in the tool's words: its code and message, whatever status the API would give it.
+    if (isRefusal(error)) return toolError(error);
     log.error({ err: error, tool: tool.name }, 'mcp tool failed');
     return toolError({
       code: 'internal_error',

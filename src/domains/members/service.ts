@@ -1,7 +1,7 @@
 import { type Clock, HOUR, MINUTE } from '../../core/clock.ts';
 import { digest, numericCode, safeEqual } from '../../core/crypto.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { invalid, missing, rateLimited } from '../../core/refusal.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { MemberRole } from '../../db/schema.ts';
@@ -72,9 +72,8 @@ export class MemberService {
   /** `purser member add ORG --email … --role …`: the member (made if new) gets this role there. */
   async add(organizationId: string, rawEmail: string, role: MemberRole) {
     const email = rawEmail.trim().toLowerCase();
-    if (!isEmail(email)) throw new ApiError(400, 'invalid_request', 'The email is not an email address.');
-    if (!MEMBER_ROLES.includes(role))
-      throw new ApiError(400, 'invalid_request', `The role must be one of ${MEMBER_ROLES.join(', ')}.`);
+    if (!isEmail(email)) throw invalid('The email is not an email address.');
+    if (!MEMBER_ROLES.includes(role)) throw invalid(`The role must be one of ${MEMBER_ROLES.join(', ')}.`);
     await this.deps.orgs.getOrganization(organizationId);
     return this.db.transaction().execute(async (trx) => {
       const memberId = await this.ensureMember(trx, email);
@@ -124,7 +123,7 @@ export class MemberService {
     const email = rawEmail.trim().toLowerCase();
     const now = this.clock.now();
     if ((await store.signInsSince(this.db, email, now - SIGN_IN_WINDOW_MS)) >= SIGN_IN_MAX_PER_EMAIL)
-      throw new ApiError(429, 'rate_limited', 'Too many codes were sent to this email. Try again later.');
+      throw rateLimited('Too many codes were sent to this email. Try again later.');
     let code = numericCode(6);
     // The sandbox constant is never a sign-in code.
     while (code === SANDBOX_CODE) code = numericCode(6);
@@ -236,7 +235,7 @@ export class MemberService {
   /** The member's role in an organization, or a 404 when they have none there. */
   roleIn(member: SignedInMember, organizationId: string): MemberRole {
     const found = member.organizations.find((o) => o.id === organizationId);
-    if (!found) throw notFound('No such organization.');
+    if (!found) throw missing('No such organization.');
     return found.role;
   }
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../../config.ts';
 import { type Clock, SECOND } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
 import { guardedRequest } from '../../core/http/client.ts';
 import { destinationPolicy } from '../../core/http/policy.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
@@ -61,9 +60,7 @@ export class OAuthClients {
   }): Promise<RegisteredClient> {
     const registration = await this.registrationOwner();
     if (!registration)
-      throw new ApiError(
-        403,
-        'access_denied',
+      throw tokenError.accessDenied(
         this.config.oauth.registration
           ? 'No organization exists yet to hold registered clients: create one (`npx purser org create`).'
           : 'Dynamic client registration is not enabled on this server.',
@@ -154,26 +151,24 @@ export class OAuthClients {
     if (fetched.kind === 'failure' || fetched.status !== 200) return null;
     const document = parseClientDocument(clientId, fetched.text);
     if ('problem' in document) return null;
-    await store.saveDocumentClient(
-      this.db,
-      {
-        id: clientId,
-        organization_id: registration.organizationId,
-        livemode: livemodeColumn(registration.livemode),
-        name: (document.client_name ?? url.host).slice(0, 200),
-        type: 'public',
-        secret_digest: null,
-        grant_types: JSON.stringify(['authorization_code', 'refresh_token']),
-        redirect_uris: JSON.stringify(document.redirect_uris),
-        status: 'active',
-        created_at: now,
-        revoked_at: null,
-      },
-      {
-        fetched_at: now,
-        expires_at: now + documentLifetimeSeconds(String(fetched.headers['cache-control'] ?? '')) * SECOND,
-      },
-    );
+    // The client is orgs' (it owns `clients`); the copy's freshness is ours.
+    await this.orgs.saveDocumentClient({
+      id: clientId,
+      organization_id: registration.organizationId,
+      livemode: livemodeColumn(registration.livemode),
+      name: (document.client_name ?? url.host).slice(0, 200),
+      type: 'public',
+      secret_digest: null,
+      grant_types: JSON.stringify(['authorization_code', 'refresh_token']),
+      redirect_uris: JSON.stringify(document.redirect_uris),
+      status: 'active',
+      created_at: now,
+      revoked_at: null,
+    });
+    await store.saveClientDocument(this.db, clientId, {
+      fetched_at: now,
+      expires_at: now + documentLifetimeSeconds(String(fetched.headers['cache-control'] ?? '')) * SECOND,
+    });
     const row = await this.orgs.findClient(clientId);
     return row ? toClient(row) : null;
   }

@@ -1,5 +1,7 @@
-import { ApiError } from '../../core/errors.ts';
+import { invalid, Refusal } from '../../core/refusal.ts';
 import type { Client } from '../../db/schema.ts';
+import { invalidClient } from '../auth/index.ts';
+import type { OAuthRefusalCode } from './index.ts';
 
 /** What the authorization server's parts share: scopes, the client shape, the OAuth errors. */
 
@@ -32,22 +34,26 @@ export interface OAuthClient {
   row: Client;
 }
 
-/** RFC 6749 §5.2 (and RFC 7009, RFC 7591 §3.2.2, RFC 8707 §2) errors, rendered in the OAuth body. */
+const refuse = (code: OAuthRefusalCode, description: string) =>
+  new Refusal<OAuthRefusalCode>(code, description);
+
+/**
+ * RFC 6749 §5.2 (and RFC 7009, RFC 7591 §3.2.2, RFC 8707 §2) refusals, rendered in the OAuth body;
+ * their statuses are in routes.ts. `invalid_client` is auth's, answered as the platform token
+ * endpoint answers it.
+ */
 export const tokenError = {
-  invalidRequest: (description: string) => new ApiError(400, 'invalid_request', description),
-  invalidGrant: (description: string) => new ApiError(400, 'invalid_grant', description),
-  invalidTarget: (description: string) => new ApiError(400, 'invalid_target', description),
-  invalidScope: (description: string) => new ApiError(400, 'invalid_scope', description),
+  invalidRequest: (description: string) => invalid(description),
+  invalidGrant: (description: string) => refuse('invalid_grant', description),
+  invalidTarget: (description: string) => refuse('invalid_target', description),
+  invalidScope: (description: string) => refuse('invalid_scope', description),
   unsupportedGrantType: () =>
-    new ApiError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.'),
-  unauthorizedClient: (description: string) => new ApiError(400, 'unauthorized_client', description),
-  invalidClient: (basic: boolean, description = 'Client authentication failed.') =>
-    new ApiError(401, 'invalid_client', description, {
-      // RFC 6749 §5.2: a 401 after HTTP Basic carries the matching challenge.
-      headers: basic ? { 'www-authenticate': 'Basic realm="purser"' } : {},
-    }),
-  invalidClientMetadata: (description: string) => new ApiError(400, 'invalid_client_metadata', description),
-  invalidRedirectUri: (description: string) => new ApiError(400, 'invalid_redirect_uri', description),
+    refuse('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.'),
+  unauthorizedClient: (description: string) => refuse('unauthorized_client', description),
+  invalidClient,
+  invalidClientMetadata: (description: string) => refuse('invalid_client_metadata', description),
+  invalidRedirectUri: (description: string) => refuse('invalid_redirect_uri', description),
+  accessDenied: (description: string) => refuse('access_denied', description),
 };
 
 export interface RegisteredClient {

@@ -2,13 +2,30 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../core/errors.ts';
 import type { RateLimiter } from '../../core/rate-limit.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import { documented, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
-import { basicCredentials, OAuthErrorBody } from '../auth/index.ts';
+import { basicCredentials, INVALID_CLIENT_ANSWER, OAuthErrorBody } from '../auth/index.ts';
 import { DOCUMENT_MAX_BYTES } from './client-documents.ts';
 import { allowAnyOrigin, preflightRoute } from './cors.ts';
+import type { OAuthRefusalCode } from './index.ts';
 import { AuthorizationServerMetadata, metadataRoutes, ProtectedResourceMetadata } from './metadata-routes.ts';
 import { OAUTH_SCOPES, type OAuthService, tokenError } from './service.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<OAuthRefusalCode>({
+  invalid_request: 400,
+  invalid_grant: 400,
+  invalid_target: 400,
+  invalid_scope: 400,
+  unsupported_grant_type: 400,
+  unauthorized_client: 400,
+  // 401, with the Basic challenge after HTTP Basic: as the platform token endpoint answers it.
+  invalid_client: INVALID_CLIENT_ANSWER,
+  invalid_client_metadata: 400,
+  invalid_redirect_uri: 400,
+  access_denied: 403,
+});
 
 const OAuthTokenPair = Type.Object(
   {

@@ -1,7 +1,6 @@
 import type { Config } from '../../config.ts';
 import { type Clock, SECOND } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
@@ -277,7 +276,7 @@ export class OAuthService {
       throw tokenError.invalidClient(input.viaBasic, 'This is a public client: send no client_secret.');
     }
     const refusal = await this.organizationRefusal(client);
-    if (refusal?.suspended) throw new ApiError(403, 'access_denied', refusal.message);
+    if (refusal?.suspended) throw tokenError.accessDenied(refusal.message);
     if (refusal) throw tokenError.invalidClient(input.viaBasic, refusal.message);
     return client;
   }
@@ -373,13 +372,8 @@ export class OAuthService {
     if (!token) throw tokenError.invalidRequest('token is required.');
     const family =
       (await this.deps.connect.refreshTokenFamily(client.id, token)) ??
-      (await this.accessTokenFamily(client.id, token));
+      (await this.deps.auth.connectionTokenFamily(client.id, token));
     if (family) await this.deps.connect.revokeFamily(family);
-  }
-
-  private async accessTokenFamily(clientId: string, token: string): Promise<string | null> {
-    const row = await store.findAccessTokenGrant(this.db, digest(token));
-    return row && row.kind === 'connection' && row.client_id === clientId ? row.family_id : null;
   }
 
   /** The apps holding a live grant for this user in the client's organization and mode. */

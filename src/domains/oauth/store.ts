@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/index.ts';
-import type { ClientsTable, OAuthCodesTable } from '../../db/schema.ts';
+import type { OAuthCodesTable } from '../../db/schema.ts';
 
 export async function insertCode(db: Executor, row: Insertable<OAuthCodesTable>): Promise<void> {
   await db.insertInto('oauth_codes').values(row).execute();
@@ -35,31 +35,15 @@ export async function findClientDocument(db: Executor, clientId: string) {
     .executeTakeFirst();
 }
 
-/** Stores the client a metadata document describes, and when its copy goes stale. */
-export async function saveDocumentClient(
+/** Remembers when the stored copy of a client's metadata document was fetched and when it goes stale. */
+export async function saveClientDocument(
   db: Executor,
-  client: Insertable<ClientsTable>,
+  clientId: string,
   document: { fetched_at: number; expires_at: number },
 ): Promise<void> {
   await db
-    .insertInto('clients')
-    .values(client)
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet({ name: client.name, redirect_uris: client.redirect_uris }),
-    )
-    .execute();
-  await db
     .insertInto('oauth_client_documents')
-    .values({ client_id: client.id, ...document })
+    .values({ client_id: clientId, ...document })
     .onConflict((oc) => oc.column('client_id').doUpdateSet(document))
     .execute();
-}
-
-/** The family and client of an access token, by digest (RFC 7009 revocation). */
-export async function findAccessTokenGrant(db: Executor, tokenDigest: string) {
-  return db
-    .selectFrom('access_tokens')
-    .select(['client_id', 'family_id', 'kind'])
-    .where('token_digest', '=', tokenDigest)
-    .executeTakeFirst();
 }

@@ -3,3 +3,6 @@ export { ANY_FRAME_ANCESTOR, isLoopbackHost, MAX_EMBED_ORIGINS } from './embed-o
 export { returnAddress, returnUrlProblem } from './return-url.ts';
 export type { CreatedOrganization, Mode, OrgService } from './service.ts';
 export { clientNames, organizationStatusOf } from './store.ts';
+
+/** Why organizations and their credentials refuse. Its routes give each its HTTP status. */
+export type OrgRefusalCode = 'invalid_request' | 'not_found' | 'invalid_origin';

@@ -1,8 +1,17 @@
 import { Type } from 'typebox';
+import { refusalStatuses } from '../../core/refusal.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { type AuthService, platformGuard } from '../auth/index.ts';
 import { MAX_EMBED_ORIGINS } from './embed-origins.ts';
+import type { OrgRefusalCode } from './index.ts';
 import type { OrgService } from './service.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<OrgRefusalCode>({
+  invalid_request: 400,
+  not_found: 404,
+  invalid_origin: 400,
+});
 
 const EmbedOrigins = Type.Object(
   {

@@ -1,11 +1,13 @@
+import type { Insertable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import { digest, matchesDigest } from '../../core/crypto.ts';
-import { ApiError } from '../../core/errors.ts';
 import { newId, newSecret } from '../../core/ids.ts';
+import { invalid, missing, Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
-import type { Client, Organization } from '../../db/schema.ts';
+import type { Client, ClientsTable, Organization } from '../../db/schema.ts';
 import { frameAncestorsDirective, parseEmbedOrigin, validEmbedOrigins } from './embed-origins.ts';
+import type { OrgRefusalCode } from './index.ts';
 import * as store from './store.ts';
 
 export type Mode = 'sandbox' | 'production';
@@ -39,6 +41,15 @@ function clientSecretPrefix(mode: Mode): string {
 export class OrgService {
   /** Called after any change that can end a token's validity (revocation, suspension). */
   onAccessChanged: () => void = () => {};
+
+  /**
+   * Revokes every access token a client minted, in the transaction that revokes the client. The
+   * tokens are auth's (it owns `access_tokens`), which sets this as it is built: auth depends on
+   * orgs, not the reverse.
+   */
+  revokeClientTokens: (trx: Executor, clientId: string, now: number) => Promise<void> = async () => {
+    throw new Error('No token store: AuthService sets OrgService.revokeClientTokens as it is built.');
+  };
 
   constructor(
     private readonly db: Db,
@@ -91,7 +102,7 @@ export class OrgService {
 
   async getOrganization(id: string): Promise<Organization> {
     const org = await store.findOrganization(this.db, id);
-    if (!org) throw new ApiError(404, 'not_found', `No organization ${id}.`);
+    if (!org) throw missing(`No organization ${id}.`);
     return org;
   }
 
@@ -128,7 +139,7 @@ export class OrgService {
     for (const [index, value] of origins.entries()) {
       const parsed = parseEmbedOrigin(value);
       if ('problem' in parsed) {
-        throw new ApiError(400, 'invalid_origin', `"${value}" ${parsed.problem}.`, {
+        throw new Refusal<OrgRefusalCode>('invalid_origin', `"${value}" ${parsed.problem}.`, {
           fieldErrors: { [`origins[${index}]`]: parsed.problem },
         });
       }
@@ -213,8 +224,7 @@ export class OrgService {
 
   async rotateClientSecret(clientId: string): Promise<{ client_id: string; client_secret: string }> {
     const client = await this.activeClient(clientId);
-    if (client.type === 'public')
-      throw new ApiError(400, 'invalid_request', 'A public client has no secret.');
+    if (client.type === 'public') throw invalid('A public client has no secret.');
     const secret = newSecret(clientSecretPrefix(modeOf(client.livemode)));
     await store.updateClient(this.db, clientId, { secret_digest: digest(secret) });
     return { client_id: clientId, client_secret: secret };
@@ -226,7 +236,7 @@ export class OrgService {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       await store.updateClient(trx, clientId, { status: 'revoked', revoked_at: now });
-      await store.revokeClientTokens(trx, clientId, now);
+      await this.revokeClientTokens(trx, clientId, now);
     });
     this.onAccessChanged();
     return { client_id: clientId, status: 'revoked' };
@@ -262,6 +272,14 @@ export class OrgService {
     return { clients, apiKeys };
   }
 
+  /**
+   * Stores the public client a Client ID Metadata Document describes (oauth fetched and checked it),
+   * or renews the name and redirect URIs of one stored before.
+   */
+  async saveDocumentClient(client: Insertable<ClientsTable>): Promise<void> {
+    await store.saveDocumentClient(this.db, client);
+  }
+
   async findClient(clientId: string): Promise<Client | undefined> {
     return store.findClient(this.db, clientId);
   }
@@ -283,8 +301,7 @@ export class OrgService {
 
   private async activeClient(clientId: string): Promise<Client> {
     const client = await store.findClient(this.db, clientId);
-    if (!client || client.status !== 'active')
-      throw new ApiError(404, 'not_found', `No active client ${clientId}.`);
+    if (!client || client.status !== 'active') throw missing(`No active client ${clientId}.`);
     return client;
   }
 

@@ -67,6 +67,17 @@ export async function insertClient(db: Executor, row: Insertable<ClientsTable>):
   await db.insertInto('clients').values(row).execute();
 }
 
+/** A client a metadata document describes (its id the document's URL): new, or its name and redirect URIs renewed. */
+export async function saveDocumentClient(db: Executor, client: Insertable<ClientsTable>): Promise<void> {
+  await db
+    .insertInto('clients')
+    .values(client)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({ name: client.name, redirect_uris: client.redirect_uris }),
+    )
+    .execute();
+}
+
 export async function findClient(db: Executor, id: string): Promise<Client | undefined> {
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -118,15 +129,6 @@ export async function revokeActiveApiKeys(
     .where('organization_id', '=', organizationId)
     .where('livemode', '=', livemode)
     .where('status', '=', 'active')
-    .execute();
-}
-
-export async function revokeClientTokens(db: Executor, clientId: string, now: number): Promise<void> {
-  await db
-    .updateTable('access_tokens')
-    .set({ revoked_at: now })
-    .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null)
     .execute();
 }
 

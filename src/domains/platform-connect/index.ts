@@ -5,3 +5,6 @@ export type {
   PlatformConnectSessionObject,
   PlatformConnectView,
 } from './service.ts';
+
+/** Why platform connect sessions refuse. Its routes give each its HTTP status. */
+export type PlatformConnectRefusalCode = 'not_found' | 'already_completed';

@@ -1,10 +1,18 @@
 import { Type } from 'typebox';
 import { invalidRequest } from '../../core/errors.ts';
 import { ListOf, PageQuery } from '../../core/pagination.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import { documented, errorResponses, Nullable, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { type AuthService, platformGuard } from '../auth/index.ts';
 import { returnUrlProblem } from '../orgs/index.ts';
+import type { PlatformConnectRefusalCode } from './index.ts';
 import type { PlatformConnectService } from './service.ts';
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<PlatformConnectRefusalCode>({
+  not_found: 404,
+  already_completed: 409,
+});
 
 const SessionObject = Type.Object(
   {

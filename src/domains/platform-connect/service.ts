@@ -1,8 +1,8 @@
 import { type Clock, HOUR, isoTime } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { ApiError, notFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { cursorOf, pageOf } from '../../core/pagination.ts';
+import { missing, Refusal } from '../../core/refusal.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode, livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
@@ -13,6 +13,7 @@ import type { EventEmitter } from '../cards/index.ts';
 import type { MemberService, SignedInMember } from '../members/index.ts';
 import type { CreatedOrganization, OrgService } from '../orgs/index.ts';
 import { returnAddress } from '../orgs/index.ts';
+import type { PlatformConnectRefusalCode } from './index.ts';
 import * as store from './store.ts';
 
 /** How long a platform connect link works (docs/platform-connect.md). */
@@ -101,7 +102,7 @@ export class PlatformConnectService {
   async get(principal: Principal, id: string) {
     const owner = { organizationId: principal.organizationId, livemode: livemodeColumn(principal.livemode) };
     const row = await store.sessionOf(this.db, owner, id);
-    if (!row) throw notFound('No such platform connect session.');
+    if (!row) throw missing('No such platform connect session.');
     return this.present(row);
   }
 
@@ -194,7 +195,11 @@ export class PlatformConnectService {
       });
       return { created };
     });
-    if (!outcome) throw new ApiError(409, 'already_completed', 'This connect session was already completed.');
+    if (!outcome)
+      throw new Refusal<PlatformConnectRefusalCode>(
+        'already_completed',
+        'This connect session was already completed.',
+      );
     return { outcome: 'connected', redirect: returnAddress(session), created: outcome.created };
   }
 

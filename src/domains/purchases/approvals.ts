@@ -1,9 +1,9 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Clock } from '../../core/clock.ts';
 import { digest } from '../../core/crypto.ts';
-import { ApiError } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { formatMoney } from '../../core/money.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CheckoutAuthorizationsTable } from '../../db/schema.ts';
@@ -14,6 +14,7 @@ import { type AuthorizationMove, authorizationTransition } from './authorization
 import { authorizedCents, type CartObject, cartObject, placementKey, type StoredCart } from './cart.ts';
 import type { Buyer, Checkout, Placement } from './checkout.ts';
 import { type ConversationState, stamp } from './conversation.ts';
+import type { PurchaseRefusalCode } from './index.ts';
 import type { DeliveryAddress, Merchant } from './merchants/merchant.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
@@ -114,7 +115,7 @@ export class Approvals {
     await this.deps.ledger.transaction(async (trx) => {
       // Only the newest link of a cart works: a confirm asked again replaces the one before.
       await this.endPending(trx, conversationId, cart.hash);
-      await trx.insertInto('checkout_authorizations').values(row).execute();
+      await this.store.insertAuthorization(trx, row);
     });
     return `${this.config.baseUrl}/approve/${token}`;
   }
@@ -124,35 +125,21 @@ export class Approvals {
    * a write transaction only when there is one (almost never).
    */
   async supersede(conversationId: string, cartHash: string): Promise<void> {
-    if (!(await this.pendingOf(this.db, conversationId, cartHash).executeTakeFirst())) return;
+    const pending = await this.store.pendingAuthorizations(this.db, conversationId, cartHash, false);
+    if (pending.length === 0) return;
     await this.deps.ledger.transaction((trx) => this.endPending(trx, conversationId, cartHash));
   }
 
   /** Ends (`expired`) the pending authorizations of a cart, each with its event. */
   private async endPending(trx: Executor, conversationId: string, cartHash: string): Promise<void> {
-    let query = this.pendingOf(trx, conversationId, cartHash);
-    if (this.deps.dialect === 'postgres') query = query.forUpdate();
-    for (const previous of await query.execute()) await this.end(trx, previous, 'expire');
-  }
-
-  private pendingOf(exec: Executor, conversationId: string, cartHash: string) {
-    return exec
-      .selectFrom('checkout_authorizations')
-      .selectAll()
-      .where('conversation_id', '=', conversationId)
-      .where('cart_hash', '=', cartHash)
-      .where('status', '=', 'pending');
+    const pending = await this.store.pendingAuthorizations(trx, conversationId, cartHash, this.locksRows());
+    for (const previous of pending) await this.end(trx, previous, 'expire');
   }
 
   /** The authorization behind an approval link. Reads only. */
   async resolve(token: string): Promise<Authorization | ApprovalProblem> {
     if (!TOKEN.test(token)) return 'not_found';
-    const row = await this.db
-      .selectFrom('checkout_authorizations')
-      .selectAll()
-      .where('token_digest', '=', digest(token))
-      .executeTakeFirst();
-    return row ?? 'not_found';
+    return (await this.store.authorizationByTokenDigest(this.db, digest(token))) ?? 'not_found';
   }
 
   /** What the approval page shows. Reads only (a link preview changes nothing). */
@@ -184,8 +171,7 @@ export class Approvals {
       'decide',
     );
     if (!options)
-      throw new ApiError(
-        403,
+      throw new Refusal<PurchaseRefusalCode>(
         'passkey_required',
         'Register a passkey in your card vault first (ask the app for a vault link).',
       );
@@ -228,14 +214,7 @@ export class Approvals {
   /** Ends pending authorizations past their time with `checkout_authorization.expired` (the worker). */
   async expireDue(limit = 100): Promise<number> {
     const now = this.clock.now();
-    const due = await this.db
-      .selectFrom('checkout_authorizations')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('expires_at', '<=', now)
-      .orderBy('expires_at')
-      .limit(limit)
-      .execute();
+    const due = await this.store.dueAuthorizations(this.db, now, limit);
     let expired = 0;
     for (const { id } of due) {
       const moved = await this.deps.ledger.transaction(async (trx) => {
@@ -256,11 +235,13 @@ export class Approvals {
       : authorization.status;
   }
 
-  private async lock(trx: Executor, id: string): Promise<Authorization> {
-    let query = trx.selectFrom('checkout_authorizations').selectAll().where('id', '=', id);
-    // SQLite's write transaction already holds the database; PostgreSQL locks the row.
-    if (this.deps.dialect === 'postgres') query = query.forUpdate();
-    return (await query.executeTakeFirstOrThrow()) as Authorization;
+  private lock(trx: Executor, id: string): Promise<Authorization> {
+    return this.store.lockAuthorization(trx, id, this.locksRows());
+  }
+
+  /** SQLite's write transaction already holds the database; PostgreSQL locks the rows it reads to change. */
+  private locksRows(): boolean {
+    return this.deps.dialect === 'postgres';
   }
 
   /** Moves a pending authorization to its end (authorization-states.ts), with its event (and a vault card's charge). */
@@ -271,12 +252,7 @@ export class Approvals {
   ): Promise<Authorization> {
     const { from, to: status } = authorizationTransition(move);
     const now = this.clock.now();
-    await trx
-      .updateTable('checkout_authorizations')
-      .set({ status, decided_at: now })
-      .where('id', '=', authorization.id)
-      .where('status', '=', from)
-      .execute();
+    await this.store.moveAuthorization(trx, authorization.id, from, status, now);
     await this.deps.events.emit(trx, {
       organizationId: authorization.organization_id,
       livemode: isLivemode(authorization.livemode),
@@ -326,7 +302,10 @@ export class Approvals {
     }
     const merchant = await this.deps.merchant(cart.merchant);
     if (!merchant)
-      throw new ApiError(409, 'approval_closed', `${cart.merchant_name} is no longer available.`);
+      throw new Refusal<PurchaseRefusalCode>(
+        'approval_closed',
+        `${cart.merchant_name} is no longer available.`,
+      );
     const placement = await this.checkout.place(
       {
         organizationId: authorization.organization_id,
@@ -380,14 +359,12 @@ export class Approvals {
    * it recorded the order, even if that order has failed since): an approval places one order.
    */
   private orderSince(authorization: Authorization) {
-    return this.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('conversation_id', '=', authorization.conversation_id)
-      .where('cart_hash', '=', authorization.cart_hash)
-      .where('created_at', '>=', authorization.created_at)
-      .orderBy('created_at')
-      .executeTakeFirst();
+    return this.store.orderOfCartSince(
+      this.db,
+      authorization.conversation_id,
+      authorization.cart_hash,
+      authorization.created_at,
+    );
   }
 
   /**
@@ -396,41 +373,21 @@ export class Approvals {
    * the vault card's charge of orders that ended after their confirm returned.
    */
   async placeApprovedDue(graceMs: number, limit = 20): Promise<number> {
-    const due = await this.db
-      .selectFrom('checkout_authorizations')
-      .selectAll()
-      .where('status', '=', 'approved')
-      .where('order_id', 'is', null)
-      .where('decided_at', '<=', this.clock.now() - graceMs)
-      .limit(limit)
-      .execute();
+    const due = await this.store.approvedWithoutOrder(this.db, this.clock.now() - graceMs, limit);
     let placed = 0;
     for (const authorization of due) {
       const placement = await this.place(authorization).catch(() => null);
       if (placement?.order_id) placed++;
     }
     // Vault card charges of orders the worker concluded later (the merchant had not answered).
-    const unsettled = await this.db
-      .selectFrom('checkout_authorizations')
-      .selectAll()
-      .where('status', '=', 'approved')
-      .where('vault_card_id', 'is not', null)
-      .where('order_id', 'is not', null)
-      .where('card_settled_at', 'is', null)
-      .limit(limit)
-      .execute();
+    const unsettled = await this.store.cardChargesUnsettled(this.db, limit);
     for (const authorization of unsettled)
       await this.refundUnused(authorization, authorization.order_id as string).catch(() => {});
     return placed;
   }
 
   private async recordOrder(authorization: Authorization, orderId: string): Promise<void> {
-    await this.db
-      .updateTable('checkout_authorizations')
-      .set({ order_id: orderId })
-      .where('id', '=', authorization.id)
-      .where('order_id', 'is', null)
-      .execute();
+    await this.store.recordAuthorizationOrder(this.db, authorization.id, orderId);
   }
 
   /**
@@ -445,13 +402,8 @@ export class Approvals {
     const unused = Number(authorization.amount_cents) - used;
     const scope = scopeOf(authorization);
     await this.deps.ledger.transaction(async (trx) => {
-      const settled = await trx
-        .updateTable('checkout_authorizations')
-        .set({ card_settled_at: this.clock.now() })
-        .where('id', '=', authorization.id)
-        .where('card_settled_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(settled.numUpdatedRows) !== 1 || unused <= 0) return;
+      const settled = await this.store.settleCardCharge(trx, authorization.id, this.clock.now());
+      if (!settled || unused <= 0) return;
       const [source, wallet] = await Promise.all([
         this.deps.cards.systemAccount(trx, scope, 'funding_source'),
         this.deps.cards.walletAccount(trx, scope, authorization.user_id),
@@ -483,9 +435,8 @@ function userOf(authorization: Authorization) {
   return { ...scopeOf(authorization), userId: authorization.user_id };
 }
 
-function closed(status: string): ApiError {
-  return new ApiError(
-    409,
+function closed(status: string): Refusal<PurchaseRefusalCode> {
+  return new Refusal<PurchaseRefusalCode>(
     'approval_closed',
     status === 'expired'
       ? 'This approval has expired; nothing was charged.'

@@ -1,7 +1,6 @@
 import { type Clock, isoTime } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { Refusal } from '../../core/refusal.ts';
+import { isRefusal, Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
@@ -11,6 +10,7 @@ import type { AcpOrderEvent } from './acp-webhook-routes.ts';
 import { authorizedCents, cartObject, placementKey, type StoredCart } from './cart.ts';
 import type { PurchaseConfig } from './config.ts';
 import { UNFULFILLED } from './fulfillment.ts';
+import type { PurchaseRefusalCode } from './index.ts';
 import type { PurchaseMandates } from './mandate-port.ts';
 import { MerchantOrderEvents } from './merchant-events.ts';
 import type { DeliveryAddress, Merchant, PlaceResult } from './merchants/merchant.ts';
@@ -178,14 +178,14 @@ export class Checkout {
               updated_at: this.clock.now(),
             });
             // The worker already gave this order up: the card must not be issued.
-            if (!moved) throw new ApiError(409, 'order_abandoned', 'The order was abandoned.');
+            if (!moved) throw new Refusal<PurchaseRefusalCode>('order_abandoned', 'The order was abandoned.');
             this.failpoint('card');
           },
         },
       );
     } catch (error) {
       // The card domain's refusals: a card it would not issue.
-      if (!(error instanceof ApiError || error instanceof Refusal)) throw error;
+      if (!isRefusal(error)) throw error;
       const code =
         error.code === 'insufficient_funds' || error.code === 'kyc_required'
           ? error.code
@@ -345,7 +345,7 @@ export class Checkout {
           updated_at: now,
         },
       );
-      if (!moved) throw new ApiError(409, 'order_moved', 'The order was concluded by another process.');
+      if (!moved) throw orderMoved();
       const data = {
         order_id: order.id,
         conversation_id: order.conversation_id,
@@ -395,7 +395,7 @@ export class Checkout {
         await this.deps.ledger.transaction(record);
       }
     } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'order_moved')) throw error;
+      if (!(error instanceof Refusal && error.code === 'order_moved')) throw error;
     }
     return (await this.store.orderById(this.db, order.id)) as Order;
   }
@@ -422,14 +422,14 @@ export class Checkout {
           next_check_at: null,
           updated_at: now,
         });
-        if (!moved) throw new ApiError(409, 'order_moved', 'The order was concluded by another process.');
+        if (!moved) throw orderMoved();
         if (card && card.status !== 'CLOSED') {
           await this.deps.cards.lockBooks(trx, card, { owner: true });
           await this.deps.cards.closeLocked(trx, card, 'manual');
         }
       })
       .catch((error) => {
-        if (!(error instanceof ApiError && error.code === 'order_moved')) throw error;
+        if (!(error instanceof Refusal && error.code === 'order_moved')) throw error;
       });
     return (await this.store.orderById(this.db, id)) as Order;
   }
@@ -497,6 +497,10 @@ export class Checkout {
     if (this.config.failpoint === `purchases.${step}`) process.kill(process.pid, 'SIGKILL');
   }
 }
+
+/** Another process (the worker, or a second confirm) concluded the order first: this one stops. */
+const orderMoved = () =>
+  new Refusal<PurchaseRefusalCode>('order_moved', 'The order was concluded by another process.');
 
 /** `decline_code` of a cart the spending controls refused: nothing was charged. */
 const SPENDING_CONTROLS = 'spending_controls';

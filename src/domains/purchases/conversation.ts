@@ -5,7 +5,8 @@ import type { Placement } from './checkout.ts';
 import type { DeliveryAddress } from './merchants/merchant.ts';
 
 /** Statuses of the envelope (spec §3 Purchase status); the only field a client branches on. */
-export type PurchaseStatus = 'needs_input' | 'order_placed' | 'partially_placed' | 'declined';
+export const PURCHASE_STATUSES = ['needs_input', 'order_placed', 'partially_placed', 'declined'] as const;
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
 export interface Unmatched {
   merchant: string | null;
@@ -72,7 +73,9 @@ export interface Envelope {
   error_code: string | null;
 }
 
-export type ChargeStatus = 'none' | 'confirming' | 'settled' | 'unknown';
+/** Where an order's charge stands: none taken, being confirmed, settled, or not known after a failure. */
+export const CHARGE_STATUSES = ['none', 'confirming', 'settled', 'unknown'] as const;
+export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
 
 /** Builds an envelope: the turn's bubbles make the reply; the rest is null or empty unless given. */
 export function envelope(

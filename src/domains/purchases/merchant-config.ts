@@ -12,6 +12,7 @@ import type { MerchantRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { DEFAULT_CEILING_RULE } from './merchants/acp/protocol.ts';
 import { AcpMerchant } from './merchants/acp.ts';
+import { allMerchants, deleteMerchant, insertMerchant, merchantBySlug } from './merchants-store.ts';
 
 /** `ACP_*` settings (README settings table; docs/acp.md). */
 export interface AcpConfig {
@@ -142,7 +143,7 @@ export class MerchantConfigs {
       created_at: this.deps.clock.now(),
     };
     try {
-      await this.deps.db.insertInto('merchants').values(row).execute();
+      await insertMerchant(this.deps.db, row);
     } catch (error) {
       // Two adds of one slug at once: the unique index decides.
       if (await this.findRow(slug)) {
@@ -154,7 +155,7 @@ export class MerchantConfigs {
   }
 
   async list(): Promise<MerchantSummary[]> {
-    const rows = await this.deps.db.selectFrom('merchants').selectAll().orderBy('slug').execute();
+    const rows = await allMerchants(this.deps.db);
     return rows.map(summary);
   }
 
@@ -165,9 +166,8 @@ export class MerchantConfigs {
   }
 
   /** Removes a merchant; false when there was none. Orders already placed keep their slug. */
-  async remove(slug: string): Promise<boolean> {
-    const result = await this.deps.db.deleteFrom('merchants').where('slug', '=', slug).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  remove(slug: string): Promise<boolean> {
+    return deleteMerchant(this.deps.db, slug);
   }
 
   /** The merchant as the purchase loop uses it, or null when no merchant has this slug. */
@@ -182,7 +182,7 @@ export class MerchantConfigs {
    * are kept per row, so their product feed cache lives on.
    */
   async all(): Promise<AcpMerchant[]> {
-    const rows = await this.deps.db.selectFrom('merchants').selectAll().orderBy('slug').execute();
+    const rows = await allMerchants(this.deps.db);
     return rows.map((row) => this.instance(row));
   }
 
@@ -229,7 +229,7 @@ export class MerchantConfigs {
   }
 
   private findRow(slug: string): Promise<MerchantRow | undefined> {
-    return this.deps.db.selectFrom('merchants').selectAll().where('slug', '=', slug).executeTakeFirst();
+    return merchantBySlug(this.deps.db, slug);
   }
 
   /** What is wrong with a merchant URL, knowable without DNS (the address is checked per request). */

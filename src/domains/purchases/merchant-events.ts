@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
-import { ApiError } from '../../core/errors.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardService } from '../cards/index.ts';
 import type { AcpOrderEvent } from './acp-webhook-routes.ts';
 import { fulfillmentOfAcp, fulfillmentPredecessors, UNFULFILLED } from './fulfillment.ts';
+import type { PurchaseRefusalCode } from './index.ts';
 import { transactionIdOf } from './order-states.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
@@ -102,4 +102,7 @@ const CONFIRMED_STATUSES = new Set(['confirmed', 'processing', 'shipped', 'compl
 
 /** A merchant event for an order whose confirm has not finished: the merchant should send it again. */
 const orderNotPlaced = () =>
-  new ApiError(409, 'order_not_placed', 'The order is still being placed; send the event again shortly.');
+  new Refusal<PurchaseRefusalCode>(
+    'order_not_placed',
+    'The order is still being placed; send the event again shortly.',
+  );

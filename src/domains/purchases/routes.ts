@@ -3,10 +3,12 @@ import { Type } from 'typebox';
 import { bearerChallenge, bearerGuard, organizationSuspended } from '../../core/bearer.ts';
 import { ApiError } from '../../core/errors.ts';
 import { listOf } from '../../core/pagination.ts';
+import { refusalStatuses } from '../../core/refusal.ts';
 import { documented, errorResponses, type RoutesApp, withExample } from '../../core/schemas.ts';
 import { apiKeyGuard } from '../auth/index.ts';
 import type { OrgService } from '../orgs/index.ts';
 import type { Buyer } from './checkout.ts';
+import type { PurchaseRefusalCode } from './index.ts';
 import {
   BuyBody,
   CartObject,
@@ -25,6 +27,17 @@ declare module 'fastify' {
     buyer: Buyer | null;
   }
 }
+
+// The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
+refusalStatuses<PurchaseRefusalCode>({
+  invalid_request: 400,
+  passkey_required: 403,
+  not_found: 404,
+  approval_closed: 409,
+  order_not_placed: 409,
+  order_moved: 409,
+  order_abandoned: 409,
+});
 
 const Str = Type.String();
 

@@ -2,7 +2,9 @@ import { Type } from 'typebox';
 import { LiteralUnion, Nullable } from '../../core/schemas.ts';
 import type { CartObject as CartObjectType } from './cart.ts';
 import { PAYMENT_SOURCES } from './confirm-checks.ts';
+import { CHARGE_STATUSES, PURCHASE_STATUSES } from './conversation.ts';
 import { FULFILLMENT_STATUSES } from './fulfillment.ts';
+import { MERCHANT_PROTOCOLS } from './merchants/merchant.ts';
 
 /* The API objects of `/buy` (TypeBox), with the examples the OpenAPI document shows. */
 
@@ -50,7 +52,7 @@ const Placement = Type.Object({
   status: LiteralUnion(['placed', 'declined'] as const),
   order_id: Nullable(Str),
   decline_code: Nullable(Str),
-  charge_status: LiteralUnion(['none', 'confirming', 'settled', 'unknown'] as const),
+  charge_status: LiteralUnion(CHARGE_STATUSES),
 });
 
 const Catalog = Type.Object({
@@ -67,7 +69,7 @@ const cartRef = Type.Unsafe<CartObjectType>({ $ref: 'Cart' });
 export const Envelope = Type.Object(
   {
     conversation_id: Str,
-    status: LiteralUnion(['needs_input', 'order_placed', 'partially_placed', 'declined'] as const),
+    status: LiteralUnion(PURCHASE_STATUSES),
     reply: Str,
     messages: Type.Array(Str, { description: 'The reply split into chat bubbles' }),
     cart: Type.Union([cartRef, Type.Null()]),
@@ -86,10 +88,7 @@ export const Envelope = Type.Object(
           'the page where the user approves or declines with their passkey; give it to the user. See docs/purchases.md#approvals.',
       }),
     ),
-    charge_status: Type.Union([
-      LiteralUnion(['none', 'confirming', 'settled', 'unknown'] as const),
-      Type.Null(),
-    ]),
+    charge_status: Type.Union([LiteralUnion(CHARGE_STATUSES), Type.Null()]),
     placements: Type.Union([Type.Array(Placement), Type.Null()]),
     error_code: Nullable(Str),
   },
@@ -151,7 +150,7 @@ export const OrderObject = Type.Object(
     total_cents: Type.Integer({ description: 'The final amount once placed, else the cart total' }),
     approved_cents: Type.Integer({ description: 'What the confirm authorized (the ceiling or the total)' }),
     currency: Str,
-    charge_status: LiteralUnion(['none', 'confirming', 'settled', 'unknown'] as const),
+    charge_status: LiteralUnion(CHARGE_STATUSES),
     fulfillment_status: FulfillmentStatus,
     decline_code: Nullable(Str),
     card_id: Nullable(Str),
@@ -213,7 +212,7 @@ export const MerchantList = Type.Object({
       market: Type.Object({ countries: Type.Array(Str), currency: Str }),
       mcc: Nullable(Type.String({ description: 'Its merchant category code, what spending controls judge' })),
       country: Type.String({ description: 'Where it is (ISO 3166-1 alpha-2)' }),
-      protocol: LiteralUnion(['sandbox', 'acp'] as const),
+      protocol: LiteralUnion(MERCHANT_PROTOCOLS),
       sandbox: Type.Boolean(),
     }),
   ),

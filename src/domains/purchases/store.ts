@@ -1,12 +1,19 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Executor } from '../../db/index.ts';
-import type { BuyTokensTable, ConversationsTable, Database, OrdersTable } from '../../db/schema.ts';
+import type {
+  BuyTokensTable,
+  CheckoutAuthorizationsTable,
+  ConversationsTable,
+  Database,
+  OrdersTable,
+} from '../../db/schema.ts';
 import { type OrderMove, type OrderStep, orderTransition } from './order-states.ts';
 
 export type Conversation = Selectable<ConversationsTable>;
 export type Order = Selectable<OrdersTable>;
 export type BuyToken = Selectable<BuyTokensTable>;
+type Authorization = CheckoutAuthorizationsTable;
 
 /** Who a conversation belongs to: one buyer through one client, in one organization and mode. */
 export interface Owner {
@@ -108,6 +115,129 @@ export class PurchaseStore {
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
+  }
+
+  /**
+   * The first order of a cart in a conversation made at or after `since` (whatever became of it):
+   * an approval's order, should its process have died before recording it.
+   */
+  orderOfCartSince(exec: Executor, conversationId: string, cartHash: string, since: number) {
+    return exec
+      .selectFrom('orders')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .where('cart_hash', '=', cartHash)
+      .where('created_at', '>=', since)
+      .orderBy('created_at')
+      .executeTakeFirst();
+  }
+
+  // ---- checkout authorizations (approvals.ts)
+
+  async insertAuthorization(exec: Executor, row: Authorization): Promise<void> {
+    await exec.insertInto('checkout_authorizations').values(row).execute();
+  }
+
+  authorizationByTokenDigest(exec: Executor, tokenDigest: string) {
+    return exec
+      .selectFrom('checkout_authorizations')
+      .selectAll()
+      .where('token_digest', '=', tokenDigest)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Reads an authorization to change it; `forUpdate` (PostgreSQL) locks its row (SQLite's write
+   * transaction already holds the database).
+   */
+  async lockAuthorization(exec: Executor, id: string, forUpdate: boolean): Promise<Authorization> {
+    const query = exec.selectFrom('checkout_authorizations').selectAll().where('id', '=', id);
+    return (forUpdate ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  }
+
+  /** The pending authorizations of a cart in a conversation; `forUpdate` locks their rows. */
+  pendingAuthorizations(exec: Executor, conversationId: string, cartHash: string, forUpdate: boolean) {
+    const query = exec
+      .selectFrom('checkout_authorizations')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .where('cart_hash', '=', cartHash)
+      .where('status', '=', 'pending');
+    return (forUpdate ? query.forUpdate() : query).execute();
+  }
+
+  /** The ids of pending authorizations past their time at `now`, the oldest first. */
+  dueAuthorizations(exec: Executor, now: number, limit: number) {
+    return exec
+      .selectFrom('checkout_authorizations')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Moves an authorization still `from` to `to` (authorization-states.ts), decided at `now`. */
+  async moveAuthorization(
+    exec: Executor,
+    id: string,
+    from: Authorization['status'],
+    to: Authorization['status'],
+    now: number,
+  ): Promise<void> {
+    await exec
+      .updateTable('checkout_authorizations')
+      .set({ status: to, decided_at: now })
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .execute();
+  }
+
+  /** Approved authorizations decided at or before `decidedBefore` that have no order yet. */
+  approvedWithoutOrder(exec: Executor, decidedBefore: number, limit: number) {
+    return exec
+      .selectFrom('checkout_authorizations')
+      .selectAll()
+      .where('status', '=', 'approved')
+      .where('order_id', 'is', null)
+      .where('decided_at', '<=', decidedBefore)
+      .limit(limit)
+      .execute();
+  }
+
+  /** Approved authorizations paid by a vault card whose order exists and whose card charge is not trued up. */
+  cardChargesUnsettled(exec: Executor, limit: number) {
+    return exec
+      .selectFrom('checkout_authorizations')
+      .selectAll()
+      .where('status', '=', 'approved')
+      .where('vault_card_id', 'is not', null)
+      .where('order_id', 'is not', null)
+      .where('card_settled_at', 'is', null)
+      .limit(limit)
+      .execute();
+  }
+
+  /** The order an authorization placed, recorded once. */
+  async recordAuthorizationOrder(exec: Executor, id: string, orderId: string): Promise<void> {
+    await exec
+      .updateTable('checkout_authorizations')
+      .set({ order_id: orderId })
+      .where('id', '=', id)
+      .where('order_id', 'is', null)
+      .execute();
+  }
+
+  /** The vault card's charge of an authorization trued up, once; false when it already was. */
+  async settleCardCharge(exec: Executor, id: string, now: number): Promise<boolean> {
+    const settled = await exec
+      .updateTable('checkout_authorizations')
+      .set({ card_settled_at: now })
+      .where('id', '=', id)
+      .where('card_settled_at', 'is', null)
+      .executeTakeFirst();
+    return Number(settled.numUpdatedRows) === 1;
   }
 
   /**

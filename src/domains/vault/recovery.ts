@@ -81,15 +81,11 @@ export interface ResetPageView {
   provenHere: boolean;
 }
 
-/** Why a page action did nothing, in words for the user. */
-export class ResetRefused extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/**
+ * Why an action of the code step did nothing, in words for the user: the page shows it beside the
+ * form, with its code's status, instead of an error page.
+ */
+export class ResetRefused extends Refusal<VaultRefusalCode> {}
 
 export class PasskeyRecovery {
   constructor(
@@ -223,7 +219,11 @@ export class PasskeyRecovery {
       reset.user_id,
     );
     const to = channel === 'email' ? user?.email : user?.phone;
-    if (!to) throw new ResetRefused(400, 'There is no such contact on your account. Choose another one.');
+    if (!to)
+      throw new ResetRefused(
+        'invalid_request',
+        'There is no such contact on your account. Choose another one.',
+      );
     const now = this.clock.now();
     const code = isLivemode(reset.livemode) ? numericCode(6) : SANDBOX_CODE;
     // One conditional update: a second click, or a burst of them, sends at most what the limits allow.
@@ -236,7 +236,7 @@ export class PasskeyRecovery {
     );
     if (!taken)
       throw new ResetRefused(
-        429,
+        'rate_limited',
         reset.codes_sent >= MAX_CODES_SENT
           ? 'Too many codes were sent for this link. Ask the app for a new one.'
           : `A code was just sent. Wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another.`,
@@ -255,7 +255,7 @@ export class PasskeyRecovery {
     } catch {
       // A code that never left must not be checkable: the user asks again once the service is back.
       await dropCode(this.db, reset.id);
-      throw new ResetRefused(502, 'The code could not be sent. Try again in a moment.');
+      throw new ResetRefused('auth_provider_error', 'The code could not be sent. Try again in a moment.');
     }
   }
 
@@ -267,12 +267,12 @@ export class PasskeyRecovery {
     this.mustBe(reset, 'pending');
     const now = this.clock.now();
     if (reset.code_digest === null || reset.code_expires_at === null || reset.code_expires_at <= now)
-      throw new ResetRefused(400, 'This code has expired. Ask for a new one.');
+      throw new ResetRefused('invalid_request', 'This code has expired. Ask for a new one.');
     // At most MAX_FAILED_CODES comparisons, however many posts arrive at once.
     if (!(await takeCodeCheck(this.db, reset.id, MAX_FAILED_CODES))) throw this.lockedRefusal();
     if (!safeEqual(digest(code.trim()), reset.code_digest)) {
       if (await lockIfSpent(this.db, reset.id, MAX_FAILED_CODES)) throw this.lockedRefusal();
-      throw new ResetRefused(400, 'This code is not right. Check it and try again.');
+      throw new ResetRefused('invalid_request', 'This code is not right. Check it and try again.');
     }
     if (!(await markVerified(this.db, reset.id, digest(browser), now))) throw this.lockedRefusal();
   }
@@ -356,7 +356,7 @@ export class PasskeyRecovery {
   private mustBe(reset: PasskeyResetsTable, status: 'pending'): void {
     const now = this.statusNow(reset);
     if (now === status) return;
-    throw new ResetRefused(now === 'expired' ? 410 : 409, closedReason(now));
+    throw new ResetRefused(now === 'expired' ? 'link_expired' : 'link_used', closedReason(now));
   }
 
   private mustBeProvenBy(reset: PasskeyResetsTable, browser: string): void {
@@ -372,7 +372,7 @@ export class PasskeyRecovery {
 
   private lockedRefusal(): ResetRefused {
     return new ResetRefused(
-      429,
+      'rate_limited',
       'Too many wrong codes. For your safety this link no longer works: ask the app for a new one.',
     );
   }

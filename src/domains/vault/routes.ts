@@ -15,12 +15,15 @@ import type { VaultService } from './service.ts';
 
 // The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
 refusalStatuses<VaultRefusalCode>({
+  invalid_request: 400,
   passkey_invalid: 400,
   passkey_required: 403,
   not_found: 404,
   link_used: 409,
   link_expired: 410,
   contact_missing: 422,
+  rate_limited: 429,
+  auth_provider_error: 502,
 });
 
 const VaultLinkObject = Type.Object(

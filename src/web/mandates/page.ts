@@ -253,14 +253,14 @@ export async function mandateApprovalPageRoutes(
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       return reply.redirect(`${pathOf(request.params)}?done=${done}`, 303);
     } catch (thrown) {
+      // A refusal the page words beside its forms: any of the code step's, and the others below 500.
       const error = asApiError(thrown);
-      const refused =
-        error instanceof ResetRefused || (error instanceof ApiError && error.status < 500) ? error : null;
-      if (!refused) throw error;
+      if (!(error instanceof ApiError) || (error.status >= 500 && !(thrown instanceof ResetRefused)))
+        throw error;
       const current = (await mandates.fromId(row.id)) ?? row;
       return showPage(reply, current, request.params, browser, {
-        status: refused.status,
-        error: refused.message,
+        status: error.status,
+        error: error.message,
       });
     }
   };

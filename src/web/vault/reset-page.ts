@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ApiError, notFound } from '../../core/errors.ts';
+import { asApiError } from '../../core/refusal.ts';
 import type { RoutesApp } from '../../core/schemas.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import { acceptFormBodies } from '../../core/text-guard.ts';
@@ -183,10 +184,11 @@ export async function passkeyResetPageRoutes(
       const done = await act(reset, browser);
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       return reply.redirect(`${pathOf(token)}?done=${done}`, 303);
-    } catch (error) {
-      if (!(error instanceof ResetRefused)) throw error;
+    } catch (thrown) {
+      if (!(thrown instanceof ResetRefused)) throw thrown;
+      const { status, message } = asApiError(thrown) as ApiError;
       const current = (await recovery.resolve(token)) ?? reset;
-      return showReset(reply, current, token, browser, { status: error.status, error: error.message });
+      return showReset(reply, current, token, browser, { status, error: message });
     }
   };
 

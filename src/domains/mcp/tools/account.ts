@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ApiError } from '../../../core/errors.ts';
+import { missing } from '../../../core/refusal.ts';
 import { KYC_STATUSES, type KycService } from '../../kyc/index.ts';
 import { define, Id, listOf, NoInput, type ToolDefinition } from './kit.ts';
 
@@ -44,7 +44,7 @@ export const ACCOUNT_TOOLS: ToolDefinition[] = [
     async run(call) {
       const { principal } = call;
       const user = await call.users.get(principal.organizationId, principal.livemode, principal.userId);
-      if (!user) throw new ApiError(404, 'not_found', 'No such user.');
+      if (!user) throw missing('No such user.');
       const contact = user.email ?? user.phone ?? 'no contact on file';
       return {
         text: `Connected as user ${user.id} (${contact}) through app ${principal.clientId}${principal.livemode ? '' : ', test mode'}.`,

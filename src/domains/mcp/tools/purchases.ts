@@ -1,7 +1,8 @@
 import * as z from 'zod';
-import { ApiError } from '../../../core/errors.ts';
 import { formatMoney } from '../../../core/money.ts';
+import { invalid, missing } from '../../../core/refusal.ts';
 import { BUDGET_INTERVALS, MANDATE_STATUSES } from '../../mandates/index.ts';
+import { CHARGE_STATUSES, MERCHANT_PROTOCOLS, PURCHASE_STATUSES } from '../../purchases/index.ts';
 import { define, Id, NoInput, scope, type ToolCall, type ToolDefinition } from './kit.ts';
 
 /** The API's mandate object (GET /api/v2/mandates/{id}; docs/mandates.md). */
@@ -70,7 +71,7 @@ async function ownMandate(call: ToolCall, id: string | undefined) {
   if (id !== undefined) {
     const row = await services.mandates.owned(scope(call), id).catch(() => null);
     if (!row || row.user_id !== principal.userId || row.client_id !== principal.clientId)
-      throw new ApiError(404, 'not_found', 'No such mandate of this app.');
+      throw missing('No such mandate of this app.');
     return services.mandates.get(scope(call), id);
   }
   const list = await services.mandates.list(scope(call), principal.userId, {
@@ -78,7 +79,7 @@ async function ownMandate(call: ToolCall, id: string | undefined) {
     clientId: principal.clientId,
   });
   const mandate = list.data.find((m) => m.status === 'active') ?? list.data[0];
-  if (!mandate) throw new ApiError(404, 'not_found', 'The user has given this app no mandate.');
+  if (!mandate) throw missing('The user has given this app no mandate.');
   return mandate;
 }
 
@@ -107,7 +108,7 @@ export const PURCHASE_TOOLS: ToolDefinition[] = [
           market: z.object({ countries: z.array(z.string()), currency: z.string() }),
           mcc: z.string().nullable(),
           country: z.string(),
-          protocol: z.string(),
+          protocol: z.enum(MERCHANT_PROTOCOLS),
           sandbox: z.boolean(),
         }),
       ),
@@ -139,18 +140,18 @@ export const PURCHASE_TOOLS: ToolDefinition[] = [
     }),
     output: z.looseObject({
       conversation_id: z.string(),
-      status: z.enum(['needs_input', 'order_placed', 'partially_placed', 'declined']),
+      status: z.enum(PURCHASE_STATUSES),
       reply: z.string(),
       carts: z.array(PurchaseCart),
       order_id: z.string().nullable(),
       decline_code: z.string().nullable(),
-      charge_status: z.string().nullable(),
+      charge_status: z.enum(CHARGE_STATUSES).nullable(),
       error_code: z.string().nullable(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(call, args) {
       if (args.ask === undefined && args.confirm === undefined)
-        throw new ApiError(400, 'invalid_request', 'Send `ask`, `confirm`, or both.');
+        throw invalid('Send `ask`, `confirm`, or both.');
       const envelope = await call.services.purchases.turn(buyer(call), args);
       return { text: envelope.reply, data: envelope as unknown as Record<string, unknown> };
     },

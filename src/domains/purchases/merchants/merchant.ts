@@ -5,6 +5,9 @@
  * merchant's arithmetic blindly: it recomputes totals from the quoted lines and keeps the ceiling.
  */
 
+/** How Purser reaches a merchant: the built-in sandbox, or the Agentic Commerce Protocol. */
+export const MERCHANT_PROTOCOLS = ['sandbox', 'acp'] as const;
+
 export interface MerchantInfo {
   /** The rail id carts carry as `merchant` (for example `retail`). */
   slug: string;
@@ -14,7 +17,7 @@ export interface MerchantInfo {
   mcc: string | null;
   /** Where it is (ISO 3166-1 alpha-2): the first of its market's countries. */
   country: string;
-  protocol: 'sandbox' | 'acp';
+  protocol: (typeof MERCHANT_PROTOCOLS)[number];
   /** Sandbox merchants take sandbox money only; the others production money only. */
   sandbox: boolean;
 }

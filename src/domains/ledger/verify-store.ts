@@ -1,0 +1,141 @@
+import type { Executor } from '../../db/index.ts';
+
+/*
+ * The queries that prove the books (`purser ledger verify`): those of the ledger's own checks
+ * (verify.ts), and the read model the domains that add checks of their own (`LedgerService.addCheck`)
+ * prove their invariants over. Each runs on the executor the verification reads through (one snapshot).
+ */
+
+/**
+ * Transfers of a broken shape: no positive amount, an account sending to itself, or accounts (or the
+ * transfer) of different organizations or modes.
+ */
+export function malformedTransfers(exec: Executor) {
+  return exec
+    .selectFrom('ledger_transfers as t')
+    .innerJoin('ledger_accounts as d', 'd.id', 't.debit_account_id')
+    .innerJoin('ledger_accounts as c', 'c.id', 't.credit_account_id')
+    .select([
+      't.id',
+      't.amount',
+      't.debit_account_id',
+      't.credit_account_id',
+      't.organization_id',
+      't.livemode',
+    ])
+    .select([
+      'd.organization_id as d_org',
+      'd.livemode as d_mode',
+      'c.organization_id as c_org',
+      'c.livemode as c_mode',
+    ])
+    .where((eb) =>
+      eb.or([
+        eb('t.amount', '<=', 0),
+        eb('t.debit_account_id', '=', eb.ref('t.credit_account_id')),
+        eb('d.organization_id', '!=', eb.ref('c.organization_id')),
+        eb('d.livemode', '!=', eb.ref('c.livemode')),
+        eb('t.organization_id', '!=', eb.ref('d.organization_id')),
+      ]),
+    )
+    .execute();
+}
+
+/** What the transfers moved on one side of each account, by kind of transfer and state of hold. */
+export function sideTotals(exec: Executor, side: 'debit' | 'credit') {
+  return exec
+    .selectFrom('ledger_transfers')
+    .select([`${side}_account_id as account_id`, 'kind', 'pending_state'])
+    .select((eb) => eb.fn.sum<number>('amount').as('total'))
+    .groupBy([`${side}_account_id`, 'kind', 'pending_state'])
+    .execute();
+}
+
+/** Every account, with its cached totals. */
+export function ledgerAccounts(exec: Executor) {
+  return exec.selectFrom('ledger_accounts').selectAll().execute();
+}
+
+/** Every hold, and every transfer that ends one, beside its ending or the hold it ends. */
+export function holdsWithEndings(exec: Executor) {
+  return exec
+    .selectFrom('ledger_transfers as p')
+    .leftJoin('ledger_transfers as e', 'e.pending_id', 'p.id')
+    .select(['p.id', 'p.kind', 'p.pending_state', 'p.amount', 'p.debit_account_id', 'p.credit_account_id'])
+    .select([
+      'e.id as e_id',
+      'e.kind as e_kind',
+      'e.amount as e_amount',
+      'e.debit_account_id as e_debit',
+      'e.credit_account_id as e_credit',
+    ])
+    .where((eb) => eb.or([eb('p.kind', '=', 'pending'), eb('e.id', 'is not', null)]))
+    .execute();
+}
+
+/** Endings of no hold, and holds or plain transfers that name one. */
+export function strayEndings(exec: Executor) {
+  return exec
+    .selectFrom('ledger_transfers as e')
+    .leftJoin('ledger_transfers as p', 'p.id', 'e.pending_id')
+    .select(['e.id', 'e.kind', 'e.pending_id'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('e.kind', 'in', ['post_pending', 'void_pending']), eb('p.id', 'is', null)]),
+        eb.and([eb('e.kind', 'in', ['posted', 'pending']), eb('e.pending_id', 'is not', null)]),
+      ]),
+    )
+    .execute();
+}
+
+/** What moved between two accounts, by kind of transfer (`pending` rows by their state). */
+export interface PairTotal {
+  debit: string;
+  credit: string;
+  kind: 'posted' | 'pending' | 'post_pending' | 'void_pending';
+  pending_state: string | null;
+  total: number;
+}
+
+/** What moved from each account to each other, by kind of transfer and state of hold. */
+export async function pairTotals(exec: Executor): Promise<PairTotal[]> {
+  const pairs = await exec
+    .selectFrom('ledger_transfers')
+    .select(['debit_account_id as debit', 'credit_account_id as credit', 'kind', 'pending_state'])
+    .select((eb) => eb.fn.sum<number | string>('amount').as('total'))
+    .groupBy(['debit_account_id', 'credit_account_id', 'kind', 'pending_state'])
+    .execute();
+  return pairs.map((p) => ({ ...p, total: Number(p.total) }));
+}
+
+/** A transfer as the checks over pairs of accounts read it. */
+export interface PairTransfer {
+  id: string;
+  kind: PairTotal['kind'];
+  debit_account_id: string;
+  credit_account_id: string;
+  amount: number;
+  pending_id: string | null;
+}
+
+/** Every transfer from the debit to the credit account of one of these pairs, in id order per batch of debit accounts. */
+export async function transfersBetween(
+  exec: Executor,
+  pairs: Pick<PairTotal, 'debit' | 'credit'>[],
+): Promise<PairTransfer[]> {
+  const wanted = new Set(pairs.map((p) => `${p.debit}>${p.credit}`));
+  const debits = [...new Set(pairs.map((p) => p.debit))];
+  const found: PairTransfer[] = [];
+  for (let i = 0; i < debits.length; i += 500) {
+    const rows = await exec
+      .selectFrom('ledger_transfers')
+      .select(['id', 'kind', 'debit_account_id', 'credit_account_id', 'amount', 'pending_id'])
+      .where('debit_account_id', 'in', debits.slice(i, i + 500))
+      .orderBy('id')
+      .execute();
+    for (const row of rows)
+      if (wanted.has(`${row.debit_account_id}>${row.credit_account_id}`))
+        found.push({ ...row, amount: Number(row.amount) });
+  }
+  return found;
+}
