@@ -85,19 +85,9 @@ export async function claimDue(
 export function interruptedAttempt(
   claimed: { id: string; attempts: number; interrupted_at: number | null },
   id: string,
-): Insertable<WebhookAttemptsTable> {
-  return {
-    id,
-    delivery_id: claimed.id,
-    attempt: claimed.attempts - 1,
-    attempted_at: claimed.interrupted_at!,
-    status_code: null,
-    duration_ms: 0,
-    error: 'interrupted: the worker stopped before it recorded an answer; the receiver may have it',
-    response_excerpt: null,
-    succeeded: 0,
-    interrupted: 1,
-  };
+): AttemptRecord {
+  const error = 'interrupted: the worker stopped before it recorded an answer; the receiver may have it';
+  return [id, claimed.id, claimed.attempts - 1, claimed.interrupted_at!, null, 0, error, null, 0, 1];
 }
 
 /** What a worker needs to make an attempt: the delivery, its event and its endpoint. */
@@ -191,7 +181,7 @@ export async function settleSucceeded(
   return settled;
 }
 
-/** An attempt's columns, in the order of the compiled inserts' parameters. */
+/** An attempt's columns, in the order of `AttemptRecord` and of the compiled inserts' parameters. */
 const ATTEMPT_COLUMNS = [
   'id',
   'delivery_id',
@@ -205,24 +195,43 @@ const ATTEMPT_COLUMNS = [
   'interrupted',
 ] as const;
 
+/**
+ * An attempt for the delivery log, its values in `ATTEMPT_COLUMNS` order: the compiled inserts take
+ * them as they are, with no row object built for each.
+ */
+export type AttemptRecord = [
+  id: string,
+  deliveryId: string,
+  attempt: number,
+  attemptedAt: number,
+  statusCode: number | null,
+  durationMs: number,
+  error: string | null,
+  responseExcerpt: string | null,
+  succeeded: 0 | 1,
+  interrupted: 0 | 1,
+];
+
 /** The most attempts one insert writes (10 columns each: far below either database's limit on parameters). */
 const ATTEMPTS_PER_INSERT = 64;
 
-export async function insertAttempts(db: Executor, rows: Insertable<WebhookAttemptsTable>[]): Promise<void> {
-  const complete = rows.map((row) => ({ ...row, interrupted: row.interrupted ?? 0 }));
+export async function insertAttempts(db: Executor, attempts: AttemptRecord[]): Promise<void> {
   // Inserts of a power of two rows each (13 rows: 8, 4 and 1), so that seven statements serve any count.
-  for (let at = 0; at < complete.length; ) {
-    const count = 2 ** Math.floor(Math.log2(Math.min(complete.length - at, ATTEMPTS_PER_INSERT)));
-    const chunk = complete.slice(at, at + count);
-    const values = chunk.flatMap((row) => ATTEMPT_COLUMNS.map((column) => row[column]));
-    // Row objects with the columns in this order, only for compiling the statement the first time.
-    const ordered = () =>
-      chunk.map((row) => Object.fromEntries(ATTEMPT_COLUMNS.map((column) => [column, row[column]])));
+  for (let at = 0; at < attempts.length; ) {
+    const count = 2 ** Math.floor(Math.log2(Math.min(attempts.length - at, ATTEMPTS_PER_INSERT)));
+    const chunk = attempts.slice(at, at + count);
+    const values: unknown[] = [];
+    for (const attempt of chunk) values.push(...attempt);
     await runCompiled(db, `insert ${count} webhook attempts`, values, () =>
-      db.insertInto('webhook_attempts').values(ordered() as Insertable<WebhookAttemptsTable>[]),
+      db.insertInto('webhook_attempts').values(chunk.map(attemptRow)),
     );
     at += count;
   }
+}
+
+/** A row object of an attempt, only for compiling an insert the first time. */
+function attemptRow(attempt: AttemptRecord): Insertable<WebhookAttemptsTable> {
+  return Object.fromEntries(ATTEMPT_COLUMNS.map((column, i) => [column, attempt[i]])) as never;
 }
 
 /** A success resets the endpoint's failure run (written only when there is one, to spare the row). */
