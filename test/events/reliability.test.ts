@@ -174,6 +174,32 @@ describe('at-least-once with leases', () => {
     await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
   });
 
+  it('a claim of more deliveries than one statement lists: each sent once and recorded once', async () => {
+    f.receiver.answer = () => ({ status: 200 });
+    const endpoint = await create(f.receiver.url, ['transaction.cleared']);
+    const emitted: string[] = [];
+    for (let i = 0; i < 101; i++) emitted.push((await emit('transaction.cleared')).id);
+    const start = f.receiver.received.length;
+    const claimed = await f.t.ctx.events.deliveries.claim(101);
+    expect(claimed.map((c) => c.event_id).sort()).toEqual([...emitted].sort());
+    // Recorded together: one flush settles all 101 under one lease and inserts their attempts.
+    const outcomes = await Promise.all(claimed.map((c) => f.t.ctx.events.deliveries.attempt(c)));
+    expect(outcomes.every((outcome) => outcome === 'succeeded')).toBe(true);
+    expect(f.receiver.eventIds().slice(start).sort()).toEqual([...emitted].sort());
+    const rows = await f.t.ctx.db
+      .selectFrom('webhook_deliveries as d')
+      .leftJoin('webhook_attempts as a', 'a.delivery_id', 'd.id')
+      .select(['d.status', 'd.attempts', 'd.lease_token', 'a.attempt', 'a.succeeded'])
+      .where('d.endpoint_id', '=', endpoint.id)
+      .execute();
+    expect(rows).toHaveLength(101);
+    expect(rows.every((r) => r.status === 'succeeded' && r.attempts === 1 && r.lease_token === null)).toBe(
+      true,
+    );
+    expect(rows.every((r) => r.attempt === 1 && r.succeeded === 1)).toBe(true);
+    await f.t.call('DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, { token: key() });
+  });
+
   it('the worker loop delivers on its own, and stop() waits for attempts in flight', async () => {
     const endpoint = await create(f.receiver.url, ['transaction.authorized']);
     f.receiver.answer = () => ({ status: 200, delayMs: 200 });

@@ -115,6 +115,25 @@ function classifyParsed(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass {
  * Anything that is not an address is `reserved`, so it is never reached by mistake.
  */
 export function classifyAddress(raw: string): AddressClass {
+  let kind = classified.get(raw);
+  if (kind === undefined) {
+    kind = classifySpelling(raw);
+    if (classified.size >= CLASSIFIED_MAX) classified.clear();
+    classified.set(raw, kind);
+  }
+  return kind;
+}
+
+/**
+ * The classes of the addresses met lately, by spelling. A receiver's few addresses come back on every
+ * delivery; parsing and matching them against the table each time cost more than the rest of the
+ * guard. A spelling's class never changes, so remembering it changes no decision.
+ */
+const classified = new Map<string, AddressClass>();
+/** Past this many spellings the memory starts over (a bound, not a cache to tune). */
+const CLASSIFIED_MAX = 1_000;
+
+function classifySpelling(raw: string): AddressClass {
   const bare = raw
     .trim()
     .replace(/^\[|\]$/g, '')

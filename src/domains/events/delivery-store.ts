@@ -1,4 +1,5 @@
-import { type Insertable, sql, type Updateable } from 'kysely';
+import { type InferResult, type Insertable, sql, type Updateable } from 'kysely';
+import { runCompiled } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.ts';
 import { endpointWrites } from './store.ts';
@@ -6,7 +7,30 @@ import { endpointWrites } from './store.ts';
 /*
  * The worker's side of the deliveries' tables (delivery.ts): claims under a lease, what an attempt
  * needs, its outcome, and the endpoint's failure run. The API's side is in store.ts.
+ *
+ * Every attempt runs the claim, the load, the settle and the attempt's insert: they are compiled once
+ * (`runCompiled`) and, in a write transaction on SQLite, run straight on the held connection. Building
+ * and compiling them with Kysely for each batch cost several times what SQLite spends running them.
  */
+
+/** The longest list of ids one statement takes; longer lists go in several. */
+const IDS_PER_STATEMENT = 64;
+
+/**
+ * `ids` in lists of at most `IDS_PER_STATEMENT`, each padded to a power of two by repeating its last
+ * id (`id in (a, b, b, b)` matches what `id in (a, b)` does), so that seven statement shapes serve a
+ * list of any length.
+ */
+function idLists(ids: string[]): string[][] {
+  const lists: string[][] = [];
+  for (let at = 0; at < ids.length; at += IDS_PER_STATEMENT) {
+    const list = ids.slice(at, at + IDS_PER_STATEMENT);
+    const size = 2 ** Math.ceil(Math.log2(list.length));
+    while (list.length < size) list.push(list[list.length - 1] as string);
+    lists.push(list);
+  }
+  return lists;
+}
 
 /**
  * Claims up to `limit` due deliveries for one lease: a pending delivery whose `next_attempt_at`
@@ -25,58 +49,58 @@ export async function claimDue(
   dialect: Dialect,
   input: { now: number; leaseUntil: number; leaseToken: string; limit: number },
 ): Promise<{ id: string; attempts: number; interrupted_at: number | null }[]> {
-  return db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      next_attempt_at: input.leaseUntil,
-      lease_token: input.leaseToken,
-      leased_at: input.now,
-      attempts: eb('attempts', '+', 1),
-      // A lease taken before leased_at existed began a lease's length before it ended; close enough.
-      interrupted_at: eb
-        .case()
-        .when('lease_token', 'is not', null)
-        .then(eb.fn.coalesce('leased_at', 'next_attempt_at'))
-        .else(null)
-        .end(),
-    }))
-    .where('id', 'in', (eb) => {
-      const due = eb
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        // A literal, not a parameter: SQLite uses a partial index only for its own WHERE term.
-        .where('status', '=', sql.lit('pending'))
-        .where('next_attempt_at', '<=', input.now)
-        .orderBy('next_attempt_at')
-        .limit(input.limit);
-      return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
-    })
-    .returning(['id', 'attempts', 'interrupted_at'])
-    .execute();
+  const { now, leaseUntil, leaseToken, limit } = input;
+  return runCompiled(db, 'claim due deliveries', [leaseUntil, leaseToken, now, 1, now, limit], () =>
+    db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        next_attempt_at: leaseUntil,
+        lease_token: leaseToken,
+        leased_at: now,
+        attempts: eb('attempts', '+', 1),
+        // A lease taken before leased_at existed began a lease's length before it ended; close enough.
+        interrupted_at: eb
+          .case()
+          .when('lease_token', 'is not', null)
+          .then(eb.fn.coalesce('leased_at', 'next_attempt_at'))
+          .else(null)
+          .end(),
+      }))
+      .where('id', 'in', (eb) => {
+        const due = eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          // A literal, not a parameter: SQLite uses a partial index only for its own WHERE term.
+          .where('status', '=', sql.lit('pending'))
+          .where('next_attempt_at', '<=', now)
+          .orderBy('next_attempt_at')
+          .limit(limit);
+        return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+      })
+      .returning(['id', 'attempts', 'interrupted_at']),
+  );
 }
 
 /** The record of an attempt whose worker stopped before it recorded an answer (see `claimDue`). */
 export function interruptedAttempt(
   claimed: { id: string; attempts: number; interrupted_at: number | null },
   id: string,
-): Insertable<WebhookAttemptsTable> {
-  return {
-    id,
-    delivery_id: claimed.id,
-    attempt: claimed.attempts - 1,
-    attempted_at: claimed.interrupted_at!,
-    status_code: null,
-    duration_ms: 0,
-    error: 'interrupted: the worker stopped before it recorded an answer; the receiver may have it',
-    response_excerpt: null,
-    succeeded: 0,
-    interrupted: 1,
-  };
+): AttemptRecord {
+  const error = 'interrupted: the worker stopped before it recorded an answer; the receiver may have it';
+  return [id, claimed.id, claimed.attempts - 1, claimed.interrupted_at!, null, 0, error, null, 0, 1];
 }
 
 /** What a worker needs to make an attempt: the delivery, its event and its endpoint. */
-export async function loadForDelivery(db: Executor, ids: string[]) {
-  if (ids.length === 0) return [];
+export async function loadForDelivery(db: Executor, ids: string[]): Promise<DeliveryToMake[]> {
+  const loaded: DeliveryToMake[] = [];
+  for (const list of idLists(ids))
+    loaded.push(
+      ...(await runCompiled(db, `load ${list.length} deliveries`, list, () => deliveriesToMake(db, list))),
+    );
+  return loaded;
+}
+
+function deliveriesToMake(db: Executor, ids: string[]) {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('events as e', 'e.id', 'd.event_id')
@@ -97,11 +121,10 @@ export async function loadForDelivery(db: Executor, ids: string[]) {
       'w.secret_ciphertext',
       'w.signature_scheme',
     ])
-    .where('d.id', 'in', ids)
-    .execute();
+    .where('d.id', 'in', ids);
 }
 
-export type DeliveryToMake = Awaited<ReturnType<typeof loadForDelivery>>[number];
+export type DeliveryToMake = InferResult<ReturnType<typeof deliveriesToMake>>[number];
 
 /** Writes one attempt's outcome, only while `leaseToken` still holds the delivery. */
 export async function settleDelivery(
@@ -132,47 +155,94 @@ export async function settleSucceeded(
   leaseToken: string,
   input: { attempts: number; statusCode: number; now: number },
 ): Promise<Set<string>> {
+  const { attempts, statusCode, now } = input;
   const settled = new Set<string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db
-      .updateTable('webhook_deliveries')
-      .set({
-        status: 'succeeded',
-        attempts: input.attempts,
-        next_attempt_at: input.now,
-        last_status_code: input.statusCode,
-        last_error: null,
-        lease_token: null,
-        updated_at: input.now,
-        completed_at: input.now,
-      })
-      .where('id', 'in', ids.slice(i, i + 500))
-      .where('lease_token', '=', leaseToken)
-      .returning('id')
-      .execute();
+  for (const list of idLists(ids)) {
+    const parameters = ['succeeded', attempts, now, statusCode, null, null, now, now, ...list, leaseToken];
+    const rows = await runCompiled(db, `settle ${list.length} succeeded`, parameters, () =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'succeeded',
+          attempts,
+          next_attempt_at: now,
+          last_status_code: statusCode,
+          last_error: null,
+          lease_token: null,
+          updated_at: now,
+          completed_at: now,
+        })
+        .where('id', 'in', list)
+        .where('lease_token', '=', leaseToken)
+        .returning('id'),
+    );
     for (const row of rows) settled.add(row.id);
   }
   return settled;
 }
 
-export async function insertAttempts(db: Executor, rows: Insertable<WebhookAttemptsTable>[]): Promise<void> {
-  // 100 rows × 9 columns stays far below either database's limit on bound parameters.
-  for (let i = 0; i < rows.length; i += 100) {
-    await db
-      .insertInto('webhook_attempts')
-      .values(rows.slice(i, i + 100))
-      .execute();
+/** An attempt's columns, in the order of `AttemptRecord` and of the compiled inserts' parameters. */
+const ATTEMPT_COLUMNS = [
+  'id',
+  'delivery_id',
+  'attempt',
+  'attempted_at',
+  'status_code',
+  'duration_ms',
+  'error',
+  'response_excerpt',
+  'succeeded',
+  'interrupted',
+] as const;
+
+/**
+ * An attempt for the delivery log, its values in `ATTEMPT_COLUMNS` order: the compiled inserts take
+ * them as they are, with no row object built for each.
+ */
+export type AttemptRecord = [
+  id: string,
+  deliveryId: string,
+  attempt: number,
+  attemptedAt: number,
+  statusCode: number | null,
+  durationMs: number,
+  error: string | null,
+  responseExcerpt: string | null,
+  succeeded: 0 | 1,
+  interrupted: 0 | 1,
+];
+
+/** The most attempts one insert writes (10 columns each: far below either database's limit on parameters). */
+const ATTEMPTS_PER_INSERT = 64;
+
+export async function insertAttempts(db: Executor, attempts: AttemptRecord[]): Promise<void> {
+  // Inserts of a power of two rows each (13 rows: 8, 4 and 1), so that seven statements serve any count.
+  for (let at = 0; at < attempts.length; ) {
+    const count = 2 ** Math.floor(Math.log2(Math.min(attempts.length - at, ATTEMPTS_PER_INSERT)));
+    const chunk = attempts.slice(at, at + count);
+    const values: unknown[] = [];
+    for (const attempt of chunk) values.push(...attempt);
+    await runCompiled(db, `insert ${count} webhook attempts`, values, () =>
+      db.insertInto('webhook_attempts').values(chunk.map(attemptRow)),
+    );
+    at += count;
   }
+}
+
+/** A row object of an attempt, only for compiling an insert the first time. */
+function attemptRow(attempt: AttemptRecord): Insertable<WebhookAttemptsTable> {
+  return Object.fromEntries(ATTEMPT_COLUMNS.map((column, i) => [column, attempt[i]])) as never;
 }
 
 /** A success resets the endpoint's failure run (written only when there is one, to spare the row). */
 export async function markEndpointHealthy(db: Executor, endpointId: string, now: number): Promise<void> {
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ consecutive_failures: 0, failing_since: null, updated_at: now })
-    .where('id', '=', endpointId)
-    .where((eb) => eb.or([eb('failing_since', 'is not', null), eb('consecutive_failures', '!=', 0)]))
-    .execute();
+  await runCompiled(db, 'endpoint healthy', [0, null, now, endpointId, 0], () =>
+    db
+      .updateTable('webhook_endpoints')
+      .set({ consecutive_failures: 0, failing_since: null, updated_at: now })
+      .where('id', '=', endpointId)
+      .where((eb) => eb.or([eb('failing_since', 'is not', null), eb('consecutive_failures', '!=', 0)])),
+  );
 }
 
 /** Counts failures; answers when the current failure run began. */

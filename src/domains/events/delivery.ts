@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import type { Insertable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import { destinationPolicy, type OutboundConfig } from '../../core/http/policy.ts';
 import { DestinationRefused, resolveDestination } from '../../core/http/ssrf.ts';
@@ -7,7 +6,6 @@ import { newId, randomToken } from '../../core/ids.ts';
 import type { Sealer } from '../../core/sealer.ts';
 import { isLivemode } from '../../core/tenant.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
-import type { WebhookAttemptsTable } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { WebhookConfig } from './config.ts';
 import * as store from './delivery-store.ts';
@@ -52,31 +50,32 @@ export class DeliveryRunner {
   }
 
   /**
-   * Claims up to `limit` due deliveries for this worker's lease, each for its next attempt. An
-   * attempt a crashed worker left unsettled is recorded in the same transaction, as interrupted,
-   * under its own number: the delivery log shows it, and the resend is the next attempt.
+   * Claims up to `limit` due deliveries for this worker's lease, each for its next attempt, and
+   * reads what the attempts need in the same transaction (on SQLite its statements run straight on
+   * the held connection). An attempt a crashed worker left unsettled is recorded in it too, as
+   * interrupted, under its own number: the delivery log shows it, and the resend is the next attempt.
    */
   async claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
-    const claimed = await writeTransaction({ db: this.db, dialect: this.dialect }, async (trx) => {
+    return writeTransaction({ db: this.db, dialect: this.dialect }, async (trx) => {
       const rows = await store.claimDue(trx, this.dialect, {
         now,
         leaseUntil: now + this.config.leaseMs,
         leaseToken: randomToken(12),
         limit,
       });
+      if (rows.length === 0) return [];
       const interrupted = rows.filter((row) => row.interrupted_at !== null);
       if (interrupted.length > 0)
         await store.insertAttempts(
           trx,
           interrupted.map((row) => store.interruptedAttempt(row, newId('wha'))),
         );
-      return rows;
+      return store.loadForDelivery(
+        trx,
+        rows.map((row) => row.id),
+      );
     });
-    return store.loadForDelivery(
-      this.db,
-      claimed.map((c) => c.id),
-    );
   }
 
   /** One attempt of one claimed delivery, recorded. Never throws for a receiver's failure. */
@@ -230,7 +229,7 @@ export class DeliveryRunner {
   ): Promise<AttemptOutcome[]> {
     const now = this.clock.now();
     const outcomes: AttemptOutcome[] = [];
-    const attempts: Insertable<WebhookAttemptsTable>[] = [];
+    const attempts: store.AttemptRecord[] = [];
     /** Per endpoint, in order: whether each recorded attempt succeeded. */
     const results = new Map<string, boolean[]>();
     // Successes sharing a lease, attempt number and status code settle in one statement.
@@ -271,17 +270,18 @@ export class DeliveryRunner {
         outcomes.push('lost');
         continue;
       }
-      attempts.push({
-        id: newId('wha'),
-        delivery_id: delivery.id,
-        attempt: attemptNumber,
-        attempted_at: attemptedAt,
-        status_code: result.statusCode,
-        duration_ms: result.durationMs,
-        error: result.error,
-        response_excerpt: result.excerpt,
-        succeeded: result.ok ? 1 : 0,
-      });
+      attempts.push([
+        newId('wha'),
+        delivery.id,
+        attemptNumber,
+        attemptedAt,
+        result.statusCode,
+        result.durationMs,
+        result.error,
+        result.excerpt,
+        result.ok ? 1 : 0,
+        0,
+      ]);
       const endpointId = delivery.endpoint_id!;
       const endpointResults = results.get(endpointId);
       if (endpointResults) endpointResults.push(result.ok);
