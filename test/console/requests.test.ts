@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { useOrgApp } from '../helpers/fixtures.ts';
 import { consoleSteps } from './helpers.ts';
@@ -115,5 +116,52 @@ describe('the API request log', () => {
       [client, 'GET', '/api/v2/cards/card_unknown', '404', 'retry-7f3a'],
       [client, 'GET', '/api/v2', '200', 'retry-7f3a'],
     ]);
+  });
+});
+
+describe('the request log under a busy client', () => {
+  /** A request of the organization's sandbox platform token as it ends, numbered by its request id. */
+  const ended = (organizationId: string, n: number) =>
+    ({
+      principal: { kind: 'platform', organizationId, clientId: 'cli_busy', livemode: false },
+      apiKey: null,
+      method: 'GET',
+      url: '/api/v2',
+      id: `req_${String(n).padStart(5, '0')}`,
+    }) as unknown as FastifyRequest;
+  const sandboxOf = (organizationId: string) => ({ organizationId, livemode: false });
+  const requestIds = async (organizationId: string) =>
+    (await f.t.ctx.requestLog.recent(sandboxOf(organizationId), {})).map((row) => row.request_id).reverse();
+  const numbered = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => `req_${String(from + i).padStart(5, '0')}`);
+
+  it('keeps the newest 1,000 of an owner with more than that in one batch, and every row of the others', async () => {
+    const busy = await f.t.createOrg('Busy');
+    const quiet = await f.t.createOrg('Quiet');
+    const log = f.t.ctx.requestLog;
+    // One batch: nothing is written until the flush.
+    for (let n = 1; n <= 2_500; n++) {
+      log.observe(ended(busy.organization_id, n), 200, 1);
+      if (n % 1_000 === 0) log.observe(ended(quiet.organization_id, n), 200, 1);
+      f.t.clock.advance(1);
+    }
+    await log.flush();
+    expect(await requestIds(busy.organization_id)).toEqual(numbered(1_501, 2_500));
+    expect(await requestIds(quiet.organization_id)).toEqual(['req_01000', 'req_02000']);
+  });
+
+  it('keeps the newest by time when the clock stepped back within the batch', async () => {
+    const busy = await f.t.createOrg('Stepped back');
+    const log = f.t.ctx.requestLog;
+    const start = f.t.clock.now();
+    for (let n = 1; n <= 1_200; n++) {
+      // The first 600 end a minute later than the 600 after them.
+      f.t.clock.set(n <= 600 ? start + 60_000 : start);
+      log.observe(ended(busy.organization_id, n), 200, 1);
+    }
+    f.t.clock.set(start + 60_000);
+    await log.flush();
+    // Newest first by (time, id): the first 600, then the last 400 of those after them.
+    expect(await requestIds(busy.organization_id)).toEqual([...numbered(801, 1_200), ...numbered(1, 600)]);
   });
 });
