@@ -1,8 +1,8 @@
 // The walls between the parts of src/ (docs/architecture.md, "Walls"), checked over the import graph,
 // over the tables each file touches and over what store files declare. `node scripts/walls.js` prints
-// every import, table use or declaration that breaks a rule, with the rule's reason; test/docs/architecture.test.ts fails `npm test` on any
-// violation not in scripts/walls-allowed.txt, and on any entry there that no longer occurs (the list
-// only shrinks).
+// every import, table use or declaration that breaks a rule, with the rule's reason;
+// test/docs/architecture.test.ts fails `npm test` on any violation not in scripts/walls-allowed.txt,
+// and on any entry there that no longer occurs (the list only shrinks).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -259,7 +259,10 @@ export function tableUses(files = sources(), known = tables()) {
   return uses;
 }
 
-/** Every import, table use or declaration that breaks a rule, as `rule from -> to` lines, sorted, without repeats. */
+/**
+ * Every import, table use or declaration that breaks a rule, as `rule from -> to` lines, sorted,
+ * without repeats.
+ */
 export function violations(files = sources()) {
   const lines = new Set();
   for (const [from, to] of importGraph(files)) {
