@@ -36,7 +36,6 @@ import { HttpReviewer } from './domains/kyc/review-http.ts';
 import { KycService } from './domains/kyc/service.ts';
 import { LedgerService } from './domains/ledger/service.ts';
 import { MandateService } from './domains/mandates/service.ts';
-import { MandateStore } from './domains/mandates/store.ts';
 import { MemberService } from './domains/members/service.ts';
 import { MerchantAccountService } from './domains/merchant-accounts/service.ts';
 import { ProviderClient } from './domains/messaging/provider.ts';
@@ -281,7 +280,6 @@ export async function createContext(
     handle,
     clock,
     { baseUrl: config.baseUrl },
-    new MandateStore(handle.dialect),
     {
       events,
       userExists: async (scope, userId) =>

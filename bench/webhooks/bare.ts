@@ -20,11 +20,11 @@ export function bareSender(url: URL, secret: string, data: Record<string, unknow
       livemode: 0,
       data: JSON.stringify(data),
     });
-    const headers = {
-      ...signatureHeaders(secret, body, Math.floor(Date.now() / 1000)),
+    // As Purser builds them (events/delivery.ts): added to the signature's object, not spread.
+    const headers = Object.assign(signatureHeaders(secret, body, Math.floor(Date.now() / 1000)), {
       'Service-Event-Id': id,
       'Service-Delivery-Attempt': '1',
-    };
+    });
     // As Purser does for a loopback receiver: its answer's body is not kept.
     const result = await postWebhook(url, destination, headers, body, 10_000, false);
     if (!result.ok) throw new Error(`bare send failed: ${result.error}`);

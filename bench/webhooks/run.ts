@@ -124,13 +124,14 @@ async function stopWorker(): Promise<void> {
 
 async function emitOne(i: number): Promise<{ id: string; at: number }> {
   const at = now();
-  // A write transaction, as the domains' hot paths use (an authorization's events).
+  // A write transaction, as the domains' hot paths use (an authorization's events). The data is not
+  // a spread with a key added: V8 builds that slowly, and it would be the bench's cost, not Purser's.
   const { id } = await writeTransaction(ctx, (trx) =>
     ctx.events.emit(trx, {
       organizationId: org.organization_id,
       livemode: false,
       type: 'card.updated',
-      data: { ...data, i },
+      data: Object.assign({}, data, { i }),
     }),
   );
   return { id, at };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { EvmChain } from '../../src/domains/funding/chain/evm.ts';
 import type { ChainReconciliation } from '../../src/domains/funding/reconcile.ts';
+import * as fundingStore from '../../src/domains/funding/store.ts';
 import { type CardsFixture, startCards } from '../cards/helpers.ts';
 import { type LocalChain, startLocalChain } from '../helpers/chain.ts';
 import { connectUser, uniqueEmail } from '../helpers/fixtures.ts';
@@ -150,7 +151,7 @@ export function useEvm(extraEnv: Record<string, string> = {}): EvmFixture {
         expect(await underWay()).toEqual([]);
       },
       async deposits() {
-        const rows = await t.ctx.funding.store.deposits(t.ctx.db, f.org.organization_id, 1);
+        const rows = await fundingStore.deposits(t.ctx.db, f.org.organization_id, 1);
         return rows.map((row) => ({
           tx_hash: row.tx_hash,
           log_index: Number(row.log_index),

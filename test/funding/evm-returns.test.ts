@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as fundingStore from '../../src/domains/funding/store.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { useEvm } from './evm-helpers.ts';
 
@@ -176,7 +177,7 @@ describe('a return the chain refuses', () => {
       for (let i = 0; i < 10; i++) {
         f.t.clock.advance(1);
         await f.t.ctx.funding.returns.takeStep(row!.id);
-        const now = await f.t.ctx.funding.store.returnById(f.t.ctx.db, row!.id);
+        const now = await fundingStore.returnById(f.t.ctx.db, row!.id);
         if (now?.status === status) return now;
         await f.chain.mine(1);
       }

@@ -4,6 +4,7 @@ import type { Principal } from '../../domains/auth/service.ts';
 import type { SpendingControlsInput } from '../../domains/cards/controls.ts';
 import { SANDBOX_CODE } from '../../domains/connect/service.ts';
 import { transferFee } from '../../domains/funding/flow.ts';
+import * as fundingStore from '../../domains/funding/store.ts';
 import { approvalChallenge } from '../../domains/mandates/terms.ts';
 
 /** What a scenario made, in the order it made it: `{ object: 'card', id: 'card_…' }`. */
@@ -138,7 +139,7 @@ export class SandboxSteps {
   async fundPoolFor(amountCents: number): Promise<void> {
     const { funding } = this.ctx;
     const wallet = await funding.wallet(this.scope);
-    const row = await funding.store.wallet(this.ctx.db, this.scope.organizationId, 0);
+    const row = await fundingStore.wallet(this.ctx.db, this.scope.organizationId, 0);
     const fee = transferFee(amountCents, { bps: row?.fee_bps ?? 0, fixedCents: row?.fee_fixed_cents ?? 0 });
     const shortfall = amountCents + fee - wallet.balance_cents;
     if (shortfall > 0) await funding.fund(this.scope, shortfall);

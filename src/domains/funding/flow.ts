@@ -13,7 +13,8 @@ import type { FundingConfig } from './config.ts';
 import { type FlowMove, flowTransition } from './flow-states.ts';
 import type { FundingRefusalCode } from './index.ts';
 import type { FundingDeps, FundingService } from './service.ts';
-import type { CardFlow, FundingStore } from './store.ts';
+import type { CardFlow } from './store.ts';
+import * as store from './store.ts';
 
 export type TransferFailure = 'insufficient_org_funds' | 'ack_timeout' | 'ack_denied' | 'transfer_failed';
 
@@ -62,7 +63,7 @@ export class CardFlows {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: FundingConfig,
-    private readonly deps: FundingDeps & { store: FundingStore; funding: FundingService },
+    private readonly deps: FundingDeps & { funding: FundingService },
   ) {}
 
   // ---- start (API)
@@ -79,7 +80,7 @@ export class CardFlows {
     },
   ) {
     const scope = scopeOf(principal);
-    const { cards, ledger, store, funding } = this.deps;
+    const { cards, ledger, funding } = this.deps;
     cards.checkAmount('amount_cents', input.amount_cents);
     // Checked before anything moves; the card gets them at mint.
     const controls = input.spending_controls ? cards.controls.stored(input.spending_controls) : null;
@@ -225,7 +226,7 @@ export class CardFlows {
   async advance(log?: FlowLog): Promise<number> {
     let taken = 0;
     for (let round = 0; round < 10; round++) {
-      const due = await this.deps.store.due(this.db, this.clock.now(), 100);
+      const due = await store.due(this.db, this.clock.now(), 100);
       let progressed = 0;
       for (const { id } of due) {
         try {
@@ -243,7 +244,7 @@ export class CardFlows {
 
   /** The step due for this flow, if any; true when the flow moved. */
   async takeStep(id: string): Promise<boolean> {
-    const flow = await this.deps.store.flowById(this.db, id);
+    const flow = await store.flowById(this.db, id);
     if (!flow) return false;
     const overdue = flow.ack_deadline !== null && flow.ack_deadline <= this.clock.now();
     const step = flow.status === 'awaiting_collection' && !overdue ? undefined : STEPS[flow.status];
@@ -254,7 +255,7 @@ export class CardFlows {
       if (error instanceof StepSkipped) return false;
       throw error;
     }
-    const after = await this.deps.store.flowById(this.db, id);
+    const after = await store.flowById(this.db, id);
     return after?.status !== flow.status;
   }
 
@@ -318,9 +319,9 @@ export class CardFlows {
           spendingControls: flow.spending_controls,
           onCommit: async (trx) => {
             const { from, to } = flowTransition('mint');
-            const locked = await this.deps.store.lockFlow(trx, flow.id);
+            const locked = await store.lockFlow(trx, flow.id);
             if (locked?.status !== from) throw new StepSkipped();
-            await this.deps.store.updateFlow(trx, flow.id, { status: to, updated_at: this.clock.now() });
+            await store.updateFlow(trx, flow.id, { status: to, updated_at: this.clock.now() });
             this.failpoint(to);
           },
         },
@@ -373,10 +374,10 @@ export class CardFlows {
   ): Promise<void> {
     const { from, to } = flowTransition(move);
     await this.deps.ledger.transaction(async (trx) => {
-      const locked = await this.deps.store.lockFlow(trx, id);
+      const locked = await store.lockFlow(trx, id);
       if (locked?.status !== from) return;
       const changes = await work(trx, locked);
-      await this.deps.store.updateFlow(trx, id, { ...changes, status: to, updated_at: this.clock.now() });
+      await store.updateFlow(trx, id, { ...changes, status: to, updated_at: this.clock.now() });
       this.failpoint(to);
     });
   }
@@ -411,7 +412,7 @@ export class CardFlows {
   }
 
   private async find(exec: Executor, scope: Tenant, id: string): Promise<CardFlow> {
-    const flow = await this.deps.store.flow(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
+    const flow = await store.flow(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
     if (!flow) throw missing('No such card flow.');
     return flow;
   }

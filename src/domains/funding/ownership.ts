@@ -11,7 +11,7 @@ import {
   type Violation,
 } from '../ledger/index.ts';
 import { holdId } from './flow.ts';
-import type { FundingStore } from './store.ts';
+import * as store from './store.ts';
 
 /*
  * Whose money it is, proven from the books (issue 24, Ownership; docs/funding.md, docs/ledger.md).
@@ -80,7 +80,7 @@ interface OwnershipBooks {
  * each pair of them (the ledger), the users and cards the accounts are of (connect, cards), and the
  * flows (ours). All on `exec`, the one snapshot `ledger verify` reads.
  */
-async function ownershipBooks(exec: Executor, store: FundingStore): Promise<OwnershipBooks> {
+async function ownershipBooks(exec: Executor): Promise<OwnershipBooks> {
   const rows = await ledgerAccounts(exec);
   const idsOf = (kind: string) => rows.filter((a) => a.kind === kind).map((a) => a.owner_id);
   const users = await existingUsers(exec, idsOf('user_wallet'));
@@ -115,8 +115,8 @@ async function ownershipBooks(exec: Executor, store: FundingStore): Promise<Owne
 }
 
 /** Every ownership violation in the books (see the top of this file). */
-export async function verifyOwnership(exec: Executor, store: FundingStore): Promise<Violation[]> {
-  return ownershipViolations(await ownershipBooks(exec, store));
+export async function verifyOwnership(exec: Executor): Promise<Violation[]> {
+  return ownershipViolations(await ownershipBooks(exec));
 }
 
 async function ownershipViolations(books: OwnershipBooks): Promise<Violation[]> {

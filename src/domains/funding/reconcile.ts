@@ -5,7 +5,8 @@ import { readSnapshot } from '../../db/read-snapshot.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { EvmChain } from './chain/evm.ts';
 import { unitsPerCent } from './chain/units.ts';
-import { depositTransferId, type FundingStore } from './store.ts';
+import * as store from './store.ts';
+import { depositTransferId } from './store.ts';
 
 /** An address whose tokens on the chain are not what the books say it holds. */
 export interface ChainDrift {
@@ -49,7 +50,6 @@ type Deps = {
   clock: Clock;
   ledger: LedgerService;
   chain: EvmChain;
-  store: FundingStore;
   poolAccounts: (exec: Executor, organizationId: string) => Promise<{ pool: string; fees: string }>;
 };
 
@@ -73,7 +73,7 @@ type Deps = {
  * remains is drift.
  */
 export async function reconcileChain(deps: Deps): Promise<ChainReconciliation> {
-  const { chain, store, ledger, clock } = deps;
+  const { chain, ledger, clock } = deps;
   const per = unitsPerCent(chain.config.decimals);
   const owned = await chain.ownedAddresses(deps.handle.db);
   // The addresses in use; what a `CHAIN_POOL_KEY` rotation retired counts as its successor's (rotate.ts).

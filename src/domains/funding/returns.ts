@@ -8,7 +8,8 @@ import type { Chain, ChainTransfer } from './chain/index.ts';
 import type { FundingConfig } from './config.ts';
 import type { FlowLog } from './flow.ts';
 import type { FundingService } from './service.ts';
-import type { ChainReturn, FundingStore } from './store.ts';
+import type { ChainReturn } from './store.ts';
+import * as store from './store.ts';
 
 /** A failed attempt waits this long before the next, twice as long after each failure, at most an hour. */
 const RETRY_FIRST_MS = 30 * SECOND;
@@ -57,7 +58,6 @@ export class ChainReturns {
     private readonly deps: {
       ledger: LedgerService;
       chain: Chain;
-      store: FundingStore;
       funding: FundingService;
     },
   ) {}
@@ -76,7 +76,7 @@ export class ChainReturns {
     ]);
     if (!outcome?.created) return;
     const now = this.clock.now();
-    await this.deps.store.insertReturn(trx, {
+    await store.insertReturn(trx, {
       id: release.id,
       organization_id: release.organizationId,
       livemode: livemodeColumn(release.livemode),
@@ -96,7 +96,7 @@ export class ChainReturns {
   async advance(log?: FlowLog): Promise<number> {
     let taken = 0;
     for (let round = 0; round < 10; round++) {
-      const due = await this.deps.store.dueReturns(this.db, this.clock.now(), 100);
+      const due = await store.dueReturns(this.db, this.clock.now(), 100);
       let progressed = 0;
       for (const { id } of due) {
         try {
@@ -114,12 +114,12 @@ export class ChainReturns {
 
   /** The step due for this return, if any; true when it moved. */
   async takeStep(id: string, log?: FlowLog): Promise<boolean> {
-    const ret = await this.deps.store.returnById(this.db, id);
+    const ret = await store.returnById(this.db, id);
     if (!ret) return false;
     if (ret.status === 'pending' && ret.next_attempt_at <= this.clock.now()) await this.submit(ret);
     else if (ret.status === 'sent') await this.confirm(ret, log);
     else return false;
-    const after = await this.deps.store.returnById(this.db, id);
+    const after = await store.returnById(this.db, id);
     return after?.status !== ret.status;
   }
 
@@ -172,10 +172,10 @@ export class ChainReturns {
     work: (trx: Executor, locked: ChainReturn) => Promise<Partial<ChainReturn>>,
   ): Promise<void> {
     await this.deps.ledger.transaction(async (trx) => {
-      const locked = await this.deps.store.lockReturn(trx, ret.id);
+      const locked = await store.lockReturn(trx, ret.id);
       if (locked?.status !== from || locked.attempt !== ret.attempt) return;
       const changes = await work(trx, locked);
-      await this.deps.store.updateReturn(trx, ret.id, {
+      await store.updateReturn(trx, ret.id, {
         ...changes,
         status: to,
         updated_at: this.clock.now(),

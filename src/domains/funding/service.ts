@@ -15,7 +15,8 @@ import { CardFlows, type FlowLog } from './flow.ts';
 import { verifyOwnership } from './ownership.ts';
 import { type ChainDrift, type ChainReconciliation, reconcileChain } from './reconcile.ts';
 import { ChainReturns } from './returns.ts';
-import { type CompanyWallet, depositTransferId, FundingStore } from './store.ts';
+import * as store from './store.ts';
+import { type CompanyWallet, depositTransferId } from './store.ts';
 
 /** The chain (or the database) could not be read for a reconciliation; the message names why. */
 export class ChainUnreadable extends Error {}
@@ -34,7 +35,6 @@ export interface FundingDeps {
  * the organization and mode; every cent moves through the ledger, with its events, in one transaction.
  */
 export class FundingService {
-  readonly store: FundingStore;
   readonly flows: CardFlows;
   readonly returns: ChainReturns;
 
@@ -44,12 +44,11 @@ export class FundingService {
     readonly config: FundingConfig,
     readonly deps: FundingDeps,
   ) {
-    this.store = new FundingStore(deps.dialect);
-    this.flows = new CardFlows(db, clock, config, { ...deps, store: this.store, funding: this });
-    this.returns = new ChainReturns(db, clock, config, { ...deps, store: this.store, funding: this });
+    this.flows = new CardFlows(db, clock, config, { ...deps, funding: this });
+    this.returns = new ChainReturns(db, clock, config, { ...deps, funding: this });
     // A company-funded card's money comes from and returns to the pool (docs/funding.md, Ownership).
     deps.cards.setCompanyPool(this);
-    deps.ledger.addCheck((exec) => verifyOwnership(exec, this.store));
+    deps.ledger.addCheck((exec) => verifyOwnership(exec));
   }
 
   get chain(): Chain {
@@ -75,7 +74,7 @@ export class FundingService {
   async updateWallet(scope: Tenant, input: { low_balance_threshold_cents: number }) {
     await this.deps.ledger.transaction(async (trx) => {
       const before = await this.ensureWallet(trx, scope);
-      await this.store.updateWallet(trx, scope.organizationId, livemodeColumn(scope.livemode), {
+      await store.updateWallet(trx, scope.organizationId, livemodeColumn(scope.livemode), {
         low_balance_threshold_cents: input.low_balance_threshold_cents,
         updated_at: this.clock.now(),
       });
@@ -153,7 +152,7 @@ export class FundingService {
   async creditDeposit(deposit: ChainDeposit): Promise<void> {
     const scope = { organizationId: deposit.organizationId, livemode: deposit.livemode };
     await this.deps.ledger.transaction(async (trx) => {
-      const recorded = await this.store.insertDeposit(trx, {
+      const recorded = await store.insertDeposit(trx, {
         chain_id: deposit.chainId,
         tx_hash: deposit.txHash,
         log_index: deposit.logIndex,
@@ -207,7 +206,6 @@ export class FundingService {
       clock: this.clock,
       ledger,
       chain,
-      store: this.store,
       poolAccounts: async (exec, organizationId) => {
         const scope = { organizationId, livemode: true };
         const fees = await ledger.accountId(exec, { ...scope, kind: 'fees', ownerId: organizationId });
@@ -228,8 +226,8 @@ export class FundingService {
     if (!(chain instanceof EvmChain)) return null;
     const previous = chain.config.previousPoolKey;
     if (!previous) throw new RotationRefused('CHAIN_PREVIOUS_POOL_KEY (the key being replaced) is not set');
-    const flows = await this.store.liveChainFlows(this.db);
-    const returns = await this.store.liveReturns(this.db);
+    const flows = await store.liveChainFlows(this.db);
+    const returns = await store.liveReturns(this.db);
     const unsettled = [
       ...flows.filter((f) => f.status === 'approved' || f.status === 'initiated').map((f) => f.id),
       ...returns.filter((r) => r.status !== 'returned').map((r) => `${r.id}.${r.attempt}`),
@@ -266,11 +264,11 @@ export class FundingService {
           since: now,
           checked_at: now,
         };
-        if (await this.store.recordDrift(trx, row)) changes.drifted.push(drift);
+        if (await store.recordDrift(trx, row)) changes.drifted.push(drift);
       }
-      for (const before of await this.store.drifts(trx)) {
+      for (const before of await store.drifts(trx)) {
         if (current.has(before.address)) continue;
-        if (await this.store.clearDrift(trx, before.address))
+        if (await store.clearDrift(trx, before.address))
           changes.resolved.push({ address: before.address, organization_id: before.organization_id });
       }
     });
@@ -283,7 +281,7 @@ export class FundingService {
     const last = chain instanceof EvmChain ? await chain.lastReconcile(this.db) : null;
     return {
       last,
-      drifts: await this.store.drifts(this.db),
+      drifts: await store.drifts(this.db),
       decimals: chain instanceof EvmChain ? chain.config.decimals : 0,
     };
   }
@@ -291,7 +289,7 @@ export class FundingService {
   /** The organization's fee on company-funded transfers, per mode (operators: `purser wallet fees`). */
   async setFees(scope: Tenant, fees: { bps: number; fixedCents: number }) {
     await this.ensureWallet(this.db, scope);
-    await this.store.updateWallet(this.db, scope.organizationId, livemodeColumn(scope.livemode), {
+    await store.updateWallet(this.db, scope.organizationId, livemodeColumn(scope.livemode), {
       fee_bps: fees.bps,
       fee_fixed_cents: fees.fixedCents,
       updated_at: this.clock.now(),
@@ -337,7 +335,7 @@ export class FundingService {
   }
 
   async listFlows(organizationId: string, livemode: boolean | null, limit = 50) {
-    const rows = await this.store.listFlows(
+    const rows = await store.listFlows(
       this.db,
       organizationId,
       livemode === null ? null : livemodeColumn(livemode),
@@ -351,7 +349,7 @@ export class FundingService {
   /** The wallet row (created on first use with the configured defaults), locked for a change. */
   async ensureWallet(exec: Executor, scope: Tenant): Promise<CompanyWallet> {
     const livemode = livemodeColumn(scope.livemode);
-    await this.store.ensureWallet(exec, {
+    await store.ensureWallet(exec, {
       organization_id: scope.organizationId,
       livemode,
       low_balance_threshold_cents: this.config.lowBalanceThresholdCents,
@@ -359,7 +357,7 @@ export class FundingService {
       fee_fixed_cents: this.config.feeFixedCents,
       created_at: this.clock.now(),
     });
-    const row = await this.store.lockWallet(exec, scope.organizationId, livemode);
+    const row = await store.lockWallet(exec, scope.organizationId, livemode);
     if (!row) throw new Error('company wallet could not be opened');
     return row;
   }
@@ -398,7 +396,7 @@ export class FundingService {
     previousThreshold?: number,
   ): Promise<void> {
     const livemode = livemodeColumn(scope.livemode);
-    const row = await this.store.wallet(trx, scope.organizationId, livemode);
+    const row = await store.wallet(trx, scope.organizationId, livemode);
     if (!row) return;
     const pool = await this.poolAccount(trx, scope);
     const { available_cents: balance } = await this.deps.ledger.balance(trx, pool);
@@ -411,9 +409,9 @@ export class FundingService {
         threshold_cents: row.low_balance_threshold_cents,
       });
       if (row.low_balance_notified === 0)
-        await this.store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 1 });
+        await store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 1 });
     } else if (!under && row.low_balance_notified === 1) {
-      await this.store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 0 });
+      await store.updateWallet(trx, scope.organizationId, livemode, { low_balance_notified: 0 });
     }
   }
 

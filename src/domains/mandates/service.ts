@@ -14,7 +14,8 @@ import type { MandateRefusalCode } from './index.ts';
 import { MandateTermsBody } from './routes.ts';
 import { type ConsumeResult, type MandateFollow, type MandateSpend, MandateSpending } from './spending.ts';
 import { type MandateMove, type MandateStatus, transition } from './states.ts';
-import type { MandateRow, MandateStore } from './store.ts';
+import type { MandateRow } from './store.ts';
+import * as store from './store.ts';
 import {
   approvalDeadline,
   budgetWindowStart,
@@ -73,7 +74,6 @@ export class MandateService {
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
     private readonly clock: Clock,
     private readonly config: { baseUrl: string },
-    private readonly store: MandateStore,
     private readonly deps: {
       events: EventEmitter;
       /** Whether the user exists in the organization and mode. */
@@ -87,7 +87,7 @@ export class MandateService {
     },
   ) {
     this.approvals = new MandateApprovals(handle, clock, this, deps.vault);
-    this.spending = new MandateSpending(clock, store, {
+    this.spending = new MandateSpending(clock, {
       db: () => this.db,
       apply: (trx, row, move) => this.apply(trx, row, move),
     });
@@ -108,7 +108,7 @@ export class MandateService {
       throw missing('No such user in this organization and mode.');
     const terms = await this.checkedTerms(scope, input);
     const row = this.newRow(scope, userId, terms);
-    await this.store.insert(this.db, row);
+    await store.insert(this.db, row);
     return this.object(this.db, row);
   }
 
@@ -179,7 +179,7 @@ export class MandateService {
   }
 
   async insert(exec: Executor, row: MandateRow): Promise<void> {
-    await this.store.insert(exec, row);
+    await store.insert(exec, row);
   }
 
   /** `GET /api/v2/mandates/{id}`: another organization's or mode's mandate is 404. */
@@ -201,7 +201,7 @@ export class MandateService {
       },
       'a mandate of this user',
     );
-    const rows = await this.store.list(this.db, {
+    const rows = await store.list(this.db, {
       organizationId: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
       userId,
@@ -220,7 +220,7 @@ export class MandateService {
   async revoke(scope: MandateScope, id: string): Promise<MandateObject> {
     await this.owned(scope, id);
     return writeTransaction(this.handle, async (trx) => {
-      const row = (await this.store.find(trx, id, true))!;
+      const row = (await store.find(trx, id, true))!;
       if (row.status === 'revoked') return this.object(trx, row);
       const moved = await this.apply(trx, row, 'revoked');
       if (!moved)
@@ -234,14 +234,14 @@ export class MandateService {
 
   /** A mandate by id, whatever its scope (the caller got the id from its own rows), or 404. */
   async row(id: string): Promise<MandateRow> {
-    const row = await this.store.find(this.db, id);
+    const row = await store.find(this.db, id);
     if (!row) throw missing('No such mandate.');
     return row;
   }
 
   /** The mandate with this id in the scope, or 404. */
   async owned(scope: MandateScope, id: string): Promise<MandateRow> {
-    const row = await this.store.find(this.db, id);
+    const row = await store.find(this.db, id);
     if (
       !row ||
       row.organization_id !== scope.organizationId ||
@@ -293,12 +293,12 @@ export class MandateService {
   /** The mandate an approval link names, or null when the link is not one this instance made. */
   async fromLink(id: string, token: string): Promise<MandateRow | null> {
     if (!safeEqual(token, this.linkToken(id))) return null;
-    return (await this.store.find(this.db, id)) ?? null;
+    return (await store.find(this.db, id)) ?? null;
   }
 
   /** A mandate by id, whoever's (the approval page, once its link named it). */
   async fromId(id: string): Promise<MandateRow | null> {
-    return (await this.store.find(this.db, id)) ?? null;
+    return (await store.find(this.db, id)) ?? null;
   }
 
   private linkToken(id: string): string {
@@ -316,7 +316,7 @@ export class MandateService {
     signedHash: string,
     assertion: MandateAssertion,
   ): Promise<boolean> {
-    const row = await this.store.find(trx, id, true);
+    const row = await store.find(trx, id, true);
     if (!row || row.status !== 'pending_approval' || approvalDeadline(row) <= this.clock.now()) return false;
     const terms = JSON.parse(row.terms) as MandateTerms;
     if (termsHash(terms) !== row.terms_hash || !safeEqual(row.terms_hash, signedHash)) return false;
@@ -339,7 +339,7 @@ export class MandateService {
   ): Promise<T> {
     const row = this.newRow(scope, userId, terms, id);
     return writeTransaction(this.handle, async (trx) => {
-      await this.store.insert(trx, row);
+      await store.insert(trx, row);
       if (!(await this.approve(trx, id, row.terms_hash, assertion)))
         throw new Refusal<MandateRefusalCode>('invalid_mandate_state', 'The mandate could not be approved.');
       return alongside(trx);
@@ -349,7 +349,7 @@ export class MandateService {
   /** The user declined a pending mandate on its page: revoked, with `mandate.revoked`; false when not pending. */
   async decline(id: string): Promise<boolean> {
     return writeTransaction(this.handle, async (trx) => {
-      const row = await this.store.find(trx, id, true);
+      const row = await store.find(trx, id, true);
       return !!row && row.status === 'pending_approval' && (await this.apply(trx, row, 'declined')) !== null;
     });
   }
@@ -358,11 +358,11 @@ export class MandateService {
 
   /** Expires the mandates past their end (the worker's chores), each with `mandate.expired`. */
   async expireDue(limit = 100): Promise<number> {
-    const due = await this.store.pastTheirEnd(this.db, this.clock.now(), limit);
+    const due = await store.pastTheirEnd(this.db, this.clock.now(), limit);
     let expired = 0;
     for (const { id } of due) {
       const moved = await writeTransaction(this.handle, async (trx) => {
-        const row = await this.store.find(trx, id, true);
+        const row = await store.find(trx, id, true);
         return row && row.expires_at <= this.clock.now() ? this.apply(trx, row, 'expired') : null;
       });
       if (moved) expired++;
@@ -391,7 +391,7 @@ export class MandateService {
       ...(move === 'approved' ? { approved_at: now } : {}),
       ...(row_.to === 'active' ? { ended_at: null } : { ended_at: move === 'approved' ? null : now }),
     };
-    if (!(await this.store.move(trx, row.id, row.status, change))) return null;
+    if (!(await store.move(trx, row.id, row.status, change))) return null;
     const moved: MandateRow = { ...row, ...change };
     if (row_.event)
       await this.deps.events.emit(trx, {
@@ -406,7 +406,7 @@ export class MandateService {
   /** The API's mandate object, with what the current budget window has spent. */
   async object(exec: Executor, row: MandateRow): Promise<MandateObject> {
     const now = this.clock.now();
-    const spent = await this.store.spentSince(exec, row.id, budgetWindowStart(row.budget_interval, now));
+    const spent = await store.spentSince(exec, row.id, budgetWindowStart(row.budget_interval, now));
     const open = row.status === 'pending_approval' || row.status === 'active' || row.status === 'exhausted';
     const status = open && row.expires_at <= now ? 'expired' : row.status;
     return {

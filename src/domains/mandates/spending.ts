@@ -5,7 +5,8 @@ import { livemodeColumn } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { MandateScope } from './service.ts';
 import type { MandateMove } from './states.ts';
-import type { MandateRow, MandateStore } from './store.ts';
+import type { MandateRow } from './store.ts';
+import * as store from './store.ts';
 import {
   budgetWindowStart,
   type MandateCharge,
@@ -45,7 +46,6 @@ export type ConsumeResult =
 export class MandateSpending {
   constructor(
     private readonly clock: Clock,
-    private readonly store: MandateStore,
     private readonly deps: {
       db: () => Db;
       /** A move of the states table on a locked row, with its event (service.ts `apply`). */
@@ -58,7 +58,7 @@ export class MandateSpending {
    * that app may buy under. Unlocked: the charge's `consume` decides.
    */
   async activeFor(scope: MandateScope & { userId: string; clientId: string }): Promise<MandateRow[]> {
-    const rows = await this.store.list(this.deps.db(), {
+    const rows = await store.list(this.deps.db(), {
       organizationId: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
       userId: scope.userId,
@@ -88,16 +88,16 @@ export class MandateSpending {
    * `mandate.exhausted` in `trx`.
    */
   async consume(trx: Executor, spend: MandateSpend): Promise<ConsumeResult> {
-    const row = await this.store.find(trx, spend.mandateId, true);
+    const row = await store.find(trx, spend.mandateId, true);
     if (!row) return refusal('status', 'This mandate does not exist.');
     const start = budgetWindowStart(row.budget_interval, spend.at);
-    if (await this.store.spend(trx, row.id, spend.reference)) {
-      const spent = await this.store.spentSince(trx, row.id, start);
+    if (await store.spend(trx, row.id, spend.reference)) {
+      const spent = await store.spentSince(trx, row.id, start);
       return { ok: true, spentCents: spent, remainingCents: Math.max(0, row.budget_cents - spent) };
     }
     const verdict = await this.verdict(trx, row, spend, start);
     if (!verdict.ok) return verdict;
-    await this.store.insertSpend(trx, {
+    await store.insertSpend(trx, {
       id: newId('mds'),
       mandate_id: row.id,
       reference: spend.reference,
@@ -118,7 +118,7 @@ export class MandateSpending {
    * (docs/ledger.md, lock order).
    */
   async lock(trx: Executor, id: string): Promise<void> {
-    await this.store.find(trx, id, true);
+    await store.find(trx, id, true);
   }
 
   /**
@@ -126,7 +126,7 @@ export class MandateSpending {
    * money moves (a `/buy` confirm deciding whether to ask the user); `consume` decides at the charge.
    */
   async check(exec: Executor, spend: Omit<MandateSpend, 'reference'>): Promise<ConsumeResult> {
-    const row = await this.store.find(exec, spend.mandateId);
+    const row = await store.find(exec, spend.mandateId);
     if (!row) return refusal('status', 'This mandate does not exist.');
     return this.verdict(exec, row, spend, budgetWindowStart(row.budget_interval, spend.at));
   }
@@ -147,14 +147,14 @@ export class MandateSpending {
    * no known purchase): given back in the window it came in.
    */
   async follow(trx: Executor, charge: MandateFollow): Promise<number> {
-    const row = await this.store.find(trx, charge.mandateId, true);
+    const row = await store.find(trx, charge.mandateId, true);
     if (!row) return 0;
     const takes = charge.takesCents;
-    const spend = await this.store.spend(trx, row.id, charge.reference);
+    const spend = await store.spend(trx, row.id, charge.reference);
     const change = takes - (spend ? spend.amount_cents - spend.returned_cents : 0);
     if (change === 0) return 0;
     if (!spend) {
-      await this.store.insertSpend(trx, {
+      await store.insertSpend(trx, {
         id: newId('mds'),
         mandate_id: row.id,
         reference: charge.reference,
@@ -167,10 +167,10 @@ export class MandateSpending {
     } else {
       // `amount_cents` is the most the charge took, `returned_cents` what it gave back of that.
       const amount = Math.max(spend.amount_cents, takes, 0);
-      await this.store.updateSpend(trx, spend.id, { amount_cents: amount, returned_cents: amount - takes });
+      await store.updateSpend(trx, spend.id, { amount_cents: amount, returned_cents: amount - takes });
     }
     if (row.budget_interval === 'total') {
-      const left = row.budget_cents - (await this.store.spentSince(trx, row.id, 0));
+      const left = row.budget_cents - (await store.spentSince(trx, row.id, 0));
       if (row.status === 'active' && left <= 0) await this.deps.apply(trx, row, 'budget_used_up');
       if (row.status === 'exhausted' && left > 0 && row.expires_at > this.clock.now())
         await this.deps.apply(trx, row, 'budget_returned');
@@ -188,7 +188,7 @@ export class MandateSpending {
     const terms = JSON.parse(row.terms) as MandateTerms;
     const term = termRefusal(terms, row.expires_at, charge);
     if (term) return refusal(term, refusalReply(term, terms, charge));
-    const spent = await this.store.spentSince(exec, row.id, windowStart);
+    const spent = await store.spentSince(exec, row.id, windowStart);
     if (spent + charge.amountCents > row.budget_cents)
       return refusal(
         'budget',

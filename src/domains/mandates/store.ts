@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
-import type { Dialect, Executor } from '../../db/index.ts';
+import { lockedOnPostgres } from '../../db/dialect.ts';
+import type { Executor } from '../../db/index.ts';
 import { olderThan } from '../../db/pagination.ts';
 import type { MandateSpendsTable, MandatesTable } from '../../db/schema.ts';
 
@@ -8,112 +9,113 @@ export type MandateRow = MandatesTable;
 export type SpendRow = MandateSpendsTable;
 
 /** The only code that touches `mandates` and `mandate_spends`. */
-export class MandateStore {
-  constructor(private readonly dialect: Dialect) {}
 
-  async insert(exec: Executor, row: Insertable<MandatesTable>): Promise<void> {
-    await exec.insertInto('mandates').values(row).execute();
-  }
+export async function insert(exec: Executor, row: Insertable<MandatesTable>): Promise<void> {
+  await exec.insertInto('mandates').values(row).execute();
+}
 
-  /**
-   * A mandate by id. `lock` (a charge or a give-back deciding on its budget, a status change): on
-   * PostgreSQL the row is locked `FOR UPDATE`, in the lock order of docs/ledger.md (after the
-   * domain's own row, before the user's spending controls and any ledger row), so two charges under
-   * one mandate read what the budget spent one after the other. SQLite's write lock does that already.
-   */
-  async find(exec: Executor, id: string, lock = false): Promise<MandateRow | undefined> {
-    const query = exec.selectFrom('mandates').selectAll().where('id', '=', id);
-    return (lock && this.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
-  }
+/**
+ * A mandate by id. `lock` (a charge or a give-back deciding on its budget, a status change): on
+ * PostgreSQL the row is locked `FOR UPDATE`, in the lock order of docs/ledger.md (after the
+ * domain's own row, before the user's spending controls and any ledger row), so two charges under
+ * one mandate read what the budget spent one after the other. SQLite's write lock does that already.
+ */
+export async function find(exec: Executor, id: string, lock = false): Promise<MandateRow | undefined> {
+  const query = exec.selectFrom('mandates').selectAll().where('id', '=', id);
+  return (lock ? lockedOnPostgres(exec, query) : query).executeTakeFirst();
+}
 
-  async list(
-    exec: Executor,
-    filter: {
-      organizationId: string;
-      livemode: number;
-      userId: string;
-      clientId?: string | undefined;
-      status?: MandateRow['status'] | undefined;
-      startingAfter?: { created_at: number; id: string } | undefined;
-      limit: number;
-    },
-  ): Promise<MandateRow[]> {
-    let query = exec
-      .selectFrom('mandates')
-      .selectAll()
-      .where('organization_id', '=', filter.organizationId)
-      .where('livemode', '=', filter.livemode)
-      .where('user_id', '=', filter.userId);
-    if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId);
-    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
-  }
+export async function list(
+  exec: Executor,
+  filter: {
+    organizationId: string;
+    livemode: number;
+    userId: string;
+    clientId?: string | undefined;
+    status?: MandateRow['status'] | undefined;
+    startingAfter?: { created_at: number; id: string } | undefined;
+    limit: number;
+  },
+): Promise<MandateRow[]> {
+  let query = exec
+    .selectFrom('mandates')
+    .selectAll()
+    .where('organization_id', '=', filter.organizationId)
+    .where('livemode', '=', filter.livemode)
+    .where('user_id', '=', filter.userId);
+  if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
 
-  /** Moves a mandate from `from` to `to`; false when it was no longer in `from`. */
-  async move(
-    exec: Executor,
-    id: string,
-    from: MandateRow['status'],
-    change: Updateable<MandatesTable> & { status: MandateRow['status'] },
-  ): Promise<boolean> {
-    const result = await exec
-      .updateTable('mandates')
-      .set(change)
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
+/** Moves a mandate from `from` to `to`; false when it was no longer in `from`. */
+export async function move(
+  exec: Executor,
+  id: string,
+  from: MandateRow['status'],
+  change: Updateable<MandatesTable> & { status: MandateRow['status'] },
+): Promise<boolean> {
+  const result = await exec
+    .updateTable('mandates')
+    .set(change)
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
 
-  /** Mandates still open (pending, active or exhausted) whose end has come, oldest end first. */
-  async pastTheirEnd(exec: Executor, now: number, limit: number): Promise<MandateRow[]> {
-    return exec
-      .selectFrom('mandates')
-      .selectAll()
-      .where('status', 'in', ['pending_approval', 'active', 'exhausted'])
-      .where('expires_at', '<=', now)
-      .orderBy('expires_at')
-      .limit(limit)
-      .execute();
-  }
+/** Mandates still open (pending, active or exhausted) whose end has come, oldest end first. */
+export async function pastTheirEnd(exec: Executor, now: number, limit: number): Promise<MandateRow[]> {
+  return exec
+    .selectFrom('mandates')
+    .selectAll()
+    .where('status', 'in', ['pending_approval', 'active', 'exhausted'])
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+}
 
-  // ---- spends
+// ---- spends
 
-  /**
-   * What the charges under a mandate made at `since` (ms) or later still take from its budget; never
-   * below nothing (a return of no known purchase gives back at most what the window spent).
-   */
-  async spentSince(exec: Executor, mandateId: string, since: number): Promise<number> {
-    const row = await exec
-      .selectFrom('mandate_spends')
-      .select(sql<number | string>`coalesce(sum(amount_cents - returned_cents), 0)`.as('spent'))
-      .where('mandate_id', '=', mandateId)
-      .where('at', '>=', since)
-      .executeTakeFirstOrThrow();
-    return Math.max(0, Number(row.spent));
-  }
+/**
+ * What the charges under a mandate made at `since` (ms) or later still take from its budget; never
+ * below nothing (a return of no known purchase gives back at most what the window spent).
+ */
+export async function spentSince(exec: Executor, mandateId: string, since: number): Promise<number> {
+  const row = await exec
+    .selectFrom('mandate_spends')
+    .select(sql<number | string>`coalesce(sum(amount_cents - returned_cents), 0)`.as('spent'))
+    .where('mandate_id', '=', mandateId)
+    .where('at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Math.max(0, Number(row.spent));
+}
 
-  async spend(exec: Executor, mandateId: string, reference: string): Promise<SpendRow | undefined> {
-    return exec
-      .selectFrom('mandate_spends')
-      .selectAll()
-      .where('mandate_id', '=', mandateId)
-      .where('reference', '=', reference)
-      .executeTakeFirst();
-  }
+export async function spend(
+  exec: Executor,
+  mandateId: string,
+  reference: string,
+): Promise<SpendRow | undefined> {
+  return exec
+    .selectFrom('mandate_spends')
+    .selectAll()
+    .where('mandate_id', '=', mandateId)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+}
 
-  async insertSpend(exec: Executor, row: SpendRow): Promise<void> {
-    await exec.insertInto('mandate_spends').values(row).execute();
-  }
+export async function insertSpend(exec: Executor, row: SpendRow): Promise<void> {
+  await exec.insertInto('mandate_spends').values(row).execute();
+}
 
-  async updateSpend(
-    exec: Executor,
-    spendId: string,
-    change: Pick<SpendRow, 'amount_cents' | 'returned_cents'>,
-  ): Promise<void> {
-    await exec.updateTable('mandate_spends').set(change).where('id', '=', spendId).execute();
-  }
+export async function updateSpend(
+  exec: Executor,
+  spendId: string,
+  change: Pick<SpendRow, 'amount_cents' | 'returned_cents'>,
+): Promise<void> {
+  await exec.updateTable('mandate_spends').set(change).where('id', '=', spendId).execute();
 }
 
 /** The organization's mandates in one mode (any user), newest first: what the console's apps page counts. */

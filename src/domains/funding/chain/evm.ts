@@ -30,7 +30,8 @@ import {
 } from './index.ts';
 import { derivePrivateKey, type KeyOwner } from './keys.ts';
 import { type PoolKeyRotation, rotatePoolKey } from './rotate.ts';
-import { type ChainAddress, ChainStore, type ChainTransferRow } from './store.ts';
+import type { ChainAddress, ChainTransferRow } from './store.ts';
+import * as store from './store.ts';
 import { centsFromUnits, unitsFromCents } from './units.ts';
 
 export interface ChainLog {
@@ -80,7 +81,6 @@ export class EvmChain implements Chain {
   private readonly sandbox = new OfflineChain();
   /** The token's EIP-712 domain separator (read once: it names the token and the chain). */
   private domainSeparator: Hex | null = null;
-  private readonly store: ChainStore;
   private readonly client: PublicClient;
   private readonly cursorName: string;
   /** Accounts derived and recorded by this process (derivation and the insert happen once each). */
@@ -92,7 +92,6 @@ export class EvmChain implements Chain {
     readonly config: EvmChainConfig,
     private readonly log: ChainLog = stderrLog,
   ) {
-    this.store = new ChainStore(handle.dialect);
     const chain = defineChain({
       id: config.chainId,
       name: `chain ${config.chainId}`,
@@ -136,7 +135,7 @@ export class EvmChain implements Chain {
     if (known) return known;
     const account = privateKeyToAccount(derivePrivateKey(this.config.poolKey, owner));
     const address = account.address.toLowerCase();
-    const { retired } = await this.store.ensureAddress(this.handle.db, {
+    const { retired } = await store.ensureAddress(this.handle.db, {
       address,
       organization_id: owner.organizationId,
       livemode: livemodeColumn(owner.livemode),
@@ -158,8 +157,7 @@ export class EvmChain implements Chain {
 
   async submit(transfer: ChainTransfer): Promise<{ txHash: string | null }> {
     if (!transfer.livemode) return this.sandbox.submit();
-    const row =
-      (await this.store.transfer(this.handle.db, transfer.transferId)) ?? (await this.sign(transfer));
+    const row = (await store.transfer(this.handle.db, transfer.transferId)) ?? (await this.sign(transfer));
     await this.broadcast(row);
     return { txHash: row.tx_hash };
   }
@@ -202,11 +200,11 @@ export class EvmChain implements Chain {
           })),
     ]);
     return writeTransaction(this.handle, async (trx) => {
-      await this.store.lockAddress(trx, pool.address);
-      const existing = await this.store.transfer(trx, transfer.transferId);
+      await store.lockAddress(trx, pool.address);
+      const existing = await store.transfer(trx, transfer.transferId);
       if (existing) return existing;
       // The chain's count covers transactions sent by anyone with the key; ours, those not mined yet.
-      const last = await this.store.lastNonce(trx, this.config.chainId, pool.address);
+      const last = await store.lastNonce(trx, this.config.chainId, pool.address);
       const nonce = Math.max(pendingNonce, last === null ? 0 : last + 1);
       const raw = await pool.account.signTransaction({
         type: 'eip1559',
@@ -232,7 +230,7 @@ export class EvmChain implements Chain {
         cancel_raw_tx: null,
         created_at: this.clock.now(),
       };
-      await this.store.insertTransfer(trx, row);
+      await store.insertTransfer(trx, row);
       return row;
     });
   }
@@ -268,7 +266,7 @@ export class EvmChain implements Chain {
 
   async status(transfer: ChainTransfer, txHash: string | null): Promise<ChainTransferStatus> {
     if (!transfer.livemode) return this.sandbox.status(transfer);
-    const row = await this.store.transfer(this.handle.db, transfer.transferId);
+    const row = await store.transfer(this.handle.db, transfer.transferId);
     if (!row || (txHash !== null && row.tx_hash !== txHash))
       return { state: 'failed', detail: 'unknown_transfer' };
     try {
@@ -330,13 +328,13 @@ export class EvmChain implements Chain {
       maxFeePerGas: largest(maxFeePerGas, maxPriorityFeePerGas),
       maxPriorityFeePerGas,
     });
-    await this.store.setCancel(this.handle.db, row.transfer_id, { hash: keccak256(raw), raw });
-    const kept = await this.store.transfer(this.handle.db, row.transfer_id);
+    await store.setCancel(this.handle.db, row.transfer_id, { hash: keccak256(raw), raw });
+    const kept = await store.transfer(this.handle.db, row.transfer_id);
     return kept ?? row;
   }
 
   private async poolOwner(address: string): Promise<string> {
-    const [owner] = await this.store.addresses(this.handle.db, [address]);
+    const [owner] = await store.addresses(this.handle.db, [address]);
     if (!owner || owner.kind !== 'pool') throw new Error('not a pool address of this instance');
     return owner.organization_id;
   }
@@ -357,17 +355,17 @@ export class EvmChain implements Chain {
     try {
       const head = await this.client.getBlockNumber({ cacheTime: 0 });
       const safe = Number(head) - (this.config.confirmations - 1);
-      let cursor = await this.store.cursor(this.handle.db, this.cursorName);
+      let cursor = await store.cursor(this.handle.db, this.cursorName);
       if (cursor === null) {
         // A first start reads from CHAIN_START_BLOCK, or else only what comes from now on.
         cursor = this.config.startBlock === null ? Math.max(safe, 0) : this.config.startBlock - 1;
-        await this.store.setCursor(this.handle.db, this.cursorName, cursor, this.clock.now());
+        await store.setCursor(this.handle.db, this.cursorName, cursor, this.clock.now());
       }
       for (let pass = 0; pass < LOG_RANGES_PER_PASS && cursor < safe; pass++) {
         const from = cursor + 1;
         const to = Math.min(safe, from + this.config.logRange - 1);
         handed += await this.readRange(from, to, credit);
-        await this.store.setCursor(this.handle.db, this.cursorName, to, this.clock.now());
+        await store.setCursor(this.handle.db, this.cursorName, to, this.clock.now());
         cursor = to;
       }
     } catch (error) {
@@ -397,7 +395,7 @@ export class EvmChain implements Chain {
     });
     const seen = new Set(logs.flatMap((log) => [log.args.to.toLowerCase(), log.args.from.toLowerCase()]));
     const ours = new Map<string, ChainAddress>(
-      (await this.store.addresses(this.handle.db, [...seen])).map((row) => [row.address, row]),
+      (await store.addresses(this.handle.db, [...seen])).map((row) => [row.address, row]),
     );
     const ordered = [...logs].sort((a, b) =>
       a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
@@ -459,7 +457,7 @@ export class EvmChain implements Chain {
    */
   async movedIn(transferIds: string[]): Promise<Map<string, number>> {
     const moved = new Map<string, number>();
-    const rows = await this.store.transfers(this.handle.db, transferIds);
+    const rows = await store.transfers(this.handle.db, transferIds);
     for (let i = 0; i < rows.length; i += READS_AT_ONCE) {
       const chunk = rows.slice(i, i + READS_AT_ONCE);
       const receipts = await Promise.all(chunk.map((row) => this.receipt(row.tx_hash)));
@@ -481,12 +479,12 @@ export class EvmChain implements Chain {
 
   /** How far the deposit watcher has credited: every deposit up to this block is in the books. */
   depositCursor(exec: Executor): Promise<number | null> {
-    return this.store.cursor(exec, this.cursorName);
+    return store.cursor(exec, this.cursorName);
   }
 
   /** Every production address Purser derived, those a rotation retired included (`retired_at`). */
   ownedAddresses(exec: Executor) {
-    return this.store.liveAddresses(exec);
+    return store.liveAddresses(exec);
   }
 
   /**
@@ -500,7 +498,6 @@ export class EvmChain implements Chain {
         clock: this.clock,
         config: this.config,
         client: this.client,
-        store: this.store,
         transferGas: TRANSFER_GAS,
         current: (owner) => this.owned(owner),
       },
@@ -511,12 +508,12 @@ export class EvmChain implements Chain {
 
   /** The worker records a check made at this block, unless a later one was recorded (store.ts). */
   claimReconcile(trx: Executor, block: number): Promise<boolean> {
-    return this.store.claimCursor(trx, `reconcile:${this.cursorName}`, block, this.clock.now());
+    return store.claimCursor(trx, `reconcile:${this.cursorName}`, block, this.clock.now());
   }
 
   /** The block and time of the last check the worker recorded, if any. */
   async lastReconcile(exec: Executor): Promise<{ block: number; at: number } | null> {
-    const row = await this.store.cursorRow(exec, `reconcile:${this.cursorName}`);
+    const row = await store.cursorRow(exec, `reconcile:${this.cursorName}`);
     return row && Number(row.block_number) >= 0
       ? { block: Number(row.block_number), at: Number(row.updated_at) }
       : null;

@@ -5,7 +5,8 @@ import type { DatabaseHandle } from '../../../db/index.ts';
 import { writeTransaction } from '../../../db/write-transaction.ts';
 import type { EvmChainConfig } from '../config.ts';
 import { derivePrivateKey, type KeyOwner } from './keys.ts';
-import type { ChainAddress, ChainStore } from './store.ts';
+import type { ChainAddress } from './store.ts';
+import * as store from './store.ts';
 
 /** A native-coin transfer's gas (fixed by the protocol). */
 const VALUE_GAS = 21_000n;
@@ -37,7 +38,6 @@ interface Deps {
   clock: Clock;
   config: EvmChainConfig;
   client: PublicClient;
-  store: ChainStore;
   /** The gas limit of a token transfer (evm.ts). */
   transferGas: bigint;
   /** The current key's account for this owner, its address recorded (EvmChain.owned). */
@@ -77,7 +77,7 @@ export async function rotatePoolKey(
   previousKey: `0x${string}`,
   unsettled: string[],
 ): Promise<PoolKeyRotation> {
-  const { config, client, store, handle } = deps;
+  const { config, client, handle } = deps;
   if (previousKey === config.poolKey)
     throw new RotationRefused('CHAIN_PREVIOUS_POOL_KEY is CHAIN_POOL_KEY: set CHAIN_POOL_KEY to the new key');
   // A transaction the previous pool signed and the chain may still mine would move tokens that are gone.
