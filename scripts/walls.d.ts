@@ -9,8 +9,15 @@ export interface Source {
   path: string;
   text: string;
 }
+/** A rule over a file's own text (FILE_RULES): what in `text` of `from` breaks it, by name. */
+export interface FileRule {
+  name: string;
+  reason: string;
+  breaks: (from: string, text: string) => string[];
+}
 export const RULES: Rule[];
 export const TABLE_RULES: Rule[];
+export const FILE_RULES: FileRule[];
 export const TABLE_OWNERS: Record<string, string>;
 export function sources(): Source[];
 export function importGraph(files?: Source[]): [string, string][];

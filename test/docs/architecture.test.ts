@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { check, RULES, TABLE_OWNERS, TABLE_RULES, tables } from '../../scripts/walls.js';
+import { check, FILE_RULES, RULES, TABLE_OWNERS, TABLE_RULES, tables } from '../../scripts/walls.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -98,6 +98,23 @@ describe('the walls (scripts/walls.js)', () => {
     const reason = RULES.find((rule) => rule.name === 'routes-take-services')?.reason;
     expect(check(planted).fresh).toEqual([
       `routes-take-services domains/orgs/routes.ts -> context.ts\n    why: ${reason}`,
+    ]);
+  });
+
+  it('fails on a store built as a class, and only on a store', () => {
+    const classOf = (name: string) =>
+      `export class ${name} {\n  constructor(private readonly dialect: Dialect) {}\n}\n`;
+    const planted = [
+      { path: 'domains/orgs/invites-store.ts', text: classOf('InviteStore') },
+      { path: 'domains/orgs/store.ts', text: `export function find() {}\n${classOf('OrgStore')}` },
+      { path: 'domains/orgs/service.ts', text: classOf('OrgService') },
+      { path: 'domains/orgs/keys-store.ts', text: 'export async function keys(exec: Executor) {}\n' },
+    ];
+    const reason = FILE_RULES.find((rule) => rule.name === 'store-functions')?.reason;
+    expect(reason).toMatch(/^a store is functions of the executor: /);
+    expect(check(planted).fresh).toEqual([
+      `store-functions domains/orgs/invites-store.ts -> InviteStore\n    why: ${reason}`,
+      `store-functions domains/orgs/store.ts -> OrgStore\n    why: ${reason}`,
     ]);
   });
 

@@ -16,14 +16,14 @@ export function newDelivery(
   organizationId: string,
   livemode: number,
   now: number,
-) {
+): store.NewDelivery {
   return {
     id: newId('whd'),
     event_id: eventId,
     endpoint_id: endpointId,
     organization_id: organizationId,
     livemode,
-    status: 'pending' as const,
+    status: 'pending',
     attempts: 0,
     next_attempt_at: now,
     lease_token: null,

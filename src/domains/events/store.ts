@@ -235,13 +235,42 @@ export async function deleteEndpoint(db: Executor, id: string): Promise<void> {
 
 // ---- deliveries ----
 
-export async function insertDeliveries(
-  db: Executor,
-  rows: Insertable<WebhookDeliveriesTable>[],
-): Promise<void> {
+/** A delivery row with every column an owed delivery is written with, in this order (`newDelivery`). */
+export interface NewDelivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  organization_id: string;
+  livemode: number;
+  status: 'pending';
+  attempts: number;
+  next_attempt_at: number;
+  lease_token: null;
+  created_at: number;
+  updated_at: number;
+}
+
+const deliveryValues = (row: NewDelivery) => [
+  row.id,
+  row.event_id,
+  row.endpoint_id,
+  row.organization_id,
+  row.livemode,
+  row.status,
+  row.attempts,
+  row.next_attempt_at,
+  row.lease_token,
+  row.created_at,
+  row.updated_at,
+];
+
+export async function insertDeliveries(db: Executor, rows: NewDelivery[]): Promise<void> {
   // An event is owed to few endpoints (usually one): a compiled single-row insert each is cheaper
   // than compiling a multi-row insert for every emit.
-  for (const row of rows) await insertOne(db, 'webhook_deliveries', row);
+  for (const row of rows)
+    await runCompiled(db, 'insert delivery', deliveryValues(row), () =>
+      db.insertInto('webhook_deliveries').values(row),
+    );
 }
 
 /**
