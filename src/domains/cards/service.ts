@@ -361,7 +361,12 @@ export class CardService {
 
   walletAccount(exec: Executor, scope: Tenant, userId: string): Promise<string> {
     const { organizationId, livemode } = scope;
-    return this.deps.ledger.accountId(exec, { organizationId, livemode, kind: 'user_wallet', ownerId: userId });
+    return this.deps.ledger.accountId(exec, {
+      organizationId,
+      livemode,
+      kind: 'user_wallet',
+      ownerId: userId,
+    });
   }
 
   systemAccount(

@@ -167,11 +167,14 @@ export class CardStore {
       const { purser_user_controls: userControls, purser_has_endpoint: hasEndpoint, ...card } = row;
       return hasEndpoint ? { card, userControls } : { card, userControls, endpoint: null };
     }
-    const [row] = await runCompiled<
-      CardForCharge & { purser_endpoint: AuthorizationEndpointsTable | null }
-    >(exec, 'lock card for a charge', [id], () => ({
-      compile: () => CompiledQuery.raw(CARD_FOR_CHARGE_POSTGRES, [id]),
-    }));
+    const [row] = await runCompiled<CardForCharge & { purser_endpoint: AuthorizationEndpointsTable | null }>(
+      exec,
+      'lock card for a charge',
+      [id],
+      () => ({
+        compile: () => CompiledQuery.raw(CARD_FOR_CHARGE_POSTGRES, [id]),
+      }),
+    );
     if (!row) return undefined;
     const { purser_user_controls: userControls, purser_endpoint: endpoint, ...card } = row;
     return { card, userControls, endpoint };
