@@ -5,9 +5,16 @@ import type { Database } from './schema.ts';
 
 /** SQLite's connection behind each database opened on it (`openDatabase` registers it). */
 const sqliteConnections = new WeakMap<DialectAdapter, SQLite.Database>();
+/** The read-only connection beside it, for a database in a file (see `runCompiled`). */
+const sqliteReaders = new WeakMap<DialectAdapter, SQLite.Database>();
 
-export function registerSqliteConnection(db: Kysely<Database>, sqlite: SQLite.Database): void {
+export function registerSqliteConnection(
+  db: Kysely<Database>,
+  sqlite: SQLite.Database,
+  reader: SQLite.Database | null = null,
+): void {
   sqliteConnections.set(db.getExecutor().adapter, sqlite);
+  if (reader) sqliteReaders.set(db.getExecutor().adapter, reader);
 }
 
 /**
@@ -128,9 +135,20 @@ export async function runCompiled<Row>(
     statements.set(key, compiled);
     nameStatement(compiled.sql);
   }
-  const held = holding.get(db);
+  const held = holding.get(db) ?? committedReader(db, compiled);
   if (held) return runHeld<Row>(held, compiled.sql, parameters);
   return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+}
+
+/**
+ * A select on a SQLite database itself (no transaction of it) runs on its read-only connection, at
+ * once: it reads what is committed, as it would on the one connection, but without waiting there
+ * for the write transaction (a whole group-commit batch) that holds it, nor Kysely's queue. A
+ * transaction's reads stay on the transaction's connection. Null elsewhere (PostgreSQL, memory).
+ */
+function committedReader(db: Executor, compiled: CompiledQuery): SQLite.Database | null {
+  if (db.isTransaction || compiled.query.kind !== 'SelectQueryNode') return null;
+  return sqliteReaders.get(db.getExecutor().adapter) ?? null;
 }
 
 /**

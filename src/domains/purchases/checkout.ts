@@ -109,6 +109,18 @@ export class Checkout {
     address: DeliveryAddress | null,
     mandateId: string | null = null,
   ): Promise<Placement> {
+    return (await this.placeOrder(buyer, conversationId, cart, merchant, address, mandateId)).placement;
+  }
+
+  /** `place`, with the order as it ended (or the one already placed or being placed). */
+  async placeOrder(
+    buyer: Buyer & { userId: string },
+    conversationId: string,
+    cart: StoredCart,
+    merchant: Merchant,
+    address: DeliveryAddress | null,
+    mandateId: string | null,
+  ): Promise<{ placement: Placement; order: Order }> {
     const now = this.clock.now();
     const id = newId('ord');
     const order: Order = {
@@ -144,7 +156,7 @@ export class Checkout {
       updated_at: now,
     };
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await this.deps.ledger.transaction(async (trx) => {
         await this.store.insertOrder(trx, order);
         this.failpoint('order');
       });
@@ -152,12 +164,12 @@ export class Checkout {
       if (!isUniqueViolation(error)) throw error;
       const existing = await this.store.orderByPlacementKey(this.db, order.placement_key as string);
       if (!existing) throw error;
-      return this.placement(existing);
+      return this.ended(existing);
     }
 
     // The user's spending controls decide before any money moves (the engine decides again at the charge).
     if (await this.refusedByControls(buyer, order, merchant))
-      return this.placement(await this.fail(id, 'created', SPENDING_CONTROLS));
+      return this.ended(await this.fail(id, 'created', SPENDING_CONTROLS));
 
     const cardId = `card_${id.slice('ord_'.length)}`;
     try {
@@ -190,11 +202,16 @@ export class Checkout {
         error.code === 'insufficient_funds' || error.code === 'kyc_required'
           ? error.code
           : 'card_unavailable';
-      return this.placement(await this.fail(id, 'created', code));
+      return this.ended(await this.fail(id, 'created', code));
     }
 
     const result = await this.atMerchant(order, cardId, merchant, address);
-    return this.placement(await this.conclude({ ...order, step: 'card_issued', card_id: cardId }, result));
+    const issued: Order = { ...order, step: 'card_issued', card_id: cardId };
+    return this.ended(await this.conclude(issued, result, mandateId));
+  }
+
+  private async ended(order: Order): Promise<{ placement: Placement; order: Order }> {
+    return { placement: await this.placement(order), order };
   }
 
   /**
@@ -281,8 +298,11 @@ export class Checkout {
     }
   }
 
-  /** Ends a `card_issued` order as the merchant's answer says. */
-  private async conclude(order: Order, result: PlaceResult): Promise<Order> {
+  /**
+   * Ends a `card_issued` order as the merchant's answer says. `mandateId`: the mandate its card is
+   * held to, when the caller knows it (else read from the card).
+   */
+  private async conclude(order: Order, result: PlaceResult, mandateId?: string | null): Promise<Order> {
     if (result.outcome === 'unknown') {
       const now = this.clock.now();
       await this.store.moveOrder(this.db, order.id, 'card_issued', 'merchant_unknown', {
@@ -294,7 +314,7 @@ export class Checkout {
     }
     if (result.outcome === 'declined')
       return this.fail(order.id, 'card_issued', await this.declineCodeOf(order, result.code));
-    return this.settle(order, result);
+    return this.settle(order, result, mandateId);
   }
 
   /** Whether the user's spending controls refuse the cart's ceiling at this merchant. */
@@ -322,10 +342,14 @@ export class Checkout {
   }
 
   /** Clears the charge at the final amount (the rest of the hold goes home) with `order.placed`. */
-  private async settle(order: Order, placed: Extract<PlaceResult, { outcome: 'placed' }>): Promise<Order> {
+  private async settle(
+    order: Order,
+    placed: Extract<PlaceResult, { outcome: 'placed' }>,
+    knownMandateId?: string | null,
+  ): Promise<Order> {
     const scope = tenantOf(order);
     const txnId = transactionIdOf(order.id);
-    const mandateId = await this.mandateOf(order);
+    const mandateId = knownMandateId === undefined ? await this.mandateOf(order) : knownMandateId;
     const termsHash = mandateId ? await this.deps.mandates.termsHash(mandateId) : null;
     const record = async (trx: Executor) => {
       const now = this.clock.now();
