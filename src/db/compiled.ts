@@ -183,14 +183,18 @@ function insertShape(table: string, columns: string[]) {
     shapes = [];
     insertShapes.set(table, shapes);
   }
-  const same = (known: string[]) =>
-    known.length === columns.length && known.every((column, i) => column === columns[i]);
-  let shape = shapes.find((known) => same(known.columns));
+  let shape = shapes.find((known) => sameColumns(known.columns, columns));
   if (!shape) {
     shape = { columns, key: `insert ${table} (${columns.join(',')})` };
     shapes.push(shape);
   }
   return shape;
+}
+
+function sameColumns(known: string[], columns: string[]): boolean {
+  if (known.length !== columns.length) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== columns[i]) return false;
+  return true;
 }
 
 /**
