@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { CompiledQuery, DialectAdapter, Insertable, Kysely } from 'kysely';
+import type { CompiledQuery, DialectAdapter, Insertable, Kysely, Updateable } from 'kysely';
 import type { Executor } from './index.ts';
 import type { Database } from './schema.ts';
 
@@ -195,6 +195,30 @@ function sameColumns(known: string[], columns: string[]): boolean {
   if (known.length !== columns.length) return false;
   for (let i = 0; i < known.length; i++) if (known[i] !== columns[i]) return false;
   return true;
+}
+
+/**
+ * Sets these columns of the row with this `id`, with a statement compiled once per table and column
+ * list (columns set to undefined are left as they are, as Kysely leaves them).
+ */
+export async function updateById<T extends keyof Database>(
+  db: Executor,
+  table: T,
+  id: string,
+  changes: Updateable<Database[T]>,
+): Promise<void> {
+  const values = changes as Record<string, unknown>;
+  const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+  const parameters = columns.map((column) => values[column]);
+  parameters.push(id);
+  // Typed loosely: every table has an `id`, which Kysely cannot see through the generic table.
+  const loose = db as unknown as Kysely<Record<string, { id: string }>>;
+  await runCompiled(db, `update ${table} by id (${columns})`, parameters, () =>
+    loose
+      .updateTable(table as string)
+      .set(changes as never)
+      .where('id', '=', id),
+  );
 }
 
 /** Inserts one row with a statement compiled once per table and column list. */

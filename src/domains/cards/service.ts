@@ -145,10 +145,6 @@ export class CardService {
     return this.views.revealDetails(...args);
   }
 
-  delegatedDetails(...args: Parameters<CardViews['delegatedDetails']>) {
-    return this.views.delegatedDetails(...args);
-  }
-
   // ---- revenue
 
   /** The organization's reward share and whether its production card numbers may be revealed. */

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
-import { insertOne, runCompiled } from '../../db/compiled.ts';
+import { insertOne, runCompiled, updateById } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import { olderThan } from '../../db/pagination.ts';
 import type {
@@ -65,14 +65,16 @@ export class CardStore {
       .executeTakeFirst();
   }
 
-  cardholderOfUser(exec: Executor, organizationId: string, livemode: number, userId: string) {
-    return exec
-      .selectFrom('cardholders')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('livemode', '=', livemode)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+  async cardholderOfUser(exec: Executor, organizationId: string, livemode: number, userId: string) {
+    const [row] = await runCompiled(exec, 'cardholder of user', [organizationId, livemode, userId], () =>
+      exec
+        .selectFrom('cardholders')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode)
+        .where('user_id', '=', userId),
+    );
+    return row;
   }
 
   cardholderByEmailDigest(exec: Executor, organizationId: string, livemode: number, digests: string[]) {
@@ -104,17 +106,19 @@ export class CardStore {
   // ---- cards
 
   async insertCard(exec: Executor, row: Insertable<CardsTable>): Promise<void> {
-    await exec.insertInto('cards').values(row).execute();
+    await insertOne(exec, 'cards', row);
   }
 
-  card(exec: Executor, organizationId: string, livemode: number, id: string) {
-    return exec
-      .selectFrom('cards')
-      .selectAll()
-      .where('id', '=', id)
-      .where('organization_id', '=', organizationId)
-      .where('livemode', '=', livemode)
-      .executeTakeFirst();
+  async card(exec: Executor, organizationId: string, livemode: number, id: string) {
+    const [card] = await runCompiled(exec, 'card in scope', [id, organizationId, livemode], () =>
+      exec
+        .selectFrom('cards')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode),
+    );
+    return card;
   }
 
   cardByProviderRef(exec: Executor, providerRef: string) {
@@ -181,7 +185,7 @@ export class CardStore {
   }
 
   async updateCard(exec: Executor, id: string, changes: Updateable<CardsTable>): Promise<void> {
-    await exec.updateTable('cards').set(changes).where('id', '=', id).execute();
+    await updateById(exec, 'cards', id, changes);
   }
 
   listCards(
@@ -215,14 +219,16 @@ export class CardStore {
     await insertOne(exec, 'card_transactions', row);
   }
 
-  transaction(exec: Executor, organizationId: string, livemode: number, id: string) {
-    return exec
-      .selectFrom('card_transactions')
-      .selectAll()
-      .where('id', '=', id)
-      .where('organization_id', '=', organizationId)
-      .where('livemode', '=', livemode)
-      .executeTakeFirst();
+  async transaction(exec: Executor, organizationId: string, livemode: number, id: string) {
+    const [txn] = await runCompiled(exec, 'transaction in scope', [id, organizationId, livemode], () =>
+      exec
+        .selectFrom('card_transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode),
+    );
+    return txn;
   }
 
   async transactionById(exec: Executor, id: string) {
@@ -283,7 +289,7 @@ export class CardStore {
     id: string,
     changes: Updateable<CardTransactionsTable>,
   ): Promise<void> {
-    await exec.updateTable('card_transactions').set(changes).where('id', '=', id).execute();
+    await updateById(exec, 'card_transactions', id, changes);
   }
 
   listTransactions(

@@ -13,7 +13,13 @@ import { UNFULFILLED } from './fulfillment.ts';
 import type { PurchaseRefusalCode } from './index.ts';
 import type { PurchaseMandates } from './mandate-port.ts';
 import { MerchantOrderEvents } from './merchant-events.ts';
-import type { DeliveryAddress, Merchant, PlaceResult } from './merchants/merchant.ts';
+import type {
+  CartLine,
+  DelegatedCard,
+  DeliveryAddress,
+  Merchant,
+  PlaceResult,
+} from './merchants/merchant.ts';
 import { transactionIdOf } from './order-states.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
@@ -172,8 +178,9 @@ export class Checkout {
       return this.ended(await this.fail(id, 'created', SPENDING_CONTROLS));
 
     const cardId = `card_${id.slice('ord_'.length)}`;
+    let issued: Awaited<ReturnType<CardService['createPurchaseCard']>>;
     try {
-      await this.deps.cards.createPurchaseCard(
+      issued = await this.deps.cards.createPurchaseCard(
         buyer.clientId,
         buyer,
         {
@@ -205,13 +212,20 @@ export class Checkout {
       return this.ended(await this.fail(id, 'created', code));
     }
 
-    const result = await this.atMerchant(order, cardId, merchant, address);
-    const issued: Order = { ...order, step: 'card_issued', card_id: cardId };
-    return this.ended(await this.conclude(issued, result, mandateId));
+    const result = await this.atMerchant(
+      order,
+      { cardId, ...issued.delegated },
+      cart.lines,
+      merchant,
+      address,
+    );
+    const ended = await this.conclude({ ...order, step: 'card_issued', card_id: cardId }, result, mandateId);
+    return this.ended(ended, issued.card.last4);
   }
 
-  private async ended(order: Order): Promise<{ placement: Placement; order: Order }> {
-    return { placement: await this.placement(order), order };
+  /** The placement of an order as it ended; `last4`: its card's, when known (else read). */
+  private async ended(order: Order, last4?: string): Promise<{ placement: Placement; order: Order }> {
+    return { placement: await this.placement(order, last4), order };
   }
 
   /**
@@ -251,25 +265,24 @@ export class Checkout {
   /** The merchant's part: charge the delegated card, place the order. */
   private async atMerchant(
     order: Order,
-    cardId: string,
+    card: Omit<DelegatedCard, 'allowance'>,
+    lines: CartLine[],
     merchant: Merchant,
     address: DeliveryAddress | null,
   ): Promise<PlaceResult> {
     const scope = tenantOf(order);
-    const details = await this.deps.cards.delegatedDetails(scope, cardId);
-    const cart = JSON.parse(order.cart) as { lines: { product_id: string; qty: number }[] };
+    const { cardId } = card;
     try {
       return await merchant.place({
         orderId: order.id,
-        lines: cart.lines,
+        lines,
         expectedTotalCents: order.total_cents,
         ceilingCents: order.authorized_cents,
         currency: order.currency,
         address,
         merchantRef: order.merchant_ref,
         card: {
-          cardId,
-          ...details,
+          ...card,
           allowance: {
             maxAmountCents: order.authorized_cents,
             currency: order.currency,
@@ -470,16 +483,14 @@ export class Checkout {
     return card?.mandate_id ?? null;
   }
 
-  async placement(order: Order): Promise<Placement> {
+  /** Where an order stands, as a confirm answers it; `last4`: its card's, when the caller knows it. */
+  async placement(order: Order, last4?: string): Promise<Placement> {
     const placed = order.status === 'placed' || order.status === 'confirmed';
-    const [card, ownCard] = await Promise.all([
-      order.card_id
-        ? this.deps.cards.store.card(this.db, order.organization_id, order.livemode, order.card_id)
-        : undefined,
-      placed ? this.approvedCardOf(order) : null,
-    ]);
+    const [cardLast4, ownCard] = placed
+      ? await Promise.all([this.last4Of(order, last4), this.approvedCardOf(order)])
+      : [null, null];
     // The wallet paid, through the order's card, unless the user's own card funded it on approval.
-    const paidWith = ownCard ?? (card ? { source: 'balance', brand: 'visa', last4: card.last4 } : null);
+    const paidWith = ownCard ?? (cardLast4 ? { source: 'balance', brand: 'visa', last4: cardLast4 } : null);
     return {
       merchant: order.merchant,
       hash: order.cart_hash,
@@ -495,6 +506,18 @@ export class Checkout {
       charge_status: order.charge_status,
       paid_with: placed ? paidWith : null,
     };
+  }
+
+  private async last4Of(order: Order, known: string | undefined): Promise<string | null> {
+    if (!order.card_id) return null;
+    if (known !== undefined) return known;
+    const card = await this.deps.cards.store.card(
+      this.db,
+      order.organization_id,
+      order.livemode,
+      order.card_id,
+    );
+    return card?.last4 ?? null;
   }
 
   /**
