@@ -27,7 +27,9 @@ export default defineConfig({
     projects: [
       { name: 'unit', include: files.unit, isolate: false },
       { name: 'api', include: files.api, isolate: false },
-      { name: 'slow', include: files.slow, isolate: false },
+      // OCR, browsers and spawned processes share two cores with each other: on a loaded machine a
+      // test reading several documents took 11 s alone and over 30 s beside the others (CI, 2026-11-28).
+      { name: 'slow', include: files.slow, isolate: false, testTimeout: 90_000, hookTimeout: 90_000 },
     ]
       .filter((project) => project.include.length > 0)
       .map((project) => ({ extends: true, test: project })),

@@ -1,5 +1,5 @@
 import AjvCompiler from '@fastify/ajv-compiler';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type preValidationHookHandler } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from './context.ts';
 import { clientErrorHandler, frameworkErrors } from './core/edge-errors.ts';
@@ -189,9 +189,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     done();
   });
   installRequestLog(app, ctx.requestLog);
-  installTextGuard(app);
+  const refuseBadText = installTextGuard(app);
   installIdempotency(app, { db: ctx.db, clock: ctx.clock, sealer: ctx.sealer });
-  installNotFound(app, ctx.config.baseUrl);
+  installNotFound(app, ctx.config.baseUrl, refuseBadText);
 
   // JSON only, except where a route says otherwise (the token endpoint takes form bodies).
   app.removeContentTypeParser('text/plain');
@@ -402,7 +402,11 @@ function refuseBodiesWhereNone(app: FastifyInstance): void {
  * token endpoint's own (OAuth) body on its path, the v2 body elsewhere. Fastify's router cannot tell
  * the two apart, so a second router records every path.
  */
-function installNotFound(app: FastifyInstance, baseUrl: string): void {
+function installNotFound(
+  app: FastifyInstance,
+  baseUrl: string,
+  refuseBadText: preValidationHookHandler,
+): void {
   const known = FindMyWay();
   const methodsByPath = new Map<string, Set<string>>();
   const oauthPaths = new Set<string>();
@@ -417,7 +421,8 @@ function installNotFound(app: FastifyInstance, baseUrl: string): void {
     for (const method of methods) set.add(method);
     if (methods.includes('POST') && route.config?.errorFormat === 'oauth') oauthPaths.add(route.url);
   });
-  app.setNotFoundHandler((request, reply) => {
+  // What no route matches has its text checked as a route's is (a bad query is a 400, not a 404).
+  app.setNotFoundHandler({ preValidation: refuseBadText }, (request, reply) => {
     const match = known.find('GET', request.url.split('?')[0] ?? '/');
     const path = (match?.store as { path: string } | undefined)?.path;
     const allowed = path ? methodsByPath.get(path) : undefined;

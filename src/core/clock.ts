@@ -24,8 +24,16 @@ export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
+/** The last time formatted, and its text: a transaction's and its events' times are mostly one instant. */
+let lastIsoMs = Number.NaN;
+let lastIso = '';
+
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastIsoMs) {
+    lastIso = new Date(ms).toISOString();
+    lastIsoMs = ms;
+  }
+  return lastIso;
 }
 
 export function unixSeconds(ms: number): number {

@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preParsingHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
 import { refuseOtherCharsets } from './edge-errors.ts';
 import { ApiError } from './errors.ts';
 
@@ -213,22 +219,33 @@ function badHeader(request: FastifyRequest): string | null {
  * string of the path parameters, query, body (keys too) and data headers is checked, and a bad one
  * is `400 invalid_request` naming the field (the OAuth body on the token endpoint, through the
  * error handler). Nothing below ever sees such text, on either database.
+ *
+ * Returns the check as a hook, for what no route matches (the not-found handler's `preValidation`):
+ * it is attached to each route, not to the app, so that a GET pays no phase for it.
  */
-export function installTextGuard(app: FastifyInstance): void {
+export function installTextGuard(app: FastifyInstance): preValidationHookHandler {
   // Only a body has a charset, and only a method that takes one has its body read: GET and HEAD
   // (nearly every request) skip the check and its phase. A request without a media type skips it too.
   const charset: preParsingHookHandler = (request, _reply, payload, done) => {
     const type = request.headers['content-type'];
     done(type === undefined ? null : (refuseOtherCharsets(type) ?? null), payload);
   };
-  app.addHook('onRoute', (route) => {
-    if (![route.method].flat().some((method) => !BODYLESS_METHODS.has(method))) return;
-    route.preParsing = [charset, ...(route.preParsing ? [route.preParsing].flat() : [])];
-  });
-  app.addHook('preValidation', (request, _reply, done) => {
+  const refuseBadText = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const bad = checkRequestText(request);
     done(bad ? refusal(bad[0], bad[1]) : undefined);
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (methods.every((method) => BODYLESS_METHODS.has(method))) {
+      // A request without a body has all its text once it is routed: the check ends the route's
+      // onRequest hooks (after its guard, as before validation), and a GET runs no preValidation phase.
+      route.onRequest = [...[route.onRequest ?? []].flat(), refuseBadText];
+      return;
+    }
+    route.preParsing = [charset, ...(route.preParsing ? [route.preParsing].flat() : [])];
+    route.preValidation = [refuseBadText, ...[route.preValidation ?? []].flat()];
   });
+  return refuseBadText;
 }
 
 /** Methods whose body Fastify never reads. */

@@ -1,13 +1,20 @@
 import type SQLite from 'better-sqlite3';
-import type { CompiledQuery, DialectAdapter, Insertable, Kysely } from 'kysely';
+import type { CompiledQuery, DialectAdapter, Insertable, Kysely, Updateable } from 'kysely';
 import type { Executor } from './index.ts';
 import type { Database } from './schema.ts';
 
 /** SQLite's connection behind each database opened on it (`openDatabase` registers it). */
 const sqliteConnections = new WeakMap<DialectAdapter, SQLite.Database>();
+/** The read-only connection beside it, for a database in a file (see `runCompiled`). */
+const sqliteReaders = new WeakMap<DialectAdapter, SQLite.Database>();
 
-export function registerSqliteConnection(db: Kysely<Database>, sqlite: SQLite.Database): void {
+export function registerSqliteConnection(
+  db: Kysely<Database>,
+  sqlite: SQLite.Database,
+  reader: SQLite.Database | null = null,
+): void {
   sqliteConnections.set(db.getExecutor().adapter, sqlite);
+  if (reader) sqliteReaders.set(db.getExecutor().adapter, reader);
 }
 
 /**
@@ -128,9 +135,20 @@ export async function runCompiled<Row>(
     statements.set(key, compiled);
     nameStatement(compiled.sql);
   }
-  const held = holding.get(db);
+  const held = holding.get(db) ?? committedReader(db, compiled);
   if (held) return runHeld<Row>(held, compiled.sql, parameters);
   return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+}
+
+/**
+ * A select on a SQLite database itself (no transaction of it) runs on its read-only connection, at
+ * once: it reads what is committed, as it would on the one connection, but without waiting there
+ * for the write transaction (a whole group-commit batch) that holds it, nor Kysely's queue. A
+ * transaction's reads stay on the transaction's connection. Null elsewhere (PostgreSQL, memory).
+ */
+function committedReader(db: Executor, compiled: CompiledQuery): SQLite.Database | null {
+  if (db.isTransaction || compiled.query.kind !== 'SelectQueryNode') return null;
+  return sqliteReaders.get(db.getExecutor().adapter) ?? null;
 }
 
 /**
@@ -165,14 +183,42 @@ function insertShape(table: string, columns: string[]) {
     shapes = [];
     insertShapes.set(table, shapes);
   }
-  const same = (known: string[]) =>
-    known.length === columns.length && known.every((column, i) => column === columns[i]);
-  let shape = shapes.find((known) => same(known.columns));
+  let shape = shapes.find((known) => sameColumns(known.columns, columns));
   if (!shape) {
     shape = { columns, key: `insert ${table} (${columns.join(',')})` };
     shapes.push(shape);
   }
   return shape;
+}
+
+function sameColumns(known: string[], columns: string[]): boolean {
+  if (known.length !== columns.length) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== columns[i]) return false;
+  return true;
+}
+
+/**
+ * Sets these columns of the row with this `id`, with a statement compiled once per table and column
+ * list (columns set to undefined are left as they are, as Kysely leaves them).
+ */
+export async function updateById<T extends keyof Database>(
+  db: Executor,
+  table: T,
+  id: string,
+  changes: Updateable<Database[T]>,
+): Promise<void> {
+  const values = changes as Record<string, unknown>;
+  const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+  const parameters = columns.map((column) => values[column]);
+  parameters.push(id);
+  // Typed loosely: every table has an `id`, which Kysely cannot see through the generic table.
+  const loose = db as unknown as Kysely<Record<string, { id: string }>>;
+  await runCompiled(db, `update ${table} by id (${columns})`, parameters, () =>
+    loose
+      .updateTable(table as string)
+      .set(changes as never)
+      .where('id', '=', id),
+  );
 }
 
 /** Inserts one row with a statement compiled once per table and column list. */

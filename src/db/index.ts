@@ -96,11 +96,11 @@ export async function openDatabase(
     sqlite.pragma('busy_timeout = 5000');
     const connection = withStatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-    // Not the cached `connection`: the held path prepares statements of its own (db/compiled.ts).
-    registerSqliteConnection(db, sqlite);
-    const group = (options.groupCommit ?? true) ? enableGroupCommit(db) : undefined;
     const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
     reader?.pragma('busy_timeout = 5000');
+    // Not the cached `connection`: the held path prepares statements of its own (db/compiled.ts).
+    registerSqliteConnection(db, sqlite, reader);
+    const group = (options.groupCommit ?? true) ? enableGroupCommit(db) : undefined;
     const checkpointer =
       path === ':memory:'
         ? null

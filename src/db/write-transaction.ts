@@ -37,6 +37,19 @@ export async function writeTransaction<T>(
 }
 
 /**
+ * A write that needs no transaction of its own (one statement): on SQLite it joins the group commit
+ * as a write transaction would (sharing a commit with the writes queued beside it, its statements run
+ * on the held connection) instead of queueing for the connection and committing alone; on PostgreSQL
+ * it runs on the pool as it is, without the round trips of BEGIN and COMMIT.
+ */
+export function writeAlone<T>(
+  handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
+  work: (exec: Executor) => Promise<T>,
+): Promise<T> {
+  return handle.dialect === 'postgres' ? work(handle.db) : writeTransaction(handle, work);
+}
+
+/**
  * Serializes the write transactions that take one name, until each ends: a check and the insert
  * it allows (one cardholder per email). PostgreSQL: a transaction-scoped advisory lock. SQLite:
  * nothing to take, as a write transaction (above) holds the database's one write lock.

@@ -15,10 +15,11 @@ export const REQUEST_LOG_SIZE = 1_000;
 /** Requests are written together, at most this long after they ended: never on the request's own path. */
 const FLUSH_AFTER_MS = 250;
 /**
- * Or sooner, once this many wait (a bound on what a busy process holds). Well above
- * `REQUEST_LOG_SIZE`: a batch holding more than that of one owner writes only the newest of them.
+ * The most requests held meanwhile. At that many, each organization and mode keeps only its newest
+ * `REQUEST_LOG_SIZE` (`newestOfEachOwner`), or, when that leaves less than half the room, the batch
+ * is written at once.
  */
-const FLUSH_AT_ROWS = 10 * REQUEST_LOG_SIZE;
+const HELD_ROWS_MAX = 2 * REQUEST_LOG_SIZE;
 /**
  * An organization and mode is cut back to its newest `REQUEST_LOG_SIZE` once this process has written
  * this many rows of it since it last did (and on every `flush()` called from outside): the cut reads
@@ -56,13 +57,20 @@ interface UntrimmedOwner {
  * then each organization and mode is cut back to its newest 1,000.
  */
 export class RequestLog {
-  /** Rows to write, flat: `WIDTH` values each, in `COLUMNS` order (no object per request). */
-  private pending: unknown[] = [];
+  /**
+   * Requests to write, flat, `BUFFERED` values each: the first `held` of room for `HELD_ROWS_MAX`,
+   * made once (no object per request, and no array growing under a busy process).
+   */
+  private readonly pending: unknown[] = new Array(HELD_ROWS_MAX * WIDTH).fill(null);
+  private held = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   /** Rows written since each organization and mode was last cut back, by `organization|livemode`. */
   private readonly untrimmed = new Map<string, UntrimmedOwner>();
-  /** Each row's own key: a client may send one `X-Request-Id` twice (a retry), each request is a row. */
+  /**
+   * Each row's own key, given as it is written: a client may send one `X-Request-Id` twice (a
+   * retry), each request is a row. Rows are written in the order their requests ended.
+   */
   private readonly nextId = sequentialIds('log');
 
   constructor(private readonly deps: { database: Pick<DatabaseHandle, 'db' | 'dialect'>; clock: Clock }) {}
@@ -73,19 +81,17 @@ export class RequestLog {
     if (!caller) return;
     const url = request.url;
     const query = url.indexOf('?');
-    this.pending.push(
-      this.nextId(),
-      caller.organizationId,
-      livemodeColumn(caller.livemode),
-      this.deps.clock.now(),
-      request.principal ? request.principal.clientId : (caller as ApiKeyPrincipal).keyId,
-      request.method,
-      redactPath(query < 0 ? url : url.slice(0, query)).slice(0, 300),
-      status,
-      Math.round(latencyMs),
-      request.id,
-    );
-    if (this.pending.length >= FLUSH_AT_ROWS * WIDTH) void this.write();
+    const pending = this.pending;
+    let at = this.held * WIDTH;
+    pending[at++] = caller;
+    pending[at++] = this.deps.clock.now();
+    pending[at++] = request.principal ? request.principal.clientId : (caller as ApiKeyPrincipal).keyId;
+    pending[at++] = request.method;
+    pending[at++] = redactPath(query < 0 ? url : url.slice(0, query)).slice(0, 300);
+    pending[at++] = status;
+    pending[at++] = Math.round(latencyMs);
+    pending[at] = request.id;
+    if (++this.held === HELD_ROWS_MAX) this.makeRoom();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.write(), FLUSH_AFTER_MS);
       this.timer.unref();
@@ -100,13 +106,26 @@ export class RequestLog {
     return this.write(0);
   }
 
+  /**
+   * The buffer is full: the requests no cut would keep are dropped before they are written (a busy
+   * client's, whose rows were otherwise written, then deleted unseen), or the batch goes now.
+   */
+  private makeRoom(): void {
+    const held = keepNewestOfEachOwner(this.pending, this.held);
+    // What was dropped is let go at once, not kept alive (and aged) by the buffer.
+    this.pending.fill(null, held * WIDTH, this.held * WIDTH);
+    this.held = held;
+    if (held > HELD_ROWS_MAX / 2) void this.write();
+  }
+
   /** Starts writing what is buffered, cutting back the owners `trimAfter` rows or more past their last cut. */
   private write(trimAfter = TRIM_EVERY_ROWS): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const values = this.pending;
-    this.pending = [];
-    this.writing = this.writing.then(() => this.store(values, trimAfter));
+    const batch = this.pending.slice(0, this.held * WIDTH);
+    this.pending.fill(null, 0, this.held * WIDTH);
+    this.held = 0;
+    this.writing = this.writing.then(() => this.store(batch, trimAfter));
     return this.writing;
   }
 
@@ -142,28 +161,42 @@ export class RequestLog {
     return owner;
   }
 
+  /** The rows of the first `count` buffered requests, in `COLUMNS` order, each with its own id. */
+  private rowsOf(requests: unknown[], count: number): unknown[] {
+    const rows: unknown[] = [];
+    for (let at = 0; at < count * WIDTH; at += WIDTH) {
+      const caller = requests[at + CALLER] as Caller;
+      rows.push(this.nextId(), caller.organizationId, livemodeColumn(caller.livemode));
+      // The rest of a row is what was buffered after the caller, in the same order.
+      for (let field = CALLER + 1; field < WIDTH; field++) rows.push(requests[at + field]);
+    }
+    return rows;
+  }
+
   private async store(batch: unknown[], trimAfter: number): Promise<void> {
     try {
-      const values = newestOfEachOwner(batch);
-      const rows = values.length / WIDTH;
+      const kept = keepNewestOfEachOwner(batch, batch.length / WIDTH);
+      const values = this.rowsOf(batch, kept);
+      const rows = values.length / COLUMNS.length;
       if (rows > 0) {
         await writeTransaction(this.deps.database, async (trx) => {
           for (let row = 0; row < rows; ) {
             let chunk = INSERT_CHUNK;
             while (chunk > rows - row) chunk /= 2;
-            await insertRows(trx, values.slice(row * WIDTH, (row + chunk) * WIDTH));
+            await insertRows(trx, values.slice(row * COLUMNS.length, (row + chunk) * COLUMNS.length));
             row += chunk;
           }
         });
       }
-      // Rows of one owner mostly come together: its tally is looked up when the owner changes.
+      // Requests of one caller mostly come together: its owner's tally is looked up when it changes.
+      let caller: Caller | undefined;
       let owner: UntrimmedOwner | undefined;
-      for (let at = 0; at < values.length; at += WIDTH) {
-        const organizationId = values[at + ORGANIZATION] as string;
-        const livemode = values[at + LIVEMODE] as number;
-        if (owner?.organizationId !== organizationId || owner.livemode !== livemode)
-          owner = this.untrimmedOwner(organizationId, livemode);
-        owner.rows++;
+      for (let at = 0; at < kept * WIDTH; at += WIDTH) {
+        if (batch[at + CALLER] !== caller) {
+          caller = batch[at + CALLER] as Caller;
+          owner = this.untrimmedOwner(caller.organizationId, livemodeColumn(caller.livemode));
+        }
+        (owner as UntrimmedOwner).rows++;
       }
       for (const [key, owner] of this.untrimmed) {
         if (owner.rows < Math.max(trimAfter, 1)) continue;
@@ -176,11 +209,8 @@ export class RequestLog {
   }
 }
 
-/** The columns of a logged request, in the order `observe` pushes them (the inserts' parameters follow it). */
-const COLUMNS = [
-  'id',
-  'organization_id',
-  'livemode',
+/** The columns of a request's row known when it ends, from its time on. */
+const OBSERVED = [
   'created_at',
   'credential',
   'method',
@@ -189,57 +219,71 @@ const COLUMNS = [
   'latency_ms',
   'request_id',
 ] as const satisfies readonly (keyof ApiRequestsTable)[];
-const WIDTH = COLUMNS.length;
+/**
+ * What `observe` buffers of a request, in this order: its caller (whose organization and mode own
+ * the row), then its `OBSERVED` columns.
+ */
+const BUFFERED = ['caller', ...OBSERVED] as const;
+const WIDTH = BUFFERED.length;
+const CALLER = BUFFERED.indexOf('caller');
+const CREATED = BUFFERED.indexOf('created_at');
+/** Who made a logged request: a platform or connection token's principal, or an API key. */
+type Caller = Tenant;
+
+/** The columns of a logged request, in the order `rowsOf` puts them (the inserts' parameters follow it). */
+const COLUMNS = ['id', 'organization_id', 'livemode', ...OBSERVED] as const;
 /** The table's key (migration 0055): its rows are kept in this order. */
 const KEY = ['organization_id', 'livemode', 'created_at', 'id'] as const;
-const ORGANIZATION = COLUMNS.indexOf('organization_id');
-const LIVEMODE = COLUMNS.indexOf('livemode');
-const CREATED = COLUMNS.indexOf('created_at');
 
 /**
- * The rows of a batch the cut would keep: of an owner with more than `REQUEST_LOG_SIZE` requests in
- * it, only the newest `REQUEST_LOG_SIZE`, the older ones being none of the newest anywhere (the ones
- * kept are newer). A busy client's rows are written once in several, not written then deleted:
- * at tens of thousands of requests a second, each request cost more in SQLite than the rest of it.
- * Rows come in the order their requests ended, which is their time order unless the clock stepped
- * back: then all are written and the cut decides.
+ * Keeps, at the start of `requests` (`count` of them), those the cut would keep: of an owner with
+ * more than `REQUEST_LOG_SIZE` of them, only the newest `REQUEST_LOG_SIZE`, the older ones being
+ * none of the newest anywhere (the ones kept are newer); returns how many are kept. A busy client's
+ * requests are written once in several, not written then deleted unseen: at tens of thousands of
+ * requests a second, each cost more in SQLite than the rest of it. They come in the order they
+ * ended, which is their time order unless the clock stepped back: then all are kept and the cut
+ * decides.
  */
-function newestOfEachOwner(values: unknown[]): unknown[] {
-  if (values.length <= REQUEST_LOG_SIZE * WIDTH) return values;
-  for (let at = WIDTH; at < values.length; at += WIDTH)
-    if ((values[at + CREATED] as number) < (values[at - WIDTH + CREATED] as number)) return values;
-  const counts = new Map<string, { rows: number }>();
-  const kept: boolean[] = [];
-  let organizationId: unknown = null;
-  let livemode: unknown = null;
-  let owner = { rows: 0 };
-  for (let at = values.length - WIDTH; at >= 0; at -= WIDTH) {
-    // Rows of one owner mostly come together: its count is looked up when the owner changes.
-    if (values[at + ORGANIZATION] !== organizationId || values[at + LIVEMODE] !== livemode) {
-      organizationId = values[at + ORGANIZATION];
-      livemode = values[at + LIVEMODE];
-      const key = `${organizationId}|${livemode}`;
-      owner = counts.get(key) ?? { rows: 0 };
-      counts.set(key, owner);
+function keepNewestOfEachOwner(requests: unknown[], count: number): number {
+  if (count <= REQUEST_LOG_SIZE) return count;
+  for (let at = WIDTH; at < count * WIDTH; at += WIDTH)
+    if ((requests[at + CREATED] as number) < (requests[at - WIDTH + CREATED] as number)) return count;
+  const owners = new Map<string, { requests: number; passed: number }>();
+  // Requests of one caller mostly come together: its owner is looked up when the caller changes.
+  let caller: Caller | undefined;
+  let owner = { requests: 0, passed: 0 };
+  const ownerAt = (at: number) => {
+    if (requests[at + CALLER] !== caller) {
+      caller = requests[at + CALLER] as Caller;
+      const key = `${caller.organizationId}|${caller.livemode}`;
+      owner = owners.get(key) ?? { requests: 0, passed: 0 };
+      owners.set(key, owner);
     }
-    kept[at / WIDTH] = owner.rows++ < REQUEST_LOG_SIZE;
+    return owner;
+  };
+  for (let at = 0; at < count * WIDTH; at += WIDTH) ownerAt(at).requests++;
+  let kept = 0;
+  for (let at = 0; at < count * WIDTH; at += WIDTH) {
+    const of = ownerAt(at);
+    if (of.requests - of.passed++ > REQUEST_LOG_SIZE) continue;
+    if (kept * WIDTH !== at)
+      for (let field = 0; field < WIDTH; field++) requests[kept * WIDTH + field] = requests[at + field];
+    kept++;
   }
-  const newest: unknown[] = [];
-  for (let row = 0; row < kept.length; row++)
-    if (kept[row]) for (let column = 0; column < WIDTH; column++) newest.push(values[row * WIDTH + column]);
-  return newest;
+  return kept;
 }
 
 /** Inserts the rows of `values` with a statement compiled once per row count (a power of two up to `INSERT_CHUNK`). */
 async function insertRows(db: Executor, values: unknown[]): Promise<void> {
-  const count = values.length / WIDTH;
+  const width = COLUMNS.length;
+  const count = values.length / width;
   // Row objects only for compiling the statement, once: later runs take the values as they are.
   const rows = () =>
     Array.from(
       { length: count },
       (_, row) =>
         Object.fromEntries(
-          COLUMNS.map((column, i) => [column, values[row * WIDTH + i]]),
+          COLUMNS.map((column, i) => [column, values[row * width + i]]),
         ) as Insertable<ApiRequestsTable>,
     );
   await runCompiled(db, `insert api_requests ×${count}`, values, () =>

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedOrganization } from '../../src/domains/orgs/service.ts';
 import { startTestApp, type TestApp } from '../helpers/harness.ts';
@@ -316,6 +318,49 @@ describe('GET /api/v2', () => {
     const token = await t.platformToken(org.sandbox);
     t.clock.advance(3599 * 1000);
     expect((await t.call('GET', '/api/v2', { token })).statusCode).toBe(200);
+  });
+
+  it("reads each request's token on a keep-alive connection whose client changes tokens", async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v2`;
+    const other = await t.createOrg('One connection');
+    const [first, second] = [await t.platformToken(org.sandbox), await t.platformToken(other.production)];
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (authorization: string) =>
+      new Promise<{ status: number; body: string; reused: boolean }>((resolve, reject) => {
+        const request = http.get(url, { agent, headers: { authorization } }, (response) => {
+          let body = '';
+          response.on('data', (chunk) => {
+            body += chunk;
+          });
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, body, reused: request.reusedSocket }),
+          );
+        });
+        request.on('error', reject);
+      });
+    const answers = [];
+    for (const authorization of [
+      `Bearer ${first}`,
+      `Bearer ${second}`,
+      'Bearer pat_unknown',
+      `Bearer ${first}`,
+      `bearer  ${second}`,
+    ])
+      answers.push(await get(authorization));
+    agent.destroy();
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 401, 200, 200]);
+    expect(answers.slice(1).map((answer) => answer.reused)).toEqual([true, true, true, true]);
+    const owners = answers.map((answer) =>
+      answer.status === 200 ? JSON.parse(answer.body).organization_id : null,
+    );
+    expect(owners).toEqual([
+      org.organization_id,
+      other.organization_id,
+      null,
+      org.organization_id,
+      other.organization_id,
+    ]);
   });
 
   it('refuses a token the moment it expires, also while this process remembers it', async () => {

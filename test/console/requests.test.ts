@@ -139,15 +139,20 @@ describe('the request log under a busy client', () => {
     const busy = await f.t.createOrg('Busy');
     const quiet = await f.t.createOrg('Quiet');
     const log = f.t.ctx.requestLog;
-    // One batch: nothing is written until the flush.
-    for (let n = 1; n <= 2_500; n++) {
+    // Faster than the log writes (nothing is written by time meanwhile): the buffer fills again and again.
+    for (let n = 1; n <= 5_000; n++) {
       log.observe(ended(busy.organization_id, n), 200, 1);
-      if (n % 1_000 === 0) log.observe(ended(quiet.organization_id, n), 200, 1);
+      if (n === 4_600 || n === 4_900) log.observe(ended(quiet.organization_id, n), 200, 1);
       f.t.clock.advance(1);
     }
     await log.flush();
-    expect(await requestIds(busy.organization_id)).toEqual(numbered(1_501, 2_500));
-    expect(await requestIds(quiet.organization_id)).toEqual(['req_01000', 'req_02000']);
+    expect(await requestIds(busy.organization_id)).toEqual(numbered(4_001, 5_000));
+    expect(await requestIds(quiet.organization_id)).toEqual(['req_04600', 'req_04900']);
+    // A full buffer of one owner's requests, written only when asked.
+    const burst = await f.t.createOrg('Burst');
+    for (let n = 1; n <= 2_000; n++) log.observe(ended(burst.organization_id, n), 200, 1);
+    await log.flush();
+    expect(await requestIds(burst.organization_id)).toEqual(numbered(1_001, 2_000));
   });
 
   it('keeps the newest by time when the clock stepped back within the batch', async () => {

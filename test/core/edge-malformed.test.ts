@@ -96,6 +96,15 @@ describe('malformed requests on every route answer in the one error body', () =>
     const headUnauth = await t.call('HEAD', '/api/v2/events');
     expect(headUnauth.statusCode).toBe(401);
   });
+
+  it('checks the text of a request no route matches as a route would: a bad query is a 400, not a 404', async () => {
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await t.call(method, '/api/v2/nowhere?note=%zz');
+      expect(res.statusCode, method).toBe(400);
+      expect(res.json().error.field_errors).toEqual({ note: 'is not valid percent-encoded UTF-8' });
+    }
+    expect((await t.call('GET', '/api/v2/nowhere?note=ok')).statusCode).toBe(404);
+  });
 });
 
 describe('what Node answers before the app sees the request', () => {

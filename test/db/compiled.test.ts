@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOne, runCompiled, withHeldConnection } from '../../src/db/compiled.ts';
-import { type DatabaseHandle, openDatabase } from '../../src/db/index.ts';
+import { execute, insertOne, runCompiled, withHeldConnection } from '../../src/db/compiled.ts';
+import { type DatabaseHandle, type Executor, openDatabase } from '../../src/db/index.ts';
 
 let handle: DatabaseHandle;
 
@@ -37,6 +40,62 @@ describe('statements on a held SQLite connection', () => {
         { id: 'b', name: null, size: 2 },
         { id: 'c', name: 'three', size: null },
       ]);
+    });
+  });
+});
+
+describe('a select on a SQLite database in a file, outside any transaction', () => {
+  let dir: string;
+  let file: DatabaseHandle;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'purser-compiled-'));
+    file = await openDatabase(`sqlite:${join(dir, 'purser.db')}`);
+    await file.db.schema
+      .createTable('notes')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .execute();
+    await file.db
+      .insertInto('notes' as never)
+      .values({ id: 'committed' } as never)
+      .execute();
+  });
+  afterAll(async () => {
+    await file.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const notes = (exec: Executor) =>
+    runCompiled<{ id: string }>(exec, 'notes', [], () =>
+      exec
+        .selectFrom('notes' as never)
+        .select('id' as never)
+        .orderBy('id' as never),
+    );
+
+  it('reads what is committed at once, without waiting for the write transaction holding the connection', async () => {
+    let readWhileOpen: { id: string }[] | 'waited' = [];
+    await withHeldConnection(file.db, async (connection) => {
+      await execute(connection, CompiledQuery.raw('begin immediate'));
+      await execute(connection, CompiledQuery.raw("insert into notes (id) values ('uncommitted')"));
+      // Through Kysely this read would queue behind the held connection until the commit.
+      const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 1000));
+      readWhileOpen = await Promise.race([notes(file.db), waited]);
+      // The transaction itself reads its own write.
+      expect(await notes(connection)).toEqual([{ id: 'committed' }, { id: 'uncommitted' }]);
+      await execute(connection, CompiledQuery.raw('commit'));
+    });
+    expect(readWhileOpen).toEqual([{ id: 'committed' }]);
+    expect(await notes(file.db)).toEqual([{ id: 'committed' }, { id: 'uncommitted' }]);
+  });
+
+  it('in a transaction of Kysely, reads on that transaction', async () => {
+    await file.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('notes' as never)
+        .values({ id: 'in-transaction' } as never)
+        .execute();
+      expect(await notes(trx)).toContainEqual({ id: 'in-transaction' });
     });
   });
 });

@@ -107,4 +107,37 @@ describe('SIGTERM', () => {
     }
     expect(await exited(server.child)).toBe(0);
   }, 120_000);
+
+  it('during the drain, every answer closes its connection: to a request sent before the signal and to one sent after', async () => {
+    const server = await startServer(f.env);
+    const before = startRequest(server.url);
+    await until(() => tokenRequestsSeen(server.output()) === 1);
+
+    server.child.kill('SIGTERM');
+    await until(async () => {
+      const response = await fetch(`${server.url}/readyz`, { headers: { connection: 'close' } });
+      return response.status === 503;
+    });
+    // Both answered while the listener still serves (the drain lasts 3 s).
+    before.finish();
+    const sentBefore = await before.answer;
+    const sentAfter = await new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
+      const agent = new http.Agent({ keepAlive: true });
+      http
+        .get(`${server.url}/healthz`, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => {
+            agent.destroy();
+            resolve(response.headers);
+          });
+        })
+        .on('error', reject);
+    });
+    expect(await accepting(server.url)).toBe(true);
+
+    expect(sentBefore.status).toBe(200);
+    expect(sentBefore.headers.connection).toBe('close');
+    expect(sentAfter.connection).toBe('close');
+    expect(await exited(server.child)).toBe(0);
+  }, 120_000);
 });

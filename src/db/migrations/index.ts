@@ -46,6 +46,7 @@ import * as poolAppendedCredits from './0052_pool_appended_credits.ts';
 import * as apiRequestsCovering from './0053_api_requests_covering.ts';
 import * as sentMessages from './0054_sent_messages.ts';
 import * as apiRequestsByOwner from './0055_api_requests_by_owner.ts';
+import * as cardRefundsPartial from './0056_card_refunds_partial.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '0053_api_requests_covering': apiRequestsCovering,
   '0054_sent_messages': sentMessages,
   '0055_api_requests_by_owner': apiRequestsByOwner,
+  '0056_card_refunds_partial': cardRefundsPartial,
 };

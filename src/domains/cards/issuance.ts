@@ -48,12 +48,13 @@ export class CardIssuance {
       principal.kind === 'connection' && principal.userId === input.user_id
         ? ((await this.cards.mandates?.current(scope, input.user_id, principal.clientId)) ?? null)
         : null;
-    return this.issue(principal.clientId, scope, card, {
+    const issued = await this.issue(principal.clientId, scope, card, {
       id: newId('card'),
       transferId: null,
       spendingControls: spending_controls ? this.cards.controls.stored(spending_controls) : null,
       mandateId,
     });
+    return issued.card;
   }
 
   /**
@@ -62,7 +63,7 @@ export class CardIssuance {
    * `transfer_id` and the spending controls asked at its start (checked then: `controls.stored`);
    * `onCommit` writes the flow's step in the card's transaction.
    */
-  createFlowCard(
+  async createFlowCard(
     clientId: string,
     scope: Tenant,
     input: { user_id: string; amount_cents: number; type: Card['type'] },
@@ -73,27 +74,30 @@ export class CardIssuance {
       onCommit: (trx: Executor) => Promise<void>;
     },
   ) {
-    return this.issue(clientId, scope, input, flow);
+    return (await this.issue(clientId, scope, input, flow)).card;
   }
 
   /**
    * The single-use card a `/buy` confirm pays with (purchases/confirm.ts), funded from the user's
    * wallet with the order's own card id, so a retried step asks for the same card. In sandbox the
    * user need not be verified (a sandbox card is never charged by a real merchant); in production
-   * the issuer needs the approved identity.
+   * the issuer needs the approved identity. With the card, the details the merchant is delegated
+   * (its number and code as the issuer made them: nothing is read back and opened again).
    */
-  createPurchaseCard(
+  async createPurchaseCard(
     clientId: string,
     scope: Tenant,
     input: { user_id: string; amount_cents: number; memo: string },
     card: { id: string; onCommit: (trx: Executor) => Promise<void>; mandateId?: string | null },
   ) {
-    return this.issue(
+    const { card: created, number } = await this.issue(
       clientId,
       scope,
       { ...input, type: 'single_use' },
       { ...card, transferId: null, identityOptional: !scope.livemode },
     );
+    const delegated = { number: number.pan, cvc: number.cvv, expiry: number.expiry, last4: number.last4 };
+    return { card: created, delegated };
   }
 
   private async issue(
@@ -137,7 +141,13 @@ export class CardIssuance {
     });
     const now = this.clock.now();
     try {
-      return await this.commitCard(clientId, scope, { ...input, id, user, identity, number, now }, options);
+      const card = await this.commitCard(
+        clientId,
+        scope,
+        { ...input, id, user, identity, number, now },
+        options,
+      );
+      return { card, number };
     } catch (error) {
       // A flow's card whose commit failed for another reason than a refusal (another worker took
       // the step, the process is dying) is the flow's one card: its retry asks for it again.

@@ -88,13 +88,12 @@ export class AuthorizationEngine {
    */
   async authorize(scope: Tenant, cardId: string, charge: ChargeRequest) {
     const started = performance.now();
-    const seconds = () => (performance.now() - started) / 1000;
     try {
       const decided = await this.decideCharge(scope, cardId, charge);
-      this.observer(decided.status === 'DECLINED' ? 'declined' : 'approved', seconds());
+      this.observer(decided.status === 'DECLINED' ? 'declined' : 'approved', secondsSince(started));
       return decided;
     } catch (error) {
-      this.observer(error instanceof IncrementDeclined ? 'declined' : 'error', seconds());
+      this.observer(error instanceof IncrementDeclined ? 'declined' : 'error', secondsSince(started));
       throw error;
     }
   }
@@ -136,8 +135,8 @@ export class AuthorizationEngine {
    * One decision in one transaction. `platform`: the platform's outcome, what an approval by the
    * engine becomes. Without it, an approval by the engine reads the organization's endpoint in the
    * same transaction (no read before it, which would wait behind the batch group commit is writing
-   * and so keep it from forming; on PostgreSQL it comes with the card's lock, one round trip) and,
-   * when there is one, returns it to be asked, recording nothing.
+   * and so keep it from forming; the card's lock says whether there is one, and on PostgreSQL brings
+   * it) and, when there is one, returns it to be asked, recording nothing.
    */
   private async decideOnce(
     scope: Tenant,
@@ -455,6 +454,10 @@ function mandateDecline(card: Card, term: MandateTermName): Outcome {
     decidedBy: 'engine',
     control: { source: 'mandate', rule: term, mandate_id: card.mandate_id as string },
   };
+}
+
+function secondsSince(started: number): number {
+  return (performance.now() - started) / 1000;
 }
 
 function statusDecline(card: Card): DeclineReason | null {

@@ -135,14 +135,34 @@ export interface VoidedAmounts {
   held_cents: number;
 }
 
-/** A transaction event's data; `transaction.voided` adds what the void released and left held. */
+/**
+ * A transaction event's data; `transaction.voided` adds what the void released and left held. The
+ * members that only some transactions have are added one by one, in this order (every authorization
+ * builds one: spreading an empty object for each absent member cost more than the rest).
+ */
 export function transactionData(
   txn: CardTransaction,
   card: Pick<Card, 'last4'>,
   balanceCents: number,
   voided?: VoidedAmounts,
 ) {
-  return {
+  const data: {
+    id: string;
+    card_id: string;
+    last4: string;
+    amount_cents: number;
+    merchant: string;
+    mcc: string | null;
+    status: CardTransaction['status'];
+    balance_cents: number;
+    decline_reason?: CardTransaction['decline_reason'];
+    spending_control?: SpendingControlRefusal | MandateRefusal | null;
+    platform_reason?: string;
+    type?: CardTransaction['type'];
+    original_transaction_id?: string | null;
+    released_cents?: number;
+    held_cents?: number;
+  } = {
     id: txn.id,
     card_id: txn.card_id,
     last4: card.last4,
@@ -151,14 +171,19 @@ export function transactionData(
     mcc: txn.mcc,
     status: txn.status,
     balance_cents: balanceCents,
-    ...(txn.status === 'DECLINED' ? { decline_reason: txn.decline_reason } : {}),
-    ...(txn.spending_control !== null ? { spending_control: controlOf(txn) } : {}),
-    ...(txn.platform_reason !== null ? { platform_reason: txn.platform_reason } : {}),
-    ...(txn.type === 'refund'
-      ? { type: txn.type, original_transaction_id: txn.original_transaction_id }
-      : {}),
-    ...(voided ?? {}),
   };
+  if (txn.status === 'DECLINED') data.decline_reason = txn.decline_reason;
+  if (txn.spending_control !== null) data.spending_control = controlOf(txn);
+  if (txn.platform_reason !== null) data.platform_reason = txn.platform_reason;
+  if (txn.type === 'refund') {
+    data.type = txn.type;
+    data.original_transaction_id = txn.original_transaction_id;
+  }
+  if (voided) {
+    data.released_cents = voided.released_cents;
+    data.held_cents = voided.held_cents;
+  }
+  return data;
 }
 
 /**

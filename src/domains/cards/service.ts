@@ -145,10 +145,6 @@ export class CardService {
     return this.views.revealDetails(...args);
   }
 
-  delegatedDetails(...args: Parameters<CardViews['delegatedDetails']>) {
-    return this.views.delegatedDetails(...args);
-  }
-
   // ---- revenue
 
   /** The organization's reward share and whether its production card numbers may be revealed. */
@@ -292,9 +288,9 @@ export class CardService {
 
   /**
    * `lockCard` for a charge, its user's spending controls row locked right after it (docs/ledger.md);
-   * a card held to a mandate has the mandate's row locked between the two. On PostgreSQL the
-   * organization's authorization endpoint comes with it (`endpoint`: `null` when it has none;
-   * absent when not read).
+   * a card held to a mandate has the mandate's row locked between the two. The organization's
+   * authorization endpoint comes with it (`endpoint`: `null` when it has none; absent when it is
+   * still to be read: on SQLite, when there is one).
    */
   async lockForCharge(trx: Executor, scope: Tenant, id: string) {
     const locked = await this.store.lockCardForCharge(trx, id);
@@ -352,20 +348,30 @@ export class CardService {
     return this.deps.events.emitAll(trx, owner, events);
   }
 
+  // The account specs are written out, not spread from the scope: every authorization asks for two.
+
   cardAccount(exec: Executor, scope: Tenant, cardId: string): Promise<string> {
-    return this.deps.ledger.accountId(exec, { ...scope, kind: 'card', ownerId: cardId });
+    const { organizationId, livemode } = scope;
+    return this.deps.ledger.accountId(exec, { organizationId, livemode, kind: 'card', ownerId: cardId });
   }
 
   walletAccount(exec: Executor, scope: Tenant, userId: string): Promise<string> {
-    return this.deps.ledger.accountId(exec, { ...scope, kind: 'user_wallet', ownerId: userId });
+    const { organizationId, livemode } = scope;
+    return this.deps.ledger.accountId(exec, {
+      organizationId,
+      livemode,
+      kind: 'user_wallet',
+      ownerId: userId,
+    });
   }
 
-  async systemAccount(
+  systemAccount(
     exec: Executor,
     scope: Tenant,
     kind: 'funding_source' | 'network_settlement' | 'rewards',
   ): Promise<string> {
-    return this.deps.ledger.accountId(exec, { ...scope, kind, ownerId: scope.organizationId });
+    const { organizationId, livemode } = scope;
+    return this.deps.ledger.accountId(exec, { organizationId, livemode, kind, ownerId: organizationId });
   }
 
   // ---- helpers

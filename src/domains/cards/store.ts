@@ -1,6 +1,6 @@
 import { CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
-import { insertOne, runCompiled } from '../../db/compiled.ts';
+import { insertOne, runCompiled, updateById } from '../../db/compiled.ts';
 import type { Dialect, Executor } from '../../db/index.ts';
 import { olderThan } from '../../db/pagination.ts';
 import type {
@@ -13,6 +13,25 @@ import type {
   UserSpendingControlsTable,
 } from '../../db/schema.ts';
 import type { CodeRanges } from './merchant-categories.ts';
+
+/** A card as `lockCardForCharge` reads it: the row, and its user's spending controls. */
+type CardForCharge = Selectable<CardsTable> & { purser_user_controls: string | null };
+
+const CARD_FOR_CHARGE_POSTGRES = `with card as (select * from cards where id = $1 for update),
+  controls as (select controls from user_spending_controls
+    where user_id = (select user_id from card where mandate_id is null) for update)
+  select card.*, (select controls from controls) as purser_user_controls,
+    (select row_to_json(e) from authorization_endpoints e
+      where e.organization_id = card.organization_id and e.livemode = card.livemode) as purser_endpoint
+  from card`;
+
+// SQLite's write transaction holds the database's one write lock: nothing to lock row by row.
+const CARD_FOR_CHARGE_SQLITE = `select cards.*,
+  (select controls from user_spending_controls
+    where user_id = cards.user_id and cards.mandate_id is null) as purser_user_controls,
+  exists (select 1 from authorization_endpoints e
+    where e.organization_id = cards.organization_id and e.livemode = cards.livemode) as purser_has_endpoint
+  from cards where id = ?`;
 
 /**
  * The only code that touches cardholders, cards, card transactions, reveals, the platforms'
@@ -46,14 +65,16 @@ export class CardStore {
       .executeTakeFirst();
   }
 
-  cardholderOfUser(exec: Executor, organizationId: string, livemode: number, userId: string) {
-    return exec
-      .selectFrom('cardholders')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('livemode', '=', livemode)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+  async cardholderOfUser(exec: Executor, organizationId: string, livemode: number, userId: string) {
+    const [row] = await runCompiled(exec, 'cardholder of user', [organizationId, livemode, userId], () =>
+      exec
+        .selectFrom('cardholders')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode)
+        .where('user_id', '=', userId),
+    );
+    return row;
   }
 
   cardholderByEmailDigest(exec: Executor, organizationId: string, livemode: number, digests: string[]) {
@@ -85,17 +106,19 @@ export class CardStore {
   // ---- cards
 
   async insertCard(exec: Executor, row: Insertable<CardsTable>): Promise<void> {
-    await exec.insertInto('cards').values(row).execute();
+    await insertOne(exec, 'cards', row);
   }
 
-  card(exec: Executor, organizationId: string, livemode: number, id: string) {
-    return exec
-      .selectFrom('cards')
-      .selectAll()
-      .where('id', '=', id)
-      .where('organization_id', '=', organizationId)
-      .where('livemode', '=', livemode)
-      .executeTakeFirst();
+  async card(exec: Executor, organizationId: string, livemode: number, id: string) {
+    const [card] = await runCompiled(exec, 'card in scope', [id, organizationId, livemode], () =>
+      exec
+        .selectFrom('cards')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode),
+    );
+    return card;
   }
 
   cardByProviderRef(exec: Executor, providerRef: string) {
@@ -116,10 +139,12 @@ export class CardStore {
 
   /**
    * Locks a card for a charge and, right after it, its user's spending controls row (absent when the
-   * user has none): the lock order of docs/ledger.md. On PostgreSQL in one statement, the controls'
-   * lock waiting on the card's (its user is read from the locked card). A card held to a mandate
-   * gets no controls here (`userControls` null): its mandate's row comes first, then the controls
-   * (`CardService.lockForCharge`).
+   * user has none): the lock order of docs/ledger.md. One statement, the controls' lock waiting on
+   * the card's on PostgreSQL (its user is read from the locked card). A card held to a mandate gets
+   * no controls here (`userControls` null): its mandate's row comes first, then the controls
+   * (`CardService.lockForCharge`). The organization's authorization endpoint comes with it:
+   * PostgreSQL reads the row (`null`: none); SQLite only whether there is one (`null`: none; absent:
+   * there is one, to be read when asked), as the platform is asked only of approvals.
    */
   async lockCardForCharge(
     exec: Executor,
@@ -128,37 +153,39 @@ export class CardStore {
     | {
         card: Selectable<CardsTable>;
         userControls: string | null;
-        /** On PostgreSQL, the organization's authorization endpoint, read by the same statement (`null`: none). */
+        /** The organization's authorization endpoint (`null`: none; absent: not read). */
         endpoint?: AuthorizationEndpointsTable | null;
       }
     | undefined
   > {
+    // One statement for what every charge reads first: on PostgreSQL a round trip each, on SQLite
+    // two statements' own cost (a read through better-sqlite3 costs about as much as its SQL).
     if (this.dialect !== 'postgres') {
-      const card = await this.lockCard(exec, id);
-      if (!card) return undefined;
-      return { card, userControls: (await this.userControls(exec, card.user_id, false))?.controls ?? null };
+      const [row] = await runCompiled<CardForCharge & { purser_has_endpoint: number }>(
+        exec,
+        'lock card for a charge',
+        [id],
+        () => ({ compile: () => CompiledQuery.raw(CARD_FOR_CHARGE_SQLITE, [id]) }),
+      );
+      if (!row) return undefined;
+      const { purser_user_controls: userControls, purser_has_endpoint: hasEndpoint, ...card } = row;
+      return hasEndpoint ? { card, userControls } : { card, userControls, endpoint: null };
     }
-    // One round trip for what every charge reads first: PostgreSQL's statements are the cost here.
-    const text = `with card as (select * from cards where id = $1 for update),
-      controls as (select controls from user_spending_controls
-        where user_id = (select user_id from card where mandate_id is null) for update)
-      select card.*, (select controls from controls) as purser_user_controls,
-        (select row_to_json(e) from authorization_endpoints e
-          where e.organization_id = card.organization_id and e.livemode = card.livemode) as purser_endpoint
-      from card`;
-    const [row] = await runCompiled<
-      Selectable<CardsTable> & {
-        purser_user_controls: string | null;
-        purser_endpoint: AuthorizationEndpointsTable | null;
-      }
-    >(exec, 'lock card for a charge', [id], () => ({ compile: () => CompiledQuery.raw(text, [id]) }));
+    const [row] = await runCompiled<CardForCharge & { purser_endpoint: AuthorizationEndpointsTable | null }>(
+      exec,
+      'lock card for a charge',
+      [id],
+      () => ({
+        compile: () => CompiledQuery.raw(CARD_FOR_CHARGE_POSTGRES, [id]),
+      }),
+    );
     if (!row) return undefined;
     const { purser_user_controls: userControls, purser_endpoint: endpoint, ...card } = row;
     return { card, userControls, endpoint };
   }
 
   async updateCard(exec: Executor, id: string, changes: Updateable<CardsTable>): Promise<void> {
-    await exec.updateTable('cards').set(changes).where('id', '=', id).execute();
+    await updateById(exec, 'cards', id, changes);
   }
 
   listCards(
@@ -192,14 +219,16 @@ export class CardStore {
     await insertOne(exec, 'card_transactions', row);
   }
 
-  transaction(exec: Executor, organizationId: string, livemode: number, id: string) {
-    return exec
-      .selectFrom('card_transactions')
-      .selectAll()
-      .where('id', '=', id)
-      .where('organization_id', '=', organizationId)
-      .where('livemode', '=', livemode)
-      .executeTakeFirst();
+  async transaction(exec: Executor, organizationId: string, livemode: number, id: string) {
+    const [txn] = await runCompiled(exec, 'transaction in scope', [id, organizationId, livemode], () =>
+      exec
+        .selectFrom('card_transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('livemode', '=', livemode),
+    );
+    return txn;
   }
 
   async transactionById(exec: Executor, id: string) {
@@ -260,7 +289,7 @@ export class CardStore {
     id: string,
     changes: Updateable<CardTransactionsTable>,
   ): Promise<void> {
-    await exec.updateTable('card_transactions').set(changes).where('id', '=', id).execute();
+    await updateById(exec, 'card_transactions', id, changes);
   }
 
   listTransactions(

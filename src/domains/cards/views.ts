@@ -147,15 +147,4 @@ export class CardViews {
       last4: card.last4,
     };
   }
-
-  /** The card number a merchant is given for one purchase (purchases: ACP delegated payment). */
-  async delegatedDetails(scope: Tenant, id: string) {
-    const card = await this.cards.findCard(this.db, scope, id);
-    return {
-      number: this.deps.sealer.open(card.pan_sealed, cardAad('pan', card.id)),
-      cvc: this.deps.sealer.open(card.cvv_sealed, cardAad('cvv', card.id)),
-      expiry: card.expiry,
-      last4: card.last4,
-    };
-  }
 }

@@ -82,6 +82,7 @@ export class Outbox {
       created_at: now,
     }));
     const endpoints = await this.insertEvents(trx, rows);
+    if (endpoints.length === 0) return rows.map((row) => ({ id: row.id }));
     const owed = rows.flatMap((row) =>
       endpoints
         .filter((endpoint) => matchesSubscription(endpoint.enabledEvents, row.type))

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
+import { runCompiled } from '../../db/compiled.ts';
 import type { Executor } from '../../db/index.ts';
 import type { KycTransitionsTable, KycVerificationsTable } from '../../db/schema.ts';
 
@@ -7,7 +8,10 @@ export type KycVerification = Selectable<KycVerificationsTable>;
 export type KycVerificationChanges = Omit<Updateable<KycVerificationsTable>, 'id' | 'version'>;
 
 export async function findByUser(db: Executor, userId: string): Promise<KycVerification | undefined> {
-  return db.selectFrom('kyc_verifications').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  const [verification] = await runCompiled<KycVerification>(db, 'verification of user', [userId], () =>
+    db.selectFrom('kyc_verifications').selectAll().where('user_id', '=', userId),
+  );
+  return verification;
 }
 
 export async function findById(db: Executor, id: string): Promise<KycVerification | undefined> {

@@ -10,6 +10,7 @@ import {
   balanceOf,
   FLAGS_BY_KIND,
   type HeldAccount,
+  heldAccount,
   isMirror,
   type LockedAccounts,
   lockOptional,
@@ -43,6 +44,20 @@ interface OpenTransaction {
   learned: Map<string, string>;
   /** The accounts it locked up front (and those its batches named unlocked); null until then. */
   locked: Map<string, HeldAccount> | null;
+}
+
+function copyTotals(to: Totals, from: Totals): void {
+  to.debits_pending = from.debits_pending;
+  to.debits_posted = from.debits_posted;
+  to.credits_pending = from.credits_pending;
+  to.credits_posted = from.credits_posted;
+}
+
+/** Whether a request ends a hold (its `pendingId`), rather than recording a new transfer. */
+function endsHold(
+  request: TransferRequest,
+): request is Extract<TransferRequest, { type: 'post_pending' | 'void_pending' }> {
+  return request.type === 'post_pending' || request.type === 'void_pending';
 }
 
 /** A limited account a transaction needs but did not lock with the others, up front: a caller's bug. */
@@ -214,16 +229,16 @@ export class LedgerService {
       else limited.push(account.id);
     }
     for (const account of await this.store.lockAccounts(exec, limited))
-      accounts.set(account.id, { ...account, locked: true });
+      accounts.set(account.id, heldAccount(account, account, true));
     return accounts;
   }
 
   /** The accounts' fixed fields, from memory once read (absent ids left out). */
   private async fixed(exec: Executor, ids: string[]): Promise<AccountState[]> {
     const unknown = ids.filter((id) => !this.fixedFields.has(id));
-    for (const account of await this.store.accountsByIds(exec, unknown)) {
+    for (const account of unknown.length === 0 ? [] : await this.store.accountsByIds(exec, unknown)) {
       if (this.fixedFields.size >= KNOWN_ACCOUNTS_MAX) this.fixedFields.clear();
-      this.fixedFields.set(account.id, { ...account, ...ZERO });
+      this.fixedFields.set(account.id, heldAccount(account, ZERO, false));
     }
     return ids.flatMap((id) => {
       const account = this.fixedFields.get(id);
@@ -292,15 +307,18 @@ export class LedgerService {
     { locked, fresh = false }: { locked?: LockedAccounts; fresh?: boolean } = {},
   ): Promise<ExecutedBatch> {
     const now = this.clock.now();
-    const endsHold = (r: TransferRequest) => r.type === 'post_pending' || r.type === 'void_pending';
-    const holdIds = requests.flatMap((r) => (endsHold(r) ? [(r as { pendingId: string }).pendingId] : []));
-    const accountIds = requests.flatMap((r) =>
-      r.type === 'posted' || r.type === 'pending' ? [r.debitAccountId, r.creditAccountId] : [],
-    );
-    // Ending a hold never lowers what an account can spend: only new transfers' debits need a lock.
-    const debited = new Set(
-      requests.flatMap((r) => (r.type === 'posted' || r.type === 'pending' ? [r.debitAccountId] : [])),
-    );
+    // The holds the batch ends, the accounts its new transfers move between, and those they debit:
+    // ending a hold never lowers what an account can spend, so only new transfers' debits need a lock.
+    const holdIds: string[] = [];
+    const accountIds: string[] = [];
+    const debited = new Set<string>();
+    for (const request of requests) {
+      if (endsHold(request)) holdIds.push(request.pendingId);
+      else {
+        accountIds.push(request.debitAccountId, request.creditAccountId);
+        debited.add(request.debitAccountId);
+      }
+    }
     const open = this.open.get(exec);
     const outside = open ? undefined : locked;
     const lockedFirst = outside !== undefined || open?.locked != null;
@@ -310,12 +328,15 @@ export class LedgerService {
         accountIds.push(hold.debit_account_id, hold.credit_account_id);
     }
     const accounts = outside?.accounts ?? (await this.lockFor(exec, accountIds, debited)).accounts;
-    const holds = new Map((await this.store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]));
+    // A batch that ends no hold (an authorization's) has none to lock, nor their accounts to check.
+    const holds = new Map(
+      holdIds.length === 0 ? [] : (await this.store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]),
+    );
     const holdAccounts = [...holds.values()].flatMap((h) => [h.debit_account_id, h.credit_account_id]);
     if (outside) {
       const missing = [...accountIds, ...holdAccounts].find((id) => !accounts.has(id));
       if (missing) throw new LockOrderError(missing);
-    } else if (lockedFirst) await this.lockFor(exec, holdAccounts, debited);
+    } else if (lockedFirst && holdAccounts.length > 0) await this.lockFor(exec, holdAccounts, debited);
     const earlier = new Map(
       (fresh
         ? []
@@ -328,7 +349,8 @@ export class LedgerService {
 
     // The batch works on copies (a refusal leaves the transaction's accounts as they were); an
     // unlocked account's copy starts at zero and so ends holding the batch's change to it.
-    const working = new Map([...accounts].map(([id, account]) => [id, { ...account }]));
+    const working = new Map<string, HeldAccount>();
+    for (const [id, account] of accounts) working.set(id, heldAccount(account, account, account.locked));
     const outcomes: TransferOutcome[] = [];
     const touched = new Set<string>();
     const written = new Map<string, TransferRow>();
@@ -341,9 +363,7 @@ export class LedgerService {
         outcomes.push({ transfer: stored, created: false });
         continue;
       }
-      const hold = endsHold(request)
-        ? (holds.get((request as { pendingId: string }).pendingId) ?? null)
-        : null;
+      const hold = endsHold(request) ? (holds.get(request.pendingId) ?? null) : null;
       const applied = applyTransfer(request, working, hold, now);
       if (typeof applied === 'string') throw new LedgerRefusal(applied, index, request.id);
       const { transfer, endsPending } = applied;
@@ -386,7 +406,9 @@ export class LedgerService {
     }
     if (written.size > 0)
       await this.store.writeBatch(exec, { transfers: [...written.values()], endings, changed, appended });
-    for (const id of changed.keys()) Object.assign(accounts.get(id) as HeldAccount, working.get(id));
+    // A batch changes only totals: the transaction's locked accounts take them.
+    for (const id of changed.keys())
+      copyTotals(accounts.get(id) as HeldAccount, working.get(id) as HeldAccount);
     const balances = new Map([...accounts.values()].filter((a) => a.locked).map((a) => [a.id, balanceOf(a)]));
     return { outcomes, balances };
   }

@@ -69,22 +69,49 @@ export class LedgerStore {
       created_at: number;
     },
   ): Promise<void> {
-    await exec
-      .insertInto('ledger_accounts')
-      .values({ ...account, debits_pending: 0, debits_posted: 0, credits_pending: 0, credits_posted: 0 })
-      .onConflict((oc) => oc.columns(['organization_id', 'livemode', 'kind', 'owner_id']).doNothing())
-      .execute();
+    const row = {
+      id: account.id,
+      organization_id: account.organization_id,
+      livemode: account.livemode,
+      kind: account.kind,
+      owner_id: account.owner_id,
+      flags: account.flags,
+      currency: account.currency,
+      created_at: account.created_at,
+      debits_pending: 0,
+      debits_posted: 0,
+      credits_pending: 0,
+      credits_posted: 0,
+    };
+    await runCompiled(exec, 'account unless it exists', Object.values(row), () =>
+      exec
+        .insertInto('ledger_accounts')
+        .values(row)
+        .onConflict((oc) => oc.columns(['organization_id', 'livemode', 'kind', 'owner_id']).doNothing()),
+    );
   }
 
-  findAccount(exec: Executor, organizationId: string, livemode: number, kind: AccountKind, ownerId: string) {
-    return exec
-      .selectFrom('ledger_accounts')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('livemode', '=', livemode)
-      .where('kind', '=', kind)
-      .where('owner_id', '=', ownerId)
-      .executeTakeFirst();
+  async findAccount(
+    exec: Executor,
+    organizationId: string,
+    livemode: number,
+    kind: AccountKind,
+    ownerId: string,
+  ) {
+    const [account] = await runCompiled(
+      exec,
+      'account of owner',
+      [organizationId, livemode, kind, ownerId],
+      () =>
+        exec
+          .selectFrom('ledger_accounts')
+          .selectAll()
+          .where('organization_id', '=', organizationId)
+          .where('livemode', '=', livemode)
+          .where('kind', '=', kind)
+          .where('owner_id', '=', ownerId),
+    );
+    return account;
   }
 
   /**
@@ -151,13 +178,15 @@ export class LedgerStore {
    */
   async lockTransfers(exec: Executor, ids: string[]): Promise<TransferState[]> {
     if (ids.length === 0) return [];
-    let query = exec
-      .selectFrom('ledger_transfers')
-      .select(TRANSFER_COLUMNS)
-      .where('id', 'in', [...new Set(ids)].sort())
-      .orderBy('id');
-    if (this.dialect === 'postgres') query = query.forNoKeyUpdate();
-    return query.execute();
+    const sorted = [...new Set(ids)].sort();
+    return runCompiled(exec, `lock ${sorted.length} transfers`, sorted, () => {
+      const query = exec
+        .selectFrom('ledger_transfers')
+        .select(TRANSFER_COLUMNS)
+        .where('id', 'in', sorted)
+        .orderBy('id');
+      return this.dialect === 'postgres' ? query.forNoKeyUpdate() : query;
+    });
   }
 
   /** The deltas not yet folded, summed per account: of `ids`, or of every account (for `verify`). */
@@ -259,12 +288,13 @@ export class LedgerStore {
   }
 
   async endPending(exec: Executor, id: string, state: 'posted' | 'voided' | 'expired'): Promise<void> {
-    await exec
-      .updateTable('ledger_transfers')
-      .set({ pending_state: state })
-      .where('id', '=', id)
-      .where('pending_state', '=', 'open')
-      .execute();
+    await runCompiled(exec, 'end pending transfer', [state, id, 'open'], () =>
+      exec
+        .updateTable('ledger_transfers')
+        .set({ pending_state: state })
+        .where('id', '=', id)
+        .where('pending_state', '=', 'open'),
+    );
   }
 
   /** Adds a change to an account's totals, in its row (SQLite: see `writeBatch`). */
@@ -295,8 +325,11 @@ export class LedgerStore {
       .execute();
   }
 
-  transferById(exec: Executor, id: string) {
-    return exec.selectFrom('ledger_transfers').selectAll().where('id', '=', id).executeTakeFirst();
+  async transferById(exec: Executor, id: string) {
+    const [transfer] = await runCompiled(exec, 'transfer by id', [id], () =>
+      exec.selectFrom('ledger_transfers').selectAll().where('id', '=', id),
+    );
+    return transfer;
   }
 
   /**

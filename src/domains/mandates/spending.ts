@@ -58,13 +58,11 @@ export class MandateSpending {
    * that app may buy under. Unlocked: the charge's `consume` decides.
    */
   async activeFor(scope: MandateScope & { userId: string; clientId: string }): Promise<MandateRow[]> {
-    const rows = await store.list(this.deps.db(), {
+    const rows = await store.activeOfClient(this.deps.db(), {
       organizationId: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
       userId: scope.userId,
       clientId: scope.clientId,
-      status: 'active',
-      limit: 100,
     });
     return rows.filter((row) => row.expires_at > this.clock.now());
   }

@@ -1,5 +1,6 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
+import { runCompiled } from '../../db/compiled.ts';
 import { lockedOnPostgres } from '../../db/dialect.ts';
 import type { Executor } from '../../db/index.ts';
 import { olderThan } from '../../db/pagination.ts';
@@ -47,6 +48,31 @@ export async function list(
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+/**
+ * A user's active mandates for one client, newest first (at most 100): what every `/buy` confirm of
+ * that client looks at, so its statement is compiled once.
+ */
+export function activeOfClient(
+  exec: Executor,
+  owner: { organizationId: string; livemode: number; userId: string; clientId: string },
+): Promise<MandateRow[]> {
+  const { organizationId, livemode, userId, clientId } = owner;
+  const parameters = [organizationId, livemode, userId, clientId, 'active', 100];
+  return runCompiled<MandateRow>(exec, 'active mandates of client', parameters, () =>
+    exec
+      .selectFrom('mandates')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('livemode', '=', livemode)
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where('status', '=', 'active')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(100),
+  );
 }
 
 /** Moves a mandate from `from` to `to`; false when it was no longer in `from`. */

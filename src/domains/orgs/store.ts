@@ -1,4 +1,5 @@
 import type { Expression, Insertable } from 'kysely';
+import { runCompiled } from '../../db/compiled.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type {
   ApiKey,
@@ -56,11 +57,10 @@ export async function updateOrganization(
 
 /** The organization's settings that cards reads: its users' reward share and live card numbers. */
 export async function cardSettings(db: Executor, id: string) {
-  return db
-    .selectFrom('organizations')
-    .select(['reward_share_bps', 'live_card_details'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const [settings] = await runCompiled(db, 'card settings of organization', [id], () =>
+    db.selectFrom('organizations').select(['reward_share_bps', 'live_card_details']).where('id', '=', id),
+  );
+  return settings;
 }
 
 export async function insertClient(db: Executor, row: Insertable<ClientsTable>): Promise<void> {

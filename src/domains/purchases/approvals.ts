@@ -335,8 +335,7 @@ export class Approvals {
   private async closeCart(authorization: Authorization, placement: Placement): Promise<void> {
     const id = authorization.conversation_id;
     const now = this.clock.now();
-    if (!(await this.store.takeTurn(this.db, id, now, now - this.config.turnTimeoutMs, null))) return;
-    const conversation = await this.store.conversationById(this.db, id);
+    const conversation = await this.store.takeTurn(this.db, id, now, now - this.config.turnTimeoutMs, null);
     const state = JSON.parse(conversation?.state ?? 'null') as ConversationState | null;
     if (!conversation || !state) return;
     const status = placement.status === 'placed' ? 'order_placed' : 'declined';

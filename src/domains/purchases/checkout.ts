@@ -13,7 +13,13 @@ import { UNFULFILLED } from './fulfillment.ts';
 import type { PurchaseRefusalCode } from './index.ts';
 import type { PurchaseMandates } from './mandate-port.ts';
 import { MerchantOrderEvents } from './merchant-events.ts';
-import type { DeliveryAddress, Merchant, PlaceResult } from './merchants/merchant.ts';
+import type {
+  CartLine,
+  DelegatedCard,
+  DeliveryAddress,
+  Merchant,
+  PlaceResult,
+} from './merchants/merchant.ts';
 import { transactionIdOf } from './order-states.ts';
 import type { Order, PurchaseStore } from './store.ts';
 
@@ -109,6 +115,18 @@ export class Checkout {
     address: DeliveryAddress | null,
     mandateId: string | null = null,
   ): Promise<Placement> {
+    return (await this.placeOrder(buyer, conversationId, cart, merchant, address, mandateId)).placement;
+  }
+
+  /** `place`, with the order as it ended (or the one already placed or being placed). */
+  async placeOrder(
+    buyer: Buyer & { userId: string },
+    conversationId: string,
+    cart: StoredCart,
+    merchant: Merchant,
+    address: DeliveryAddress | null,
+    mandateId: string | null,
+  ): Promise<{ placement: Placement; order: Order }> {
     const now = this.clock.now();
     const id = newId('ord');
     const order: Order = {
@@ -144,7 +162,7 @@ export class Checkout {
       updated_at: now,
     };
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await this.deps.ledger.transaction(async (trx) => {
         await this.store.insertOrder(trx, order);
         this.failpoint('order');
       });
@@ -152,16 +170,17 @@ export class Checkout {
       if (!isUniqueViolation(error)) throw error;
       const existing = await this.store.orderByPlacementKey(this.db, order.placement_key as string);
       if (!existing) throw error;
-      return this.placement(existing);
+      return this.ended(existing);
     }
 
     // The user's spending controls decide before any money moves (the engine decides again at the charge).
     if (await this.refusedByControls(buyer, order, merchant))
-      return this.placement(await this.fail(id, 'created', SPENDING_CONTROLS));
+      return this.ended(await this.fail(id, 'created', SPENDING_CONTROLS));
 
     const cardId = `card_${id.slice('ord_'.length)}`;
+    let issued: Awaited<ReturnType<CardService['createPurchaseCard']>>;
     try {
-      await this.deps.cards.createPurchaseCard(
+      issued = await this.deps.cards.createPurchaseCard(
         buyer.clientId,
         buyer,
         {
@@ -190,11 +209,23 @@ export class Checkout {
         error.code === 'insufficient_funds' || error.code === 'kyc_required'
           ? error.code
           : 'card_unavailable';
-      return this.placement(await this.fail(id, 'created', code));
+      return this.ended(await this.fail(id, 'created', code));
     }
 
-    const result = await this.atMerchant(order, cardId, merchant, address);
-    return this.placement(await this.conclude({ ...order, step: 'card_issued', card_id: cardId }, result));
+    const result = await this.atMerchant(
+      order,
+      { cardId, ...issued.delegated },
+      cart.lines,
+      merchant,
+      address,
+    );
+    const ended = await this.conclude({ ...order, step: 'card_issued', card_id: cardId }, result, mandateId);
+    return this.ended(ended, issued.card.last4);
+  }
+
+  /** The placement of an order as it ended; `last4`: its card's, when known (else read). */
+  private async ended(order: Order, last4?: string): Promise<{ placement: Placement; order: Order }> {
+    return { placement: await this.placement(order, last4), order };
   }
 
   /**
@@ -234,25 +265,24 @@ export class Checkout {
   /** The merchant's part: charge the delegated card, place the order. */
   private async atMerchant(
     order: Order,
-    cardId: string,
+    card: Omit<DelegatedCard, 'allowance'>,
+    lines: CartLine[],
     merchant: Merchant,
     address: DeliveryAddress | null,
   ): Promise<PlaceResult> {
     const scope = tenantOf(order);
-    const details = await this.deps.cards.delegatedDetails(scope, cardId);
-    const cart = JSON.parse(order.cart) as { lines: { product_id: string; qty: number }[] };
+    const { cardId } = card;
     try {
       return await merchant.place({
         orderId: order.id,
-        lines: cart.lines,
+        lines,
         expectedTotalCents: order.total_cents,
         ceilingCents: order.authorized_cents,
         currency: order.currency,
         address,
         merchantRef: order.merchant_ref,
         card: {
-          cardId,
-          ...details,
+          ...card,
           allowance: {
             maxAmountCents: order.authorized_cents,
             currency: order.currency,
@@ -281,8 +311,11 @@ export class Checkout {
     }
   }
 
-  /** Ends a `card_issued` order as the merchant's answer says. */
-  private async conclude(order: Order, result: PlaceResult): Promise<Order> {
+  /**
+   * Ends a `card_issued` order as the merchant's answer says. `mandateId`: the mandate its card is
+   * held to, when the caller knows it (else read from the card).
+   */
+  private async conclude(order: Order, result: PlaceResult, mandateId?: string | null): Promise<Order> {
     if (result.outcome === 'unknown') {
       const now = this.clock.now();
       await this.store.moveOrder(this.db, order.id, 'card_issued', 'merchant_unknown', {
@@ -294,7 +327,7 @@ export class Checkout {
     }
     if (result.outcome === 'declined')
       return this.fail(order.id, 'card_issued', await this.declineCodeOf(order, result.code));
-    return this.settle(order, result);
+    return this.settle(order, result, mandateId);
   }
 
   /** Whether the user's spending controls refuse the cart's ceiling at this merchant. */
@@ -322,10 +355,14 @@ export class Checkout {
   }
 
   /** Clears the charge at the final amount (the rest of the hold goes home) with `order.placed`. */
-  private async settle(order: Order, placed: Extract<PlaceResult, { outcome: 'placed' }>): Promise<Order> {
+  private async settle(
+    order: Order,
+    placed: Extract<PlaceResult, { outcome: 'placed' }>,
+    knownMandateId?: string | null,
+  ): Promise<Order> {
     const scope = tenantOf(order);
     const txnId = transactionIdOf(order.id);
-    const mandateId = await this.mandateOf(order);
+    const mandateId = knownMandateId === undefined ? await this.mandateOf(order) : knownMandateId;
     const termsHash = mandateId ? await this.deps.mandates.termsHash(mandateId) : null;
     const record = async (trx: Executor) => {
       const now = this.clock.now();
@@ -446,16 +483,14 @@ export class Checkout {
     return card?.mandate_id ?? null;
   }
 
-  async placement(order: Order): Promise<Placement> {
+  /** Where an order stands, as a confirm answers it; `last4`: its card's, when the caller knows it. */
+  async placement(order: Order, last4?: string): Promise<Placement> {
     const placed = order.status === 'placed' || order.status === 'confirmed';
-    const [card, ownCard] = await Promise.all([
-      order.card_id
-        ? this.deps.cards.store.card(this.db, order.organization_id, order.livemode, order.card_id)
-        : undefined,
-      placed ? this.approvedCardOf(order) : null,
-    ]);
+    const [cardLast4, ownCard] = placed
+      ? await Promise.all([this.last4Of(order, last4), this.approvedCardOf(order)])
+      : [null, null];
     // The wallet paid, through the order's card, unless the user's own card funded it on approval.
-    const paidWith = ownCard ?? (card ? { source: 'balance', brand: 'visa', last4: card.last4 } : null);
+    const paidWith = ownCard ?? (cardLast4 ? { source: 'balance', brand: 'visa', last4: cardLast4 } : null);
     return {
       merchant: order.merchant,
       hash: order.cart_hash,
@@ -471,6 +506,18 @@ export class Checkout {
       charge_status: order.charge_status,
       paid_with: placed ? paidWith : null,
     };
+  }
+
+  private async last4Of(order: Order, known: string | undefined): Promise<string | null> {
+    if (!order.card_id) return null;
+    if (known !== undefined) return known;
+    const card = await this.deps.cards.store.card(
+      this.db,
+      order.organization_id,
+      order.livemode,
+      order.card_id,
+    );
+    return card?.last4 ?? null;
   }
 
   /**

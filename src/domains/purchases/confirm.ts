@@ -1,6 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
 import { formatMoney } from '../../core/money.ts';
-import type { Db } from '../../db/index.ts';
 import type { CardService } from '../cards/index.ts';
 import type { VaultService } from '../vault/index.ts';
 import { type ApprovalReason, type Approvals, approvalDeclineCode } from './approvals.ts';
@@ -20,7 +19,7 @@ import {
 } from './conversation.ts';
 import type { PurchaseMandates } from './mandate-port.ts';
 import type { Merchant } from './merchants/merchant.ts';
-import type { Order, PurchaseStore } from './store.ts';
+import type { Order } from './store.ts';
 
 export { confirmRefusal, PAYMENT_SOURCES } from './confirm-checks.ts';
 
@@ -61,10 +60,8 @@ export interface ConfirmDeps {
 
 export class Confirms {
   constructor(
-    private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: PurchaseConfig,
-    private readonly store: PurchaseStore,
     private readonly checkout: Checkout,
     private readonly approvals: Approvals,
     private readonly deps: ConfirmDeps,
@@ -343,7 +340,7 @@ export class Confirms {
   ): Promise<Confirmed> {
     // A link still waiting for the user's approval of this cart ends.
     await this.approvals.supersede(conversationId, cart.hash);
-    const placement = await this.checkout.place(
+    const { placement, order } = await this.checkout.placeOrder(
       user,
       conversationId,
       cart,
@@ -351,7 +348,6 @@ export class Confirms {
       state.address,
       mandateId,
     );
-    const order = (await this.store.orderById(this.db, placement.order_id as string)) as Order;
     if (placement.decline_code === MANDATE_EXCEEDED && mandateId !== null) {
       // The engine refused the charge under the mandate (its budget went to a concurrent purchase).
       const now = await this.deps.mandates.check(this.mandateCharge(mandateId, cart, merchant));

@@ -5,6 +5,7 @@ import { newId, randomToken } from '../../core/ids.ts';
 import { missing } from '../../core/refusal.ts';
 import { livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
+import { writeAlone } from '../../db/write-transaction.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -60,6 +61,7 @@ export class PurchaseService {
   private readonly turns: Turns;
   /** Merchants an operator configured (the ACP adapter), looked up by slug. */
   private configured: () => Promise<Merchant[]> = async () => [];
+  private readonly handle: { db: Db; dialect: 'sqlite' | 'postgres' };
 
   constructor(
     private readonly db: Db,
@@ -80,6 +82,7 @@ export class PurchaseService {
       outbound: OutboundGuard;
     },
   ) {
+    this.handle = { db, dialect: deps.dialect };
     this.sandbox = sandboxMerchants((orderId) => this.chargedFor(orderId));
     this.checkout = new Checkout(db, clock, config, this.store, {
       ...deps,
@@ -93,7 +96,7 @@ export class PurchaseService {
       this.checkout,
       { ...deps, merchant: (slug) => this.merchant(slug) },
     );
-    const confirms = new Confirms(db, clock, config, this.store, this.checkout, this.approvals, {
+    const confirms = new Confirms(clock, config, this.checkout, this.approvals, {
       ...deps,
       merchant: (slug) => this.merchant(slug),
       orderOfCart: (conversationId, state, hash) => this.orderOfCart(conversationId, state, hash),
@@ -195,23 +198,24 @@ export class PurchaseService {
     }
 
     const now = this.clock.now();
-    const taken = await this.store.takeTurn(
-      this.db,
-      conversation.id,
-      now,
-      now - this.config.turnTimeoutMs,
-      hashes.length > 0 ? hashes : null,
+    // The conversation as locked: a turn that ended since the first read changed the state.
+    const locked = await writeAlone(this.handle, (exec) =>
+      this.store.takeTurn(
+        exec,
+        conversation.id,
+        now,
+        now - this.config.turnTimeoutMs,
+        hashes.length > 0 ? hashes : null,
+      ),
     );
-    if (!taken) return this.busy(conversation, hashes);
-    // Read again under the lock: a turn that ended since the first read changed the state.
-    const locked = (await this.store.conversationById(this.db, conversation.id)) ?? conversation;
+    if (!locked) return this.busy(conversation, hashes);
 
     const state = JSON.parse(locked.state) as ConversationState;
     let result: Awaited<ReturnType<Turns['run']>>;
     try {
       result = await this.turns.run(buyer, conversation.id, state, input, hashes);
     } catch (error) {
-      await this.store.endTurn(this.db, conversation.id, {
+      await this.endTurn(conversation.id, {
         status: locked.status,
         state: locked.state,
         updated_at: this.clock.now(),
@@ -224,12 +228,16 @@ export class PurchaseService {
       ...(input.ask !== undefined ? [{ role: 'user' as const, text: input.ask, at }] : []),
       ...result.envelope.messages.map((text) => ({ role: 'assistant' as const, text, at })),
     ].slice(-TRANSCRIPT_LIMIT);
-    await this.store.endTurn(this.db, conversation.id, {
+    await this.endTurn(conversation.id, {
       status: result.status,
       state: JSON.stringify({ ...result.state, messages }),
       updated_at: this.clock.now(),
     });
     return result.envelope;
+  }
+
+  private endTurn(id: string, changes: Parameters<PurchaseStore['endTurn']>[2]): Promise<void> {
+    return writeAlone(this.handle, (exec) => this.store.endTurn(exec, id, changes));
   }
 
   /**

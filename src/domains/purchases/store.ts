@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
+import { insertOne, runCompiled } from '../../db/compiled.ts';
 import type { Executor } from '../../db/index.ts';
 import type {
   BuyTokensTable,
@@ -49,22 +50,27 @@ export class PurchaseStore {
     await exec.insertInto('conversations').values(conversation).execute();
   }
 
-  conversation(exec: Executor, owner: Owner, id: string) {
-    return exec
-      .selectFrom('conversations')
-      .selectAll()
-      .where('id', '=', id)
-      .where(ownedBy(owner))
-      .executeTakeFirst();
+  // The queries of every `/buy` turn and confirm are compiled once (db/compiled.ts `runCompiled`).
+
+  async conversation(exec: Executor, owner: Owner, id: string): Promise<Conversation | undefined> {
+    const { organizationId, livemode, buyerId, clientId } = owner;
+    const parameters = [id, organizationId, livemodeColumn(livemode), buyerId, clientId];
+    const [row] = await runCompiled<Conversation>(exec, 'conversation of owner', parameters, () =>
+      exec.selectFrom('conversations').selectAll().where('id', '=', id).where(ownedBy(owner)),
+    );
+    return row;
   }
 
-  conversationById(exec: Executor, id: string) {
-    return exec.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+  async conversationById(exec: Executor, id: string): Promise<Conversation | undefined> {
+    const [row] = await runCompiled<Conversation>(exec, 'conversation by id', [id], () =>
+      exec.selectFrom('conversations').selectAll().where('id', '=', id),
+    );
+    return row;
   }
 
   /**
    * The turn lock: taken when no turn runs, or when the running one started before `staleBefore`
-   * (its process died). True when this call took it.
+   * (its process died). The conversation as this call locked it, or undefined when it did not.
    */
   async takeTurn(
     exec: Executor,
@@ -72,35 +78,50 @@ export class PurchaseStore {
     now: number,
     staleBefore: number,
     confirming: string[] | null,
-  ): Promise<boolean> {
-    const result = await exec
-      .updateTable('conversations')
-      .set({ turn_started_at: now, turn_confirm: confirming ? JSON.stringify(confirming) : null })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('turn_started_at', 'is', null), eb('turn_started_at', '<', staleBefore)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  ): Promise<Conversation | undefined> {
+    const turnConfirm = confirming ? JSON.stringify(confirming) : null;
+    const [row] = await runCompiled<Conversation>(
+      exec,
+      'take turn',
+      [now, turnConfirm, id, staleBefore],
+      () =>
+        exec
+          .updateTable('conversations')
+          .set({ turn_started_at: now, turn_confirm: turnConfirm })
+          .where('id', '=', id)
+          .where((eb) => eb.or([eb('turn_started_at', 'is', null), eb('turn_started_at', '<', staleBefore)]))
+          .returningAll(),
+    );
+    return row;
   }
 
   /** Writes the turn's outcome and releases the lock. */
   async endTurn(exec: Executor, id: string, changes: { status: string; state: string; updated_at: number }) {
-    await exec
-      .updateTable('conversations')
-      .set({ ...changes, turn_started_at: null, turn_confirm: null })
-      .where('id', '=', id)
-      .execute();
+    const { status, state, updated_at } = changes;
+    await runCompiled(exec, 'end turn', [status, state, updated_at, null, null, id], () =>
+      exec
+        .updateTable('conversations')
+        .set({ status, state, updated_at, turn_started_at: null, turn_confirm: null })
+        .where('id', '=', id),
+    );
   }
 
   async insertOrder(exec: Executor, order: Order): Promise<void> {
-    await exec.insertInto('orders').values(order).execute();
+    await insertOne(exec, 'orders', order);
   }
 
-  orderById(exec: Executor, id: string) {
-    return exec.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+  async orderById(exec: Executor, id: string): Promise<Order | undefined> {
+    const [row] = await runCompiled<Order>(exec, 'order by id', [id], () =>
+      exec.selectFrom('orders').selectAll().where('id', '=', id),
+    );
+    return row;
   }
 
-  orderByPlacementKey(exec: Executor, key: string) {
-    return exec.selectFrom('orders').selectAll().where('placement_key', '=', key).executeTakeFirst();
+  async orderByPlacementKey(exec: Executor, key: string): Promise<Order | undefined> {
+    const [row] = await runCompiled<Order>(exec, 'order by placement key', [key], () =>
+      exec.selectFrom('orders').selectAll().where('placement_key', '=', key),
+    );
+    return row;
   }
 
   /** The newest live or placed order (it holds a placement key) of a cart hash in a conversation. */
@@ -157,13 +178,16 @@ export class PurchaseStore {
 
   /** The pending authorizations of a cart in a conversation; `forUpdate` locks their rows. */
   pendingAuthorizations(exec: Executor, conversationId: string, cartHash: string, forUpdate: boolean) {
-    const query = exec
-      .selectFrom('checkout_authorizations')
-      .selectAll()
-      .where('conversation_id', '=', conversationId)
-      .where('cart_hash', '=', cartHash)
-      .where('status', '=', 'pending');
-    return (forUpdate ? query.forUpdate() : query).execute();
+    const key = forUpdate ? 'pending authorizations of cart, locked' : 'pending authorizations of cart';
+    return runCompiled<Authorization>(exec, key, [conversationId, cartHash, 'pending'], () => {
+      const query = exec
+        .selectFrom('checkout_authorizations')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .where('cart_hash', '=', cartHash)
+        .where('status', '=', 'pending');
+      return forUpdate ? query.forUpdate() : query;
+    });
   }
 
   /** The ids of pending authorizations past their time at `now`, the oldest first. */
@@ -244,14 +268,16 @@ export class PurchaseStore {
    * The approval of an order that the user's own card paid for (`payment_source` `vault` or
    * `added_card`), if one did: its source and the vault card's id.
    */
-  cardApprovalOf(exec: Executor, orderId: string) {
-    return exec
-      .selectFrom('checkout_authorizations')
-      .select(['payment_source as source', 'vault_card_id'])
-      .where('order_id', '=', orderId)
-      .where('vault_card_id', 'is not', null)
-      .$narrowType<{ vault_card_id: string }>()
-      .executeTakeFirst();
+  async cardApprovalOf(exec: Executor, orderId: string) {
+    const [row] = await runCompiled(exec, 'card approval of order', [orderId], () =>
+      exec
+        .selectFrom('checkout_authorizations')
+        .select(['payment_source as source', 'vault_card_id'])
+        .where('order_id', '=', orderId)
+        .where('vault_card_id', 'is not', null)
+        .$narrowType<{ vault_card_id: string }>(),
+    );
+    return row;
   }
 
   orderOf(exec: Executor, owner: Owner, id: string) {
@@ -307,14 +333,21 @@ export class PurchaseStore {
   ): Promise<boolean> {
     const transition = orderTransition(from, move);
     if (!transition) throw new Error(`An order at step ${from} cannot move by ${move}.`);
-    const result = await exec
-      .updateTable('orders')
-      .set({ ...changes, ...transition.to })
-      .where('id', '=', id)
-      .where('step', '=', transition.from.step)
-      .where('status', '=', transition.from.status)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const set = { ...changes, ...transition.to };
+    const columns = Object.keys(set).filter((column) => set[column as keyof typeof set] !== undefined);
+    const parameters = columns.map((column) => set[column as keyof typeof set]);
+    parameters.push(id, transition.from.step, transition.from.status);
+    // One statement per move and set of columns; `returning id` tells whether the row moved.
+    const moved = await runCompiled(exec, `move order ${from} ${move} (${columns})`, parameters, () =>
+      exec
+        .updateTable('orders')
+        .set(set)
+        .where('id', '=', id)
+        .where('step', '=', transition.from.step)
+        .where('status', '=', transition.from.status)
+        .returning('id'),
+    );
+    return moved.length === 1;
   }
 
   /** A placed order becomes confirmed, once; false when it already was (or is not placed). */

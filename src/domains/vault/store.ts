@@ -1,4 +1,5 @@
 import { livemodeColumn } from '../../core/tenant.ts';
+import { runCompiled } from '../../db/compiled.ts';
 import type { Executor } from '../../db/index.ts';
 import type { OrganizationVaultSettingsTable, VaultCardsTable, VaultSessionsTable } from '../../db/schema.ts';
 import type { UserScope } from './passkeys.ts';
@@ -47,12 +48,14 @@ export async function lockSessionsOf(exec: Executor, user: UserScope): Promise<v
 // ---- the organizations' vault settings
 
 /** The organization's settings row; none until an operator set one. */
-export function settingsOf(exec: Executor, organizationId: string) {
-  return exec
-    .selectFrom('organization_vault_settings')
-    .select(['branded_vault', 'approval_threshold_cents', 'mandate_overflow'])
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+export async function settingsOf(exec: Executor, organizationId: string) {
+  const [settings] = await runCompiled(exec, 'vault settings of organization', [organizationId], () =>
+    exec
+      .selectFrom('organization_vault_settings')
+      .select(['branded_vault', 'approval_threshold_cents', 'mandate_overflow'])
+      .where('organization_id', '=', organizationId),
+  );
+  return settings;
 }
 
 /** Sets some of the organization's settings, creating its row (not branded) when it has none. */
