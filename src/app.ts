@@ -1,9 +1,7 @@
-import { type OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import AjvCompiler from '@fastify/ajv-compiler';
 import Fastify, { type FastifyInstance, type FastifyRequest, type preValidationHookHandler } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { AppContext } from './context.ts';
-import type { ProcessHealth } from './core/dependencies.ts';
 import { clientErrorHandler, frameworkErrors } from './core/edge-errors.ts';
 import { installErrorHandler, sendError } from './core/error-handler.ts';
 import { ApiError, invalidRequest, serviceUnavailable } from './core/errors.ts';
@@ -105,26 +103,8 @@ function validatorsByPart(): AjvCompiler.BuildCompilerFromPool {
 type AjvCompile = ReturnType<AjvCompiler.BuildCompilerFromPool>;
 type SharedSchema = Parameters<AjvCompiler.Ajv['addSchema']>[0];
 
-/**
- * Responses that close their connection once the process is stopping: every answer from then on,
- * also to a request that came before, says `Connection: close`, so that clients move their
- * keep-alive connections elsewhere. Checked where the head is written: as an `onSend` hook, the
- * phase cost every request more than the check.
- */
-function closingWhenStopping(health: ProcessHealth): typeof ServerResponse {
-  class ClosingWhenStopping extends ServerResponse {
-    // Both of Node's forms: (status, headers) and (status, message, headers).
-    override writeHead(statusCode: number, message?: unknown, headers?: unknown): this {
-      if (health.stopping) this.setHeader('connection', 'close');
-      return super.writeHead(statusCode, message as string, headers as OutgoingHttpHeaders);
-    }
-  }
-  // Node's option is typed generic over the request class; this one serves Node's own.
-  return ClosingWhenStopping as typeof ServerResponse;
-}
-
 /** The Fastify instance every role serves from: logging, limits, error bodies. */
-function createServer(ctx: AppContext, options: AppOptions, role: 'api' | 'health' = 'api'): FastifyInstance {
+function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
   // Time-ordered, so that the request log's index takes its rows at one end.
   const nextRequestId = sequentialIds('req');
   return Fastify({
@@ -148,7 +128,6 @@ function createServer(ctx: AppContext, options: AppOptions, role: 'api' | 'healt
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     },
     schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
-    http: role === 'api' ? { ServerResponse: closingWhenStopping(ctx.health) } : null,
     return503OnClosing: true,
     frameworkErrors: frameworkErrors(ctx.config.baseUrl),
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
@@ -181,7 +160,7 @@ const databaseLost = (ctx: AppContext) => (error: unknown) =>
  * worker's chores among them), nothing else.
  */
 export async function buildHealthApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = createServer(ctx, options, 'health');
+  const app = createServer(ctx, options);
   installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
   await app.register(operationsRoutes, operationsOptions(ctx, options));
   return app;
@@ -192,6 +171,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const app = createServer(ctx, options);
 
   app.decorateRequest('principal', null);
+  // Shutting down: every answer from then on, also to a request that came before, closes its
+  // connection, so that clients move their keep-alive connections elsewhere.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (ctx.health.stopping) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   installErrorHandler(app, ctx.config.baseUrl, databaseLost(ctx));
   // Every answer carries its request id. Started before its database: nothing but the health

@@ -55,8 +55,13 @@ export interface NewEvent {
   created_at: number;
 }
 
-const eventValues = (rows: NewEvent[]) =>
-  rows.flatMap((row) => [row.id, row.organization_id, row.livemode, row.type, row.data, row.created_at]);
+/** The rows' values in the insert's order (a loop: every authorization inserts two events). */
+function eventValues(rows: NewEvent[]): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows)
+    values.push(row.id, row.organization_id, row.livemode, row.type, row.data, row.created_at);
+  return values;
+}
 
 /** Inserts events in one statement. */
 export async function insertEvents(db: Executor, rows: NewEvent[]): Promise<void> {

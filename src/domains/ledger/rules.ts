@@ -147,9 +147,13 @@ export function applyTransfer(
       return 'accounts_must_share_ledger';
     }
     if (debit.currency !== credit.currency) return 'accounts_must_have_same_currency';
-    const side = request.type === 'posted' ? 'posted' : 'pending';
-    debit[`debits_${side}`] += request.amount;
-    credit[`credits_${side}`] += request.amount;
+    if (request.type === 'posted') {
+      debit.debits_posted += request.amount;
+      credit.credits_posted += request.amount;
+    } else {
+      debit.debits_pending += request.amount;
+      credit.credits_pending += request.amount;
+    }
     const refusal = checkLimits(debit) ?? checkLimits(credit);
     if (refusal) return refusal;
     return {

@@ -10,6 +10,7 @@ import {
   balanceOf,
   FLAGS_BY_KIND,
   type HeldAccount,
+  heldAccount,
   isMirror,
   type LockedAccounts,
   lockOptional,
@@ -43,6 +44,13 @@ interface OpenTransaction {
   learned: Map<string, string>;
   /** The accounts it locked up front (and those its batches named unlocked); null until then. */
   locked: Map<string, HeldAccount> | null;
+}
+
+function copyTotals(to: Totals, from: Totals): void {
+  to.debits_pending = from.debits_pending;
+  to.debits_posted = from.debits_posted;
+  to.credits_pending = from.credits_pending;
+  to.credits_posted = from.credits_posted;
 }
 
 /** Whether a request ends a hold (its `pendingId`), rather than recording a new transfer. */
@@ -221,7 +229,7 @@ export class LedgerService {
       else limited.push(account.id);
     }
     for (const account of await this.store.lockAccounts(exec, limited))
-      accounts.set(account.id, { ...account, locked: true });
+      accounts.set(account.id, heldAccount(account, account, true));
     return accounts;
   }
 
@@ -230,7 +238,7 @@ export class LedgerService {
     const unknown = ids.filter((id) => !this.fixedFields.has(id));
     for (const account of unknown.length === 0 ? [] : await this.store.accountsByIds(exec, unknown)) {
       if (this.fixedFields.size >= KNOWN_ACCOUNTS_MAX) this.fixedFields.clear();
-      this.fixedFields.set(account.id, { ...account, ...ZERO });
+      this.fixedFields.set(account.id, heldAccount(account, ZERO, false));
     }
     return ids.flatMap((id) => {
       const account = this.fixedFields.get(id);
@@ -341,7 +349,8 @@ export class LedgerService {
 
     // The batch works on copies (a refusal leaves the transaction's accounts as they were); an
     // unlocked account's copy starts at zero and so ends holding the batch's change to it.
-    const working = new Map([...accounts].map(([id, account]) => [id, { ...account }]));
+    const working = new Map<string, HeldAccount>();
+    for (const [id, account] of accounts) working.set(id, heldAccount(account, account, account.locked));
     const outcomes: TransferOutcome[] = [];
     const touched = new Set<string>();
     const written = new Map<string, TransferRow>();
@@ -397,7 +406,9 @@ export class LedgerService {
     }
     if (written.size > 0)
       await this.store.writeBatch(exec, { transfers: [...written.values()], endings, changed, appended });
-    for (const id of changed.keys()) Object.assign(accounts.get(id) as HeldAccount, working.get(id));
+    // A batch changes only totals: the transaction's locked accounts take them.
+    for (const id of changed.keys())
+      copyTotals(accounts.get(id) as HeldAccount, working.get(id) as HeldAccount);
     const balances = new Map([...accounts.values()].filter((a) => a.locked).map((a) => [a.id, balanceOf(a)]));
     return { outcomes, balances };
   }
