@@ -220,10 +220,11 @@ export class Checkout {
    * the conversation's orders show it, as a confirm that got further would be.
    */
   private async refused(order: Order, code: string): Promise<{ placement: Placement; order: Order }> {
+    let failed: Order | undefined;
     try {
-      await this.deps.ledger.transaction(async (trx) => {
+      failed = await this.deps.ledger.transaction(async (trx) => {
         await this.store.insertOrder(trx, order);
-        await this.store.moveOrder(trx, order.id, 'created', 'failed', {
+        return this.store.moveOrder(trx, order.id, 'created', 'failed', {
           charge_status: 'none',
           decline_code: code,
           placement_key: null,
@@ -235,7 +236,7 @@ export class Checkout {
       if (isUniqueViolation(error)) return this.placedAlready(order, error);
       throw error;
     }
-    return this.ended((await this.store.orderById(this.db, order.id)) as Order);
+    return this.ended(failed as Order);
   }
 
   /** A cart already placed or being placed (its placement key is taken): that order answers. */
@@ -389,6 +390,8 @@ export class Checkout {
     const txnId = transactionIdOf(order.id);
     const mandateId = knownMandateId === undefined ? await this.mandateOf(order) : knownMandateId;
     const termsHash = mandateId ? await this.deps.mandates.termsHash(mandateId) : null;
+    // The order as this settle moved it (none when another process concluded it first).
+    let settled: Order | undefined;
     const record = async (trx: Executor) => {
       const now = this.clock.now();
       const moved = await this.store.moveOrder(
@@ -438,6 +441,7 @@ export class Checkout {
           merchant_order_id: placed.merchantOrderId,
         });
       this.failpoint('settle');
+      settled = moved;
     };
     let txn = await this.deps.cards.store.transactionById(this.db, txnId);
     if (!txn && order.card_id) {
@@ -458,8 +462,9 @@ export class Checkout {
       }
     } catch (error) {
       if (!(error instanceof Refusal && error.code === 'order_moved')) throw error;
+      settled = undefined;
     }
-    return (await this.store.orderById(this.db, order.id)) as Order;
+    return settled ?? ((await this.store.orderById(this.db, order.id)) as Order);
   }
 
   /**
