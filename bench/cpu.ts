@@ -33,6 +33,15 @@ export function cpuMicros(pid: number = process.pid): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
 }
 
+/**
+ * CPU time, in µs, one thread of a process has run so far (`/proc/<pid>/task/<tid>/schedstat`, in
+ * ns): a server's main thread, whose tid is its pid, is the one every request waits for.
+ */
+export function threadCpuMicros(pid: number, tid: number = pid): number {
+  const [runNs] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+  return Number(runNs) / 1000;
+}
+
 /** One server's CPU per request, round by round. */
 export class CpuMeter {
   /** µs of CPU per request answered, one entry per round. */

@@ -52,6 +52,7 @@ export const SLOW: Entry[] = [
   'test/kyc/api/',
   'test/kyc/reader/pool.test.ts',
   'test/kyc/reader/read-document.test.ts',
+  'test/kyc/reader/upload.test.ts',
   'test/web/test-documents.test.ts',
   // A local chain (anvil).
   'test/funding/evm-returns.test.ts',

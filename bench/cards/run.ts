@@ -6,7 +6,7 @@
  * then the decision latency p50/p99 at a fixed 1,000 authorizations per second, evenly spaced
  * (`fixedRate`: open loop, latency from when each request was due), target p99 < 10 ms.
  *
- *   node --import tsx bench/cards/run.ts [--seconds 5] [--rounds 3] [--connections 16]
+ *   node --import tsx bench/cards/run.ts [--seconds 5] [--rounds 3] [--connections 16] [--warmup 3]
  *   node --import tsx bench/cards/run.ts --pg [--processes 3] [--company-cards 300] …   (PostgreSQL, 1 and N API processes: pg.ts)
  *   node --import tsx bench/cards/run.ts --platform-endpoint [--seconds 5]   (decided by a platform: platform.ts)
  */
@@ -23,6 +23,9 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
+    // Seconds of load on each server before its rounds: with one, the first round still paid for
+    // compiling the hot path (a third more CPU per authorization than the rounds after it).
+    warmup: { type: 'string', default: '3' },
     pg: { type: 'boolean', default: false },
     processes: { type: 'string', default: '3' },
     'company-cards': { type: 'string', default: '300' },
@@ -103,8 +106,8 @@ async function atFixedRate(url: string) {
   return run;
 }
 
-await measure(bareUrl, 1);
-await measure(purserUrl, 1);
+await measure(bareUrl, Number(values.warmup));
+await measure(purserUrl, Number(values.warmup));
 const bare: Run[] = [];
 const purser: Run[] = [];
 const bareCpu = new CpuMeter(servers.pids.bare);

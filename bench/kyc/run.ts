@@ -6,6 +6,8 @@
  * the hosted page. Once with the reader on a worker thread (the default) and once on the API's own
  * thread (`KYC_READER_THREADS=0`), each server in its own process, on loopback.
  * Target: with reader threads, probe p99 under load below 3 × the idle p99 of the same run.
+ * Beside it, what a loaded machine does not inflate: the CPU the API's own thread (the server's main
+ * thread) spends per upload or face scan, in a last round of one each per client without probes.
  *
  *   node --import tsx bench/kyc/run.ts [--seconds 15] [--clients 4] [--only-threads]
  */
@@ -15,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { generateLicenceFront, SAMPLE_US_LICENCE } from '../../src/domains/kyc/testdocs/index.ts';
-import { CpuMeter, cpuLine, loadAverage } from '../cpu.ts';
+import { CpuMeter, cpuLine, loadAverage, threadCpuMicros } from '../cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -155,7 +157,21 @@ async function measure(threads: string, photo: string, frames: string[]) {
       () => Promise.all([probe(url, token, () => Date.now() > end), ...userIds.map((_, i) => client(i))]),
       () => uploads + scans,
     );
-    return { idle, busy, uploads: uploads / seconds, scans: scans / seconds, idleCpu, busyCpu };
+
+    // Then each client uploads and scans once more, without probes: all the API thread's CPU meanwhile
+    // is theirs (taking the probes' share out of the round above leaves mostly noise).
+    const apiThreadBefore = threadCpuMicros(server.pid!);
+    await Promise.all(userIds.map((userId, i) => upload(userId).then(() => scan(sessions[i]!))));
+    const apiThreadPerUpload = (threadCpuMicros(server.pid!) - apiThreadBefore) / (2 * userIds.length);
+    return {
+      idle,
+      busy,
+      uploads: uploads / seconds,
+      scans: scans / seconds,
+      idleCpu,
+      busyCpu,
+      apiThreadPerUpload,
+    };
   } finally {
     if (server.exitCode === null) {
       server.kill('SIGTERM');
@@ -187,5 +203,8 @@ for (const threads of values['only-threads'] ? ['1'] : ['1', '0']) {
   console.log(`  uploads read: ${r.uploads.toFixed(2)}/s, face scans checked: ${r.scans.toFixed(2)}/s`);
   console.log(cpuLine('GET /api/v2, idle', r.idleCpu));
   console.log(cpuLine('upload or face scan, under load (server process, all threads)', r.busyCpu));
+  console.log(
+    `  API thread CPU per upload or face scan (a round of ${2 * clients} without probes): ${(r.apiThreadPerUpload / 1000).toFixed(2)} ms`,
+  );
   console.log(`  ${loadAverage()}`);
 }

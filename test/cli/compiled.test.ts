@@ -137,6 +137,15 @@ describe('the compiled service (dist/)', { timeout: 300_000 }, () => {
       });
       expect(result.ok).toBe(true);
       expect(result.extracted.document_number).toBe(SAMPLE_PASSPORT.documentNumber);
+      // An upload's body is read on a thread of its own, from the same compiled entry.
+      const photo = generatePassportPage(SAMPLE_PASSPORT);
+      const body = await reader.readUploadBody({
+        bytes: Buffer.from(JSON.stringify({ image: photo.toString('base64') })),
+        photos: [{ name: 'image', maxLength: Number.POSITIVE_INFINITY }],
+        keepText: false,
+      });
+      expect(body.ok).toBe(true);
+      expect(Buffer.from(body.photos.image).equals(photo)).toBe(true);
     } finally {
       await reader.close();
     }

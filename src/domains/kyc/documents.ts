@@ -6,6 +6,7 @@ import { backMismatches } from './document-match.ts';
 import { type InformationField, requiredProfile } from './fields.ts';
 import type { KycRefusalCode } from './index.ts';
 import type { DocumentType, Extracted, ReadDocumentInput, ReadResult } from './reader/index.ts';
+import { base64Bytes } from './reader/upload.ts';
 import { allows, type KycCondition, type KycMove } from './states.ts';
 import type { KycVerification, KycVerificationChanges } from './store.ts';
 import * as store from './store.ts';
@@ -21,7 +22,8 @@ import {
 
 export interface DocumentUpload {
   user_id: string;
-  image: string;
+  /** Base64 text, or the bytes when the upload was read off the API's thread (upload-body.ts). */
+  image: string | Buffer;
   mime_type?: 'image/jpeg' | 'image/png';
   document_type: DocumentType;
   issuing_country: string;
@@ -195,12 +197,16 @@ export class KycDocuments {
   }
 }
 
-/** Base64 (standard or URL-safe, an optional `data:` prefix and line breaks allowed) to bytes. */
-export function decodeBase64Image(value: string): Buffer {
-  const body = value.replace(/^data:[\w/+.-]+;base64,/, '').replace(/\s+/g, '');
-  if (body === '' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(body) || body.length % 4 === 1)
+/**
+ * A photo's bytes: its base64 text decoded (standard or URL-safe, an optional `data:` prefix and line
+ * breaks allowed), or the bytes themselves when the upload was read off the API's thread.
+ */
+export function decodeBase64Image(value: string | Buffer): Buffer {
+  if (typeof value !== 'string') return value;
+  const bytes = base64Bytes(value);
+  if (!bytes)
     throw invalid('The image must be base64-encoded.', {
       image: 'must be base64-encoded image bytes',
     });
-  return Buffer.from(body, /[-_]/.test(body) ? 'base64url' : 'base64');
+  return bytes;
 }

@@ -132,7 +132,7 @@ export class KycHostedPage {
    */
   async submitPage(
     sessionToken: string,
-    input: { fields: Information; frames?: string[] },
+    input: { fields: Information; frames?: (string | Buffer)[] },
     cookies: Record<string, string> = {},
   ): Promise<KycStateObject> {
     let row = await this.pageSession(sessionToken, cookies);

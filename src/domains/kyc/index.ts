@@ -9,6 +9,8 @@ export { KYC_STATUSES } from './states.ts';
 export { latestOfUsers } from './store.ts';
 /** The synthetic documents the sandbox serves at /sandbox/test-documents. */
 export { type SampleFile, sampleSet } from './testdocs/index.ts';
+/** The hosted page's face scan is an upload too: its frames are read off the API's thread. */
+export { photoFields, photoOf, readUploadsOffThread } from './upload-body.ts';
 
 /**
  * Why KYC refuses (the platform API, the operators' review queue, the hosted page). Its routes give

@@ -19,6 +19,7 @@ import type { KycRefusalCode } from './index.ts';
 import type { ReviewDecision } from './review.ts';
 import { type KycService, SIMULATE_OUTCOMES } from './service.ts';
 import { KYC_STATUSES } from './states.ts';
+import { photoFields, photoOf, readUploadsOffThread } from './upload-body.ts';
 
 // The HTTP status of each refusal of the domain: the one place it is decided (docs/architecture.md).
 refusalStatuses<KycRefusalCode>({
@@ -136,11 +137,14 @@ const SimulateBody = Type.Object(
   { additionalProperties: false },
 );
 
+const documentPhoto = photoFields(DocumentBody, ['image']);
+
 export async function kycRoutes(
   app: RoutesApp,
   { auth, kyc, uploadLimitBytes }: { auth: AuthService; kyc: KycService; uploadLimitBytes: number },
 ): Promise<void> {
   app.addSchema(KycState);
+  readUploadsOffThread(app, kyc);
   const common = { onRequest: platformGuard(auth) };
   const tags = ['Identity verification'];
   const security = [{ platformToken: [] }];
@@ -151,6 +155,7 @@ export async function kycRoutes(
       {
         ...common,
         bodyLimit: uploadLimitBytes,
+        config: { photoFields: documentPhoto },
         schema: {
           operationId: side === 'front' ? 'uploadKycDocumentFront' : 'uploadKycDocumentBack',
           summary:
@@ -210,7 +215,10 @@ export async function kycRoutes(
           throw invalidRequest('Unknown issuing_country.', {
             issuing_country: 'must be an ISO 3166-1 alpha-2 country code',
           });
-        return kyc.uploadDocument(request.principal!, side, body);
+        return kyc.uploadDocument(request.principal!, side, {
+          ...body,
+          image: photoOf(request, 'image', body.image),
+        });
       },
     );
   }

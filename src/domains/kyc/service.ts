@@ -6,6 +6,7 @@ import { type DocumentUpload, KycDocuments } from './documents.ts';
 import type { Information } from './fields.ts';
 import { KycHostedPage, type PageLinkProblem, type PageView } from './hosted-page.ts';
 import type { KycRefusalCode } from './index.ts';
+import type { UploadBody, UploadBodyTask } from './reader/upload.ts';
 import { unsafeReason } from './reason.ts';
 import { KycRetention } from './retention.ts';
 import { KycReviews, type ReviewDecision } from './review.ts';
@@ -80,6 +81,11 @@ export class KycService {
     userId: string,
   ): Promise<KycVerification['status'] | null> {
     return (await this.v.inTenant(organizationId, livemode, userId))?.status ?? null;
+  }
+
+  /** Parses an upload's body and decodes its photos, off the API's thread (upload-body.ts). */
+  readUploadBody(task: UploadBodyTask): Promise<UploadBody> {
+    return this.v.deps.reader.readUploadBody(task);
   }
 
   // ---- platform API -------------------------------------------------------------------------
@@ -183,7 +189,7 @@ export class KycService {
   /** The hosted page's submission; returns the new state. */
   submitPage(
     sessionToken: string,
-    input: { fields: Information; frames?: string[] },
+    input: { fields: Information; frames?: (string | Buffer)[] },
     cookies: Record<string, string> = {},
   ): Promise<KycStateObject> {
     return this.page.submitPage(sessionToken, input, cookies);

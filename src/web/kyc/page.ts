@@ -12,6 +12,9 @@ import {
   type PageLinkProblem,
   type PageView,
   pageCookieName,
+  photoFields,
+  photoOf,
+  readUploadsOffThread,
 } from '../../domains/kyc/index.ts';
 import { ANY_FRAME_ANCESTOR, type OrgService } from '../../domains/orgs/index.ts';
 import { escapeHtml, hostedPageHeaders, htmlDocument } from '../html.ts';
@@ -174,6 +177,16 @@ function sessionCookie(view: PageView, secure: boolean, now: number): string {
   ].join('; ');
 }
 
+const SubmitBody = Type.Object(
+  {
+    session: Type.String({ maxLength: 100 }),
+    fields: Type.Record(Type.String(), Type.String({ maxLength: 200 }), { maxProperties: 20 }),
+    frames: Type.Optional(Type.Array(Type.String({ maxLength: 2_000_000 }), { maxItems: 10 })),
+  },
+  { additionalProperties: false },
+);
+const scanFrames = photoFields(SubmitBody, ['frames']);
+
 export interface KycPageOptions {
   kyc: KycService;
   orgs: OrgService;
@@ -229,29 +242,26 @@ export async function kycPageRoutes(
     },
   );
 
+  // The face scan's frames are read off the API's thread, as a document photo is.
+  readUploadsOffThread(app, kyc);
   app.post(
     '/kyc/verify/submit',
     {
       bodyLimit: uploadLimitBytes,
+      config: { photoFields: scanFrames },
       schema: {
         hide: true,
-        body: Type.Object(
-          {
-            session: Type.String({ maxLength: 100 }),
-            fields: Type.Record(Type.String(), Type.String({ maxLength: 200 }), { maxProperties: 20 }),
-            frames: Type.Optional(Type.Array(Type.String({ maxLength: 2_000_000 }), { maxItems: 10 })),
-          },
-          { additionalProperties: false },
-        ),
+        body: SubmitBody,
         response: { 200: KycState, ...errorResponses(400, 401, 409, 422, 502) },
       },
     },
     async (request, reply) => {
       const body = request.body;
       reply.header('cache-control', 'no-store');
+      const frames = body.frames?.map((frame, i) => photoOf(request, `frames.${i}`, frame));
       return kyc.submitPage(
         body.session,
-        { fields: body.fields, ...(body.frames ? { frames: body.frames } : {}) },
+        { fields: body.fields, ...(frames ? { frames } : {}) },
         requestCookies(request.headers.cookie),
       );
     },

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkFaceScan, FRAME_LIMITS } from '../../../src/domains/kyc/reader/face.ts';
 import { closeReader, type ReadDocumentInput, readDocument } from '../../../src/domains/kyc/reader/index.ts';
@@ -17,6 +18,23 @@ const frames = (count = 3) => cameraFrames(count).map((b64) => Buffer.from(b64, 
 afterAll(async () => {
   await closeReader();
 });
+
+/** A thread's nice value from its /proc stat line (field 19). */
+const niceOf = (statFile: string) => {
+  const stat = readFileSync(statFile, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+};
+
+/** The nice value of each thread of this process (Linux). */
+function niceValues(): number[] {
+  return readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      return [niceOf(`/proc/self/task/${tid}/stat`)];
+    } catch {
+      return []; // the thread ended meanwhile
+    }
+  });
+}
 
 async function samples(): Promise<ReadDocumentInput[]> {
   const common = { mimeType: 'image/png', issuingCountry: 'US', now: NOW } as const;
@@ -141,4 +159,23 @@ describe('the document reader on worker threads', () => {
       await pool.close();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    "runs its threads below the calling thread's priority (nice 10), leaving the caller's as it was",
+    async () => {
+      const pool = documentReader({ threads: 1, timeoutMs: 60_000, queue: 8 });
+      const callerBefore = niceOf('/proc/thread-self/stat');
+      const before = niceValues().filter((nice) => nice === 10).length;
+      try {
+        // One face scan and one upload body: the image thread and the upload thread have started.
+        expect(await pool.checkFaceScan(frames(), FRAME_LIMITS)).toBeNull();
+        const body = await pool.readUploadBody({ bytes: Buffer.from('{}'), photos: [], keepText: false });
+        expect(body.ok).toBe(true);
+        expect(niceValues().filter((nice) => nice === 10).length).toBeGreaterThanOrEqual(before + 2);
+        expect(niceOf('/proc/thread-self/stat')).toBe(callerBefore);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 });

@@ -3,15 +3,18 @@ import { checkFaceScan, type FaceScanProblem, refuseFramesBeforeDecoding } from 
 import type { ImageLimits } from './header.ts';
 import { closeReader, readDocument, refuseBeforeDecoding } from './index.ts';
 import type { ReadDocumentInput, ReadResult } from './types.ts';
+import { readUploadBody, type UploadBody, type UploadBodyTask } from './upload.ts';
 
 /**
- * All the KYC service's image work: document reads and face-scan checks. `close` releases whatever
- * it runs on.
+ * All the KYC service's image work: document reads, face-scan checks, and the reading of the
+ * uploads that carry the images. `close` releases whatever it runs on.
  */
 export interface DocumentReader {
   read(input: ReadDocumentInput): Promise<ReadResult>;
   /** Checks the hosted page's face-scan frames (face.ts); null when the scan is usable. */
   checkFaceScan(frames: Buffer[], limits: ImageLimits): Promise<FaceScanProblem | null>;
+  /** Parses an upload's JSON body and decodes its photos (upload.ts). */
+  readUploadBody(task: UploadBodyTask): Promise<UploadBody>;
   close(): Promise<void>;
 }
 
@@ -23,6 +26,9 @@ export interface DocumentReader {
  * (too large, not an image) is refused on the calling thread first, without taking a queue place.
  * A task that outlives `timeoutMs` loses its thread and fails. At most `queue` tasks wait for a
  * thread (each holds its images in memory); beyond that a task fails at once.
+ *
+ * Upload bodies are read on one more thread of their own (with threads), bounded the same way: a
+ * body takes milliseconds, and behind a read it would wait seconds.
  */
 export function documentReader(options: {
   threads: number;
@@ -33,15 +39,17 @@ export function documentReader(options: {
     return {
       read: readDocument,
       checkFaceScan: async (frames, limits) => checkFaceScan(frames, limits),
+      readUploadBody: async (task) => readUploadBody(task),
       close: closeReader,
     };
-  return new ReaderPool(options.threads, options.timeoutMs, options.queue);
+  return new ThreadedReader(options.threads, options.timeoutMs, options.queue);
 }
 
 /** One message to a reader thread (thread-main.ts). */
 export type ReaderTask =
   | { kind: 'read'; input: ReadDocumentInput }
-  | { kind: 'face_scan'; frames: Buffer[]; limits: ImageLimits };
+  | { kind: 'face_scan'; frames: Buffer[]; limits: ImageLimits }
+  | { kind: 'upload_body'; task: UploadBodyTask };
 
 interface Job {
   task: ReaderTask;
@@ -58,7 +66,44 @@ const THREAD_ENTRY = new URL(
   import.meta.url,
 );
 
-class ReaderPool implements DocumentReader {
+class ThreadedReader implements DocumentReader {
+  private readonly images: ThreadPool;
+  private readonly uploads: ThreadPool;
+
+  constructor(threads: number, timeoutMs: number, queue: number) {
+    this.images = new ThreadPool(threads, timeoutMs, queue);
+    this.uploads = new ThreadPool(1, timeoutMs, queue);
+  }
+
+  read(input: ReadDocumentInput): Promise<ReadResult> {
+    const refused = refuseBeforeDecoding(input);
+    if (refused) return Promise.resolve(refused);
+    return this.images.run({ kind: 'read', input }) as Promise<ReadResult>;
+  }
+
+  checkFaceScan(frames: Buffer[], limits: ImageLimits): Promise<FaceScanProblem | null> {
+    const refused = refuseFramesBeforeDecoding(frames, limits);
+    if (refused) return Promise.resolve(refused);
+    return this.images.run({ kind: 'face_scan', frames, limits }) as Promise<FaceScanProblem | null>;
+  }
+
+  async readUploadBody(task: UploadBodyTask): Promise<UploadBody> {
+    const read = (await this.uploads.run({ kind: 'upload_body', task })) as UploadBody;
+    if (!read.ok) return read;
+    // The photos come as Uint8Arrays (structured clone drops Buffer), moved rather than copied.
+    const photos: Record<string, Buffer> = {};
+    for (const [key, bytes] of Object.entries(read.photos as Record<string, Uint8Array>))
+      photos[key] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return { ...read, photos };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.images.close(), this.uploads.close()]);
+  }
+}
+
+/** Worker threads running reader tasks (thread-main.ts), at most `maxQueue` waiting for one. */
+class ThreadPool {
   private readonly idle: Worker[] = [];
   private readonly queue: Job[] = [];
   private readonly busy = new Map<Worker, { job: Job; timer: NodeJS.Timeout }>();
@@ -71,19 +116,7 @@ class ReaderPool implements DocumentReader {
     private readonly maxQueue: number,
   ) {}
 
-  read(input: ReadDocumentInput): Promise<ReadResult> {
-    const refused = refuseBeforeDecoding(input);
-    if (refused) return Promise.resolve(refused);
-    return this.run({ kind: 'read', input }) as Promise<ReadResult>;
-  }
-
-  checkFaceScan(frames: Buffer[], limits: ImageLimits): Promise<FaceScanProblem | null> {
-    const refused = refuseFramesBeforeDecoding(frames, limits);
-    if (refused) return Promise.resolve(refused);
-    return this.run({ kind: 'face_scan', frames, limits }) as Promise<FaceScanProblem | null>;
-  }
-
-  private run(task: ReaderTask): Promise<unknown> {
+  run(task: ReaderTask): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('the document reader is closed'));
     return new Promise((resolve, reject) => {
       this.queue.push({ task, resolve, reject });
