@@ -366,11 +366,6 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
     when: 'Platform connect: the session was already completed.',
   },
   {
-    code: 'order_abandoned',
-    status: 409,
-    when: 'Purchases: the order was given up (its confirm timed out) before its card was issued; nothing was charged.',
-  },
-  {
     code: 'order_moved',
     status: 409,
     when: 'Purchases: another process concluded the order first; read it again.',

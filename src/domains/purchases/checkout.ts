@@ -59,8 +59,9 @@ export interface Buyer {
  *
  * | step        | what happens                                                  | next        |
  * |-------------|---------------------------------------------------------------|-------------|
- * | created     | order row written (placement key unique per cart)             | card_issued |
- * | card_issued | single-use card for the ceiling, funded from the wallet       | placed/done |
+ * | created     | order row written (placement key unique per cart), and in the | card_issued |
+ * | card_issued | same transaction its single-use card for the ceiling, funded  | placed/done |
+ * |             | from the wallet (refused before the card: written failed)     |             |
  * | (merchant)  | the merchant charges the card through the authorization engine |            |
  * | done        | cleared at the final amount with `order.placed` (placed), or  |             |
  * |             | the card closed and its money home (failed, `charge_status` none) |         |
@@ -161,21 +162,9 @@ export class Checkout {
       created_at: now,
       updated_at: now,
     };
-    try {
-      await this.deps.ledger.transaction(async (trx) => {
-        await this.store.insertOrder(trx, order);
-        this.failpoint('order');
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const existing = await this.store.orderByPlacementKey(this.db, order.placement_key as string);
-      if (!existing) throw error;
-      return this.ended(existing);
-    }
 
     // The user's spending controls decide before any money moves (the engine decides again at the charge).
-    if (await this.refusedByControls(buyer, order, merchant))
-      return this.ended(await this.fail(id, 'created', SPENDING_CONTROLS));
+    if (await this.refusedByControls(buyer, order, merchant)) return this.refused(order, SPENDING_CONTROLS);
 
     const cardId = `card_${id.slice('ord_'.length)}`;
     let issued: Awaited<ReturnType<CardService['createPurchaseCard']>>;
@@ -191,25 +180,28 @@ export class Checkout {
         {
           id: cardId,
           mandateId,
+          // The order's row is written in the card's transaction, which funds it: both or neither.
           onCommit: async (trx) => {
-            const moved = await this.store.moveOrder(trx, id, 'created', 'card_issued', {
+            await this.store.insertOrder(trx, order);
+            this.failpoint('order');
+            // Moves the row just written, in this transaction: nothing else can have moved it.
+            await this.store.moveOrder(trx, id, 'created', 'card_issued', {
               card_id: cardId,
-              updated_at: this.clock.now(),
+              updated_at: now,
             });
-            // The worker already gave this order up: the card must not be issued.
-            if (!moved) throw new Refusal<PurchaseRefusalCode>('order_abandoned', 'The order was abandoned.');
             this.failpoint('card');
           },
         },
       );
     } catch (error) {
+      if (isUniqueViolation(error)) return this.placedAlready(order, error);
       // The card domain's refusals: a card it would not issue.
       if (!isRefusal(error)) throw error;
       const code =
         error.code === 'insufficient_funds' || error.code === 'kyc_required'
           ? error.code
           : 'card_unavailable';
-      return this.ended(await this.fail(id, 'created', code));
+      return this.refused(order, code);
     }
 
     const result = await this.atMerchant(
@@ -221,6 +213,40 @@ export class Checkout {
     );
     const ended = await this.conclude({ ...order, step: 'card_issued', card_id: cardId }, result, mandateId);
     return this.ended(ended, issued.card.last4);
+  }
+
+  /**
+   * An order refused before its card was issued: written as failed (nothing was charged), so that
+   * the conversation's orders show it, as a confirm that got further would be.
+   */
+  private async refused(order: Order, code: string): Promise<{ placement: Placement; order: Order }> {
+    let failed: Order | undefined;
+    try {
+      failed = await this.deps.ledger.transaction(async (trx) => {
+        await this.store.insertOrder(trx, order);
+        return this.store.moveOrder(trx, order.id, 'created', 'failed', {
+          charge_status: 'none',
+          decline_code: code,
+          placement_key: null,
+          next_check_at: null,
+          updated_at: this.clock.now(),
+        });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return this.placedAlready(order, error);
+      throw error;
+    }
+    return this.ended(failed as Order);
+  }
+
+  /** A cart already placed or being placed (its placement key is taken): that order answers. */
+  private async placedAlready(
+    order: Order,
+    violation: unknown,
+  ): Promise<{ placement: Placement; order: Order }> {
+    const existing = await this.store.orderByPlacementKey(this.db, order.placement_key as string);
+    if (!existing) throw violation;
+    return this.ended(existing);
   }
 
   /** The placement of an order as it ended; `last4`: its card's, when known (else read). */
@@ -364,6 +390,8 @@ export class Checkout {
     const txnId = transactionIdOf(order.id);
     const mandateId = knownMandateId === undefined ? await this.mandateOf(order) : knownMandateId;
     const termsHash = mandateId ? await this.deps.mandates.termsHash(mandateId) : null;
+    // The order as this settle moved it (none when another process concluded it first).
+    let settled: Order | undefined;
     const record = async (trx: Executor) => {
       const now = this.clock.now();
       const moved = await this.store.moveOrder(
@@ -413,6 +441,7 @@ export class Checkout {
           merchant_order_id: placed.merchantOrderId,
         });
       this.failpoint('settle');
+      settled = moved;
     };
     let txn = await this.deps.cards.store.transactionById(this.db, txnId);
     if (!txn && order.card_id) {
@@ -433,8 +462,9 @@ export class Checkout {
       }
     } catch (error) {
       if (!(error instanceof Refusal && error.code === 'order_moved')) throw error;
+      settled = undefined;
     }
-    return (await this.store.orderById(this.db, order.id)) as Order;
+    return settled ?? ((await this.store.orderById(this.db, order.id)) as Order);
   }
 
   /**

@@ -9,8 +9,8 @@ export { ordersOf } from './store.ts';
 
 /**
  * Why `/buy` refuses (a service call, an approval, a merchant's order event). Its routes give each
- * its HTTP status; the approval page puts them in its own words. `order_moved` and `order_abandoned`
- * stop a step another process concluded first, and are caught inside the domain.
+ * its HTTP status; the approval page puts them in its own words. `order_moved` stops a step another
+ * process concluded first, and is caught inside the domain.
  */
 export type PurchaseRefusalCode =
   | 'invalid_request'
@@ -18,5 +18,4 @@ export type PurchaseRefusalCode =
   | 'passkey_required'
   | 'approval_closed'
   | 'order_not_placed'
-  | 'order_moved'
-  | 'order_abandoned';
+  | 'order_moved';

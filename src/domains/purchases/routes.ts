@@ -36,7 +36,6 @@ refusalStatuses<PurchaseRefusalCode>({
   approval_closed: 409,
   order_not_placed: 409,
   order_moved: 409,
-  order_abandoned: 409,
 });
 
 const Str = Type.String();

@@ -321,8 +321,9 @@ export class PurchaseStore {
   }
 
   /**
-   * Moves an order still at step `from` as the order table says (order-states.ts); false when
-   * another process moved it first. A move the table has no row for throws: it is a bug, not a race.
+   * Moves an order still at step `from` as the order table says (order-states.ts): the order as
+   * moved, or undefined when another process moved it first. A move the table has no row for
+   * throws: it is a bug, not a race.
    */
   async moveOrder(
     exec: Executor,
@@ -330,33 +331,43 @@ export class PurchaseStore {
     from: OrderStep,
     move: OrderMove,
     changes: Partial<Omit<Order, 'id' | 'created_at' | 'step' | 'status'>>,
-  ): Promise<boolean> {
+  ): Promise<Order | undefined> {
     const transition = orderTransition(from, move);
     if (!transition) throw new Error(`An order at step ${from} cannot move by ${move}.`);
     const set = { ...changes, ...transition.to };
     const columns = Object.keys(set).filter((column) => set[column as keyof typeof set] !== undefined);
     const parameters = columns.map((column) => set[column as keyof typeof set]);
     parameters.push(id, transition.from.step, transition.from.status);
-    // One statement per move and set of columns; `returning id` tells whether the row moved.
-    const moved = await runCompiled(exec, `move order ${from} ${move} (${columns})`, parameters, () =>
-      exec
-        .updateTable('orders')
-        .set(set)
-        .where('id', '=', id)
-        .where('step', '=', transition.from.step)
-        .where('status', '=', transition.from.status)
-        .returning('id'),
+    // One statement per move and set of columns.
+    const [moved] = await runCompiled<Order>(
+      exec,
+      `move order ${from} ${move} (${columns})`,
+      parameters,
+      () =>
+        exec
+          .updateTable('orders')
+          .set(set)
+          .where('id', '=', id)
+          .where('step', '=', transition.from.step)
+          .where('status', '=', transition.from.status)
+          .returningAll(),
     );
-    return moved.length === 1;
+    return moved;
   }
 
   /** A placed order becomes confirmed, once; false when it already was (or is not placed). */
-  confirmOrder(exec: Executor, id: string, merchantOrderId: string | null, now: number): Promise<boolean> {
-    return this.moveOrder(exec, id, 'done', 'merchant_confirmed', {
+  async confirmOrder(
+    exec: Executor,
+    id: string,
+    merchantOrderId: string | null,
+    now: number,
+  ): Promise<boolean> {
+    const confirmed = await this.moveOrder(exec, id, 'done', 'merchant_confirmed', {
       merchant_order_id: merchantOrderId,
       confirmed_at: now,
       updated_at: now,
     });
+    return confirmed !== undefined;
   }
 
   /** A placed order's fulfillment moves to `to` from one of `from`; false when it was elsewhere. */
