@@ -228,14 +228,14 @@ export async function insertOne<T extends keyof Database>(
   row: Insertable<Database[T]>,
 ): Promise<void> {
   const values = row as Record<string, unknown>;
-  const { columns, key } = insertShape(
-    table,
-    Object.keys(values).filter((column) => values[column] !== undefined),
-  );
-  await runCompiled(
-    db,
-    key,
-    columns.map((column) => values[column]),
-    () => db.insertInto(table).values(row as never),
-  );
+  const given: string[] = [];
+  const parameters: unknown[] = [];
+  for (const column of Object.keys(values)) {
+    const value = values[column];
+    if (value === undefined) continue;
+    given.push(column);
+    parameters.push(value);
+  }
+  const { key } = insertShape(table, given);
+  await runCompiled(db, key, parameters, () => db.insertInto(table).values(row as never));
 }

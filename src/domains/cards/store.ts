@@ -34,6 +34,36 @@ const CARD_FOR_CHARGE_SQLITE = `select cards.*,
   from cards where id = ?`;
 
 /**
+ * The card's own columns of a row that has more, in the table's order (a rest spread of the row
+ * took V8's slow path on every charge).
+ */
+function cardOf(row: Selectable<CardsTable>): Selectable<CardsTable> {
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    livemode: row.livemode,
+    user_id: row.user_id,
+    cardholder_id: row.cardholder_id,
+    client_id: row.client_id,
+    type: row.type,
+    status: row.status,
+    last4: row.last4,
+    expiry: row.expiry,
+    pan_sealed: row.pan_sealed,
+    cvv_sealed: row.cvv_sealed,
+    spend_limit_cents: row.spend_limit_cents,
+    memo: row.memo,
+    closed_reason: row.closed_reason,
+    provider_ref: row.provider_ref,
+    transfer_id: row.transfer_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    spending_controls: row.spending_controls,
+    mandate_id: row.mandate_id,
+  };
+}
+
+/**
  * The only code that touches cardholders, cards, card transactions, reveals, the platforms'
  * authorization endpoints and the issuer's reconciliations.
  */
@@ -168,8 +198,9 @@ export class CardStore {
         () => ({ compile: () => CompiledQuery.raw(CARD_FOR_CHARGE_SQLITE, [id]) }),
       );
       if (!row) return undefined;
-      const { purser_user_controls: userControls, purser_has_endpoint: hasEndpoint, ...card } = row;
-      return hasEndpoint ? { card, userControls } : { card, userControls, endpoint: null };
+      const card = cardOf(row);
+      const userControls = row.purser_user_controls;
+      return row.purser_has_endpoint ? { card, userControls } : { card, userControls, endpoint: null };
     }
     const [row] = await runCompiled<CardForCharge & { purser_endpoint: AuthorizationEndpointsTable | null }>(
       exec,
@@ -180,8 +211,7 @@ export class CardStore {
       }),
     );
     if (!row) return undefined;
-    const { purser_user_controls: userControls, purser_endpoint: endpoint, ...card } = row;
-    return { card, userControls, endpoint };
+    return { card: cardOf(row), userControls: row.purser_user_controls, endpoint: row.purser_endpoint };
   }
 
   async updateCard(exec: Executor, id: string, changes: Updateable<CardsTable>): Promise<void> {

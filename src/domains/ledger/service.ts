@@ -46,6 +46,33 @@ interface OpenTransaction {
   locked: Map<string, HeldAccount> | null;
 }
 
+/**
+ * A transfer's row: the rules' transfer with its ledger, metadata and time, written out (a spread of
+ * the transfer with these added took V8's slow path, a few microseconds a transfer).
+ */
+function transferRow(
+  transfer: TransferState,
+  ledger: Pick<AccountState, 'organization_id' | 'livemode'>,
+  metadata: string | null,
+  now: number,
+): TransferRow {
+  return {
+    id: transfer.id,
+    kind: transfer.kind,
+    debit_account_id: transfer.debit_account_id,
+    credit_account_id: transfer.credit_account_id,
+    amount: transfer.amount,
+    pending_id: transfer.pending_id,
+    pending_state: transfer.pending_state,
+    timeout_at: transfer.timeout_at,
+    code: transfer.code,
+    organization_id: ledger.organization_id,
+    livemode: ledger.livemode,
+    metadata,
+    created_at: now,
+  };
+}
+
 function copyTotals(to: Totals, from: Totals): void {
   to.debits_pending = from.debits_pending;
   to.debits_posted = from.debits_posted;
@@ -240,10 +267,12 @@ export class LedgerService {
       if (this.fixedFields.size >= KNOWN_ACCOUNTS_MAX) this.fixedFields.clear();
       this.fixedFields.set(account.id, heldAccount(account, ZERO, false));
     }
-    return ids.flatMap((id) => {
+    const found: AccountState[] = [];
+    for (const id of ids) {
       const account = this.fixedFields.get(id);
-      return account ? [account] : [];
-    });
+      if (account) found.push(account);
+    }
+    return found;
   }
 
   /**
@@ -369,13 +398,7 @@ export class LedgerService {
       const { transfer, endsPending } = applied;
       const ledger = working.get(transfer.debit_account_id) as AccountState;
       const metadata = 'metadata' in request && request.metadata ? JSON.stringify(request.metadata) : null;
-      written.set(transfer.id, {
-        ...transfer,
-        organization_id: ledger.organization_id,
-        livemode: ledger.livemode,
-        metadata,
-        created_at: now,
-      });
+      written.set(transfer.id, transferRow(transfer, ledger, metadata, now));
       if (endsPending) {
         // A hold this batch opened is written already ended; an earlier one is updated.
         const opened = written.get(endsPending.id);

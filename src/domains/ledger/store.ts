@@ -257,7 +257,8 @@ export class LedgerStore {
     if (this.dialect !== 'postgres') {
       for (const transfer of batch.transfers) await insertOne(exec, 'ledger_transfers', transfer);
       for (const ending of batch.endings) await this.endPending(exec, ending.id, ending.state);
-      for (const [id, change] of [...batch.changed, ...batch.appended]) await this.addToRow(exec, id, change);
+      for (const [id, change] of batch.changed) await this.addToRow(exec, id, change);
+      for (const [id, change] of batch.appended) await this.addToRow(exec, id, change);
       return;
     }
     const parameters: unknown[] = [];
