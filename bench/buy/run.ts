@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { CpuMeter, cpuLine, cpuLines } from '../cpu.ts';
+import { CpuMeter, cpuLine, cpuLines, threadCpuMicros } from '../cpu.ts';
 import { startServers } from '../servers-process.ts';
 
 const { values } = parseArgs({
@@ -111,10 +111,13 @@ await confirmAll(await cartsToConfirm(warmupConfirms));
 const carts = await cartsToConfirm(confirms);
 const started = performance.now();
 const confirmCpu = new CpuMeter(servers.pids.purser);
+// The main thread's share: what every request waits for (the rest is the checkpoint thread's and GC's).
+const mainThreadBefore = threadCpuMicros(servers.pids.purser);
 const latencies = await confirmCpu.round(
   () => confirmAll(carts),
   () => confirms,
 );
+const mainThreadPerConfirm = (threadCpuMicros(servers.pids.purser) - mainThreadBefore) / confirms;
 const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const confirmP50 = percentile(latencies, 0.5);
@@ -141,4 +144,5 @@ console.log(
 );
 console.log(cpuLines({ bare: bareCpu, purser: turnCpu, unit: 'turn' }).join('\n'));
 console.log(cpuLine('confirm (Purser)', confirmCpu));
+console.log(`  of which its main thread: ${mainThreadPerConfirm.toFixed(1)} µs per confirm`);
 console.log(`  ledger verify after the run: ${verified === 0 ? 'ok' : 'FAILED'}`);
