@@ -3,9 +3,12 @@
  * confirm (`POST /buy {confirm}` → order, single-use card, charge, clearing and events), p50/p99 and
  * per second, next to a bare Fastify route answering the same envelope in the same run. Targets:
  * turn p50 < 20 ms; confirm p99 < 30 ms at 8 in flight. CPU per request of each server process
- * (bench/cpu.ts) beside them.
+ * (bench/cpu.ts) beside them. As the turns are measured after 2 s of them, the confirms are measured
+ * after `--warmup-confirms` of them (not timed): a fresh process compiles the confirm path on its
+ * first few hundred confirms, which a running server has long done.
  *
  *   node --import tsx bench/buy/run.ts [--seconds 5] [--connections 8] [--confirms 400] [--concurrency 8]
+ *     [--warmup-confirms 200]
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -18,12 +21,14 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '8' },
     confirms: { type: 'string', default: '400' },
     concurrency: { type: 'string', default: '8' },
+    'warmup-confirms': { type: 'string', default: '200' },
   },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const confirms = Number(values.confirms);
 const concurrency = Number(values.concurrency);
+const warmupConfirms = Number(values['warmup-confirms']);
 const TURN_P50_MS = 20;
 const CONFIRM_P99_MS = 30;
 
@@ -74,29 +79,40 @@ const turn = await turnCpu.round(
   (run) => run.answered,
 );
 
-// Confirms: carts made first (not timed), then confirmed `concurrency` at a time.
-const carts: { confirm: string; conversation_id: string }[] = [];
-for (let i = 0; i < confirms; i++) {
-  const made = await post({ ask: 'an espresso from coffee' });
-  carts.push({ confirm: made.cart.hash, conversation_id: made.conversation_id });
+// Confirms: carts made first (not timed), then confirmed `concurrency` at a time; the warm-up's the same way.
+async function cartsToConfirm(count: number) {
+  const carts: { confirm: string; conversation_id: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const made = await post({ ask: 'an espresso from coffee' });
+    carts.push({ confirm: made.cart.hash, conversation_id: made.conversation_id });
+  }
+  return carts;
 }
-const latencies: number[] = [];
-let next = 0;
+
+/** Confirms every cart, `concurrency` at a time; each one's latency in ms. */
+async function confirmAll(carts: { confirm: string; conversation_id: string }[]) {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < carts.length) {
+        const body = carts[next++];
+        const t0 = performance.now();
+        const answer = await post(body);
+        latencies.push(performance.now() - t0);
+        if (answer.status !== 'order_placed') throw new Error(`confirm: ${JSON.stringify(answer)}`);
+      }
+    }),
+  );
+  return latencies;
+}
+
+await confirmAll(await cartsToConfirm(warmupConfirms));
+const carts = await cartsToConfirm(confirms);
 const started = performance.now();
 const confirmCpu = new CpuMeter(servers.pids.purser);
-await confirmCpu.round(
-  () =>
-    Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < carts.length) {
-          const body = carts[next++];
-          const t0 = performance.now();
-          const answer = await post(body);
-          latencies.push(performance.now() - t0);
-          if (answer.status !== 'order_placed') throw new Error(`confirm: ${JSON.stringify(answer)}`);
-        }
-      }),
-    ),
+const latencies = await confirmCpu.round(
+  () => confirmAll(carts),
   () => confirms,
 );
 const elapsed = (performance.now() - started) / 1000;
@@ -106,7 +122,7 @@ const confirmP99 = percentile(latencies, 0.99);
 const verified = await servers.stop();
 
 console.log(
-  `bench/buy  (${seconds}s of turns at ${connections} connections; ${confirms} confirms, ${concurrency} at a time; loopback, SQLite)`,
+  `bench/buy  (${seconds}s of turns at ${connections} connections; ${confirms} confirms, ${concurrency} at a time, after ${warmupConfirms}; loopback, SQLite)`,
 );
 console.log(
   `  bare Fastify POST /buy (same envelope, no auth):  ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`,
