@@ -490,12 +490,6 @@ export class AlreadyCompletedError extends PurserError {
   declare readonly code: 'already_completed';
 }
 
-/** `order_abandoned` (HTTP 409); when it is answered: /docs/errors. */
-export class OrderAbandonedError extends PurserError {
-  override readonly name: string = 'OrderAbandonedError';
-  declare readonly code: 'order_abandoned';
-}
-
 /** `order_moved` (HTTP 409); when it is answered: /docs/errors. */
 export class OrderMovedError extends PurserError {
   override readonly name: string = 'OrderMovedError';
@@ -615,7 +609,6 @@ export const ERROR_CLASSES: ReadonlyMap<string, typeof PurserError> = new Map<st
   ['document_mismatch', DocumentMismatchError],
   ['invalid_event_type', InvalidEventTypeError],
   ['already_completed', AlreadyCompletedError],
-  ['order_abandoned', OrderAbandonedError],
   ['order_moved', OrderMovedError],
   ['invalid_mandate_state', InvalidMandateStateError],
   ['terms_changed', TermsChangedError],
