@@ -96,7 +96,7 @@ describe('the hosted vault page', () => {
     expect(JSON.stringify(rows)).not.toContain('5555555555554444');
     // The sealed text is random base64url and may hold any three digits by chance; the CVC is
     // looked for in every other column.
-    const { sealed, ...plain } = rows[0];
+    const { sealed, ...plain } = rows[0]!;
     expect(sealed).toMatch(/^v1\./);
     expect(JSON.stringify(plain)).not.toContain('321');
     expect(f.t.logs.text).not.toContain('5555555555554444');
