@@ -27,7 +27,8 @@ import {
   type TransferRequest,
   type TransferState,
 } from './rules.ts';
-import { type AccountKind, type BatchWrites, LedgerStore, type TransferRow } from './store.ts';
+import type { AccountKind, BatchWrites, TransferRow } from './store.ts';
+import * as store from './store.ts';
 import { type Violation, verifyLedger } from './verify.ts';
 
 export type { AccountBalance, AccountSpec, HeldAccount, LockedAccounts } from './accounts.ts';
@@ -112,7 +113,6 @@ export interface TransferOutcome {
  * which rolls the whole transaction back, the caller's other writes and events included.
  */
 export class LedgerService {
-  private readonly store: LedgerStore;
   /**
    * Account ids by owner, once their row is committed: an account is never deleted nor re-keyed,
    * so a committed id stays right and the hot paths (a card's account, the network's settlement
@@ -129,9 +129,7 @@ export class LedgerService {
   constructor(
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
     private readonly clock: Clock,
-  ) {
-    this.store = new LedgerStore(handle.dialect);
-  }
+  ) {}
 
   /**
    * A write transaction for money moves (see db/write-transaction.ts). It takes every account lock
@@ -169,9 +167,9 @@ export class LedgerService {
     spec: AccountSpec,
   ): Promise<AccountState & { kind: AccountKind; owner_id: string }> {
     const livemode = livemodeColumn(spec.livemode);
-    const found = await this.store.findAccount(exec, spec.organizationId, livemode, spec.kind, spec.ownerId);
+    const found = await store.findAccount(exec, spec.organizationId, livemode, spec.kind, spec.ownerId);
     if (found) return found;
-    await this.store.insertAccountIfAbsent(exec, {
+    await store.insertAccountIfAbsent(exec, {
       id: newId('lac'),
       organization_id: spec.organizationId,
       livemode,
@@ -181,13 +179,7 @@ export class LedgerService {
       currency: 'usd',
       created_at: this.clock.now(),
     });
-    const created = await this.store.findAccount(
-      exec,
-      spec.organizationId,
-      livemode,
-      spec.kind,
-      spec.ownerId,
-    );
+    const created = await store.findAccount(exec, spec.organizationId, livemode, spec.kind, spec.ownerId);
     if (!created) throw new Error(`ledger account ${spec.kind}/${spec.ownerId} could not be opened`);
     return created;
   }
@@ -255,7 +247,7 @@ export class LedgerService {
         accounts.set(account.id, unlocked(account));
       else limited.push(account.id);
     }
-    for (const account of await this.store.lockAccounts(exec, limited))
+    for (const account of await store.lockAccounts(exec, limited))
       accounts.set(account.id, heldAccount(account, account, true));
     return accounts;
   }
@@ -263,7 +255,7 @@ export class LedgerService {
   /** The accounts' fixed fields, from memory once read (absent ids left out). */
   private async fixed(exec: Executor, ids: string[]): Promise<AccountState[]> {
     const unknown = ids.filter((id) => !this.fixedFields.has(id));
-    for (const account of unknown.length === 0 ? [] : await this.store.accountsByIds(exec, unknown)) {
+    for (const account of unknown.length === 0 ? [] : await store.accountsByIds(exec, unknown)) {
       if (this.fixedFields.size >= KNOWN_ACCOUNTS_MAX) this.fixedFields.clear();
       this.fixedFields.set(account.id, heldAccount(account, ZERO, false));
     }
@@ -282,7 +274,7 @@ export class LedgerService {
   async balance(exec: Executor, accountId: string): Promise<AccountBalance> {
     const locked = this.lockedBalance(exec, accountId);
     if (locked) return locked;
-    const account = await this.store.accountWithDeltas(exec, accountId);
+    const account = await store.accountWithDeltas(exec, accountId);
     if (!account) throw new Error(`no ledger account ${accountId}`);
     return balanceOf(account);
   }
@@ -294,12 +286,12 @@ export class LedgerService {
   }
 
   transfer(exec: Executor, id: string) {
-    return this.store.transferById(exec, id);
+    return store.transferById(exec, id);
   }
 
   /** What posted transfers of this code moved, per organization of the mode (store.ts `postedByCode`). */
   async postedByCode(exec: Executor, code: 'company_card_funding', livemode: boolean) {
-    const rows = await this.store.postedByCode(exec, code, livemodeColumn(livemode));
+    const rows = await store.postedByCode(exec, code, livemodeColumn(livemode));
     return new Map(rows.map((row) => [row.organization_id, Number(row.total)]));
   }
 
@@ -307,7 +299,7 @@ export class LedgerService {
   async transfers(exec: Executor, ids: string[]): Promise<TransferState[]> {
     const found: TransferState[] = [];
     for (let i = 0; i < ids.length; i += 500)
-      found.push(...(await this.store.transfersByIds(exec, ids.slice(i, i + 500))));
+      found.push(...(await store.transfersByIds(exec, ids.slice(i, i + 500))));
     return found;
   }
 
@@ -353,13 +345,13 @@ export class LedgerService {
     const lockedFirst = outside !== undefined || open?.locked != null;
     if (!lockedFirst && holdIds.length > 0) {
       // The holds' accounts (fixed once written) are locked with the others, before the holds.
-      for (const hold of await this.store.transfersByIds(exec, holdIds))
+      for (const hold of await store.transfersByIds(exec, holdIds))
         accountIds.push(hold.debit_account_id, hold.credit_account_id);
     }
     const accounts = outside?.accounts ?? (await this.lockFor(exec, accountIds, debited)).accounts;
     // A batch that ends no hold (an authorization's) has none to lock, nor their accounts to check.
     const holds = new Map(
-      holdIds.length === 0 ? [] : (await this.store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]),
+      holdIds.length === 0 ? [] : (await store.lockTransfers(exec, holdIds)).map((t) => [t.id, t]),
     );
     const holdAccounts = [...holds.values()].flatMap((h) => [h.debit_account_id, h.credit_account_id]);
     if (outside) {
@@ -369,7 +361,7 @@ export class LedgerService {
     const earlier = new Map(
       (fresh
         ? []
-        : await this.store.transfersByIds(
+        : await store.transfersByIds(
             exec,
             requests.map((r) => r.id),
           )
@@ -428,7 +420,7 @@ export class LedgerService {
       (after.locked ? changed : appended).set(id, change);
     }
     if (written.size > 0)
-      await this.store.writeBatch(exec, { transfers: [...written.values()], endings, changed, appended });
+      await store.writeBatch(exec, { transfers: [...written.values()], endings, changed, appended });
     // A batch changes only totals: the transaction's locked accounts take them.
     for (const id of changed.keys())
       copyTotals(accounts.get(id) as HeldAccount, working.get(id) as HeldAccount);
@@ -456,7 +448,7 @@ export class LedgerService {
 
   /** Voids holds whose expiry has passed (the worker's sweep); returns how many it voided. */
   async expireDue(limit = 100): Promise<number> {
-    const due = await this.store.expiredHolds(this.handle.db, this.clock.now(), limit);
+    const due = await store.expiredHolds(this.handle.db, this.clock.now(), limit);
     let expired = 0;
     for (const hold of due) {
       const done = await this.transaction(async (trx) => {
@@ -489,10 +481,10 @@ export class LedgerService {
 
   /**
    * Folds appended changes into their accounts' totals (the worker's sweep; PostgreSQL only, see
-   * `LedgerStore.writeBatch`), up to `limit` accounts; returns how many deltas it folded.
+   * store.ts `writeBatch`), up to `limit` accounts; returns how many deltas it folded.
    */
   foldDeltas(limit = 100): Promise<number> {
-    return this.store.foldDeltas(this.handle.db, limit);
+    return store.foldDeltas(this.handle.db, limit);
   }
 
   /**
@@ -502,7 +494,7 @@ export class LedgerService {
    */
   async verify(exec?: Executor): Promise<Violation[]> {
     const check = async (on: Executor) => {
-      const violations = await verifyLedger(on, await this.store.unfoldedDeltas(on));
+      const violations = await verifyLedger(on, await store.unfoldedDeltas(on));
       for (const domainCheck of this.checks) violations.push(...(await domainCheck(on)));
       return violations;
     };
