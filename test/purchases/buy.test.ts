@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
+import { takeTurn } from '../../src/domains/purchases/store.ts';
 import { CART_KEYS, ENVELOPE_KEYS, expectError, usePurchases } from './helpers.ts';
 
 const f = usePurchases();
@@ -486,7 +487,7 @@ describe('confirm', () => {
     const { token } = await f.shopper();
     const turn = await f.turn(token, { ask: 'a latte from coffee' });
     const now = f.t.clock.now();
-    await f.t.ctx.purchases.store.takeTurn(f.t.ctx.db, turn.conversation_id, now, now - 1, [turn.cart!.hash]);
+    await takeTurn(f.t.ctx.db, turn.conversation_id, now, now - 1, [turn.cart!.hash]);
     const busy = await f.turn(token, { ask: 'add a muffin', conversation_id: turn.conversation_id });
     expect(busy).toMatchObject({ status: 'needs_input', error_code: 'turn_in_progress' });
     expect(busy.cart!.hash).toBe(turn.cart!.hash);

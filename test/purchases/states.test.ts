@@ -4,7 +4,7 @@ import type { StoredCart } from '../../src/domains/purchases/cart.ts';
 import { confirmRefusal } from '../../src/domains/purchases/confirm.ts';
 import type { Merchant } from '../../src/domains/purchases/merchants/merchant.ts';
 import { ORDER_TRANSITIONS, orderTransition } from '../../src/domains/purchases/order-states.ts';
-import { PurchaseStore } from '../../src/domains/purchases/store.ts';
+import { moveOrder } from '../../src/domains/purchases/store.ts';
 
 describe('the order state table', () => {
   it('takes an order from created to placed, confirmed or failed, and nowhere out of failed', () => {
@@ -28,12 +28,12 @@ describe('the order state table', () => {
         throw new Error('the executor was used');
       },
     });
-    await expect(
-      new PurchaseStore().moveOrder(untouchable, 'ord_1', 'done', 'failed', { updated_at: 1 }),
-    ).rejects.toThrow('An order at step done cannot move by failed.');
-    await expect(
-      new PurchaseStore().moveOrder(untouchable, 'ord_1', 'created', 'placed', { updated_at: 1 }),
-    ).rejects.toThrow('cannot move by placed');
+    await expect(moveOrder(untouchable, 'ord_1', 'done', 'failed', { updated_at: 1 })).rejects.toThrow(
+      'An order at step done cannot move by failed.',
+    );
+    await expect(moveOrder(untouchable, 'ord_1', 'created', 'placed', { updated_at: 1 })).rejects.toThrow(
+      'cannot move by placed',
+    );
   });
 });
 

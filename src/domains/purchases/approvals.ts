@@ -16,7 +16,8 @@ import type { Buyer, Checkout, Placement } from './checkout.ts';
 import { type ConversationState, stamp } from './conversation.ts';
 import type { PurchaseRefusalCode } from './index.ts';
 import type { DeliveryAddress, Merchant } from './merchants/merchant.ts';
-import type { Order, PurchaseStore } from './store.ts';
+import type { Order } from './store.ts';
+import * as store from './store.ts';
 
 export type Authorization = CheckoutAuthorizationsTable;
 /**
@@ -65,14 +66,12 @@ export class Approvals {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: { baseUrl: string; approvalTtlMs: number; turnTimeoutMs: number },
-    private readonly store: PurchaseStore,
     private readonly checkout: Checkout,
     private readonly deps: {
       vault: VaultService;
       cards: CardService;
       ledger: LedgerService;
       events: EventEmitter;
-      dialect: 'sqlite' | 'postgres';
       merchant: (slug: string) => Promise<Merchant | null>;
     },
   ) {}
@@ -115,7 +114,7 @@ export class Approvals {
     await this.deps.ledger.transaction(async (trx) => {
       // Only the newest link of a cart works: a confirm asked again replaces the one before.
       await this.endPending(trx, conversationId, cart.hash);
-      await this.store.insertAuthorization(trx, row);
+      await store.insertAuthorization(trx, row);
     });
     return `${this.config.baseUrl}/approve/${token}`;
   }
@@ -125,21 +124,21 @@ export class Approvals {
    * a write transaction only when there is one (almost never).
    */
   async supersede(conversationId: string, cartHash: string): Promise<void> {
-    const pending = await this.store.pendingAuthorizations(this.db, conversationId, cartHash, false);
+    const pending = await store.pendingAuthorizations(this.db, conversationId, cartHash);
     if (pending.length === 0) return;
     await this.deps.ledger.transaction((trx) => this.endPending(trx, conversationId, cartHash));
   }
 
   /** Ends (`expired`) the pending authorizations of a cart, each with its event. */
   private async endPending(trx: Executor, conversationId: string, cartHash: string): Promise<void> {
-    const pending = await this.store.pendingAuthorizations(trx, conversationId, cartHash, this.locksRows());
+    const pending = await store.pendingAuthorizations(trx, conversationId, cartHash, true);
     for (const previous of pending) await this.end(trx, previous, 'expire');
   }
 
   /** The authorization behind an approval link. Reads only. */
   async resolve(token: string): Promise<Authorization | ApprovalProblem> {
     if (!TOKEN.test(token)) return 'not_found';
-    return (await this.store.authorizationByTokenDigest(this.db, digest(token))) ?? 'not_found';
+    return (await store.authorizationByTokenDigest(this.db, digest(token))) ?? 'not_found';
   }
 
   /** What the approval page shows. Reads only (a link preview changes nothing). */
@@ -149,7 +148,7 @@ export class Approvals {
     const [card, passkeys, order] = await Promise.all([
       authorization.vault_card_id ? this.deps.vault.cards.byId(user, authorization.vault_card_id) : null,
       this.deps.vault.passkeys.list(user),
-      authorization.order_id ? this.store.orderById(this.db, authorization.order_id) : undefined,
+      authorization.order_id ? store.orderById(this.db, authorization.order_id) : undefined,
     ]);
     return {
       authorization,
@@ -214,7 +213,7 @@ export class Approvals {
   /** Ends pending authorizations past their time with `checkout_authorization.expired` (the worker). */
   async expireDue(limit = 100): Promise<number> {
     const now = this.clock.now();
-    const due = await this.store.dueAuthorizations(this.db, now, limit);
+    const due = await store.dueAuthorizations(this.db, now, limit);
     let expired = 0;
     for (const { id } of due) {
       const moved = await this.deps.ledger.transaction(async (trx) => {
@@ -236,12 +235,7 @@ export class Approvals {
   }
 
   private lock(trx: Executor, id: string): Promise<Authorization> {
-    return this.store.lockAuthorization(trx, id, this.locksRows());
-  }
-
-  /** SQLite's write transaction already holds the database; PostgreSQL locks the rows it reads to change. */
-  private locksRows(): boolean {
-    return this.deps.dialect === 'postgres';
+    return store.lockAuthorization(trx, id);
   }
 
   /** Moves a pending authorization to its end (authorization-states.ts), with its event (and a vault card's charge). */
@@ -252,7 +246,7 @@ export class Approvals {
   ): Promise<Authorization> {
     const { from, to: status } = authorizationTransition(move);
     const now = this.clock.now();
-    await this.store.moveAuthorization(trx, authorization.id, from, status, now);
+    await store.moveAuthorization(trx, authorization.id, from, status, now);
     await this.deps.events.emit(trx, {
       organizationId: authorization.organization_id,
       livemode: isLivemode(authorization.livemode),
@@ -293,8 +287,8 @@ export class Approvals {
       address: DeliveryAddress | null;
     };
     const known = authorization.order_id
-      ? await this.store.orderById(this.db, authorization.order_id)
-      : ((await this.store.orderByPlacementKey(this.db, placementKey(authorization.conversation_id, cart))) ??
+      ? await store.orderById(this.db, authorization.order_id)
+      : ((await store.orderByPlacementKey(this.db, placementKey(authorization.conversation_id, cart))) ??
         (await this.orderSince(authorization)));
     if (known) {
       await this.recordOrder(authorization, known.id);
@@ -335,7 +329,7 @@ export class Approvals {
   private async closeCart(authorization: Authorization, placement: Placement): Promise<void> {
     const id = authorization.conversation_id;
     const now = this.clock.now();
-    const conversation = await this.store.takeTurn(this.db, id, now, now - this.config.turnTimeoutMs, null);
+    const conversation = await store.takeTurn(this.db, id, now, now - this.config.turnTimeoutMs, null);
     const state = JSON.parse(conversation?.state ?? 'null') as ConversationState | null;
     if (!conversation || !state) return;
     const status = placement.status === 'placed' ? 'order_placed' : 'declined';
@@ -350,7 +344,7 @@ export class Approvals {
       charge_status: placement.charge_status,
       placements: null,
     };
-    await this.store.endTurn(this.db, id, { status, state: JSON.stringify(state), updated_at: now });
+    await store.endTurn(this.db, id, { status, state: JSON.stringify(state), updated_at: now });
   }
 
   /**
@@ -358,7 +352,7 @@ export class Approvals {
    * it recorded the order, even if that order has failed since): an approval places one order.
    */
   private orderSince(authorization: Authorization) {
-    return this.store.orderOfCartSince(
+    return store.orderOfCartSince(
       this.db,
       authorization.conversation_id,
       authorization.cart_hash,
@@ -372,21 +366,21 @@ export class Approvals {
    * the vault card's charge of orders that ended after their confirm returned.
    */
   async placeApprovedDue(graceMs: number, limit = 20): Promise<number> {
-    const due = await this.store.approvedWithoutOrder(this.db, this.clock.now() - graceMs, limit);
+    const due = await store.approvedWithoutOrder(this.db, this.clock.now() - graceMs, limit);
     let placed = 0;
     for (const authorization of due) {
       const placement = await this.place(authorization).catch(() => null);
       if (placement?.order_id) placed++;
     }
     // Vault card charges of orders the worker concluded later (the merchant had not answered).
-    const unsettled = await this.store.cardChargesUnsettled(this.db, limit);
+    const unsettled = await store.cardChargesUnsettled(this.db, limit);
     for (const authorization of unsettled)
       await this.refundUnused(authorization, authorization.order_id as string).catch(() => {});
     return placed;
   }
 
   private async recordOrder(authorization: Authorization, orderId: string): Promise<void> {
-    await this.store.recordAuthorizationOrder(this.db, authorization.id, orderId);
+    await store.recordAuthorizationOrder(this.db, authorization.id, orderId);
   }
 
   /**
@@ -395,13 +389,13 @@ export class Approvals {
    */
   private async refundUnused(authorization: Authorization, orderId: string): Promise<void> {
     if (!authorization.vault_card_id) return;
-    const order = await this.store.orderById(this.db, orderId);
+    const order = await store.orderById(this.db, orderId);
     if (!order || order.status === 'pending') return;
     const used = order.status === 'failed' ? 0 : Number(order.final_cents ?? order.total_cents);
     const unused = Number(authorization.amount_cents) - used;
     const scope = scopeOf(authorization);
     await this.deps.ledger.transaction(async (trx) => {
-      const settled = await this.store.settleCardCharge(trx, authorization.id, this.clock.now());
+      const settled = await store.settleCardCharge(trx, authorization.id, this.clock.now());
       if (!settled || unused <= 0) return;
       const [source, wallet] = await Promise.all([
         this.deps.cards.systemAccount(trx, scope, 'funding_source'),

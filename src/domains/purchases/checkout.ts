@@ -21,7 +21,8 @@ import type {
   PlaceResult,
 } from './merchants/merchant.ts';
 import { transactionIdOf } from './order-states.ts';
-import type { Order, PurchaseStore } from './store.ts';
+import type { Order } from './store.ts';
+import * as store from './store.ts';
 
 export { transactionIdOf } from './order-states.ts';
 
@@ -78,7 +79,6 @@ export class Checkout {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: PurchaseConfig,
-    private readonly store: PurchaseStore,
     private readonly deps: {
       cards: CardService;
       ledger: LedgerService;
@@ -89,7 +89,7 @@ export class Checkout {
       merchant: (slug: string) => Promise<Merchant | null>;
     },
   ) {
-    this.merchantEvents = new MerchantOrderEvents(db, clock, store, {
+    this.merchantEvents = new MerchantOrderEvents(db, clock, {
       cards: deps.cards,
       emit: (trx, order, type, data) => this.emit(trx, order, type, data),
     });
@@ -182,10 +182,10 @@ export class Checkout {
           mandateId,
           // The order's row is written in the card's transaction, which funds it: both or neither.
           onCommit: async (trx) => {
-            await this.store.insertOrder(trx, order);
+            await store.insertOrder(trx, order);
             this.failpoint('order');
             // Moves the row just written, in this transaction: nothing else can have moved it.
-            await this.store.moveOrder(trx, id, 'created', 'card_issued', {
+            await store.moveOrder(trx, id, 'created', 'card_issued', {
               card_id: cardId,
               updated_at: now,
             });
@@ -223,8 +223,8 @@ export class Checkout {
     let failed: Order | undefined;
     try {
       failed = await this.deps.ledger.transaction(async (trx) => {
-        await this.store.insertOrder(trx, order);
-        return this.store.moveOrder(trx, order.id, 'created', 'failed', {
+        await store.insertOrder(trx, order);
+        return store.moveOrder(trx, order.id, 'created', 'failed', {
           charge_status: 'none',
           decline_code: code,
           placement_key: null,
@@ -244,7 +244,7 @@ export class Checkout {
     order: Order,
     violation: unknown,
   ): Promise<{ placement: Placement; order: Order }> {
-    const existing = await this.store.orderByPlacementKey(this.db, order.placement_key as string);
+    const existing = await store.orderByPlacementKey(this.db, order.placement_key as string);
     if (!existing) throw violation;
     return this.ended(existing);
   }
@@ -260,7 +260,7 @@ export class Checkout {
    */
   async resolveDue(limit = 50): Promise<number> {
     let ended = 0;
-    for (const order of await this.store.dueOrders(this.db, this.clock.now(), limit)) {
+    for (const order of await store.dueOrders(this.db, this.clock.now(), limit)) {
       const after = await this.resolve(order).catch(() => null);
       if (after && after.status !== 'pending') ended++;
     }
@@ -344,12 +344,12 @@ export class Checkout {
   private async conclude(order: Order, result: PlaceResult, mandateId?: string | null): Promise<Order> {
     if (result.outcome === 'unknown') {
       const now = this.clock.now();
-      await this.store.moveOrder(this.db, order.id, 'card_issued', 'merchant_unknown', {
+      await store.moveOrder(this.db, order.id, 'card_issued', 'merchant_unknown', {
         charge_status: 'unknown',
         next_check_at: now + this.config.resolveRetryMs,
         updated_at: now,
       });
-      return (await this.store.orderById(this.db, order.id)) as Order;
+      return (await store.orderById(this.db, order.id)) as Order;
     }
     if (result.outcome === 'declined')
       return this.fail(order.id, 'card_issued', await this.declineCodeOf(order, result.code));
@@ -394,7 +394,7 @@ export class Checkout {
     let settled: Order | undefined;
     const record = async (trx: Executor) => {
       const now = this.clock.now();
-      const moved = await this.store.moveOrder(
+      const moved = await store.moveOrder(
         trx,
         order.id,
         'card_issued',
@@ -464,7 +464,7 @@ export class Checkout {
       if (!(error instanceof Refusal && error.code === 'order_moved')) throw error;
       settled = undefined;
     }
-    return settled ?? ((await this.store.orderById(this.db, order.id)) as Order);
+    return settled ?? ((await store.orderById(this.db, order.id)) as Order);
   }
 
   /**
@@ -472,7 +472,7 @@ export class Checkout {
    * money back in the wallet, in one transaction with the order's end.
    */
   private async fail(id: string, from: Order['step'], code: string): Promise<Order> {
-    const order = (await this.store.orderById(this.db, id)) as Order;
+    const order = (await store.orderById(this.db, id)) as Order;
     const scope = tenantOf(order);
     const txnId = transactionIdOf(id);
     const txn = await this.deps.cards.store.transactionById(this.db, txnId);
@@ -482,7 +482,7 @@ export class Checkout {
         // The card's row before the order's: the order a clearing that settles the order takes them in.
         const card = order.card_id ? await this.deps.cards.lockCard(trx, scope, order.card_id) : null;
         const now = this.clock.now();
-        const moved = await this.store.moveOrder(trx, id, from, 'failed', {
+        const moved = await store.moveOrder(trx, id, from, 'failed', {
           charge_status: 'none',
           decline_code: code,
           placement_key: null,
@@ -498,7 +498,7 @@ export class Checkout {
       .catch((error) => {
         if (!(error instanceof Refusal && error.code === 'order_moved')) throw error;
       });
-    return (await this.store.orderById(this.db, id)) as Order;
+    return (await store.orderById(this.db, id)) as Order;
   }
 
   /** The mandate an order was placed under: its card's (an order's card never changes mandate). */
@@ -555,7 +555,7 @@ export class Checkout {
    * or `added_card`), if one did.
    */
   private async approvedCardOf(order: Order): Promise<PaymentSource | null> {
-    const approval = await this.store.cardApprovalOf(this.db, order.id);
+    const approval = await store.cardApprovalOf(this.db, order.id);
     const card = approval ? await this.deps.vault.card(approval.vault_card_id) : null;
     return approval && card ? { source: approval.source, brand: card.brand, last4: card.last4 } : null;
   }

@@ -7,14 +7,14 @@ import type { AcpOrderEvent } from './acp-webhook-routes.ts';
 import { fulfillmentOfAcp, fulfillmentPredecessors, UNFULFILLED } from './fulfillment.ts';
 import type { PurchaseRefusalCode } from './index.ts';
 import { transactionIdOf } from './order-states.ts';
-import type { Order, PurchaseStore } from './store.ts';
+import type { Order } from './store.ts';
+import * as store from './store.ts';
 
 /** What happens to a placed order after its confirm: the merchant's order events (checkout.ts is the door). */
 export class MerchantOrderEvents {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly store: PurchaseStore,
     private readonly deps: {
       cards: CardService;
       /** The order's event, written in the caller's transaction (checkout.ts `emit`). */
@@ -39,7 +39,7 @@ export class MerchantOrderEvents {
    * order's single-use card is closed by then; never more than the charge settled.
    */
   private async merchantRefunds(merchant: string, event: AcpOrderEvent): Promise<void> {
-    const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
+    const order = await store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
     if (order?.status === 'pending') throw orderNotPlaced();
     if (!order?.card_id || (order.status !== 'placed' && order.status !== 'confirmed')) return;
     const scope = { organizationId: order.organization_id, livemode: order.livemode === 1 };
@@ -64,7 +64,7 @@ export class MerchantOrderEvents {
     const fulfillment = fulfillmentOfAcp(event.status);
     const moves = fulfillment !== null && fulfillment !== UNFULFILLED;
     if (!confirms && !moves) return;
-    const order = await this.store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
+    const order = await store.orderByMerchantRef(this.db, merchant, event.checkoutSessionId);
     // Still being placed (the merchant's answer to complete is on its way): not yet, so that the
     // merchant sends the event again rather than it being lost.
     if (order?.status === 'pending') throw orderNotPlaced();
@@ -82,11 +82,11 @@ export class MerchantOrderEvents {
         card_id: order.card_id,
         merchant_order_id: merchantOrderId,
       };
-      const confirmed = confirms && (await this.store.confirmOrder(trx, order.id, merchantOrderId, now));
+      const confirmed = confirms && (await store.confirmOrder(trx, order.id, merchantOrderId, now));
       if (confirmed) await this.deps.emit(trx, order, 'order.confirmed', data);
       if (!moves) return;
       const from = fulfillmentPredecessors(fulfillment);
-      if (!(await this.store.moveFulfillment(trx, order.id, from, fulfillment, now))) return;
+      if (!(await store.moveFulfillment(trx, order.id, from, fulfillment, now))) return;
       await this.deps.emit(trx, order, 'order.updated', {
         ...data,
         status: confirmed ? 'confirmed' : order.status,

@@ -30,7 +30,8 @@ import type { PurchaseMandates } from './mandate-port.ts';
 import type { DeliveryAddress, Merchant, MerchantInfo } from './merchants/merchant.ts';
 import { type SandboxMerchant, sandboxMerchants } from './merchants/sandbox.ts';
 import { transactionIdOf } from './order-states.ts';
-import { type Conversation, type Order, type Owner, PurchaseStore } from './store.ts';
+import type { Conversation, Order, Owner } from './store.ts';
+import * as store from './store.ts';
 import { Turns } from './turn.ts';
 
 /** Buy tokens live an hour (issue 11), like connection tokens (spec §8). */
@@ -53,7 +54,6 @@ export interface TurnInput {
  * every cart itself. Money moves only in a confirm (checkout.ts).
  */
 export class PurchaseService {
-  readonly store = new PurchaseStore();
   readonly checkout: Checkout;
   /** Confirms paused for the user's approval on a hosted page (approvals.ts). */
   readonly approvals: Approvals;
@@ -84,7 +84,7 @@ export class PurchaseService {
   ) {
     this.handle = { db, dialect: deps.dialect };
     this.sandbox = sandboxMerchants((orderId) => this.chargedFor(orderId));
-    this.checkout = new Checkout(db, clock, config, this.store, {
+    this.checkout = new Checkout(db, clock, config, {
       ...deps,
       merchant: (slug) => this.merchant(slug),
     });
@@ -92,7 +92,6 @@ export class PurchaseService {
       db,
       clock,
       { baseUrl: deps.baseUrl, approvalTtlMs: config.approvalTtlMs, turnTimeoutMs: config.turnTimeoutMs },
-      this.store,
       this.checkout,
       { ...deps, merchant: (slug) => this.merchant(slug) },
     );
@@ -118,7 +117,7 @@ export class PurchaseService {
     const token = `bt_${randomToken()}`;
     const now = this.clock.now();
     const expiresAt = now + BUY_TOKEN_TTL_SECONDS * 1000;
-    await this.store.insertBuyToken(this.db, {
+    await store.insertBuyToken(this.db, {
       id: newId('btk'),
       organization_id: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
@@ -137,7 +136,7 @@ export class PurchaseService {
    */
   async authenticate(token: string): Promise<Buyer | 'platform' | 'suspended' | null> {
     if (token.startsWith('bt_')) {
-      const row = await this.store.buyTokenByDigest(this.db, digest(token));
+      const row = await store.buyTokenByDigest(this.db, digest(token));
       if (!row || row.expires_at <= this.clock.now()) return null;
       // The organization's status is the orgs domain's to say (it owns `organizations`).
       const organization = await this.deps.orgs.getOrganization(row.organization_id);
@@ -200,7 +199,7 @@ export class PurchaseService {
     const now = this.clock.now();
     // The conversation as locked: a turn that ended since the first read changed the state.
     const locked = await writeAlone(this.handle, (exec) =>
-      this.store.takeTurn(
+      store.takeTurn(
         exec,
         conversation.id,
         now,
@@ -236,8 +235,8 @@ export class PurchaseService {
     return result.envelope;
   }
 
-  private endTurn(id: string, changes: Parameters<PurchaseStore['endTurn']>[2]): Promise<void> {
-    return writeAlone(this.handle, (exec) => this.store.endTurn(exec, id, changes));
+  private endTurn(id: string, changes: Parameters<typeof store.endTurn>[2]): Promise<void> {
+    return writeAlone(this.handle, (exec) => store.endTurn(exec, id, changes));
   }
 
   /**
@@ -251,8 +250,8 @@ export class PurchaseService {
     hash: string,
   ): Promise<Order | undefined> {
     const cart = state.carts.find((c) => c.hash === hash);
-    if (cart) return this.store.orderByPlacementKey(this.db, placementKey(conversationId, cart));
-    return this.store.lastOrderOfHash(this.db, conversationId, hash);
+    if (cart) return store.orderByPlacementKey(this.db, placementKey(conversationId, cart));
+    return store.lastOrderOfHash(this.db, conversationId, hash);
   }
 
   private async answerExisting(conversation: Conversation, order: Order): Promise<Envelope> {
@@ -295,7 +294,7 @@ export class PurchaseService {
   async conversation(buyer: Buyer, id: string) {
     const conversation = await this.ownConversation(buyer, id);
     const state = JSON.parse(conversation.state) as ConversationState;
-    const orders = await this.store.ordersOfConversation(this.db, id);
+    const orders = await store.ordersOfConversation(this.db, id);
     const running =
       conversation.turn_started_at !== null &&
       conversation.turn_started_at > this.clock.now() - this.config.turnTimeoutMs;
@@ -321,7 +320,7 @@ export class PurchaseService {
   }
 
   async order(buyer: Buyer, id: string) {
-    const order = await this.store.orderOf(this.db, owner(buyer), id);
+    const order = await store.orderOf(this.db, owner(buyer), id);
     if (!order) throw missing('No such order.');
     return orderObject(order);
   }
@@ -334,7 +333,7 @@ export class PurchaseService {
   }
 
   private async ownConversation(buyer: Buyer, id: string): Promise<Conversation> {
-    const conversation = await this.store.conversation(this.db, owner(buyer), id);
+    const conversation = await store.conversation(this.db, owner(buyer), id);
     if (!conversation) throw missing('No such conversation.');
     return conversation;
   }
@@ -354,7 +353,7 @@ export class PurchaseService {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insertConversation(this.db, conversation);
+    await store.insertConversation(this.db, conversation);
     return conversation;
   }
 }
