@@ -214,7 +214,6 @@ export async function createContext(
     ledger,
     events,
     sealer,
-    dialect: handle.dialect,
     outbound: config.outbound,
     orgs,
     users: {

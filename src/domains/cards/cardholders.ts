@@ -11,7 +11,7 @@ import type { CardholdersTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import type { EventEmitter } from './events.ts';
 import { CARDHOLDER_FIELDS, type CardholderDetails } from './objects.ts';
-import type { CardStore } from './store.ts';
+import * as store from './store.ts';
 
 type Cardholder = Selectable<CardholdersTable>;
 
@@ -30,7 +30,6 @@ export class Cardholders {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly store: CardStore,
     private readonly sealer: Sealer & Pick<AesGcmSealer, 'derivedKeys'>,
     private readonly events: EventEmitter,
   ) {
@@ -73,7 +72,7 @@ export class Cardholders {
         ...(externalChanged ? { external_user_id: external } : {}),
         updated_at: now,
       };
-      await this.store.updateCardholder(trx, row.id, written);
+      await store.updateCardholder(trx, row.id, written);
       if (updated.length > 0) {
         await this.events.emit(trx, {
           organizationId: scope.organizationId,
@@ -101,7 +100,7 @@ export class Cardholders {
     },
   ): Promise<Cardholder> {
     const livemode = livemodeColumn(scope.livemode);
-    const existing = await this.store.cardholderOfUser(trx, scope.organizationId, livemode, user.id);
+    const existing = await store.cardholderOfUser(trx, scope.organizationId, livemode, user.id);
     if (existing) return existing;
     // Two first cards of one user at once both find none: one insert wins, the other reads its row.
     const created = await this.insert(
@@ -117,12 +116,12 @@ export class Cardholders {
       user.id,
     );
     if (created === null)
-      return (await this.store.cardholderOfUser(trx, scope.organizationId, livemode, user.id)) as Cardholder;
-    return (await this.store.cardholder(trx, scope.organizationId, livemode, created.id)) as Cardholder;
+      return (await store.cardholderOfUser(trx, scope.organizationId, livemode, user.id)) as Cardholder;
+    return (await store.cardholder(trx, scope.organizationId, livemode, created.id)) as Cardholder;
   }
 
   cardholderOfUser(exec: Executor, scope: Tenant, userId: string) {
-    return this.store.cardholderOfUser(exec, scope.organizationId, livemodeColumn(scope.livemode), userId);
+    return store.cardholderOfUser(exec, scope.organizationId, livemodeColumn(scope.livemode), userId);
   }
 
   /** The new cardholder, or null when `userId` already has one (another transaction made it first). */
@@ -147,7 +146,7 @@ export class Cardholders {
       created_at: now,
       updated_at: now,
     };
-    if (!(await this.store.insertCardholder(trx, row))) return null;
+    if (!(await store.insertCardholder(trx, row))) return null;
     await this.events.emit(trx, {
       organizationId: scope.organizationId,
       livemode: scope.livemode,
@@ -165,11 +164,11 @@ export class Cardholders {
   async findByEmail(exec: Executor, scope: Tenant, email: string): Promise<Cardholder | undefined> {
     const livemode = livemodeColumn(scope.livemode);
     const candidates = this.emailKeys.map((key) => emailDigestUnder(key, email));
-    const found = await this.store.cardholderByEmailDigest(exec, scope.organizationId, livemode, candidates);
+    const found = await store.cardholderByEmailDigest(exec, scope.organizationId, livemode, candidates);
     if (found) return found;
-    for (const row of await this.store.cardholdersWithoutEmailDigest(exec, scope.organizationId, livemode)) {
+    for (const row of await store.cardholdersWithoutEmailDigest(exec, scope.organizationId, livemode)) {
       const own = this.emailDigest(this.details(row).email);
-      await this.store.updateCardholder(exec, row.id, { email_digest: own });
+      await store.updateCardholder(exec, row.id, { email_digest: own });
       if (own === candidates[0]) return { ...row, email_digest: own };
     }
     return undefined;
@@ -181,7 +180,7 @@ export class Cardholders {
   }
 
   private async find(exec: Executor, scope: Tenant, id: string): Promise<Cardholder> {
-    const row = await this.store.cardholder(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
+    const row = await store.cardholder(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
     if (!row) throw missing('No such cardholder.');
     return row;
   }

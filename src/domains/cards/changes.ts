@@ -12,6 +12,7 @@ import { cardObject, cardUpdatedData } from './objects.ts';
 import type { CardDeps } from './ports.ts';
 import type { Card, CardService } from './service.ts';
 import { type CardMove, nextCardStatus } from './states.ts';
+import * as store from './store.ts';
 
 const cardClosed = () =>
   new Refusal<CardRefusalCode>('card_closed', 'The card is closed; it can no longer change.');
@@ -72,7 +73,7 @@ export class CardChanges {
       moved(card, 'change');
       const controls = this.cards.controls.changed(card, input);
       const updated = { ...card, spending_controls: controls, updated_at: this.clock.now() };
-      await this.cards.store.updateCard(trx, card.id, {
+      await store.updateCard(trx, card.id, {
         spending_controls: controls,
         updated_at: updated.updated_at,
       });
@@ -201,7 +202,7 @@ export class CardChanges {
     changes: Partial<Pick<Card, 'status' | 'spend_limit_cents'>>,
   ): Promise<void> {
     const updated = { ...card, ...changes, updated_at: this.clock.now() };
-    await this.cards.store.updateCard(trx, card.id, { ...changes, updated_at: updated.updated_at });
+    await store.updateCard(trx, card.id, { ...changes, updated_at: updated.updated_at });
     const data = cardUpdatedData(updated, await this.cards.balanceOf(trx, updated));
     await this.cards.emit(trx, updated, 'card.updated', data);
   }

@@ -9,6 +9,7 @@ import type { AuthorizationEngine, CardTransaction } from './network.ts';
 import { cardObject } from './objects.ts';
 import type { Card, CardService } from './service.ts';
 import type { Settlement } from './settlement.ts';
+import * as store from './store.ts';
 
 /**
  * What follows an authorization on our side (spec §3): its clearing, voids, the worker's expiry of
@@ -103,7 +104,7 @@ export class Clearing {
         expires_at: null,
         updated_at: this.clock.now(),
       };
-      await this.deps.cards.store.updateTransaction(trx, txn.id, {
+      await store.updateTransaction(trx, txn.id, {
         status: 'SETTLED',
         settled_cents: final,
         expires_at: null,
@@ -152,16 +153,16 @@ export class Clearing {
 
   /** The worker's sweep: authorizations never cleared are voided once they expire. */
   async expireAuthorizations(limit = 100): Promise<number> {
-    const due = await this.deps.cards.store.expiredAuthorizations(this.db, this.clock.now(), limit);
+    const due = await store.expiredAuthorizations(this.db, this.clock.now(), limit);
     let voided = 0;
     for (const row of due) {
       const scope = tenantOf(row);
       const done = await this.deps.ledger.transaction(async (trx) => {
-        const txn = await this.deps.cards.store.transactionById(trx, row.id);
+        const txn = await store.transactionById(trx, row.id);
         if (!txn) return false;
         const card = await this.deps.cards.lockCard(trx, scope, txn.card_id);
         // Re-read under the card's lock: a clearing may have won the race.
-        const current = await this.deps.cards.store.transactionById(trx, row.id);
+        const current = await store.transactionById(trx, row.id);
         if (current?.status !== 'PENDING') return false;
         await this.deps.cards.lockMandate(trx, card);
         await this.deps.cards.lockBooks(trx, card, { owner: card.status === 'CLOSED' });
@@ -211,7 +212,7 @@ export class Clearing {
       updated_at: this.clock.now(),
       ...(replacement ? { hold_id: replacement } : { status: 'VOIDED' as const, expires_at: null }),
     };
-    await this.deps.cards.store.updateTransaction(trx, txn.id, changes);
+    await store.updateTransaction(trx, txn.id, changes);
     const voided: CardTransaction = { ...txn, ...changes };
     await this.deps.engine.afterMove(trx, card, voided, 'transaction.voided', before, {
       voided: { released_cents: released, held_cents: rest },
@@ -221,11 +222,11 @@ export class Clearing {
 
   private async lockPending(trx: Executor, scope: Tenant, transactionId: string) {
     const livemode = livemodeColumn(scope.livemode);
-    const found = await this.deps.cards.store.transaction(trx, scope.organizationId, livemode, transactionId);
+    const found = await store.transaction(trx, scope.organizationId, livemode, transactionId);
     if (!found) throw missing('No such transaction.');
     const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
     await this.deps.cards.lockMandate(trx, card);
-    const txn = (await this.deps.cards.store.transactionById(trx, transactionId)) as CardTransaction;
+    const txn = (await store.transactionById(trx, transactionId)) as CardTransaction;
     if (txn.status !== 'PENDING') {
       throw new Refusal<CardRefusalCode>(
         'transaction_not_pending',

@@ -5,7 +5,16 @@ export { categoryNamed, codeRanges, inRanges, MCC, merchantCategories } from './
 export { checkCardholderDetails, isEmail } from './objects.ts';
 export type { Card, CardService, SpendingControlsInput } from './service.ts';
 export { cardFundingId, sandboxScope, scopeOf } from './service.ts';
-export { cardOwners, cardsOfUsers, idsOfUser } from './store.ts';
+// The cards' rows as other domains read them (funding's ownership check, a user's ids, a purchase's
+// card and charge) or change them (a claimed cardholder's link to the platform's user).
+export {
+  card as cardInScope,
+  cardOwners,
+  cardsOfUsers,
+  idsOfUser,
+  transactionById as cardTransactionById,
+  updateCardholder,
+} from './store.ts';
 
 /** Why the cards refuse (a service call or `purser issuer reconcile`). Its routes give each its HTTP status. */
 export type CardRefusalCode =

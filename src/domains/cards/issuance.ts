@@ -13,6 +13,7 @@ import { cardCreatedData, cardObject } from './objects.ts';
 import type { CardDeps } from './ports.ts';
 import { scopeOf } from './scope.ts';
 import type { Card, CardService } from './service.ts';
+import * as store from './store.ts';
 
 export const insufficientFunds = () =>
   new Refusal<CardRefusalCode>('insufficient_funds', "The user's wallet does not cover this amount.");
@@ -219,7 +220,7 @@ export class CardIssuance {
         created_at: now,
         updated_at: now,
       };
-      await this.cards.store.insertCard(trx, card);
+      await store.insertCard(trx, card);
       await this.cards.emit(trx, card, 'card.created', cardCreatedData(card, input.amount_cents));
       return cardObject(card, input.amount_cents);
     });

@@ -7,6 +7,7 @@ import type { CardConfig } from './config.ts';
 import type { AuthorizationEngine, CardTransaction } from './network.ts';
 import type { Card, CardService } from './service.ts';
 import type { Books, Settlement } from './settlement.ts';
+import * as store from './store.ts';
 
 /**
  * What an issuer reports of one of its transactions, in our terms (lithic/webhooks.ts builds it
@@ -68,7 +69,7 @@ export class IssuerReports {
         return await this.deps.ledger.transaction(async (trx) => {
           const card = await this.deps.cards.lockCard(trx, scope, cardId);
           await this.deps.cards.lockMandate(trx, card);
-          const txn = await this.store.transactionById(trx, report.id);
+          const txn = await store.transactionById(trx, report.id);
           if (txn && txn.card_id !== card.id) return { outcome: 'ignored' as const };
           if (txn?.issuer_version != null && report.version <= txn.issuer_version)
             return { outcome: 'repeat' as const };
@@ -212,8 +213,8 @@ export class IssuerReports {
       updated_at: now,
     };
     const updated: CardTransaction = { ...txn, ...changes };
-    if (isNew) await this.store.insertTransaction(trx, updated);
-    else await this.store.updateTransaction(trx, txn.id, changes);
+    if (isNew) await store.insertTransaction(trx, updated);
+    else await store.updateTransaction(trx, txn.id, changes);
     const event =
       change > 0
         ? 'transaction.cleared'
@@ -242,14 +243,14 @@ export class IssuerReports {
   private async remember(trx: Executor, card: Card, report: IssuerReport): Promise<IssuerOutcome> {
     if (report.status === 'DECLINED' || report.status === 'PENDING') return { outcome: 'ignored' };
     const row = this.unheld(card, report);
-    await this.store.insertTransaction(trx, { ...row, issuer_version: report.version });
+    await store.insertTransaction(trx, { ...row, issuer_version: report.version });
     return { outcome: 'applied' };
   }
 
   /** A credit the issuer settled under a token of its own (a merchant's return): a refund, linked when it can be. */
   private async firstReturn(trx: Executor, card: Card, report: IssuerReport): Promise<IssuerOutcome> {
     const amount = -report.settledCents;
-    const original = await this.store.refundablePurchase(trx, card.id, report.merchant, amount);
+    const original = await store.refundablePurchase(trx, card.id, report.merchant, amount);
     const books = await this.deps.settlement.books(trx, card);
     await this.deps.ledger.execute(trx, [this.deps.settlement.giveBack(report.id, amount, books)]);
     await this.deps.settlement.recordRefund(trx, card, original ?? null, {
@@ -293,12 +294,12 @@ export class IssuerReports {
       issuer_version: report.version,
       updated_at: now,
     };
-    await this.store.updateTransaction(trx, refund.id, changes);
+    await store.updateTransaction(trx, refund.id, changes);
     const updated = { ...refund, ...changes };
     if (refund.original_transaction_id && given !== 0) {
-      const original = await this.store.transactionById(trx, refund.original_transaction_id);
+      const original = await store.transactionById(trx, refund.original_transaction_id);
       if (original) {
-        await this.store.updateTransaction(trx, original.id, {
+        await store.updateTransaction(trx, original.id, {
           refunded_cents: original.refunded_cents + given,
           updated_at: now,
         });
@@ -390,9 +391,5 @@ export class IssuerReports {
       created_at: now,
       updated_at: now,
     };
-  }
-
-  private get store() {
-    return this.deps.cards.store;
   }
 }

@@ -10,6 +10,7 @@ import type { CardConfig } from './config.ts';
 import { AuthorizationEngine, type ChargeRequest } from './network.ts';
 import type { CardService } from './service.ts';
 import type { IssuerReport, RefundOptions, Settlement } from './settlement.ts';
+import * as store from './store.ts';
 
 /**
  * The card network's door (spec §3): what a network presents (the sandbox simulator's `simulate`
@@ -29,7 +30,7 @@ export class CardNetwork {
     private readonly db: Db,
     clock: Clock,
     config: CardConfig,
-    private readonly deps: { ledger: LedgerService; cards: CardService },
+    deps: { ledger: LedgerService; cards: CardService },
   ) {
     this.engine = new AuthorizationEngine(clock, config, deps);
     this.settlement = this.engine.settlement;
@@ -86,12 +87,7 @@ export class CardNetwork {
   }
 
   async getTransaction(scope: Tenant, id: string) {
-    const txn = await this.deps.cards.store.transaction(
-      this.db,
-      scope.organizationId,
-      livemodeColumn(scope.livemode),
-      id,
-    );
+    const txn = await store.transaction(this.db, scope.organizationId, livemodeColumn(scope.livemode), id);
     if (!txn) throw missing('No such transaction.');
     return this.engine.present(this.db, txn);
   }
@@ -110,10 +106,10 @@ export class CardNetwork {
     const livemode = livemodeColumn(scope.livemode);
     const after = await cursorOf(
       query.starting_after,
-      (id) => this.deps.cards.store.transaction(this.db, scope.organizationId, livemode, id),
+      (id) => store.transaction(this.db, scope.organizationId, livemode, id),
       'a transaction',
     );
-    const rows = await this.deps.cards.store.listTransactions(this.db, {
+    const rows = await store.listTransactions(this.db, {
       organizationId: scope.organizationId,
       livemode,
       cardId: query.card_id,

@@ -18,6 +18,7 @@ import type { AuthorizationEndpoint, PlatformAnswer } from './platform-authoriza
 import type { Card, CardService, ClosedReason } from './service.ts';
 import { IncrementDeclined, Settlement } from './settlement.ts';
 import type { ChargeControls } from './spending-controls.ts';
+import * as store from './store.ts';
 
 export type CardTransaction = Selectable<CardTransactionsTable>;
 
@@ -154,9 +155,7 @@ export class AuthorizationEngine {
         const { card, controls, endpoint: read } = await this.deps.cards.lockForCharge(trx, scope, cardId);
         const books = await this.lockBooks(trx, card);
         // Only a network's own id can repeat; one made here is new.
-        const earlier = charge.transactionId
-          ? await this.deps.cards.store.transactionById(trx, id)
-          : undefined;
+        const earlier = charge.transactionId ? await store.transactionById(trx, id) : undefined;
         // An increment is judged by the engine alone, the platform never asked again (docs/cards.md).
         if (earlier) return this.settlement.increase(trx, card, controls, earlier, charge);
         const engine = await this.decide(trx, card, controls, charge, books.before);
@@ -174,8 +173,7 @@ export class AuthorizationEngine {
         const card = await this.deps.cards.lockCard(trx, scope, cardId);
         const books = await this.lockBooks(trx, card);
         // An increment refused: the authorization stands as it was.
-        if (await this.deps.cards.store.transactionById(trx, id))
-          throw new IncrementDeclined('INSUFFICIENT_FUNDS');
+        if (await store.transactionById(trx, id)) throw new IncrementDeclined('INSUFFICIENT_FUNDS');
         const outcome = { decline: 'INSUFFICIENT_FUNDS', decidedBy: 'engine' } as const;
         return this.record(trx, card, id, charge, outcome, books);
       });
@@ -278,7 +276,7 @@ export class AuthorizationEngine {
     };
     if ('decline' in outcome) {
       // A decline moves nothing: the balance is still the one decided on.
-      await this.deps.cards.store.insertTransaction(trx, txn);
+      await store.insertTransaction(trx, txn);
       await this.deps.cards.emit(trx, card, 'transaction.declined', transactionData(txn, card, before));
       return this.present(trx, txn, card);
     }
@@ -297,7 +295,7 @@ export class AuthorizationEngine {
       // The hold's id is the transaction's, whose row the card's lock showed absent (`decideCharge`).
       { locked, fresh: true },
     );
-    await this.deps.cards.store.insertTransaction(trx, txn);
+    await store.insertTransaction(trx, txn);
     const after = await this.afterMove(trx, card, txn, 'transaction.authorized', before, {
       moved: balances.get(account),
     });
@@ -314,7 +312,6 @@ export class AuthorizationEngine {
    */
   async followMandate(trx: Executor, card: Card, transactionId: string): Promise<void> {
     if (!card.mandate_id) return;
-    const { store } = this.deps.cards;
     const txn = await store.transactionById(trx, transactionId);
     const linked = txn?.type === 'refund' && txn.original_transaction_id;
     const charge = linked ? await store.transactionById(trx, linked) : txn;
@@ -396,7 +393,7 @@ export class AuthorizationEngine {
     const card =
       known?.id === txn.card_id
         ? known
-        : ((await this.deps.cards.store.card(exec, txn.organization_id, txn.livemode, txn.card_id)) as Card);
+        : ((await store.card(exec, txn.organization_id, txn.livemode, txn.card_id)) as Card);
     return transactionObject(txn, card);
   }
 }

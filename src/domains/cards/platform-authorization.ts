@@ -10,7 +10,7 @@ import type { Db, Executor } from '../../db/index.ts';
 import type { AuthorizationEndpointsTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { newSigningSecret, signatureHeaders } from '../events/index.ts';
-import type { CardStore } from './store.ts';
+import * as store from './store.ts';
 
 /**
  * Real-time authorization by the platform (docs/cards.md "Real-time authorization"): one endpoint
@@ -50,7 +50,7 @@ export class AuthorizationEndpoints {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly deps: { sealer: Sealer; outbound: OutboundConfig; store: CardStore },
+    private readonly deps: { sealer: Sealer; outbound: OutboundConfig },
   ) {}
 
   /** Sets the endpoint: a new one gets its signing secret (shown this once), an existing one keeps it. */
@@ -65,7 +65,7 @@ export class AuthorizationEndpoints {
       updated_at: now,
     };
     if (current) {
-      await this.deps.store.updateAuthorizationEndpoint(this.db, current.id, settings);
+      await store.updateAuthorizationEndpoint(this.db, current.id, settings);
       return { created: false, endpoint: endpointObject({ ...current, ...settings }) };
     }
     const id = newId('aep');
@@ -79,7 +79,7 @@ export class AuthorizationEndpoints {
       ...settings,
     };
     // One per organization and mode: a concurrent first PUT fails rather than doubling.
-    await this.deps.store.insertAuthorizationEndpoint(this.db, row);
+    await store.insertAuthorizationEndpoint(this.db, row);
     return { created: true, endpoint: { ...endpointObject(row), secret } };
   }
 
@@ -89,7 +89,7 @@ export class AuthorizationEndpoints {
 
   async delete(scope: Tenant) {
     const current = await this.require(scope);
-    await this.deps.store.deleteAuthorizationEndpoint(this.db, current.id);
+    await store.deleteAuthorizationEndpoint(this.db, current.id);
     return { object: 'authorization_endpoint' as const, deleted: true as const };
   }
 
@@ -98,7 +98,7 @@ export class AuthorizationEndpoints {
    * approves, inside its transaction (`exec`): compiled once.
    */
   find(scope: Tenant, exec: Executor = this.db): Promise<AuthorizationEndpoint | undefined> {
-    return this.deps.store.authorizationEndpoint(exec, scope.organizationId, livemodeColumn(scope.livemode));
+    return store.authorizationEndpoint(exec, scope.organizationId, livemodeColumn(scope.livemode));
   }
 
   /**

@@ -14,7 +14,6 @@ export interface CardDeps {
   events: EventEmitter;
   sealer: Sealer & Pick<AesGcmSealer, 'derivedKeys'>;
   users: CardUsers;
-  dialect: 'sqlite' | 'postgres';
   /** Where the platform's authorization endpoint may be (core/outbound.ts). */
   outbound: OutboundConfig;
   /** The organization's card settings are its own columns (orgs). */

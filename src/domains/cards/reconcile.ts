@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import type { CardIssuer, IssuerTransaction } from './issuer.ts';
 import type { AuthorizationEngine, CardTransaction } from './network.ts';
 import type { IssuerReport } from './settlement.ts';
-import type { CardStore } from './store.ts';
+import * as store from './store.ts';
 
 /** Money of one transaction, as the issuer or the books have it: the status, settled and still held. */
 export interface MoneyState {
@@ -75,7 +75,7 @@ export class IssuerReconciler {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly issuer: CardIssuer,
-    private readonly deps: { store: CardStore; engine: AuthorizationEngine },
+    private readonly deps: { engine: AuthorizationEngine },
   ) {}
 
   get name(): string {
@@ -115,17 +115,17 @@ export class IssuerReconciler {
       compared: check.transactions,
       drifts: JSON.stringify(check.drifts),
     };
-    await this.deps.store.saveReconciliation(this.db, { issuer: check.issuer, ...row });
+    await store.saveReconciliation(this.db, { issuer: check.issuer, ...row });
   }
 
   /** What the worker's last check found (for /metrics), or null before any. */
   async last(): Promise<{ checkedAt: number; drifts: IssuerDrift[] } | null> {
-    const row = await this.deps.store.reconciliation(this.db, this.issuer.name);
+    const row = await store.reconciliation(this.db, this.issuer.name);
     return row ? { checkedAt: Number(row.checked_at), drifts: JSON.parse(row.drifts) } : null;
   }
 
   private async compare({ token, cardRef, report }: IssuerTransaction): Promise<IssuerDrift | null> {
-    const card = await this.deps.store.cardByProviderRef(this.db, cardRef);
+    const card = await store.cardByProviderRef(this.db, cardRef);
     const drift = (
       kind: IssuerDrift['kind'],
       detail: string,
@@ -142,7 +142,7 @@ export class IssuerReconciler {
     if (!report) return drift('unreadable', 'the issuer transaction cannot be read');
     const issuer = issuerState(report);
     const moved = issuer.settled_cents !== 0 || issuer.held_cents > 0;
-    const found = card && (await this.deps.store.transactionById(this.db, token));
+    const found = card && (await store.transactionById(this.db, token));
     const txn = found && found.card_id === card.id ? found : undefined;
     if (!txn) {
       if (!moved) return null;

@@ -18,7 +18,7 @@ import { AuthorizationEndpoints } from './platform-authorization.ts';
 import type { CardDeps, CardMandates, CompanyPool } from './ports.ts';
 import { IssuerReconciler } from './reconcile.ts';
 import { SpendingControlsBook } from './spending-controls.ts';
-import { CardStore } from './store.ts';
+import * as store from './store.ts';
 import { CardViews } from './views.ts';
 
 export { cardFundingId } from './issuance.ts';
@@ -36,7 +36,6 @@ export type ClosedReason = NonNullable<Card['closed_reason']>;
  * Money moves only through the ledger, in the same write transaction as the card row and events.
  */
 export class CardService {
-  readonly store: CardStore;
   readonly cardholders: Cardholders;
   readonly controls: SpendingControlsBook;
   /** The platform's real-time authorization endpoint (platform-authorization.ts). */
@@ -57,17 +56,13 @@ export class CardService {
     readonly config: CardConfig,
     private readonly deps: CardDeps,
   ) {
-    this.store = new CardStore(deps.dialect);
-    this.cardholders = new Cardholders(db, clock, this.store, deps.sealer, deps.events);
-    this.controls = new SpendingControlsBook(db, clock, this.store);
-    this.platform = new AuthorizationEndpoints(db, clock, { ...deps, store: this.store });
+    this.cardholders = new Cardholders(db, clock, deps.sealer, deps.events);
+    this.controls = new SpendingControlsBook(db, clock);
+    this.platform = new AuthorizationEndpoints(db, clock, deps);
     this.network = new CardNetwork(db, clock, config, { ...deps, cards: this });
     this.sandboxIssuer = new SandboxIssuer(() => clock.now());
     this.liveIssuer = config.lithic ? new LithicIssuer(config.lithic) : this.sandboxIssuer;
-    this.reconciler = new IssuerReconciler(db, clock, this.liveIssuer, {
-      store: this.store,
-      engine: this.network.engine,
-    });
+    this.reconciler = new IssuerReconciler(db, clock, this.liveIssuer, { engine: this.network.engine });
     this.issuance = new CardIssuance(db, clock, this, deps, this.sandboxIssuer, this.liveIssuer);
     this.changes = new CardChanges(db, clock, this, deps, this.liveIssuer);
     this.views = new CardViews(db, clock, this, deps);
@@ -187,7 +182,7 @@ export class CardService {
   async closeLocked(trx: Executor, card: Card, reason: ClosedReason): Promise<Card> {
     await this.release(trx, card, `${card.id}.close`);
     const closed: Card = { ...card, status: 'CLOSED', closed_reason: reason, updated_at: this.clock.now() };
-    await this.store.updateCard(trx, card.id, {
+    await store.updateCard(trx, card.id, {
       status: 'CLOSED',
       closed_reason: reason,
       updated_at: closed.updated_at,
@@ -283,7 +278,7 @@ export class CardService {
   }
 
   async lockCard(trx: Executor, scope: Tenant, id: string): Promise<Card> {
-    return this.inScope(scope, await this.store.lockCard(trx, id));
+    return this.inScope(scope, await store.lockCard(trx, id));
   }
 
   /**
@@ -293,12 +288,12 @@ export class CardService {
    * still to be read: on SQLite, when there is one).
    */
   async lockForCharge(trx: Executor, scope: Tenant, id: string) {
-    const locked = await this.store.lockCardForCharge(trx, id);
+    const locked = await store.lockCardForCharge(trx, id);
     const card = this.inScope(scope, locked?.card);
     let userControls = locked?.userControls ?? null;
     if (card.mandate_id) {
       await this.lockMandate(trx, card);
-      userControls = (await this.store.userControls(trx, card.user_id, true))?.controls ?? null;
+      userControls = (await store.userControls(trx, card.user_id, true))?.controls ?? null;
     }
     return { card, controls: this.controls.forCharge(card, userControls), endpoint: locked?.endpoint };
   }
@@ -385,7 +380,7 @@ export class CardService {
   }
 
   async findCard(exec: Executor, scope: Tenant, id: string): Promise<Card> {
-    const card = await this.store.card(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
+    const card = await store.card(exec, scope.organizationId, livemodeColumn(scope.livemode), id);
     if (!card) throw missing('No such card.');
     return card;
   }

@@ -11,6 +11,7 @@ import { type IssuerOutcome, type IssuerReport, IssuerReports } from './issuer-r
 import type { AuthorizationEngine, CardTransaction, ChargeRequest, DeclineReason } from './network.ts';
 import type { Card, CardService } from './service.ts';
 import type { ChargeControls } from './spending-controls.ts';
+import * as store from './store.ts';
 
 export type { IssuerOutcome, IssuerReport } from './issuer-reports.ts';
 
@@ -80,14 +81,14 @@ export class Settlement {
   async refund(scope: Tenant, transactionId: string, options: RefundOptions = {}) {
     return this.deps.ledger.transaction(async (trx) => {
       const livemode = livemodeColumn(scope.livemode);
-      const found = await this.store.transaction(trx, scope.organizationId, livemode, transactionId);
+      const found = await store.transaction(trx, scope.organizationId, livemode, transactionId);
       if (!found) throw missing('No such transaction.');
       const card = await this.deps.cards.lockCard(trx, scope, found.card_id);
       // Under the card's lock: a refund of this id made meanwhile is seen.
-      const made = options.id ? await this.store.transactionById(trx, options.id) : undefined;
+      const made = options.id ? await store.transactionById(trx, options.id) : undefined;
       if (made?.type === 'refund' && made.original_transaction_id === transactionId)
         return this.deps.engine.present(trx, made, card);
-      const txn = (await this.store.transactionById(trx, transactionId)) as CardTransaction;
+      const txn = (await store.transactionById(trx, transactionId)) as CardTransaction;
       if (txn.type === 'refund')
         throw new Refusal<CardRefusalCode>(
           'transaction_not_refundable',
@@ -129,7 +130,7 @@ export class Settlement {
 
   /** Purchases whose refunds add up to more than they settled, or to other than they record (`ledger verify`). */
   async verifyRefunds(exec: Executor): Promise<Violation[]> {
-    const rows = await this.store.refundTotals(exec);
+    const rows = await store.refundTotals(exec);
     return rows.flatMap((row): Violation[] => {
       const refunds = Number(row.refunds);
       const settled = Number(row.settled_cents ?? 0);
@@ -212,7 +213,7 @@ export class Settlement {
       authorizations: txn.authorizations + 1,
       updated_at: now,
     };
-    await this.store.updateTransaction(trx, txn.id, changes);
+    await store.updateTransaction(trx, txn.id, changes);
     // The increment from the card's mandate's budget (judged by `decide`, its row locked with the card's).
     await this.deps.engine.followMandate(trx, card, txn.id);
     const increased = { ...txn, ...changes };
@@ -289,9 +290,9 @@ export class Settlement {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insertTransaction(trx, row);
+    await store.insertTransaction(trx, row);
     if (original) {
-      await this.store.updateTransaction(trx, original.id, {
+      await store.updateTransaction(trx, original.id, {
         refunded_cents: original.refunded_cents + refund.amount,
         updated_at: now,
       });
@@ -373,10 +374,6 @@ export class Settlement {
       cardAvailable: (await ledger.balance(trx, account)).available_cents,
       ownerAvailable: ledger.lockedBalance(trx, owner)?.available_cents ?? null,
     };
-  }
-
-  private get store() {
-    return this.deps.cards.store;
   }
 }
 

@@ -14,7 +14,7 @@ import {
   type SpendingControlsInput,
 } from './controls.ts';
 import type { Card } from './service.ts';
-import type { CardStore } from './store.ts';
+import * as store from './store.ts';
 
 /** Whose controls: the user's, in an organization and mode. */
 type Owner = Pick<Card, 'organization_id' | 'livemode' | 'user_id'>;
@@ -33,7 +33,6 @@ export class SpendingControlsBook {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly store: CardStore,
   ) {}
 
   /** Input checked and normalized for storage (JSON), or `400 invalid_request` naming each bad field. */
@@ -49,7 +48,7 @@ export class SpendingControlsBook {
   }
 
   async forUser(scope: Tenant, userId: string) {
-    const row = await this.store.userControls(this.db, userId, false);
+    const row = await store.userControls(this.db, userId, false);
     const mine = row && row.organization_id === scope.organizationId && row.livemode === livemodeOf(scope);
     return userControlsObject(userId, mine ? parseControls(row.controls) : null);
   }
@@ -58,7 +57,7 @@ export class SpendingControlsBook {
   async setForUser(scope: Tenant, userId: string, input: SpendingControlsInput) {
     const controls = this.stored(input, '');
     const now = this.clock.now();
-    await this.store.saveUserControls(this.db, {
+    await store.saveUserControls(this.db, {
       user_id: userId,
       organization_id: scope.organizationId,
       livemode: livemodeOf(scope),
@@ -82,7 +81,7 @@ export class SpendingControlsBook {
    * before any money moves (`/buy`); the engine decides again at the charge.
    */
   async refusalAhead(owner: Owner, charge: ControlledCharge): Promise<ControlVerdict | null> {
-    const row = await this.store.userControls(this.db, owner.user_id, false);
+    const row = await store.userControls(this.db, owner.user_id, false);
     return row ? this.userRefusal(this.db, owner, parseControls(row.controls), charge) : null;
   }
 
@@ -96,7 +95,7 @@ export class SpendingControlsBook {
     const now = this.clock.now();
     if (controls.card) {
       const verdict = await refusalOf('card', controls.card, charge, now, ({ since, categories }) =>
-        this.store.spentSince(exec, { cardId: card.id }, since, categories),
+        store.spentSince(exec, { cardId: card.id }, since, categories),
       );
       if (verdict) return verdict;
     }
@@ -112,7 +111,7 @@ export class SpendingControlsBook {
     if (!controls) return null;
     const user = { organizationId: owner.organization_id, livemode: owner.livemode, userId: owner.user_id };
     return refusalOf('user', controls, charge, this.clock.now(), ({ since, categories }) =>
-      this.store.spentSince(exec, user, since, categories),
+      store.spentSince(exec, user, since, categories),
     );
   }
 }

@@ -11,6 +11,7 @@ import { cardObject } from './objects.ts';
 import type { CardDeps } from './ports.ts';
 import { sandboxScope, scopeOf } from './scope.ts';
 import type { Card, CardService } from './service.ts';
+import * as store from './store.ts';
 
 /**
  * Wallets and what a card shows (spec §2): balances, sandbox funding, cards and their pages, the
@@ -82,7 +83,7 @@ export class CardViews {
       (id) => this.cards.findCard(this.db, scope, id),
       'a card',
     );
-    const rows = await this.cards.store.listCards(this.db, {
+    const rows = await store.listCards(this.db, {
       organizationId: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),
       userId: query.user_id,
@@ -129,7 +130,7 @@ export class CardViews {
         );
       }
     }
-    await this.cards.store.insertReveal(this.db, {
+    await store.insertReveal(this.db, {
       id: newId('rvl'),
       organization_id: scope.organizationId,
       livemode: livemodeColumn(scope.livemode),

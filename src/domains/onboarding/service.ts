@@ -10,7 +10,7 @@ import type { CardholderOnboardingSessionRow } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
 import { lockName, writeTransaction } from '../../db/write-transaction.ts';
 import type { CardService, EventEmitter } from '../cards/index.ts';
-import { checkCardholderDetails, isEmail } from '../cards/index.ts';
+import { checkCardholderDetails, isEmail, updateCardholder } from '../cards/index.ts';
 import { SANDBOX_CODE } from '../connect/index.ts';
 import type { NotificationService } from '../notifications/index.ts';
 import type { OrgService } from '../orgs/index.ts';
@@ -275,7 +275,7 @@ export class OnboardingService {
       return { outcome: 'again', notice: 'That code is not right. Check it and try again.' };
     return this.complete(session, async (trx) => {
       if (cardholder.external_user_id !== session.external_user_id)
-        await this.deps.cards.store.updateCardholder(trx, cardholder.id, {
+        await updateCardholder(trx, cardholder.id, {
           external_user_id: session.external_user_id,
           updated_at: this.clock.now(),
         });

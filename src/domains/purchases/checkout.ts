@@ -3,7 +3,7 @@ import { newId } from '../../core/ids.ts';
 import { isRefusal, Refusal } from '../../core/refusal.ts';
 import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
-import type { CardService, EventEmitter } from '../cards/index.ts';
+import { type CardService, cardInScope, cardTransactionById, type EventEmitter } from '../cards/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { VaultService } from '../vault/index.ts';
 import type { AcpOrderEvent } from './acp-webhook-routes.ts';
@@ -373,7 +373,7 @@ export class Checkout {
     code: Extract<PlaceResult, { outcome: 'declined' }>['code'],
   ): Promise<string> {
     if (code === 'payment_declined') {
-      const txn = await this.deps.cards.store.transactionById(this.db, transactionIdOf(order.id));
+      const txn = await cardTransactionById(this.db, transactionIdOf(order.id));
       if (txn?.decline_reason === 'MANDATE_EXCEEDED') return MANDATE_EXCEEDED;
       if (txn?.spending_control) return SPENDING_CONTROLS;
     }
@@ -443,7 +443,7 @@ export class Checkout {
       this.failpoint('settle');
       settled = moved;
     };
-    let txn = await this.deps.cards.store.transactionById(this.db, txnId);
+    let txn = await cardTransactionById(this.db, txnId);
     if (!txn && order.card_id) {
       // The merchant charged, but the process died before the charge was recorded: record it now.
       await this.deps.cards.network.authorize(scope, order.card_id, {
@@ -452,7 +452,7 @@ export class Checkout {
         merchant: order.merchant_name,
         merchantSlug: order.merchant,
       });
-      txn = await this.deps.cards.store.transactionById(this.db, txnId);
+      txn = await cardTransactionById(this.db, txnId);
     }
     try {
       if (txn?.status === 'PENDING') {
@@ -475,7 +475,7 @@ export class Checkout {
     const order = (await store.orderById(this.db, id)) as Order;
     const scope = tenantOf(order);
     const txnId = transactionIdOf(id);
-    const txn = await this.deps.cards.store.transactionById(this.db, txnId);
+    const txn = await cardTransactionById(this.db, txnId);
     if (txn?.status === 'PENDING') await this.deps.cards.network.void(scope, txnId).catch(() => {});
     await this.deps.ledger
       .transaction(async (trx) => {
@@ -504,12 +504,7 @@ export class Checkout {
   /** The mandate an order was placed under: its card's (an order's card never changes mandate). */
   async mandateOf(order: Order): Promise<string | null> {
     if (!order.card_id) return null;
-    const card = await this.deps.cards.store.card(
-      this.db,
-      order.organization_id,
-      order.livemode,
-      order.card_id,
-    );
+    const card = await cardInScope(this.db, order.organization_id, order.livemode, order.card_id);
     return card?.mandate_id ?? null;
   }
 
@@ -541,12 +536,7 @@ export class Checkout {
   private async last4Of(order: Order, known: string | undefined): Promise<string | null> {
     if (!order.card_id) return null;
     if (known !== undefined) return known;
-    const card = await this.deps.cards.store.card(
-      this.db,
-      order.organization_id,
-      order.livemode,
-      order.card_id,
-    );
+    const card = await cardInScope(this.db, order.organization_id, order.livemode, order.card_id);
     return card?.last4 ?? null;
   }
 

@@ -7,7 +7,7 @@ import { livemodeColumn, tenantOf } from '../../core/tenant.ts';
 import type { Db } from '../../db/index.ts';
 import { writeAlone } from '../../db/write-transaction.ts';
 import type { AuthService } from '../auth/index.ts';
-import type { CardService, EventEmitter } from '../cards/index.ts';
+import { type CardService, cardTransactionById, type EventEmitter } from '../cards/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { OrgService } from '../orgs/index.ts';
 import type { VaultService } from '../vault/index.ts';
@@ -327,7 +327,7 @@ export class PurchaseService {
 
   /** The amount an order's card was charged through the engine (the sandbox merchants' books). */
   private async chargedFor(orderId: string): Promise<number | null> {
-    const txn = await this.deps.cards.store.transactionById(this.db, transactionIdOf(orderId));
+    const txn = await cardTransactionById(this.db, transactionIdOf(orderId));
     if (!txn || (txn.status !== 'PENDING' && txn.status !== 'SETTLED')) return null;
     return txn.settled_cents ?? txn.amount_cents;
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as cardStore from '../../../src/domains/cards/store.ts';
 import { type LithicFixture, startLithic } from './helpers.ts';
 
 /*
@@ -101,8 +102,7 @@ describe('Auth Stream Access under spending controls', () => {
     // Declined increments hold nothing more: 800 + 100 held, the card's 2000 less that.
     expect(await transaction(first.token)).toMatchObject({ status: 'PENDING', amount_cents: 800 });
     expect(await transaction(second.token)).toMatchObject({ status: 'PENDING', amount_cents: 100 });
-    const card = l.f.t.ctx.cards.store;
-    const row = await card.transactionById(l.f.t.ctx.db, first.token);
+    const row = await cardStore.transactionById(l.f.t.ctx.db, first.token);
     expect((await l.liveCard(row!.card_id)).balance_cents).toBe(1_100);
     // Within the day's room, an increment is approved again: the limit counts what it holds.
     expect(await l.fake.increment(second.token, 200)).toBe('APPROVED');

@@ -8,6 +8,7 @@ import { alpha2Of } from '../countries.ts';
 import type { DeclineReason } from '../network.ts';
 import type { CardService } from '../service.ts';
 import { IncrementDeclined } from '../settlement.ts';
+import * as store from '../store.ts';
 import { LithicTransaction, lithicReport } from './report.ts';
 
 /** Lithic's ASA result codes (its `asa-response` schema): `APPROVED`, or a decline. */
@@ -100,11 +101,11 @@ export class LithicWebhooks {
       body.status === 'FINANCIAL_AUTHORIZATION';
     if (!charge || amount < 1) return decline(FAIL_CLOSED);
     const cardToken = body.card?.token ?? body.card_token;
-    const card = cardToken ? await this.cards.store.cardByProviderRef(this.db, cardToken) : undefined;
+    const card = cardToken ? await store.cardByProviderRef(this.db, cardToken) : undefined;
     if (!card) return decline(FAIL_CLOSED);
     const scope = tenantOf(card);
     // What this token held before (an incremental authorization's starting point), to undo a late approval.
-    const before = (await this.cards.store.transactionById(this.db, body.token))?.amount_cents ?? 0;
+    const before = (await store.transactionById(this.db, body.token))?.amount_cents ?? 0;
     const decision = this.cards.network.authorize(scope, card.id, {
       transactionId: body.token,
       amountCents: amount,
@@ -168,7 +169,7 @@ export class LithicWebhooks {
     const type = (body as { event_type?: unknown } | null)?.event_type;
     if (type === 'card_transaction.updated') return this.transactionUpdated(body, log);
     if (CardUpdated.Check(body) && body.state === 'CLOSED') {
-      const card = await this.cards.store.cardByProviderRef(this.db, body.card_token);
+      const card = await store.cardByProviderRef(this.db, body.card_token);
       if (card) {
         await this.cards.network.providerClose(tenantOf(card), card.id);
       }
@@ -183,7 +184,7 @@ export class LithicWebhooks {
       throw invalid('The card_transaction.updated event is not a Lithic transaction.');
     }
     const cardToken = (body as LithicTransaction).card_token;
-    const card = await this.cards.store.cardByProviderRef(this.db, cardToken);
+    const card = await store.cardByProviderRef(this.db, cardToken);
     if (!card) {
       log.warn({ transaction: report.id }, 'lithic event for a card we did not issue; ignored');
       return;
