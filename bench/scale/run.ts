@@ -3,13 +3,13 @@
  * on an empty database, fills the database through the services and stores (never SQL of its own),
  * then measures again and prints the filled p99 next to 1.5 × the empty one:
  *
- *   node --import tsx bench/scale/run.ts [--pg] [--scale 1] [--samples 300]
+ *   node --import tsx bench/scale/run.ts [--pg] [--scale 1] [--samples 300] [--keep]
  *
  * At `--scale 1` the fill is 1,000,000 events with their deliveries (delivered to a local receiver
  * by the worker's own loop), 200,000 card transactions over 20,000 cards (10,000 of them on one hot
  * card, the one the per-card list reads) and 50,000 users. `--pg` runs on a fresh PostgreSQL
  * database made on `BENCH_PG_ADMIN_URL` (default postgres://postgres@127.0.0.1:5432/postgres) and
- * dropped after. `purser ledger verify` runs after the fill, timed, and printed per million postings.
+ * dropped after (kept, its URL printed, with `--keep`, to read its plans). `purser ledger verify` runs after the fill, timed, and printed per million postings.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     pg: { type: 'boolean', default: false },
     scale: { type: 'string', default: '1' },
     samples: { type: 'string', default: '300' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const SCALE = Number(values.scale);
@@ -352,4 +353,5 @@ for (const [name, before] of Object.entries(empty)) {
 await app.close();
 await ctx.close();
 receiver.close();
-if (values.pg) await admin(`drop database ${pgName}`);
+if (values.pg && values.keep) console.log(`  kept: ${databaseUrl}`);
+else if (values.pg) await admin(`drop database ${pgName}`);

@@ -3,6 +3,7 @@ import { DAY, HOUR, MINUTE, SECOND } from '../core/clock.ts';
 import { pruneIdempotencyKeys } from '../core/idempotency.ts';
 import { DatabaseRateLimiter } from '../core/rate-limit.ts';
 import { isDatabaseUnavailable, probeDatabase } from '../db/availability.ts';
+import { analyzeStaleTables } from '../db/statistics.ts';
 import type { ClaimedDelivery } from '../domains/events/delivery.ts';
 import { DELIVERIES_CHANNEL } from '../domains/events/service.ts';
 import { NotificationListener } from './listener.ts';
@@ -42,6 +43,8 @@ const MESSAGING_REFRESH_INTERVAL_MS = MINUTE;
 const ORDER_RESOLVE_INTERVAL_MS = 5 * SECOND;
 /** How often checkout authorizations past their time are expired (and stale WebAuthn challenges forgotten). */
 const APPROVAL_EXPIRY_INTERVAL_MS = 15 * SECOND;
+/** How often table statistics are checked on a PostgreSQL server whose autovacuum is off (autovacuum's own naptime). */
+const STATISTICS_INTERVAL_MS = MINUTE;
 /**
  * The issuer's transactions the worker compares with the books: those created in this window. Lithic
  * clears within 30 days; late presentments and corrections can come later still.
@@ -346,6 +349,21 @@ export class Worker {
           // Changes appended to accounts (mirror accounts, the pool's credits: PostgreSQL) into their
           // totals, so that reading one stays cheap.
           for (let round = 0; round < 10 && (await ctx.ledger.foldDeltas()) > 0; round++);
+        },
+      },
+      {
+        // The planner's statistics, where the server's autovacuum does not keep them (db/statistics.ts).
+        name: 'table_statistics',
+        enabled: ctx.dialect === 'postgres',
+        intervalMs: STATISTICS_INTERVAL_MS,
+        run: async () => {
+          const analyzed = await analyzeStaleTables(ctx.db);
+          if (analyzed.length > 0)
+            (log.warn ?? log.info).call(
+              log,
+              { tables: analyzed },
+              "PostgreSQL's autovacuum is off: the worker analyzed the tables it would have (docs/operations.md)",
+            );
         },
       },
     ];
