@@ -1,7 +1,8 @@
 /**
  * bench/scale: what the requests that matter cost as the data grows (issue 30). Measures each one
  * on an empty database, fills the database through the services and stores (never SQL of its own),
- * then measures again and prints the filled p99 next to 1.5 × the empty one:
+ * then measures again and prints the filled p99 next to 1.5 × the empty one (the lists the issue names,
+ * and the organization's whole transactions list beside them):
  *
  *   node --import tsx bench/scale/run.ts [--pg] [--scale 1] [--samples 300] [--keep]
  *
@@ -259,6 +260,9 @@ async function measure(label: string): Promise<Figures> {
     ),
     'GET /api/v2/transactions?card_id= (deep page)': await timed(() =>
       call('GET', `${transactionsPath}&limit=10&starting_after=${deepTransaction}`, token),
+    ),
+    'GET /api/v2/transactions (first page)': await timed(() =>
+      call('GET', '/api/v2/transactions?limit=10', token),
     ),
     'GET /api/v2/events (first page)': await timed(() => call('GET', '/api/v2/events?limit=10', token)),
     'GET /api/v2/events (deep page)': await timed(() =>

@@ -47,6 +47,7 @@ import * as apiRequestsCovering from './0053_api_requests_covering.ts';
 import * as sentMessages from './0054_sent_messages.ts';
 import * as apiRequestsByOwner from './0055_api_requests_by_owner.ts';
 import * as cardRefundsPartial from './0056_card_refunds_partial.ts';
+import * as listingIndexes from './0057_listing_indexes.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration> = {
   '0054_sent_messages': sentMessages,
   '0055_api_requests_by_owner': apiRequestsByOwner,
   '0056_card_refunds_partial': cardRefundsPartial,
+  '0057_listing_indexes': listingIndexes,
 };

@@ -250,7 +250,7 @@ export class IssuerReports {
   /** A credit the issuer settled under a token of its own (a merchant's return): a refund, linked when it can be. */
   private async firstReturn(trx: Executor, card: Card, report: IssuerReport): Promise<IssuerOutcome> {
     const amount = -report.settledCents;
-    const original = await store.refundablePurchase(trx, card.id, report.merchant, amount);
+    const original = await store.refundablePurchase(trx, card, report.merchant, amount);
     const books = await this.deps.settlement.books(trx, card);
     await this.deps.ledger.execute(trx, [this.deps.settlement.giveBack(report.id, amount, books)]);
     await this.deps.settlement.recordRefund(trx, card, original ?? null, {

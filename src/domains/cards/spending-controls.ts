@@ -95,7 +95,12 @@ export class SpendingControlsBook {
     const now = this.clock.now();
     if (controls.card) {
       const verdict = await refusalOf('card', controls.card, charge, now, ({ since, categories }) =>
-        store.spentSince(exec, { cardId: card.id }, since, categories),
+        store.spentSince(
+          exec,
+          { organizationId: card.organization_id, livemode: card.livemode, cardId: card.id },
+          since,
+          categories,
+        ),
       );
       if (verdict) return verdict;
     }

@@ -284,11 +284,18 @@ export async function transactionById(exec: Executor, id: string) {
 }
 
 /** The latest purchase on the card at this merchant with at least `amount` settled and not yet refunded. */
-export function refundablePurchase(exec: Executor, cardId: string, merchant: string, amount: number) {
+export function refundablePurchase(
+  exec: Executor,
+  card: Pick<Selectable<CardsTable>, 'id' | 'organization_id' | 'livemode'>,
+  merchant: string,
+  amount: number,
+) {
   return exec
     .selectFrom('card_transactions')
     .selectAll()
-    .where('card_id', '=', cardId)
+    .where('organization_id', '=', card.organization_id)
+    .where('livemode', '=', card.livemode)
+    .where('card_id', '=', card.id)
     .where('type', '=', 'purchase')
     .where('merchant', '=', merchant)
     .where(sql<boolean>`settled_cents - refunded_cents >= ${amount}`)
@@ -323,10 +330,6 @@ export function expiredAuthorizations(exec: Executor, now: number, limit: number
     .orderBy('expires_at')
     .limit(limit)
     .execute();
-}
-
-export function transactionByHold(exec: Executor, holdId: string) {
-  return exec.selectFrom('card_transactions').selectAll().where('hold_id', '=', holdId).executeTakeFirst();
 }
 
 export async function updateTransaction(
@@ -405,7 +408,7 @@ export async function saveUserControls(
  */
 export async function spentSince(
   exec: Executor,
-  owner: { cardId: string } | { organizationId: string; livemode: number; userId: string },
+  owner: { organizationId: string; livemode: number } & ({ cardId: string } | { userId: string }),
   since: number,
   categories: CodeRanges | null,
 ): Promise<number> {
@@ -420,14 +423,11 @@ export async function spentSince(
     )
     .where('type', '=', 'purchase')
     .where('status', 'in', ['PENDING', 'SETTLED'])
+    .where('organization_id', '=', owner.organizationId)
+    .where('livemode', '=', owner.livemode)
     .where('created_at', '>=', since);
   query =
-    'cardId' in owner
-      ? query.where('card_id', '=', owner.cardId)
-      : query
-          .where('organization_id', '=', owner.organizationId)
-          .where('livemode', '=', owner.livemode)
-          .where('user_id', '=', owner.userId);
+    'cardId' in owner ? query.where('card_id', '=', owner.cardId) : query.where('user_id', '=', owner.userId);
   if (categories) {
     query = query.where((eb) =>
       eb.or(categories.map(([from, to]) => eb.and([eb('mcc', '>=', from), eb('mcc', '<=', to)]))),
