@@ -3,7 +3,7 @@ import { DAY, HOUR, MINUTE, SECOND } from '../core/clock.ts';
 import { pruneIdempotencyKeys } from '../core/idempotency.ts';
 import { DatabaseRateLimiter } from '../core/rate-limit.ts';
 import { isDatabaseUnavailable, probeDatabase } from '../db/availability.ts';
-import { analyzeStaleTables } from '../db/statistics.ts';
+import { maintainTables } from '../db/maintenance.ts';
 import type { ClaimedDelivery } from '../domains/events/delivery.ts';
 import { DELIVERIES_CHANNEL } from '../domains/events/service.ts';
 import { NotificationListener } from './listener.ts';
@@ -21,6 +21,8 @@ interface Chore {
   name: string;
   intervalMs: number;
   enabled?: boolean;
+  /** Run beside the loop, which claims meanwhile: a chore that can take seconds (one at a time). */
+  background?: boolean;
   run(now: number): Promise<void>;
 }
 
@@ -43,8 +45,8 @@ const MESSAGING_REFRESH_INTERVAL_MS = MINUTE;
 const ORDER_RESOLVE_INTERVAL_MS = 5 * SECOND;
 /** How often checkout authorizations past their time are expired (and stale WebAuthn challenges forgotten). */
 const APPROVAL_EXPIRY_INTERVAL_MS = 15 * SECOND;
-/** How often table statistics are checked on a PostgreSQL server whose autovacuum is off (autovacuum's own naptime). */
-const STATISTICS_INTERVAL_MS = MINUTE;
+/** How often tables are looked at on a PostgreSQL server whose autovacuum is off (autovacuum's own naptime). */
+const MAINTENANCE_INTERVAL_MS = MINUTE;
 /**
  * The issuer's transactions the worker compares with the books: those created in this window. Lithic
  * clears within 30 days; late presentments and corrections can come later still.
@@ -82,6 +84,8 @@ export class Worker {
   /** When each chore last started, and last completed. */
   private readonly lastRun = new Map<string, number>();
   private readonly lastDone = new Map<string, number>();
+  /** Background chores still running, by name. */
+  private readonly background = new Map<string, Promise<void>>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -131,10 +135,10 @@ export class Worker {
     this.unsubscribe?.();
     this.wake?.();
     await this.loopDone;
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.inFlight, ...this.background.values()]);
   }
 
-  /** Delivers every delivery due now, waits for each to be recorded, and runs due sweeps. */
+  /** Delivers every delivery due now, waits for each to be recorded, and runs due sweeps to their end. */
   async runOnce(): Promise<number> {
     const { concurrency } = this.ctx.config.webhooks;
     let attempted = 0;
@@ -145,6 +149,7 @@ export class Worker {
       await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
     }
     await this.sweep();
+    await Promise.all(this.background.values());
     return attempted;
   }
 
@@ -352,17 +357,18 @@ export class Worker {
         },
       },
       {
-        // The planner's statistics, where the server's autovacuum does not keep them (db/statistics.ts).
-        name: 'table_statistics',
+        // Vacuum and statistics, where the server's autovacuum does not do them (db/maintenance.ts).
+        name: 'table_maintenance',
         enabled: ctx.dialect === 'postgres',
-        intervalMs: STATISTICS_INTERVAL_MS,
+        intervalMs: MAINTENANCE_INTERVAL_MS,
+        background: true,
         run: async () => {
-          const analyzed = await analyzeStaleTables(ctx.db);
+          const { vacuumed, analyzed } = await maintainTables(ctx.db);
           if (analyzed.length > 0)
             (log.warn ?? log.info).call(
               log,
-              { tables: analyzed },
-              "PostgreSQL's autovacuum is off: the worker analyzed the tables it would have (docs/operations.md)",
+              { vacuumed, analyzed },
+              "PostgreSQL's autovacuum is off: the worker did what it would have (docs/operations.md)",
             );
         },
       },
@@ -375,14 +381,20 @@ export class Worker {
     for (const chore of this.choreList) {
       const now = this.ctx.clock.now();
       const last = this.lastRun.get(chore.name) ?? Number.NEGATIVE_INFINITY;
-      if (now - last < chore.intervalMs) continue;
+      if (now - last < chore.intervalMs || this.background.has(chore.name)) continue;
       this.lastRun.set(chore.name, now);
-      try {
-        await chore.run(now);
-        this.lastDone.set(chore.name, this.ctx.clock.now());
-      } catch (error) {
-        this.failed(`${chore.name} failed`, error);
+      const done = chore.run(now).then(
+        () => void this.lastDone.set(chore.name, this.ctx.clock.now()),
+        (error) => this.failed(`${chore.name} failed`, error),
+      );
+      if (!chore.background) {
+        await done;
+        continue;
       }
+      this.background.set(
+        chore.name,
+        done.finally(() => this.background.delete(chore.name)),
+      );
     }
   }
 

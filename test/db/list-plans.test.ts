@@ -11,7 +11,7 @@ import { migratedDatabaseUrl, onPostgres, type TestDatabase } from '../helpers/d
  * statistics here and prefers the index that fixes more columns, so a card's transactions must not be
  * read through the organization's listing (every transaction it ever had, walked from the newest).
  * The plans are SQLite's own (`EXPLAIN QUERY PLAN`) for the statements the stores build; on
- * PostgreSQL the planner chooses by statistics (db/statistics.ts).
+ * PostgreSQL the planner chooses by statistics (db/maintenance.ts).
  */
 describe.skipIf(onPostgres)('list plans on SQLite', () => {
   let database: TestDatabase;

@@ -48,6 +48,7 @@ import * as sentMessages from './0054_sent_messages.ts';
 import * as apiRequestsByOwner from './0055_api_requests_by_owner.ts';
 import * as cardRefundsPartial from './0056_card_refunds_partial.ts';
 import * as listingIndexes from './0057_listing_indexes.ts';
+import * as deliveryVacuum from './0058_delivery_vacuum.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '0055_api_requests_by_owner': apiRequestsByOwner,
   '0056_card_refunds_partial': cardRefundsPartial,
   '0057_listing_indexes': listingIndexes,
+  '0058_delivery_vacuum': deliveryVacuum,
 };
