@@ -64,9 +64,17 @@ describe.skipIf(onPostgres)('list plans on SQLite', () => {
     expect(detail).not.toContain('TEMP B-TREE'); // no sort: the index is in the page's order
   });
 
+  it('the transactions of a client’s cards', async () => {
+    const detail = await plan(() => listTransactions(db, { ...page, clientId: 'cli_1' }));
+    // The client's cards through their index (no scan of every card), then the organization's listing.
+    expect(detail).toMatch(/USING (COVERING )?INDEX cards_client /);
+    expect(detail).not.toContain('SCAN cards');
+  });
+
   it.each([
     ['a user’s cards', { userId: 'usr_1' }, 'cards_user'],
     ['the organization’s cards', {}, 'cards_listing'],
+    ['a client’s cards', { clientId: 'cli_1' }, 'cards_client'],
   ])('%s', async (_name, filter, index) => {
     const detail = await plan(() => listCards(db, { ...page, ...filter }));
     expect(detail).toContain(`USING INDEX ${index} `);

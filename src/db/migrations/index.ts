@@ -49,6 +49,7 @@ import * as apiRequestsByOwner from './0055_api_requests_by_owner.ts';
 import * as cardRefundsPartial from './0056_card_refunds_partial.ts';
 import * as listingIndexes from './0057_listing_indexes.ts';
 import * as deliveryVacuum from './0058_delivery_vacuum.ts';
+import * as cardsByClient from './0059_cards_by_client.ts';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -102,4 +103,5 @@ export const migrations: Record<string, Migration> = {
   '0056_card_refunds_partial': cardRefundsPartial,
   '0057_listing_indexes': listingIndexes,
   '0058_delivery_vacuum': deliveryVacuum,
+  '0059_cards_by_client': cardsByClient,
 };

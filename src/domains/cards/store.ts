@@ -363,7 +363,12 @@ export function listTransactions(
   if (filter.clientId !== undefined) {
     const clientId = filter.clientId;
     query = query.where('card_id', 'in', (eb) =>
-      eb.selectFrom('cards').select('cards.id').where('cards.client_id', '=', clientId),
+      eb
+        .selectFrom('cards')
+        .select('cards.id')
+        .where('cards.organization_id', '=', filter.organizationId)
+        .where('cards.livemode', '=', filter.livemode)
+        .where('cards.client_id', '=', clientId),
     );
   }
   if (filter.startingAfter) query = query.where(olderThan(filter.startingAfter));
