@@ -30,9 +30,9 @@ export async function maintainTables(db: Db): Promise<{ vacuumed: string[]; anal
     order by s.relname`.execute(db);
   const vacuumed = rows.filter((row) => row.vacuum).map((row) => row.table);
   const analyzed = rows.filter((row) => row.vacuum || row.analyze).map((row) => row.table);
-  for (const { table, vacuum } of rows) {
+  for (const { table, vacuum, analyze } of rows) {
     if (vacuum) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
-    else if (analyzed.includes(table)) await sql`analyze ${sql.table(table)}`.execute(db);
+    else if (analyze) await sql`analyze ${sql.table(table)}`.execute(db);
   }
   return { vacuumed, analyzed };
 }
