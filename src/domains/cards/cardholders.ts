@@ -9,9 +9,9 @@ import { livemodeColumn, type Tenant } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import type { CardholdersTable } from '../../db/schema.ts';
 import type { SealedColumn } from '../../db/sealed-values.ts';
+import * as store from './cardholder-store.ts';
 import type { EventEmitter } from './events.ts';
 import { CARDHOLDER_FIELDS, type CardholderDetails } from './objects.ts';
-import * as store from './store.ts';
 
 type Cardholder = Selectable<CardholdersTable>;
 

@@ -1,4 +1,6 @@
 /** The front door of `cards` (docs/architecture.md, "Walls"): what other domains may use. */
+
+export { updateCardholder } from './cardholder-store.ts';
 export { INTERVALS, REFUSING_RULES, windowStart } from './controls.ts';
 export type { EventEmitter } from './events.ts';
 export { categoryNamed, codeRanges, inRanges, MCC, merchantCategories } from './merchant-categories.ts';
@@ -13,7 +15,6 @@ export {
   cardsOfUsers,
   idsOfUser,
   transactionById as cardTransactionById,
-  updateCardholder,
 } from './store.ts';
 
 /** Why the cards refuse (a service call or `purser issuer reconcile`). Its routes give each its HTTP status. */
