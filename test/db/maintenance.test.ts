@@ -3,13 +3,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/index.ts';
 import { maintainTables } from '../../src/db/maintenance.ts';
+import { Worker } from '../../src/jobs/worker.ts';
 import { migratedDatabaseUrl, onPostgres, type TestDatabase } from '../helpers/databases.ts';
+import { startTestApp } from '../helpers/harness.ts';
 
 /**
  * What the worker does where autovacuum does not (db/maintenance.ts): a table of the schema that
  * autovacuum leaves alone is analyzed once more than 50 + 10 % of its rows changed, vacuumed once
  * more than 50 + 20 % of them are dead (or by its own `autovacuum_vacuum_scale_factor`), and left
- * alone otherwise. PostgreSQL only: SQLite keeps neither dead rows nor planner statistics.
+ * alone otherwise. PostgreSQL only: SQLite keeps neither dead rows nor planner statistics (the
+ * worker's chore, last, is checked on both).
  */
 describe.skipIf(!onPostgres)('table maintenance on PostgreSQL', () => {
   let database: TestDatabase;
@@ -90,5 +93,57 @@ describe.skipIf(!onPostgres)('table maintenance on PostgreSQL', () => {
     await change('queue', 'update queue set n = 1 where id < 100');
     expect((await maintainTables(handle.db)).vacuumed).toEqual(['queue']);
     expect((await lastDone('queue'))?.vacuum).not.toBeNull();
+  });
+});
+
+/**
+ * The worker's `table_maintenance` chore: on PostgreSQL it does the above for the service's own
+ * schema in a pass of `runOnce` (and says so in a warning); SQLite has nothing to keep, and the
+ * worker has no such chore there.
+ */
+describe(`the worker's table maintenance on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, () => {
+  it(onPostgres ? 'analyzes a changed table autovacuum leaves alone' : 'is no chore on SQLite', async () => {
+    const t = await startTestApp();
+    try {
+      const warnings: { fields: object; message: string }[] = [];
+      const log = {
+        info: () => {},
+        error: () => {},
+        warn: (fields: object, message: string) => void warnings.push({ fields, message }),
+      };
+      const worker = new Worker(t.ctx, log);
+      const chores = worker.choreLag().map((lag) => lag.chore);
+      expect(chores).toContain('retention');
+      expect(chores.includes('table_maintenance')).toBe(onPostgres);
+      if (!onPostgres) return;
+
+      await sql`create table by_worker (id integer primary key) with (autovacuum_enabled = false)`.execute(
+        t.ctx.db,
+      );
+      const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(t.ctx.db)).rows[0]?.s;
+      const client = new pg.Client({ connectionString: t.ctx.config.databaseUrl.replace(/\?.*$/, '') });
+      await client.connect();
+      await client.query(`insert into ${schema}.by_worker select generate_series(1, 1000)`);
+      await client.end(); // a backend that ends reports what it counted
+      const analyzedAt = async () =>
+        (
+          await sql<{ changed: string; at: Date | null }>`
+            select n_mod_since_analyze as changed, last_analyze as at from pg_stat_user_tables
+            where schemaname = ${schema} and relname = 'by_worker'`.execute(t.ctx.db)
+        ).rows[0];
+      for (let tries = 0; Number((await analyzedAt())?.changed) === 0; tries++) {
+        if (tries > 500) throw new Error('the server never counted the inserted rows');
+        await sql`select pg_stat_clear_snapshot()`.execute(t.ctx.db);
+      }
+
+      await worker.runOnce();
+      expect((await analyzedAt())?.at).not.toBeNull();
+      expect(warnings).toContainEqual({
+        fields: expect.objectContaining({ analyzed: expect.arrayContaining(['by_worker']) }),
+        message: expect.stringContaining('autovacuum is off'),
+      });
+    } finally {
+      await t.close();
+    }
   });
 });
