@@ -67,7 +67,7 @@ export async function connectUser(
   options: { production?: boolean } = {},
 ): Promise<Connected> {
   const started = await t.call('POST', '/api/v2/connect/start', { token, body });
-  expect(started.statusCode, started.body).toBe(201);
+  expect(started.statusCode, withErrorLog(t, started.body)).toBe(201);
   const connectId = started.json().id as string;
   const code = options.production
     ? await outboxCode(t, (body.email?.toLowerCase() ?? body.phone) as string)
@@ -76,7 +76,7 @@ export async function connectUser(
     token,
     body: { connect_id: connectId, code },
   });
-  expect(response.statusCode, response.body).toBe(200);
+  expect(response.statusCode, withErrorLog(t, response.body)).toBe(200);
   const json = response.json();
   return {
     connectId,
@@ -85,6 +85,12 @@ export async function connectUser(
     refreshToken: json.refresh_token,
     body: json,
   };
+}
+
+/** A failed expectation's message: the response's body and what the app logged at error level. */
+export function withErrorLog(t: TestApp, body: string): string {
+  const errors = t.logs.lines.filter((line) => /"level":(50|60)/.test(line));
+  return errors.length === 0 ? body : `${body}\napp errors:\n${errors.join('')}`;
 }
 
 /** A worker logger that says nothing. */
