@@ -239,6 +239,7 @@ export class Worker {
   private chores(): Chore[] {
     const { ctx, log } = this;
     const evm = ctx.funding.chain.name === 'evm';
+    let maintenanceWarned = false;
     const chores: Chore[] = [
       {
         // Company-funded card flows: each due step, exactly once (funding/flow.ts).
@@ -364,12 +365,15 @@ export class Worker {
         background: true,
         run: async () => {
           const { vacuumed, analyzed } = await maintainTables(ctx.db);
-          if (analyzed.length > 0)
-            (log.warn ?? log.info).call(
-              log,
-              { vacuumed, analyzed },
-              "PostgreSQL's autovacuum is off: the worker did what it would have (docs/operations.md)",
-            );
+          if (analyzed.length === 0) return;
+          // A warning the first time (the operator's signal that autovacuum is off); after it, info.
+          const say = maintenanceWarned ? log.info : (log.warn ?? log.info);
+          maintenanceWarned = true;
+          say.call(
+            log,
+            { vacuumed, analyzed },
+            "PostgreSQL's autovacuum is off: the worker did what it would have (docs/operations.md)",
+          );
         },
       },
     ];

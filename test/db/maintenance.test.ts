@@ -106,8 +106,9 @@ describe(`the worker's table maintenance on ${onPostgres ? 'PostgreSQL' : 'SQLit
     const t = await startTestApp();
     try {
       const warnings: { fields: object; message: string }[] = [];
+      const infos: string[] = [];
       const log = {
-        info: () => {},
+        info: (_fields: object, message: string) => void infos.push(message),
         error: () => {},
         warn: (fields: object, message: string) => void warnings.push({ fields, message }),
       };
@@ -121,27 +122,44 @@ describe(`the worker's table maintenance on ${onPostgres ? 'PostgreSQL' : 'SQLit
         t.ctx.db,
       );
       const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(t.ctx.db)).rows[0]?.s;
-      const client = new pg.Client({ connectionString: t.ctx.config.databaseUrl.replace(/\?.*$/, '') });
-      await client.connect();
-      await client.query(`insert into ${schema}.by_worker select generate_series(1, 1000)`);
-      await client.end(); // a backend that ends reports what it counted
+      // Rows inserted from a backend of their own, which reports what it counted when it ends.
+      const insertRows = async (from: number) => {
+        const client = new pg.Client({ connectionString: t.ctx.config.databaseUrl.replace(/\?.*$/, '') });
+        await client.connect();
+        await client.query(`insert into ${schema}.by_worker select generate_series(${from}, ${from + 999})`);
+        await client.end();
+      };
       const analyzedAt = async () =>
         (
           await sql<{ changed: string; at: Date | null }>`
             select n_mod_since_analyze as changed, last_analyze as at from pg_stat_user_tables
             where schemaname = ${schema} and relname = 'by_worker'`.execute(t.ctx.db)
         ).rows[0];
-      for (let tries = 0; Number((await analyzedAt())?.changed) === 0; tries++) {
-        if (tries > 500) throw new Error('the server never counted the inserted rows');
-        await sql`select pg_stat_clear_snapshot()`.execute(t.ctx.db);
-      }
+      const counted = async () => {
+        for (let tries = 0; Number((await analyzedAt())?.changed) === 0; tries++) {
+          if (tries > 500) throw new Error('the server never counted the inserted rows');
+          await sql`select pg_stat_clear_snapshot()`.execute(t.ctx.db);
+        }
+      };
+      await insertRows(1);
+      await counted();
 
       await worker.runOnce();
-      expect((await analyzedAt())?.at).not.toBeNull();
+      const first = (await analyzedAt())?.at;
+      expect(first).not.toBeNull();
       expect(warnings).toContainEqual({
         fields: expect.objectContaining({ analyzed: expect.arrayContaining(['by_worker']) }),
         message: expect.stringContaining('autovacuum is off'),
       });
+
+      // It warns once a process: the next pass that acts says so at info.
+      await insertRows(1001);
+      await counted();
+      t.clock.advance(60_000);
+      await worker.runOnce();
+      expect((await analyzedAt())?.at).not.toEqual(first);
+      expect(warnings).toHaveLength(1);
+      expect(infos).toContainEqual(expect.stringContaining('autovacuum is off'));
     } finally {
       await t.close();
     }
