@@ -87,10 +87,10 @@ export async function connectUser(
   };
 }
 
-/** A failed expectation's message: the response's body and what the app logged at error level. */
+/** A failed expectation's message: the response's body and what the app logged at warn level or above. */
 export function withErrorLog(t: TestApp, body: string): string {
-  const errors = t.logs.lines.filter((line) => /"level":(50|60)/.test(line));
-  return errors.length === 0 ? body : `${body}\napp errors:\n${errors.join('')}`;
+  const errors = t.logs.lines.filter((line) => /"level":(40|50|60)/.test(line));
+  return errors.length === 0 ? body : `${body}\napp warnings and errors:\n${errors.join('')}`;
 }
 
 /** A worker logger that says nothing. */
