@@ -11,7 +11,10 @@ import { createInterface } from 'node:readline';
 type Role = 'purser' | 'bare';
 
 async function startRole<Info>(runUrl: string, role: Role, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./servers.ts', runUrl).pathname, role], {
+  // BENCH_NODE_ARGS: more arguments for the servers' Node, such as `--cpu-prof --cpu-prof-dir=DIR`.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const script = new URL('./servers.ts', runUrl).pathname;
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, role], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
