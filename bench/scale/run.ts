@@ -210,14 +210,15 @@ const timedCall =
  * the machine's tail (a collection, a checkpoint, a neighbour), not the data's.
  */
 async function percentiles(samplers: Record<string, Sampler>): Promise<{ p99: Figures; p50: Figures }> {
-  const p99 = new Map<string, number[]>();
-  const p50 = new Map<string, number[]>();
+  const names = Object.keys(samplers);
+  const p99 = new Map(names.map((name) => [name, [] as number[]]));
+  const p50 = new Map(names.map((name) => [name, [] as number[]]));
   for (let round = 0; round < SERIES; round++)
     for (const [name, sample] of Object.entries(samplers)) {
       const samples: number[] = [];
       for (let i = 0; i < SAMPLES; i++) samples.push(await sample());
-      p99.set(name, [...(p99.get(name) ?? []), quantile(samples, 0.99)]);
-      p50.set(name, [...(p50.get(name) ?? []), quantile(samples, 0.5)]);
+      p99.get(name)?.push(quantile(samples, 0.99));
+      p50.get(name)?.push(quantile(samples, 0.5));
     }
   const medians = (series: Map<string, number[]>) =>
     Object.fromEntries([...series].map(([name, values]) => [name, median(values)]));

@@ -67,7 +67,7 @@ export async function connectUser(
   options: { production?: boolean } = {},
 ): Promise<Connected> {
   const started = await t.call('POST', '/api/v2/connect/start', { token, body });
-  expect(started.statusCode, withErrorLog(t, started.body)).toBe(201);
+  expect(started.statusCode, withAppWarnings(t, started.body)).toBe(201);
   const connectId = started.json().id as string;
   const code = options.production
     ? await outboxCode(t, (body.email?.toLowerCase() ?? body.phone) as string)
@@ -76,7 +76,7 @@ export async function connectUser(
     token,
     body: { connect_id: connectId, code },
   });
-  expect(response.statusCode, withErrorLog(t, response.body)).toBe(200);
+  expect(response.statusCode, withAppWarnings(t, response.body)).toBe(200);
   const json = response.json();
   return {
     connectId,
@@ -88,7 +88,7 @@ export async function connectUser(
 }
 
 /** A failed expectation's message: the response's body and what the app logged at warn level or above. */
-export function withErrorLog(t: TestApp, body: string): string {
+export function withAppWarnings(t: TestApp, body: string): string {
   const errors = t.logs.lines.filter((line) => /"level":(40|50|60)/.test(line));
   return errors.length === 0 ? body : `${body}\napp warnings and errors:\n${errors.join('')}`;
 }
