@@ -23,6 +23,8 @@ export interface Config {
   databasePool: { size: number; connectTimeoutMs: number };
   /** SQLite: write transactions that arrive together share one commit (`SQLITE_GROUP_COMMIT`). */
   sqliteGroupCommit: boolean;
+  /** SQLite: how long a statement waits for another process's lock before failing (`SQLITE_BUSY_TIMEOUT_MS`). */
+  sqliteBusyTimeoutMs: number;
   baseUrl: string;
   mcpUrl: string;
   redisUrl: string | null;
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
       connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     },
     sqliteGroupCommit: boolean(env, 'SQLITE_GROUP_COMMIT', true),
+    sqliteBusyTimeoutMs: integer(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     baseUrl,
     mcpUrl: url('MCP_URL', env.MCP_URL || baseUrl),
     redisUrl,

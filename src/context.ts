@@ -129,6 +129,7 @@ export async function createContext(
   const metrics = new ProcessMetrics();
   const handle: DatabaseHandle = await openDatabase(config.databaseUrl, {
     groupCommit: config.sqliteGroupCommit,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
     pool: config.databasePool,
     observer: {
       failed: (error) => {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/availability.ts';
-import { ApiError, notFound, serviceUnavailable } from './errors.ts';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../db/availability.ts';
+import { ApiError, databaseBusy, notFound, serviceUnavailable } from './errors.ts';
 import { asApiError } from './refusal.ts';
 
 /** How a route renders errors: the v2 body everywhere, the OAuth body on token endpoints. */
@@ -131,6 +131,8 @@ export function installErrorHandler(
       apiError = answered;
     } else if (isDatabaseUnavailable(error)) {
       apiError = serviceUnavailable(error);
+    } else if (isDatabaseBusy(error)) {
+      apiError = databaseBusy('The database is busy; nothing was changed. Retry shortly.', error);
     } else if (error.validation && error.validationContext === 'params') {
       // A path id that cannot be one (too long, malformed) names nothing: 404, as an unknown id (issue 8).
       apiError = notFound();

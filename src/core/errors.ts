@@ -48,6 +48,21 @@ export function notFound(message = 'The requested resource does not exist.'): Ap
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /**
+ * `503 database_busy`: the database is up but the operation could not get its turn (PostgreSQL kept
+ * aborting it for conflicting ones; on SQLite another process held the lock past the busy timeout).
+ * Nothing was changed; the client retries after `Retry-After`.
+ */
+export function databaseBusy(message: string, cause?: unknown): ApiError {
+  return new ApiError(503, 'database_busy', message, {
+    headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}
+
+/** Seconds a client is asked to wait before retrying an operation the database was too busy for. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
  * `503 service_unavailable`: the database cannot be reached (down, restarting, unreachable). The
  * client retries after `Retry-After`, a write with its `Idempotency-Key`, so that one whose commit
  * landed before the connection died is not done twice.

@@ -17,6 +17,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * SQLite's lock wait ran out (`SQLITE_BUSY` and its extended codes): another process held the
+ * database past the busy timeout (`SQLITE_BUSY_TIMEOUT_MS`). The database is there; the operation
+ * did not get its turn, and nothing of it was written.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
+  }
+  return false;
+}
+
 /** Socket errors on the way to the server. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

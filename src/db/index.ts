@@ -73,13 +73,15 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
  * stays up and migrates once it answers, whichever form its URL takes.
  * `groupCommit` (SQLite only, on by default): write transactions that arrive together share one
  * commit (see `GroupCommit` in write-transaction.ts). `restartPages` (SQLite only): see
- * `RESTART_PAGES`.
+ * `RESTART_PAGES`. `busyTimeoutMs` (SQLite only, 5 s by default): how long a statement waits for a
+ * lock another process holds (a `purser worker`, a CLI command) before it fails with `SQLITE_BUSY`.
  */
 export async function openDatabase(
   url: string,
   options: {
     groupCommit?: boolean;
     restartPages?: number;
+    busyTimeoutMs?: number;
     pool?: PoolOptions;
     observer?: DatabaseObserver;
   } = {},
@@ -93,11 +95,12 @@ export async function openDatabase(
     sqlite.pragma('foreign_keys = ON');
     // Savepoints (a group commit's members) journal the pages they change; in memory, not a file.
     sqlite.pragma('temp_store = MEMORY');
-    sqlite.pragma('busy_timeout = 5000');
+    const busyTimeout = `busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`;
+    sqlite.pragma(busyTimeout);
     const connection = withStatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
     const reader = path === ':memory:' ? null : new SQLite(path, { readonly: true });
-    reader?.pragma('busy_timeout = 5000');
+    reader?.pragma(busyTimeout);
     // Not the cached `connection`: the held path prepares statements of its own (db/compiled.ts).
     registerSqliteConnection(db, sqlite, reader);
     const group = (options.groupCommit ?? true) ? enableGroupCommit(db) : undefined;
@@ -197,6 +200,9 @@ const BACKSTOP_CHECKPOINT_PAGES = 30_000;
  * benchmark machine), so it is kept to about one a second at 1,000 authorizations/s.
  */
 const RESTART_PAGES = 12_000;
+
+/** How long a SQLite statement waits for another connection's lock, unless the caller says. */
+const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 /** A pause in writes ends after this long even if the checkpoint thread has not answered. */
 const MAX_PAUSE_MS = 50;
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, sql } from 'kysely';
-import { ApiError } from '../core/errors.ts';
+import { databaseBusy } from '../core/errors.ts';
 import { execute, withHeldConnection } from './compiled.ts';
 import type { DatabaseHandle, Db, Dialect, Executor } from './index.ts';
 
@@ -62,8 +62,6 @@ export async function lockName(trx: Executor, dialect: Dialect, name: string): P
 export const CONFLICT_ATTEMPTS = 5;
 /** The first retry waits up to this long (random), twice as long after each further conflict. */
 const CONFLICT_BACKOFF_MS = 4;
-/** What a client is told to wait before trying again once the attempts are spent. */
-const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Whether PostgreSQL gave up on a transaction for another's sake: a deadlock (40P01) or a
@@ -89,11 +87,9 @@ export async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T
     } catch (error) {
       if (!isTransactionConflict(error)) throw error;
       if (run >= CONFLICT_ATTEMPTS) {
-        throw new ApiError(
-          503,
-          'database_busy',
+        throw databaseBusy(
           'The database is busy with conflicting changes; nothing was changed. Retry shortly.',
-          { headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) }, cause: error },
+          error,
         );
       }
       await sleep(Math.random() * CONFLICT_BACKOFF_MS * 2 ** (run - 1));

@@ -98,7 +98,7 @@ export const ERROR_CATALOG: { code: string; status: number; when: string }[] = [
   {
     code: 'database_busy',
     status: 503,
-    when: 'PostgreSQL kept aborting the operation for conflicting concurrent ones (a deadlock or serialization failure) after several tries; nothing changed. Retry after Retry-After seconds with the same Idempotency-Key.',
+    when: 'PostgreSQL kept aborting the operation for conflicting concurrent ones (a deadlock or serialization failure) after several tries, or on SQLite another process held the database past SQLITE_BUSY_TIMEOUT_MS; nothing changed. Retry after Retry-After seconds with the same Idempotency-Key.',
   },
   {
     code: 'issuer_unavailable',
