@@ -43,7 +43,9 @@ async function startListening(args: string[]) {
     () => stderr.includes('Listening for'),
     () => stderr,
   );
-  return { child, stdout: () => stdout, stderr: () => stderr };
+  // Both streams, for a wait that times out: whether the event was printed, or only not forwarded.
+  const output = () => `stderr:\n${stderr}\nstdout:\n${stdout}`;
+  return { child, stdout: () => stdout, stderr: () => stderr, output };
 }
 
 async function until(condition: () => boolean, output: () => string, timeoutMs = 45_000): Promise<void> {
@@ -109,9 +111,9 @@ describe('purser events listen', { timeout: 120_000 }, () => {
     const afterMorePolls = async (organizationId: string) => {
       const marker = await emit(organizationId, false, 'card.updated', { marker: true });
       markers.add(marker);
-      await until(() => run.stdout().includes(marker), run.stderr);
+      await until(() => run.stdout().includes(marker), run.output);
     };
-    await until(() => lines().length >= 3 && receiver.received.length >= 3, run.stderr);
+    await until(() => lines().length >= 3 && receiver.received.length >= 3, run.output);
     // Polls after the wanted ones, proven by a later marker being shown: nothing is shown twice,
     // nothing else arrives.
     await afterMorePolls(org.organization_id);
@@ -156,7 +158,7 @@ describe('purser events listen', { timeout: 120_000 }, () => {
     });
     try {
       const lateId = await emit(org.organization_id, false, 'card.updated', {}, late);
-      await until(() => lines().some((line) => JSON.parse(line).id === lateId), run.stderr);
+      await until(() => lines().some((line) => JSON.parse(line).id === lateId), run.output);
       await afterMorePolls(org.organization_id);
       expect(
         lines()
@@ -185,7 +187,7 @@ describe('purser events listen', { timeout: 120_000 }, () => {
     ]);
     listener = run.child;
     const id = await emit(org.organization_id, false, 'card.created');
-    await until(() => run.stderr().includes(`${id} -> `), run.stderr);
+    await until(() => run.stderr().includes(`${id} -> `), run.output);
     expect(run.stderr()).toContain(`${id} -> refused: 169.254.169.254 resolves to a cloud metadata address`);
     run.child.kill('SIGINT');
     expect(await exited(run.child)).toBe(0);
