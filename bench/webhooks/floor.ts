@@ -16,12 +16,7 @@
  *
  *   node --import tsx bench/webhooks/floor.ts [--events 5000] [--rounds 3]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
 import { newId } from '../../src/core/ids.ts';
 import { writeTransaction } from '../../src/db/write-transaction.ts';
 import {
@@ -32,6 +27,7 @@ import {
 import { loadAverage } from '../cpu.ts';
 import { startReceiver } from './arrivals.ts';
 import { bareRate, bareSender } from './bare.ts';
+import { startPurser } from './purser.ts';
 
 const { values } = parseArgs({
   options: {
@@ -45,22 +41,10 @@ const EMITTERS = 16;
 const CLAIM = 16;
 
 const receiver = await startReceiver();
-const dir = mkdtempSync(join(tmpdir(), 'purser-bench-webhooks-floor-'));
-const config = loadConfig({
-  ...process.env,
-  DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
-  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  LOG_LEVEL: 'warn',
-  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
-});
-const ctx = await createContext(config);
-const org = await ctx.orgs.createOrganization({ name: 'Bench', billingEmail: 'bench@example.test' });
-const endpoint = await ctx.events.createEndpoint(
-  { organizationId: org.organization_id, livemode: false },
-  { url: receiver.url.toString(), enabled_events: ['*'] },
-);
+const purser = await startPurser(receiver.url);
+const { ctx, org } = purser;
 const data = { id: 'card_bench', last4: '4242', balance_cents: 1000, status: 'active' };
-const bareSend = bareSender(receiver.url, endpoint.secret!, data);
+const bareSend = bareSender(receiver.url, purser.secret, data);
 
 /** CPU of this process per unit over `work`, in microseconds. */
 async function cpuPer(units: number, work: () => Promise<unknown>): Promise<number> {
@@ -155,6 +139,5 @@ try {
   console.log(`  ${loadAverage()}`);
 } finally {
   receiver.stop();
-  await ctx.close();
-  rmSync(dir, { recursive: true, force: true });
+  await purser.close();
 }

@@ -22,18 +22,14 @@
  *   node --import tsx bench/webhooks/run.ts --pg [--processes 3] [--workers 2] [--events 2000] [--rounds 2]   (PostgreSQL: pg.ts)
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
 import { groupCommitOf, writeTransaction } from '../../src/db/write-transaction.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { CpuMeter, cpuLines } from '../cpu.ts';
 import { startReceiver } from './arrivals.ts';
 import { bareRate, bareSender } from './bare.ts';
 import { benchWebhooksOnPostgres } from './pg.ts';
+import { startPurser } from './purser.ts';
 
 const { values } = parseArgs({
   options: {
@@ -80,20 +76,8 @@ const quantile = (sorted: number[], q: number) =>
 const receiver = await startReceiver();
 const { url, drain, waitForArrivals } = receiver;
 // ---- Purser on SQLite ----
-const dir = mkdtempSync(join(tmpdir(), 'purser-bench-webhooks-'));
-const config = loadConfig({
-  ...process.env,
-  DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
-  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  LOG_LEVEL: 'warn',
-  // The receiver is on loopback, which deliveries refuse unless the operator allows it.
-  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
-});
-const ctx = await createContext(config);
-const org = await ctx.orgs.createOrganization({ name: 'Bench', billingEmail: 'bench@example.test' });
-const owner = { organizationId: org.organization_id, livemode: false };
-const endpoint = await ctx.events.createEndpoint(owner, { url: url.toString(), enabled_events: ['*'] });
-const secret = endpoint.secret!;
+const purser = await startPurser(url);
+const { config, ctx, org, secret } = purser;
 const data = { id: 'card_bench', last4: '4242', balance_cents: 1000, status: 'active' };
 const worker = new Worker(ctx, { info: () => {}, error: (f, m) => console.error(m, f) });
 let workerProcess: ChildProcess | null = null;
@@ -261,6 +245,5 @@ try {
   console.log(lines.join('\n'));
 } finally {
   receiver.stop();
-  await ctx.close();
-  rmSync(dir, { recursive: true, force: true });
+  await purser.close();
 }

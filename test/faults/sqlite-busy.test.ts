@@ -7,7 +7,9 @@ import { onPostgres } from '../helpers/harness.ts';
  * On SQLite another process can hold the database's write lock (a `purser worker`, a CLI command, a
  * backup): a write that waits past `SQLITE_BUSY_TIMEOUT_MS` for it answers `503 database_busy` with
  * Retry-After (Connect: `503 auth_unavailable`, spec §7), never a 500, and changes nothing; reads go
- * on meanwhile, and the same write passes once the lock is let go.
+ * on meanwhile, and the same write passes once the lock is let go. SQLite only: PostgreSQL locks rows,
+ * not the database, and its way to `503 database_busy` (conflicts that outlast the retries) is
+ * checked on PostgreSQL by test/ledger/conflicts.test.ts.
  */
 describe.skipIf(onPostgres)('a SQLite database locked by another process', () => {
   let f: OrgApp;
