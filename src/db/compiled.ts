@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, DialectAdapter, Insertable, Kysely, Updateable } from 'kysely';
 import type { Executor } from './index.ts';
 import type { Database } from './schema.ts';
+import { literalLimits } from './sqlite-limits.ts';
 
 /** SQLite's connection behind each database opened on it (`openDatabase` registers it). */
 const sqliteConnections = new WeakMap<DialectAdapter, SQLite.Database>();
@@ -84,7 +85,8 @@ function rowBuilder(names: string[]): (values: unknown[]) => unknown {
 }
 
 /** Runs a compiled statement as Kysely's SQLite driver would, directly on the held connection. */
-function runHeld<Row>(sqlite: SQLite.Database, sql: string, parameters: readonly unknown[]): Row[] {
+function runHeld<Row>(sqlite: SQLite.Database, text: string, values: readonly unknown[]): Row[] {
+  const { sql, parameters } = literalLimits(text, values);
   const { statement, row } = heldStatement(sqlite, sql);
   if (row) return (statement.all(parameters) as unknown[][]).map(row) as Row[];
   statement.run(parameters);

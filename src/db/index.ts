@@ -17,6 +17,7 @@ import pg from 'pg';
 import { preparedName, registerSqliteConnection } from './compiled.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { bindsLimits, literalLimits } from './sqlite-limits.ts';
 import { enableGroupCommit, type GroupCommit } from './write-transaction.ts';
 
 export type Db = Kysely<Database>;
@@ -278,7 +279,7 @@ function createPrivately(path: string): void {
  */
 function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
-  const prepare = (source: string) => {
+  const prepared = (source: string) => {
     let statement = cache.get(source);
     if (!statement) {
       statement = sqlite.prepare(source);
@@ -286,6 +287,19 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
       cache.set(source, statement);
     }
     return statement;
+  };
+  // A statement that binds a LIMIT or an OFFSET runs as the statement with their values written in
+  // (db/sqlite-limits.ts); Kysely's driver uses only these three members.
+  const prepare = (source: string) => {
+    const statement = prepared(source);
+    if (!bindsLimits(source)) return statement;
+    const run =
+      <K extends 'all' | 'run' | 'iterate'>(method: K) =>
+      (parameters: unknown[]) => {
+        const { sql, parameters: rest } = literalLimits(source, parameters);
+        return prepared(sql)[method](rest) as ReturnType<SQLite.Statement[K]>;
+      };
+    return { reader: statement.reader, all: run('all'), run: run('run'), iterate: run('iterate') };
   };
   return new Proxy(sqlite, {
     get(target, property, receiver) {

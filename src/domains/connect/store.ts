@@ -160,7 +160,6 @@ export async function findOrCreateUser(
     .executeTakeFirstOrThrow();
 }
 
-/** A user of this organization and mode, by id. */
 /**
  * A user in an organization and mode, by id, outside any transaction: every tool call of the tool
  * server reads its user, so this runs on the read-only connection as the token lookup does.
