@@ -314,4 +314,132 @@ describe('verify', () => {
       .execute();
     await f.expectSound();
   });
+
+  it('names every way a hold and its ending can disagree, among holds that agree', async () => {
+    const { wallet, card } = await pair(1_000);
+    const other = await f.account('card', id('card'));
+    const db = f.t.ctx.db;
+    // Holds that agree, of every state: none of them is named.
+    const endedHold = async (ending: 'post_pending' | 'void_pending', amount = 50) => {
+      const request = {
+        type: 'pending',
+        id: id('hold'),
+        debitAccountId: wallet,
+        creditAccountId: card,
+        amount: 50,
+        code: 'authorization',
+      } as const;
+      const end = { type: ending, id: id('end'), pendingId: request.id, amount } as const;
+      expect(await f.ledger.move([request, end])).toMatchObject({ ok: true });
+      return { hold: request.id, end: end.id };
+    };
+    await f.ledger.move([
+      {
+        type: 'pending',
+        id: id('hold'),
+        debitAccountId: wallet,
+        creditAccountId: card,
+        amount: 20,
+        code: 'authorization',
+      },
+    ]);
+    await endedHold('post_pending', 30);
+    await endedHold('void_pending');
+    await f.expectSound();
+    const plain = posted(wallet, card, 10);
+    await f.ledger.move([plain]);
+
+    const transfer = (transferId: string, change: Record<string, unknown>) =>
+      db.updateTable('ledger_transfers').set(change).where('id', '=', transferId).execute();
+    /** Damages the books, expects the hold named for it, then repairs them. */
+    const expectNamed = async (
+      subject: string,
+      detail: string,
+      damage: () => Promise<unknown>,
+      repair: () => Promise<unknown>,
+    ) => {
+      await damage();
+      const named = (await f.ledger.verify()).filter((v) => v.invariant === 'pending_hold');
+      expect(named).toEqual([expect.objectContaining({ subject, detail: expect.stringContaining(detail) })]);
+      await repair();
+      await f.expectSound();
+    };
+    const posting = await endedHold('post_pending');
+    const voiding = await endedHold('void_pending');
+    await expectNamed(
+      posting.hold,
+      'open, yet ended by',
+      () => transfer(posting.hold, { pending_state: 'open' }),
+      () => transfer(posting.hold, { pending_state: 'posted' }),
+    );
+    await expectNamed(
+      voiding.hold,
+      'voided without a transfer',
+      () => transfer(voiding.end, { pending_id: null, kind: 'posted' }),
+      () => transfer(voiding.end, { pending_id: voiding.hold, kind: 'void_pending' }),
+    );
+    await expectNamed(
+      posting.hold,
+      'between other accounts',
+      () => transfer(posting.end, { credit_account_id: other }),
+      () => transfer(posting.end, { credit_account_id: card }),
+    );
+    await expectNamed(
+      posting.hold,
+      'between other accounts',
+      () => transfer(posting.end, { debit_account_id: other }),
+      () => transfer(posting.end, { debit_account_id: wallet }),
+    );
+    await expectNamed(
+      voiding.hold,
+      'posted but ended by a void_pending',
+      () => transfer(voiding.hold, { pending_state: 'posted' }),
+      () => transfer(voiding.hold, { pending_state: 'voided' }),
+    );
+    await expectNamed(
+      posting.hold,
+      'voided but ended by a post_pending',
+      () => transfer(posting.hold, { pending_state: 'voided' }),
+      () => transfer(posting.hold, { pending_state: 'posted' }),
+    );
+    await expectNamed(
+      posting.hold,
+      'posted 60, more than its 50',
+      () => transfer(posting.end, { amount: 60 }),
+      () => transfer(posting.end, { amount: 50 }),
+    );
+    await expectNamed(
+      voiding.hold,
+      'voided 40 of its 50',
+      () => transfer(voiding.end, { amount: 40 }),
+      () => transfer(voiding.end, { amount: 50 }),
+    );
+    await expectNamed(
+      voiding.hold,
+      'unknown state lost',
+      () => transfer(voiding.hold, { pending_state: 'lost' }),
+      () => transfer(voiding.hold, { pending_state: 'voided' }),
+    );
+    await expectNamed(
+      voiding.hold,
+      'unknown state null',
+      () => transfer(voiding.hold, { pending_state: null }),
+      () => transfer(voiding.hold, { pending_state: 'voided' }),
+    );
+    // An ending moved onto a transfer that is no hold: that transfer is named, and the hold it left.
+    await transfer(posting.end, { pending_id: plain.id });
+    const named = (await f.ledger.verify()).filter((v) => v.invariant === 'pending_hold');
+    expect(named).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          subject: plain.id,
+          detail: `a post_pending (${posting.end}) ends a posted transfer`,
+        }),
+        expect.objectContaining({ subject: posting.hold, detail: 'posted without a transfer that ended it' }),
+      ]),
+    );
+    expect(named).toHaveLength(2);
+    await transfer(posting.end, { pending_id: posting.hold });
+    await f.expectSound();
+  });
 });

@@ -3,10 +3,9 @@ import type { CardFlowStatus } from '../../db/schema.ts';
 import { cardFundingId, cardOwners } from '../cards/index.ts';
 import { existingUsers } from '../connect/index.ts';
 import {
-  ledgerAccounts,
+  type LedgerBooks,
   type PairTotal,
   type PairTransfer,
-  pairTotals,
   transfersBetween,
   type Violation,
 } from '../ledger/index.ts';
@@ -80,8 +79,8 @@ interface OwnershipBooks {
  * each pair of them (the ledger), the users and cards the accounts are of (connect, cards), and the
  * flows (ours). All on `exec`, the one snapshot `ledger verify` reads.
  */
-async function ownershipBooks(exec: Executor): Promise<OwnershipBooks> {
-  const rows = await ledgerAccounts(exec);
+async function ownershipBooks(exec: Executor, ledger: LedgerBooks): Promise<OwnershipBooks> {
+  const rows = ledger.accounts;
   const idsOf = (kind: string) => rows.filter((a) => a.kind === kind).map((a) => a.owner_id);
   const users = await existingUsers(exec, idsOf('user_wallet'));
   const cards = await cardOwners(exec, idsOf('card'));
@@ -109,14 +108,14 @@ async function ownershipBooks(exec: Executor): Promise<OwnershipBooks> {
       amount_cents: Number(f.amount_cents),
       transfer_cents: Number(f.transfer_cents),
     })),
-    pairs: await pairTotals(exec),
+    pairs: ledger.pairs,
     crossings: (crossing) => transfersBetween(exec, crossing),
   };
 }
 
 /** Every ownership violation in the books (see the top of this file). */
-export async function verifyOwnership(exec: Executor): Promise<Violation[]> {
-  return ownershipViolations(await ownershipBooks(exec));
+export async function verifyOwnership(exec: Executor, ledger: LedgerBooks): Promise<Violation[]> {
+  return ownershipViolations(await ownershipBooks(exec, ledger));
 }
 
 async function ownershipViolations(books: OwnershipBooks): Promise<Violation[]> {

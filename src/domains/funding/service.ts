@@ -48,7 +48,7 @@ export class FundingService {
     this.returns = new ChainReturns(db, clock, config, { ...deps, funding: this });
     // A company-funded card's money comes from and returns to the pool (docs/funding.md, Ownership).
     deps.cards.setCompanyPool(this);
-    deps.ledger.addCheck((exec) => verifyOwnership(exec));
+    deps.ledger.addCheck(verifyOwnership);
   }
 
   get chain(): Chain {

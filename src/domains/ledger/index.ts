@@ -3,10 +3,4 @@ export type { AccountBalance, LedgerService, LockedAccounts, TransferRequest, Vi
 export { LedgerRefusal } from './service.ts';
 export { accountOwners } from './store.ts';
 /** The books as `ledger verify` reads them, for the checks other domains add (`LedgerService.addCheck`). */
-export {
-  ledgerAccounts,
-  type PairTotal,
-  type PairTransfer,
-  pairTotals,
-  transfersBetween,
-} from './verify-store.ts';
+export { type LedgerBooks, type PairTotal, type PairTransfer, transfersBetween } from './verify-store.ts';

@@ -30,11 +30,15 @@ import {
 import type { AccountKind, BatchWrites, TransferRow } from './store.ts';
 import * as store from './store.ts';
 import { type Violation, verifyLedger } from './verify.ts';
+import { type LedgerBooks, ledgerBooks } from './verify-store.ts';
 
 export type { AccountBalance, AccountSpec, HeldAccount, LockedAccounts } from './accounts.ts';
 export { AccountFlags, LedgerRefusal, type RefusalCode, type TransferRequest } from './rules.ts';
 export type { AccountKind } from './store.ts';
 export type { Violation } from './verify.ts';
+
+/** A domain's own invariant over the books `ledger verify` read (`addCheck`). */
+type DomainCheck = (exec: Executor, books: LedgerBooks) => Promise<Violation[]>;
 
 /** Past this many remembered account ids the memory starts over (it is only a shortcut). */
 const KNOWN_ACCOUNTS_MAX = 100_000;
@@ -124,7 +128,7 @@ export class LedgerService {
   /** Accounts' fixed fields (organization, mode, currency, flags) by id: they never change. */
   private readonly fixedFields = new Map<string, AccountState>();
   /** Invariants other domains prove about the money they recorded (`addCheck`). */
-  private readonly checks: ((exec: Executor) => Promise<Violation[]>)[] = [];
+  private readonly checks: DomainCheck[] = [];
 
   constructor(
     private readonly handle: Pick<DatabaseHandle, 'db' | 'dialect'>,
@@ -475,7 +479,7 @@ export class LedgerService {
    * Adds an invariant a domain proves about what it recorded with its money (the cards domain: no
    * purchase refunded above what it settled), run by `verify` after the ledger's own.
    */
-  addCheck(check: (exec: Executor) => Promise<Violation[]>): void {
+  addCheck(check: DomainCheck): void {
     this.checks.push(check);
   }
 
@@ -494,8 +498,9 @@ export class LedgerService {
    */
   async verify(exec?: Executor): Promise<Violation[]> {
     const check = async (on: Executor) => {
-      const violations = await verifyLedger(on, await store.unfoldedDeltas(on));
-      for (const domainCheck of this.checks) violations.push(...(await domainCheck(on)));
+      const books = await ledgerBooks(on);
+      const violations = await verifyLedger(on, books, await store.unfoldedDeltas(on));
+      for (const domainCheck of this.checks) violations.push(...(await domainCheck(on, books)));
       return violations;
     };
     return exec ? check(exec) : readSnapshot(this.handle, check);

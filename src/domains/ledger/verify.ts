@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/index.ts';
 import { AccountFlags, checkLimits, type Totals } from './rules.ts';
+import type { LedgerBooks } from './verify-store.ts';
 import * as store from './verify-store.ts';
 
 export interface Violation {
@@ -33,7 +34,11 @@ const ZERO: Totals = { debits_pending: 0, debits_posted: 0, credits_pending: 0, 
  * 3. no account flagged against it is overdrawn;
  * 4. every hold is open with no ending, or ended exactly once by a matching post or void.
  */
-export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): Promise<Violation[]> {
+export async function verifyLedger(
+  db: Executor,
+  books: LedgerBooks,
+  deltas: Map<string, Totals>,
+): Promise<Violation[]> {
   const violations: Violation[] = [];
 
   const badShapes = await store.malformedTransfers(db);
@@ -48,22 +53,23 @@ export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): P
   const derived = new Map<string, Totals>();
   const add = (id: string, key: keyof Totals, amount: number) => {
     const totals = derived.get(id) ?? { ...ZERO };
-    totals[key] += Number(amount);
+    totals[key] += amount;
     derived.set(id, totals);
   };
-  for (const side of ['debit', 'credit'] as const) {
-    const rows = await store.sideTotals(db, side);
-    for (const row of rows) {
-      if (row.kind === 'posted' || row.kind === 'post_pending')
-        add(row.account_id, `${side}s_posted`, row.total);
-      if (row.kind === 'pending' && row.pending_state === 'open')
-        add(row.account_id, `${side}s_pending`, row.total);
-    }
+  for (const pair of books.pairs) {
+    const state =
+      pair.kind === 'posted' || pair.kind === 'post_pending'
+        ? 'posted'
+        : pair.kind === 'pending' && pair.pending_state === 'open'
+          ? 'pending'
+          : null;
+    if (!state) continue;
+    add(pair.debit, `debits_${state}`, pair.total);
+    add(pair.credit, `credits_${state}`, pair.total);
   }
 
-  const rows = await store.ledgerAccounts(db);
   const sums = { ...ZERO };
-  for (const row of rows) {
+  for (const row of books.accounts) {
     const delta = deltas.get(row.id) ?? ZERO;
     const account = { ...row };
     for (const key of Object.keys(ZERO) as (keyof Totals)[])
@@ -105,8 +111,7 @@ export async function verifyLedger(db: Executor, deltas: Map<string, Totals>): P
     });
   }
 
-  const holds = await store.holdsWithEndings(db);
-  for (const h of holds) {
+  for (const h of await store.disagreeingHolds(db)) {
     const problem = holdProblem(h);
     if (problem) violations.push({ invariant: 'pending_hold', subject: h.id, detail: problem });
   }
