@@ -15,7 +15,7 @@
  * by the worker's own loop), 200,000 card transactions over 20,000 cards (10,000 of them on one hot
  * card, the one the per-card list reads) and 50,000 users. `--pg` runs on a fresh PostgreSQL
  * database made on `BENCH_PG_ADMIN_URL` (default postgres://postgres@127.0.0.1:5432/postgres) and
- * dropped after (kept, its URL printed, with `--keep`, to read its plans). `purser ledger verify` runs after the fill, timed, and printed per million postings.
+ * dropped after (kept, its URL printed, with `--keep`, to read its plans). `purser ledger verify` runs after the fill, timed, and printed per million postings (transfers) and per million rows it proves (transfers and accounts).
  */
 
 import { randomBytes } from 'node:crypto';
@@ -264,7 +264,13 @@ const deepOf = (total: number) => Math.max(0, Math.floor(total * 0.9) - 1);
 
 /** Rows of a table; of the hot card's transactions for `hot`. */
 async function count(
-  table: 'events' | 'card_transactions' | 'ledger_transfers' | 'webhook_deliveries' | 'hot',
+  table:
+    | 'events'
+    | 'card_transactions'
+    | 'ledger_transfers'
+    | 'ledger_accounts'
+    | 'webhook_deliveries'
+    | 'hot',
 ) {
   const query =
     table === 'hot'
@@ -319,9 +325,13 @@ async function measure(label: string): Promise<{ figures: Figures; p50: Figures 
   if (violations.length > 0) throw new Error(`ledger verify: ${JSON.stringify(violations.slice(0, 5))}`);
   figures['purser ledger verify (ms)'] = verifyMs;
   figures['ledger verify per million postings (ms)'] = (verifyMs / Math.max(postings, 1)) * 1e6;
+  // It reads every transfer and every account (each account's owner too): both grow with the data.
+  const accounts = await count('ledger_accounts');
+  figures['ledger verify per million rows (ms)'] = (verifyMs / Math.max(postings + accounts, 1)) * 1e6;
   console.log(
     `  ${label}: ${await count('events')} events, ${await count('webhook_deliveries')} deliveries, ` +
-      `${await count('card_transactions')} transactions, ${postings} ledger transfers (${loadAverage()})`,
+      `${await count('card_transactions')} transactions, ${postings} ledger transfers, ` +
+      `${accounts} ledger accounts (${loadAverage()})`,
   );
   return { figures, p50 };
 }
