@@ -315,6 +315,54 @@ describe('verify', () => {
     await f.expectSound();
   });
 
+  it('names each transfer of a broken shape, among sound ones', async () => {
+    const { wallet, card } = await pair(1_000);
+    const live = await f.account('card', id('card'), true);
+    const moved = posted(wallet, card, 100);
+    const beside = posted(wallet, card, 30);
+    await f.ledger.move([moved, beside]);
+    await f.expectSound();
+    const db = f.t.ctx.db;
+    const { organizationId } = f;
+    /** Damages a row, expects exactly `subjects` named for their shape, then repairs the row. */
+    const expectNamed = async (
+      table: 'ledger_transfers' | 'ledger_accounts',
+      rowId: string,
+      damage: Record<string, unknown>,
+      repair: Record<string, unknown>,
+      subjects = [moved.id],
+    ) => {
+      await db.updateTable(table).set(damage).where('id', '=', rowId).execute();
+      const named = (await f.ledger.verify()).filter((v) => v.invariant === 'transfer_shape');
+      expect(named.map((v) => v.subject).sort()).toEqual([...subjects].sort());
+      await db.updateTable(table).set(repair).where('id', '=', rowId).execute();
+      await f.expectSound();
+    };
+    await expectNamed('ledger_transfers', moved.id, { amount: 0 }, { amount: 100 });
+    await expectNamed('ledger_transfers', moved.id, { amount: -5 }, { amount: 100 });
+    await expectNamed(
+      'ledger_transfers',
+      moved.id,
+      { credit_account_id: wallet },
+      { credit_account_id: card },
+    );
+    await expectNamed('ledger_transfers', moved.id, { credit_account_id: live }, { credit_account_id: card });
+    await expectNamed(
+      'ledger_transfers',
+      moved.id,
+      { organization_id: 'org_elsewhere' },
+      { organization_id: organizationId },
+    );
+    // An account moved to another organization: every transfer into it is named.
+    await expectNamed(
+      'ledger_accounts',
+      card,
+      { organization_id: 'org_elsewhere' },
+      { organization_id: organizationId },
+      [moved.id, beside.id],
+    );
+  });
+
   it('names every way a hold and its ending can disagree, among holds that agree', async () => {
     const { wallet, card } = await pair(1_000);
     const other = await f.account('card', id('card'));

@@ -9,7 +9,8 @@ import type { Executor } from '../../db/index.ts';
 
 /**
  * Transfers of a broken shape: no positive amount, an account sending to itself, or accounts (or the
- * transfer) of different organizations or modes.
+ * transfer) of different organizations or modes. A whole scan, with each transfer's two accounts:
+ * verify.ts runs it only when the pairs' totals show such a transfer (`misshapenPair`).
  */
 export function malformedTransfers(exec: Executor) {
   return exec
@@ -122,24 +123,46 @@ export function strayEndings(exec: Executor) {
     .execute();
 }
 
-/** What moved between two accounts, by kind of transfer (`pending` rows by their state). */
+/**
+ * What moved between two accounts, by kind of transfer (`pending` rows by their state) and by the
+ * organization the transfers name (in sound books, the accounts' own).
+ */
 export interface PairTotal {
   debit: string;
   credit: string;
   kind: 'posted' | 'pending' | 'post_pending' | 'void_pending';
   pending_state: string | null;
+  organization_id: string;
   total: number;
+  /** The smallest of these transfers' amounts. */
+  smallest: number;
 }
 
 /** What moved from each account to each other, by kind of transfer and state of hold. */
 async function pairTotals(exec: Executor): Promise<PairTotal[]> {
+  const columns = [
+    'debit_account_id',
+    'credit_account_id',
+    'kind',
+    'pending_state',
+    'organization_id',
+  ] as const;
   const pairs = await exec
     .selectFrom('ledger_transfers')
-    .select(['debit_account_id as debit', 'credit_account_id as credit', 'kind', 'pending_state'])
-    .select((eb) => eb.fn.sum<number | string>('amount').as('total'))
-    .groupBy(['debit_account_id', 'credit_account_id', 'kind', 'pending_state'])
+    .select([
+      'debit_account_id as debit',
+      'credit_account_id as credit',
+      'kind',
+      'pending_state',
+      'organization_id',
+    ])
+    .select((eb) => [
+      eb.fn.sum<number | string>('amount').as('total'),
+      eb.fn.min<number | string>('amount').as('smallest'),
+    ])
+    .groupBy([...columns])
     .execute();
-  return pairs.map((p) => ({ ...p, total: Number(p.total) }));
+  return pairs.map((p) => ({ ...p, total: Number(p.total), smallest: Number(p.smallest) }));
 }
 
 /** A transfer as the checks over pairs of accounts read it. */
