@@ -1,22 +1,28 @@
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedSqliteUrl, type TestDatabase } from '../helpers/databases.ts';
 import { type OrgApp, startOrgApp } from '../helpers/fixtures.ts';
-import { onPostgres } from '../helpers/harness.ts';
 
 /**
  * On SQLite another process can hold the database's write lock (a `purser worker`, a CLI command, a
  * backup): a write that waits past `SQLITE_BUSY_TIMEOUT_MS` for it answers `503 database_busy` with
  * Retry-After (Connect: `503 auth_unavailable`, spec §7), never a 500, and changes nothing; reads go
- * on meanwhile, and the same write passes once the lock is let go. SQLite only: PostgreSQL locks rows,
- * not the database, and its way to `503 database_busy` (conflicts that outlast the retries) is
- * checked on PostgreSQL by test/ledger/conflicts.test.ts.
+ * on meanwhile, and the same write passes once the lock is let go. On a SQLite database in either
+ * run: PostgreSQL locks rows, not the database, and its way to `503 database_busy` (conflicts that
+ * outlast the retries) is checked on PostgreSQL by test/ledger/conflicts.test.ts.
  */
-describe.skipIf(onPostgres)('a SQLite database locked by another process', () => {
+describe('a SQLite database locked by another process', () => {
   let f: OrgApp;
   let other: SQLite.Database;
+  let database: TestDatabase;
   beforeAll(async () => {
+    database = await migratedSqliteUrl();
     f = await startOrgApp({
-      env: { SQLITE_BUSY_TIMEOUT_MS: '50', WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true' },
+      env: {
+        DATABASE_URL: database.url,
+        SQLITE_BUSY_TIMEOUT_MS: '50',
+        WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'true',
+      },
     });
     other = new SQLite(f.t.ctx.config.databaseUrl.slice('sqlite:'.length));
   });
@@ -24,6 +30,7 @@ describe.skipIf(onPostgres)('a SQLite database locked by another process', () =>
     if (other.inTransaction) other.exec('rollback');
     other.close();
     await f.close();
+    await database.drop();
   });
 
   const createEndpoint = () =>

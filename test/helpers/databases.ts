@@ -66,7 +66,7 @@ export function freshDatabaseUrl(): TestDatabase {
 
 /** A database migrated to the latest schema, ready for an app. */
 export async function migratedDatabaseUrl(): Promise<TestDatabase> {
-  return onPostgres ? postgresCopy() : sqliteCopy();
+  return onPostgres ? postgresCopy() : migratedSqliteUrl();
 }
 
 const DB_SOURCE = fileURLToPath(new URL('../../src/db', import.meta.url));
@@ -100,7 +100,8 @@ async function sqliteTemplate(): Promise<string> {
   return path;
 }
 
-async function sqliteCopy(): Promise<TestDatabase> {
+/** A migrated SQLite database in either run: for what only SQLite does (another process's lock). */
+export async function migratedSqliteUrl(): Promise<TestDatabase> {
   const template = await sqliteTemplate();
   const dir = mkdtempSync(join(tmpdir(), 'purser-test-'));
   const path = join(dir, 'purser.db');
