@@ -315,6 +315,42 @@ describe('verify', () => {
     await f.expectSound();
   });
 
+  /** One row of the books damaged: `set` damages it, `back` repairs it. */
+  interface Damage {
+    table?: 'ledger_transfers' | 'ledger_accounts';
+    row: string;
+    set: Record<string, unknown>;
+    back: Record<string, unknown>;
+  }
+
+  /**
+   * Damages a row, expects `invariant` to name exactly `named` (each subject, with words of its
+   * detail), then repairs the row and expects the books sound again.
+   */
+  async function expectNamed(
+    invariant: string,
+    { table = 'ledger_transfers', row, set, back }: Damage,
+    named: { subject: string; detail?: string }[],
+  ) {
+    const update = (values: Record<string, unknown>) =>
+      f.t.ctx.db.updateTable(table).set(values).where('id', '=', row).execute();
+    await update(set);
+    const found = (await f.ledger.verify()).filter((v) => v.invariant === invariant);
+    expect(found).toHaveLength(named.length);
+    expect(found).toEqual(
+      expect.arrayContaining(
+        named.map(({ subject, detail }) =>
+          expect.objectContaining({
+            subject,
+            ...(detail ? { detail: expect.stringContaining(detail) } : {}),
+          }),
+        ),
+      ),
+    );
+    await update(back);
+    await f.expectSound();
+  }
+
   it('names each transfer of a broken shape, among sound ones', async () => {
     const { wallet, card } = await pair(1_000);
     const live = await f.account('card', id('card'), true);
@@ -322,172 +358,117 @@ describe('verify', () => {
     const beside = posted(wallet, card, 30);
     await f.ledger.move([moved, beside]);
     await f.expectSound();
-    const db = f.t.ctx.db;
     const { organizationId } = f;
-    /** Damages a row, expects exactly `subjects` named for their shape, then repairs the row. */
-    const expectNamed = async (
-      table: 'ledger_transfers' | 'ledger_accounts',
-      rowId: string,
-      damage: Record<string, unknown>,
-      repair: Record<string, unknown>,
-      subjects = [moved.id],
-    ) => {
-      await db.updateTable(table).set(damage).where('id', '=', rowId).execute();
-      const named = (await f.ledger.verify()).filter((v) => v.invariant === 'transfer_shape');
-      expect(named.map((v) => v.subject).sort()).toEqual([...subjects].sort());
-      await db.updateTable(table).set(repair).where('id', '=', rowId).execute();
-      await f.expectSound();
-    };
-    await expectNamed('ledger_transfers', moved.id, { amount: 0 }, { amount: 100 });
-    await expectNamed('ledger_transfers', moved.id, { amount: -5 }, { amount: 100 });
-    await expectNamed(
-      'ledger_transfers',
-      moved.id,
-      { credit_account_id: wallet },
-      { credit_account_id: card },
-    );
-    await expectNamed('ledger_transfers', moved.id, { credit_account_id: live }, { credit_account_id: card });
-    await expectNamed(
-      'ledger_transfers',
-      moved.id,
-      { organization_id: 'org_elsewhere' },
-      { organization_id: organizationId },
-    );
+    const damages: Omit<Damage, 'row'>[] = [
+      { set: { amount: 0 }, back: { amount: 100 } },
+      { set: { amount: -5 }, back: { amount: 100 } },
+      { set: { credit_account_id: wallet }, back: { credit_account_id: card } },
+      { set: { credit_account_id: live }, back: { credit_account_id: card } },
+      { set: { organization_id: 'org_elsewhere' }, back: { organization_id: organizationId } },
+    ];
+    for (const damage of damages)
+      await expectNamed('transfer_shape', { ...damage, row: moved.id }, [{ subject: moved.id }]);
     // An account moved to another organization: every transfer into it is named.
-    await expectNamed(
-      'ledger_accounts',
-      card,
-      { organization_id: 'org_elsewhere' },
-      { organization_id: organizationId },
-      [moved.id, beside.id],
-    );
+    const elsewhere = {
+      set: { organization_id: 'org_elsewhere' },
+      back: { organization_id: organizationId },
+    };
+    await expectNamed('transfer_shape', { ...elsewhere, table: 'ledger_accounts', row: card }, [
+      { subject: moved.id },
+      { subject: beside.id },
+    ]);
   });
 
   it('names every way a hold and its ending can disagree, among holds that agree', async () => {
     const { wallet, card } = await pair(1_000);
     const other = await f.account('card', id('card'));
-    const db = f.t.ctx.db;
-    // Holds that agree, of every state: none of them is named.
-    const endedHold = async (ending: 'post_pending' | 'void_pending', amount = 50) => {
-      const request = {
+    const hold = (amount: number) =>
+      ({
         type: 'pending',
         id: id('hold'),
         debitAccountId: wallet,
         creditAccountId: card,
-        amount: 50,
+        amount,
         code: 'authorization',
-      } as const;
+      }) as const;
+    const endedHold = async (ending: 'post_pending' | 'void_pending', amount = 50) => {
+      const request = hold(50);
       const end = { type: ending, id: id('end'), pendingId: request.id, amount } as const;
       expect(await f.ledger.move([request, end])).toMatchObject({ ok: true });
       return { hold: request.id, end: end.id };
     };
-    await f.ledger.move([
-      {
-        type: 'pending',
-        id: id('hold'),
-        debitAccountId: wallet,
-        creditAccountId: card,
-        amount: 20,
-        code: 'authorization',
-      },
-    ]);
+    // Holds that agree, of every state: none of them is named.
+    await f.ledger.move([hold(20)]);
     await endedHold('post_pending', 30);
     await endedHold('void_pending');
     await f.expectSound();
     const plain = posted(wallet, card, 10);
     await f.ledger.move([plain]);
 
-    const transfer = (transferId: string, change: Record<string, unknown>) =>
-      db.updateTable('ledger_transfers').set(change).where('id', '=', transferId).execute();
-    /** Damages the books, expects the hold named for it, then repairs them. */
-    const expectNamed = async (
-      subject: string,
-      detail: string,
-      damage: () => Promise<unknown>,
-      repair: () => Promise<unknown>,
-    ) => {
-      await damage();
-      const named = (await f.ledger.verify()).filter((v) => v.invariant === 'pending_hold');
-      expect(named).toEqual([expect.objectContaining({ subject, detail: expect.stringContaining(detail) })]);
-      await repair();
-      await f.expectSound();
-    };
     const posting = await endedHold('post_pending');
     const voiding = await endedHold('void_pending');
-    await expectNamed(
-      posting.hold,
-      'open, yet ended by',
-      () => transfer(posting.hold, { pending_state: 'open' }),
-      () => transfer(posting.hold, { pending_state: 'posted' }),
-    );
-    await expectNamed(
-      voiding.hold,
-      'voided without a transfer',
-      () => transfer(voiding.end, { pending_id: null, kind: 'posted' }),
-      () => transfer(voiding.end, { pending_id: voiding.hold, kind: 'void_pending' }),
-    );
-    await expectNamed(
-      posting.hold,
-      'between other accounts',
-      () => transfer(posting.end, { credit_account_id: other }),
-      () => transfer(posting.end, { credit_account_id: card }),
-    );
-    await expectNamed(
-      posting.hold,
-      'between other accounts',
-      () => transfer(posting.end, { debit_account_id: other }),
-      () => transfer(posting.end, { debit_account_id: wallet }),
-    );
-    await expectNamed(
-      voiding.hold,
-      'posted but ended by a void_pending',
-      () => transfer(voiding.hold, { pending_state: 'posted' }),
-      () => transfer(voiding.hold, { pending_state: 'voided' }),
-    );
-    await expectNamed(
-      posting.hold,
-      'voided but ended by a post_pending',
-      () => transfer(posting.hold, { pending_state: 'voided' }),
-      () => transfer(posting.hold, { pending_state: 'posted' }),
-    );
-    await expectNamed(
-      posting.hold,
-      'posted 60, more than its 50',
-      () => transfer(posting.end, { amount: 60 }),
-      () => transfer(posting.end, { amount: 50 }),
-    );
-    await expectNamed(
-      voiding.hold,
-      'voided 40 of its 50',
-      () => transfer(voiding.end, { amount: 40 }),
-      () => transfer(voiding.end, { amount: 50 }),
-    );
-    await expectNamed(
-      voiding.hold,
-      'unknown state lost',
-      () => transfer(voiding.hold, { pending_state: 'lost' }),
-      () => transfer(voiding.hold, { pending_state: 'voided' }),
-    );
-    await expectNamed(
-      voiding.hold,
-      'unknown state null',
-      () => transfer(voiding.hold, { pending_state: null }),
-      () => transfer(voiding.hold, { pending_state: 'voided' }),
-    );
+    const cases: [Damage, string, string][] = [
+      [
+        { row: posting.hold, set: { pending_state: 'open' }, back: { pending_state: 'posted' } },
+        posting.hold,
+        'open, yet ended by',
+      ],
+      [
+        {
+          row: voiding.end,
+          set: { pending_id: null, kind: 'posted' },
+          back: { pending_id: voiding.hold, kind: 'void_pending' },
+        },
+        voiding.hold,
+        'voided without a transfer',
+      ],
+      [
+        { row: posting.end, set: { credit_account_id: other }, back: { credit_account_id: card } },
+        posting.hold,
+        'between other accounts',
+      ],
+      [
+        { row: posting.end, set: { debit_account_id: other }, back: { debit_account_id: wallet } },
+        posting.hold,
+        'between other accounts',
+      ],
+      [
+        { row: voiding.hold, set: { pending_state: 'posted' }, back: { pending_state: 'voided' } },
+        voiding.hold,
+        'posted but ended by a void_pending',
+      ],
+      [
+        { row: posting.hold, set: { pending_state: 'voided' }, back: { pending_state: 'posted' } },
+        posting.hold,
+        'voided but ended by a post_pending',
+      ],
+      [
+        { row: posting.end, set: { amount: 60 }, back: { amount: 50 } },
+        posting.hold,
+        'posted 60, more than its 50',
+      ],
+      [{ row: voiding.end, set: { amount: 40 }, back: { amount: 50 } }, voiding.hold, 'voided 40 of its 50'],
+      [
+        { row: voiding.hold, set: { pending_state: 'lost' }, back: { pending_state: 'voided' } },
+        voiding.hold,
+        'unknown state lost',
+      ],
+      [
+        { row: voiding.hold, set: { pending_state: null }, back: { pending_state: 'voided' } },
+        voiding.hold,
+        'unknown state null',
+      ],
+    ];
+    for (const [damage, subject, detail] of cases)
+      await expectNamed('pending_hold', damage, [{ subject, detail }]);
     // An ending moved onto a transfer that is no hold: that transfer is named, and the hold it left.
-    await transfer(posting.end, { pending_id: plain.id });
-    const named = (await f.ledger.verify()).filter((v) => v.invariant === 'pending_hold');
-    expect(named).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          subject: plain.id,
-          detail: `a post_pending (${posting.end}) ends a posted transfer`,
-        }),
-        expect.objectContaining({ subject: posting.hold, detail: 'posted without a transfer that ended it' }),
-      ]),
+    await expectNamed(
+      'pending_hold',
+      { row: posting.end, set: { pending_id: plain.id }, back: { pending_id: posting.hold } },
+      [
+        { subject: plain.id, detail: `a post_pending (${posting.end}) ends a posted transfer` },
+        { subject: posting.hold, detail: 'posted without a transfer that ended it' },
+      ],
     );
-    expect(named).toHaveLength(2);
-    await transfer(posting.end, { pending_id: posting.hold });
-    await f.expectSound();
   });
 });
