@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, DialectAdapter, Insertable, Kysely, Updateable } from 'kysely';
+import { remembered } from '../core/memo.ts';
 import type { Executor } from './index.ts';
 import type { Database } from './schema.ts';
 import { literalLimits } from './sqlite-limits.ts';
@@ -61,16 +62,12 @@ function heldStatement(sqlite: SQLite.Database, sql: string): Held {
     statements = new Map();
     heldStatements.set(sqlite, statements);
   }
-  let held = statements.get(sql);
-  if (!held) {
-    const statement = sqlite.prepare(sql);
-    held = statement.reader
+  return remembered(statements, HELD_STATEMENTS_MAX, sql, (text): Held => {
+    const statement = sqlite.prepare(text);
+    return statement.reader
       ? { statement: statement.raw(true), row: rowBuilder(statement.columns().map((c) => c.name)) }
       : { statement, row: null };
-    if (statements.size >= HELD_STATEMENTS_MAX) statements.clear();
-    statements.set(sql, held);
-  }
-  return held;
+  });
 }
 
 /**

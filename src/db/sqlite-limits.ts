@@ -1,3 +1,5 @@
+import { remembered } from '../core/memo.ts';
+
 /*
  * SQLite (3.53, as better-sqlite3 builds it) plans a `LIMIT ?` or `OFFSET ?` by the value bound to
  * it: binding one, even the value bound before, expires the prepared statement, and its next run
@@ -42,13 +44,7 @@ export function bindsLimits(sql: string): boolean {
 }
 
 function limitSlots(sql: string): LimitSlots | null {
-  let slots = slotsByText.get(sql);
-  if (slots === undefined) {
-    slots = findSlots(sql);
-    if (slotsByText.size >= TEXTS_MAX) slotsByText.clear();
-    slotsByText.set(sql, slots);
-  }
-  return slots;
+  return remembered(slotsByText, TEXTS_MAX, sql, findSlots);
 }
 
 /** The `?` placeholders right after LIMIT or OFFSET, outside quoted strings and names. */

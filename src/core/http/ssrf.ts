@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { remembered } from '../memo.ts';
 
 /**
  * The SSRF guard of every outbound call (webhooks, merchants, providers; core/http/policy.ts holds the
@@ -115,13 +116,7 @@ function classifyParsed(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass {
  * Anything that is not an address is `reserved`, so it is never reached by mistake.
  */
 export function classifyAddress(raw: string): AddressClass {
-  let kind = classified.get(raw);
-  if (kind === undefined) {
-    kind = classifySpelling(raw);
-    if (classified.size >= CLASSIFIED_MAX) classified.clear();
-    classified.set(raw, kind);
-  }
-  return kind;
+  return remembered(classified, CLASSIFIED_MAX, raw, classifySpelling);
 }
 
 /**
