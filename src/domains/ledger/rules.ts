@@ -55,6 +55,13 @@ export type TransferRequest =
   /** Ends a hold by releasing all of it. */
   | { type: 'void_pending'; id: string; pendingId: string };
 
+/** Whether a request ends a hold (its `pendingId`), rather than recording a new transfer. */
+export function endsHold(
+  request: TransferRequest,
+): request is Extract<TransferRequest, { type: 'post_pending' | 'void_pending' }> {
+  return request.type === 'post_pending' || request.type === 'void_pending';
+}
+
 export type RefusalCode =
   | 'amount_must_be_positive'
   | 'accounts_must_be_different'
@@ -231,4 +238,12 @@ export function checkLimits(account: AccountState): RefusalCode | null {
 /** What an account can still spend: received, less spent, less held. */
 export function available(totals: Totals): number {
   return totals.credits_posted - totals.debits_posted - totals.debits_pending;
+}
+
+/** Sets `to`'s four totals to `from`'s. */
+export function copyTotals(to: Totals, from: Totals): void {
+  to.debits_pending = from.debits_pending;
+  to.debits_posted = from.debits_posted;
+  to.credits_pending = from.credits_pending;
+  to.credits_posted = from.credits_posted;
 }

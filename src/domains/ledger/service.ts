@@ -20,6 +20,8 @@ import {
 import {
   type AccountState,
   applyTransfer,
+  copyTotals,
+  endsHold,
   LedgerRefusal,
   type RefusalCode,
   sameTransfer,
@@ -49,47 +51,6 @@ interface OpenTransaction {
   learned: Map<string, string>;
   /** The accounts it locked up front (and those its batches named unlocked); null until then. */
   locked: Map<string, HeldAccount> | null;
-}
-
-/**
- * A transfer's row: the rules' transfer with its ledger, metadata and time, written out (a spread of
- * the transfer with these added took V8's slow path, a few microseconds a transfer).
- */
-function transferRow(
-  transfer: TransferState,
-  ledger: Pick<AccountState, 'organization_id' | 'livemode'>,
-  metadata: string | null,
-  now: number,
-): TransferRow {
-  return {
-    id: transfer.id,
-    kind: transfer.kind,
-    debit_account_id: transfer.debit_account_id,
-    credit_account_id: transfer.credit_account_id,
-    amount: transfer.amount,
-    pending_id: transfer.pending_id,
-    pending_state: transfer.pending_state,
-    timeout_at: transfer.timeout_at,
-    code: transfer.code,
-    organization_id: ledger.organization_id,
-    livemode: ledger.livemode,
-    metadata,
-    created_at: now,
-  };
-}
-
-function copyTotals(to: Totals, from: Totals): void {
-  to.debits_pending = from.debits_pending;
-  to.debits_posted = from.debits_posted;
-  to.credits_pending = from.credits_pending;
-  to.credits_posted = from.credits_posted;
-}
-
-/** Whether a request ends a hold (its `pendingId`), rather than recording a new transfer. */
-function endsHold(
-  request: TransferRequest,
-): request is Extract<TransferRequest, { type: 'post_pending' | 'void_pending' }> {
-  return request.type === 'post_pending' || request.type === 'void_pending';
 }
 
 /** A limited account a transaction needs but did not lock with the others, up front: a caller's bug. */
@@ -394,7 +355,7 @@ export class LedgerService {
       const { transfer, endsPending } = applied;
       const ledger = working.get(transfer.debit_account_id) as AccountState;
       const metadata = 'metadata' in request && request.metadata ? JSON.stringify(request.metadata) : null;
-      written.set(transfer.id, transferRow(transfer, ledger, metadata, now));
+      written.set(transfer.id, store.transferRow(transfer, ledger, metadata, now));
       if (endsPending) {
         // A hold this batch opened is written already ended; an earlier one is updated.
         const opened = written.get(endsPending.id);

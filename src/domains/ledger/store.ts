@@ -40,6 +40,33 @@ export type TransferRow = TransferState & {
   created_at: number;
 };
 
+/**
+ * A transfer's row: the rules' transfer with its ledger, metadata and time, written out (a spread of
+ * the transfer with these added took V8's slow path, a few microseconds a transfer).
+ */
+export function transferRow(
+  transfer: TransferState,
+  ledger: Pick<AccountState, 'organization_id' | 'livemode'>,
+  metadata: string | null,
+  now: number,
+): TransferRow {
+  return {
+    id: transfer.id,
+    kind: transfer.kind,
+    debit_account_id: transfer.debit_account_id,
+    credit_account_id: transfer.credit_account_id,
+    amount: transfer.amount,
+    pending_id: transfer.pending_id,
+    pending_state: transfer.pending_state,
+    timeout_at: transfer.timeout_at,
+    code: transfer.code,
+    organization_id: ledger.organization_id,
+    livemode: ledger.livemode,
+    metadata,
+    created_at: now,
+  };
+}
+
 /** A batch's writes (`writeBatch`). */
 export interface BatchWrites {
   transfers: TransferRow[];
