@@ -63,7 +63,7 @@ export function workerChores(ctx: AppContext, log: WorkerLog): Chore[] {
       enabled: evm,
       intervalMs: ctx.config.funding.pollIntervalMs,
       run: async () => {
-        const deposits = await ctx.funding.watchDeposits();
+        const deposits = await ctx.funding.onChain.watchDeposits();
         if (deposits > 0) log.info({ deposits }, 'chain deposits credited');
       },
     },
@@ -190,9 +190,9 @@ export function workerChores(ctx: AppContext, log: WorkerLog): Chore[] {
  * for /metrics, and one warning line per drift that appears or changes (one info line when it ends).
  */
 async function reconcileChain(ctx: AppContext, log: WorkerLog): Promise<void> {
-  const check = await ctx.funding.reconcileChain();
+  const check = await ctx.funding.onChain.reconcileChain();
   if (!check) return;
-  const { drifted, resolved } = await ctx.funding.recordChainCheck(check);
+  const { drifted, resolved } = await ctx.funding.onChain.recordChainCheck(check);
   const warn = (log.warn ?? log.error).bind(log);
   for (const drift of drifted) {
     const { address, kind, organization_id, owner_id, chain, ledger, drift: difference } = drift;

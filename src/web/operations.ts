@@ -50,7 +50,7 @@ async function operations(app: RoutesApp, options: OperationsOptions): Promise<v
 
   // The chain against the books (CHAIN=evm): what the worker's last check recorded, read at scrape
   // time from the database, so that any API process shows what any worker found.
-  const chainCheck = () => options.funding.chainDrifts().catch(() => null);
+  const chainCheck = () => options.funding.onChain.chainDrifts().catch(() => null);
   new Gauge({
     name: 'purser_chain_drift_tokens',
     help: 'Tokens an address holds on the chain less what the books say it should, per drifting address (last worker check)',

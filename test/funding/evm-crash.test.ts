@@ -56,7 +56,7 @@ it('sends one transaction when the worker dies between submitting and recording'
 }, async () => {
   const pool = await f.poolAddress();
   await f.chain.send([pool], [100_000_000n]);
-  await f.t.ctx.funding.watchDeposits();
+  await f.t.ctx.funding.onChain.watchDeposits();
   await f.chain.fundGas(pool);
   const userId = await f.liveUser();
   const address = await f.userAddress(userId);

@@ -84,7 +84,7 @@ export function useEvm(extraEnv: Record<string, string> = {}): EvmFixture {
         return userId;
       },
       async userAddress(userId: string) {
-        const address = await t.ctx.funding.userDepositAddress(
+        const address = await t.ctx.funding.onChain.userDepositAddress(
           { organizationId: f.org.organization_id, livemode: true },
           userId,
         );
@@ -137,7 +137,7 @@ export function useEvm(extraEnv: Record<string, string> = {}): EvmFixture {
           .filter((e) => transferId === undefined || e.data.transfer_id === transferId);
       },
       async reconcile() {
-        const check = await t.ctx.funding.reconcileChain();
+        const check = await t.ctx.funding.onChain.reconcileChain();
         expect(check).not.toBeNull();
         return check!;
       },

@@ -21,7 +21,7 @@ async function fundPool(dollars: bigint): Promise<string> {
   const pool = await f.poolAddress();
   await f.chain.send([pool], [dollars * USD]);
   await f.chain.mine(1);
-  await f.t.ctx.funding.watchDeposits();
+  await f.t.ctx.funding.onChain.watchDeposits();
   await f.chain.fundGas(pool);
   return pool;
 }

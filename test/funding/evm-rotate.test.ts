@@ -32,7 +32,7 @@ it('refuses while a transfer signed by the previous key is not settled, changing
   await f.chain.send([pool], [100n * USD]);
   await f.chain.fundGas(pool);
   await f.chain.mine(1);
-  await f.t.ctx.funding.watchDeposits();
+  await f.t.ctx.funding.onChain.watchDeposits();
   const userId = await f.liveUser();
   const flow = await f.flow(userId, 1_000);
   // Submitted, not mined: the chain may still move the old pool's tokens.
@@ -74,7 +74,7 @@ it('moves every address of the previous key to the new key, books unchanged and 
   const oldUser = await f.userAddress(userId);
   await f.chain.send([oldUser], [40n * USD]);
   await f.chain.mine(1);
-  await f.t.ctx.funding.watchDeposits();
+  await f.t.ctx.funding.onChain.watchDeposits();
   const flow = await f.flow(userId, 10_000);
   expect((await f.drive(flow.transfer_id)).status).toBe('card_created');
   const books = { pool: await f.pool(), wallet: await f.liveWallet(userId) };
@@ -130,14 +130,14 @@ it('moves every address of the previous key to the new key, books unchanged and 
   try {
     const chain = next.funding.chain as EvmChain;
     expect(await chain.depositAddress(orgId, true)).toBe(poolMove.to);
-    expect(await next.funding.userDepositAddress({ organizationId: orgId, livemode: true }, userId)).toBe(
-      userMove.to,
-    );
+    expect(
+      await next.funding.onChain.userDepositAddress({ organizationId: orgId, livemode: true }, userId),
+    ).toBe(userMove.to);
     expect(await f.pool()).toEqual(books.pool);
     expect(await f.liveWallet(userId)).toBe(books.wallet);
     // The moves between the old and the new addresses are no deposits.
-    expect(await next.funding.watchDeposits()).toBe(0);
-    expect((await next.funding.reconcileChain())!.drifts).toEqual([]);
+    expect(await next.funding.onChain.watchDeposits()).toBe(0);
+    expect((await next.funding.onChain.reconcileChain())!.drifts).toEqual([]);
 
     // The new pool funds a card: its transfer is signed by the new key and moves its tokens.
     const after = await f.flow(userId, 2_500);
@@ -154,8 +154,8 @@ it('moves every address of the previous key to the new key, books unchanged and 
     // drifts from the books until running the command again sweeps it to the new address.
     await f.chain.send([oldPool], [30n * USD]);
     await f.chain.mine(1);
-    expect(await next.funding.watchDeposits()).toBe(1);
-    expect((await next.funding.reconcileChain())!.drifts).toEqual([
+    expect(await next.funding.onChain.watchDeposits()).toBe(1);
+    expect((await next.funding.onChain.reconcileChain())!.drifts).toEqual([
       expect.objectContaining({ address: poolMove.to, drift_units: (-30n * USD).toString() }),
     ]);
     const swept = await purser(['chain', 'rotate-pool-key', '--json'], rotatedEnv);
@@ -169,7 +169,7 @@ it('moves every address of the previous key to the new key, books unchanged and 
       }),
     );
     expect(await f.chain.balanceOf(oldPool)).toBe(0n);
-    expect((await next.funding.reconcileChain())!.drifts).toEqual([]);
+    expect((await next.funding.onChain.reconcileChain())!.drifts).toEqual([]);
 
     // A process started with the previous key refuses to use its addresses.
     const stale = await purser(['wallet', 'address', orgId], env);

@@ -25,7 +25,7 @@ async function fundPool(dollars: bigint): Promise<string> {
   const pool = await f.poolAddress();
   const hash = await f.chain.send([pool], [dollars * USD]);
   await f.chain.mine(1);
-  await f.t.ctx.funding.watchDeposits();
+  await f.t.ctx.funding.onChain.watchDeposits();
   await f.chain.fundGas(pool);
   return hash;
 }
@@ -44,7 +44,9 @@ describe('deposit addresses', () => {
     expect(userAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(userAddress).not.toBe(wallet.deposit_address);
     const sandboxUser = await f.approvedUser();
-    expect(await f.t.ctx.funding.userDepositAddress({ ...live(), livemode: false }, sandboxUser)).toBeNull();
+    expect(
+      await f.t.ctx.funding.onChain.userDepositAddress({ ...live(), livemode: false }, sandboxUser),
+    ).toBeNull();
 
     const other = await f.t.createOrg('Other Co');
     expect(await f.evm.depositAddress(other.organization_id, true)).not.toBe(wallet.deposit_address);
@@ -81,7 +83,7 @@ describe('deposits', () => {
     const pool = await f.poolAddress();
     const hash = await f.chain.send([pool], [250n * USD]);
     // One confirmation of two: not yet.
-    expect(await f.t.ctx.funding.watchDeposits()).toBe(0);
+    expect(await f.t.ctx.funding.onChain.watchDeposits()).toBe(0);
     expect((await f.pool()).balance_cents).toBe(0);
 
     await f.chain.mine(1);
@@ -92,15 +94,15 @@ describe('deposits', () => {
     expect(funded.map((e) => e.data)).toEqual([
       { amount_cents: 25_000, balance_cents: 25_000, tx_hash: hash },
     ]);
-    expect(await f.t.ctx.funding.watchDeposits()).toBe(0);
+    expect(await f.t.ctx.funding.onChain.watchDeposits()).toBe(0);
 
     // A restarted process (a new context on the same database) resumes from the persisted cursor.
     const restarted = await createContext(f.t.ctx.config, { clock: f.t.clock, migrate: false });
     try {
-      expect(await restarted.funding.watchDeposits()).toBe(0);
+      expect(await restarted.funding.onChain.watchDeposits()).toBe(0);
       // Even reading the same blocks again (the cursor rewound) credits nothing twice.
       await f.t.ctx.db.updateTable('chain_cursors').set({ block_number: 0 }).execute();
-      expect(await restarted.funding.watchDeposits()).toBeGreaterThanOrEqual(1);
+      expect(await restarted.funding.onChain.watchDeposits()).toBeGreaterThanOrEqual(1);
     } finally {
       await restarted.close();
     }
@@ -124,7 +126,7 @@ describe('deposits', () => {
       await f.chain.send([pool], [40n * USD]);
       await f.chain.send([pool], [2n * USD]);
       await f.chain.mine(1);
-      await Promise.all([f.t.ctx.funding.watchDeposits(), other.funding.watchDeposits()]);
+      await Promise.all([f.t.ctx.funding.onChain.watchDeposits(), other.funding.onChain.watchDeposits()]);
     } finally {
       await other.close();
     }
@@ -139,7 +141,7 @@ describe('deposits', () => {
     const address = await f.userAddress(userId);
     const hash = await f.chain.send([address, pool, address], [5n * USD, 7n * USD, 2n * USD]);
     await f.chain.mine(1);
-    expect(await f.t.ctx.funding.watchDeposits()).toBe(3);
+    expect(await f.t.ctx.funding.onChain.watchDeposits()).toBe(3);
     expect(await f.liveWallet(userId)).toBe(700);
     expect((await f.pool()).balance_cents).toBe(700);
     const deposits = await f.deposits();
@@ -160,7 +162,7 @@ describe('deposits', () => {
     // 12.345678 tokens: 1234 cents, 0.005678 left over; 0.009999 tokens: nothing.
     await f.chain.send([pool, address], [12_345_678n, 9_999n]);
     await f.chain.mine(1);
-    expect(await f.t.ctx.funding.watchDeposits()).toBe(2);
+    expect(await f.t.ctx.funding.onChain.watchDeposits()).toBe(2);
     expect((await f.pool()).balance_cents).toBe(1234);
     expect(await f.liveWallet(userId)).toBe(0);
     expect((await f.deposits()).map((d) => [d.units, d.credited_cents])).toEqual([
@@ -217,7 +219,7 @@ describe('the company-funded card flow on the chain', () => {
 
     // The watcher does not take the pool's transfer to the user for a deposit.
     await f.chain.mine(2);
-    expect(await f.t.ctx.funding.watchDeposits()).toBe(0);
+    expect(await f.t.ctx.funding.onChain.watchDeposits()).toBe(0);
     expect(await f.liveWallet(userId)).toBe(0); // the money is on the card
   });
 
@@ -327,7 +329,7 @@ describe('an RPC outage', () => {
       expect(await f.t.ctx.funding.advanceFlows(quiet)).toBe(0);
       expect(await f.step(started.transfer_id)).toBe(false);
       expect((await f.getFlow(started.transfer_id)).status).toBe('initiated');
-      expect(await f.t.ctx.funding.watchDeposits()).toBe(0);
+      expect(await f.t.ctx.funding.onChain.watchDeposits()).toBe(0);
     } finally {
       f.chain.proxy.restore();
     }

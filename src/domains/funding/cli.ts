@@ -3,7 +3,7 @@ import { oneOf, type Print, parse, required, show, UsageError } from '../../core
 import { Refusal } from '../../core/refusal.ts';
 import { RotationRefused } from './chain/rotate.ts';
 import type { FundingRefusalCode } from './index.ts';
-import { ChainUnreadable } from './service.ts';
+import { ChainUnreadable } from './on-chain.ts';
 
 export const FUNDING_USAGE = `  wallet fund ORG_ID --mode sandbox --amount-cents N [--json]
                                       sandbox: a deposit into the company wallet (fires wallet.funded)
@@ -88,7 +88,7 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
       throw new UsageError('deposit addresses exist only with CHAIN=evm (production mode)');
     const scope = { organizationId: orgId, livemode: true };
     const address = values.user
-      ? await ctx.funding.userDepositAddress(scope, values.user)
+      ? await ctx.funding.onChain.userDepositAddress(scope, values.user)
       : await ctx.funding.chain.depositAddress(orgId, true);
     show(print, values.json, {
       organization_id: orgId,
@@ -102,7 +102,7 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
     const { values } = parse(rest, { json });
     if (ctx.funding.chain.name !== 'evm')
       throw new UsageError('chain reconcile needs CHAIN=evm: with CHAIN=offline no money is on a chain');
-    const check = await ctx.funding.reconcileChain().catch((error: unknown) => {
+    const check = await ctx.funding.onChain.reconcileChain().catch((error: unknown) => {
       if (error instanceof ChainUnreadable)
         throw new Refusal<FundingRefusalCode>('chain_unavailable', `chain reconcile: ${error.message}`);
       throw error;
@@ -131,7 +131,7 @@ export async function runFundingCommand(ctx: AppContext, argv: string[], print: 
       throw new UsageError(
         'chain rotate-pool-key needs CHAIN=evm: with CHAIN=offline no money is on a chain',
       );
-    const rotation = await ctx.funding.rotatePoolKey().catch((error: unknown) => {
+    const rotation = await ctx.funding.onChain.rotatePoolKey().catch((error: unknown) => {
       if (error instanceof RotationRefused)
         throw new UsageError(`chain rotate-pool-key: ${error.message}`, false);
       throw error;

@@ -387,7 +387,7 @@ export class LinkService {
 
   /** The user's own deposit address on the chain (production on the EVM rail); null offline and in test mode. */
   private depositAddress(scope: Tenant, userId: string): Promise<string | null> {
-    return this.deps.funding.userDepositAddress(scope, userId);
+    return this.deps.funding.onChain.userDepositAddress(scope, userId);
   }
 }
 
