@@ -1,17 +1,13 @@
-import { type Clock, isoTime } from '../../core/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
-import { isRefusal, Refusal } from '../../core/refusal.ts';
-import { isLivemode, livemodeColumn, tenantOf } from '../../core/tenant.ts';
-import { type Db, type Executor, isUniqueViolation } from '../../db/index.ts';
-import { type CardService, cardInScope, cardTransactionById, type EventEmitter } from '../cards/index.ts';
-import type { LedgerService } from '../ledger/index.ts';
+import { isRefusal } from '../../core/refusal.ts';
+import { livemodeColumn, tenantOf } from '../../core/tenant.ts';
+import { type Db, isUniqueViolation } from '../../db/index.ts';
+import { type CardService, cardInScope } from '../cards/index.ts';
 import type { VaultService } from '../vault/index.ts';
 import type { AcpOrderEvent } from './acp-webhook-routes.ts';
 import { authorizedCents, cartObject, placementKey, type StoredCart } from './cart.ts';
 import type { PurchaseConfig } from './config.ts';
-import { UNFULFILLED } from './fulfillment.ts';
-import type { PurchaseRefusalCode } from './index.ts';
-import type { PurchaseMandates } from './mandate-port.ts';
 import { MerchantOrderEvents } from './merchant-events.ts';
 import type {
   CartLine,
@@ -20,6 +16,7 @@ import type {
   Merchant,
   PlaceResult,
 } from './merchants/merchant.ts';
+import { failpoint, OrderEnds, type OrderEndsDeps, orderEvent, SPENDING_CONTROLS } from './order-ends.ts';
 import { transactionIdOf } from './order-states.ts';
 import type { Order } from './store.ts';
 import * as store from './store.ts';
@@ -67,23 +64,21 @@ export interface Buyer {
  * | done        | cleared at the final amount with `order.placed` (placed), or  |             |
  * |             | the card closed and its money home (failed, `charge_status` none) |         |
  *
- * Every step is its own transaction with its money move and events. A process that dies between
- * steps leaves the order `pending` with `next_check_at` set: the worker resolves it (`resolveDue`)
- * from what the merchant says, to one placed order and one settled charge, or no order and no
- * charge. Ids derive from the order id (`card_…`, `txn_…`), so every retried step is the same one.
+ * Every step is its own transaction with its money move and events; the last one, the order's end,
+ * is order-ends.ts's. A process that dies between steps leaves the order `pending` with
+ * `next_check_at` set: the worker resolves it (`resolveDue`) from what the merchant says, to one
+ * placed order and one settled charge, or no order and no charge. Ids derive from the order id (`card_…`, `txn_…`), so every retried step is the same one.
  */
 export class Checkout {
   private readonly merchantEvents: MerchantOrderEvents;
+  /** How an order past its card ends (order-ends.ts). */
+  private readonly ends: OrderEnds;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: PurchaseConfig,
-    private readonly deps: {
-      cards: CardService;
-      ledger: LedgerService;
-      events: EventEmitter;
-      mandates: PurchaseMandates;
+    private readonly deps: OrderEndsDeps & {
       /** The user's own cards (an order placed on approval names the one that paid). */
       vault: VaultService;
       merchant: (slug: string) => Promise<Merchant | null>;
@@ -91,8 +86,9 @@ export class Checkout {
   ) {
     this.merchantEvents = new MerchantOrderEvents(db, clock, {
       cards: deps.cards,
-      emit: (trx, order, type, data) => this.emit(trx, order, type, data),
+      emit: (trx, order, type, data) => orderEvent(deps.events, trx, order, type, data),
     });
+    this.ends = new OrderEnds(db, clock, config, deps);
   }
 
   /**
@@ -183,13 +179,13 @@ export class Checkout {
           // The order's row is written in the card's transaction, which funds it: both or neither.
           onCommit: async (trx) => {
             await store.insertOrder(trx, order);
-            this.failpoint('order');
+            failpoint(this.config, 'order');
             // Moves the row just written, in this transaction: nothing else can have moved it.
             await store.moveOrder(trx, id, 'created', 'card_issued', {
               card_id: cardId,
               updated_at: now,
             });
-            this.failpoint('card');
+            failpoint(this.config, 'card');
           },
         },
       );
@@ -211,7 +207,11 @@ export class Checkout {
       merchant,
       address,
     );
-    const ended = await this.conclude({ ...order, step: 'card_issued', card_id: cardId }, result, mandateId);
+    const ended = await this.ends.conclude(
+      { ...order, step: 'card_issued', card_id: cardId },
+      result,
+      mandateId,
+    );
     return this.ended(ended, issued.card.last4);
   }
 
@@ -268,7 +268,7 @@ export class Checkout {
   }
 
   private async resolve(order: Order): Promise<Order> {
-    if (order.step === 'created') return this.fail(order.id, 'created', 'interrupted');
+    if (order.step === 'created') return this.ends.fail(order.id, 'created', 'interrupted');
     const merchant = await this.deps.merchant(order.merchant);
     const found = merchant
       ? await merchant.lookup(order.id, order.merchant_ref).catch((error: Error) => ({
@@ -278,14 +278,18 @@ export class Checkout {
       : ({ outcome: 'absent' } as const);
     if (found.outcome === 'absent') {
       if (merchant && order.merchant_ref) await merchant.cancel(order.merchant_ref).catch(() => {});
-      return this.conclude(order, { outcome: 'declined', code: 'merchant_error', detail: 'never placed' });
+      return this.ends.conclude(order, {
+        outcome: 'declined',
+        code: 'merchant_error',
+        detail: 'never placed',
+      });
     }
     if (found.outcome === 'unknown' && this.clock.now() - order.created_at >= this.config.resolveWithinMs) {
       // Past the bound: the order is given up and its money returned (docs/purchases.md).
       if (merchant && order.merchant_ref) await merchant.cancel(order.merchant_ref).catch(() => {});
-      return this.conclude(order, { outcome: 'declined', code: 'merchant_error', detail: found.detail });
+      return this.ends.conclude(order, { outcome: 'declined', code: 'merchant_error', detail: found.detail });
     }
-    return this.conclude(order, found);
+    return this.ends.conclude(order, found);
   }
 
   /** The merchant's part: charge the delegated card, place the order. */
@@ -326,7 +330,7 @@ export class Checkout {
             mcc: merchant.info.mcc,
             merchantCountry: merchant.info.country,
           });
-          this.failpoint('charge');
+          failpoint(this.config, 'charge');
           return txn.status === 'PENDING' || txn.status === 'SETTLED'
             ? { approved: true, transactionId: txn.id }
             : { approved: false, declineReason: txn.decline_reason ?? 'DECLINED' };
@@ -335,25 +339,6 @@ export class Checkout {
     } catch (error) {
       return { outcome: 'unknown', detail: (error as Error).message };
     }
-  }
-
-  /**
-   * Ends a `card_issued` order as the merchant's answer says. `mandateId`: the mandate its card is
-   * held to, when the caller knows it (else read from the card).
-   */
-  private async conclude(order: Order, result: PlaceResult, mandateId?: string | null): Promise<Order> {
-    if (result.outcome === 'unknown') {
-      const now = this.clock.now();
-      await store.moveOrder(this.db, order.id, 'card_issued', 'merchant_unknown', {
-        charge_status: 'unknown',
-        next_check_at: now + this.config.resolveRetryMs,
-        updated_at: now,
-      });
-      return (await store.orderById(this.db, order.id)) as Order;
-    }
-    if (result.outcome === 'declined')
-      return this.fail(order.id, 'card_issued', await this.declineCodeOf(order, result.code));
-    return this.settle(order, result, mandateId);
   }
 
   /** Whether the user's spending controls refuse the cart's ceiling at this merchant. */
@@ -365,147 +350,6 @@ export class Checkout {
       merchantCountry: merchant.info.country,
     };
     return (await this.deps.cards.controls.refusalAhead(owner, charge)) !== null;
-  }
-
-  /** A merchant's decline, named after the engine's reason when the spending controls declined the charge. */
-  private async declineCodeOf(
-    order: Order,
-    code: Extract<PlaceResult, { outcome: 'declined' }>['code'],
-  ): Promise<string> {
-    if (code === 'payment_declined') {
-      const txn = await cardTransactionById(this.db, transactionIdOf(order.id));
-      if (txn?.decline_reason === 'MANDATE_EXCEEDED') return MANDATE_EXCEEDED;
-      if (txn?.spending_control) return SPENDING_CONTROLS;
-    }
-    return declineCode(code);
-  }
-
-  /** Clears the charge at the final amount (the rest of the hold goes home) with `order.placed`. */
-  private async settle(
-    order: Order,
-    placed: Extract<PlaceResult, { outcome: 'placed' }>,
-    knownMandateId?: string | null,
-  ): Promise<Order> {
-    const scope = tenantOf(order);
-    const txnId = transactionIdOf(order.id);
-    const mandateId = knownMandateId === undefined ? await this.mandateOf(order) : knownMandateId;
-    const termsHash = mandateId ? await this.deps.mandates.termsHash(mandateId) : null;
-    // The order as this settle moved it (none when another process concluded it first).
-    let settled: Order | undefined;
-    const record = async (trx: Executor) => {
-      const now = this.clock.now();
-      const moved = await store.moveOrder(
-        trx,
-        order.id,
-        'card_issued',
-        placed.confirmed ? 'placed_confirmed' : 'placed',
-        {
-          charge_status: 'settled',
-          fulfillment_status: UNFULFILLED,
-          final_cents: placed.finalCents,
-          merchant_order_id: placed.merchantOrderId,
-          next_check_at: null,
-          placed_at: now,
-          confirmed_at: placed.confirmed ? now : null,
-          updated_at: now,
-        },
-      );
-      if (!moved) throw orderMoved();
-      const data = {
-        order_id: order.id,
-        conversation_id: order.conversation_id,
-        user_id: order.user_id,
-        merchant: order.merchant,
-        total_cents: placed.finalCents,
-        currency: order.currency,
-        card_id: order.card_id,
-      };
-      // Under a mandate: the signed receipt of what was bought, kept and carried by `order.placed`.
-      const receipt =
-        mandateId && termsHash
-          ? await this.deps.mandates.receipt(trx, scope, {
-              mandate_id: mandateId,
-              terms_hash: termsHash,
-              cart_hash: order.cart_hash,
-              order_id: order.id,
-              amount_cents: placed.finalCents,
-              currency: order.currency,
-              merchant: order.merchant,
-              placed_at: isoTime(now),
-            })
-          : null;
-      await this.emit(trx, order, 'order.placed', { ...data, mandate_id: mandateId, receipt });
-      if (placed.confirmed)
-        await this.emit(trx, order, 'order.confirmed', {
-          ...data,
-          merchant_order_id: placed.merchantOrderId,
-        });
-      this.failpoint('settle');
-      settled = moved;
-    };
-    let txn = await cardTransactionById(this.db, txnId);
-    if (!txn && order.card_id) {
-      // The merchant charged, but the process died before the charge was recorded: record it now.
-      await this.deps.cards.network.authorize(scope, order.card_id, {
-        transactionId: txnId,
-        amountCents: placed.finalCents,
-        merchant: order.merchant_name,
-        merchantSlug: order.merchant,
-      });
-      txn = await cardTransactionById(this.db, txnId);
-    }
-    try {
-      if (txn?.status === 'PENDING') {
-        await this.deps.cards.network.clear(scope, txnId, placed.finalCents, record);
-      } else {
-        await this.deps.ledger.transaction(record);
-      }
-    } catch (error) {
-      if (!(error instanceof Refusal && error.code === 'order_moved')) throw error;
-      settled = undefined;
-    }
-    return settled ?? ((await store.orderById(this.db, order.id)) as Order);
-  }
-
-  /**
-   * Ends an order with nothing charged: an open authorization is voided and the card closed, its
-   * money back in the wallet, in one transaction with the order's end.
-   */
-  private async fail(id: string, from: Order['step'], code: string): Promise<Order> {
-    const order = (await store.orderById(this.db, id)) as Order;
-    const scope = tenantOf(order);
-    const txnId = transactionIdOf(id);
-    const txn = await cardTransactionById(this.db, txnId);
-    if (txn?.status === 'PENDING') await this.deps.cards.network.void(scope, txnId).catch(() => {});
-    await this.deps.ledger
-      .transaction(async (trx) => {
-        // The card's row before the order's: the order a clearing that settles the order takes them in.
-        const card = order.card_id ? await this.deps.cards.lockCard(trx, scope, order.card_id) : null;
-        const now = this.clock.now();
-        const moved = await store.moveOrder(trx, id, from, 'failed', {
-          charge_status: 'none',
-          decline_code: code,
-          placement_key: null,
-          next_check_at: null,
-          updated_at: now,
-        });
-        if (!moved) throw orderMoved();
-        if (card && card.status !== 'CLOSED') {
-          await this.deps.cards.lockBooks(trx, card, { owner: true });
-          await this.deps.cards.closeLocked(trx, card, 'manual');
-        }
-      })
-      .catch((error) => {
-        if (!(error instanceof Refusal && error.code === 'order_moved')) throw error;
-      });
-    return (await store.orderById(this.db, id)) as Order;
-  }
-
-  /** The mandate an order was placed under: its card's (an order's card never changes mandate). */
-  async mandateOf(order: Order): Promise<string | null> {
-    if (!order.card_id) return null;
-    const card = await cardInScope(this.db, order.organization_id, order.livemode, order.card_id);
-    return card?.mandate_id ?? null;
   }
 
   /** Where an order stands, as a confirm answers it; `last4`: its card's, when the caller knows it. */
@@ -549,32 +393,4 @@ export class Checkout {
     const card = approval ? await this.deps.vault.card(approval.vault_card_id) : null;
     return approval && card ? { source: approval.source, brand: card.brand, last4: card.last4 } : null;
   }
-
-  private emit(trx: Executor, order: Order, type: string, data: Record<string, unknown>) {
-    return this.deps.events.emit(trx, {
-      organizationId: order.organization_id,
-      livemode: isLivemode(order.livemode),
-      type,
-      data,
-    });
-  }
-
-  /** Crash tests: die at this step, before its transaction commits (config.failpoint). */
-  private failpoint(step: 'order' | 'card' | 'charge' | 'settle'): void {
-    if (this.config.failpoint === `purchases.${step}`) process.kill(process.pid, 'SIGKILL');
-  }
-}
-
-/** Another process (the worker, or a second confirm) concluded the order first: this one stops. */
-const orderMoved = () =>
-  new Refusal<PurchaseRefusalCode>('order_moved', 'The order was concluded by another process.');
-
-/** `decline_code` of a cart the spending controls refused: nothing was charged. */
-const SPENDING_CONTROLS = 'spending_controls';
-
-/** `decline_code` of a cart outside the terms of the mandate it was bought under: nothing was charged. */
-export const MANDATE_EXCEEDED = 'mandate_exceeded';
-
-function declineCode(code: Extract<PlaceResult, { outcome: 'declined' }>['code']): string {
-  return code === 'merchant_error' ? 'merchant_unavailable' : code;
 }

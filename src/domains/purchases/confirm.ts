@@ -4,7 +4,7 @@ import type { CardService } from '../cards/index.ts';
 import type { VaultService } from '../vault/index.ts';
 import { type ApprovalReason, type Approvals, approvalDeclineCode } from './approvals.ts';
 import { authorizedCents, cartObject, type StoredCart, storedCart } from './cart.ts';
-import { type Buyer, type Checkout, MANDATE_EXCEEDED, type Placement } from './checkout.ts';
+import type { Buyer, Checkout, Placement } from './checkout.ts';
 import type { PurchaseConfig } from './config.ts';
 import { cardSource, confirmRefusal } from './confirm-checks.ts';
 import {
@@ -19,6 +19,7 @@ import {
 } from './conversation.ts';
 import type { PurchaseMandates } from './mandate-port.ts';
 import type { Merchant } from './merchants/merchant.ts';
+import { MANDATE_EXCEEDED } from './order-ends.ts';
 import type { Order } from './store.ts';
 
 export { confirmRefusal, PAYMENT_SOURCES } from './confirm-checks.ts';
