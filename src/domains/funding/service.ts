@@ -86,18 +86,16 @@ export class FundingService {
     return this.fund(sandboxScope(principal, 'Funding a company wallet by simulation'), amountCents);
   }
 
-  /**
-   * Credits the pool from the organization's funding source and fires `wallet.funded`. `deposit`
-   * names an on-chain deposit (its id makes a deposit seen twice credit once); absent, a simulation.
-   */
-  async fund(scope: Tenant, amountCents: number, deposit?: { transferId: string; txHash: string }) {
-    await this.deps.ledger.transaction((trx) => this.creditPool(trx, scope, amountCents, deposit));
+  /** Credits the pool from the organization's funding source (a simulation, the CLI, the developer kit). */
+  async fund(scope: Tenant, amountCents: number) {
+    await this.deps.ledger.transaction((trx) => this.creditPool(trx, scope, amountCents));
     return this.wallet(scope);
   }
 
   /**
    * The pool credited from the organization's funding source, in the caller's transaction, with
-   * `wallet.funded`; a deposit's transfer id seen before credits nothing (on-chain.ts).
+   * `wallet.funded`. `deposit` names an on-chain deposit (on-chain.ts): its id makes a deposit seen
+   * twice credit once; absent, a simulation.
    */
   async creditPool(
     trx: Executor,
