@@ -3,7 +3,7 @@ import type { CompiledQuery, DialectAdapter, Insertable, Kysely, Updateable } fr
 import { remembered } from '../core/memo.ts';
 import type { Executor } from './index.ts';
 import type { Database } from './schema.ts';
-import { literalLimits } from './sqlite-limits.ts';
+import { bindsLimits, literalLimits } from './sqlite-limits.ts';
 
 /** SQLite's connection behind each database opened on it (`openDatabase` registers it). */
 const sqliteConnections = new WeakMap<DialectAdapter, SQLite.Database>();
@@ -50,24 +50,33 @@ interface Held {
   statement: SQLite.Statement;
   /** For statements that return rows: builds one from its values (see `rowBuilder`). */
   row: ((values: unknown[]) => unknown) | null;
+  /** It binds a LIMIT or an OFFSET: runs are the text with their values written in (`runHeld`). */
+  limited: boolean;
 }
 
 /** Past this many statements a connection's cache starts over (only fixed statements come here). */
 const HELD_STATEMENTS_MAX = 500;
-const heldStatements = new WeakMap<SQLite.Database, Map<string, Held>>();
+/** Each connection's held statements by text, and the one function that prepares them. */
+const heldStatements = new WeakMap<
+  SQLite.Database,
+  { byText: Map<string, Held>; prepare: (text: string) => Held }
+>();
 
 function heldStatement(sqlite: SQLite.Database, sql: string): Held {
-  let statements = heldStatements.get(sqlite);
-  if (!statements) {
-    statements = new Map();
-    heldStatements.set(sqlite, statements);
+  let held = heldStatements.get(sqlite);
+  if (!held) {
+    held = { byText: new Map(), prepare: (text) => prepareHeld(sqlite, text) };
+    heldStatements.set(sqlite, held);
   }
-  return remembered(statements, HELD_STATEMENTS_MAX, sql, (text): Held => {
-    const statement = sqlite.prepare(text);
-    return statement.reader
-      ? { statement: statement.raw(true), row: rowBuilder(statement.columns().map((c) => c.name)) }
-      : { statement, row: null };
-  });
+  return remembered(held.byText, HELD_STATEMENTS_MAX, sql, held.prepare);
+}
+
+function prepareHeld(sqlite: SQLite.Database, text: string): Held {
+  const statement = sqlite.prepare(text);
+  const limited = bindsLimits(text);
+  return statement.reader
+    ? { statement: statement.raw(true), row: rowBuilder(statement.columns().map((c) => c.name)), limited }
+    : { statement, row: null, limited };
 }
 
 /**
@@ -83,10 +92,16 @@ function rowBuilder(names: string[]): (values: unknown[]) => unknown {
 
 /** Runs a compiled statement as Kysely's SQLite driver would, directly on the held connection. */
 function runHeld<Row>(sqlite: SQLite.Database, text: string, values: readonly unknown[]): Row[] {
-  const { sql, parameters } = literalLimits(text, values);
-  const { statement, row } = heldStatement(sqlite, sql);
-  if (row) return (statement.all(parameters) as unknown[][]).map(row) as Row[];
-  statement.run(parameters);
+  let held = heldStatement(sqlite, text);
+  let parameters = values;
+  if (held.limited) {
+    // The statement with its LIMIT and OFFSET values written in runs instead (db/sqlite-limits.ts).
+    const literal = literalLimits(text, values);
+    held = heldStatement(sqlite, literal.sql);
+    parameters = literal.parameters;
+  }
+  if (held.row) return (held.statement.all(parameters) as unknown[][]).map(held.row) as Row[];
+  held.statement.run(parameters);
   return [];
 }
 
