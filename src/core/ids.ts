@@ -17,6 +17,17 @@ function randomByte(): number {
   return pool[poolOffset++] as number;
 }
 
+/** `count` random bytes (at most the pool's size) from the same pool, in a buffer of their own. */
+export function pooledRandomBytes(count: number): Buffer {
+  if (poolOffset + count > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + count));
+  poolOffset += count;
+  return bytes;
+}
+
 /** Random base62 text carrying `bytes * 8` bits of entropy (rejection sampling keeps it unbiased). */
 export function randomToken(bytes = 16): string {
   const length = Math.ceil((bytes * 8) / Math.log2(62));

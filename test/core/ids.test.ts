@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { newId, sequentialIds } from '../../src/core/ids.ts';
+import { newId, pooledRandomBytes, sequentialIds } from '../../src/core/ids.ts';
 
 describe('newId', () => {
   it('sorts ids in the order they were made, within one millisecond too', () => {
@@ -41,5 +41,21 @@ describe('sequentialIds', () => {
 
   it('gives two generators different tags', () => {
     expect(sequentialIds('log')().slice(24)).not.toBe(sequentialIds('log')().slice(24));
+  });
+});
+
+describe('pooledRandomBytes', () => {
+  it('gives bytes of their own, never the same twice, across refills of the pool', () => {
+    // 12-byte draws (a seal's IV) over several 4 KiB pools, so that some draw meets a refill.
+    const draws = Array.from({ length: 2_000 }, () => pooledRandomBytes(12));
+    expect(draws.every((bytes) => bytes.length === 12)).toBe(true);
+    expect(new Set(draws.map((bytes) => bytes.toString('hex'))).size).toBe(draws.length);
+    // Each draw is a copy: refilling the pool under it changes nothing its holder sees.
+    const kept = pooledRandomBytes(16);
+    const before = kept.toString('hex');
+    for (let i = 0; i < 1_000; i++) pooledRandomBytes(16);
+    expect(kept.toString('hex')).toBe(before);
+    // Not all zero (a pool never filled would be): 96 zero bits by chance is out of the question.
+    expect(draws.some((bytes) => bytes.some((byte) => byte !== 0))).toBe(true);
   });
 });
