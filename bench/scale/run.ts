@@ -15,11 +15,16 @@
  * by the worker's own loop), 200,000 card transactions over 20,000 cards (10,000 of them on one hot
  * card, the one the per-card list reads) and 50,000 users. `--pg` runs on a fresh PostgreSQL
  * database made on `BENCH_PG_ADMIN_URL` (default postgres://postgres@127.0.0.1:5432/postgres) and
- * dropped after (kept, its URL printed, with `--keep`, to read its plans). `purser ledger verify` runs after the fill, timed, and printed per million postings (transfers) and per million rows it proves (transfers and accounts).
+ * dropped after; a SQLite database is made in a new temporary directory and removed after. Either is
+ * kept, its URL printed, with `--keep` (to read its plans). `purser ledger verify` runs after the
+ * fill, timed, and printed per million postings (transfers) and per million rows it proves (transfers
+ * and accounts); it also runs after each quarter of the fill's charges, and the cost per million rows
+ * at the full fill is held to 1.5 × its cost at the first quarter (linear growth: a verification
+ * that sorted or looked rows up one by one in a growing index would cost more per row as it grew).
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,13 +74,16 @@ async function admin(statement: string): Promise<void> {
   }
 }
 let databaseUrl: string;
+/** The SQLite database's directory, removed after the run unless `--keep`. */
+let sqliteDir: string | null = null;
 if (values.pg) {
   await admin(`create database ${pgName}`);
   const url = new URL(adminUrl);
   url.pathname = `/${pgName}`;
   databaseUrl = url.toString();
 } else {
-  databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'purser-bench-scale-')), 'scale.db')}`;
+  sqliteDir = mkdtempSync(join(tmpdir(), 'purser-bench-scale-'));
+  databaseUrl = `sqlite:${join(sqliteDir, 'scale.db')}`;
 }
 
 // The worker delivers the fill's webhooks to this receiver, on loopback.
@@ -318,22 +326,42 @@ async function measure(label: string): Promise<{ figures: Figures; p50: Figures 
       return performance.now() - start;
     },
   });
-  const postings = await count('ledger_transfers');
-  const start = performance.now();
-  const violations = await ctx.ledger.verify();
-  const verifyMs = performance.now() - start;
-  if (violations.length > 0) throw new Error(`ledger verify: ${JSON.stringify(violations.slice(0, 5))}`);
+  const { ms: verifyMs, postings, accounts, perMillionPostings, perMillionRows } = await timedVerify();
   figures['purser ledger verify (ms)'] = verifyMs;
-  figures['ledger verify per million postings (ms)'] = (verifyMs / Math.max(postings, 1)) * 1e6;
-  // It reads every transfer and every account (each account's owner too): both grow with the data.
-  const accounts = await count('ledger_accounts');
-  figures['ledger verify per million rows (ms)'] = (verifyMs / Math.max(postings + accounts, 1)) * 1e6;
+  figures['ledger verify per million postings (ms)'] = perMillionPostings;
+  figures['ledger verify per million rows (ms)'] = perMillionRows;
   console.log(
     `  ${label}: ${await count('events')} events, ${await count('webhook_deliveries')} deliveries, ` +
       `${await count('card_transactions')} transactions, ${postings} ledger transfers, ` +
       `${accounts} ledger accounts (${loadAverage()})`,
   );
   return { figures, p50 };
+}
+
+interface VerifyTime {
+  ms: number;
+  postings: number;
+  accounts: number;
+  perMillionPostings: number;
+  perMillionRows: number;
+}
+
+/** `purser ledger verify`, timed; it must find the books sound. */
+async function timedVerify(): Promise<VerifyTime> {
+  const postings = await count('ledger_transfers');
+  // It reads every transfer and every account (each account's owner too): both grow with the data.
+  const accounts = await count('ledger_accounts');
+  const start = performance.now();
+  const violations = await ctx.ledger.verify();
+  const ms = performance.now() - start;
+  if (violations.length > 0) throw new Error(`ledger verify: ${JSON.stringify(violations.slice(0, 5))}`);
+  return {
+    ms,
+    postings,
+    accounts,
+    perMillionPostings: (ms / Math.max(postings, 1)) * 1e6,
+    perMillionRows: (ms / Math.max(postings + accounts, 1)) * 1e6,
+  };
 }
 
 /** Every delivery due now, delivered to the receiver by the worker's own loop. */
@@ -358,9 +386,19 @@ await inParallel(CARDS - 1, FILL_CONCURRENCY, async (i) => {
   cards.push(await cardholder(users[i] as string, 10_000, 5_000));
 });
 await inParallel(HOT_TRANSACTIONS, FILL_CONCURRENCY, () => charge(hotCard));
-await inParallel(TRANSACTIONS - HOT_TRANSACTIONS, FILL_CONCURRENCY, (i) =>
-  charge(cards[i % cards.length] as string),
-);
+// The other charges in four parts, `ledger verify` timed after each (not counted in the fill's time).
+const charges = TRANSACTIONS - HOT_TRANSACTIONS;
+const growing: VerifyTime[] = [];
+let verifyingMs = 0;
+for (let part = 0; part < 4; part++) {
+  const from = Math.floor((charges * part) / 4);
+  await inParallel(Math.floor((charges * (part + 1)) / 4) - from, FILL_CONCURRENCY, (i) =>
+    charge(cards[(from + i) % cards.length] as string),
+  );
+  const verified = await timedVerify();
+  growing.push(verified);
+  verifyingMs += verified.ms;
+}
 // The rest of the events, in batches of one owner (what emitAll writes for one change), each
 // with the delivery it owes.
 const missing = EVENTS - (await count('events'));
@@ -376,7 +414,7 @@ await inParallel(Math.ceil(missing / 500), 2, async (batch) => {
   if (batch % 20 === 19) await deliverAll();
 });
 await deliverAll();
-console.log(`  filled in ${((performance.now() - filling) / 1000).toFixed(0)} s`);
+console.log(`  filled in ${((performance.now() - filling - verifyingMs) / 1000).toFixed(0)} s`);
 const filled = await measure('filled');
 
 console.log(
@@ -400,8 +438,20 @@ for (const [name, before] of Object.entries(empty.figures)) {
   );
 }
 
+console.log('  ledger verify as the charges fill the books (after each quarter):');
+console.log('    transfers   accounts        ms   per million postings   per million rows');
+for (const point of growing)
+  console.log(
+    `    ${String(point.postings).padStart(9)}  ${String(point.accounts).padStart(9)}  ${point.ms.toFixed(0).padStart(8)}  ${point.perMillionPostings.toFixed(0).padStart(21)}  ${point.perMillionRows.toFixed(0).padStart(17)}`,
+  );
+const growth = (growing.at(-1) as VerifyTime).perMillionRows / (growing[0] as VerifyTime).perMillionRows;
+console.log(
+  `  per million rows, full ÷ first quarter: ${growth.toFixed(2)} (ceiling ${CEILING}: ${growth <= CEILING ? 'linear, met' : 'NOT MET'})`,
+);
+
 await app.close();
 await ctx.close();
 receiver.close();
-if (values.pg && values.keep) console.log(`  kept: ${databaseUrl}`);
+if (values.keep) console.log(`  kept: ${databaseUrl}`);
+else if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
 else if (values.pg) await admin(`drop database ${pgName}`);
