@@ -125,6 +125,7 @@ export const DIALECT: Entry[] = [
   'test/events/crypto-aead.test.ts',
   'test/events/events-api.test.ts',
   'test/events/reliability.test.ts',
+  'test/events/retention.test.ts',
   'test/funding/flow.test.ts',
   'test/funding/wallet.test.ts',
   'test/links/wallet-links.test.ts',

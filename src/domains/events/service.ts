@@ -64,7 +64,7 @@ export class EventService {
 
   constructor(
     private readonly db: Db,
-    dialect: Dialect,
+    private readonly dialect: Dialect,
     private readonly clock: Clock,
     private readonly config: WebhookConfig,
     outbound: OutboundConfig,
@@ -228,6 +228,9 @@ export class EventService {
 
   /** Retention sweep: events older than the retention period, once nothing is owed for them. */
   pruneExpired(): Promise<number> {
-    return store.pruneBefore(this.db, this.clock.now() - this.config.eventRetentionDays * DAY);
+    return store.pruneBefore(
+      { db: this.db, dialect: this.dialect },
+      this.clock.now() - this.config.eventRetentionDays * DAY,
+    );
   }
 }
