@@ -2,7 +2,7 @@
  * bench/scale: what the requests that matter cost as the data grows (issue 30). Measures each one
  * on an empty database, fills the database through the services and stores (never SQL of its own),
  * then measures again and prints the filled p99 next to 1.5 × the empty one (the lists the issue names,
- * and the organization's whole transactions list beside them):
+ * and the organization's whole transactions list beside them, and the worker's retention sweep):
  *
  *   node --import tsx bench/scale/run.ts [--pg] [--scale 1] [--samples 300] [--series 5] [--keep]
  *
@@ -314,6 +314,8 @@ async function measure(label: string): Promise<{ figures: Figures; p50: Figures 
     'GET /api/v2/events (deep page)': timedCall(() =>
       call('GET', `/api/v2/events?limit=10&starting_after=${deepEventId}`, token),
     ),
+    // The worker's hourly sweep when nothing has expired: it must not read what has not.
+    'retention sweep': timedCall(() => ctx.events.pruneExpired()),
     // One event owed to the endpoint, then the claim that takes it (the worker's query).
     'webhook claim': async () => {
       await ctx.db
