@@ -53,7 +53,7 @@ export class AesGcmSealer {
   seal(plaintext: string, additionalData: string): string {
     const key = this.keys.get(this.currentId)!;
     // NIST SP 800-38D §8.2.2: a random 96-bit IV per message (from the pool ids draw on: a call to
-    // the system's generator per IV cost a third of a seal).
+    // the system's generator per IV was about half of a seal).
     const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(additionalData, 'utf8'));
