@@ -3,15 +3,14 @@
  * loopback, with one organization, its sandbox platform token and a connected user (connect start
  * and verify with the sandbox code).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
+import { benchDir } from './temp-dir.ts';
 
 export async function startPurserWithUser(env: Record<string, string | undefined> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'purser-bench-'));
+  const dir = benchDir('purser-bench-');
   const config = loadConfig({
     DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',

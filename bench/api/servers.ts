@@ -3,14 +3,13 @@
  * on a fresh SQLite database, and a bare Fastify route answering the same JSON without
  * authentication. Purser's line carries its address and a platform token.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { serveRoles } from '../servers-process.ts';
+import { benchDir } from '../temp-dir.ts';
 
 interface Info {
   purserUrl: string;
@@ -20,7 +19,7 @@ interface Info {
 
 await serveRoles<Info>({
   async purser() {
-    const dir = mkdtempSync(join(tmpdir(), 'purser-bench-'));
+    const dir = benchDir('purser-bench-');
     const config = loadConfig({
       DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',

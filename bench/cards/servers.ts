@@ -4,13 +4,12 @@
  * route doing one SQLite insert per request. Purser's line carries its address, a platform token and
  * the card ids; on SIGTERM it runs `ledger verify` and exits 1 when it finds anything.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { groupCommitOf } from '../../src/db/write-transaction.ts';
 import { serveRoles } from '../servers-process.ts';
+import { benchDir } from '../temp-dir.ts';
 
 await serveRoles<{ purserUrl: string; token: string; cardIds: string[] }>({
   async purser() {
@@ -37,7 +36,7 @@ await serveRoles<{ purserUrl: string; token: string; cardIds: string[] }>({
   },
   // The floor to compare with: one prepared SQLite insert per request, same journal settings.
   async bare() {
-    const bareDb = new SQLite(join(mkdtempSync(join(tmpdir(), 'purser-bench-cards-bare-')), 'bare.db'));
+    const bareDb = new SQLite(join(benchDir('purser-bench-cards-bare-'), 'bare.db'));
     bareDb.pragma('journal_mode = WAL');
     bareDb.pragma('synchronous = NORMAL');
     bareDb.exec(

@@ -3,15 +3,14 @@
  * by `BENCH_DATABASE_URL`, `--pg`) with an approved, funded user and cards to charge (shared by
  * servers.ts, pg-server.ts and cpu.ts).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
+import { benchDir } from '../temp-dir.ts';
 
 export const CARDS = 40;
-export const dir = mkdtempSync(join(tmpdir(), 'purser-bench-cards-'));
+export const dir = benchDir('purser-bench-cards-');
 const config = loadConfig({
   DATABASE_URL: process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',

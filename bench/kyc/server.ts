@@ -7,8 +7,6 @@
  * serves until killed. The face-scan budget is lifted: the benchmark measures the decoding, not the
  * throttle.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -18,10 +16,11 @@ import {
   generateLicenceFront,
   SAMPLE_CA_LICENCE,
 } from '../../src/domains/kyc/testdocs/index.ts';
+import { benchDir } from '../temp-dir.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
 
-const dir = mkdtempSync(join(tmpdir(), 'purser-bench-kyc-'));
+const dir = benchDir('purser-bench-kyc-');
 const ctx = await createContext(
   loadConfig({
     DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
