@@ -19,6 +19,8 @@ function randomByte(): number {
 
 /** `count` random bytes (at most the pool's size) from the same pool, in a buffer of their own. */
 export function pooledRandomBytes(count: number): Buffer {
+  if (!Number.isInteger(count) || count < 0 || count > pool.length)
+    throw new RangeError(`pooledRandomBytes takes 0 to ${pool.length} bytes, not ${count}`);
   if (poolOffset + count > pool.length) {
     randomFillSync(pool);
     poolOffset = 0;

@@ -55,6 +55,9 @@ describe('pooledRandomBytes', () => {
     const before = kept.toString('hex');
     for (let i = 0; i < 1_000; i++) pooledRandomBytes(16);
     expect(kept.toString('hex')).toBe(before);
+    // More than a pool holds is refused, not answered short.
+    expect(() => pooledRandomBytes(4097)).toThrow(RangeError);
+    expect(pooledRandomBytes(4096)).toHaveLength(4096);
     // Not all zero (a pool never filled would be): 96 zero bits by chance is out of the question.
     expect(draws.some((bytes) => bytes.some((byte) => byte !== 0))).toBe(true);
   });
