@@ -200,6 +200,8 @@ async function listen(ctx: AppContext, argv: string[], print: Print): Promise<vo
     forwarder = new Forwarder(url, ctx.clock, ctx.config.webhooks.timeoutMs);
   }
   const mode = owner.livemode ? 'production' : 'sandbox';
+  // Taken before saying so: an event written once "Listening" is out is never older than this.
+  const fromMs = ctx.clock.now();
   const note = (line: string) => process.stderr.write(`${line}\n`);
   // One write, "Listening" last: whoever waits for it has the forwarding secret too.
   note(
@@ -213,8 +215,9 @@ async function listen(ctx: AppContext, argv: string[], print: Print): Promise<vo
   const abort = () => stop.abort();
   process.once('SIGINT', abort).once('SIGTERM', abort);
   try {
-    await tailEvents(ctx.events, owner, ctx.clock, {
+    await tailEvents(ctx.events, owner, {
       type: values.type,
+      fromMs,
       pollIntervalMs: 250,
       signal: stop.signal,
       async onEvent(tailed) {

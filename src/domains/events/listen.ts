@@ -22,18 +22,20 @@ const PAGE = 500;
 
 export interface TailOptions {
   type?: string[];
+  /** Events created from this time on (ms) are tailed: taken before announcing that it listens. */
+  fromMs: number;
   pollIntervalMs: number;
   signal: AbortSignal;
   onEvent(event: TailedEvent): Promise<void>;
 }
 
 /**
- * Calls `onEvent` once for every event of `owner` created from now on, oldest first, until the
- * signal aborts: what `purser events listen` prints and forwards. A development tool that reads the
- * events table; it neither creates an endpoint nor touches deliveries.
+ * Calls `onEvent` once for every event of `owner` created from `options.fromMs` on, oldest first,
+ * until the signal aborts: what `purser events listen` prints and forwards. A development tool that
+ * reads the events table; it neither creates an endpoint nor touches deliveries.
  */
-export async function tailEvents(events: EventService, owner: Tenant, clock: Clock, options: TailOptions) {
-  const started = clock.now();
+export async function tailEvents(events: EventService, owner: Tenant, options: TailOptions) {
+  const started = options.fromMs;
   let newest = started;
   /** Ids already shown, with their creation time, back to the look-back window. */
   const shown = new Map<string, number>();
