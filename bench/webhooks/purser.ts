@@ -1,15 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
+import { benchDir } from '../temp-dir.ts';
 
 /**
  * The webhook benchmarks' Purser: a context on a fresh SQLite file, one organization and a sandbox
- * endpoint subscribed to every event at the receiver's `url`. `close` removes the database.
+ * endpoint subscribed to every event at the receiver's `url` (the database is removed at exit).
  */
 export async function startPurser(url: URL) {
-  const dir = mkdtempSync(join(tmpdir(), 'purser-bench-webhooks-'));
+  const dir = benchDir('purser-bench-webhooks-');
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
@@ -27,9 +26,6 @@ export async function startPurser(url: URL) {
     ctx,
     org,
     secret: endpoint.secret!,
-    async close() {
-      await ctx.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => ctx.close(),
   };
 }
