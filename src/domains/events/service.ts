@@ -17,7 +17,8 @@ import {
   type WebhookRecovery,
 } from './endpoints.ts';
 import { Outbox } from './outbox.ts';
-import * as store from './store.ts';
+import { pruneBefore } from './retention-store.ts';
+import type * as store from './store.ts';
 import {
   type EventEnvelope,
   type EventListQuery,
@@ -228,7 +229,7 @@ export class EventService {
 
   /** Retention sweep: events older than the retention period, once nothing is owed for them. */
   pruneExpired(): Promise<number> {
-    return store.pruneBefore(
+    return pruneBefore(
       { db: this.db, dialect: this.dialect },
       this.clock.now() - this.config.eventRetentionDays * DAY,
     );
