@@ -2,8 +2,8 @@ import type { Db, Dialect } from '../../db/index.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 
 /*
- * The events' retention (the worker's hourly sweep, `EventService.pruneExpired`): the one use of the
- * events tables that deletes.
+ * The events' retention: what the worker's hourly sweep (`EventService.pruneExpired`) removes of the
+ * events, deliveries and attempts once they are older than the retention period.
  */
 
 /** How many deliveries, then events, one step of the retention sweep removes (each in its own transaction). */
