@@ -11,6 +11,13 @@ import { RecentUsers } from './recent-users.ts';
 import { McpServers } from './server.ts';
 import { type ConnectionPrincipal, TOOLS, type ToolServices } from './tools.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tool server's caller, set by its `authenticate` (not `principal`: the request log's). */
+    connectionPrincipal: ConnectionPrincipal | null;
+  }
+}
+
 /** Every tool the server has, by name: a call of any other is a protocol error (exchange.ts). */
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((tool) => tool.name));
 
@@ -61,7 +68,7 @@ export async function mcpRoutes(
 ): Promise<void> {
   const { path, resource, resourceMetadata } = mcpPaths(mcpUrl);
   const own = ownOrigins(mcpUrl, baseUrl);
-  const principals = new WeakMap<FastifyRequest, ConnectionPrincipal>();
+  app.decorateRequest('connectionPrincipal', null);
   const servers = new McpServers();
   const users = new RecentUsers(
     (organizationId, livemode, userId) => tools.connect.findUser(organizationId, livemode, userId),
@@ -112,7 +119,9 @@ export async function mcpRoutes(
     if (!principal.organizationActive) throw organizationSuspended();
     // Loopback pages are for developing against test mode only.
     if (verdict === 'loopback' && principal.livemode) throw originRefused();
-    principals.set(request, principal as ConnectionPrincipal);
+    // On the request, not in a WeakMap keyed by it: at thousands of requests a second such a map
+    // grows between collections, and every set and get pays for it.
+    request.connectionPrincipal = principal as ConnectionPrincipal;
   }
 
   const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -219,7 +228,7 @@ export async function mcpRoutes(
       } as object,
     },
     async (request, reply) => {
-      const principal = principals.get(request) as ConnectionPrincipal;
+      const principal = request.connectionPrincipal as ConnectionPrincipal;
       const context = { call: { services: tools, principal, users }, log: request.log };
       const post = {
         accept: request.headers.accept,
