@@ -40,6 +40,8 @@ await serveRoles<Info>({
       },
     });
     const token = minted.json().access_token as string;
+    // bench/api/gc-modes.ts: one full collection on demand (Node started with --expose-gc).
+    process.on('SIGUSR2', () => (globalThis as { gc?: () => void }).gc?.());
     return {
       info: { purserUrl, token, organizationId: org.organization_id },
       close: async () => {
