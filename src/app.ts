@@ -9,6 +9,7 @@ import { installIdempotency } from './core/idempotency.ts';
 import { sequentialIds } from './core/ids.ts';
 import { requestLogFields } from './core/log-redaction.ts';
 import { lazyRequestLogger } from './core/request-logger.ts';
+import { serializersBySchema } from './core/serializers.ts';
 import { installTextGuard } from './core/text-guard.ts';
 import { authRoutes } from './domains/auth/routes.ts';
 import { lithicWebhookRoutes } from './domains/cards/lithic/routes.ts';
@@ -127,7 +128,9 @@ function createServer(ctx: AppContext, options: AppOptions): FastifyInstance {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     },
-    schemaController: { compilersFactory: { buildValidator: validatorsByPart() } },
+    schemaController: {
+      compilersFactory: { buildValidator: validatorsByPart(), buildSerializer: serializersBySchema() },
+    },
     return503OnClosing: true,
     frameworkErrors: frameworkErrors(ctx.config.baseUrl),
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),

@@ -38,6 +38,7 @@ export const SLOW: Entry[] = [
   'test/purchases/crash.test.ts',
   'test/vault/vault-link.test.ts',
   'test/vault/vault-page.test.ts',
+  'test/web/object-shapes.test.ts',
   'test/web/openapi-lint.test.ts',
   // Browsers (Chromium through playwright-core).
   'test/console/browser.test.ts',
