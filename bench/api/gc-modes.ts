@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { CpuMeter, loadAverage } from '../cpu.ts';
@@ -84,26 +85,26 @@ async function load(url: string, token: string, duration: number): Promise<numbe
   return result.requests.total;
 }
 
-async function measureProcess(): Promise<Phase[]> {
+/** One fresh server: a phase as started, then one after a full collection. */
+async function measureProcess(): Promise<[Phase, Phase]> {
   const { child, info, scavenges } = await startServer();
   const cpu = new CpuMeter(child.pid);
-  await load(info.purserUrl, info.token, 2);
-  const phases: Phase[] = [];
-  for (const collectFirst of [false, true]) {
-    if (collectFirst) {
-      child.kill('SIGUSR2');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+  const phase = async (): Promise<Phase> => {
     const from = scavenges.length;
     const requests = await cpu.round(
       () => load(info.purserUrl, info.token, seconds),
       (answered) => answered,
     );
-    phases.push({ requests, cpuPerRequest: cpu.rounds.at(-1) as number, scavenges: scavenges.slice(from) });
-  }
+    return { requests, cpuPerRequest: cpu.rounds.at(-1) as number, scavenges: scavenges.slice(from) };
+  };
+  await load(info.purserUrl, info.token, 2);
+  const asStarted = await phase();
+  child.kill('SIGUSR2');
+  await sleep(300);
+  const afterCollection = await phase();
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
-  return phases;
+  return [asStarted, afterCollection];
 }
 
 const mean = (items: Scavenge[], key: keyof Scavenge) =>
@@ -120,7 +121,7 @@ console.log(
 );
 const all: Phase[] = [];
 for (let index = 1; index <= processes; index++) {
-  const [asStarted, afterCollection] = (await measureProcess()) as [Phase, Phase];
+  const [asStarted, afterCollection] = await measureProcess();
   console.log(`  process ${index}`);
   console.log(`    ${describe('as started', asStarted)}`);
   console.log(`    ${describe('after a full collection', afterCollection)}`);
